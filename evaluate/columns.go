@@ -1,0 +1,184 @@
+package evaluate
+
+import (
+	"math"
+
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// OutputColumn describes one computed column: what it means, the formula,
+// the paper and equation it comes from, what it needs, and the function
+// that computes it. The registry of these drives the evaluator, the notes
+// on the workbook's headers, the Columns sheet and `riskbatch columns`.
+type OutputColumn struct {
+	Name     string
+	Family   string // the paper family: fdp, adp, onerun, …
+	Meaning  string
+	Formula  string
+	Citation string
+	Needs    string // the inputs it needs, in words
+	Assumes  string // neighbouring relation, pure vs approximate DP, …
+	Format   table.Format
+	compute  func(r *Release) (float64, skip)
+}
+
+// skip says why a column is empty for a row. Silent skips are columns the
+// row did not ask for (no target_advantage, say); they leave the status ok.
+type skip struct {
+	why    string
+	silent bool
+}
+
+func (s skip) ok() bool { return s.why == "" && !s.silent }
+
+
+// Reasons shared by several columns, so that a row's message names them once.
+const (
+	whyNoBaseline    = "no baseline: fill baseline or candidates"
+	whyBaselineOne   = "baseline is 1: the generalized advantage (success − baseline)/(1 − baseline) is undefined"
+	whyTargetTooLow  = "no ε ≥ 0 keeps onerun_advantage at or below target_advantage, because target_advantage is below delta"
+	whyTargetTrivial = "every ε keeps onerun_advantage at or below target_advantage"
+)
+
+// outputColumns is the registry, in output order.
+func outputColumns() []OutputColumn {
+	const (
+		kulynych = "Kulynych, Gomez, Kaissis, Hayes, Balle, Calmon & Raisaro 2025, \"Unifying Re-Identification, Attribute Inference, and Data Reconstruction Risks in Differential Privacy\""
+		swanberg = "Swanberg, Annamalai, Hayes, Balle & Smith 2025, \"Beyond the Worst Case: Extending Differential Privacy Guarantees to Realistic Adversaries\""
+		curves   = "f = f_{ε,δ}(α) = max{0, 1 − δ − e^ε·α, e^{−ε}·(1 − δ − α)} for pure and approx (Eq. 2); f = G_μ(α) = Φ(Φ⁻¹(1 − α) − μ) for gaussian (μ = sensitivity/σ) and gdp"
+		mechs    = "epsilon (and delta), sigma (and sensitivity), or mu"
+		epsView  = "ε is the row's epsilon; for gaussian and gdp rows, the exact ε of the Gaussian mechanism at the row's delta (Balle & Wang 2018, analytic Gaussian mechanism)"
+	)
+	return []OutputColumn{
+		{
+			Name: "fdp_success", Family: "fdp", Format: table.Probability,
+			Meaning:  "upper bound on the success probability of any re-identification (singling-out), attribute-inference or reconstruction attack, given the baseline success of the best attack that does not see the release",
+			Formula:  "1 − f(baseline), with " + curves,
+			Citation: kulynych + ", Thm 3.2, Eq. (10)",
+			Needs:    mechs + "; baseline or candidates",
+			Assumes:  "f-DP under add/remove or replace-one neighbours, as the mechanism's parameters were stated; the attacker knows every other record (strong threat model)",
+			compute: func(r *Release) (float64, skip) {
+				if !r.HasBaseline {
+					return 0, skip{why: whyNoBaseline}
+				}
+				adv := r.Curve.Advantage(r.Baseline)
+				if adv == 0 {
+					return r.Baseline, skip{}
+				}
+				return roundUp(r.Baseline+adv, r.Baseline, 1), skip{}
+			},
+		},
+		{
+			Name: "fdp_advantage", Family: "fdp", Format: table.Probability,
+			Meaning:  "upper bound on the attack's advantage over the baseline (success − baseline)",
+			Formula:  "1 − f(baseline) − baseline, with f as for fdp_success",
+			Citation: kulynych + ", Thm 3.3, Eq. (11)",
+			Needs:    mechs + "; baseline or candidates",
+			Assumes:  "as fdp_success",
+			compute: func(r *Release) (float64, skip) {
+				if !r.HasBaseline {
+					return 0, skip{why: whyNoBaseline}
+				}
+				return roundUp(r.Curve.Advantage(r.Baseline), 0, 1-r.Baseline), skip{}
+			},
+		},
+		{
+			Name: "fdp_worst_advantage", Family: "fdp", Format: table.Probability,
+			Meaning:  "baseline-free bound on the advantage of any such attack (the worst case over all baselines); also the bound on membership-inference advantage TPR − FPR",
+			Formula:  "η = max_α (1 − f(α) − α): (e^ε − 1 + 2δ)/(e^ε + 1) for pure and approx (Prop. A.1); 2Φ(μ/2) − 1 for gaussian and gdp",
+			Citation: kulynych + ", Thm 3.4, Eq. (12); Prop. A.1",
+			Needs:    mechs,
+			Assumes:  "as fdp_success",
+			compute: func(r *Release) (float64, skip) {
+				return roundUp(r.Curve.WorstAdvantage(), 0, 1), skip{}
+			},
+		},
+		{
+			Name: "adp_advantage", Family: "adp", Format: table.Probability,
+			Meaning:  "the standard (ε, δ) advantage bound on membership inference and on any binary attack, computed from (ε, δ) alone",
+			Formula:  "(e^ε − 1 + 2δ)/(e^ε + 1); " + epsView,
+			Citation: "Kairouz, Oh & Viswanath 2015; as restated in " + kulynych + ", Prop. A.1",
+			Needs:    "epsilon (and delta); for gaussian and gdp: sigma or mu, and delta",
+			Assumes:  "(ε, δ)-DP under the neighbouring relation the parameters were stated for",
+			compute: func(r *Release) (float64, skip) {
+				eps, delta, why := r.EpsilonDelta()
+				if why != "" {
+					return 0, skip{why: why}
+				}
+				return roundUp(EpsDelta{Epsilon: eps, Delta: delta}.WorstAdvantage(), 0, 1), skip{}
+			},
+		},
+		{
+			Name: "onerun_posterior", Family: "onerun", Format: table.Probability,
+			Meaning:  "upper bound on the attacker's success on one target after seeing the release (posterior), given its prior success p = baseline; for δ > 0 the success bound adds (1 − β)·δ (see onerun_advantage)",
+			Formula:  "β = e^ε/(e^ε − 1 + 1/p), computed as logit β = logit p + ε; " + epsView,
+			Citation: swanberg + ", Thm 3.2",
+			Needs:    mechs + "; baseline or candidates; delta for gaussian and gdp",
+			Assumes:  "ε-DP under replace-one neighbours; the attacker's prior is independent across targets",
+			compute: func(r *Release) (float64, skip) {
+				if !r.HasBaseline {
+					return 0, skip{why: whyNoBaseline}
+				}
+				eps, _, why := r.EpsilonDelta()
+				if why != "" {
+					return 0, skip{why: why}
+				}
+				return roundUp(OneRunPosterior(eps, r.Baseline), r.Baseline, 1), skip{}
+			},
+		},
+		{
+			Name: "onerun_advantage", Family: "onerun", Format: table.Probability,
+			Meaning:  "upper bound on the generalized advantage (success − p)/(1 − p) of an attack on one target with prior success p = baseline",
+			Formula:  "(min(1, β + (1 − β)·δ) − p)/(1 − p) with β as in onerun_posterior; (β − p)/(1 − p) when δ = 0; " + epsView,
+			Citation: swanberg + ", Thm 3.5 with one target (tighter than Cor. 3.4's β + δ); advantage as in Cherubin 2017",
+			Needs:    mechs + "; baseline or candidates (below 1); delta for gaussian and gdp",
+			Assumes:  "(ε, δ)-DP under replace-one neighbours",
+			compute: func(r *Release) (float64, skip) {
+				if !r.HasBaseline {
+					return 0, skip{why: whyNoBaseline}
+				}
+				if r.Baseline >= 1 {
+					return 0, skip{why: whyBaselineOne}
+				}
+				eps, delta, why := r.EpsilonDelta()
+				if why != "" {
+					return 0, skip{why: why}
+				}
+				return roundUp(OneRunAdvantage(eps, delta, r.Baseline), 0, 1), skip{}
+			},
+		},
+		{
+			Name: "onerun_eps_protect", Family: "onerun", Format: table.Real,
+			Meaning:  "the largest ε whose onerun_advantage stays at or below target_advantage, at the row's delta and baseline: releases with ε up to this value protect the target",
+			Formula:  "ε = ln(1 + e^{logit s − ln p}), s = (target_advantage − δ)/(1 − δ): the inverse of onerun_advantage",
+			Citation: swanberg + ", §5.3 (ε_protect), with the Thm 3.5 posterior",
+			Needs:    "target_advantage; baseline or candidates (below 1); delta (0 for pure rows)",
+			Assumes:  "(ε, δ)-DP under replace-one neighbours; rounded down",
+			compute: func(r *Release) (float64, skip) {
+				if !r.HasTarget {
+					return 0, skip{silent: true}
+				}
+				if !r.HasBaseline {
+					return 0, skip{why: whyNoBaseline}
+				}
+				if r.Baseline >= 1 {
+					return 0, skip{why: whyBaselineOne}
+				}
+				delta := r.delta
+				if r.Mechanism == MechanismGaussian || r.Mechanism == MechanismGDP {
+					if _, _, why := r.EpsilonDelta(); why != "" {
+						return 0, skip{why: why}
+					}
+				}
+				eps, ok := OneRunEpsilonProtect(r.Target, delta, r.Baseline)
+				switch {
+				case !ok:
+					return 0, skip{why: whyTargetTooLow}
+				case math.IsInf(eps, 1):
+					return 0, skip{why: whyTargetTrivial}
+				}
+				return roundDown(eps, 0, math.Inf(1)), skip{}
+			},
+		},
+	}
+}

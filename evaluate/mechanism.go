@@ -1,0 +1,103 @@
+package evaluate
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Mechanism names the privacy accounting a release row describes.
+type Mechanism string
+
+// The mechanisms of the contract.
+const (
+	MechanismPure      Mechanism = "pure"      // ε-DP
+	MechanismApprox    Mechanism = "approx"    // (ε, δ)-DP
+	MechanismGaussian  Mechanism = "gaussian"  // Gaussian noise σ on a query of L2 sensitivity Δ
+	MechanismGDP       Mechanism = "gdp"       // μ-Gaussian DP
+	MechanismLaplace   Mechanism = "laplace"   // Laplace noise of scale b
+	MechanismZCDP      Mechanism = "zcdp"      // ρ-zCDP
+	MechanismRDP       Mechanism = "rdp"       // one Rényi-DP guarantee (α, ε_α)
+	MechanismRR        Mechanism = "rr"        // k-ary randomized response
+	MechanismDPSGD     Mechanism = "dpsgd"     // Poisson-subsampled Gaussian, composed over steps
+	MechanismMarginals Mechanism = "marginals" // noisy k-way marginals
+)
+
+// mechanismSpec says which input columns define a mechanism and which
+// others it accepts.
+type mechanismSpec struct {
+	name      Mechanism
+	aliases   []string
+	signature []Field // filling any of these suggests the mechanism
+	required  []Field
+	defines   []Field // defining columns it uses (signature plus shared ones)
+	modifiers []Field // non-defining parameter columns it accepts
+	supported bool
+}
+
+func mechanismSpecs() []mechanismSpec {
+	return []mechanismSpec{
+		{name: MechanismPure, aliases: []string{"epsilon", "eps", "pure_dp", "epsilon_dp"},
+			signature: []Field{FieldEpsilon}, required: []Field{FieldEpsilon}, defines: []Field{FieldEpsilon},
+			modifiers: []Field{FieldDelta, FieldCompositions}, supported: true},
+		{name: MechanismApprox, aliases: []string{"approximate", "epsilon_delta", "eps_delta", "adp", "approx_dp"},
+			signature: []Field{FieldEpsilon}, required: []Field{FieldEpsilon}, defines: []Field{FieldEpsilon},
+			modifiers: []Field{FieldDelta, FieldCompositions}, supported: true},
+		{name: MechanismGaussian, aliases: []string{"gauss", "gaussian_mechanism"},
+			signature: []Field{FieldSigma}, required: []Field{FieldSigma}, defines: []Field{FieldSigma, FieldMu},
+			modifiers: []Field{FieldSensitivity, FieldDelta, FieldCompositions}, supported: true},
+		{name: MechanismGDP, aliases: []string{"mu_gdp", "gaussian_dp", "f_dp_gaussian"},
+			signature: []Field{FieldMu}, required: []Field{FieldMu}, defines: []Field{FieldMu},
+			modifiers: []Field{FieldDelta, FieldCompositions}, supported: true},
+		{name: MechanismLaplace, signature: []Field{FieldLaplaceScale}, required: []Field{FieldLaplaceScale},
+			defines: []Field{FieldLaplaceScale}, modifiers: []Field{FieldSensitivity, FieldDelta, FieldCompositions}},
+		{name: MechanismZCDP, aliases: []string{"zcdp_rho", "rho_zcdp"}, signature: []Field{FieldRho}, required: []Field{FieldRho},
+			defines: []Field{FieldRho}, modifiers: []Field{FieldDelta, FieldCompositions}},
+		{name: MechanismRDP, aliases: []string{"renyi", "renyi_dp"}, signature: []Field{FieldRDPOrder, FieldRDPEpsilon},
+			required: []Field{FieldRDPOrder, FieldRDPEpsilon}, defines: []Field{FieldRDPOrder, FieldRDPEpsilon},
+			modifiers: []Field{FieldDelta, FieldCompositions}},
+		{name: MechanismRR, aliases: []string{"randomized_response", "randomised_response"}, signature: []Field{FieldRRCategories},
+			required: []Field{FieldEpsilon, FieldRRCategories}, defines: []Field{FieldEpsilon, FieldRRCategories},
+			modifiers: []Field{FieldDelta, FieldCompositions}},
+		{name: MechanismDPSGD, aliases: []string{"dp_sgd"}, signature: []Field{FieldNoiseMultiplier, FieldSampleRate, FieldSteps},
+			required: []Field{FieldNoiseMultiplier, FieldSampleRate, FieldSteps},
+			defines:  []Field{FieldNoiseMultiplier, FieldSampleRate, FieldSteps}, modifiers: []Field{FieldDelta}},
+		{name: MechanismMarginals, aliases: []string{"marginal", "k_way_marginals"},
+			signature: []Field{FieldMarginalK, FieldColumnsTotal, FieldColumnsUnknown},
+			required:  []Field{FieldMarginalK, FieldColumnsTotal, FieldColumnsUnknown, FieldSigma},
+			defines:   []Field{FieldMarginalK, FieldColumnsTotal, FieldColumnsUnknown, FieldSigma}, modifiers: []Field{FieldDelta}},
+	}
+}
+
+// mechanismNames lists the contract's mechanism names for messages.
+func mechanismNames(specs []mechanismSpec) string {
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		names[i] = string(s.name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// lookupMechanism finds a spec by name or alias (canonicalised as headers are).
+func lookupMechanism(specs []mechanismSpec, name string) (*mechanismSpec, error) {
+	c := CanonicalName(name)
+	for i := range specs {
+		if CanonicalName(string(specs[i].name)) == c {
+			return &specs[i], nil
+		}
+		for _, a := range specs[i].aliases {
+			if CanonicalName(a) == c {
+				return &specs[i], nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("%q is not a mechanism (use one of %s)", name, mechanismNames(specs))
+}
+
+func hasField(fs []Field, f Field) bool {
+	for _, g := range fs {
+		if g == f {
+			return true
+		}
+	}
+	return false
+}
