@@ -31,7 +31,6 @@ type skip struct {
 
 func (s skip) ok() bool { return s.why == "" && !s.silent }
 
-
 // Reasons shared by several columns, so that a row's message names them once.
 const (
 	whyNoBaseline    = "no baseline: fill baseline or candidates"

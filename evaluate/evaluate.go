@@ -212,4 +212,3 @@ func (e *Evaluator) Docs() [][]string {
 
 // String describes a status.
 func (s Status) String() string { return string(s) }
-
