@@ -122,7 +122,11 @@ func outputColumns() []OutputColumn {
 				if why != "" {
 					return 0, skip{why: why}
 				}
-				return roundUp(OneRunPosterior(eps, r.Baseline), r.Baseline, 1), skip{}
+				beta := OneRunPosterior(eps, r.Baseline)
+				if beta == r.Baseline {
+					return beta, skip{} // ε = 0: the posterior is the prior, exactly
+				}
+				return roundUp(beta, r.Baseline, 1), skip{}
 			},
 		},
 		{

@@ -20,6 +20,8 @@ func OneRunPosterior(eps, p float64) float64 {
 		return 0
 	case p >= 1:
 		return 1
+	case eps == 0:
+		return p
 	}
 	return logistic(logit(p) + eps)
 }

@@ -1,0 +1,316 @@
+package evaluate
+
+import (
+	"math"
+	"math/rand"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// evalRow evaluates one row given as header → cell text.
+func evalRow(t *testing.T, row map[string]string) (Status, string, map[string]table.Cell) {
+	t.Helper()
+	e := New()
+	var cols []table.Column
+	var cells []table.Cell
+	for h, v := range row {
+		cols = append(cols, table.Column{Name: h})
+		if v == "" {
+			cells = append(cells, table.Cell{})
+		} else {
+			cells = append(cells, table.TextCell(v))
+		}
+	}
+	b, err := e.Bind(cols)
+	if err != nil {
+		t.Fatalf("bind %v: %v", row, err)
+	}
+	dst := make([]table.Cell, e.Width())
+	st := b.Evaluate(cells, dst)
+	out := map[string]table.Cell{}
+	for i, c := range e.Columns() {
+		out[c.Name] = dst[i]
+	}
+	if out["status"].Str != string(st) {
+		t.Fatalf("status cell %q, returned %q", out["status"].Str, st)
+	}
+	return st, out["message"].Str, out
+}
+
+// Bad cells: the row is rejected with a message that names the column (as
+// the user's header spells it) and says what a valid value is.
+func TestBadValues(t *testing.T) {
+	cases := []struct {
+		row  map[string]string
+		want []string // substrings of the message
+	}{
+		{map[string]string{"epsilon": "ten", "baseline": "0.1"}, []string{"epsilon", `"ten" is not a number`, "a number ≥ 0"}},
+		{map[string]string{"ε": "abc"}, []string{"ε:", "not a number"}},
+		{map[string]string{"epsilon": "1", "delta": "1"}, []string{"delta: 1 is out of range", "[0, 1)"}},
+		{map[string]string{"epsilon": "1", "delta": "1.5"}, []string{"delta"}},
+		{map[string]string{"epsilon": "-1"}, []string{"epsilon: -1 is out of range", "≥ 0"}},
+		{map[string]string{"epsilon": "inf"}, []string{"epsilon", "not a number"}},
+		{map[string]string{"epsilon": "NaN"}, []string{"epsilon", "not a number"}},
+		{map[string]string{"sigma": "-2"}, []string{"sigma: -2 is out of range", "> 0"}},
+		{map[string]string{"sigma": "0"}, []string{"sigma: 0 is out of range"}},
+		{map[string]string{"mu": "1", "baseline": "1.2"}, []string{"baseline: 1.2 is out of range", "[0, 1]"}},
+		{map[string]string{"mu": "1", "baseline": "-0.1"}, []string{"baseline"}},
+		{map[string]string{"mu": "1", "candidates": "1"}, []string{"candidates", "whole number ≥ 2"}},
+		{map[string]string{"mu": "1", "candidates": "2.5"}, []string{"candidates", "whole number"}},
+		{map[string]string{"mu": "1", "target_advantage": "2"}, []string{"target_advantage"}},
+		{map[string]string{"mu": "1", "compositions": "0"}, []string{"compositions"}},
+		{map[string]string{"mechanism": "pure", "epsilon": "1", "sigma": "3"}, []string{"sigma: filled, but mechanism pure does not use it"}},
+		{map[string]string{"mechanism": "pure", "epsilon": "1", "delta": "1e-5"}, []string{"delta", "use approx"}},
+		{map[string]string{"mechanism": "gdp", "epsilon": "1", "mu": "1"}, []string{"epsilon: filled, but mechanism gdp"}},
+		{map[string]string{"mechanism": "gaussian", "mu": "1"}, []string{"sigma: empty, but mechanism gaussian needs it"}},
+		{map[string]string{"mechanism": "gausian", "sigma": "1"}, []string{"mechanism", `"gausian" is not a mechanism`, "gaussian"}},
+		{map[string]string{"epsilon": "2", "mu": "1"}, []string{"mechanism: empty", "epsilon, mu", "different mechanisms"}},
+		{map[string]string{"baseline": "0.1"}, []string{"no privacy parameters"}},
+		{map[string]string{"sigma": "2", "mu": "0.7"}, []string{"mu: 0.7 disagrees with sensitivity/sigma = 0.5"}},
+		{map[string]string{"mu": "1", "baseline": "0.1", "candidates": "20"}, []string{"baseline: 0.1 disagrees with candidates = 20"}},
+		{map[string]string{"laplace_scale": "2"}, []string{"mechanism: laplace is not supported"}},
+		{map[string]string{"mechanism": "approx", "epsilon": "1", "delta": "1e-5", "compositions": "3"}, []string{"compositions", "optimal composition"}},
+		{map[string]string{"epsilon": "1", "prior": "uniform(10)"}, []string{"prior"}},
+		{map[string]string{"epsilon": "TRUE"}, []string{"epsilon"}},
+	}
+	for _, c := range cases {
+		st, msg, out := evalRow(t, c.row)
+		if st != StatusError {
+			t.Errorf("%v: status %s, want error (message %q)", c.row, st, msg)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%v: message %q does not contain %q", c.row, msg, w)
+			}
+		}
+		for name, cell := range out {
+			if name != "status" && name != "message" && cell.Kind != table.Empty {
+				t.Errorf("%v: error row has %s = %v", c.row, name, cell)
+			}
+		}
+	}
+}
+
+func TestParseNumber(t *testing.T) {
+	good := map[string]float64{
+		"0.5": 0.5, " 1e-5 ": 1e-5, "1E-05": 1e-5, "5%": 0.05, "12.5 %": 0.125, "1,000,000": 1e6,
+		"1 000": 1000, "1/1000": 0.001, "−3": -3, "+2": 2, ".5": 0.5, "5.": 5, "1e-400": 0, "1,234.5": 1234.5,
+		"\u00a07\u00a0": 7,
+	}
+	for s, want := range good {
+		got, err := ParseNumber(s)
+		if err != nil || got != want {
+			t.Errorf("ParseNumber(%q) = %v, %v; want %v", s, got, err, want)
+		}
+	}
+	for _, s := range []string{"", "abc", "inf", "-Inf", "NaN", "0x10", "0x1p-2", "1,00", "12,34,567", "1e", "1e+", "--1", "1/0", "1.2.3", "5%%", "1e999", "0,5", ",5"} {
+		if v, err := ParseNumber(s); err == nil {
+			t.Errorf("ParseNumber(%q) = %v, want an error", s, v)
+		}
+	}
+}
+
+func TestHeaderMatching(t *testing.T) {
+	v := NewVocabulary()
+	for h, want := range map[string]Field{
+		"epsilon": FieldEpsilon, "Epsilon": FieldEpsilon, "ε": FieldEpsilon, " EPSILON ": FieldEpsilon,
+		"δ": FieldDelta, "µ": FieldMu, "μ": FieldMu, "Target Advantage": FieldTargetAdvantage,
+		"target-advantage": FieldTargetAdvantage, "TARGET__ADVANTAGE": FieldTargetAdvantage,
+		"noise multiplier": FieldNoiseMultiplier, "RDP ε": FieldRDPEpsilon, "σ": FieldSigma, "ρ": FieldRho,
+		"Laplace-Scale": FieldLaplaceScale, "num_steps": FieldSteps,
+	} {
+		if got, ok := v.Lookup(h); !ok || got != want {
+			t.Errorf("Lookup(%q) = %v, %v; want %v", h, got, ok, v.Column(want).Name)
+		}
+	}
+	if _, ok := v.Lookup("notes"); ok {
+		t.Errorf("notes should be unknown")
+	}
+	if !v.Recognizes([]string{"name", "ε"}) || v.Recognizes([]string{"id", "name"}) {
+		t.Errorf("Recognizes")
+	}
+	_, err := New().Bind([]table.Column{{Name: "epsilon"}, {Name: "x"}, {Name: "ε"}})
+	if err == nil || !strings.Contains(err.Error(), `"epsilon" and "ε"`) {
+		t.Errorf("duplicate columns: %v", err)
+	}
+}
+
+// Mechanism inference from the filled columns.
+func TestMechanismInference(t *testing.T) {
+	for _, c := range []struct {
+		row  map[string]string
+		mech Mechanism
+	}{
+		{map[string]string{"epsilon": "1"}, MechanismPure},
+		{map[string]string{"epsilon": "1", "delta": "0"}, MechanismPure},
+		{map[string]string{"epsilon": "1", "delta": "1e-5"}, MechanismApprox},
+		{map[string]string{"sigma": "2", "delta": "1e-5"}, MechanismGaussian},
+		{map[string]string{"sigma": "2", "mu": "0.5"}, MechanismGaussian},
+		{map[string]string{"mu": "0.5"}, MechanismGDP},
+		{map[string]string{"mechanism": "Gaussian", "sigma": "2"}, MechanismGaussian},
+		{map[string]string{"mechanism": "ε-δ", "epsilon": "1", "delta": "1e-6"}, MechanismApprox},
+	} {
+		e := New()
+		var cols []table.Column
+		var in inputs
+		for h, v := range c.row {
+			cols = append(cols, table.Column{Name: h})
+			f, _ := e.vocab.Lookup(h)
+			if e.vocab.Column(f).Text {
+				in.text[f] = v
+			} else {
+				in.num[f], _ = ParseNumber(v)
+			}
+			in.set[f] = true
+		}
+		b, _ := e.Bind(cols)
+		var problems rowError
+		r := b.resolve(&in, &problems)
+		if r == nil || r.Mechanism != c.mech {
+			t.Errorf("%v: got %v (%v), want %s", c.row, r, problems, c.mech)
+		}
+	}
+}
+
+// A row without baseline is partial: baseline-free bounds are filled, the
+// others are empty with one message naming them. No target_advantage leaves
+// onerun_eps_protect empty without making the row partial.
+func TestPartialRows(t *testing.T) {
+	st, msg, out := evalRow(t, map[string]string{"mu": "0.5"})
+	if st != StatusPartial || out["fdp_worst_advantage"].Kind != table.Number || out["fdp_success"].Kind != table.Empty {
+		t.Fatalf("status %s, message %q", st, msg)
+	}
+	if !strings.Contains(msg, "fdp_success, fdp_advantage, onerun_posterior, onerun_advantage empty: no baseline") ||
+		!strings.Contains(msg, "adp_advantage") || !strings.Contains(msg, "no delta") {
+		t.Errorf("message %q", msg)
+	}
+	st, msg, out = evalRow(t, map[string]string{"epsilon": "1", "baseline": "0.2"})
+	if st != StatusOK || msg != "" || out["onerun_eps_protect"].Kind != table.Empty {
+		t.Errorf("no target: status %s, message %q", st, msg)
+	}
+	st, msg, _ = evalRow(t, map[string]string{"epsilon": "1", "baseline": "1", "target_advantage": "0.1"})
+	if st != StatusPartial || !strings.Contains(msg, "onerun_advantage, onerun_eps_protect empty: baseline is 1") {
+		t.Errorf("baseline 1: status %s, message %q", st, msg)
+	}
+}
+
+// number evaluates a row and returns one output as a number (NaN if empty).
+func number(t *testing.T, row map[string]string, col string) float64 {
+	t.Helper()
+	_, msg, out := evalRow(t, row)
+	if out[col].Kind != table.Number {
+		t.Fatalf("%v: %s empty: %s", row, col, msg)
+	}
+	return out[col].Num
+}
+
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// Properties over random rows of the four mechanisms: every probability is
+// in [0, 1] and at least the baseline, bounds grow with ε (μ) and with the
+// baseline, equal the baseline at ε = 0, and equivalent parameterisations
+// agree (σ/sensitivity vs μ; candidates vs baseline; compositions vs the
+// composed parameter).
+func TestProperties(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	probCols := []string{"fdp_success", "fdp_advantage", "fdp_worst_advantage", "adp_advantage", "onerun_posterior", "onerun_advantage"}
+	for i := 0; i < 400; i++ {
+		eps := 50 * rng.Float64()
+		delta := math.Pow(10, -12+11*rng.Float64())
+		mu := math.Pow(10, -2+3.3*rng.Float64())
+		base := math.Pow(10, -9+9*rng.Float64())
+		if base > 0.99 {
+			base = 0.99
+		}
+		rows := []map[string]string{
+			{"epsilon": ftoa(eps), "baseline": ftoa(base)},
+			{"epsilon": ftoa(eps), "delta": ftoa(delta), "baseline": ftoa(base)},
+			{"mu": ftoa(mu), "delta": ftoa(delta), "baseline": ftoa(base)},
+			{"sigma": ftoa(2 / mu), "sensitivity": "2", "delta": ftoa(delta), "baseline": ftoa(base)},
+		}
+		for k, row := range rows {
+			st, msg, out := evalRow(t, row)
+			if st != StatusOK {
+				t.Fatalf("%v: %s %s", row, st, msg)
+			}
+			for _, c := range probCols {
+				v := out[c].Num
+				if out[c].Kind != table.Number || !(v >= 0 && v <= 1) {
+					t.Fatalf("%v: %s = %v", row, c, out[c])
+				}
+			}
+			if s := out["fdp_success"].Num; s < base {
+				t.Fatalf("%v: success %v below baseline", row, s)
+			}
+			// Monotone in the privacy parameter and in the baseline.
+			bigger := map[string]string{}
+			for h, v := range row {
+				bigger[h] = v
+			}
+			switch k {
+			case 0, 1:
+				bigger["epsilon"] = ftoa(eps*1.1 + 0.01)
+			case 2:
+				bigger["mu"] = ftoa(mu*1.1 + 0.01)
+			case 3:
+				bigger["sigma"] = ftoa(2 / (mu*1.1 + 0.01))
+			}
+			for _, c := range probCols {
+				if v := number(t, bigger, c); v < out[c].Num {
+					t.Fatalf("%v: %s decreases with the privacy parameter: %v < %v", row, c, v, out[c].Num)
+				}
+			}
+			higher := map[string]string{}
+			for h, v := range row {
+				higher[h] = v
+			}
+			higher["baseline"] = ftoa(math.Min(base*1.5, 0.995))
+			for _, c := range []string{"fdp_success", "onerun_posterior"} {
+				if v := number(t, higher, c); v < out[c].Num {
+					t.Fatalf("%v: %s decreases with the baseline", row, c)
+				}
+			}
+		}
+		// σ/sensitivity and μ agree.
+		for _, c := range probCols {
+			a, b := number(t, rows[2], c), number(t, rows[3], c)
+			if !near(a, b, 1e-12, 1e-9) {
+				t.Fatalf("%s: μ=%v gives %v, σ=%v Δ=2 gives %v", c, mu, a, 2/mu, b)
+			}
+		}
+		// candidates and baseline agree.
+		m := float64(2 + rng.Intn(1000))
+		x := number(t, map[string]string{"mu": ftoa(mu), "delta": ftoa(delta), "candidates": ftoa(m)}, "fdp_success")
+		y := number(t, map[string]string{"mu": ftoa(mu), "delta": ftoa(delta), "baseline": ftoa(1 / m)}, "fdp_success")
+		if x != y {
+			t.Fatalf("candidates %v: %v, baseline 1/%v: %v", m, x, m, y)
+		}
+		// compositions: c-fold μ-GDP is μ√c-GDP; c-fold ε-DP is cε-DP.
+		c := float64(1 + rng.Intn(20))
+		x = number(t, map[string]string{"mu": ftoa(mu), "compositions": ftoa(c), "baseline": ftoa(base)}, "fdp_success")
+		y = number(t, map[string]string{"mu": ftoa(mu * math.Sqrt(c)), "baseline": ftoa(base)}, "fdp_success")
+		if !near(x, y, 1e-12, 1e-9) {
+			t.Fatalf("gdp compositions: %v vs %v", x, y)
+		}
+		x = number(t, map[string]string{"epsilon": ftoa(eps / 10), "compositions": ftoa(c), "baseline": ftoa(base)}, "fdp_success")
+		y = number(t, map[string]string{"epsilon": ftoa(eps / 10 * c), "baseline": ftoa(base)}, "fdp_success")
+		if !near(x, y, 1e-12, 1e-9) {
+			t.Fatalf("pure compositions: %v vs %v", x, y)
+		}
+	}
+	// ε = 0 and μ = 0: every bound equals the baseline (advantage 0).
+	for _, row := range []map[string]string{{"epsilon": "0", "baseline": "0.3"}, {"mu": "0", "baseline": "0.3", "delta": "1e-5"}} {
+		for _, c := range []string{"fdp_success", "onerun_posterior"} {
+			if v := number(t, row, c); v != 0.3 {
+				t.Errorf("%v: %s = %v, want the baseline 0.3", row, c, v)
+			}
+		}
+		if v := number(t, row, "fdp_advantage"); v != 0 {
+			t.Errorf("%v: advantage %v, want 0", row, v)
+		}
+	}
+}

@@ -1,0 +1,104 @@
+package evaluate
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+)
+
+// β vectors from the seed 002 catalog (shared/reference/seed002.md §4,
+// "β vectors", computed by the catalog's check scripts).
+func TestOneRunPosteriorCatalog(t *testing.T) {
+	for _, c := range []struct{ p, eps, beta float64 }{
+		{0.1, 1, 0.231969316684},
+		{0.5, 1, 0.73105857863},
+		{1e-9, 17, 0.0235852521264},
+		{0.56, 1, 0.775766222304},
+		{0.3731, 1, 0.61799801533},
+		{0.2, 0, 0.2},
+		{1e-9, 800, 1},
+		{0.3, math.Inf(1), 1},
+	} {
+		if got := OneRunPosterior(c.eps, c.p); !near(got, c.beta, 1e-11, 0) {
+			t.Errorf("β(p=%v, ε=%v) = %.12g, catalog %.12g", c.p, c.eps, got, c.beta)
+		}
+	}
+}
+
+// Thm 3.5 with one target and v = 1 is β + (1 − β)δ: seed002.md §4 oracle
+// #1 gives 0.231976997 for p = 0.1, ε = 1, δ = 1e-5.
+func TestOneRunAdvantageCatalog(t *testing.T) {
+	bound := 0.231976997
+	want := (bound - 0.1) / 0.9
+	if got := OneRunAdvantage(1, 1e-5, 0.1); !near(got, want, 2e-9, 0) {
+		t.Errorf("onerun advantage = %.10g, want %.10g", got, want)
+	}
+}
+
+// ε_protect for A = 0.05 and δ = 0 from seed002.md §4 ("ε_protect
+// vectors"); with δ = 0 Thm 3.5 and Cor. 3.4 agree, so the catalog's values
+// apply as printed. The paper's uniform 9-digit canary needs ≈ 17.78 (§5.3,
+// L310, "17.8"), also with δ = 1e-5.
+func TestOneRunEpsilonProtectCatalog(t *testing.T) {
+	for _, c := range []struct{ p, eps float64 }{
+		{1e-9, 17.77882688},
+		{0.1, 0.4228568508},
+		{0.5, 0.1000834586},
+	} {
+		got, ok := OneRunEpsilonProtect(0.05, 0, c.p)
+		if !ok || !near(got, c.eps, 1e-8, 0) {
+			t.Errorf("ε_protect(p=%v) = %.10g, catalog %.10g", c.p, got, c.eps)
+		}
+	}
+	got, ok := OneRunEpsilonProtect(0.05, 1e-5, 1e-9)
+	if !ok || math.Round(got*100)/100 != 17.78 {
+		t.Errorf("uniform 9-digit canary at δ = 1e-5: ε_protect = %v, paper ≈ 17.78", got)
+	}
+	// seed002.md §4: p = 0.99 with δ = 0.05 → none (δ above the target).
+	if _, ok := OneRunEpsilonProtect(0.05, 0.05+1e-9, 0.99); ok {
+		t.Errorf("ε_protect with δ above the target should not exist")
+	}
+}
+
+// Properties: the advantage is in [δ, 1], equals δ at ε = 0, grows with ε
+// and with p, and ε_protect inverts it.
+func TestOneRunProperties(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	for i := 0; i < 20000; i++ {
+		eps := 50 * rng.Float64()
+		if i%5 == 0 {
+			eps = 700 * rng.Float64()
+		}
+		delta := math.Pow(10, -12*rng.Float64()-1)
+		p := math.Pow(10, -12*rng.Float64())
+		if p >= 1 {
+			p = 0.5
+		}
+		adv := OneRunAdvantage(eps, delta, p)
+		if math.IsNaN(adv) || adv < delta || adv > 1 {
+			t.Fatalf("adv(ε=%v, δ=%v, p=%v) = %v out of [δ, 1]", eps, delta, p, adv)
+		}
+		if a0 := OneRunAdvantage(0, delta, p); a0 != delta {
+			t.Fatalf("adv at ε = 0 is %v, want δ = %v", a0, delta)
+		}
+		if more := OneRunAdvantage(eps*1.01+1e-3, delta, p); more < adv {
+			t.Fatalf("adv decreases in ε at ε=%v p=%v: %v < %v", eps, p, more, adv)
+		}
+		if more := OneRunAdvantage(eps, delta, math.Min(p*1.01, 1-1e-12)); more < adv {
+			t.Fatalf("adv decreases in p at ε=%v p=%v", eps, p)
+		}
+		beta := OneRunPosterior(eps, p)
+		if beta < p || beta > 1 {
+			t.Fatalf("β(ε=%v, p=%v) = %v outside [p, 1]", eps, p, beta)
+		}
+		// The inverse is well conditioned only where adv moves visibly
+		// with ε: away from δ (tiny p·ε) and from 1 (saturation).
+		target := adv
+		if adv-delta > 1e-6*adv && adv < 1-1e-6 {
+			back, ok := OneRunEpsilonProtect(target, delta, p)
+			if !ok || !near(back, eps, 1e-9, 1e-6) {
+				t.Fatalf("ε_protect(adv(ε=%v)) = %v (p=%v δ=%v)", eps, back, p, delta)
+			}
+		}
+	}
+}
