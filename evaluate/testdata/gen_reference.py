@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reference-value generator for the Go evaluator tests.
 
-This script is an INDEPENDENT high-precision implementation (mpmath, mp.dps = 50
+This script is an INDEPENDENT high-precision implementation (mpmath, mp.dps = 400
 significant digits; 60-100 digits where noted) of the privacy-risk formulas
 below.  It exists only to produce reference values against which the Go
 evaluator (package evaluate) is tested; it shares no code with the Go
@@ -55,8 +55,8 @@ import random
 import mpmath
 from mpmath import mp, mpf
 
-mp.dps = 50
-GUARD_DPS = 80  # extra working precision for cancellation-prone pieces
+mp.dps = 400  # ε down to 1e-100 makes e^ε − 1 need > 120 digits
+GUARD_DPS = 450  # extra working precision for cancellation-prone pieces
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORE_PATH = os.path.join(HERE, "reference_core.csv")
