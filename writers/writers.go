@@ -2,9 +2,23 @@
 // stream writer), CSV, TSV or Parquet. Every writer writes to a temporary
 // file beside the target and renames it into place on Close, so a failed
 // or interrupted run never leaves a half-written file at the target path.
+//
+// All writers stream: the memory they use does not grow with the number of
+// rows. The CSV and TSV writers buffer a few kilobytes, the Parquet writer
+// one row group (see [DefaultParquetRowGroupRows]) and the XLSX writer
+// spills the sheet data to temporary files beyond 16 MiB (excelize's stream
+// writer) and writes the final archive straight into the temporary file.
+// One exception: excelize keeps the in-memory buffer of every finished
+// XLSX sheet until the end, some 30–40 MiB for each full sheet of
+// [MaxSheetRows] rows, so an XLSX output of several million rows needs that
+// much more memory per extra sheet.
 package writers
 
 import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -22,6 +36,16 @@ type Options struct {
 }
 
 // Writer receives the header once, then every row in order.
+//
+// A Writer is not safe for concurrent use. Once a call has failed the
+// writer is broken: later calls return the same error and Close removes the
+// temporary file. The usual pattern is
+//
+//	w, err := writers.Create(path, opts)
+//	if err != nil { ... }
+//	defer w.Abort() // a no-op after a successful Close
+//	... w.WriteHeader(cols), w.Write(cells) ...
+//	return w.Close()
 type Writer interface {
 	// WriteHeader fixes the columns. Input columns come first as read, then
 	// the Status, Message and Output columns.
@@ -32,4 +56,79 @@ type Writer interface {
 	Close() error
 	// Abort removes the temporary file; the target is left as it was.
 	Abort() error
+}
+
+// NullReporter is implemented by writers that write a cell which cannot be
+// represented in its column's type as a null instead of failing: the
+// Parquet writer, whose columns are typed (a Text cell in a Number column,
+// say). NulledCells returns how many cells were so replaced; a caller
+// should warn when it is not zero.
+type NullReporter interface {
+	NulledCells() int64
+}
+
+// TruncationReporter is implemented by writers that cut text to fit a
+// format's limit instead of failing: the XLSX writer, whose cells hold at
+// most MaxCellChars characters. TruncatedCells returns how many cells were
+// cut; a caller should warn when it is not zero.
+type TruncationReporter interface {
+	TruncatedCells() int64
+}
+
+// Format names accepted in Options.Format and recognised as extensions.
+const (
+	FormatCSV     = "csv"
+	FormatTSV     = "tsv"
+	FormatXLSX    = "xlsx"
+	FormatParquet = "parquet"
+)
+
+// DefaultSheetName is the XLSX data sheet's name when Options.SheetName is
+// empty.
+const DefaultSheetName = "Results"
+
+// DocsSheetName is the name of the XLSX sheet written from Options.Docs.
+const DocsSheetName = "Columns"
+
+// Create returns a Writer for path. The format is opts.Format or, when
+// that is empty, the extension of path (.csv, .tsv, .xlsx or .parquet, in
+// any case). The output goes to a temporary file in the same directory as
+// path ("."+name+".*.tmp"), which Close syncs and renames to path and Abort
+// removes; path itself is not touched before a successful Close.
+func Create(path string, opts Options) (Writer, error) {
+	format, err := FormatOf(path, opts.Format)
+	if err != nil {
+		return nil, err
+	}
+	switch format {
+	case FormatCSV:
+		return newDelimited(path, ',')
+	case FormatTSV:
+		return newDelimited(path, '\t')
+	case FormatXLSX:
+		return newXLSX(path, opts)
+	case FormatParquet:
+		return newParquet(path)
+	}
+	return nil, fmt.Errorf("writers: %s: unsupported format %q", path, format)
+}
+
+// FormatOf returns the output format for path: format itself when it is
+// not empty (lower-cased, a leading dot removed), else the extension of
+// path. It fails for any format other than csv, tsv, xlsx and parquet.
+func FormatOf(path, format string) (string, error) {
+	f := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(format), "."))
+	from := "format"
+	if f == "" {
+		f = strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
+		from = "extension"
+	}
+	switch f {
+	case FormatCSV, FormatTSV, FormatXLSX, FormatParquet:
+		return f, nil
+	}
+	if f == "" {
+		return "", fmt.Errorf("writers: %s: no output format given and the file name has no extension: use .csv, .tsv, .xlsx or .parquet", path)
+	}
+	return "", fmt.Errorf("writers: %s: unknown output %s %q: use csv, tsv, xlsx or parquet", path, from, f)
 }

@@ -1,0 +1,712 @@
+package writers
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// Excel's limits.
+const (
+	// MaxCellChars is the most characters (UTF-16 code units) an Excel cell
+	// holds; longer text is cut and ends with TruncatedMarker.
+	MaxCellChars = excelize.TotalCellChars
+	// MaxSheetRows is the most rows of an Excel sheet, the header included;
+	// further rows continue on "Results (2)", "Results (3)", ... each with
+	// the header repeated.
+	MaxSheetRows = excelize.TotalRows
+	// TruncatedMarker ends a text cut to MaxCellChars.
+	TruncatedMarker = " …[truncated]"
+)
+
+// ProbabilityNumFmt is the number format of Probability columns: values
+// below 0.0001 (tiny ones included) in scientific notation with three
+// significant digits, larger ones with six decimals. No non-zero
+// probability is ever shown as 0.
+const ProbabilityNumFmt = "[<0.0001]0.00E+00;0.000000"
+
+// Cell fills (RGB) of the XLSX output.
+const (
+	inputHeaderFill   = "D9D9D9" // grey: columns passed through
+	outputHeaderFill  = "BDD7EE" // light blue: status, message and outputs
+	errorFill         = "FFC7CE" // light red: status and message of error rows
+	errorFont         = "9C0006"
+	partialFill       = "FFEB9C" // light amber: status and message of partial rows
+	partialFont       = "9C5700"
+	commentAuthor     = "riskbatch"
+	maxExactInteger   = 1 << 53 // integers beyond are written as text
+	minColWidth       = 10
+	maxColWidth       = 40
+	messageColWidth   = 60
+	probabilityWidth  = 12
+	docsMaxColWidth   = 80
+	commentWidthPx    = 320
+	commentCharsPerLn = 48
+)
+
+// xlsxWriter writes an XLSX workbook with excelize's stream writer.
+//
+// The data sheet (Options.SheetName, "Results" by default) is the first
+// and active sheet. Its header row is bold and frozen, with an autofilter
+// over the table; input columns have a grey header, status, message and
+// output columns a blue one. A header whose Column.Note is not empty
+// carries the note as a comment. Numbers are written as numbers, in the
+// column's format: Probability → ProbabilityNumFmt, Count → "0", others
+// General; integers beyond ±2^53, which Excel cannot hold exactly, are
+// written as text. The status and message cells of rows whose status is
+// "error" are filled light red, those of "partial" rows light amber. Text
+// beyond MaxCellChars is truncated (with TruncatedMarker); rows beyond
+// MaxSheetRows continue on further sheets. Options.Docs becomes a
+// "Columns" sheet after the data sheets.
+type xlsxWriter struct {
+	lifecycle
+	sheetName string
+	docs      [][]string
+	maxRows   int // rows per sheet, the header included; set before WriteHeader
+
+	f       *excelize.File
+	sw      *excelize.StreamWriter // the current sheet's; nil between sheets
+	sheet   string                 // the current sheet's name
+	sheets  int                    // data sheets started
+	row     int                    // the last row written on the current sheet
+	lastCol string                 // letter of the last column
+
+	headerStyle []int  // per column
+	colStyle    []int  // per column: the number format of its data cells
+	flagged     []bool // per column: a status or message column
+	statusCol   int    // -1 when there is none
+	errorStyle  int
+	partStyle   int
+
+	cells []excelize.Cell // reused for every row
+	vals  []interface{}
+	cut   int64 // cells truncated
+}
+
+func newXLSX(path string, opts Options) (*xlsxWriter, error) {
+	name := opts.SheetName
+	if name == "" {
+		name = DefaultSheetName
+	}
+	if err := checkSheetName(name); err != nil {
+		return nil, fmt.Errorf("writers: %s: sheet name %q: %w", path, name, err)
+	}
+	if opts.Docs != nil && strings.EqualFold(name, DocsSheetName) {
+		return nil, fmt.Errorf("writers: %s: sheet name %q is taken by the column documentation", path, name)
+	}
+	out, err := createAtomic(path)
+	if err != nil {
+		return nil, err
+	}
+	return &xlsxWriter{
+		lifecycle: lifecycle{out: out},
+		sheetName: name,
+		docs:      opts.Docs,
+		maxRows:   MaxSheetRows,
+		statusCol: -1,
+	}, nil
+}
+
+// checkSheetName applies Excel's rules for sheet names.
+func checkSheetName(name string) error {
+	switch {
+	case strings.TrimSpace(name) == "":
+		return fmt.Errorf("blank")
+	case utf16Len(name) > excelize.MaxSheetNameLength:
+		return fmt.Errorf("longer than %d characters", excelize.MaxSheetNameLength)
+	case strings.HasPrefix(name, "'") || strings.HasSuffix(name, "'"):
+		return fmt.Errorf("begins or ends with an apostrophe")
+	case strings.ContainsAny(name, `:\/?*[]`):
+		return fmt.Errorf(`contains one of : \ / ? * [ ]`)
+	}
+	return nil
+}
+
+// continuationName names the n-th data sheet (n ≥ 2): "Results (2)".
+func continuationName(base string, n int) string {
+	suffix := " (" + strconv.Itoa(n) + ")"
+	base, _ = cutUTF16(base, excelize.MaxSheetNameLength-len(suffix))
+	return base + suffix
+}
+
+// WriteHeader creates the styles and starts the data sheet.
+func (w *xlsxWriter) WriteHeader(cols []table.Column) error {
+	if err := w.beginHeader(cols); err != nil {
+		return err
+	}
+	if w.maxRows < 2 || w.maxRows > MaxSheetRows {
+		w.maxRows = MaxSheetRows
+	}
+	w.f = excelize.NewFile()
+	if err := w.setup(); err != nil {
+		return w.fail(fmt.Errorf("writers: starting the workbook %s: %w", w.out.target, err))
+	}
+	if err := w.startSheet(); err != nil {
+		return w.fail(err)
+	}
+	return nil
+}
+
+// setup names the first sheet and creates the styles.
+func (w *xlsxWriter) setup() error {
+	if err := w.f.SetSheetName(w.f.GetSheetName(0), w.sheetName); err != nil {
+		return err
+	}
+	header := func(fill string) (int, error) {
+		return w.f.NewStyle(&excelize.Style{
+			Font:      &excelize.Font{Bold: true},
+			Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{fill}},
+			Border:    []excelize.Border{{Type: "bottom", Color: "808080", Style: 1}},
+			Alignment: &excelize.Alignment{Vertical: "center", WrapText: true},
+		})
+	}
+	inHeader, err := header(inputHeaderFill)
+	if err != nil {
+		return err
+	}
+	outHeader, err := header(outputHeaderFill)
+	if err != nil {
+		return err
+	}
+	probFmt := ProbabilityNumFmt
+	prob, err := w.f.NewStyle(&excelize.Style{CustomNumFmt: &probFmt})
+	if err != nil {
+		return err
+	}
+	count, err := w.f.NewStyle(&excelize.Style{NumFmt: 1}) // "0"
+	if err != nil {
+		return err
+	}
+	flag := func(fill, font string) (int, error) {
+		return w.f.NewStyle(&excelize.Style{
+			Font: &excelize.Font{Color: font},
+			Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{fill}},
+		})
+	}
+	if w.errorStyle, err = flag(errorFill, errorFont); err != nil {
+		return err
+	}
+	if w.partStyle, err = flag(partialFill, partialFont); err != nil {
+		return err
+	}
+	n := len(w.cols)
+	w.headerStyle = make([]int, n)
+	w.colStyle = make([]int, n)
+	w.flagged = make([]bool, n)
+	for i, c := range w.cols {
+		w.headerStyle[i] = inHeader
+		if c.Role != table.Input {
+			w.headerStyle[i] = outHeader
+		}
+		switch c.Format {
+		case table.Probability:
+			w.colStyle[i] = prob
+		case table.Count:
+			w.colStyle[i] = count
+		}
+		switch c.Role {
+		case table.Status:
+			w.flagged[i] = true
+			if w.statusCol < 0 {
+				w.statusCol = i
+			}
+		case table.Message:
+			w.flagged[i] = true
+		}
+	}
+	w.lastCol = table.ColumnLetter(n - 1)
+	w.cells = make([]excelize.Cell, n)
+	w.vals = make([]interface{}, n)
+	return nil
+}
+
+// colWidth is a column's width in characters.
+func colWidth(c table.Column) float64 {
+	if c.Role == table.Message {
+		return messageColWidth
+	}
+	width := utf8.RuneCountInString(c.Name) + 3 // room for the filter button
+	if c.Format == table.Probability && width < probabilityWidth {
+		width = probabilityWidth
+	}
+	return float64(min(max(width, minColWidth), maxColWidth))
+}
+
+// startSheet starts the next data sheet: widths, frozen header, header row
+// and its comments.
+func (w *xlsxWriter) startSheet() error {
+	w.sheets++
+	name := w.sheetName
+	if w.sheets > 1 {
+		name = continuationName(w.sheetName, w.sheets)
+		if _, err := w.f.NewSheet(name); err != nil {
+			return fmt.Errorf("writers: %s: adding sheet %q: %w", w.out.target, name, err)
+		}
+	}
+	sw, err := w.f.NewStreamWriter(name)
+	if err != nil {
+		return fmt.Errorf("writers: %s: starting sheet %q: %w", w.out.target, name, err)
+	}
+	w.sw, w.sheet, w.row = sw, name, 0
+	wrap := func(err error) error {
+		return fmt.Errorf("writers: %s: writing the header of sheet %q: %w", w.out.target, name, err)
+	}
+	for i, c := range w.cols {
+		if err := sw.SetColWidth(i+1, i+1, colWidth(c)); err != nil {
+			return wrap(err)
+		}
+	}
+	if err := sw.SetPanes(&excelize.Panes{
+		Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft",
+		Selection: []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}},
+	}); err != nil {
+		return wrap(err)
+	}
+	for i, c := range w.cols {
+		text, cut := truncate(c.Name)
+		if cut {
+			w.cut++
+		}
+		w.cells[i] = excelize.Cell{StyleID: w.headerStyle[i], Value: text}
+		w.vals[i] = &w.cells[i]
+	}
+	if err := sw.SetRow("A1", w.vals); err != nil {
+		return wrap(err)
+	}
+	w.row = 1
+	// Comments are kept in the workbook's own parts and referenced from
+	// the worksheet element that Flush writes, so they can be added while
+	// the sheet streams.
+	for i, c := range w.cols {
+		if c.Note == "" {
+			continue
+		}
+		if err := w.f.AddComment(name, noteComment(table.ColumnLetter(i)+"1", c)); err != nil {
+			return wrap(fmt.Errorf("note of column %q: %w", c.Name, err))
+		}
+	}
+	return nil
+}
+
+// noteComment is the comment that shows a column's note on its header:
+// the column name in bold, then the note.
+func noteComment(cell string, c table.Column) excelize.Comment {
+	name, _ := cutUTF16(c.Name, 255)
+	note, _ := truncate(c.Note)
+	if room := MaxCellChars - utf16Len(name) - 1; utf16Len(note) > room {
+		note, _ = cutUTF16(note, room-utf16Len(TruncatedMarker))
+		note += TruncatedMarker
+	}
+	lines := 1
+	for _, l := range strings.Split(note, "\n") {
+		lines += 1 + utf8.RuneCountInString(l)/commentCharsPerLn
+	}
+	height := min(max(20+14*lines, 60), 400)
+	return excelize.Comment{
+		Cell:   cell,
+		Author: commentAuthor,
+		Paragraph: []excelize.RichTextRun{
+			{Text: name, Font: &excelize.Font{Bold: true, Size: 9}},
+			{Text: "\n" + note, Font: &excelize.Font{Size: 9}},
+		},
+		Width:  commentWidthPx,
+		Height: uint(height),
+	}
+}
+
+// endSheet puts the autofilter over the current sheet's table and flushes
+// its stream.
+func (w *xlsxWriter) endSheet() error {
+	if w.sw == nil {
+		return nil
+	}
+	sw := w.sw
+	w.sw = nil
+	ref := "A1:" + w.lastCol + strconv.Itoa(w.row)
+	if err := w.f.AutoFilter(w.sheet, ref, nil); err != nil {
+		return fmt.Errorf("writers: %s: autofilter on sheet %q: %w", w.out.target, w.sheet, err)
+	}
+	if err := sw.Flush(); err != nil {
+		return fmt.Errorf("writers: %s: finishing sheet %q: %w", w.out.target, w.sheet, err)
+	}
+	return nil
+}
+
+// Write appends one row, starting a new sheet when the current one is
+// full.
+func (w *xlsxWriter) Write(cells []table.Cell) error {
+	if err := w.beginRow(cells); err != nil {
+		return err
+	}
+	if w.row >= w.maxRows {
+		if err := w.endSheet(); err != nil {
+			return w.fail(err)
+		}
+		if err := w.startSheet(); err != nil {
+			return w.fail(err)
+		}
+	}
+	flag := 0
+	if w.statusCol >= 0 {
+		switch strings.ToLower(strings.TrimSpace(cells[w.statusCol].String())) {
+		case "error":
+			flag = w.errorStyle
+		case "partial":
+			flag = w.partStyle
+		}
+	}
+	for i, c := range cells {
+		style := w.colStyle[i]
+		if flag != 0 && w.flagged[i] {
+			style = flag
+		}
+		v := w.value(c)
+		if v == nil && (flag == 0 || !w.flagged[i]) {
+			w.vals[i] = nil // nothing to write: no value, no fill
+			continue
+		}
+		w.cells[i] = excelize.Cell{StyleID: style, Value: v}
+		w.vals[i] = &w.cells[i]
+	}
+	w.row++
+	if err := w.sw.SetRow("A"+strconv.Itoa(w.row), w.vals); err != nil {
+		return w.fail(fmt.Errorf("writers: %s: writing data row %d (sheet %q, row %d): %w",
+			w.out.target, w.rows+1, w.sheet, w.row, err))
+	}
+	w.rows++
+	return nil
+}
+
+// value is the excelize value of a cell: nil for an empty cell.
+func (w *xlsxWriter) value(c table.Cell) interface{} {
+	switch c.Kind {
+	case table.Number:
+		return c.Num
+	case table.Integer:
+		if c.Int > maxExactInteger || c.Int < -maxExactInteger {
+			return strconv.FormatInt(c.Int, 10)
+		}
+		return c.Int
+	case table.Text:
+		s, cut := truncate(c.Str)
+		if cut {
+			w.cut++
+		}
+		return s
+	case table.Bool:
+		return c.Bool
+	}
+	return nil
+}
+
+// Close finishes the sheets, adds the Columns sheet and writes the
+// workbook into the temporary file, then renames it into place.
+func (w *xlsxWriter) Close() error {
+	if err := w.beginClose(); err != nil {
+		w.closeFile()
+		return err
+	}
+	err := w.finish()
+	w.closeFile()
+	if err != nil {
+		_ = w.out.abort()
+		return err
+	}
+	return w.out.commit()
+}
+
+// finish does the work of Close up to the rename.
+func (w *xlsxWriter) finish() error {
+	if err := w.endSheet(); err != nil {
+		return err
+	}
+	if w.docs != nil {
+		if err := w.writeDocs(); err != nil {
+			return err
+		}
+	}
+	now := time.Now().UTC().Format(time.RFC3339)
+	if err := w.f.SetDocProps(&excelize.DocProperties{
+		Creator: commentAuthor, LastModifiedBy: commentAuthor, Created: now, Modified: now,
+	}); err != nil {
+		return fmt.Errorf("writers: %s: document properties: %w", w.out.target, err)
+	}
+	// excelize assembles the archive in memory unless it is given a
+	// ZipWriter: hand it one that writes straight into the temporary file,
+	// so that memory does not grow with the size of the workbook.
+	zs := &zipSink{Writer: zip.NewWriter(w.out.f)}
+	w.f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return zs })
+	if err := w.f.Write(io.Discard); err != nil {
+		return fmt.Errorf("writers: writing the workbook %s: %w", w.out.target, err)
+	}
+	if !zs.closed {
+		return fmt.Errorf("writers: writing the workbook %s: archive not finished", w.out.target)
+	}
+	if len(zs.big) > 0 {
+		if err := markZip64(w.out.f, zs.big); err != nil {
+			return fmt.Errorf("writers: writing the workbook %s: %w", w.out.target, err)
+		}
+	}
+	return nil
+}
+
+// writeDocs writes Options.Docs as the Columns sheet.
+func (w *xlsxWriter) writeDocs() error {
+	wrap := func(err error) error {
+		return fmt.Errorf("writers: %s: writing sheet %q: %w", w.out.target, DocsSheetName, err)
+	}
+	if _, err := w.f.NewSheet(DocsSheetName); err != nil {
+		return wrap(err)
+	}
+	head, err := w.f.NewStyle(&excelize.Style{
+		Font:      &excelize.Font{Bold: true},
+		Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{inputHeaderFill}},
+		Border:    []excelize.Border{{Type: "bottom", Color: "808080", Style: 1}},
+		Alignment: &excelize.Alignment{Vertical: "top", WrapText: true},
+	})
+	if err != nil {
+		return wrap(err)
+	}
+	body, err := w.f.NewStyle(&excelize.Style{Alignment: &excelize.Alignment{Vertical: "top", WrapText: true}})
+	if err != nil {
+		return wrap(err)
+	}
+	ncols := 0
+	var widths []int
+	for _, row := range w.docs {
+		ncols = max(ncols, len(row))
+		for j, s := range row {
+			if j >= len(widths) {
+				widths = append(widths, minColWidth)
+			}
+			longest := 0
+			for _, l := range strings.Split(s, "\n") {
+				longest = max(longest, utf8.RuneCountInString(l))
+			}
+			widths[j] = min(max(widths[j], longest+2), docsMaxColWidth)
+		}
+	}
+	sw, err := w.f.NewStreamWriter(DocsSheetName)
+	if err != nil {
+		return wrap(err)
+	}
+	for j, width := range widths {
+		if err := sw.SetColWidth(j+1, j+1, float64(width)); err != nil {
+			return wrap(err)
+		}
+	}
+	if len(w.docs) > 1 {
+		if err := sw.SetPanes(&excelize.Panes{
+			Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft",
+			Selection: []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}},
+		}); err != nil {
+			return wrap(err)
+		}
+	}
+	cells := make([]excelize.Cell, ncols)
+	vals := make([]interface{}, ncols)
+	for r, row := range w.docs {
+		style := body
+		if r == 0 {
+			style = head
+		}
+		for j := range vals {
+			var v interface{}
+			if j < len(row) {
+				s, cut := truncate(row[j])
+				if cut {
+					w.cut++
+				}
+				v = s
+			}
+			cells[j] = excelize.Cell{StyleID: style, Value: v}
+			vals[j] = &cells[j]
+		}
+		if err := sw.SetRow("A"+strconv.Itoa(r+1), vals); err != nil {
+			return wrap(err)
+		}
+	}
+	if err := sw.Flush(); err != nil {
+		return wrap(err)
+	}
+	return nil
+}
+
+// closeFile releases excelize's temporary files.
+func (w *xlsxWriter) closeFile() {
+	if w.f != nil {
+		_ = w.f.Close()
+		w.f = nil
+	}
+}
+
+// Abort removes the temporary files.
+func (w *xlsxWriter) Abort() error {
+	if !w.beginAbort() {
+		return nil
+	}
+	w.closeFile()
+	return w.out.abort()
+}
+
+// TruncatedCells returns how many cells (headers, data and the Columns
+// sheet) were cut to MaxCellChars so far.
+func (w *xlsxWriter) TruncatedCells() int64 { return w.cut }
+
+// truncate cuts s to MaxCellChars UTF-16 code units, ending it with
+// TruncatedMarker, and reports whether it did.
+func truncate(s string) (string, bool) {
+	// A string has no more UTF-16 code units than UTF-8 bytes.
+	if len(s) <= MaxCellChars || utf16Len(s) <= MaxCellChars {
+		return s, false
+	}
+	head, _ := cutUTF16(s, MaxCellChars-utf16Len(TruncatedMarker))
+	return head + TruncatedMarker, true
+}
+
+// utf16Len is the length of s in UTF-16 code units, as Excel counts.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
+
+// cutUTF16 returns the longest prefix of s of at most n UTF-16 code units
+// that does not split a character, and whether it is shorter than s.
+func cutUTF16(s string, n int) (string, bool) {
+	units := 0
+	for i, r := range s {
+		k := utf16.RuneLen(r)
+		if units+k > n {
+			return s[:i], true
+		}
+		units += k
+	}
+	return s, false
+}
+
+// zipSink is the ZipWriter handed to excelize: a zip.Writer on the
+// temporary file that remembers which entries outgrew 4 GiB.
+type zipSink struct {
+	*zip.Writer
+	cur     *countWriter
+	curName string
+	big     []string // entries of more than math.MaxUint32 bytes
+	closed  bool
+}
+
+// Create starts an entry.
+func (z *zipSink) Create(name string) (io.Writer, error) {
+	z.endEntry()
+	w, err := z.Writer.Create(name)
+	if err != nil {
+		return nil, err
+	}
+	z.cur, z.curName = &countWriter{w: w}, name
+	return z.cur, nil
+}
+
+// Close finishes the archive.
+func (z *zipSink) Close() error {
+	z.endEntry()
+	if err := z.Writer.Close(); err != nil {
+		return err
+	}
+	z.closed = true
+	return nil
+}
+
+func (z *zipSink) endEntry() {
+	if z.cur != nil && z.cur.n > math.MaxUint32 {
+		z.big = append(z.big, z.curName)
+	}
+	z.cur = nil
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// markZip64 sets the "version needed" of the local headers of the named
+// entries to 4.5 (ZIP64), as excelize does when it writes the archive
+// itself: archive/zip leaves 2.0 there, and Excel reports a file whose
+// local and central headers disagree as corrupt.
+func markZip64(f *os.File, names []string) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	zr, err := zip.NewReader(f, fi.Size())
+	if err != nil {
+		return fmt.Errorf("reading back the archive: %w", err)
+	}
+	want := make(map[string]bool, len(names))
+	for _, n := range names {
+		want[n] = true
+	}
+	for _, zf := range zr.File {
+		if !want[zf.Name] {
+			continue
+		}
+		data, err := zf.DataOffset()
+		if err != nil {
+			return err
+		}
+		off, err := localHeader(f, data, zf.Name)
+		if err != nil {
+			return err
+		}
+		if _, err := f.WriteAt([]byte{45, 0}, off+4); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// localHeader finds the offset of the local file header of the entry
+// named name whose data starts at data: the header is 30 bytes, the name
+// and an extra field of unknown length.
+func localHeader(f *os.File, data int64, name string) (int64, error) {
+	fixed := int64(30 + len(name))
+	start := max(data-fixed-math.MaxUint16, 0)
+	buf := make([]byte, data-start)
+	if _, err := f.ReadAt(buf, start); err != nil {
+		return 0, err
+	}
+	for extra := 0; extra <= math.MaxUint16; extra++ {
+		i := int64(len(buf)) - fixed - int64(extra)
+		if i < 0 {
+			break
+		}
+		h := buf[i:]
+		if bytes.HasPrefix(h, []byte("PK\x03\x04")) &&
+			int(h[26])|int(h[27])<<8 == len(name) &&
+			int(h[28])|int(h[29])<<8 == extra &&
+			string(h[30:30+len(name)]) == name {
+			return start + i, nil
+		}
+	}
+	return 0, fmt.Errorf("no local header for %s", name)
+}

@@ -1,0 +1,631 @@
+package writers
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// openXLSX opens a workbook for reading back.
+func openXLSX(t *testing.T, path string) *excelize.File {
+	t.Helper()
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatalf("opening %s: %v", path, err)
+	}
+	t.Cleanup(func() { _ = f.Close() })
+	return f
+}
+
+// checkXLSXCell asserts that the cell at ref holds c as the XLSX writer
+// writes it: numbers as numbers, text as text, booleans as booleans.
+func checkXLSXCell(t *testing.T, f *excelize.File, sheet, ref string, c table.Cell) {
+	t.Helper()
+	raw, err := f.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	typ, err := f.GetCellType(sheet, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	isNumber := typ == excelize.CellTypeUnset || typ == excelize.CellTypeNumber
+	switch c.Kind {
+	case table.Empty:
+		if raw != "" {
+			t.Errorf("%s!%s = %q, want empty", sheet, ref, raw)
+		}
+	case table.Number:
+		v, err := strconv.ParseFloat(raw, 64)
+		if !isNumber || err != nil || v != c.Num {
+			t.Errorf("%s!%s = %q (type %v), want the number %g", sheet, ref, raw, typ, c.Num)
+		}
+	case table.Integer:
+		if c.Int > 1<<53 || c.Int < -(1<<53) {
+			if typ != excelize.CellTypeInlineString || raw != strconv.FormatInt(c.Int, 10) {
+				t.Errorf("%s!%s = %q (type %v), want the text %d", sheet, ref, raw, typ, c.Int)
+			}
+			return
+		}
+		if !isNumber || raw != strconv.FormatInt(c.Int, 10) {
+			t.Errorf("%s!%s = %q (type %v), want the number %d", sheet, ref, raw, typ, c.Int)
+		}
+	case table.Text:
+		if typ != excelize.CellTypeInlineString && typ != excelize.CellTypeSharedString {
+			t.Errorf("%s!%s has type %v, want text", sheet, ref, typ)
+		}
+		want, _ := truncate(c.Str)
+		if raw != want {
+			t.Errorf("%s!%s = %q, want %q", sheet, ref, raw, want)
+		}
+	case table.Bool:
+		want := "0"
+		if c.Bool {
+			want = "1"
+		}
+		if typ != excelize.CellTypeBool || (raw != want && !strings.EqualFold(raw, strconv.FormatBool(c.Bool))) {
+			t.Errorf("%s!%s = %q (type %v), want the boolean %v", sheet, ref, raw, typ, c.Bool)
+		}
+	}
+}
+
+// cellRef names a cell from 0-based column and 1-based row.
+func cellRef(col, row int) string { return table.ColumnLetter(col) + strconv.Itoa(row) }
+
+// styleOf returns the style of a cell.
+func styleOf(t *testing.T, f *excelize.File, sheet, ref string) *excelize.Style {
+	t.Helper()
+	id, err := f.GetCellStyle(sheet, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := f.GetStyle(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// fillOf returns a style's fill colour ("" for none).
+func fillOf(s *excelize.Style) string {
+	if s.Fill.Pattern != 1 || len(s.Fill.Color) == 0 {
+		return ""
+	}
+	c := strings.ToUpper(s.Fill.Color[0])
+	if len(c) == 8 { // ARGB
+		c = c[2:]
+	}
+	return c
+}
+
+// commentText joins a comment's text and runs.
+func commentText(c excelize.Comment) string {
+	s := c.Text
+	for _, r := range c.Paragraph {
+		s += r.Text
+	}
+	return s
+}
+
+// checkHeaderSheet checks what every data sheet has: the header, its
+// styles and notes, frozen panes, widths and the autofilter over rows
+// 1..lastRow.
+func checkHeaderSheet(t *testing.T, f *excelize.File, sheet string, cols []table.Column, lastRow int) {
+	t.Helper()
+	for i, c := range cols {
+		ref := cellRef(i, 1)
+		checkXLSXCell(t, f, sheet, ref, text(c.Name))
+		s := styleOf(t, f, sheet, ref)
+		if s.Font == nil || !s.Font.Bold {
+			t.Errorf("%s!%s header is not bold", sheet, ref)
+		}
+		want := inputHeaderFill
+		if c.Role != table.Input {
+			want = outputHeaderFill
+		}
+		if got := fillOf(s); got != want {
+			t.Errorf("%s!%s header fill %q, want %q", sheet, ref, got, want)
+		}
+	}
+	comments, err := f.GetComments(sheet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, c := range comments {
+		got[c.Cell] = commentText(c)
+		if c.Author != commentAuthor {
+			t.Errorf("%s!%s comment author %q", sheet, c.Cell, c.Author)
+		}
+	}
+	wantN := 0
+	for i, c := range cols {
+		if c.Note == "" {
+			continue
+		}
+		wantN++
+		if txt := got[cellRef(i, 1)]; !strings.HasPrefix(txt, c.Name) || !strings.Contains(txt, c.Note) {
+			t.Errorf("%s!%s comment %q, want the name and note %q", sheet, cellRef(i, 1), txt, c.Note)
+		}
+	}
+	if len(got) != wantN {
+		t.Errorf("%s has %d comments, want %d: %v", sheet, len(got), wantN, got)
+	}
+	panes, err := f.GetPanes(sheet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !panes.Freeze || panes.YSplit != 1 || panes.XSplit != 0 || panes.TopLeftCell != "A2" {
+		t.Errorf("%s panes %+v, want the header row frozen", sheet, panes)
+	}
+	for i, c := range cols {
+		width, err := f.GetColWidth(sheet, table.ColumnLetter(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if width != colWidth(c) || width < minColWidth || width > messageColWidth {
+			t.Errorf("%s column %s width %g, want %g", sheet, c.Name, width, colWidth(c))
+		}
+		if c.Role == table.Message && width != messageColWidth {
+			t.Errorf("message column width %g", width)
+		}
+	}
+	wantFilter := fmt.Sprintf("'%s'!$A$1:$%s$%d", sheet, table.ColumnLetter(len(cols)-1), lastRow)
+	found := false
+	for _, dn := range f.GetDefinedName() {
+		if dn.Name == "_xlnm._FilterDatabase" && dn.Scope == sheet {
+			found = true
+			if dn.RefersTo != wantFilter {
+				t.Errorf("%s autofilter %q, want %q", sheet, dn.RefersTo, wantFilter)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("%s has no autofilter", sheet)
+	}
+}
+
+// checkDataRows checks rows[from:] against the sheet from row 2 on, n rows,
+// and that the row after is empty.
+func checkDataRows(t *testing.T, f *excelize.File, sheet string, rows [][]table.Cell) {
+	t.Helper()
+	for i, row := range rows {
+		for j, c := range row {
+			checkXLSXCell(t, f, sheet, cellRef(j, i+2), c)
+		}
+	}
+	all, err := f.GetRows(sheet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != len(rows)+1 {
+		t.Errorf("%s has %d rows, want %d", sheet, len(all), len(rows)+1)
+	}
+}
+
+func TestXLSX(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.xlsx")
+	cols, rows, docs := sampleCols(), sampleRows(), sampleDocs()
+	writeTable(t, path, Options{Docs: docs}, cols, rows)
+	f := openXLSX(t, path)
+
+	if got := f.GetSheetList(); len(got) != 2 || got[0] != DefaultSheetName || got[1] != DocsSheetName {
+		t.Errorf("sheets %v, want [Results Columns]", got)
+	}
+	if got := f.GetActiveSheetIndex(); got != 0 {
+		t.Errorf("active sheet %d, want 0", got)
+	}
+	checkHeaderSheet(t, f, "Results", cols, len(rows)+1)
+	checkDataRows(t, f, "Results", rows)
+
+	// Number formats: probability, count, general.
+	prob := styleOf(t, f, "Results", "H2")
+	if prob.CustomNumFmt == nil || *prob.CustomNumFmt != ProbabilityNumFmt {
+		t.Errorf("fdp_success number format %v, want %q", prob.CustomNumFmt, ProbabilityNumFmt)
+	}
+	if s := styleOf(t, f, "Results", "C2"); s.NumFmt != 1 {
+		t.Errorf("n number format %d, want 1 (\"0\")", s.NumFmt)
+	}
+	if s := styleOf(t, f, "Results", "B2"); s.NumFmt != 0 || s.CustomNumFmt != nil {
+		t.Errorf("epsilon has number format %d %v, want General", s.NumFmt, s.CustomNumFmt)
+	}
+	// A tiny probability is displayed in scientific notation, not as 0.
+	for _, ref := range []string{"H3", "H6"} {
+		shown, err := f.GetCellValue("Results", ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(shown, "E-3") || strings.Trim(shown, "0.") == "" {
+			t.Errorf("%s is shown as %q", ref, shown)
+		}
+	}
+
+	// Status fills: row 3 partial, row 4 error, rows 2 and 5 ok, row 6 partial
+	// with an empty message.
+	for _, chk := range []struct {
+		row  int
+		fill string
+	}{{2, ""}, {3, partialFill}, {4, errorFill}, {5, ""}, {6, partialFill}, {7, ""}} {
+		for _, col := range []string{"F", "G"} {
+			ref := col + strconv.Itoa(chk.row)
+			if got := fillOf(styleOf(t, f, "Results", ref)); got != chk.fill {
+				t.Errorf("%s fill %q, want %q", ref, got, chk.fill)
+			}
+		}
+		// Other cells of the row keep their own style.
+		if got := fillOf(styleOf(t, f, "Results", "A"+strconv.Itoa(chk.row))); got != "" {
+			t.Errorf("A%d fill %q", chk.row, got)
+		}
+	}
+	if s := styleOf(t, f, "Results", "F4"); s.Font == nil || !strings.EqualFold(strings.TrimPrefix(s.Font.Color, "FF"), errorFont) {
+		t.Errorf("error status font %+v", s.Font)
+	}
+
+	// The Columns sheet.
+	got, err := f.GetRows(DocsSheetName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(docs) {
+		t.Fatalf("Columns has %d rows, want %d", len(got), len(docs))
+	}
+	for i := range docs {
+		for j := range docs[i] {
+			if got[i][j] != docs[i][j] {
+				t.Errorf("Columns row %d col %d = %q, want %q", i+1, j+1, got[i][j], docs[i][j])
+			}
+		}
+	}
+	if s := styleOf(t, f, DocsSheetName, "A1"); s.Font == nil || !s.Font.Bold {
+		t.Error("Columns header is not bold")
+	}
+	if s := styleOf(t, f, DocsSheetName, "C2"); s.Alignment == nil || !s.Alignment.WrapText {
+		t.Error("Columns cells do not wrap")
+	}
+	if width, _ := f.GetColWidth(DocsSheetName, "C"); width <= minColWidth || width > docsMaxColWidth {
+		t.Errorf("Columns meaning width %g", width)
+	}
+	if comments, _ := f.GetComments(DocsSheetName); len(comments) != 0 {
+		t.Errorf("Columns has comments %v", comments)
+	}
+
+	// The raw archive: one comments part per sheet with notes, and the
+	// worksheet refers to its drawing.
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	parts := map[string]bool{}
+	for _, zf := range zr.File {
+		parts[zf.Name] = true
+	}
+	for _, p := range []string{"xl/comments1.xml", "xl/drawings/vmlDrawing1.vml", "xl/worksheets/sheet1.xml", "xl/worksheets/sheet2.xml"} {
+		if !parts[p] {
+			t.Errorf("archive lacks %s: %v", p, parts)
+		}
+	}
+}
+
+func TestXLSXSheetName(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "named.xlsx")
+	writeTable(t, path, Options{SheetName: "Q3 bounds"}, sampleCols(), sampleRows()[:2])
+	f := openXLSX(t, path)
+	if got := f.GetSheetList(); len(got) != 1 || got[0] != "Q3 bounds" {
+		t.Errorf("sheets %v, want [Q3 bounds] (no Columns sheet without Docs)", got)
+	}
+	checkHeaderSheet(t, f, "Q3 bounds", sampleCols(), 3)
+
+	for _, bad := range []Options{
+		{SheetName: "a/b"}, {SheetName: "'quoted'"}, {SheetName: strings.Repeat("x", 32)}, {SheetName: " "},
+		{SheetName: "columns", Docs: [][]string{{"column"}}},
+	} {
+		if _, err := Create(filepath.Join(dir, "bad.xlsx"), bad); err == nil {
+			t.Errorf("sheet name %q accepted", bad.SheetName)
+		}
+	}
+	if names := dirNames(t, dir); len(names) != 1 {
+		t.Errorf("refused names left %v", names)
+	}
+}
+
+func TestXLSXTruncation(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "long.xlsx")
+	long := strings.Repeat("ε", 20000) + strings.Repeat("😀", 10000) // 40,000 UTF-16 units
+	cols := []table.Column{
+		{Name: "status", Kind: table.Text, Role: table.Status},
+		{Name: "message", Kind: table.Text, Role: table.Message, Note: long},
+	}
+	w := writeTable(t, path, Options{Docs: [][]string{{"column"}, {long}}}, cols,
+		[][]table.Cell{{text("error"), text(long)}, {text("ok"), text("short")}})
+	if n := w.(TruncationReporter).TruncatedCells(); n != 2 {
+		t.Errorf("TruncatedCells = %d, want 2 (message and Columns cell)", n)
+	}
+	f := openXLSX(t, path)
+	for _, ref := range []string{"Results!B2", DocsSheetName + "!A2"} {
+		sheet, cell, _ := strings.Cut(ref, "!")
+		got, err := f.GetCellValue(sheet, cell)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := utf16Len(got); n > MaxCellChars || n < MaxCellChars-1 {
+			t.Errorf("%s holds %d UTF-16 units, want %d", ref, n, MaxCellChars)
+		}
+		if !strings.HasSuffix(got, TruncatedMarker) || !strings.HasPrefix(long, strings.TrimSuffix(got, TruncatedMarker)) {
+			t.Errorf("%s is not a marked prefix of the text", ref)
+		}
+	}
+	if got, _ := f.GetCellValue("Results", "B3"); got != "short" {
+		t.Errorf("B3 = %q", got)
+	}
+	comments, err := f.GetComments("Results")
+	if err != nil || len(comments) != 1 {
+		t.Fatalf("comments %v, %v", comments, err)
+	}
+	if n := utf16Len(commentText(comments[0])); n > MaxCellChars {
+		t.Errorf("comment holds %d UTF-16 units", n)
+	}
+}
+
+func TestTruncate(t *testing.T) {
+	if s, cut := truncate("short"); s != "short" || cut {
+		t.Error("short text cut")
+	}
+	exact := strings.Repeat("a", MaxCellChars)
+	if s, cut := truncate(exact); s != exact || cut {
+		t.Error("text of exactly the limit cut")
+	}
+	// A surrogate pair straddling the limit is not split.
+	s := strings.Repeat("a", MaxCellChars-utf16Len(TruncatedMarker)-1) + strings.Repeat("😀", 10)
+	got, cut := truncate(s)
+	if !cut || utf16Len(got) != MaxCellChars-1 || strings.ContainsRune(got, '😀') {
+		t.Errorf("truncate split a pair: %d units, cut=%v", utf16Len(got), cut)
+	}
+	if got, cut := cutUTF16("a😀b", 2); got != "a" || !cut {
+		t.Errorf("cutUTF16 = %q, %v", got, cut)
+	}
+	if got := continuationName(strings.Repeat("x", 31), 12); utf16Len(got) != 31 || !strings.HasSuffix(got, " (12)") {
+		t.Errorf("continuationName = %q", got)
+	}
+	if err := checkSheetName(continuationName("Results", 2)); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestXLSXContinuation(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "many.xlsx")
+	cols := sampleCols()
+	var rows [][]table.Cell
+	for i := 0; i < 8; i++ {
+		r := sampleRows()[i%6]
+		r[0] = text("row " + strconv.Itoa(i+1))
+		rows = append(rows, r)
+	}
+	w, err := Create(path, Options{Docs: sampleDocs()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.(*xlsxWriter).maxRows = 4 // header + 3 rows a sheet
+	fill(t, w, cols, rows)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f := openXLSX(t, path)
+	want := []string{"Results", "Results (2)", "Results (3)", DocsSheetName}
+	if got := f.GetSheetList(); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("sheets %q, want %q", got, want)
+	}
+	if got := f.GetActiveSheetIndex(); got != 0 {
+		t.Errorf("active sheet %d", got)
+	}
+	for i, sheet := range want[:3] {
+		part := rows[i*3 : min(i*3+3, len(rows))]
+		checkHeaderSheet(t, f, sheet, cols, len(part)+1)
+		checkDataRows(t, f, sheet, part)
+		// The status fills go on across sheets.
+		for r, row := range part {
+			ref := "F" + strconv.Itoa(r+2)
+			wantFill := map[string]string{"error": errorFill, "partial": partialFill}[row[5].Str]
+			if got := fillOf(styleOf(t, f, sheet, ref)); got != wantFill {
+				t.Errorf("%s!%s fill %q, want %q", sheet, ref, got, wantFill)
+			}
+		}
+	}
+	if got, _ := f.GetCellValue("Results (3)", "A3"); got != "row 8" {
+		t.Errorf("last row %q", got)
+	}
+}
+
+// TestZip64Mark checks the repair of local headers for entries over 4 GiB
+// on a small archive (the entries are marked by name).
+func TestZip64Mark(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "a.zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zs := &zipSink{Writer: zip.NewWriter(f)}
+	for _, name := range []string{"xl/a.xml", "xl/worksheets/sheet1.xml", "z.xml"} {
+		w, err := zs.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(w, strings.Repeat(name, 1000)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zs.Close(); err != nil || !zs.closed || len(zs.big) != 0 {
+		t.Fatalf("Close: %v closed=%v big=%v", err, zs.closed, zs.big)
+	}
+	if err := markZip64(f, []string{"xl/worksheets/sheet1.xml"}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(f.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	marked := 0
+	for off := 0; ; {
+		i := bytes.Index(b[off:], []byte("PK\x03\x04"))
+		if i < 0 {
+			break
+		}
+		off += i
+		nameLen := int(b[off+26]) | int(b[off+27])<<8
+		name := string(b[off+30 : off+30+nameLen])
+		version := int(b[off+4]) | int(b[off+5])<<8
+		if (name == "xl/worksheets/sheet1.xml") != (version == 45) {
+			t.Errorf("%s has version %d", name, version)
+		}
+		if version == 45 {
+			marked++
+		}
+		off++
+	}
+	if marked != 1 {
+		t.Errorf("%d entries marked", marked)
+	}
+	zr, err := zip.OpenReader(f.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	for _, zf := range zr.File {
+		rc, err := zf.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil || string(data) != strings.Repeat(zf.Name, 1000) {
+			t.Errorf("%s reads back wrong: %v", zf.Name, err)
+		}
+	}
+}
+
+// TestXLSXWithLibreOffice converts the workbook to CSV with LibreOffice,
+// when it is installed, and compares the values (as LibreOffice shows
+// them: numbers in the cells' formats).
+func TestXLSXWithLibreOffice(t *testing.T) {
+	soffice := ""
+	for _, name := range []string{"soffice", "libreoffice"} {
+		if p, err := exec.LookPath(name); err == nil {
+			soffice = p
+			break
+		}
+	}
+	if soffice == "" {
+		t.Skip("LibreOffice is absent (neither soffice nor libreoffice is on PATH): cannot check that it opens the XLSX output")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "lo.xlsx")
+	cols, rows := sampleCols(), sampleRows()
+	writeTable(t, path, Options{Docs: sampleDocs()}, cols, rows)
+	outDir := filepath.Join(dir, "converted")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, soffice, "--headless", "--norestore",
+		"-env:UserInstallation=file://"+filepath.ToSlash(filepath.Join(dir, "profile")),
+		// 44,34,76: comma, double quote, UTF-8.
+		"--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76", "--outdir", outDir, path)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("LibreOffice failed: %v\n%s", err, out)
+	}
+	// LibreOffice saves the workbook again: the sheets and the notes on the
+	// headers must have survived its reading.
+	xlsxDir := filepath.Join(dir, "resaved")
+	cmd = exec.CommandContext(ctx, soffice, "--headless", "--norestore",
+		"-env:UserInstallation=file://"+filepath.ToSlash(filepath.Join(dir, "profile")),
+		"--convert-to", "xlsx", "--outdir", xlsxDir, path)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("LibreOffice failed to resave: %v\n%s", err, out)
+	}
+	re := openXLSX(t, filepath.Join(xlsxDir, "lo.xlsx"))
+	if got := re.GetSheetList(); len(got) != 2 || got[0] != DefaultSheetName || got[1] != DocsSheetName {
+		t.Errorf("LibreOffice sees sheets %v", got)
+	}
+	comments, err := re.GetComments(DefaultSheetName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := map[string]string{}
+	for _, c := range comments {
+		notes[c.Cell] = commentText(c)
+	}
+	for _, ref := range []string{"H1", "I1"} {
+		if !strings.Contains(notes[ref], cols[map[string]int{"H1": 7, "I1": 8}[ref]].Note) {
+			t.Errorf("LibreOffice lost the note on %s: %q", ref, notes)
+		}
+	}
+	// (Frozen panes are not compared: headless LibreOffice drops the view
+	// settings of every workbook it resaves, excelize's plain ones too.)
+
+	b, err := os.ReadFile(filepath.Join(outDir, "lo.csv"))
+	if err != nil {
+		t.Fatalf("LibreOffice wrote no CSV: %v\n%s", err, out)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != len(rows)+1 {
+		t.Fatalf("%d records, want %d", len(recs), len(rows)+1)
+	}
+	for i, c := range cols {
+		if recs[0][i] != c.Name {
+			t.Errorf("header %d = %q", i, recs[0][i])
+		}
+	}
+	for i, row := range rows {
+		for j, c := range row {
+			got := recs[i+1][j]
+			switch c.Kind {
+			case table.Empty:
+				if got != "" {
+					t.Errorf("row %d %s = %q, want empty", i+1, cols[j].Name, got)
+				}
+			case table.Text:
+				if got != c.Str {
+					t.Errorf("row %d %s = %q, want %q", i+1, cols[j].Name, got, c.Str)
+				}
+			case table.Bool:
+				if !strings.EqualFold(got, strconv.FormatBool(c.Bool)) {
+					t.Errorf("row %d %s = %q, want %v", i+1, cols[j].Name, got, c.Bool)
+				}
+			default:
+				want := c.Num
+				if c.Kind == table.Integer {
+					want = float64(c.Int)
+				}
+				if cols[j].Format == table.Count { // shown as "0"
+					want = math.Round(want)
+				}
+				v, err := strconv.ParseFloat(got, 64)
+				if err != nil || math.Abs(v-want) > 1e-6+1e-2*math.Abs(want) || (want != 0 && v == 0) {
+					t.Errorf("row %d %s = %q, want about %g", i+1, cols[j].Name, got, want)
+				}
+			}
+		}
+	}
+}
