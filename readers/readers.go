@@ -13,7 +13,10 @@ type Options struct {
 	// file name's extension.
 	Format string
 	// Sheet selects one XLSX sheet by name. When empty, every sheet whose
-	// header row Accept approves is read, in workbook order.
+	// header row Accept approves is read, in workbook order. A named sheet
+	// is matched exactly, else ignoring case as Excel does, and is read
+	// whatever its header (Accept is not consulted); a name that matches no
+	// sheet is an error listing the workbook's sheets.
 	Sheet string
 	// Accept reports whether a header row (the first row of a sheet) names
 	// columns the caller knows. Nil accepts every sheet.
@@ -21,13 +24,32 @@ type Options struct {
 	// BatchRows is the number of rows Parquet reads per record batch
 	// (0: a default of a few thousand).
 	BatchRows int
+	// XLSXSheetLimit is the most bytes a worksheet's XML may unpack to
+	// (0: DefaultXLSXSheetLimit, 1 GiB). The XML is streamed, never held
+	// in memory; the limit stops zip bombs.
+	XLSXSheetLimit int64
+	// XLSXPartLimit is the most bytes each of the workbook parts held in
+	// memory may unpack to: the workbook index, its relationships and the
+	// shared strings table (0: DefaultXLSXPartLimit, 256 MiB).
+	XLSXPartLimit int64
 }
 
 // Table is one stream of rows: a CSV/TSV/Parquet file, or one XLSX sheet.
 // Next returns rows in file order and io.EOF after the last one. A row
 // whose cells cannot be decoded is an error of type *table.Error naming its
 // position; such an error is returned for that row only where the format
-// allows reading on (CSV), otherwise it ends the stream.
+// allows reading on (a malformed CSV/TSV record, an XLSX cell that cannot
+// be decoded or has no header), otherwise (a damaged file) it ends the
+// stream. A row error that does not end the stream comes with the row's
+// readable cells under the header (Row.Cells), so that the caller can keep
+// the row, as an error row, instead of dropping it. Every error is returned once: after an error that ends the
+// stream, Next returns io.EOF, so a loop that records errors and goes on
+// until io.EOF always ends.
+//
+// Row numbers (table.Position.Row) are 1-based and count the header as a
+// row, as a spreadsheet shows them; each format's reader documents how it
+// numbers rows (see Open). A Table is not safe for concurrent use; distinct
+// tables from one Open may be read concurrently.
 type Table interface {
 	File() string            // the file's path as given
 	Sheet() string           // the sheet name, or "" for formats without sheets

@@ -1,0 +1,360 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/readers"
+	"github.com/riskbatch/riskbatch/samples"
+	"github.com/riskbatch/riskbatch/table"
+	"github.com/riskbatch/riskbatch/writers"
+)
+
+// evalConfig is the parsed command line of `riskbatch eval`.
+type evalConfig struct {
+	inputs      []string
+	output      string
+	sheet       string
+	priors      []string
+	confidence  float64
+	workers     int
+	quiet       bool
+	inputFormat string
+	format      string
+	stderr      io.Writer
+}
+
+// sampleOutput is where `riskbatch` with no input writes.
+const sampleOutput = "riskbatch-sample.xlsx"
+
+// runEval evaluates every row of every input table and writes the output.
+func runEval(cfg evalConfig) error {
+	if len(cfg.priors) > 0 {
+		return cli.Exit("--priors: prior tables are not supported by this version of riskbatch yet; fill baseline or candidates", exitUsage)
+	}
+	if !(cfg.confidence > 0 && cfg.confidence < 1) {
+		return cli.Exit(fmt.Sprintf("--confidence: %v is out of range; expected a number in (0, 1)", cfg.confidence), exitUsage)
+	}
+	if cfg.workers < 1 {
+		cfg.workers = 1
+	}
+	ev := evaluate.New()
+	opts := readers.Options{Format: cfg.inputFormat, Sheet: cfg.sheet, Accept: ev.Vocabulary().Recognizes}
+
+	var tables []readers.Table
+	closeAll := func() {
+		for _, t := range tables {
+			t.Close()
+		}
+	}
+	defer closeAll()
+	if len(cfg.inputs) == 0 {
+		wb := samples.Workbook()
+		ts, err := readers.OpenReader(samples.WorkbookName, bytes.NewReader(wb), int64(len(wb)), opts)
+		if err != nil {
+			return cli.Exit(err.Error(), exitUsage)
+		}
+		tables = ts
+		if cfg.output == "" {
+			cfg.output = sampleOutput
+		}
+	} else {
+		for _, in := range cfg.inputs {
+			ts, err := readers.Open(in, opts)
+			if err != nil {
+				return cli.Exit(err.Error(), exitUsage)
+			}
+			tables = append(tables, ts...)
+		}
+		if cfg.output == "" {
+			cfg.output = defaultOutput(cfg.inputs[0])
+		}
+	}
+	if err := refuseOverwrite(cfg.output, cfg.inputs); err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	lay, err := newLayout(ev, tables)
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	sheetName := "Results"
+	if len(tables) == 1 && tables[0].Sheet() != "" {
+		sheetName = tables[0].Sheet()
+	}
+	w, err := writers.Create(cfg.output, writers.Options{Format: cfg.format, SheetName: sheetName, Docs: ev.Docs()})
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	if err := w.WriteHeader(lay.header); err != nil {
+		w.Abort()
+		return cli.Exit(fmt.Sprintf("%s: %v", cfg.output, err), exitUsage)
+	}
+	progress := newProgress(cfg.stderr, cfg.quiet)
+	counts, err := lay.stream(tables, w, cfg.workers, progress)
+	progress.finish()
+	if err != nil {
+		w.Abort()
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	if err := w.Close(); err != nil {
+		return cli.Exit(fmt.Sprintf("%s: %v", cfg.output, err), exitUsage)
+	}
+	sample := len(cfg.inputs) == 0
+	if !cfg.quiet {
+		fmt.Fprintf(cfg.stderr, "riskbatch: %d rows: %d ok, %d partial, %d error → %s\n",
+			counts.total(), counts[evaluate.StatusOK], counts[evaluate.StatusPartial], counts[evaluate.StatusError], cfg.output)
+		if sample {
+			fmt.Fprintln(cfg.stderr, "riskbatch: this was the built-in sample; its error rows are invalid on purpose, to show how bad cells are reported")
+		}
+	}
+	// The sample's error rows are there by design, so the demo exits 0; a
+	// user's own input with error rows exits 1.
+	if counts[evaluate.StatusError] > 0 && !sample {
+		return cli.Exit("", exitRowErrors)
+	}
+	return nil
+}
+
+// defaultOutput names the output of an input: releases.csv → releases-risk.csv.
+func defaultOutput(input string) string {
+	ext := filepath.Ext(input)
+	return strings.TrimSuffix(input, ext) + "-risk" + ext
+}
+
+// refuseOverwrite returns an error when the output is one of the inputs,
+// also through links or different spellings of the same path.
+func refuseOverwrite(output string, inputs []string) error {
+	out, err := os.Stat(output)
+	if err != nil {
+		return nil // does not exist yet, so it is no input
+	}
+	for _, in := range inputs {
+		if st, err := os.Stat(in); err == nil && os.SameFile(st, out) {
+			return fmt.Errorf("%s: the output is the input file %s; riskbatch never overwrites an input, choose another -o", output, in)
+		}
+	}
+	return nil
+}
+
+// statusCounts counts rows per status.
+type statusCounts map[evaluate.Status]int
+
+func (c statusCounts) total() int {
+	return c[evaluate.StatusOK] + c[evaluate.StatusPartial] + c[evaluate.StatusError]
+}
+
+// layout is the output table's shape: the union of the input tables'
+// columns (known inputs matched by meaning, others by header), a source
+// column when there are several tables, then the evaluator's columns.
+type layout struct {
+	ev       *evaluate.Evaluator
+	header   []table.Column
+	inputs   int // number of input-side columns (including source)
+	source   int // index of the source column, or -1
+	bindings []*evaluate.Binding
+	mapping  [][]int // per table: its column i goes to output column mapping[t][i] (-1: dropped)
+}
+
+func newLayout(ev *evaluate.Evaluator, tables []readers.Table) (*layout, error) {
+	lay := &layout{ev: ev, source: -1}
+	index := map[string]int{}
+	// Columns a previous run appended (status, message, the bounds) are
+	// recomputed, not passed through: evaluating riskbatch's own output
+	// after editing an input gives the same layout again.
+	computed := map[string]bool{}
+	for _, c := range ev.Columns() {
+		computed[evaluate.CanonicalName(c.Name)] = true
+	}
+	for _, t := range tables {
+		b, err := ev.Bind(t.Columns())
+		if err != nil {
+			pos := table.Position{File: t.File(), Sheet: t.Sheet(), Row: 1, Column: -1}
+			var dup *evaluate.DuplicateColumnError
+			if errors.As(err, &dup) {
+				pos.Column, pos.ColumnName = dup.Again, dup.AgainName
+			}
+			return nil, &table.Error{Pos: pos, Err: err}
+		}
+		lay.bindings = append(lay.bindings, b)
+		seen := map[string]int{}
+		m := make([]int, len(t.Columns()))
+		for i, c := range t.Columns() {
+			if computed[evaluate.CanonicalName(c.Name)] {
+				m[i] = -1
+				continue
+			}
+			key := "header:" + strings.TrimSpace(c.Name)
+			if f, ok := ev.Vocabulary().Lookup(c.Name); ok {
+				key = fmt.Sprintf("field:%d", f)
+			}
+			seen[key]++
+			if n := seen[key]; n > 1 {
+				key = fmt.Sprintf("%s#%d", key, n)
+			}
+			j, ok := index[key]
+			if !ok {
+				j = len(lay.header)
+				index[key] = j
+				lay.header = append(lay.header, table.Column{Name: c.Name, Kind: c.Kind, Role: table.Input})
+			} else if lay.header[j].Kind != c.Kind {
+				lay.header[j].Kind = table.Empty // mixed kinds: written as text
+			}
+			m[i] = j
+		}
+		lay.mapping = append(lay.mapping, m)
+	}
+	if len(tables) > 1 {
+		lay.source = len(lay.header)
+		lay.header = append(lay.header, table.Column{Name: "source", Kind: table.Text, Role: table.Input, Note: "the file (and sheet) the row comes from"})
+	}
+	lay.inputs = len(lay.header)
+	lay.header = append(lay.header, ev.Columns()...)
+	return lay, nil
+}
+
+// batch is a run of consecutive rows of one table, evaluated by one worker.
+type batch struct {
+	seq     int
+	tableNo int
+	source  string
+	rows    []table.Row
+	errs    []error // a row that could not be decoded: kept, as an error row
+	out     [][]table.Cell
+	status  []evaluate.Status
+}
+
+const batchRows = 512
+
+// stream reads every table in order, evaluates batches in parallel and
+// writes the rows in input order. Memory is bounded by the number of
+// batches in flight, not by the number of rows.
+func (lay *layout) stream(tables []readers.Table, w writers.Writer, workers int, progress *progress) (statusCounts, error) {
+	counts := statusCounts{}
+	todo := make(chan *batch, workers)
+	done := make(chan *batch, workers)
+	readErr := make(chan error, 1)
+	quit := make(chan struct{})
+	go func() {
+		defer close(todo)
+		seq := 0
+		for ti, t := range tables {
+			src := t.File()
+			if t.Sheet() != "" {
+				src += ":" + t.Sheet()
+			}
+			b := &batch{seq: seq, tableNo: ti, source: src}
+			for {
+				row, err := t.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil && readers.IsFatal(err) {
+					readErr <- err
+					return
+				}
+				b.rows = append(b.rows, row)
+				b.errs = append(b.errs, err)
+				if len(b.rows) == batchRows {
+					select {
+					case todo <- b:
+					case <-quit:
+						return
+					}
+					seq++
+					b = &batch{seq: seq, tableNo: ti, source: src}
+				}
+			}
+			if len(b.rows) > 0 {
+				select {
+				case todo <- b:
+				case <-quit:
+					return
+				}
+				seq++
+			}
+		}
+		readErr <- nil
+	}()
+	var wg sync.WaitGroup
+	for i := 0; i < workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range todo {
+				lay.evaluate(b)
+				done <- b
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(done) }()
+
+	pending := map[int]*batch{}
+	next := 0
+	var writeErr error
+	for b := range done {
+		pending[b.seq] = b
+		for {
+			nb, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			for i, cells := range nb.out {
+				if writeErr == nil {
+					if err := w.Write(cells); err != nil {
+						writeErr = err
+						close(quit)
+					}
+				}
+				counts[nb.status[i]]++
+			}
+			progress.add(len(nb.out))
+		}
+	}
+	if writeErr != nil {
+		return counts, fmt.Errorf("writing the output: %w", writeErr)
+	}
+	if err := <-readErr; err != nil {
+		return counts, err
+	}
+	return counts, nil
+}
+
+// evaluate fills a batch's output rows.
+func (lay *layout) evaluate(b *batch) {
+	width := len(lay.header)
+	bind := lay.bindings[b.tableNo]
+	m := lay.mapping[b.tableNo]
+	b.out = make([][]table.Cell, len(b.rows))
+	b.status = make([]evaluate.Status, len(b.rows))
+	flat := make([]table.Cell, width*len(b.rows))
+	for i, row := range b.rows {
+		out := flat[i*width : (i+1)*width : (i+1)*width]
+		for j, c := range row.Cells {
+			if j < len(m) && m[j] >= 0 {
+				out[m[j]] = c
+			}
+		}
+		if lay.source >= 0 {
+			out[lay.source] = table.TextCell(b.source)
+		}
+		if err := b.errs[i]; err != nil {
+			out[lay.inputs] = table.TextCell(string(evaluate.StatusError))
+			out[lay.inputs+1] = table.TextCell(err.Error())
+			b.status[i] = evaluate.StatusError
+		} else {
+			b.status[i] = bind.Evaluate(row.Cells, out[lay.inputs:])
+		}
+		b.out[i] = out
+	}
+}

@@ -1,0 +1,279 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/readers"
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// riskbatch runs the command line in-process and returns the exit status
+// and what it printed on stderr.
+func riskbatch(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(append([]string{"riskbatch"}, args...), &stdout, &stderr)
+	return code, stderr.String()
+}
+
+// readAll reads every table of a file into a header and rows of cell text.
+func readAll(t *testing.T, path string) ([]string, [][]string) {
+	t.Helper()
+	tables, err := readers.Open(path, readers.Options{Accept: evaluate.NewVocabulary().Recognizes})
+	if err != nil {
+		t.Fatalf("open %s: %v", path, err)
+	}
+	var header []string
+	var rows [][]string
+	for _, tb := range tables {
+		header = header[:0]
+		for _, c := range tb.Columns() {
+			header = append(header, c.Name)
+		}
+		for {
+			r, err := tb.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("read %s: %v", path, err)
+			}
+			row := make([]string, len(header))
+			for i, c := range r.Cells {
+				if i < len(row) {
+					row[i] = cellText(c)
+				}
+			}
+			rows = append(rows, row)
+		}
+		tb.Close()
+	}
+	return header, rows
+}
+
+// cellText prints a cell so that the same value read from different
+// formats compares equal.
+func cellText(c table.Cell) string {
+	if c.IsEmpty() {
+		return ""
+	}
+	return c.String()
+}
+
+func column(header []string, name string) int {
+	for i, h := range header {
+		if h == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestSampleRun(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "riskbatch-sample.xlsx")
+	code, stderr := riskbatch(t, "-o", out, "-q")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	header, rows := readAll(t, out)
+	if len(rows) != 15 {
+		t.Fatalf("%d rows, want the sample's 15", len(rows))
+	}
+	st := column(header, "status")
+	counts := map[string]int{}
+	for _, r := range rows {
+		counts[r[st]]++
+	}
+	if counts["ok"] != 8 || counts["partial"] != 1 || counts["error"] != 6 {
+		t.Errorf("statuses %v", counts)
+	}
+}
+
+// CSV → XLSX → Parquet → CSV keeps every input column and row; the output
+// columns are recomputed at each step and agree.
+func TestRoundTrips(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join("..", "..", "samples", "releases.csv")
+	inHeader, inRows := readAll(t, src)
+	steps := []struct{ in, out string }{
+		{src, filepath.Join(dir, "a.xlsx")},
+		{filepath.Join(dir, "a.xlsx"), filepath.Join(dir, "b.parquet")},
+		{filepath.Join(dir, "b.parquet"), filepath.Join(dir, "c.csv")},
+	}
+	var first []string
+	for _, s := range steps {
+		code, stderr := riskbatch(t, "eval", s.in, "-o", s.out, "-q")
+		if code != exitRowErrors {
+			t.Fatalf("%s → %s: exit %d (%s), want 1: the sample has error rows", s.in, s.out, code, stderr)
+		}
+		header, rows := readAll(t, s.out)
+		if len(rows) != len(inRows) {
+			t.Fatalf("%s: %d rows, want %d", s.out, len(rows), len(inRows))
+		}
+		for j, name := range inHeader {
+			k := column(header, name)
+			if k != j {
+				t.Fatalf("%s: input column %q at %d, want %d", s.out, name, k, j)
+			}
+			for i := range rows {
+				if !sameValue(rows[i][k], inRows[i][j]) {
+					t.Errorf("%s row %d %s = %q, input %q", s.out, i+2, name, rows[i][k], inRows[i][j])
+				}
+			}
+		}
+		fdp := column(header, "fdp_success")
+		var got []string
+		for _, r := range rows {
+			got = append(got, r[fdp])
+		}
+		if first == nil {
+			first = got
+		} else {
+			for i := range got {
+				if !sameValue(got[i], first[i]) {
+					t.Errorf("%s row %d: fdp_success %q, first run %q", s.out, i+2, got[i], first[i])
+				}
+			}
+		}
+	}
+}
+
+// sameValue compares cell texts, numerically when both are numbers (a
+// number written by a spreadsheet may gain or lose a trailing ".0").
+func sameValue(a, b string) bool {
+	if a == b {
+		return true
+	}
+	x, errA := parseFloat(a)
+	y, errB := parseFloat(b)
+	return errA == nil && errB == nil && x == y
+}
+
+func TestBadCellsKeepRows(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.csv")
+	os.WriteFile(in, []byte("id,epsilon,delta,baseline,notes\n"+
+		"a,1,1e-5,0.1,fine\n"+
+		"b,ten,1e-5,0.1,text in epsilon\n"+
+		"c,1,1,0.1,delta too large\n"+
+		"d,2,,5%,percent baseline\n"+
+		"e,1,,0.1,one cell too many,EXTRA\n"), 0o644)
+	out := filepath.Join(dir, "out.csv")
+	code, stderr := riskbatch(t, "eval", in, "-o", out, "--quiet")
+	if code != exitRowErrors {
+		t.Fatalf("exit %d (%s), want 1", code, stderr)
+	}
+	header, rows := readAll(t, out)
+	if len(rows) != 5 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	st, msg := column(header, "status"), column(header, "message")
+	want := []struct{ status, msg string }{{"ok", ""}, {"error", "epsilon"}, {"error", "delta"}, {"ok", ""}, {"error", "in.csv, row 6"}}
+	for i, w := range want {
+		if rows[i][st] != w.status || !strings.Contains(rows[i][msg], w.msg) {
+			t.Errorf("row %d: %q %q, want %q with %q", i+2, rows[i][st], rows[i][msg], w.status, w.msg)
+		}
+	}
+	if rows[4][0] != "e" || rows[4][column(header, "notes")] != "one cell too many" {
+		t.Errorf("the row with a cell too many lost its cells: %v", rows[4])
+	}
+	if rows[3][column(header, "notes")] != "percent baseline" {
+		t.Errorf("pass-through column lost")
+	}
+}
+
+func TestUnreadableInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "broken.xlsx")
+	os.WriteFile(bad, []byte("this is not a workbook"), 0o644)
+	out := filepath.Join(dir, "out.xlsx")
+	for _, args := range [][]string{
+		{"eval", bad, "-o", out},
+		{"eval", filepath.Join(dir, "missing.csv"), "-o", out},
+		{"eval", filepath.Join(dir, "x.unknown"), "-o", out},
+	} {
+		code, stderr := riskbatch(t, args...)
+		if code != exitUsage {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+		if lines := strings.Count(strings.TrimSpace(stderr), "\n") + 1; lines != 1 || !strings.Contains(stderr, filepath.Base(args[1])) {
+			t.Errorf("%v: stderr %q: want one line naming the file", args, stderr)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: output written for an unreadable input", args)
+		}
+	}
+}
+
+func TestNeverOverwritesInput(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.csv")
+	content := []byte("epsilon,baseline\n1,0.1\n")
+	os.WriteFile(in, content, 0o644)
+	link := filepath.Join(dir, "link.csv")
+	if err := os.Symlink(in, link); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	for _, out := range []string{in, link, filepath.Join(dir, ".", "in.csv")} {
+		code, stderr := riskbatch(t, "eval", in, "-o", out)
+		if code != exitUsage || !strings.Contains(stderr, "never overwrites") {
+			t.Errorf("-o %s: exit %d, %q", out, code, stderr)
+		}
+	}
+	if got, _ := os.ReadFile(in); !bytes.Equal(got, content) {
+		t.Errorf("input changed")
+	}
+}
+
+// Several inputs go into one table with a source column; the order of rows
+// is the input order whatever the number of workers.
+func TestSeveralInputsAndWorkers(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("id,mu,baseline\n")
+	for i := 0; i < 3000; i++ {
+		b.WriteString("r" + itoa(i) + "," + itoa(i%7+1) + "e-1,0." + itoa(i%9+1) + "\n")
+	}
+	a := filepath.Join(dir, "a.csv")
+	os.WriteFile(a, []byte(b.String()), 0o644)
+	c := filepath.Join(dir, "c.csv")
+	os.WriteFile(c, []byte("epsilon,id,extra\n1,x,hello\n"), 0o644)
+	var outs [][]byte
+	for _, workers := range []string{"1", "7"} {
+		out := filepath.Join(dir, "out"+workers+".csv")
+		if code, stderr := riskbatch(t, "eval", a, c, "-o", out, "--workers", workers, "-q"); code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		data, _ := os.ReadFile(out)
+		outs = append(outs, data)
+	}
+	if !bytes.Equal(outs[0], outs[1]) {
+		t.Errorf("output differs between 1 and 7 workers")
+	}
+	header, rows := readAll(t, filepath.Join(dir, "out1.csv"))
+	if strings.Join(header[:6], ",") != "id,mu,baseline,epsilon,extra,source" {
+		t.Errorf("header %v", header)
+	}
+	if len(rows) != 3001 || rows[2999][0] != "r2999" || rows[3000][0] != "x" || rows[3000][5] != c {
+		t.Errorf("rows: %d, last %v", len(rows), rows[len(rows)-1])
+	}
+}
+
+func TestColumnsCommand(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"riskbatch", "columns"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	for _, want := range []string{"fdp_success", "Thm 3.2", "onerun_eps_protect", "target_advantage", "epsilon"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("columns output lacks %q", want)
+		}
+	}
+}

@@ -1,0 +1,198 @@
+package readers
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// formatList names the formats Open reads, for error messages.
+const formatList = "csv, tsv, xlsx and parquet"
+
+// Open opens the file at path and returns its tables: one for a CSV, TSV or
+// Parquet file, one per selected sheet for an XLSX workbook (see Options).
+// The format is opts.Format, or else the file name's extension (.csv, .tsv,
+// .xlsx, .parquet, in any case).
+//
+// Every error that makes the file unreadable (it does not exist, it is not
+// of its format, it is damaged, no sheet qualifies, a Parquet column has an
+// unsupported type) is a *table.Error whose position names the file and, as
+// far as known, the sheet, row and column; its Column is -1 when the error
+// is not about one column.
+//
+// The caller must Close every returned table; the file stays open until the
+// last of them is closed.
+//
+// CSV and TSV: the header is the first record (names trimmed of space); a
+// UTF-8 byte order mark is dropped; quotes are lenient; every non-empty
+// field is a Text cell, every empty one an Empty cell; short records are
+// padded with Empty cells, long ones are an error for that record unless
+// the extra fields are empty. Row is the row a spreadsheet application
+// shows: the record's first line, less the line breaks inside quoted fields
+// of earlier records (so a record after a quoted line break keeps its
+// spreadsheet row; without quoted line breaks Row is the line number).
+//
+// XLSX: each worksheet is streamed from the archive (see Options for the
+// unpacking limits and the choice of sheets). The header is the first row
+// with a non-empty cell; Row is the sheet's own row number; rows whose
+// cells are all empty are skipped. Numbers (dates included, as serial
+// numbers) are Number cells, strings Text, booleans Bool, error values
+// such as #DIV/0! Text; a formula gives its cached value, and a formula
+// without one is an error for its row. Column kinds are Empty (unknown).
+//
+// Parquet: read by record batches of Options.BatchRows rows; columns have
+// the kinds Integer, Number, Text or Bool from their types (dates and times
+// as ISO 8601 Text, decimals as the nearest float64); nested columns make
+// Open fail. Row is the 0-based data row index plus 2: the first data row
+// is row 2, as under a spreadsheet's header row.
+func Open(path string, opts Options) ([]Table, error) {
+	format, err := formatOf(path, opts.Format)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the position already names the file
+		}
+		return nil, fileError(path, fmt.Errorf("cannot open the file: %w", err))
+	}
+	st, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		return nil, fileError(path, fmt.Errorf("cannot read the file: %w", err))
+	}
+	if st.IsDir() {
+		_ = f.Close()
+		return nil, fileError(path, errors.New("is a directory, not a file"))
+	}
+	tables, err := open(path, format, f, st.Size(), f, opts)
+	if err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	return tables, nil
+}
+
+// OpenReader is Open for data already in memory or in another store: it
+// reads size bytes from r. name is reported as File() in every position and
+// supplies the extension when opts.Format is empty (for example a workbook
+// embedded in the binary as "sample.xlsx"). Closing the tables does not
+// close r.
+func OpenReader(name string, r io.ReaderAt, size int64, opts Options) ([]Table, error) {
+	format, err := formatOf(name, opts.Format)
+	if err != nil {
+		return nil, err
+	}
+	if r == nil || size < 0 {
+		return nil, fileError(name, errors.New("no data to read"))
+	}
+	return open(name, format, r, size, nil, opts)
+}
+
+// open dispatches on the format. closer, when not nil, is closed when the
+// last returned table is closed; open does not close it on error.
+func open(name, format string, r io.ReaderAt, size int64, closer io.Closer, opts Options) ([]Table, error) {
+	switch format {
+	case "csv", "tsv":
+		comma := ','
+		if format == "tsv" {
+			comma = '\t'
+		}
+		t, err := newDelimited(name, io.NewSectionReader(r, 0, size), comma, closer)
+		if err != nil {
+			return nil, err
+		}
+		return []Table{t}, nil
+	case "xlsx":
+		return openXLSX(name, r, size, closer, opts)
+	case "parquet":
+		t, err := openParquet(name, r, size, closer, opts)
+		if err != nil {
+			return nil, err
+		}
+		return []Table{t}, nil
+	}
+	return nil, fileError(name, fmt.Errorf("unknown format %q: the readable formats are %s", format, formatList))
+}
+
+// formatOf returns the format named by explicit, or else by the extension
+// of name.
+func formatOf(name, explicit string) (string, error) {
+	if explicit != "" {
+		f := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(explicit), "."))
+		switch f {
+		case "csv", "tsv", "xlsx", "parquet":
+			return f, nil
+		}
+		return "", fileError(name, fmt.Errorf("unknown format %q: the readable formats are %s", explicit, formatList))
+	}
+	ext := strings.ToLower(filepath.Ext(name))
+	switch ext {
+	case ".csv", ".tsv", ".xlsx", ".parquet":
+		return ext[1:], nil
+	case "":
+		return "", fileError(name, fmt.Errorf("the file name has no extension to tell its format: the readable formats are %s (name the format explicitly)", formatList))
+	}
+	return "", fileError(name, fmt.Errorf("unknown file type %q: the readable formats are %s (name the format explicitly if the extension is misleading)", ext, formatList))
+}
+
+// fileError is an error about a whole file.
+func fileError(name string, err error) *table.Error {
+	return &table.Error{Pos: table.Position{File: name, Column: -1}, Err: err}
+}
+
+// sharedCloser closes an underlying file when the last of the tables that
+// share it is released. A nil *sharedCloser, or one with a nil closer, does
+// nothing.
+type sharedCloser struct {
+	mu   sync.Mutex
+	c    io.Closer
+	refs int
+}
+
+// newSharedCloser returns a closer of c shared by refs tables.
+func newSharedCloser(c io.Closer, refs int) *sharedCloser {
+	return &sharedCloser{c: c, refs: refs}
+}
+
+// release drops one reference and closes the underlying closer when none
+// is left.
+func (s *sharedCloser) release() error {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refs--
+	if s.refs > 0 || s.c == nil {
+		return nil
+	}
+	c := s.c
+	s.c = nil
+	return c.Close()
+}
+
+// IsFatal reports whether an error from Table.Next ended its stream (a
+// read error, a damaged sheet or Parquet file), as opposed to an error
+// about one row, after which Next reads on. Either way Next returns io.EOF
+// after a fatal error, so a caller may simply record every error and go on.
+func IsFatal(err error) bool {
+	var f fatalError
+	return errors.As(err, &f)
+}
+
+// fatalError marks the error that ends a stream; its message is the
+// wrapped error's.
+type fatalError struct{ err error }
+
+func (f fatalError) Error() string { return f.err.Error() }
+func (f fatalError) Unwrap() error { return f.err }

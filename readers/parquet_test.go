@@ -1,0 +1,296 @@
+package readers
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/arrow/array"
+	"github.com/apache/arrow/go/v17/arrow/decimal128"
+	"github.com/apache/arrow/go/v17/arrow/decimal256"
+	"github.com/apache/arrow/go/v17/arrow/memory"
+	"github.com/apache/arrow/go/v17/parquet"
+	"github.com/apache/arrow/go/v17/parquet/pqarrow"
+
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// parquetRows is the number of rows of the fixture: more than one batch of
+// the default size, and several row groups.
+const parquetRows = 5000
+
+var dictWords = []string{"low", "mid", "high"}
+
+// writeParquet writes a record with pqarrow, storing the Arrow schema so
+// that dictionary columns read back as dictionaries.
+func writeParquet(t *testing.T, rec arrow.Record) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := pqarrow.NewFileWriter(rec.Schema(), &buf,
+		parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(1500)),
+		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// parquetFixture has integer, float, decimal, string, dictionary, boolean,
+// unsigned, timestamp and date columns, with nulls.
+func parquetFixture(t *testing.T) []byte {
+	t.Helper()
+	mem := memory.NewGoAllocator()
+	dictType := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "i32", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "i64", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "f64", Type: arrow.PrimitiveTypes.Float64},
+		{Name: "dec", Type: &arrow.Decimal128Type{Precision: 12, Scale: 3}},
+		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "dict", Type: dictType},
+		{Name: "b", Type: arrow.FixedWidthTypes.Boolean, Nullable: true},
+		{Name: "u64", Type: arrow.PrimitiveTypes.Uint64},
+		{Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "UTC"}},
+		{Name: "day", Type: arrow.FixedWidthTypes.Date32},
+	}, nil)
+	rb := array.NewRecordBuilder(mem, schema)
+	defer rb.Release()
+	base := time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
+	for i := range parquetRows {
+		if i%7 == 3 {
+			rb.Field(0).(*array.Int32Builder).AppendNull()
+		} else {
+			rb.Field(0).(*array.Int32Builder).Append(int32(i))
+		}
+		rb.Field(1).(*array.Int64Builder).Append(int64(i) * 1_000_000_000)
+		rb.Field(2).(*array.Float64Builder).Append(float64(i) / 4)
+		rb.Field(3).(*array.Decimal128Builder).Append(decimal128.FromI64(int64(i)*1000 + 5))
+		if i%5 == 4 {
+			rb.Field(4).(*array.StringBuilder).AppendNull()
+		} else {
+			rb.Field(4).(*array.StringBuilder).Append(fmt.Sprintf("s%d", i))
+		}
+		if err := rb.Field(5).(*array.BinaryDictionaryBuilder).AppendString(dictWords[i%3]); err != nil {
+			t.Fatal(err)
+		}
+		if i%11 == 10 {
+			rb.Field(6).(*array.BooleanBuilder).AppendNull()
+		} else {
+			rb.Field(6).(*array.BooleanBuilder).Append(i%2 == 0)
+		}
+		u := uint64(i)
+		if i == 0 {
+			u = math.MaxUint64
+		}
+		rb.Field(7).(*array.Uint64Builder).Append(u)
+		rb.Field(8).(*array.TimestampBuilder).Append(arrow.Timestamp(base.Add(time.Duration(i) * time.Second).UnixMilli()))
+		rb.Field(9).(*array.Date32Builder).Append(arrow.Date32FromTime(base.AddDate(0, 0, i)))
+	}
+	rec := rb.NewRecord()
+	defer rec.Release()
+	return writeParquet(t, rec)
+}
+
+// wantParquetRow is row i of parquetFixture.
+func wantParquetRow(i int) []table.Cell {
+	c := make([]table.Cell, 10)
+	if i%7 != 3 {
+		c[0] = integer(int64(i))
+	}
+	c[1] = integer(int64(i) * 1_000_000_000)
+	c[2] = num(float64(i) / 4)
+	c[3] = num(float64(i) + 0.005)
+	if i%5 != 4 {
+		c[4] = txt(fmt.Sprintf("s%d", i))
+	}
+	c[5] = txt(dictWords[i%3])
+	if i%11 != 10 {
+		c[6] = boolean(i%2 == 0)
+	}
+	if i == 0 {
+		c[7] = num(float64(uint64(math.MaxUint64)))
+	} else {
+		c[7] = integer(int64(i))
+	}
+	base := time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
+	c[8] = txt(base.Add(time.Duration(i) * time.Second).Format(time.RFC3339Nano))
+	c[9] = txt(base.AddDate(0, 0, i).Format("2006-01-02"))
+	return c
+}
+
+func TestParquet(t *testing.T) {
+	data := parquetFixture(t)
+	path := writeFile(t, "releases.parquet", data)
+	for _, batch := range []int{0, 333} {
+		t.Run(fmt.Sprint("batch", batch), func(t *testing.T) {
+			tb := openOne(t, path, Options{BatchRows: batch})
+			if tb.File() != path || tb.Sheet() != "" {
+				t.Errorf("File, Sheet = %q, %q", tb.File(), tb.Sheet())
+			}
+			names, kinds := columnNames(tb.Columns())
+			if !reflect.DeepEqual(names, []string{"i32", "i64", "f64", "dec", "s", "dict", "b", "u64", "ts", "day"}) {
+				t.Errorf("names %q", names)
+			}
+			wantKinds := []table.Kind{table.Integer, table.Integer, table.Number, table.Number, table.Text, table.Text, table.Bool, table.Integer, table.Text, table.Text}
+			if !reflect.DeepEqual(kinds, wantKinds) {
+				t.Errorf("kinds %v, want %v", kinds, wantKinds)
+			}
+			got := drain(t, tb)
+			if len(got) != parquetRows {
+				t.Fatalf("%d rows, want %d", len(got), parquetRows)
+			}
+			for i, e := range got {
+				wantRow(t, e, pos(path, "", i+2), wantParquetRow(i))
+				if t.Failed() {
+					t.FailNow()
+				}
+			}
+			if err := tb.Close(); err != nil {
+				t.Errorf("Close: %v", err)
+			}
+		})
+	}
+	// From memory.
+	tables, err := OpenReader("mem.parquet", bytes.NewReader(data), int64(len(data)), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tables[0].Close()
+	row, err := tables[0].Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantRow(t, entry{Row: row}, pos("mem.parquet", "", 2), wantParquetRow(0))
+}
+
+func TestParquetMoreTypes(t *testing.T) {
+	mem := memory.NewGoAllocator()
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "i8", Type: arrow.PrimitiveTypes.Int8},
+		{Name: "u16", Type: arrow.PrimitiveTypes.Uint16},
+		{Name: "f32", Type: arrow.PrimitiveTypes.Float32},
+		{Name: "bin", Type: arrow.BinaryTypes.Binary},
+		{Name: "naive", Type: &arrow.TimestampType{Unit: arrow.Microsecond}},
+		{Name: "empty", Type: arrow.BinaryTypes.String},
+		{Name: "d256", Type: &arrow.Decimal256Type{Precision: 40, Scale: 2}},
+	}, nil)
+	rb := array.NewRecordBuilder(mem, schema)
+	defer rb.Release()
+	rb.Field(0).(*array.Int8Builder).AppendValues([]int8{-128, 5}, nil)
+	rb.Field(1).(*array.Uint16Builder).AppendValues([]uint16{65535, 0}, nil)
+	rb.Field(2).(*array.Float32Builder).AppendValues([]float32{0.5, -1}, nil)
+	rb.Field(3).(*array.BinaryBuilder).AppendValues([][]byte{[]byte("utf8 é"), {0xff, 0x00}}, nil)
+	ts := time.Date(2023, 12, 31, 23, 59, 58, 123456000, time.UTC)
+	rb.Field(4).(*array.TimestampBuilder).AppendValues([]arrow.Timestamp{arrow.Timestamp(ts.UnixMicro()), 0}, nil)
+	rb.Field(5).(*array.StringBuilder).AppendValues([]string{"", "x"}, nil)
+	rb.Field(6).(*array.Decimal256Builder).AppendValues([]decimal256.Num{decimal256.FromI64(-12345), decimal256.FromI64(1)}, nil)
+	rec := rb.NewRecord()
+	defer rec.Release()
+	path := writeFile(t, "more.parquet", writeParquet(t, rec))
+	tb := openOne(t, path, Options{})
+	_, kinds := columnNames(tb.Columns())
+	if !reflect.DeepEqual(kinds, []table.Kind{table.Integer, table.Integer, table.Number, table.Text, table.Text, table.Text, table.Number}) {
+		t.Errorf("kinds %v", kinds)
+	}
+	got := drain(t, tb)
+	if len(got) != 2 {
+		t.Fatalf("%d entries", len(got))
+	}
+	wantRow(t, got[0], pos(path, "", 2), cells(integer(-128), integer(65535), num(0.5), txt("utf8 é"), txt("2023-12-31T23:59:58.123456"), txt(""), num(-123.45)))
+	wantRow(t, got[1], pos(path, "", 3), cells(integer(5), integer(0), num(-1), txt("0xff00"), txt("1970-01-01T00:00:00"), txt("x"), num(0.01)))
+}
+
+func TestParquetNested(t *testing.T) {
+	mem := memory.NewGoAllocator()
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "tags", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32)},
+	}, nil)
+	rb := array.NewRecordBuilder(mem, schema)
+	defer rb.Release()
+	rb.Field(0).(*array.Int64Builder).Append(1)
+	lb := rb.Field(1).(*array.ListBuilder)
+	lb.Append(true)
+	lb.ValueBuilder().(*array.Int32Builder).AppendValues([]int32{1, 2}, nil)
+	rec := rb.NewRecord()
+	defer rec.Release()
+	path := writeFile(t, "nested.parquet", writeParquet(t, rec))
+	_, err := Open(path, Options{})
+	wantError(t, err, table.Position{File: path, Column: 1, ColumnName: "tags"},
+		path+", column tags: the column's type list<", "> is not supported", "only flat columns")
+}
+
+func TestParquetUnreadable(t *testing.T) {
+	data := parquetFixture(t)
+	for _, n := range []int{0, 3, len(data) / 2, len(data) - 3} {
+		path := writeFile(t, "cut.parquet", data[:n])
+		_, err := Open(path, Options{})
+		wantError(t, err, pos(path, "", 0), path+": not a readable Parquet file")
+	}
+	path := writeFile(t, "text.parquet", []byte("name,epsilon\nx,1\n"))
+	_, err := Open(path, Options{})
+	wantError(t, err, pos(path, "", 0), path+": not a readable Parquet file")
+
+	// Damage anywhere: Open or Next fails with a *table.Error naming the
+	// file, or the damage goes unnoticed (data pages carry no checksum);
+	// never a panic.
+	dir := t.TempDir()
+	failed := 0
+	for k := range 40 {
+		bad := bytes.Clone(data)
+		at := k * len(bad) / 40
+		for i := at; i < at+64 && i < len(bad); i++ {
+			bad[i] ^= 0x5a
+		}
+		path := filepath.Join(dir, fmt.Sprintf("damaged%d.parquet", k))
+		if err := os.WriteFile(path, bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tables, err := Open(path, Options{BatchRows: 700})
+		if err != nil {
+			wantError(t, err, pos(path, "", 0), path+": not a readable Parquet file")
+			failed++
+			continue
+		}
+		got := drain(t, tables[0])
+		_ = tables[0].Close()
+		for _, e := range got {
+			if e.Err != nil {
+				if te, ok := e.Err.(*table.Error); !ok || te.Pos.File != path || !strings.Contains(te.Error(), "the Parquet file is damaged") || !IsFatal(te) {
+					t.Fatalf("damage at %d: error %v (%T)", at, e.Err, e.Err)
+				}
+				failed++
+			}
+		}
+	}
+	t.Logf("%d of 40 damaged files gave an error", failed)
+}
+
+func TestDecimalFloat(t *testing.T) {
+	for _, c := range []struct {
+		digits string
+		scale  int32
+		want   float64
+	}{
+		{"1005", 3, 1.005}, {"-1005", 3, -1.005}, {"7", -2, 700}, {"0", 5, 0},
+		{"123456789012345678901234567890", 10, 12345678901234567890.123456789},
+		{"1", 400, 0}, {"1", -400, math.Inf(1)},
+	} {
+		if got := decimalFloat(c.digits, c.scale); got != c.want {
+			t.Errorf("decimalFloat(%s, %d) = %v, want %v", c.digits, c.scale, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,884 @@
+package readers
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// Limits on what an XLSX workbook may unpack to. They guard against zip
+// bombs; real workbooks stay far below them.
+const (
+	// DefaultXLSXSheetLimit is the default of Options.XLSXSheetLimit: 1 GiB
+	// of worksheet XML, enough for a full Excel sheet (1,048,576 rows) of
+	// about thirty numeric columns.
+	DefaultXLSXSheetLimit = 1 << 30
+	// DefaultXLSXPartLimit is the default of Options.XLSXPartLimit: 256 MiB.
+	DefaultXLSXPartLimit = 256 << 20
+)
+
+const (
+	// maxSheetRows and maxSheetCols are the dimensions of an Excel sheet.
+	maxSheetRows = 1 << 20
+	maxSheetCols = 1 << 14
+)
+
+// An XLSX workbook is read straight from its zip archive: each worksheet's
+// XML is decompressed and parsed as a stream, one row at a time, so a sheet
+// is never held in memory; only the workbook index, its relationships and
+// the shared strings table are. (excelize's Rows iterator streams too, but
+// returns every cell as an untyped string, so that a boolean, a number and
+// a text that looks like a number cannot be told apart, and excelize
+// unpacks every part of the archive when it opens it.)
+//
+// Sheets: with Options.Sheet, that sheet only (an exact name, else a name
+// equal under Unicode case folding, as Excel compares sheet names), whatever
+// its header; otherwise every worksheet whose header Options.Accept
+// approves, in workbook order (hidden sheets included). A sheet without any
+// non-empty cell is never selected automatically.
+//
+// Header: the first row that has a non-empty cell. Header names are the
+// cells' text (a number as its shortest decimal form) trimmed of
+// surrounding space; the header ends at its last non-empty cell. Column
+// kinds are Empty (unknown): a sheet does not declare them.
+//
+// Rows keep the row number the spreadsheet shows. Rows whose cells are all
+// empty (or only spaces) are not returned, since sheets often carry empty
+// formatted rows. A data cell right of the header's last column is an
+// error for its row, unless it is empty.
+//
+// Cells: a number (dates and times included: they are serial numbers) is a
+// Number cell; a shared, inline or formula string is Text; a boolean is
+// Bool; an error value such as #DIV/0! is Text holding it; a date cell in
+// ISO 8601 form (t="d", rare) is Text. A formula cell holds its cached
+// value, the one last computed by the spreadsheet application; a formula
+// without a cached value is an error for its row (formulas are not
+// evaluated). A cell that cannot be decoded is an error for its row only.
+type xlsxSheet struct {
+	wb     *workbook
+	name   string // sheet name
+	cols   []table.Column
+	s      *sheetStream
+	err    error // io.EOF once the stream ended
+	closed bool
+}
+
+// workbook is what the sheets of one workbook share.
+type workbook struct {
+	name   string // file name as given
+	sst    []string
+	closer *sharedCloser
+}
+
+// sheetRef is a sheet listed in the workbook.
+type sheetRef struct {
+	name string
+	part *zip.File // nil when the relationship does not resolve
+}
+
+// openXLSX lists the workbook's sheets and opens those selected.
+func openXLSX(name string, r io.ReaderAt, size int64, closer io.Closer, opts Options) ([]Table, error) {
+	partLimit := opts.XLSXPartLimit
+	if partLimit <= 0 {
+		partLimit = DefaultXLSXPartLimit
+	}
+	sheetLimit := opts.XLSXSheetLimit
+	if sheetLimit <= 0 {
+		sheetLimit = DefaultXLSXSheetLimit
+	}
+
+	var magic [8]byte
+	if n, _ := r.ReadAt(magic[:], 0); n == len(magic) && bytes.Equal(magic[:], []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}) {
+		return nil, fileError(name, errors.New("this is an encrypted (password-protected) workbook or an old .xls file, not an .xlsx workbook: save it as an Excel Workbook (.xlsx) without a password"))
+	}
+	zr, err := zip.NewReader(r, size)
+	if err != nil && !(errors.Is(err, zip.ErrInsecurePath) && zr != nil) {
+		return nil, fileError(name, fmt.Errorf("not an XLSX workbook (it is not a zip archive): %w", err))
+	}
+	parts := make(map[string]*zip.File, len(zr.File))
+	for _, f := range zr.File {
+		key := strings.ToLower(strings.TrimPrefix(strings.ReplaceAll(f.Name, `\`, "/"), "/"))
+		if _, dup := parts[key]; !dup {
+			parts[key] = f
+		}
+	}
+	damaged := func(err error) error {
+		return fileError(name, fmt.Errorf("not a readable XLSX workbook: %w", err))
+	}
+
+	// The workbook part, from the package relationships.
+	wbPath := "xl/workbook.xml"
+	pkgRels, err := readRels(parts, "_rels/.rels", "", partLimit)
+	if err != nil {
+		return nil, damaged(err)
+	}
+	for _, r := range pkgRels {
+		if strings.HasSuffix(r.typ, "/officeDocument") {
+			wbPath = r.target
+			break
+		}
+	}
+	wbPart := parts[strings.ToLower(wbPath)]
+	if wbPart == nil {
+		return nil, damaged(fmt.Errorf("it has no workbook part %s", wbPath))
+	}
+	sheets, err := readWorkbook(wbPart, partLimit)
+	if err != nil {
+		return nil, damaged(err)
+	}
+	dir := path.Dir(wbPath)
+	relsPath := path.Join(dir, "_rels", path.Base(wbPath)+".rels")
+	rels, err := readRels(parts, relsPath, dir, partLimit)
+	if err != nil {
+		return nil, damaged(err)
+	}
+	byID := make(map[string]rel, len(rels))
+	sstPath := path.Join(dir, "sharedStrings.xml")
+	for _, r := range rels {
+		byID[r.id] = r
+		if strings.HasSuffix(r.typ, "/sharedStrings") {
+			sstPath = r.target
+		}
+	}
+	wb := &workbook{name: name}
+	if p := parts[strings.ToLower(sstPath)]; p != nil {
+		if wb.sst, err = readSharedStrings(p, partLimit); err != nil {
+			return nil, damaged(err)
+		}
+	}
+	refs := make([]sheetRef, len(sheets))
+	for i, s := range sheets {
+		refs[i].name = s.name
+		if r, ok := byID[s.rid]; ok && !r.external {
+			refs[i].part = parts[strings.ToLower(r.target)]
+		}
+	}
+
+	// The selected sheets.
+	var out []*xlsxSheet
+	closeAll := func() {
+		for _, t := range out {
+			t.s.close()
+		}
+	}
+	if opts.Sheet != "" {
+		ref, ok := findSheet(refs, opts.Sheet)
+		if !ok {
+			names := make([]string, len(refs))
+			for i, r := range refs {
+				names[i] = strconv.Quote(r.name)
+			}
+			return nil, &table.Error{
+				Pos: table.Position{File: name, Column: -1},
+				Err: fmt.Errorf("there is no sheet named %q; the workbook's sheets are %s", opts.Sheet, strings.Join(names, ", ")),
+			}
+		}
+		t, err := openSheet(wb, ref, sheetLimit)
+		if err != nil {
+			return nil, err
+		}
+		if t == nil {
+			return nil, &table.Error{Pos: table.Position{File: name, Sheet: ref.name, Column: -1}, Err: errors.New("the sheet is empty: it has no header row")}
+		}
+		out = append(out, t)
+	} else {
+		var seen []string
+		for _, ref := range refs {
+			t, err := openSheet(wb, ref, sheetLimit)
+			if err != nil {
+				closeAll()
+				return nil, err
+			}
+			if t == nil {
+				seen = append(seen, fmt.Sprintf("%q (empty)", ref.name))
+				continue
+			}
+			header := make([]string, len(t.cols))
+			for i, c := range t.cols {
+				header[i] = c.Name
+			}
+			if opts.Accept != nil && !opts.Accept(header) {
+				seen = append(seen, fmt.Sprintf("%q (header: %s)", ref.name, clipList(header, 8)))
+				t.s.close()
+				continue
+			}
+			out = append(out, t)
+		}
+		if len(out) == 0 {
+			what := "no sheet has a header row with known columns"
+			if len(refs) == 0 {
+				what = "the workbook has no sheets"
+			}
+			if len(seen) > 0 {
+				what += "; the sheets are " + strings.Join(seen, ", ")
+			}
+			return nil, fileError(name, errors.New(what))
+		}
+	}
+	wb.closer = newSharedCloser(closer, len(out))
+	tables := make([]Table, len(out))
+	for i, t := range out {
+		tables[i] = t
+	}
+	return tables, nil
+}
+
+// findSheet finds a sheet by exact name, else by name under case folding.
+func findSheet(refs []sheetRef, name string) (sheetRef, bool) {
+	for _, r := range refs {
+		if r.name == name {
+			return r, true
+		}
+	}
+	for _, r := range refs {
+		if strings.EqualFold(r.name, name) {
+			return r, true
+		}
+	}
+	return sheetRef{}, false
+}
+
+// openSheet opens a sheet and reads its header row. It returns nil, nil
+// for a sheet without a non-empty cell.
+func openSheet(wb *workbook, ref sheetRef, limit int64) (*xlsxSheet, error) {
+	pos := table.Position{File: wb.name, Sheet: ref.name, Column: -1}
+	if ref.part == nil {
+		return nil, &table.Error{Pos: pos, Err: errors.New("the workbook is damaged: the sheet's part is missing")}
+	}
+	s, err := openSheetStream(ref.part, wb.sst, limit)
+	if err != nil {
+		return nil, &table.Error{Pos: pos, Err: fmt.Errorf("cannot read the sheet: %w", err)}
+	}
+	t := &xlsxSheet{wb: wb, name: ref.name, s: s}
+	for {
+		row, err := s.next()
+		if err == io.EOF {
+			s.close()
+			return nil, nil
+		}
+		if err != nil {
+			s.close()
+			return nil, t.fatal(err)
+		}
+		if row.err != nil {
+			s.close()
+			return nil, t.cellError(row.num, row.errCol, row.err)
+		}
+		last := -1
+		for i, c := range row.cells {
+			if !c.IsEmpty() {
+				last = i
+			}
+		}
+		if last < 0 {
+			continue
+		}
+		t.cols = make([]table.Column, last+1)
+		for i := range t.cols {
+			t.cols[i].Name = strings.TrimSpace(row.cells[i].String())
+		}
+		return t, nil
+	}
+}
+
+// File returns the workbook's name as given to Open.
+func (t *xlsxSheet) File() string { return t.wb.name }
+
+// Sheet returns the sheet's name.
+func (t *xlsxSheet) Sheet() string { return t.name }
+
+// Columns returns the header's columns; their kinds are Empty (unknown).
+func (t *xlsxSheet) Columns() []table.Column { return t.cols }
+
+// Next returns the next row that has a non-empty cell. An error of type
+// *table.Error about one row (an undecodable cell, a value right of the
+// header) concerns that row only, and the next call reads on; an error
+// about the sheet's XML ends the stream: the next call returns io.EOF.
+func (t *xlsxSheet) Next() (table.Row, error) {
+	if t.err != nil {
+		return table.Row{}, t.err
+	}
+	if t.closed {
+		return table.Row{}, &table.Error{Pos: table.Position{File: t.wb.name, Sheet: t.name, Column: -1}, Err: errors.New("read after close")}
+	}
+	for {
+		row, err := t.s.next()
+		if err == io.EOF {
+			t.err = io.EOF
+			return table.Row{}, io.EOF
+		}
+		if err != nil {
+			t.err = io.EOF // the error is reported once
+			return table.Row{}, t.fatal(err)
+		}
+		n := len(t.cols)
+		pos := table.Position{File: t.wb.name, Sheet: t.name, Row: row.num, Column: -1}
+		cells := make([]table.Cell, n)
+		copy(cells, row.cells)
+		if row.err != nil {
+			// The readable cells under the header come with the error, so
+			// the caller can keep the row as an error row.
+			return table.Row{Pos: pos, Cells: cells}, t.cellError(row.num, row.errCol, row.err)
+		}
+		empty := true
+		for _, c := range row.cells {
+			if !c.IsEmpty() {
+				empty = false
+				break
+			}
+		}
+		if empty {
+			continue
+		}
+		for i := n; i < len(row.cells); i++ {
+			if !row.cells[i].IsEmpty() {
+				return table.Row{Pos: pos, Cells: cells}, t.cellError(row.num, i, fmt.Errorf("this cell (%q) is right of the header's last column %s, and has no header", clip(row.cells[i].String()), table.ColumnLetter(n-1)))
+			}
+		}
+		return table.Row{Pos: pos, Cells: cells}, nil
+	}
+}
+
+// Close releases the sheet, and the file once every sheet is closed. It
+// may be called more than once.
+func (t *xlsxSheet) Close() error {
+	if t.closed {
+		return nil
+	}
+	t.closed = true
+	err := t.s.close()
+	if cerr := t.wb.closer.release(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// fatal is the error that ends the sheet's stream.
+func (t *xlsxSheet) fatal(err error) error {
+	return &table.Error{
+		Pos: table.Position{File: t.wb.name, Sheet: t.name, Row: t.s.row, Column: -1},
+		Err: fatalError{fmt.Errorf("the sheet is damaged: %w", err)},
+	}
+}
+
+// cellError is an error about one cell.
+func (t *xlsxSheet) cellError(row, col int, err error) error {
+	pos := table.Position{File: t.wb.name, Sheet: t.name, Row: row, Column: col}
+	if col >= 0 && col < len(t.cols) {
+		pos.ColumnName = t.cols[col].Name
+	}
+	return &table.Error{Pos: pos, Err: err}
+}
+
+// clipList formats at most n names.
+func clipList(names []string, n int) string {
+	q := make([]string, 0, min(len(names), n)+1)
+	for i, s := range names {
+		if i == n {
+			q = append(q, fmt.Sprintf("… (%d more)", len(names)-n))
+			break
+		}
+		q = append(q, strconv.Quote(clip(s)))
+	}
+	return strings.Join(q, ", ")
+}
+
+// rel is one relationship of a part.
+type rel struct {
+	id, typ, target string // target resolved to a path in the archive
+	external        bool
+}
+
+// readRels reads a relationships part, resolving targets relative to dir.
+// A missing part has no relationships.
+func readRels(parts map[string]*zip.File, name, dir string, limit int64) ([]rel, error) {
+	f := parts[strings.ToLower(name)]
+	if f == nil {
+		return nil, nil
+	}
+	var out []rel
+	err := scanPart(f, limit, func(d *xml.Decoder, se xml.StartElement) error {
+		if se.Name.Local != "Relationship" {
+			return nil
+		}
+		var r rel
+		for _, a := range se.Attr {
+			switch a.Name.Local {
+			case "Id":
+				r.id = a.Value
+			case "Type":
+				r.typ = a.Value
+			case "Target":
+				r.target = a.Value
+			case "TargetMode":
+				r.external = strings.EqualFold(a.Value, "External")
+			}
+		}
+		if !r.external {
+			t := strings.ReplaceAll(r.target, `\`, "/")
+			if strings.HasPrefix(t, "/") {
+				t = path.Clean(t)[1:]
+			} else {
+				t = path.Join(dir, t)
+			}
+			r.target = t
+		}
+		out = append(out, r)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return out, nil
+}
+
+// wbSheet is a <sheet> of workbook.xml.
+type wbSheet struct{ name, rid string }
+
+// readWorkbook lists the workbook's sheets in order.
+func readWorkbook(f *zip.File, limit int64) ([]wbSheet, error) {
+	var out []wbSheet
+	err := scanPart(f, limit, func(d *xml.Decoder, se xml.StartElement) error {
+		if se.Name.Local != "sheet" {
+			return nil
+		}
+		var s wbSheet
+		for _, a := range se.Attr {
+			switch {
+			case a.Name.Local == "name":
+				s.name = a.Value
+			case a.Name.Local == "id" && a.Name.Space != "":
+				s.rid = a.Value
+			}
+		}
+		out = append(out, s)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.Name, err)
+	}
+	return out, nil
+}
+
+// readSharedStrings reads the shared strings table.
+func readSharedStrings(f *zip.File, limit int64) ([]string, error) {
+	var out []string
+	err := scanPart(f, limit, func(d *xml.Decoder, se xml.StartElement) error {
+		if se.Name.Local != "si" {
+			return nil
+		}
+		s, err := richText(d)
+		if err != nil {
+			return err
+		}
+		out = append(out, s)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.Name, err)
+	}
+	return out, nil
+}
+
+// scanPart decodes a part of at most limit bytes and calls fn for each
+// start element not consumed by an earlier call.
+func scanPart(f *zip.File, limit int64, fn func(*xml.Decoder, xml.StartElement) error) error {
+	if f.UncompressedSize64 > uint64(limit) {
+		return fmt.Errorf("it unpacks to %d bytes, more than the limit of %d", f.UncompressedSize64, limit)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	d := xml.NewDecoder(&limitReader{r: rc, left: limit})
+	for {
+		// RawToken, not Token: the element readers consume nested
+		// elements with RawToken, which Token's nesting check would not
+		// see. Names are matched by local name, so prefixes do not matter.
+		tok, err := d.RawToken()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			if err := fn(d, se); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// richText returns the text of a string item (<si> or <is>): its <t>
+// elements, those of its runs included, without phonetic readings (<rPh>).
+func richText(d tokenReader) (string, error) {
+	var b strings.Builder
+	depth, inT, phonetic := 0, 0, 0
+	for {
+		tok, err := d.RawToken()
+		if err != nil {
+			return "", unexpected(err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			depth++
+			switch t.Name.Local {
+			case "t":
+				inT++
+			case "rPh":
+				phonetic++
+			}
+		case xml.EndElement:
+			if depth == 0 {
+				return b.String(), nil
+			}
+			depth--
+			switch t.Name.Local {
+			case "t":
+				inT--
+			case "rPh":
+				phonetic--
+			}
+		case xml.CharData:
+			if inT > 0 && phonetic == 0 {
+				b.Write(t)
+			}
+		}
+	}
+}
+
+// text returns the character data of an element up to its end.
+func text(d tokenReader) (string, error) {
+	var b strings.Builder
+	depth := 0
+	for {
+		tok, err := d.RawToken()
+		if err != nil {
+			return "", unexpected(err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			depth++
+		case xml.EndElement:
+			if depth == 0 {
+				return b.String(), nil
+			}
+			depth--
+		case xml.CharData:
+			b.Write(t)
+		}
+	}
+}
+
+// tokenReader is the part of *xml.Decoder the element readers use.
+type tokenReader interface {
+	RawToken() (xml.Token, error)
+}
+
+// unexpected turns an end of input inside an element into an error.
+func unexpected(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// limitReader fails once more than left bytes were read.
+type limitReader struct {
+	r    io.Reader
+	left int64
+	read int64
+}
+
+// Read reads from the underlying reader within the limit.
+func (l *limitReader) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		return 0, fmt.Errorf("it unpacks to more than the limit of %d bytes", l.read)
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	l.read += int64(n)
+	return n, err
+}
+
+// sheetStream parses a worksheet's XML one row at a time.
+type sheetStream struct {
+	rc   io.ReadCloser
+	d    *xml.Decoder
+	sst  []string
+	row  int          // number of the last row started
+	buf  []table.Cell // cells of the current row, reused
+	done bool
+}
+
+// sheetRow is one <row> of a sheet.
+type sheetRow struct {
+	num    int
+	cells  []table.Cell // valid until the next call to next
+	err    error        // the first cell that could not be decoded
+	errCol int
+}
+
+// openSheetStream starts reading a worksheet part of at most limit bytes.
+func openSheetStream(f *zip.File, sst []string, limit int64) (*sheetStream, error) {
+	if f.UncompressedSize64 > uint64(limit) {
+		return nil, fmt.Errorf("its XML unpacks to %d bytes, more than the limit of %d", f.UncompressedSize64, limit)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	d := xml.NewDecoder(&limitReader{r: rc, left: limit})
+	return &sheetStream{rc: rc, d: d, sst: sst}, nil
+}
+
+// close releases the stream. It may be called more than once.
+func (s *sheetStream) close() error {
+	if s.rc == nil {
+		return nil
+	}
+	err := s.rc.Close()
+	s.rc, s.done = nil, true
+	return err
+}
+
+// next returns the next <row>, or io.EOF after the last one.
+func (s *sheetStream) next() (sheetRow, error) {
+	if s.done {
+		return sheetRow{}, io.EOF
+	}
+	for {
+		tok, err := s.d.RawToken()
+		if err == io.EOF {
+			s.done = true
+			return sheetRow{}, io.EOF
+		}
+		if err != nil {
+			s.done = true
+			return sheetRow{}, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if t.Name.Local == "row" {
+				row, err := s.readRow(t)
+				if err != nil {
+					s.done = true
+				}
+				return row, err
+			}
+		case xml.EndElement:
+			if t.Name.Local == "sheetData" {
+				s.done = true
+				return sheetRow{}, io.EOF
+			}
+		}
+	}
+}
+
+// readRow reads a <row> element up to its end.
+func (s *sheetStream) readRow(start xml.StartElement) (sheetRow, error) {
+	num := s.row + 1
+	if v, ok := attr(start, "r"); ok {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 1 || n > maxSheetRows {
+			return sheetRow{}, fmt.Errorf("row %q: invalid row number", v)
+		}
+		num = n
+	}
+	s.row = num
+	row := sheetRow{num: num, errCol: -1}
+	s.buf = s.buf[:0]
+	col := -1
+	depth := 0
+	for {
+		tok, err := s.d.RawToken()
+		if err != nil {
+			return sheetRow{}, unexpected(err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if depth == 0 && t.Name.Local == "c" {
+				c, cell, cerr, err := s.readCell(t, col)
+				if err != nil {
+					return sheetRow{}, err
+				}
+				col = c
+				if cerr != nil {
+					if row.err == nil {
+						row.err, row.errCol = cerr, c
+					}
+					continue
+				}
+				for len(s.buf) <= c {
+					s.buf = append(s.buf, table.Cell{})
+				}
+				s.buf[c] = cell
+				continue
+			}
+			depth++
+		case xml.EndElement:
+			if depth == 0 {
+				row.cells = s.buf
+				return row, nil
+			}
+			depth--
+		}
+	}
+}
+
+// readCell reads a <c> element up to its end. prev is the column of the
+// previous cell of the row. It returns the cell's column and value, or an
+// error about the cell (cerr), or an error about the XML (err).
+func (s *sheetStream) readCell(start xml.StartElement, prev int) (col int, cell table.Cell, cerr, err error) {
+	col = prev + 1
+	if ref, ok := attr(start, "r"); ok {
+		c, ok := columnOf(ref)
+		if !ok {
+			cerr = fmt.Errorf("invalid cell reference %q", ref)
+		} else {
+			col = c
+		}
+	}
+	if cerr == nil && col >= maxSheetCols {
+		cerr = fmt.Errorf("cell is beyond the last column %s", table.ColumnLetter(maxSheetCols-1))
+	}
+	typ, _ := attr(start, "t")
+	var v, formula, inline string
+	hasV, hasF, hasIS := false, false, false
+	for {
+		tok, err := s.d.RawToken()
+		if err != nil {
+			return col, cell, nil, unexpected(err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			var err error
+			switch t.Name.Local {
+			case "v":
+				hasV = true
+				v, err = text(s.d)
+			case "f":
+				hasF = true
+				formula, err = text(s.d)
+			case "is":
+				hasIS = true
+				inline, err = richText(s.d)
+			default:
+				_, err = text(s.d) // skip, e.g. <extLst>
+			}
+			if err != nil {
+				return col, cell, nil, err
+			}
+		case xml.EndElement:
+			if cerr != nil {
+				return col, cell, cerr, nil
+			}
+			cell, cerr = s.decodeCell(typ, v, hasV, inline, hasIS, formula, hasF)
+			return col, cell, cerr, nil
+		}
+	}
+}
+
+// decodeCell types a cell's value.
+func (s *sheetStream) decodeCell(typ, v string, hasV bool, inline string, hasIS bool, formula string, hasF bool) (table.Cell, error) {
+	if hasF && !hasV && !hasIS {
+		f := strings.TrimSpace(formula)
+		if f == "" {
+			return table.Cell{}, errors.New("this formula cell has no computed value; open the workbook in a spreadsheet application and save it, so that its formulas are calculated")
+		}
+		return table.Cell{}, fmt.Errorf("the formula =%s has no computed value; open the workbook in a spreadsheet application and save it, so that its formulas are calculated", clip(f))
+	}
+	switch typ {
+	case "s":
+		if strings.TrimSpace(v) == "" {
+			return table.Cell{}, nil
+		}
+		i, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || i < 0 || i >= len(s.sst) {
+			return table.Cell{}, fmt.Errorf("the workbook is damaged: shared string %q does not exist", clip(v))
+		}
+		return textCell(s.sst[i]), nil
+	case "inlineStr":
+		if !hasIS {
+			return textCell(v), nil
+		}
+		return textCell(inline), nil
+	case "str", "e", "d":
+		return textCell(v), nil
+	case "b":
+		switch strings.TrimSpace(v) {
+		case "1", "true", "TRUE":
+			return table.BoolCell(true), nil
+		case "0", "false", "FALSE":
+			return table.BoolCell(false), nil
+		case "":
+			return table.Cell{}, nil
+		}
+		return table.Cell{}, fmt.Errorf("boolean cell holds %q", clip(v))
+	case "", "n":
+		t := strings.TrimSpace(v)
+		if t == "" {
+			return table.Cell{}, nil
+		}
+		x, err := strconv.ParseFloat(t, 64)
+		if err != nil {
+			return table.Cell{}, fmt.Errorf("number cell holds %q", clip(v))
+		}
+		return table.NumberCell(x), nil
+	}
+	return table.Cell{}, fmt.Errorf("unknown cell type %q", clip(typ))
+}
+
+// textCell is a Text cell, or an Empty one for "".
+func textCell(s string) table.Cell {
+	if s == "" {
+		return table.Cell{}
+	}
+	return table.TextCell(s)
+}
+
+// attr returns the value of an attribute by local name.
+func attr(se xml.StartElement, local string) (string, bool) {
+	for _, a := range se.Attr {
+		if a.Name.Local == local && a.Name.Space == "" {
+			return a.Value, true
+		}
+	}
+	return "", false
+}
+
+// columnOf returns the 0-based column of a cell reference such as "AB12"
+// (its letters; the row digits are not checked).
+func columnOf(ref string) (int, bool) {
+	col, n := 0, 0
+	for ; n < len(ref); n++ {
+		c := ref[n]
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		if c < 'A' || c > 'Z' {
+			break
+		}
+		col = col*26 + int(c-'A'+1)
+		if col > maxSheetCols {
+			return 0, false
+		}
+	}
+	if n == 0 {
+		return 0, false
+	}
+	return col - 1, true
+}
