@@ -146,21 +146,9 @@ func TestGaussianEpsilonAtIsTightAndConservative(t *testing.T) {
 func TestGaussianDeltaAgainstIntegration(t *testing.T) {
 	for _, c := range []struct{ mu, eps float64 }{{0.5, 0.2}, {1, 1}, {2, 3}, {3, 8}, {0.1, 0.01}} {
 		lo := c.eps/c.mu + c.mu/2
-		hi := lo + 40
-		const n = 200000
-		h := (hi - lo) / n
-		f := func(x float64) float64 {
+		integral := simpson(func(x float64) float64 {
 			return math.Max(0, normPDF(x-c.mu)-math.Exp(c.eps)*normPDF(x))
-		}
-		sum := f(lo) + f(hi)
-		for i := 1; i < n; i++ {
-			w := 2.0
-			if i%2 == 1 {
-				w = 4
-			}
-			sum += w * f(lo+float64(i)*h)
-		}
-		integral := sum * h / 3
+		}, lo, lo+40, 200000)
 		if got := (Gaussian{Mu: c.mu}).DeltaAt(c.eps); !near(got, integral, 1e-12, 1e-8) {
 			t.Errorf("μ=%v ε=%v: δ = %.12g, integral %.12g", c.mu, c.eps, got, integral)
 		}
@@ -172,21 +160,25 @@ func TestGaussianDeltaAgainstIntegration(t *testing.T) {
 func TestGaussianAdvantageAgainstIntegration(t *testing.T) {
 	for _, c := range []struct{ mu, b float64 }{{0.01, 0.5}, {1, 1e-9}, {3, 0.3}, {0.2, 0.999}, {5, 1e-12}} {
 		z := normQuantile(c.b)
-		const n = 100000
-		h := c.mu / n
-		sum := normPDF(z) + normPDF(z+c.mu)
-		for i := 1; i < n; i++ {
-			w := 2.0
-			if i%2 == 1 {
-				w = 4
-			}
-			sum += w * normPDF(z+float64(i)*h)
-		}
-		integral := sum * h / 3
+		integral := simpson(normPDF, z, z+c.mu, 100000)
 		if got := (Gaussian{Mu: c.mu}).Advantage(c.b); !near(got, integral, 1e-15, 1e-9) {
 			t.Errorf("μ=%v b=%v: adv = %.12g, integral %.12g", c.mu, c.b, got, integral)
 		}
 	}
+}
+
+// simpson integrates f over [a, b] by Simpson's rule with n (even) intervals.
+func simpson(f func(float64) float64, a, b float64, n int) float64 {
+	h := (b - a) / float64(n)
+	sum := f(a) + f(b)
+	for i := 1; i < n; i++ {
+		w := 2.0
+		if i%2 == 1 {
+			w = 4
+		}
+		sum += w * f(a+float64(i)*h)
+	}
+	return sum * h / 3
 }
 
 func TestNormalTails(t *testing.T) {

@@ -23,15 +23,7 @@ import (
 // Tolerance (issue "riskbatch end to end", done-when): 1e-9 absolute, and
 // 1e-6 relative for values below 1e-3.
 func TestReferenceCore(t *testing.T) {
-	f, err := os.Open("testdata/reference_core.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readCSV(t, "testdata/reference_core.csv")
 	header := recs[0]
 	col := map[string]int{}
 	for i, h := range header {
@@ -112,15 +104,7 @@ func referenceClose(got, want float64) bool {
 // The Gaussian privacy profile agrees with the 60-digit values of
 // testdata/reference_gaussian_delta.csv in log space, down to δ ≈ 1e-320.
 func TestReferenceGaussianDelta(t *testing.T) {
-	f, err := os.Open("testdata/reference_gaussian_delta.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readCSV(t, "testdata/reference_gaussian_delta.csv")
 	for _, rec := range recs[1:] {
 		mu, _ := strconv.ParseFloat(rec[0], 64)
 		eps, _ := strconv.ParseFloat(rec[1], 64)
@@ -130,4 +114,19 @@ func TestReferenceGaussianDelta(t *testing.T) {
 			t.Errorf("μ=%v ε=%v: log10 δ = %.15g, reference %.15g", mu, eps, got, log10d)
 		}
 	}
+}
+
+// readCSV reads a whole reference file.
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
 }
