@@ -74,6 +74,20 @@ func Open(path string, opts Options) ([]Table, error) {
 		_ = f.Close()
 		return nil, fileError(path, errors.New("is a directory, not a file"))
 	}
+	if !st.Mode().IsRegular() {
+		// A pipe or a device: CSV and TSV stream from it; XLSX and Parquet
+		// need to seek, so they need a regular file.
+		if format != "csv" && format != "tsv" {
+			_ = f.Close()
+			return nil, fileError(path, fmt.Errorf("%s needs a regular file (it is read out of order), not a pipe or device", format))
+		}
+		t, err := newDelimited(path, f, delimiterOf(format), f)
+		if err != nil {
+			_ = f.Close()
+			return nil, err
+		}
+		return []Table{t}, nil
+	}
 	tables, err := open(path, format, f, st.Size(), f, opts)
 	if err != nil {
 		_ = f.Close()
@@ -103,11 +117,7 @@ func OpenReader(name string, r io.ReaderAt, size int64, opts Options) ([]Table, 
 func open(name, format string, r io.ReaderAt, size int64, closer io.Closer, opts Options) ([]Table, error) {
 	switch format {
 	case "csv", "tsv":
-		comma := ','
-		if format == "tsv" {
-			comma = '\t'
-		}
-		t, err := newDelimited(name, io.NewSectionReader(r, 0, size), comma, closer)
+		t, err := newDelimited(name, io.NewSectionReader(r, 0, size), delimiterOf(format), closer)
 		if err != nil {
 			return nil, err
 		}
@@ -196,3 +206,11 @@ type fatalError struct{ err error }
 
 func (f fatalError) Error() string { return f.err.Error() }
 func (f fatalError) Unwrap() error { return f.err }
+
+// delimiterOf returns the field separator of a delimited format.
+func delimiterOf(format string) rune {
+	if format == "tsv" {
+		return '\t'
+	}
+	return ','
+}

@@ -2,13 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -98,11 +101,18 @@ func runEval(cfg evalConfig) error {
 		w.Abort()
 		return cli.Exit(fmt.Sprintf("%s: %v", cfg.output, err), exitUsage)
 	}
+	// Ctrl-C or SIGTERM stops the run: the temporary output is removed and
+	// any existing file at the output path is left as it was.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	progress := newProgress(cfg.stderr, cfg.quiet)
-	counts, err := lay.stream(tables, w, cfg.workers, progress)
+	counts, err := lay.stream(ctx, tables, w, cfg.workers, progress)
 	progress.finish()
 	if err != nil {
 		w.Abort()
+		if ctx.Err() != nil {
+			return cli.Exit("interrupted: nothing written", exitInterrupted)
+		}
 		return cli.Exit(err.Error(), exitUsage)
 	}
 	if err := w.Close(); err != nil {
@@ -237,7 +247,7 @@ const batchRows = 512
 // stream reads every table in order, evaluates batches in parallel and
 // writes the rows in input order. Memory is bounded by the number of
 // batches in flight, not by the number of rows.
-func (lay *layout) stream(tables []readers.Table, w writers.Writer, workers int, progress *progress) (statusCounts, error) {
+func (lay *layout) stream(ctx context.Context, tables []readers.Table, w writers.Writer, workers int, progress *progress) (statusCounts, error) {
 	counts := statusCounts{}
 	todo := make(chan *batch, workers)
 	done := make(chan *batch, workers)
@@ -268,6 +278,8 @@ func (lay *layout) stream(tables []readers.Table, w writers.Writer, workers int,
 					case todo <- b:
 					case <-quit:
 						return
+					case <-ctx.Done():
+						return
 					}
 					seq++
 					b = &batch{seq: seq, tableNo: ti, source: src}
@@ -277,6 +289,8 @@ func (lay *layout) stream(tables []readers.Table, w writers.Writer, workers int,
 				select {
 				case todo <- b:
 				case <-quit:
+					return
+				case <-ctx.Done():
 					return
 				}
 				seq++
@@ -300,7 +314,20 @@ func (lay *layout) stream(tables []readers.Table, w writers.Writer, workers int,
 	pending := map[int]*batch{}
 	next := 0
 	var writeErr error
-	for b := range done {
+collect:
+	for {
+		var b *batch
+		select {
+		case <-ctx.Done():
+			// Do not wait for the reader: it may be blocked on a pipe.
+			close(quit)
+			return counts, ctx.Err()
+		case nb, ok := <-done:
+			if !ok {
+				break collect
+			}
+			b = nb
+		}
 		pending[b.seq] = b
 		for {
 			nb, ok := pending[next]
@@ -324,10 +351,15 @@ func (lay *layout) stream(tables []readers.Table, w writers.Writer, workers int,
 	if writeErr != nil {
 		return counts, fmt.Errorf("writing the output: %w", writeErr)
 	}
-	if err := <-readErr; err != nil {
-		return counts, err
+	if ctx.Err() != nil {
+		return counts, ctx.Err()
 	}
-	return counts, nil
+	select {
+	case err := <-readErr:
+		return counts, err
+	default:
+		return counts, nil // the reader stopped early: only on quit or ctx, handled above
+	}
 }
 
 // evaluate fills a batch's output rows.

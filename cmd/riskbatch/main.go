@@ -28,6 +28,8 @@ const (
 	exitOK        = 0
 	exitRowErrors = 1
 	exitUsage     = 2
+	// exitInterrupted is the shell's status for a run stopped by Ctrl-C.
+	exitInterrupted = 130
 )
 
 func main() {

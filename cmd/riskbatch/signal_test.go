@@ -1,0 +1,71 @@
+//go:build unix
+
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Ctrl-C during a run removes the temporary output, leaves an existing
+// output file untouched and exits 130. The input is a named pipe that the
+// test keeps open, so the run is certainly in progress when the signal
+// arrives.
+func TestInterruptRemovesTemporaryOutput(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "riskbatch")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v: %s", err, out)
+	}
+	fifo := filepath.Join(dir, "in.csv")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
+	out := filepath.Join(dir, "out.csv")
+	old := []byte("the previous output\n")
+	os.WriteFile(out, old, 0o644)
+
+	cmd := exec.Command(bin, "eval", fifo, "-o", out, "-q")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.WriteString("epsilon,baseline\n")
+	for i := 0; i < 2000; i++ {
+		w.WriteString("1,0.1\n")
+	}
+	// Wait until the temporary output exists: the run is writing.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		tmps, _ := filepath.Glob(filepath.Join(dir, ".out.csv.*"))
+		if len(tmps) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("no temporary output appeared")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted {
+		t.Fatalf("exit: %v, want status %d", err, exitInterrupted)
+	}
+	if tmps, _ := filepath.Glob(filepath.Join(dir, ".out.csv.*")); len(tmps) != 0 {
+		t.Errorf("temporary files left: %v", tmps)
+	}
+	if got, _ := os.ReadFile(out); string(got) != string(old) {
+		t.Errorf("existing output changed: %q", got)
+	}
+}
