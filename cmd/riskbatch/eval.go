@@ -253,6 +253,7 @@ func (lay *layout) stream(ctx context.Context, tables []readers.Table, w writers
 	done := make(chan *batch, workers)
 	readErr := make(chan error, 1)
 	quit := make(chan struct{})
+	stopReading := sync.OnceFunc(func() { close(quit) })
 	go func() {
 		defer close(todo)
 		seq := 0
@@ -320,7 +321,7 @@ collect:
 		select {
 		case <-ctx.Done():
 			// Do not wait for the reader: it may be blocked on a pipe.
-			close(quit)
+			stopReading()
 			return counts, ctx.Err()
 		case nb, ok := <-done:
 			if !ok {
@@ -340,7 +341,7 @@ collect:
 				if writeErr == nil {
 					if err := w.Write(cells); err != nil {
 						writeErr = err
-						close(quit)
+						stopReading()
 					}
 				}
 				counts[nb.status[i]]++
