@@ -10,6 +10,7 @@ package evaluate
 import (
 	"strings"
 
+	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -29,11 +30,23 @@ type Evaluator struct {
 	vocab   *Vocabulary
 	specs   []mechanismSpec
 	outputs []OutputColumn
+	priors  *priors.Tables
 }
 
+// Option configures an Evaluator.
+type Option func(*Evaluator)
+
+// WithPriors makes the prior tables available to release rows whose prior
+// column names a key; inline priors (uniform(M), zipf(…)) need no table.
+func WithPriors(t *priors.Tables) Option { return func(e *Evaluator) { e.priors = t } }
+
 // New returns an evaluator for every registered output column.
-func New() *Evaluator {
-	return &Evaluator{vocab: NewVocabulary(), specs: mechanismSpecs(), outputs: outputColumns()}
+func New(opts ...Option) *Evaluator {
+	e := &Evaluator{vocab: NewVocabulary(), specs: mechanismSpecs(), outputs: outputColumns()}
+	for _, o := range opts {
+		o(e)
+	}
+	return e
 }
 
 // Vocabulary returns the input vocabulary.

@@ -73,7 +73,11 @@ func TestBadValues(t *testing.T) {
 		{map[string]string{"mu": "1", "baseline": "0.1", "candidates": "20"}, []string{"baseline: 0.1 disagrees with candidates = 20"}},
 		{map[string]string{"laplace_scale": "2"}, []string{"mechanism: laplace is not supported"}},
 		{map[string]string{"mechanism": "approx", "epsilon": "1", "delta": "1e-5", "compositions": "3"}, []string{"compositions", "optimal composition"}},
-		{map[string]string{"epsilon": "1", "prior": "uniform(10)"}, []string{"prior"}},
+		{map[string]string{"epsilon": "1", "prior": "penguins:sex"}, []string{"prior", "penguins:sex", "no prior tables were loaded"}},
+		{map[string]string{"epsilon": "1", "prior": "uniform(1)"}, []string{"prior", "uniform(M)"}},
+		{map[string]string{"epsilon": "1", "prior": "zipf(1.1)"}, []string{"prior", "zipf(s, N)"}},
+		{map[string]string{"epsilon": "1", "prior": "uniform(10)", "baseline": "0.2"}, []string{"baseline: 0.2 disagrees with prior"}},
+		{map[string]string{"epsilon": "1", "prior": "uniform(10)", "targets": "3"}, []string{"targets: 3 disagrees with prior"}},
 		{map[string]string{"epsilon": "TRUE"}, []string{"epsilon"}},
 	}
 	for _, c := range cases {
@@ -311,6 +315,39 @@ func TestProperties(t *testing.T) {
 		}
 		if v := number(t, row, "fdp_advantage"); v != 0 {
 			t.Errorf("%v: advantage %v, want 0", row, v)
+		}
+	}
+}
+
+// Inline priors give the same bounds as the equivalent baseline typed in
+// by hand (issue "priors", done-when: "Release rows joined to priors
+// produce the same bounds as rows with the equivalent baseline").
+func TestInlinePriorsEqualTypedBaselines(t *testing.T) {
+	for _, c := range []struct {
+		prior    string
+		baseline float64
+	}{
+		{"uniform(10)", 0.1},
+		{"uniform(1e9)", 1e-9},
+		// Zipf(1.2, 1e9) top rank: p = 0.18141 (seed002.md §3 table).
+		{"zipf(1.2, 1e9)", 0.18141},
+	} {
+		for _, col := range []string{"fdp_success", "onerun_advantage", "onerun_eps_protect"} {
+			withPrior := map[string]string{"epsilon": "1", "delta": "1e-5", "prior": c.prior, "target_advantage": "0.05"}
+			got := number(t, withPrior, col)
+			base := c.baseline
+			if c.prior == "zipf(1.2, 1e9)" {
+				// The catalog prints 5 digits: compare the bound at that p.
+				want := number(t, map[string]string{"epsilon": "1", "delta": "1e-5", "baseline": ftoa(base), "target_advantage": "0.05"}, col)
+				if !near(got, want, 2e-5, 0) {
+					t.Errorf("%s %s = %v, at typed baseline %v: %v", c.prior, col, got, base, want)
+				}
+				continue
+			}
+			want := number(t, map[string]string{"epsilon": "1", "delta": "1e-5", "baseline": ftoa(base), "target_advantage": "0.05"}, col)
+			if got != want {
+				t.Errorf("%s %s = %v, typed baseline %v gives %v", c.prior, col, got, base, want)
+			}
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/riskbatch/riskbatch/priors"
 )
 
 // Curve is a trade-off function f (Dong, Roth & Su 2022): f(α) is the
@@ -45,6 +47,10 @@ type Release struct {
 
 	Baseline    float64
 	HasBaseline bool
+	// Prior is the row's prior from a prior table or an inline prior: the
+	// per-target p_i; Baseline is its largest p (single-target bounds).
+	Prior    priors.Prior
+	HasPrior bool
 	Target      float64 // target_advantage
 	HasTarget   bool
 }
@@ -162,12 +168,49 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 	case in.has(FieldCandidates):
 		r.Baseline, r.HasBaseline = 1/in.num[FieldCandidates], true
 	}
-	if in.has(FieldPrior) {
-		problems.add("%s: prior tables and inline priors are not supported by this version of riskbatch; fill baseline or candidates", name(FieldPrior))
+	if in.has(FieldPrior) && !b.joinPrior(r, in, problems) {
 		return nil
 	}
 	r.Target, r.HasTarget = in.num[FieldTargetAdvantage], in.has(FieldTargetAdvantage)
 	return r
+}
+
+// joinPrior resolves the row's prior cell (a key of a loaded prior table or
+// an inline prior) and checks it against baseline, candidates and targets
+// typed in the same row, which must agree with it.
+func (b *Binding) joinPrior(r *Release, in *inputs, problems *rowError) bool {
+	name := b.name
+	p, err := b.priors.Resolve(in.text[FieldPrior])
+	if err != nil {
+		// The prior package's messages start with `prior "KEY"`: they
+		// already name the column when it is called prior.
+		msg := err.Error()
+		if !strings.HasPrefix(msg, name(FieldPrior)+" ") {
+			msg = name(FieldPrior) + ": " + msg
+		}
+		problems.add("%s", msg)
+		return false
+	}
+	if p.Targets() == 0 {
+		problems.add("%s: %q describes no targets", name(FieldPrior), in.text[FieldPrior])
+		return false
+	}
+	base := p.Max()
+	if r.HasBaseline && math.Abs(r.Baseline-base) > 1e-12*math.Max(base, r.Baseline) {
+		what := name(FieldBaseline)
+		if !in.has(FieldBaseline) {
+			what = name(FieldCandidates)
+		}
+		problems.add("%s: %s disagrees with prior %q, whose largest p is %s; fill one or the other", what, formatNumber(r.Baseline), in.text[FieldPrior], formatNumber(base))
+		return false
+	}
+	if in.has(FieldTargets) && int(in.num[FieldTargets]) != p.Targets() {
+		problems.add("%s: %s disagrees with prior %q, which has %d targets", name(FieldTargets), formatNumber(in.num[FieldTargets]), in.text[FieldPrior], p.Targets())
+		return false
+	}
+	r.Prior, r.HasPrior = p, true
+	r.Baseline, r.HasBaseline = base, true
+	return true
 }
 
 // mechanism returns the row's mechanism: the one named in its mechanism

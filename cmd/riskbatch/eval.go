@@ -16,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/samples"
 	"github.com/riskbatch/riskbatch/table"
@@ -41,16 +42,21 @@ const sampleOutput = "riskbatch-sample.xlsx"
 
 // runEval evaluates every row of every input table and writes the output.
 func runEval(cfg evalConfig) error {
-	if len(cfg.priors) > 0 {
-		return cli.Exit("--priors: prior tables are not supported by this version of riskbatch yet; fill baseline or candidates", exitUsage)
-	}
 	if !(cfg.confidence > 0 && cfg.confidence < 1) {
 		return cli.Exit(fmt.Sprintf("--confidence: %v is out of range; expected a number in (0, 1)", cfg.confidence), exitUsage)
 	}
 	if cfg.workers < 1 {
 		cfg.workers = 1
 	}
-	ev := evaluate.New()
+	var evOpts []evaluate.Option
+	if len(cfg.priors) > 0 {
+		tables, err := priors.Load(cfg.priors)
+		if err != nil {
+			return cli.Exit("--priors: "+err.Error(), exitUsage)
+		}
+		evOpts = append(evOpts, evaluate.WithPriors(tables))
+	}
+	ev := evaluate.New(evOpts...)
 	opts := readers.Options{Format: cfg.inputFormat, Sheet: cfg.sheet, Accept: ev.Vocabulary().Recognizes}
 
 	var tables []readers.Table

@@ -62,17 +62,14 @@ func flagsFirst(args []string, app *cli.App) []string {
 	if len(args) < 2 {
 		return args
 	}
-	takesValue := map[string]bool{}
-	for _, f := range app.Flags {
-		_, isBool := f.(*cli.BoolFlag)
-		for _, n := range f.Names() {
-			takesValue[n] = !isBool
-		}
-	}
+	takesValue := flagValues(app.Flags)
 	out := []string{args[0]}
 	rest := args[1:]
-	if len(rest) > 0 && rest[0] == "eval" {
-		out = append(out, "eval")
+	if len(rest) > 0 && (rest[0] == "eval" || rest[0] == "priors") {
+		if rest[0] == "priors" {
+			takesValue = flagValues(priorsFlags())
+		}
+		out = append(out, rest[0])
 		rest = rest[1:]
 	} else if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
 		if cmd := app.Command(rest[0]); cmd != nil {
@@ -106,6 +103,18 @@ func flagsFirst(args []string, app *cli.App) []string {
 		out = append(out, positional...)
 	}
 	return out
+}
+
+// flagValues tells, for each flag name, whether the flag takes a value.
+func flagValues(flags []cli.Flag) map[string]bool {
+	takesValue := map[string]bool{}
+	for _, f := range flags {
+		_, isBool := f.(*cli.BoolFlag)
+		for _, n := range f.Names() {
+			takesValue[n] = !isBool
+		}
+	}
+	return takesValue
 }
 
 func newApp(stdout, stderr io.Writer) *cli.App {
@@ -168,10 +177,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 				Name:      "priors",
 				Usage:     "build prior tables from raw tabular data (frequencies, conditional frequencies, Zipf fits)",
 				ArgsUsage: "DATA",
-				Flags:     []cli.Flag{&cli.StringFlag{Name: "output", Aliases: []string{"o"}}},
-				Action: func(c *cli.Context) error {
-					return cli.Exit("priors: building prior tables is not available in this version of riskbatch yet", exitUsage)
-				},
+				Flags:     priorsFlags(),
+				Action:    func(c *cli.Context) error { return runPriors(c, stderr) },
 			},
 		},
 	}

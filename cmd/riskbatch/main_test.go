@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -275,5 +276,62 @@ func TestColumnsCommand(t *testing.T) {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("columns output lacks %q", want)
 		}
+	}
+}
+
+// riskbatch priors on the penguins data, then eval joined on its keys:
+// joined rows give the same bounds as rows with the equivalent baseline
+// typed in; a missing key is a row error naming the key and the tables.
+func TestPriorsJoin(t *testing.T) {
+	dir := t.TempDir()
+	pt := filepath.Join(dir, "p.csv")
+	if code, stderr := riskbatch(t, "priors", filepath.Join("..", "..", "samples", "penguins.csv"), "--given", "Species,Island", "-o", pt, "-q"); code != exitOK {
+		t.Fatalf("priors: exit %d: %s", code, stderr)
+	}
+	_, prows := readAll(t, pt)
+	// The marginal prior of Sex: direct count in the data (the test counts
+	// it itself): the largest share among birds whose sex is recorded.
+	counts := map[string]int{}
+	total := 0
+	_, data := readAll(t, filepath.Join("..", "..", "samples", "penguins.csv"))
+	for _, r := range data {
+		if r[6] != "" {
+			counts[r[6]]++
+			total++
+		}
+	}
+	best := 0
+	for _, c := range counts {
+		best = max(best, c)
+	}
+	var sexP string
+	for _, r := range prows {
+		if r[0] == "penguins:Sex" {
+			sexP = r[1]
+		}
+	}
+	if p, _ := parseFloat(sexP); math.Abs(p-float64(best)/float64(total)) > 1e-15 {
+		t.Fatalf("penguins:Sex p = %s, direct count %d/%d", sexP, best, total)
+	}
+	rel := filepath.Join(dir, "rel.csv")
+	os.WriteFile(rel, []byte("id,epsilon,delta,prior,baseline,target_advantage\n"+
+		"joined,1,1e-5,penguins:Sex,,0.05\n"+
+		"typed,1,1e-5,,"+sexP+",0.05\n"+
+		"missing,1,1e-5,penguins:sexx,,\n"), 0o644)
+	out := filepath.Join(dir, "out.csv")
+	code, stderr := riskbatch(t, "eval", rel, "--priors", pt, "-o", out, "-q")
+	if code != exitRowErrors {
+		t.Fatalf("eval: exit %d: %s", code, stderr)
+	}
+	header, rows := readAll(t, out)
+	for _, col := range []string{"fdp_success", "fdp_advantage", "onerun_posterior", "onerun_advantage", "onerun_eps_protect"} {
+		j := column(header, col)
+		if rows[0][j] == "" || rows[0][j] != rows[1][j] {
+			t.Errorf("%s: joined %q, typed %q", col, rows[0][j], rows[1][j])
+		}
+	}
+	msg := rows[2][column(header, "message")]
+	if !strings.Contains(msg, `"penguins:sexx"`) || !strings.Contains(msg, "p.csv") {
+		t.Errorf("missing key message %q", msg)
 	}
 }

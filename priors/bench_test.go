@@ -1,0 +1,220 @@
+package priors_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/arrow/array"
+	"github.com/apache/arrow/go/v17/arrow/memory"
+	"github.com/apache/arrow/go/v17/parquet"
+	"github.com/apache/arrow/go/v17/parquet/compress"
+	"github.com/apache/arrow/go/v17/parquet/pqarrow"
+
+	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/readers"
+)
+
+// benchColumns describes the 12 columns of the generated file: name, kind
+// ("s" string, "i" int64, "f" float64) and number of distinct values
+// (0: continuous). Values are drawn with a Zipf-like skew.
+type benchColumn struct {
+	name     string
+	kind     byte
+	distinct int
+}
+
+func benchColumns() []benchColumn {
+	return []benchColumn{
+		{"sex", 's', 2}, {"region", 's', 5}, {"education", 's', 12}, {"occupation", 's', 40},
+		{"marital", 's', 6}, {"race", 's', 5}, {"household", 'i', 9}, {"children", 'i', 7},
+		{"age", 'i', 91}, {"hours", 'i', 60}, {"income", 'f', 0}, {"zip", 's', 3000},
+	}
+}
+
+// writeBenchParquet writes rows rows of benchColumns to path, in row groups
+// of 64k rows.
+func writeBenchParquet(path string, rows int) error {
+	benchColumns := benchColumns()
+	fields := make([]arrow.Field, len(benchColumns))
+	for i, c := range benchColumns {
+		var t arrow.DataType = arrow.BinaryTypes.String
+		switch c.kind {
+		case 'i':
+			t = arrow.PrimitiveTypes.Int64
+		case 'f':
+			t = arrow.PrimitiveTypes.Float64
+		}
+		fields[i] = arrow.Field{Name: c.name, Type: t, Nullable: true}
+	}
+	schema := arrow.NewSchema(fields, nil)
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Snappy), parquet.WithMaxRowGroupLength(65536))
+	w, err := pqarrow.NewFileWriter(schema, f, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	if err != nil {
+		return err
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	labels := make([][]string, len(benchColumns))
+	for i, c := range benchColumns {
+		for v := range c.distinct {
+			labels[i] = append(labels[i], fmt.Sprintf("%s-%d", c.name, v))
+		}
+	}
+	draw := func(m int) int { // skewed towards small values
+		u := rng.Float64()
+		return int(float64(m) * u * u)
+	}
+	rb := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer rb.Release()
+	for done := 0; done < rows; {
+		n := min(65536, rows-done)
+		for i, c := range benchColumns {
+			switch c.kind {
+			case 's':
+				b := rb.Field(i).(*array.StringBuilder)
+				for range n {
+					b.Append(labels[i][draw(c.distinct)])
+				}
+			case 'i':
+				b := rb.Field(i).(*array.Int64Builder)
+				for range n {
+					if rng.IntN(100) == 0 {
+						b.AppendNull() // 1% missing
+					} else {
+						b.Append(int64(draw(c.distinct)))
+					}
+				}
+			case 'f':
+				b := rb.Field(i).(*array.Float64Builder)
+				for range n {
+					b.Append(math.Round(rng.ExpFloat64()*30000*100) / 100)
+				}
+			}
+		}
+		rec := rb.NewRecord()
+		err := w.Write(rec)
+		rec.Release()
+		if err != nil {
+			return err
+		}
+		done += n
+	}
+	return w.Close()
+}
+
+// benchOptions are the options of the 10^6-row benchmarks: every column
+// with at most 50 values as an attribute (8 of the 12 qualify; age, hours,
+// income and zip are dropped on the way), their conditionals given region
+// and sex (6 keys with one p_i per record each), and age as an ordinal
+// attribute with tolerance 2 (marginal, and conditional per record).
+func benchOptions() priors.BuildOptions {
+	return priors.BuildOptions{
+		Given:     []string{"region", "sex"},
+		Ordinal:   []string{"age"},
+		Tolerance: 2,
+	}
+}
+
+// benchFile writes the generated 10^6-row Parquet file into the
+// benchmark's temporary directory.
+func benchFile(b *testing.B) string {
+	b.Helper()
+	path := filepath.Join(b.TempDir(), "bench.parquet")
+	if err := writeBenchParquet(path, 1_000_000); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// memPeak samples the heap every 5 ms until stop is called, and returns
+// the largest HeapInuse and HeapSys seen.
+func memPeak() (stop func() (inuse, sys uint64)) {
+	done, wg := make(chan struct{}), sync.WaitGroup{}
+	var inuse, sys uint64
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var ms runtime.MemStats
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			runtime.ReadMemStats(&ms)
+			inuse, sys = max(inuse, ms.HeapInuse), max(sys, ms.HeapSys)
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() (uint64, uint64) {
+		close(done)
+		wg.Wait()
+		return inuse, sys
+	}
+}
+
+// BenchmarkBuild1e6 builds priors from a generated Parquet file of
+// 1,000,000 rows and 12 columns (benchOptions). Besides ns/op and B/op it
+// reports, as metrics and not assertions, the largest heap in use and heap
+// obtained from the OS (HeapInuse, HeapSys, sampled every 5 ms).
+func BenchmarkBuild1e6(b *testing.B) {
+	path := benchFile(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	var inuse, sys uint64
+	for range b.N {
+		runtime.GC()
+		stop := memPeak()
+		res, err := priors.BuildFile(path, readers.Options{}, benchOptions())
+		i, s := stop()
+		inuse, sys = max(inuse, i), max(sys, s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Records != 1_000_000 {
+			b.Fatalf("%d records", res.Records)
+		}
+	}
+	b.ReportMetric(float64(inuse)/(1<<20), "peak-HeapInuse-MiB")
+	b.ReportMetric(float64(sys)/(1<<20), "peak-HeapSys-MiB")
+}
+
+// BenchmarkBuildWrite1e6 is what `riskbatch priors` does with the same
+// file: build, then write the three Parquet outputs (the prior table has
+// one row per record for each of the 7 conditional keys, about 7·10^6
+// rows).
+func BenchmarkBuildWrite1e6(b *testing.B) {
+	path := benchFile(b)
+	out := filepath.Join(b.TempDir(), "priors.parquet")
+	b.ReportAllocs()
+	b.ResetTimer()
+	var inuse, sys uint64
+	for range b.N {
+		runtime.GC()
+		stop := memPeak()
+		res, err := priors.BuildFile(path, readers.Options{}, benchOptions())
+		if err == nil {
+			err = priors.WriteResult(out, res, "")
+		}
+		i, s := stop()
+		inuse, sys = max(inuse, i), max(sys, s)
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(inuse)/(1<<20), "peak-HeapInuse-MiB")
+	b.ReportMetric(float64(sys)/(1<<20), "peak-HeapSys-MiB")
+}

@@ -1,0 +1,372 @@
+package priors_test
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/readers"
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// By default every column with at most MaxCategories values is an
+// attribute; others are dropped and said so in the notes.
+func TestBuildDefaultColumns(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("id,color,size\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "%d,%s,%d\n", i, []string{"red", "blue"}[i%2], i%4)
+	}
+	res := buildCSV(t, "d.csv", b.String(), priors.BuildOptions{MaxCategories: 10})
+	var keys []string
+	for _, e := range res.Entries {
+		keys = append(keys, e.Key)
+	}
+	if !slices.Equal(keys, []string{"d:color", "d:size"}) {
+		t.Errorf("keys %q", keys)
+	}
+	if !strings.Contains(strings.Join(res.Notes, "\n"), `column "id" has more than 10 distinct values`) {
+		t.Errorf("notes %q", res.Notes)
+	}
+	res = buildCSV(t, "d.csv", b.String(), priors.BuildOptions{MaxCategories: -1})
+	if e := entry(t, res, "d:id"); e.Support != 30 || !near(e.Baseline, 1.0/30) {
+		t.Errorf("id: support %d baseline %v", e.Support, e.Baseline)
+	}
+	// Named columns are never bounded.
+	res = buildCSV(t, "d.csv", b.String(), priors.BuildOptions{Columns: []string{"ID"}, MaxCategories: 3})
+	if e := entry(t, res, "d:id"); e.Support != 30 {
+		t.Errorf("named id: support %d", e.Support)
+	}
+}
+
+// Missing attribute values are left out by default and a value of their
+// own with MissingAsValue; a missing known value is always a value.
+func TestBuildMissing(t *testing.T) {
+	text := "k,u\nx,A\nx,\nx,\n,B\n,B\n,A\nx,A\n"
+	res := buildCSV(t, "m.csv", text, priors.BuildOptions{Columns: []string{"u"}, Given: []string{"k"}})
+	m := entry(t, res, "m:u")
+	if m.Records != 5 || m.Missing != 2 || !near(m.Baseline, 3.0/5) {
+		t.Errorf("left out: records %d missing %d baseline %v", m.Records, m.Missing, m.Baseline)
+	}
+	c := entry(t, res, "m:u|k")
+	ps, rows := rowPs(c)
+	// Rows 2 and 8 are x,A (cell x: A A → 1); rows 5, 6, 7 are "",B/B/A (2/3).
+	want := map[int]float64{2: 1, 5: 2.0 / 3, 6: 2.0 / 3, 7: 2.0 / 3, 8: 1}
+	if len(ps) != len(want) || !slices.Equal(rows, []int{2, 5, 6, 7, 8}) {
+		t.Errorf("rows %v", rows)
+	}
+	for r, w := range want {
+		if !near(ps[r], w) {
+			t.Errorf("row %d: p %v want %v", r, ps[r], w)
+		}
+	}
+	res = buildCSV(t, "m.csv", text, priors.BuildOptions{Columns: []string{"u"}, Given: []string{"k"}, MissingAsValue: true})
+	m = entry(t, res, "m:u")
+	if m.Records != 7 || m.Missing != 0 || m.Support != 3 || !near(m.Baseline, 3.0/7) {
+		t.Errorf("as value: records %d missing %d support %d baseline %v", m.Records, m.Missing, m.Support, m.Baseline)
+	}
+	c = entry(t, res, "m:u|k")
+	ps, _ = rowPs(c)
+	// Cell x: A, "", "", A → 2/4.
+	if len(ps) != 7 || !near(ps[3], 0.5) {
+		t.Errorf("as value: %v", ps)
+	}
+}
+
+// Errors: unknown columns (listing the header), bad numbers and counts
+// (with their positions), malformed options.
+func TestBuildErrors(t *testing.T) {
+	text := "a,b,n\nx,1,2\ny,two,1\n"
+	for name, tc := range map[string]struct {
+		opts priors.BuildOptions
+		want string
+		row  int
+		col  string
+	}{
+		"unknown column":  {priors.BuildOptions{Columns: []string{"zz"}}, `"zz" is not a column; the columns are "a", "b", "n"`, 0, ""},
+		"unknown given":   {priors.BuildOptions{Given: []string{"zz"}}, "known column", 0, ""},
+		"ordinal text":    {priors.BuildOptions{Ordinal: []string{"b"}}, `"two" is not a number`, 3, "b"},
+		"joint of one":    {priors.BuildOptions{Joint: [][]string{{"a"}}}, "at least two columns", 0, ""},
+		"joint twice":     {priors.BuildOptions{Joint: [][]string{{"a", "A"}}}, "twice", 0, ""},
+		"negative E":      {priors.BuildOptions{Tolerance: -1}, "tolerance", 0, ""},
+		"NaN smoothing":   {priors.BuildOptions{Smoothing: math.NaN()}, "smoothing", 0, ""},
+		"zipf unknown":    {priors.BuildOptions{Columns: []string{"a"}, ZipfDomain: map[string]float64{"b": 10}}, "not an exact-match attribute", 0, ""},
+		"zipf too small":  {priors.BuildOptions{Columns: []string{"a"}, ZipfDomain: map[string]float64{"a": 1}}, "whole number ≥ 2", 0, ""},
+		"count attribute": {priors.BuildOptions{Columns: []string{"n"}, CountColumn: "n"}, "count column", 0, ""},
+		"count as given":  {priors.BuildOptions{Given: []string{"n"}, CountColumn: "n"}, "count column", 0, ""},
+		"count text":      {priors.BuildOptions{CountColumn: "b"}, `the count "two" is not a number`, 3, "b"},
+	} {
+		_, err := priors.Build(openCSV(t, "e.csv", text), tc.opts)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", name, err, tc.want)
+			continue
+		}
+		if tc.row > 0 {
+			var te *table.Error
+			if !errors.As(err, &te) || te.Pos.Row != tc.row || te.Pos.ColumnName != tc.col || te.Pos.File != "e.csv" {
+				t.Errorf("%s: position %+v, want row %d column %s", name, te, tc.row, tc.col)
+			}
+		}
+	}
+	for name, text := range map[string]string{
+		"negative count":   "a,n\nx,-1\n",
+		"fractional count": "a,n\nx,1.5\n",
+		"empty count":      "a,n\nx,\n",
+	} {
+		_, err := priors.Build(openCSV(t, "e.csv", text), priors.BuildOptions{CountColumn: "n"})
+		var te *table.Error
+		if !errors.As(err, &te) || te.Pos.Row != 2 || te.Pos.ColumnName != "n" {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if _, err := priors.Build(nil, priors.BuildOptions{}); err == nil {
+		t.Errorf("no tables: no error")
+	}
+	// A record with too many fields stops the build with its position.
+	_, err := priors.Build(openCSV(t, "q.csv", "a,b\nx,1\ny,2,3\n"), priors.BuildOptions{})
+	var te *table.Error
+	if !errors.As(err, &te) || te.Pos.Row != 3 {
+		t.Errorf("malformed record: %v", err)
+	}
+	// A second table without a column the first has.
+	tables := append(openCSV(t, "one.csv", "a,b\nx,1\n"), openCSV(t, "two.csv", "a\nx\n")...)
+	if _, err := priors.Build(tables, priors.BuildOptions{}); err == nil || !strings.Contains(err.Error(), "two.csv") {
+		t.Errorf("missing column in the second table: %v", err)
+	}
+}
+
+// Pre-aggregated (value, count) rows give the same priors as the raw rows.
+func TestBuildAggregatedEqualsRaw(t *testing.T) {
+	counts := map[[2]string]int{{"a", "x"}: 7, {"a", "y"}: 2, {"b", "x"}: 1, {"b", "y"}: 4, {"b", "z"}: 4, {"c", "z"}: 3}
+	var raw, agg strings.Builder
+	raw.WriteString("k,u\n")
+	agg.WriteString("k,u,count\n")
+	for _, kv := range [][2]string{{"a", "x"}, {"b", "y"}, {"a", "y"}, {"c", "z"}, {"b", "x"}, {"b", "z"}} {
+		for range counts[kv] {
+			fmt.Fprintf(&raw, "%s,%s\n", kv[0], kv[1])
+		}
+		fmt.Fprintf(&agg, "%s,%s,%d\n", kv[0], kv[1], counts[kv])
+	}
+	agg.WriteString("d,x,0\n") // a row of count 0 is no record
+	opts := priors.BuildOptions{Name: "t", Columns: []string{"u"}, Given: []string{"k"}}
+	r1 := buildCSV(t, "raw.csv", raw.String(), opts)
+	opts.CountColumn = "count"
+	r2 := buildCSV(t, "agg.csv", agg.String(), opts)
+	if r1.Records != 21 || r2.Records != 21 || r2.Rows != 6 {
+		t.Fatalf("records %d %d rows %d", r1.Records, r2.Records, r2.Rows)
+	}
+	for _, key := range []string{"t:u", "t:u|k"} {
+		e1, e2 := entry(t, r1, key), entry(t, r2, key)
+		if e1.Baseline != e2.Baseline || e1.MaxP != e2.MaxP || e1.EntropyBits != e2.EntropyBits || e1.Records != e2.Records || e1.Support != e2.Support {
+			t.Errorf("%s: raw %+v, aggregated %+v", key, *e1, *e2)
+		}
+		expand := func(e *priors.Entry) map[float64]int64 {
+			m := map[float64]int64{}
+			for rp := range e.PriorRows() {
+				m[rp.P] += rp.Targets
+			}
+			return m
+		}
+		if a, b := expand(e1), expand(e2); fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Errorf("%s: targets by p %v vs %v", key, a, b)
+		}
+	}
+	// By hand: cells a (7/9), b (4/9), c (1): baseline (7 + 4 + 3)/21.
+	if e := entry(t, r2, "t:u|k"); !near(e.Baseline, 14.0/21) || e.MaxP != 1 {
+		t.Errorf("aggregated baseline %v max %v", e.Baseline, e.MaxP)
+	}
+}
+
+// WriteResult in every format: the prior table loads back to the entries'
+// p vectors; the frequency and summary tables have a row per value and per
+// key.
+func TestWriteResultRoundTrip(t *testing.T) {
+	res, err := priors.BuildFile(penguinsPath, readers.Options{}, priors.BuildOptions{
+		Given: []string{"Species", "Island"}, Ordinal: []string{"Body Mass (g)"}, Tolerance: 100,
+		Joint: [][]string{{"Sex", "Island"}, {"Sex", "Flipper Length (mm)"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFreq, wantPriors := 0, 0
+	for _, e := range res.Entries {
+		if e.Conditional() {
+			for d := range e.CellDistributions() {
+				wantFreq += len(d.Values)
+			}
+		} else {
+			wantFreq += len(e.Frequencies())
+		}
+		for range e.PriorRows() {
+			wantPriors++
+		}
+	}
+	for _, format := range []string{"csv", "tsv", "xlsx", "parquet"} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "out."+format)
+		if err := priors.WriteResult(path, res, ""); err != nil {
+			t.Fatalf("%s: %v", format, err)
+		}
+		pp, fp, sp, err := priors.OutputPaths(path, "")
+		if err != nil || pp != path || fp != filepath.Join(dir, "out-frequencies."+format) || sp != filepath.Join(dir, "out-summary."+format) {
+			t.Errorf("%s: paths %s %s %s (%v)", format, pp, fp, sp, err)
+		}
+		tables, err := priors.Load([]string{path})
+		if err != nil {
+			t.Fatalf("%s: %v", format, err)
+		}
+		if tables.Len() != len(res.Entries) {
+			t.Errorf("%s: %d keys loaded, want %d", format, tables.Len(), len(res.Entries))
+		}
+		for _, e := range res.Entries {
+			p, err := tables.Lookup(e.Key)
+			if err != nil {
+				t.Errorf("%s: %v", format, err)
+				continue
+			}
+			var want []float64
+			for rp := range e.PriorRows() {
+				for range rp.Targets {
+					want = append(want, rp.P)
+				}
+			}
+			if got := p.Ps(); !slices.Equal(got, want) || p.Max() != e.MaxP {
+				t.Errorf("%s %s: %d values (max %v), want %d (max %v)", format, e.Key, len(got), p.Max(), len(want), e.MaxP)
+			}
+		}
+		for file, want := range map[string]int{pp: wantPriors, fp: wantFreq, sp: len(res.Entries)} {
+			if got := countRows(t, file); got != want {
+				t.Errorf("%s: %d rows, want %d", file, got, want)
+			}
+		}
+	}
+	// Nothing is left behind but the three files.
+	dir := t.TempDir()
+	if err := priors.WriteResult(filepath.Join(dir, "p"), res, "csv"); err != nil {
+		t.Fatal(err)
+	}
+	names, _ := os.ReadDir(dir)
+	var got []string
+	for _, n := range names {
+		got = append(got, n.Name())
+	}
+	if !slices.Equal(got, []string{"p", "p-frequencies.csv", "p-summary.csv"}) {
+		t.Errorf("files %q", got)
+	}
+	if err := priors.WriteResult(filepath.Join(dir, "x.json"), res, ""); err == nil {
+		t.Errorf("unknown format: no error")
+	}
+}
+
+// countRows counts the data rows of a file with package readers.
+func countRows(t *testing.T, path string) int {
+	t.Helper()
+	tables, err := readers.Open(path, readers.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, tb := range tables {
+		if tb.Sheet() == "Columns" {
+			tb.Close()
+			continue
+		}
+		for {
+			_, err := tb.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+		tb.Close()
+	}
+	return n
+}
+
+// Several tables: each record's source is kept, and the prior table says
+// which table a record comes from.
+func TestBuildSeveralTables(t *testing.T) {
+	tables := append(openCSV(t, "one.csv", "k,u\nx,A\nx,B\n"), openCSV(t, "two.csv", "u,k\nA,x\nA,y\n")...)
+	res, err := priors.Build(tables, priors.BuildOptions{Columns: []string{"u"}, Given: []string{"k"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "one" || !slices.Equal(res.Sources, []string{"one.csv", "two.csv"}) {
+		t.Errorf("name %q sources %q", res.Name, res.Sources)
+	}
+	var got []string
+	for rp := range entry(t, res, "one:u|k").PriorRows() {
+		got = append(got, fmt.Sprintf("%s:%d:%v", rp.Source, rp.Row, rp.P))
+	}
+	// Cell x: A, B, A → 2/3; cell y: A → 1.
+	p := fmt.Sprint(2.0 / 3)
+	if want := []string{"one.csv:2:" + p, "one.csv:3:" + p, "two.csv:2:" + p, "two.csv:3:1"}; !slices.Equal(got, want) {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+	var cols []string
+	for _, c := range res.Outputs()[0].Columns {
+		cols = append(cols, c.Name)
+	}
+	if !slices.Equal(cols, []string{"prior", "p", "targets", "row", "source", "k", "best_guess", "cell_records", "warning"}) {
+		t.Errorf("prior table columns %q", cols)
+	}
+}
+
+// A known column named like a column of the prior table is renamed so that
+// the loader still finds prior and p.
+func TestKnownColumnRenamed(t *testing.T) {
+	res := buildCSV(t, "r.csv", "p,u\n1,A\n1,B\n2,A\n", priors.BuildOptions{Columns: []string{"u"}, Given: []string{"p"}})
+	var cols []string
+	for _, c := range res.Outputs()[0].Columns {
+		cols = append(cols, c.Name)
+	}
+	if !slices.Contains(cols, "known p") {
+		t.Errorf("columns %q", cols)
+	}
+	path := filepath.Join(t.TempDir(), "r.csv")
+	if err := priors.WriteResult(path, res, ""); err != nil {
+		t.Fatal(err)
+	}
+	ts, err := priors.Load([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := ts.Lookup("r:u|p"); err != nil || !slices.Equal(p.Ps(), []float64{0.5, 0.5, 1}) {
+		t.Errorf("r:u|p: %v %v", p.Ps(), err)
+	}
+}
+
+// Zipf fits: over the observed values, or a stated domain.
+func TestBuildZipf(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("w\n")
+	counts := []int{40, 20, 13, 10, 8}
+	for i, c := range counts {
+		for range c {
+			fmt.Fprintf(&b, "v%d\n", i)
+		}
+	}
+	res := buildCSV(t, "z.csv", b.String(), priors.BuildOptions{ZipfDomain: map[string]float64{"W": 100}})
+	e := entry(t, res, "z:w")
+	fc := make([]float64, len(counts))
+	for i, c := range counts {
+		fc[i] = float64(c)
+	}
+	want, _ := priors.FitZipf(fc, 100)
+	if e.Zipf == nil || e.Zipf.S != want.S || e.Zipf.Observed || e.Zipf.N != 100 {
+		t.Errorf("zipf %+v, want %+v", e.Zipf, want)
+	}
+	if _, err := priors.Build(openCSV(t, "z.csv", b.String()), priors.BuildOptions{ZipfDomain: map[string]float64{"w": 3}}); err == nil {
+		t.Errorf("a stated domain below the observed values: no error")
+	}
+}

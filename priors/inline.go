@@ -1,0 +1,142 @@
+package priors
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// inlineForms lists the inline priors for error messages.
+const inlineForms = "the inline priors are uniform(M) with a whole number M ≥ 2, " +
+	"zipf(s, N) and zipf(s, N, rank) with an exponent s ≥ 0, a whole domain size N ≥ 2 or inf (then s > 1), " +
+	"and a whole rank from 1 to N"
+
+// maxCandidates is the largest M of uniform(M): integers beyond 2^53 are
+// not exact in float64.
+const maxCandidates = 1 << 53
+
+// ParseInline parses an inline prior, as a release row's prior cell may
+// hold one instead of a key (shared/spec/CONTRACT.md):
+//
+//   - uniform(M): M candidates, equally likely; one target with
+//     p = 1/M (Candidates() = M);
+//   - zipf(s, N): Zipf(s, N), p(r) = r^{−s}/H_{N,s}; one target whose value
+//     the attacker guesses best by the top rank, p = p(1) = 1/H_{N,s}
+//     (seed002 §3, Harmonic);
+//   - zipf(s, N, rank): one target with p = p(rank), the success of a
+//     guess of that rank (e.g. a canary of that rank).
+//
+// Names are case-insensitive, spaces are free; M, N and rank may be
+// written as 1e9; N may be inf (also infinity or ∞), which needs s > 1.
+// inline reports whether s is an inline prior at all (it starts with
+// "uniform(" or "zipf("): when it is false, s is a key for a prior table
+// and err is nil; when it is true and err is not nil, the text is a
+// malformed inline prior and err says the valid forms.
+func ParseInline(s string) (p Prior, inline bool, err error) {
+	text := strings.TrimSpace(s)
+	open := strings.IndexByte(text, '(')
+	if open < 0 {
+		return Prior{}, false, nil
+	}
+	name := strings.ToLower(strings.TrimSpace(text[:open]))
+	if name != "uniform" && name != "zipf" {
+		return Prior{}, false, nil
+	}
+	fail := func(format string, a ...any) (Prior, bool, error) {
+		return Prior{}, true, fmt.Errorf("inline prior %q: %s; %s", s, fmt.Sprintf(format, a...), inlineForms)
+	}
+	if !strings.HasSuffix(text, ")") {
+		return fail("missing the closing parenthesis")
+	}
+	body := text[open+1 : len(text)-1]
+	if strings.ContainsAny(body, "()") {
+		return fail("unexpected parenthesis")
+	}
+	args := strings.Split(body, ",")
+	for i := range args {
+		args[i] = strings.TrimSpace(args[i])
+	}
+	if name == "uniform" {
+		if len(args) != 1 {
+			return fail("uniform takes one argument, M")
+		}
+		m, _, err := wholeNumber(args[0], false)
+		if err != nil {
+			return fail("M: %v", err)
+		}
+		if m < 2 || m > maxCandidates {
+			return fail("M must be from 2 to 2^53, not %s", args[0])
+		}
+		p := Prior{key: "uniform(" + formatWhole(m) + ")", source: "inline", candidates: int64(m)}
+		p.add(1/m, 1)
+		return p, true, nil
+	}
+	if len(args) != 2 && len(args) != 3 {
+		return fail("zipf takes two or three arguments, s, N and optionally rank, not %d", len(args))
+	}
+	sv, err := strconv.ParseFloat(args[0], 64)
+	if err != nil || math.IsNaN(sv) || math.IsInf(sv, 0) || sv < 0 {
+		return fail("the exponent s = %q is not a finite number ≥ 0", args[0])
+	}
+	n, _, err := wholeNumber(args[1], true)
+	if err != nil {
+		return fail("N: %v", err)
+	}
+	if n < 2 {
+		return fail("N must be at least 2, not %s", args[1])
+	}
+	if math.IsInf(n, 1) && sv <= 1 {
+		return fail("zipf(s, inf) needs s > 1 (Σ r^−s diverges for s ≤ 1), not s = %s", args[0])
+	}
+	rank := 1.0
+	key := "zipf(" + strconv.FormatFloat(sv, 'g', -1, 64) + ", " + formatWhole(n)
+	if len(args) == 3 {
+		if rank, _, err = wholeNumber(args[2], false); err != nil {
+			return fail("rank: %v", err)
+		}
+		if rank < 1 || rank > n {
+			return fail("the rank must be from 1 to N, not %s", args[2])
+		}
+		key += ", " + formatWhole(rank)
+	}
+	prob, err := ZipfP(sv, n, rank)
+	if err != nil {
+		return fail("%v", err)
+	}
+	p = Prior{key: key + ")", source: "inline"}
+	p.add(prob, 1)
+	return p, true, nil
+}
+
+// wholeNumber reads a whole number ≥ 0 ("10", "1e9"); with allowInf also
+// inf, infinity or ∞ (inf is then true and the value +Inf).
+func wholeNumber(s string, allowInf bool) (v float64, inf bool, err error) {
+	switch strings.ToLower(strings.TrimPrefix(s, "+")) {
+	case "inf", "infinity", "∞":
+		if allowInf {
+			return math.Inf(1), true, nil
+		}
+		return 0, false, fmt.Errorf("%q must be finite", s)
+	}
+	v, err = strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, false, fmt.Errorf("%q is not a number", s)
+	}
+	if v < 0 || v != math.Floor(v) {
+		return 0, false, fmt.Errorf("%q is not a whole number ≥ 0", s)
+	}
+	return v, false, nil
+}
+
+// formatWhole formats a whole number in the shortest form ("10",
+// "1e+09", "inf").
+func formatWhole(v float64) string {
+	if math.IsInf(v, 1) {
+		return "inf"
+	}
+	if v < 1e15 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}

@@ -1,0 +1,423 @@
+package priors
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/riskbatch/riskbatch/table"
+	"github.com/riskbatch/riskbatch/writers"
+)
+
+// Names of the output tables of a Result.
+const (
+	PriorsTable      = "priors"      // the prior table: prior, p, targets, …
+	FrequenciesTable = "frequencies" // value counts and probabilities
+	SummaryTable     = "summary"     // one row per key
+)
+
+// OutputTable is one table of a Result, ready for a writers.Writer.
+type OutputTable struct {
+	Name    string // PriorsTable, FrequenciesTable or SummaryTable
+	Columns []table.Column
+	// Docs documents the columns and the conventions: a header row
+	// ("column", "meaning"), then one row per column and per note, as
+	// writers.Options.Docs takes it.
+	Docs [][]string
+	// Rows yields the rows in order. The slice is reused from one row to
+	// the next: copy it to keep it.
+	Rows iter.Seq[[]table.Cell]
+}
+
+// Outputs returns the tables a Result is written as: the prior table
+// (columns prior, p and targets, which Load reads, then row, source when
+// several tables were read, the known values, best_guess, cell_records and
+// warning, which Load ignores), the frequency table and the summary.
+func (r *Result) Outputs() []OutputTable {
+	return []OutputTable{r.priorsTable(), r.frequencyTable(), r.summaryTable()}
+}
+
+// knownColumns returns the output names of the known columns, renamed
+// "known NAME" when NAME is one of the table's own columns.
+func (r *Result) knownColumns(fixed []string) []string {
+	taken := map[string]bool{}
+	for _, f := range fixed {
+		taken[normName(f)] = true
+	}
+	out := make([]string, len(r.knownNames))
+	for i, n := range r.knownNames {
+		for taken[normName(n)] {
+			n = "known " + n
+		}
+		taken[normName(n)] = true
+		out[i] = n
+	}
+	return out
+}
+
+// textOrEmpty is a Text cell, or an empty cell for "".
+func textOrEmpty(s string) table.Cell {
+	if s == "" {
+		return table.Cell{}
+	}
+	return table.TextCell(s)
+}
+
+// column is a shorthand for a documented output column.
+func outColumn(name string, kind table.Kind, role table.Role, format table.Format, note string) table.Column {
+	return table.Column{Name: name, Kind: kind, Role: role, Format: format, Note: note}
+}
+
+// docsOf builds the Docs rows of a table: its columns, then the notes.
+func docsOf(cols []table.Column, notes []string) [][]string {
+	docs := [][]string{{"column", "meaning"}}
+	for _, c := range cols {
+		docs = append(docs, []string{c.Name, c.Note})
+	}
+	for _, n := range notes {
+		docs = append(docs, []string{"note", n})
+	}
+	return docs
+}
+
+func (r *Result) priorsTable() OutputTable {
+	fixed := []string{"prior", "p", "targets", "row", "source", "best_guess", "cell_records", "warning"}
+	multi := len(r.Sources) > 1
+	cols := []table.Column{
+		outColumn("prior", table.Text, table.Input, table.General, "the key: NAME:TARGET[~E][|GIVEN] (a release row's prior cell names it)"),
+		outColumn("p", table.Number, table.Output, table.Probability, "p_i, the target's prior success: max_u P(u | k_i), or the best window's mass (Swanberg et al. §3.3, §6.4; seed002 §2.5)"),
+		outColumn("targets", table.Integer, table.Output, table.Count, "how many targets the row stands for: 1 per record (its count for pre-aggregated input); a marginal's single row stands for all its records"),
+		outColumn("row", table.Integer, table.Input, table.Count, "the record's row in the data (empty for a marginal)"),
+	}
+	if multi {
+		cols = append(cols, outColumn("source", table.Text, table.Input, table.General, "the record's file (and sheet)"))
+	}
+	known := r.knownColumns(fixed)
+	for i, k := range known {
+		cols = append(cols, outColumn(k, table.Text, table.Input, table.General, "the record's known value of "+strconv.Quote(r.knownNames[i])))
+	}
+	cols = append(cols,
+		outColumn("best_guess", table.Text, table.Output, table.General, "the Bayes-optimal guess for the record (a window as z ± E)"),
+		outColumn("cell_records", table.Integer, table.Output, table.Count, "records with the attribute in the record's cell of known values (all records for a marginal)"),
+		outColumn("warning", table.Text, table.Message, table.General, "a small-cell warning"),
+	)
+	rows := func(yield func([]table.Cell) bool) {
+		cells := make([]table.Cell, len(cols))
+		for _, e := range r.Entries {
+			key := table.TextCell(e.Key)
+			for rp := range e.PriorRows() {
+				i := 0
+				put := func(c table.Cell) { cells[i] = c; i++ }
+				put(key)
+				put(table.NumberCell(rp.P))
+				put(table.IntegerCell(rp.Targets))
+				if rp.Row > 0 {
+					put(table.IntegerCell(int64(rp.Row)))
+				} else {
+					put(table.Cell{})
+				}
+				if multi {
+					put(textOrEmpty(rp.Source))
+				}
+				for j := range known {
+					if rp.Known != nil {
+						put(textOrEmpty(rp.Known[j]))
+					} else {
+						put(table.Cell{})
+					}
+				}
+				put(textOrEmpty(rp.Best))
+				put(table.IntegerCell(rp.CellRecords))
+				put(textOrEmpty(rp.Warning))
+				if !yield(cells) {
+					return
+				}
+			}
+		}
+	}
+	return OutputTable{Name: PriorsTable, Columns: cols, Docs: docsOf(cols, r.Notes), Rows: rows}
+}
+
+func (r *Result) frequencyTable() OutputTable {
+	fixed := []string{"key", "attribute", "given", "value", "count", "probability", "cell_records"}
+	cols := []table.Column{
+		outColumn("key", table.Text, table.Input, table.General, "the prior's key"),
+		outColumn("attribute", table.Text, table.Input, table.General, "the attribute column(s)"),
+		outColumn("given", table.Text, table.Input, table.General, "the known columns (empty for a marginal)"),
+	}
+	known := r.knownColumns(fixed)
+	for i, k := range known {
+		cols = append(cols, outColumn(k, table.Text, table.Input, table.General, "the cell's known value of "+strconv.Quote(r.knownNames[i])))
+	}
+	cols = append(cols,
+		outColumn("value", table.Text, table.Input, table.General, "a value of the attribute (a joint's values separated by \", \")"),
+		outColumn("count", table.Integer, table.Output, table.Count, "records with the value (in the cell)"),
+		outColumn("probability", table.Number, table.Output, table.Probability, "P(u) or P(u | k) = (count + α)/(n + α·m), α = the smoothing (0: count/n)"),
+		outColumn("cell_records", table.Integer, table.Output, table.Count, "n: the records of the distribution (of the cell)"),
+	)
+	rows := func(yield func([]table.Cell) bool) {
+		cells := make([]table.Cell, len(cols))
+		emit := func(e *Entry, knownVals []string, f Frequency, n int64) bool {
+			i := 0
+			put := func(c table.Cell) { cells[i] = c; i++ }
+			put(table.TextCell(e.Key))
+			put(table.TextCell(targetName(e.Target)))
+			put(textOrEmpty(targetName(e.Given)))
+			for j := range known {
+				if knownVals != nil {
+					put(textOrEmpty(knownVals[j]))
+				} else {
+					put(table.Cell{})
+				}
+			}
+			put(textOrEmpty(f.Value))
+			put(table.IntegerCell(f.Count))
+			put(table.NumberCell(f.P))
+			put(table.IntegerCell(n))
+			return yield(cells)
+		}
+		for _, e := range r.Entries {
+			if e.cond == nil {
+				for _, f := range e.marginal {
+					if !emit(e, nil, f, e.Records) {
+						return
+					}
+				}
+				continue
+			}
+			var support []Frequency
+			var seen map[string]bool
+			if e.Smoothed {
+				// With smoothing, every value of the support has a
+				// probability in every cell: list the unobserved too.
+				support = r.marginalOf(e)
+				seen = map[string]bool{}
+			}
+			for d := range e.CellDistributions() {
+				for _, f := range d.Values {
+					if !emit(e, d.Known, f, d.Records) {
+						return
+					}
+				}
+				if support == nil {
+					continue
+				}
+				clear(seen)
+				for _, f := range d.Values {
+					seen[f.Value] = true
+				}
+				p0 := smoothedP(0, d.Records, r.Smoothing, e.cond.smoothM)
+				for _, f := range support {
+					if !seen[f.Value] && !emit(e, d.Known, Frequency{Value: f.Value, P: p0}, d.Records) {
+						return
+					}
+				}
+			}
+		}
+	}
+	return OutputTable{Name: FrequenciesTable, Columns: cols, Docs: docsOf(cols, r.Notes), Rows: rows}
+}
+
+// marginalOf returns the marginal distribution of a conditional entry's
+// attribute (the entry before it with the same target and no known
+// columns).
+func (r *Result) marginalOf(e *Entry) []Frequency {
+	for _, m := range r.Entries {
+		if m.cond == nil && m.Window == e.Window && targetName(m.Target) == targetName(e.Target) {
+			return m.marginal
+		}
+	}
+	return nil
+}
+
+func (r *Result) summaryTable() OutputTable {
+	cols := []table.Column{
+		outColumn("key", table.Text, table.Input, table.General, "the prior's key"),
+		outColumn("attribute", table.Text, table.Input, table.General, "the attribute column(s)"),
+		outColumn("given", table.Text, table.Input, table.General, "the known columns (empty for a marginal)"),
+		outColumn("kind", table.Text, table.Input, table.General, "exact (exact match) or window (|x − z| ≤ E)"),
+		outColumn("tolerance", table.Number, table.Input, table.Real, "E, for a window"),
+		outColumn("records", table.Integer, table.Output, table.Count, "targets: records whose attribute is present"),
+		outColumn("missing", table.Integer, table.Output, table.Count, "records whose attribute is missing"),
+		outColumn("missing_values", table.Text, table.Input, table.General, "how missing attribute values are treated: left out, or a value of their own"),
+		outColumn("support", table.Integer, table.Output, table.Count, "distinct values of the attribute"),
+		outColumn("entropy_bits", table.Number, table.Output, table.Real, "H(U) = −Σ P(u) log2 P(u), or H(U | K) = Σ_k P(k) H(U | K = k)"),
+		outColumn("baseline", table.Number, table.Output, table.Probability, "the a-priori success: max_u P(u) (marginal), or the population baseline Σ_k n_k p_k / N, the mean p_i (conditional)"),
+		outColumn("max_p", table.Number, table.Output, table.Probability, "the largest p_i: the baseline of single-target bounds"),
+		outColumn("best_guess", table.Text, table.Output, table.General, "the Bayes-optimal a-priori guess argmax_u P(u) (marginal; a window as z ± E)"),
+		outColumn("cells", table.Integer, table.Output, table.Count, "cells (combinations of known values) with records"),
+		outColumn("small_cells", table.Integer, table.Output, table.Count, "cells with fewer than min_cell_count records"),
+		outColumn("small_cell_records", table.Integer, table.Output, table.Count, "records in those cells"),
+		outColumn("min_cell_count", table.Integer, table.Input, table.Count, "the small-cell threshold (empty: no flag)"),
+		outColumn("smoothing", table.Number, table.Input, table.Real, "the additive smoothing α (0: none; smoothed p_i are not safe upper bounds, seed002 §2.5)"),
+		outColumn("zipf_s", table.Number, table.Output, table.Real, "maximum-likelihood Zipf exponent of the ranked frequencies, p(r) = r^−s/H_{N,s} (seed002 §3)"),
+		outColumn("zipf_domain", table.Number, table.Output, table.Count, "N of the Zipf fit"),
+		outColumn("zipf_domain_source", table.Text, table.Input, table.General, "observed (distinct values) or stated"),
+		outColumn("zipf_ks", table.Number, table.Output, table.Real, "Kolmogorov–Smirnov distance between the empirical and fitted rank CDFs"),
+		outColumn("zipf_p_top", table.Number, table.Output, table.Probability, "1/H_{N,s}: the fitted probability of rank 1"),
+		outColumn("warnings", table.Text, table.Message, table.General, "small cells, ties, missing fits"),
+	}
+	missing := "left out"
+	if r.MissingAsValue {
+		missing = "a value"
+	}
+	rows := func(yield func([]table.Cell) bool) {
+		cells := make([]table.Cell, len(cols))
+		for _, e := range r.Entries {
+			i := 0
+			put := func(c table.Cell) { cells[i] = c; i++ }
+			num := func(x float64, ok bool) {
+				if ok {
+					put(table.NumberCell(x))
+				} else {
+					put(table.Cell{})
+				}
+			}
+			put(table.TextCell(e.Key))
+			put(table.TextCell(targetName(e.Target)))
+			put(textOrEmpty(targetName(e.Given)))
+			if e.Window {
+				put(table.TextCell("window"))
+			} else {
+				put(table.TextCell("exact"))
+			}
+			num(e.Tolerance, e.Window)
+			put(table.IntegerCell(e.Records))
+			put(table.IntegerCell(e.Missing))
+			put(table.TextCell(missing))
+			put(table.IntegerCell(int64(e.Support)))
+			has := e.Records > 0
+			num(e.EntropyBits, has)
+			num(e.Baseline, has)
+			num(e.MaxP, has)
+			put(textOrEmpty(e.BestGuess))
+			if e.cond != nil {
+				put(table.IntegerCell(int64(e.Cells)))
+				put(table.IntegerCell(int64(e.SmallCells)))
+				put(table.IntegerCell(e.SmallCellRecords))
+			} else {
+				put(table.Cell{})
+				put(table.Cell{})
+				put(table.Cell{})
+			}
+			if e.cond != nil && r.MinCellCount > 0 {
+				put(table.IntegerCell(int64(r.MinCellCount)))
+			} else {
+				put(table.Cell{})
+			}
+			if e.Window {
+				put(table.Cell{})
+			} else {
+				put(table.NumberCell(r.Smoothing))
+			}
+			if z := e.Zipf; z != nil {
+				put(table.NumberCell(z.S))
+				put(table.NumberCell(z.N))
+				if z.Observed {
+					put(table.TextCell("observed"))
+				} else {
+					put(table.TextCell("stated"))
+				}
+				put(table.NumberCell(z.KS))
+				put(table.NumberCell(z.PTop))
+			} else {
+				for range 5 {
+					put(table.Cell{})
+				}
+			}
+			put(textOrEmpty(strings.Join(e.Warnings, "; ")))
+			if !yield(cells) {
+				return
+			}
+		}
+	}
+	return OutputTable{Name: SummaryTable, Columns: cols, Docs: docsOf(cols, r.Notes), Rows: rows}
+}
+
+// OutputPaths returns the files WriteResult writes for path: the prior
+// table at path itself (the file to give to the evaluator's --priors),
+// the frequency table and the summary beside it, named after path's base
+// name with "-frequencies" and "-summary" before the extension
+// ("out/priors.csv" → "out/priors-frequencies.csv", "out/priors-summary.csv").
+// format is "csv", "tsv", "xlsx" or "parquet", or empty for path's
+// extension; a path without that extension gets it for the other two.
+func OutputPaths(path, format string) (priors, frequencies, summary string, err error) {
+	f, err := writers.FormatOf(path, format)
+	if err != nil {
+		return "", "", "", err
+	}
+	ext := filepath.Ext(path)
+	base := path
+	if strings.EqualFold(ext, "."+f) {
+		base = strings.TrimSuffix(path, ext)
+	} else {
+		ext = "." + f
+	}
+	return path, base + "-frequencies" + ext, base + "-summary" + ext, nil
+}
+
+// sheetNames are the XLSX sheet names of the output tables.
+func sheetName(name string) string {
+	switch name {
+	case PriorsTable:
+		return "Priors"
+	case FrequenciesTable:
+		return "Frequencies"
+	}
+	return "Summary"
+}
+
+// WriteResult writes a Result with package writers as three files of one
+// format (see OutputPaths): the prior table at path, the frequency table
+// and the summary beside it. Each XLSX file has its data sheet (Priors,
+// Frequencies or Summary, continued on further sheets past Excel's row
+// limit) and a Columns sheet documenting the columns and the conventions
+// (Result.Notes). Nothing is written unless all three tables are: every
+// file goes to a temporary file first and is renamed into place only once
+// the three are complete (a failure while renaming leaves the files
+// already renamed).
+func WriteResult(path string, r *Result, format string) error {
+	if r == nil {
+		return errors.New("priors: no result to write")
+	}
+	f, err := writers.FormatOf(path, format)
+	if err != nil {
+		return err
+	}
+	pp, fp, sp, err := OutputPaths(path, f)
+	if err != nil {
+		return err
+	}
+	outs := r.Outputs()
+	paths := []string{pp, fp, sp}
+	var ws []writers.Writer
+	defer func() {
+		for _, w := range ws {
+			_ = w.Abort() // a no-op after a successful Close
+		}
+	}()
+	for i, o := range outs {
+		w, err := writers.Create(paths[i], writers.Options{Format: f, SheetName: sheetName(o.Name), Docs: o.Docs})
+		if err != nil {
+			return err
+		}
+		ws = append(ws, w)
+		if err := w.WriteHeader(o.Columns); err != nil {
+			return err
+		}
+		for row := range o.Rows {
+			if err := w.Write(row); err != nil {
+				return err
+			}
+		}
+	}
+	for i, w := range ws {
+		if err := w.Close(); err != nil {
+			return fmt.Errorf("priors: writing %s: %w", paths[i], err)
+		}
+	}
+	return nil
+}
