@@ -49,10 +49,10 @@ type Release struct {
 	HasBaseline bool
 	// Prior is the row's prior from a prior table or an inline prior: the
 	// per-target p_i; Baseline is its largest p (single-target bounds).
-	Prior    priors.Prior
-	HasPrior bool
-	Target      float64 // target_advantage
-	HasTarget   bool
+	Prior     priors.Prior
+	HasPrior  bool
+	Target    float64 // target_advantage
+	HasTarget bool
 }
 
 // EpsilonDelta returns the (ε, δ) guarantee the ε-based bounds use, or a
