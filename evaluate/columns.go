@@ -2,6 +2,8 @@ package evaluate
 
 import (
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -18,8 +20,11 @@ type OutputColumn struct {
 	Citation string
 	Needs    string // the inputs it needs, in words
 	Assumes  string // neighbouring relation, pure vs approximate DP, …
-	Format   table.Format
-	compute  func(r *Release) (float64, skip)
+	// Request names the inputs that ask for this column; a row without
+	// them leaves it empty without a message (the row did not ask).
+	Request string
+	Format  table.Format
+	compute func(r *Release) (float64, skip)
 }
 
 // skip says why a column is empty for a row. Silent skips are columns the
@@ -37,10 +42,14 @@ const (
 	whyBaselineOne   = "baseline is 1: the generalized advantage (success − baseline)/(1 − baseline) is undefined"
 	whyTargetTooLow  = "no ε ≥ 0 keeps onerun_advantage at or below target_advantage, because target_advantage is below delta"
 	whyTargetTrivial = "every ε keeps onerun_advantage at or below target_advantage"
+	// whyNumericalFailure marks a value that came out NaN or infinite: a
+	// defect of riskbatch, reported rather than written.
+	whyNumericalFailure = "not computable for these inputs (numerical failure; please report it)"
 )
 
-// outputColumns is the registry, in output order.
-func outputColumns() []OutputColumn {
+// outputColumns is the registry, in output order. confidences are the
+// levels of the one-run success upper bound (see WithConfidence).
+func outputColumns(confidences []float64) []OutputColumn {
 	const (
 		kulynych = "Kulynych, Gomez, Kaissis, Hayes, Balle, Calmon & Raisaro 2025, \"Unifying Re-Identification, Attribute Inference, and Data Reconstruction Risks in Differential Privacy\""
 		swanberg = "Swanberg, Annamalai, Hayes, Balle & Smith 2025, \"Beyond the Worst Case: Extending Differential Privacy Guarantees to Realistic Adversaries\""
@@ -48,7 +57,7 @@ func outputColumns() []OutputColumn {
 		mechs    = "epsilon (and delta), sigma (and sensitivity), or mu"
 		epsView  = "ε is the row's epsilon; for gaussian and gdp rows, the exact ε of the Gaussian mechanism at the row's delta (Balle & Wang 2018, analytic Gaussian mechanism)"
 	)
-	return []OutputColumn{
+	cols := []OutputColumn{
 		{
 			Name: "fdp_success", Family: "fdp", Format: table.Probability,
 			Meaning:  "upper bound on the success probability of any re-identification (singling-out), attribute-inference or reconstruction attack, given the baseline success of the best attack that does not see the release",
@@ -151,7 +160,7 @@ func outputColumns() []OutputColumn {
 			},
 		},
 		{
-			Name: "onerun_eps_protect", Family: "onerun", Format: table.Real,
+			Name: "onerun_eps_protect", Family: "onerun", Format: table.Real, Request: "target_advantage",
 			Meaning:  "the largest ε whose onerun_advantage stays at or below target_advantage, at the row's delta and baseline: releases with ε up to this value protect the target",
 			Formula:  "ε = ln(1 + e^{logit s − ln p}), s = (target_advantage − δ)/(1 − δ): the inverse of onerun_advantage",
 			Citation: swanberg + ", §5.3 (ε_protect), with the Thm 3.5 posterior",
@@ -167,11 +176,9 @@ func outputColumns() []OutputColumn {
 				if r.Baseline >= 1 {
 					return 0, skip{why: whyBaselineOne}
 				}
-				delta := r.delta
-				if r.Mechanism == MechanismGaussian || r.Mechanism == MechanismGDP {
-					if _, _, why := r.EpsilonDelta(); why != "" {
-						return 0, skip{why: why}
-					}
+				_, delta, why := r.EpsilonDelta()
+				if why != "" {
+					return 0, skip{why: why}
 				}
 				eps, ok := OneRunEpsilonProtect(r.Target, delta, r.Baseline)
 				switch {
@@ -183,5 +190,136 @@ func outputColumns() []OutputColumn {
 				return roundDown(eps, 0, math.Inf(1)), skip{}
 			},
 		},
+		{
+			Name: "onerun_tail_prob", Family: "onerun", Format: table.Probability, Request: "successes",
+			Meaning:  "upper bound on the probability that the attack succeeds on at least `successes` of the row's targets (one run of the mechanism)",
+			Formula:  "Pr[S ≥ v] for S = Σᵢ Bernoulli(βᵢ), βᵢ = e^ε/(e^ε − 1 + 1/pᵢ) (Thm 3.2, δ = 0); Pr[S ≥ v] + α·n·δ with α = maxⱼ (Pr[S ≥ v − j] − Pr[S ≥ v])/j (Thm 3.5, δ > 0); S computed exactly (divide-and-conquer FFT convolution, binomial for equal pᵢ); " + epsView,
+			Citation: swanberg + ", Thm 3.2 and Thm 3.5",
+			Needs:    mechs + "; successes; targets with baseline or candidates, or a prior with one p per target",
+			Assumes:  "(ε, δ)-DP under replace-one neighbours; the targets' priors are independent",
+			compute: func(r *Release) (float64, skip) {
+				if !r.HasSuccesses {
+					return 0, skip{silent: true}
+				}
+				t, s := r.Tail()
+				if !s.ok() {
+					return 0, s
+				}
+				if _, delta, _ := r.EpsilonDelta(); delta > 0 {
+					return t.Thm35(r.Successes), skip{}
+				}
+				return t.Tail(r.Successes), skip{}
+			},
+		},
+		successesColumn("onerun_successes_ub", -1),
+		{
+			Name: "onerun_expected_successes", Family: "onerun", Format: table.Real, Request: "targets or prior",
+			Meaning:  "expected number of targets the dominating attack gets right: an upper bound on the expected successes for δ = 0 (add n·δ for δ > 0)",
+			Formula:  "Σᵢ βᵢ with βᵢ as in onerun_tail_prob",
+			Citation: swanberg + ", Thm 3.2 (stochastic dominance)",
+			Needs:    mechs + "; targets with baseline or candidates, or a prior with one p per target",
+			Assumes:  "as onerun_tail_prob",
+			compute: func(r *Release) (float64, skip) {
+				t, s := r.Tail()
+				if !s.ok() {
+					return 0, s
+				}
+				return roundUp(t.ExpectedSuccesses(), 0, float64(t.Len())), skip{}
+			},
+		},
+		{
+			Name: "onerun_bits_leaked", Family: "onerun", Format: table.Real,
+			Meaning:  "number of bits about one target (uniform over 2^d values) the release leaks with probability at most 1 − confidence",
+			Formula:  "d = log2(e^ε·(1/s − 1) + 1) with s = (α − δ)/(1 − δ), α = 1 − confidence: solving β(2^−d) + (1 − β)·δ = α; at δ = 0 this is the paper's log2(e^ε(1/α − 1) + 1)",
+			Citation: swanberg + ", §3.2 (bit leakage), with the Thm 3.5 posterior for δ > 0",
+			Needs:    mechs + "; confidence (default --confidence); delta for gaussian and gdp",
+			Assumes:  "(ε, δ)-DP under replace-one neighbours; the target is uniform over 2^d values",
+			compute: func(r *Release) (float64, skip) {
+				eps, delta, why := r.EpsilonDelta()
+				if why != "" {
+					return 0, skip{why: why}
+				}
+				alpha := 1 - r.Confidence
+				if alpha <= delta {
+					return 0, skip{why: "delta is at least 1 − confidence: no bound on the bits leaked at that confidence"}
+				}
+				bits, err := OneRunBitLeakage(eps, (alpha-delta)/(1-delta))
+				if err != nil {
+					return 0, skip{why: err.Error()}
+				}
+				return roundUp(bits, 0, math.Inf(1)), skip{}
+			},
+		},
+		{
+			Name: "onerun_narcissus", Family: "onerun", Format: table.Probability,
+			Meaning:  "comparator: the Narcissus-resiliency bound on the success against one target with prior p = baseline, looser than onerun_posterior",
+			Formula:  "min(1, e^ε·p + δ); " + epsView,
+			Citation: swanberg + ", §4.2 (their Thm F.1 bound)",
+			Needs:    mechs + "; baseline or candidates; delta for gaussian and gdp",
+			Assumes:  "(ε, δ)-DP",
+			compute: func(r *Release) (float64, skip) {
+				if !r.HasBaseline {
+					return 0, skip{why: whyNoBaseline}
+				}
+				eps, delta, why := r.EpsilonDelta()
+				if why != "" {
+					return 0, skip{why: why}
+				}
+				v, err := OneRunNarcissus(eps, delta, r.Baseline)
+				if err != nil {
+					return 0, skip{why: err.Error()}
+				}
+				return v, skip{}
+			},
+		},
 	}
+	if len(confidences) > 1 {
+		for _, c := range confidences {
+			cols = append(cols, successesColumn("onerun_successes_ub_"+confidenceSuffix(c), c))
+		}
+	}
+	return cols
+}
+
+// successesColumn is the one-run success upper bound at a fixed confidence
+// level, or at the row's confidence when level < 0.
+func successesColumn(name string, level float64) OutputColumn {
+	at := "at the row's confidence (default: the highest --confidence level)"
+	if level >= 0 {
+		at = "at confidence " + strconv.FormatFloat(level, 'g', -1, 64)
+	}
+	return OutputColumn{
+		Name: name, Family: "onerun", Format: table.Count, Request: "targets or prior",
+		Meaning:  "upper bound on the number of targets the attack gets right: with probability at least the confidence, at most this many, " + at,
+		Formula:  "v_UB = min{u : B(u + 1) ≤ 1 − confidence}, B the bound of onerun_tail_prob (Thm 3.2 for δ = 0, the non-increasing envelope of Thm 3.5 for δ > 0); n when B never gets that low",
+		Citation: "Swanberg, Annamalai, Hayes, Balle & Smith 2025, \"Beyond the Worst Case: Extending Differential Privacy Guarantees to Realistic Adversaries\", §3.1 and Thm 3.5",
+		Needs:    "as onerun_tail_prob, without successes",
+		Assumes:  "as onerun_tail_prob",
+		compute: func(r *Release) (float64, skip) {
+			t, s := r.Tail()
+			if !s.ok() {
+				return 0, s
+			}
+			c := level
+			if c < 0 {
+				c = r.Confidence
+			}
+			bound := OneRunPure
+			if _, delta, _ := r.EpsilonDelta(); delta > 0 {
+				bound = OneRunThm35
+			}
+			v, err := t.SuccessUpperBounds(bound, []float64{c})
+			if err != nil {
+				return 0, skip{why: err.Error()}
+			}
+			return float64(v[0]), skip{}
+		},
+	}
+}
+
+// confidenceSuffix names a confidence level in a column name: 0.95 → "95",
+// 0.999 → "99_9".
+func confidenceSuffix(c float64) string {
+	pct := math.Round(c*1e6) / 1e4 // 0.95 → 95, not 95.00000000000001
+	return strings.ReplaceAll(strconv.FormatFloat(pct, 'f', -1, 64), ".", "_")
 }

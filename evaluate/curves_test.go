@@ -208,3 +208,32 @@ func TestNormalTails(t *testing.T) {
 		}
 	}
 }
+
+// Subnormal probabilities are valid inputs (a baseline of 1e-310 parses):
+// Go's math.Log is wrong on them on amd64 (golang/go#56600), so every log
+// of a probability goes through logPos. Reference: ln(1e-310) =
+// −713.8013788281542 (−310·ln 10), and the normal quantile of 1e-310 from
+// the asymptotic expansion checked by ln Φ.
+func TestSubnormalProbabilities(t *testing.T) {
+	if got := logPos(1e-310); !near(got, -310*math.Ln10, 1e-12, 0) {
+		t.Errorf("logPos(1e-310) = %v", got)
+	}
+	if got := logPos(5e-324); !near(got, -744.4400719213812, 1e-12, 0) {
+		t.Errorf("logPos(5e-324) = %v", got)
+	}
+	for _, p := range []float64{1e-301, 1e-310, 5e-324} {
+		z := normQuantile(p)
+		if l := logNormCDF(z); !near(l, logPos(p), 1e-12, 1e-14) {
+			t.Errorf("ln Φ(Φ⁻¹(%g)) = %v, want %v", p, l, logPos(p))
+		}
+	}
+	// The quantile is continuous across the switch at 1e-300.
+	a, b := normQuantile(1.0000001e-300), normQuantile(0.9999999e-300)
+	if !(b < a) || a-b > 1e-8 {
+		t.Errorf("quantile jumps at 1e-300: %v, %v", a, b)
+	}
+	// One-run bounds at a subnormal baseline grow like e^ε·p.
+	if got := OneRunAdvantage(10, 0, 1e-310); !near(got, math.Expm1(10)*1e-310, 0, 1e-9) {
+		t.Errorf("OneRunAdvantage at p = 1e-310: %v", got)
+	}
+}

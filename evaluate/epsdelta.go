@@ -22,7 +22,7 @@ func (c EpsDelta) TradeOff(alpha float64) float64 {
 	if alpha <= 0 {
 		return 1 - c.Delta
 	}
-	a := 1 - c.Delta - math.Exp(c.Epsilon+math.Log(alpha))
+	a := 1 - c.Delta - math.Exp(c.Epsilon+logPos(alpha))
 	b := math.Exp(-c.Epsilon) * (1 - c.Delta - alpha)
 	return math.Max(0, math.Max(a, b))
 }

@@ -8,6 +8,7 @@
 package evaluate
 
 import (
+	"math"
 	"strings"
 
 	"github.com/riskbatch/riskbatch/priors"
@@ -24,14 +25,21 @@ const (
 	StatusError   Status = "error"   // row rejected; message says why
 )
 
-// Evaluator evaluates rows with the registered output columns. It holds no
-// mutable state and is safe for concurrent use.
+// Evaluator evaluates rows with the registered output columns. It is safe
+// for concurrent use; its only mutable state is a bounded cache of DP-SGD
+// accounting results.
 type Evaluator struct {
-	vocab   *Vocabulary
-	specs   []mechanismSpec
-	outputs []OutputColumn
-	priors  *priors.Tables
+	vocab       *Vocabulary
+	specs       []mechanismSpec
+	outputs     []OutputColumn
+	priors      *priors.Tables
+	confidences []float64
+	rdps        *rdpCache
 }
+
+// DefaultConfidence is the confidence of the one-run success upper bound
+// when none is given.
+const DefaultConfidence = 0.95
 
 // Option configures an Evaluator.
 type Option func(*Evaluator)
@@ -40,13 +48,31 @@ type Option func(*Evaluator)
 // column names a key; inline priors (uniform(M), zipf(…)) need no table.
 func WithPriors(t *priors.Tables) Option { return func(e *Evaluator) { e.priors = t } }
 
+// WithConfidence sets the confidence levels of the one-run success upper
+// bound (each in (0, 1)): onerun_successes_ub uses a row's own confidence,
+// else the highest level; with several levels there is also one column per
+// level, onerun_successes_ub_95 for 0.95.
+func WithConfidence(levels ...float64) Option {
+	return func(e *Evaluator) { e.confidences = append([]float64(nil), levels...) }
+}
+
 // New returns an evaluator for every registered output column.
 func New(opts ...Option) *Evaluator {
-	e := &Evaluator{vocab: NewVocabulary(), specs: mechanismSpecs(), outputs: outputColumns()}
+	e := &Evaluator{vocab: NewVocabulary(), specs: mechanismSpecs(), confidences: []float64{DefaultConfidence}, rdps: &rdpCache{}}
 	for _, o := range opts {
 		o(e)
 	}
+	e.outputs = outputColumns(e.confidences)
 	return e
+}
+
+// confidence is the default confidence of a row: the highest level.
+func (e *Evaluator) confidence() float64 {
+	c := e.confidences[0]
+	for _, x := range e.confidences[1:] {
+		c = max(c, x)
+	}
+	return c
 }
 
 // Vocabulary returns the input vocabulary.
@@ -162,6 +188,10 @@ func (b *Binding) Evaluate(cells []table.Cell, dst []table.Cell) Status {
 	var reasonCols [][]string
 	for k, o := range b.outputs {
 		v, s := o.compute(r)
+		if s.ok() && (math.IsNaN(v) || math.IsInf(v, 0)) {
+			// Never write NaN or ±Inf: report it (tests look for this).
+			s = skip{why: whyNumericalFailure}
+		}
 		if s.ok() {
 			dst[2+k] = table.NumberCell(v)
 			continue

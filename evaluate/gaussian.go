@@ -86,7 +86,7 @@ func (c Gaussian) DeltaAt(eps float64) float64 { return math.Exp(c.LogDeltaAt(ep
 // δ(ε) ≤ δ holds as computed: the reported ε never understates the risk.
 // δ must be in (0, 1).
 func (c Gaussian) EpsilonAt(delta float64) float64 {
-	target := math.Log(delta)
+	target := logPos(delta)
 	if c.LogDeltaAt(0) <= target {
 		return 0
 	}

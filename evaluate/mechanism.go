@@ -31,23 +31,22 @@ type mechanismSpec struct {
 	required  []Field
 	defines   []Field // defining columns it uses (signature plus shared ones)
 	modifiers []Field // non-defining parameter columns it accepts
-	supported bool
 }
 
 func mechanismSpecs() []mechanismSpec {
 	return []mechanismSpec{
 		{name: MechanismPure, aliases: []string{"epsilon", "eps", "pure_dp", "epsilon_dp"},
 			signature: []Field{FieldEpsilon}, required: []Field{FieldEpsilon}, defines: []Field{FieldEpsilon},
-			modifiers: []Field{FieldDelta, FieldCompositions}, supported: true},
+			modifiers: []Field{FieldDelta, FieldCompositions}},
 		{name: MechanismApprox, aliases: []string{"approximate", "epsilon_delta", "eps_delta", "adp", "approx_dp"},
 			signature: []Field{FieldEpsilon}, required: []Field{FieldEpsilon}, defines: []Field{FieldEpsilon},
-			modifiers: []Field{FieldDelta, FieldCompositions}, supported: true},
+			modifiers: []Field{FieldDelta, FieldCompositions}},
 		{name: MechanismGaussian, aliases: []string{"gauss", "gaussian_mechanism"},
 			signature: []Field{FieldSigma}, required: []Field{FieldSigma}, defines: []Field{FieldSigma, FieldMu},
-			modifiers: []Field{FieldSensitivity, FieldDelta, FieldCompositions}, supported: true},
+			modifiers: []Field{FieldSensitivity, FieldDelta, FieldCompositions}},
 		{name: MechanismGDP, aliases: []string{"mu_gdp", "gaussian_dp", "f_dp_gaussian"},
 			signature: []Field{FieldMu}, required: []Field{FieldMu}, defines: []Field{FieldMu},
-			modifiers: []Field{FieldDelta, FieldCompositions}, supported: true},
+			modifiers: []Field{FieldDelta, FieldCompositions}},
 		{name: MechanismLaplace, signature: []Field{FieldLaplaceScale}, required: []Field{FieldLaplaceScale},
 			defines: []Field{FieldLaplaceScale}, modifiers: []Field{FieldSensitivity, FieldDelta, FieldCompositions}},
 		{name: MechanismZCDP, aliases: []string{"zcdp_rho", "rho_zcdp"}, signature: []Field{FieldRho}, required: []Field{FieldRho},

@@ -61,6 +61,9 @@ func normQuantile(p float64) float64 {
 	if p >= 1 {
 		return math.Inf(1)
 	}
+	if p < 1e-300 {
+		return logTailQuantile(logPos(p))
+	}
 	z := mathext.NormalQuantile(p)
 	if pdf := normPDF(z); pdf > 0 {
 		if p < 0.5 {
@@ -72,11 +75,41 @@ func normQuantile(p float64) float64 {
 	return z
 }
 
+// logPos returns ln x for x ≥ 0, exact also for subnormal x. Go's math.Log
+// on amd64 mis-normalises subnormal inputs (golang/go#56600: Log(5e-324)
+// returns −709.09 instead of −744.44), so a subnormal x is first scaled by
+// 2^54, which is exact. Every logarithm of a probability goes through it:
+// baselines and δ below 2.2e-308 are valid inputs.
+func logPos(x float64) float64 {
+	if x > 0 && x < 0x1p-1022 {
+		return math.Log(x*0x1p54) - 54*math.Ln2
+	}
+	return math.Log(x)
+}
+
+// logTailQuantile returns z with ln Φ(z) = lp for lp < ln(1e-300), where
+// Φ(z) itself is too small for the rational approximations (and for
+// math.Log on subnormals): Newton's method on ln Φ, whose slope φ(z)/Φ(z)
+// is ≈ |z| there, started from the first asymptotic term z ≈ −√(−2 lp).
+func logTailQuantile(lp float64) float64 {
+	z := -math.Sqrt(-2 * lp)
+	for i := 0; i < 50; i++ {
+		l := logNormCDF(z)
+		slope := math.Exp(-0.5*z*z - logSqrt2Pi - l)
+		step := (l - lp) / slope
+		z -= step
+		if math.Abs(step) <= 1e-15*math.Abs(z) {
+			break
+		}
+	}
+	return z
+}
+
 // log1mExp returns ln(1 − eˣ) for x ≤ 0 without cancellation (Mächler 2012):
 // ln(−expm1(x)) near 0, log1p(−eˣ) further out.
 func log1mExp(x float64) float64 {
 	if x > -math.Ln2 {
-		return math.Log(-math.Expm1(x))
+		return logPos(-math.Expm1(x))
 	}
 	return math.Log1p(-math.Exp(x))
 }
@@ -86,7 +119,7 @@ func logExpm1(x float64) float64 {
 	if x > 36 {
 		return x + math.Log1p(-math.Exp(-x))
 	}
-	return math.Log(math.Expm1(x))
+	return logPos(math.Expm1(x))
 }
 
 // logistic returns σ(x) = 1/(1 + e⁻ˣ), exact in both tails.
@@ -99,7 +132,7 @@ func logistic(x float64) float64 {
 }
 
 // logit returns ln(p/(1 − p)) = ln p − ln(1 − p).
-func logit(p float64) float64 { return math.Log(p) - math.Log1p(-p) }
+func logit(p float64) float64 { return logPos(p) - math.Log1p(-p) }
 
 // softplus returns ln(1 + eˣ) without overflow.
 func softplus(x float64) float64 {

@@ -40,7 +40,7 @@ func OneRunAdvantage(eps, delta, p float64) float64 {
 	if p <= 0 || eps <= 0 {
 		return delta
 	}
-	return logistic(math.Log(p)+logExpm1(eps))*(1-delta) + delta
+	return logistic(logPos(p)+logExpm1(eps))*(1-delta) + delta
 }
 
 // OneRunEpsilonProtect returns the largest ε ≥ 0 whose OneRunAdvantage(ε, δ, p)
@@ -62,5 +62,5 @@ func OneRunEpsilonProtect(target, delta, p float64) (float64, bool) {
 	if s <= 0 {
 		return 0, true
 	}
-	return softplus(logit(s) - math.Log(p)), true
+	return softplus(logit(s) - logPos(p)), true
 }

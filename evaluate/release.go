@@ -42,8 +42,23 @@ type Release struct {
 	epsilon, delta float64
 	epsState       int8   // 0 not computed, 1 known, -1 unavailable
 	epsWhy         string // why it is unavailable
-	gaussian       Gaussian
 	hasDelta       bool
+	// epsilonAt converts the mechanism to (ε, δ) at the row's δ; nil when
+	// the row's own ε (pure, approx, laplace and rr at δ = 0) is used.
+	epsilonAt func(delta float64) float64
+
+	// Rényi views for the comparators of Balle et al.: the zCDP ρ (zcdp,
+	// and gaussian/gdp with ρ = μ²/2), or the RDP curve (rdp, dpsgd).
+	rho      float64
+	hasRho   bool
+	rdp      RDP
+	hasRDP   bool
+	pureEps  float64 // ε of a pure ε-DP guarantee (pure, laplace, rr)
+	hasPure  bool
+	mu       float64 // μ of a Gaussian curve (gaussian, gdp, marginals)
+	hasMu    bool
+	sensitiv float64 // sensitivity for σ calibration (gaussian)
+	lapScale bool    // a Laplace row (for ε calibration)
 
 	Baseline    float64
 	HasBaseline bool
@@ -53,6 +68,62 @@ type Release struct {
 	HasPrior  bool
 	Target    float64 // target_advantage
 	HasTarget bool
+
+	// The multi-target one-run request: n targets (from targets with a
+	// homogeneous baseline, or from the prior's p_i), v successes, and the
+	// confidence of the success upper bound.
+	Targets      int
+	Successes    int
+	HasSuccesses bool
+	Confidence   float64
+	tail         *OneRunTail
+	tailWhy      string
+}
+
+// maxTailTargets bounds n for the tail bounds: the dominating distribution
+// costs O(n log² n) time and O(n) memory.
+const maxTailTargets = 10_000_000
+
+// Tail returns the dominating Poisson-binomial of Swanberg et al. for the
+// row's targets at its (ε, δ), building it on first use, or the reason the
+// row has none. A row without targets has none, silently.
+func (r *Release) Tail() (*OneRunTail, skip) {
+	if r.tail != nil {
+		return r.tail, skip{}
+	}
+	if r.tailWhy != "" {
+		return nil, skip{why: r.tailWhy}
+	}
+	if r.Targets == 0 {
+		return nil, skip{silent: true}
+	}
+	if !r.HasBaseline {
+		return nil, skip{why: whyNoBaseline}
+	}
+	eps, delta, why := r.EpsilonDelta()
+	if why != "" {
+		return nil, skip{why: why}
+	}
+	if r.Targets > maxTailTargets {
+		r.tailWhy = fmt.Sprintf("%d targets is more than the %d the tail bounds evaluate", r.Targets, maxTailTargets)
+		return nil, skip{why: r.tailWhy}
+	}
+	var p []float64
+	if r.HasPrior {
+		p = r.Prior.Ps()
+	} else {
+		p = make([]float64, r.Targets)
+		for i := range p {
+			p[i] = r.Baseline
+		}
+	}
+	t, err := NewOneRunTail(eps, delta, p)
+	if err != nil {
+		r.tailWhy = err.Error()
+		return nil, skip{why: r.tailWhy}
+	}
+	r.tail = t
+	return t, skip{}
 }
 
 // EpsilonDelta returns the (ε, δ) guarantee the ε-based bounds use, or a
@@ -65,10 +136,14 @@ func (r *Release) EpsilonDelta() (eps, delta float64, why string) {
 		return 0, 0, r.epsWhy
 	}
 	if !r.hasDelta || r.delta <= 0 {
-		r.epsState, r.epsWhy = -1, "no delta: fill delta (e.g. 1e-5) to convert the Gaussian mechanism to (ε, δ)-DP"
+		r.epsState, r.epsWhy = -1, "no delta: fill delta (e.g. 1e-5) to convert mechanism "+string(r.Mechanism)+" to (ε, δ)-DP"
 		return 0, 0, r.epsWhy
 	}
-	r.epsilon = r.gaussian.EpsilonAt(r.delta)
+	r.epsilon = r.epsilonAt(r.delta)
+	if math.IsNaN(r.epsilon) || math.IsInf(r.epsilon, 1) {
+		r.epsState, r.epsWhy = -1, "no finite ε at this delta: the mechanism is not (ε, δ)-DP for any ε at δ = "+formatNumber(r.delta)
+		return 0, 0, r.epsWhy
+	}
 	r.epsState = 1
 	return r.epsilon, r.delta, ""
 }
@@ -107,17 +182,50 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 	if len(*problems) > 0 {
 		return nil
 	}
-	if !spec.supported {
-		problems.add("%s: %s is not supported by this version of riskbatch; supported: pure, approx, gaussian, gdp", name(FieldMechanism), spec.name)
-		return nil
-	}
 	compositions := 1.0
 	if in.has(FieldCompositions) {
 		compositions = in.num[FieldCompositions]
 	}
+	k := int(compositions)
 	r := &Release{Mechanism: spec.name}
 	r.hasDelta = in.has(FieldDelta)
 	r.delta = in.num[FieldDelta]
+	sens := 1.0
+	if in.has(FieldSensitivity) {
+		sens = in.num[FieldSensitivity]
+	}
+	// pureCurve is the curve of k compositions of a pure ε-DP mechanism
+	// whose single curve is one: the optimal composition theorem (Kairouz,
+	// Oh & Viswanath 2015) for k > 1.
+	pureCurve := func(one Curve, eps float64) Curve {
+		if k == 1 {
+			return one
+		}
+		c, err := ComposeApprox(eps, 0, k)
+		if err != nil {
+			problems.add("%s: %v", name(FieldCompositions), err)
+			return nil
+		}
+		return c
+	}
+	// setPure records a pure ε-DP guarantee (k-fold: kε, exact for the ε
+	// of pure DP). A row that also gives δ > 0 reads the curve's own
+	// (ε, δ) profile at that δ, which is smaller.
+	setPure := func(eps float64) {
+		r.pureEps, r.hasPure = compositions*eps, true
+		if p, ok := r.Curve.(interface{ EpsilonAt(float64) float64 }); ok && r.delta > 0 {
+			r.epsilonAt = p.EpsilonAt
+			return
+		}
+		r.epsilon, r.delta, r.epsState = compositions*eps, 0, 1
+	}
+	setGaussian := func(mu float64) {
+		mu *= math.Sqrt(compositions) // G_μ composed k times is G_{μ√k}
+		g := Gaussian{Mu: mu}
+		r.Curve, r.epsilonAt = g, g.EpsilonAt
+		r.mu, r.hasMu = mu, true
+		r.rho, r.hasRho = mu*mu/2, true // the Gaussian mechanism is (μ²/2)-zCDP
+	}
 
 	switch spec.name {
 	case MechanismPure:
@@ -125,34 +233,92 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 			problems.add("%s: %s, but mechanism pure means δ = 0; use approx", name(FieldDelta), formatNumber(r.delta))
 			return nil
 		}
-		r.epsilon = compositions * in.num[FieldEpsilon] // basic composition is exact for pure ε-DP
-		r.epsState = 1
-		r.Curve = EpsDelta{Epsilon: r.epsilon}
+		eps := in.num[FieldEpsilon]
+		r.Curve = pureCurve(EpsDelta{Epsilon: eps}, eps)
+		setPure(eps)
 	case MechanismApprox:
-		if compositions != 1 {
-			problems.add("%s: composing (ε, δ) guarantees needs the optimal composition theorem, which this version does not implement; enter the composed (ε, δ)", name(FieldCompositions))
+		eps, delta := in.num[FieldEpsilon], r.delta
+		if k == 1 {
+			r.Curve = EpsDelta{Epsilon: eps, Delta: delta}
+			r.epsilon, r.epsState = eps, 1
+			if delta == 0 {
+				r.pureEps, r.hasPure = eps, true
+			}
+			break
+		}
+		c, err := NewComposedApprox(eps, delta, k)
+		if err != nil {
+			problems.add("%s: %v", name(FieldCompositions), err)
 			return nil
 		}
-		r.epsilon = in.num[FieldEpsilon]
-		r.epsState = 1
-		r.Curve = EpsDelta{Epsilon: r.epsilon, Delta: r.delta}
+		r.Curve = c
+		// The composed guarantee is read at δ_total = k·δ (what basic
+		// composition would claim); the optimal theorem gives a smaller ε.
+		dt := compositions * delta
+		r.delta = math.Min(dt, 1)
+		if dt >= 1 {
+			r.epsState, r.epsWhy = -1, "compositions·delta reaches 1: the composed (ε, δ) guarantee is vacuous"
+			break
+		}
+		e := c.EpsilonAt(dt)
+		r.epsilon, r.epsState = e, 1
+		if math.IsInf(e, 1) || math.IsNaN(e) {
+			r.epsState, r.epsWhy = -1, "no finite ε for the composed mechanism at δ_total = compositions·δ"
+		}
 	case MechanismGaussian, MechanismGDP:
 		mu := in.num[FieldMu]
 		if in.has(FieldSigma) {
-			sens := 1.0
-			if in.has(FieldSensitivity) {
-				sens = in.num[FieldSensitivity]
-			}
 			fromSigma := sens / in.num[FieldSigma]
 			if in.has(FieldMu) && math.Abs(mu-fromSigma) > 1e-9*math.Max(mu, fromSigma) {
 				problems.add("%s: %s disagrees with sensitivity/sigma = %s; fill one or the other", name(FieldMu), formatNumber(mu), formatNumber(fromSigma))
 				return nil
 			}
 			mu = fromSigma
+			r.sensitiv = sens
 		}
-		mu *= math.Sqrt(compositions) // G_μ composed c times is G_{μ√c}
-		r.gaussian = Gaussian{Mu: mu}
-		r.Curve = r.gaussian
+		setGaussian(mu)
+	case MechanismMarginals:
+		d, kw, du := in.num[FieldColumnsTotal], in.num[FieldMarginalK], in.num[FieldColumnsUnknown]
+		if kw > d || du > d {
+			problems.add("%s, %s: marginal_k and columns_unknown must not exceed columns_total (%s)", name(FieldMarginalK), name(FieldColumnsUnknown), formatNumber(d))
+			return nil
+		}
+		queries := MarginalQueries(int(d), int(kw), int(du))
+		if queries == 0 {
+			problems.add("%s: no k-way marginal touches an unknown column, so the release says nothing about it", name(FieldColumnsUnknown))
+			return nil
+		}
+		// Each marginal has L2 sensitivity √2 (one count down, one up):
+		// μ₁ = √2/σ; K compositions give √K·μ₁ (Swanberg et al. App. A).
+		setGaussian(math.Sqrt(queries) * math.Sqrt2 / in.num[FieldSigma])
+	case MechanismLaplace:
+		eps := sens / in.num[FieldLaplaceScale]
+		r.Curve = pureCurve(Laplace{Epsilon: eps}, eps)
+		r.lapScale = true
+		setPure(eps)
+	case MechanismRR:
+		eps := in.num[FieldEpsilon]
+		r.Curve = pureCurve(RandomizedResponse{Epsilon: eps, Categories: int(in.num[FieldRRCategories])}, eps)
+		setPure(eps)
+	case MechanismZCDP:
+		z := ZCDP{Rho: compositions * in.num[FieldRho]}
+		r.Curve, r.epsilonAt = z, z.EpsilonAt
+		r.rho, r.hasRho = z.Rho, true
+	case MechanismRDP:
+		c := RDP{Orders: []float64{in.num[FieldRDPOrder]}, Epsilons: []float64{compositions * in.num[FieldRDPEpsilon]}}
+		if err := c.Validate(); err != nil {
+			problems.add("%s, %s: %v", name(FieldRDPOrder), name(FieldRDPEpsilon), err)
+			return nil
+		}
+		r.Curve, r.epsilonAt = c, c.EpsilonAt
+		r.rdp, r.hasRDP = c, true
+	case MechanismDPSGD:
+		c := b.dpsgdRDP(DPSGD{NoiseMultiplier: in.num[FieldNoiseMultiplier], SampleRate: in.num[FieldSampleRate], Steps: int(in.num[FieldSteps])})
+		r.Curve, r.epsilonAt = c, c.EpsilonAt
+		r.rdp, r.hasRDP = c, true
+	}
+	if r.Curve == nil {
+		return nil
 	}
 
 	switch {
@@ -172,6 +338,27 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 		return nil
 	}
 	r.Target, r.HasTarget = in.num[FieldTargetAdvantage], in.has(FieldTargetAdvantage)
+	switch {
+	case r.HasPrior:
+		r.Targets = r.Prior.Targets()
+	case in.has(FieldTargets):
+		r.Targets = int(in.num[FieldTargets])
+	}
+	if in.has(FieldSuccesses) {
+		r.Successes, r.HasSuccesses = int(in.num[FieldSuccesses]), true
+		if r.Targets == 0 {
+			problems.add("%s: filled, but the row has no targets: fill targets (with baseline) or a prior", name(FieldSuccesses))
+			return nil
+		}
+		if r.Successes > r.Targets {
+			problems.add("%s: %d is more than the %d targets", name(FieldSuccesses), r.Successes, r.Targets)
+			return nil
+		}
+	}
+	r.Confidence = b.confidence()
+	if in.has(FieldConfidence) {
+		r.Confidence = in.num[FieldConfidence]
+	}
 	return r
 }
 

@@ -29,7 +29,7 @@ type evalConfig struct {
 	output      string
 	sheet       string
 	priors      []string
-	confidence  float64
+	confidence  string
 	workers     int
 	quiet       bool
 	inputFormat string
@@ -42,13 +42,14 @@ const sampleOutput = "riskbatch-sample.xlsx"
 
 // runEval evaluates every row of every input table and writes the output.
 func runEval(cfg evalConfig) error {
-	if !(cfg.confidence > 0 && cfg.confidence < 1) {
-		return cli.Exit(fmt.Sprintf("--confidence: %v is out of range; expected a number in (0, 1)", cfg.confidence), exitUsage)
+	levels, err := parseConfidences(cfg.confidence)
+	if err != nil {
+		return cli.Exit("--confidence: "+err.Error(), exitUsage)
 	}
 	if cfg.workers < 1 {
 		cfg.workers = 1
 	}
-	var evOpts []evaluate.Option
+	evOpts := []evaluate.Option{evaluate.WithConfidence(levels...)}
 	if len(cfg.priors) > 0 {
 		tables, err := priors.Load(cfg.priors)
 		if err != nil {
@@ -396,4 +397,21 @@ func (lay *layout) evaluate(b *batch) {
 		}
 		b.out[i] = out
 	}
+}
+
+// parseConfidences reads --confidence: one level or a comma-separated list,
+// each in (0, 1), as numbers or percentages.
+func parseConfidences(s string) ([]float64, error) {
+	var levels []float64
+	for _, f := range splitList(s) {
+		v, err := evaluate.ParseNumber(f)
+		if err != nil || !(v > 0 && v < 1) {
+			return nil, fmt.Errorf("%q is not a confidence level; expected numbers in (0, 1) such as 0.95 or 0.05,0.5,0.95", f)
+		}
+		levels = append(levels, v)
+	}
+	if len(levels) == 0 {
+		return nil, fmt.Errorf("no level given; expected numbers in (0, 1) such as 0.95")
+	}
+	return levels, nil
 }

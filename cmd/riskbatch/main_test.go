@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -333,5 +334,43 @@ func TestPriorsJoin(t *testing.T) {
 	msg := rows[2][column(header, "message")]
 	if !strings.Contains(msg, `"penguins:sexx"`) || !strings.Contains(msg, "p.csv") {
 		t.Errorf("missing key message %q", msg)
+	}
+}
+
+// The multi-target one-run bounds from a heterogeneous prior table:
+// seed002.md §4 "Heterogeneous example": p_i = linspace(0.3, 0.9, 100),
+// ε = 1, δ = 1e-5 → v_UB at 5%, 50%, 95% = 72, 79, 85; and the homogeneous
+// p = 0.56, n = 100 case (§4 #6) → 71, 78, 84 with B35(84) = 0.074001.
+func TestOneRunTailColumns(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("prior,p\n")
+	for i := 0; i < 100; i++ {
+		b.WriteString("lin," + strconv.FormatFloat(0.3+0.6*float64(i)/99, 'g', -1, 64) + "\n")
+	}
+	pt := filepath.Join(dir, "p.csv")
+	os.WriteFile(pt, []byte(b.String()), 0o644)
+	rel := filepath.Join(dir, "rel.csv")
+	os.WriteFile(rel, []byte("id,epsilon,delta,prior,baseline,targets,successes\n"+
+		"het,1,1e-5,lin,,,\n"+
+		"hom,1,1e-5,,0.56,100,84\n"), 0o644)
+	out := filepath.Join(dir, "out.csv")
+	if code, stderr := riskbatch(t, "eval", rel, "--priors", pt, "--confidence", "0.05,0.5,0.95", "-o", out, "-q"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	header, rows := readAll(t, out)
+	for i, want := range [][]string{{"72", "79", "85"}, {"71", "78", "84"}} {
+		for j, c := range []string{"5", "50", "95"} {
+			if got := rows[i][column(header, "onerun_successes_ub_"+c)]; got != want[j] {
+				t.Errorf("row %s: onerun_successes_ub_%s = %s, catalog %s", rows[i][0], c, got, want[j])
+			}
+		}
+	}
+	if got := rows[1][column(header, "onerun_successes_ub")]; got != "84" {
+		t.Errorf("onerun_successes_ub at the highest level = %s, want 84", got)
+	}
+	p, _ := parseFloat(rows[1][column(header, "onerun_tail_prob")])
+	if math.Abs(p-0.074001) > 1e-6 {
+		t.Errorf("onerun_tail_prob(84) = %v, catalog B35 = 0.074001", p)
 	}
 }

@@ -1,0 +1,37 @@
+package evaluate
+
+import "sync"
+
+// rdpCache remembers the composed RDP curves of DP-SGD parameters, so that
+// a run with many rows of the same (σ, q, steps) — sweeps, model zoos —
+// accounts each once. It is bounded: when full it starts afresh, which
+// costs recomputation, never memory.
+type rdpCache struct {
+	mu sync.Mutex
+	m  map[DPSGD]RDP
+}
+
+// rdpCacheSize bounds the number of remembered parameter sets.
+const rdpCacheSize = 4096
+
+// get returns the RDP curve of m, computing it on first use.
+func (c *rdpCache) get(m DPSGD) RDP {
+	c.mu.Lock()
+	r, ok := c.m[m]
+	c.mu.Unlock()
+	if ok {
+		return r
+	}
+	r = m.RDP()
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= rdpCacheSize {
+		c.m = make(map[DPSGD]RDP)
+	}
+	c.m[m] = r
+	c.mu.Unlock()
+	return r
+}
+
+// dpsgdRDP returns the composed RDP curve of DP-SGD parameters through the
+// evaluator's cache.
+func (b *Binding) dpsgdRDP(m DPSGD) RDP { return b.rdps.get(m) }

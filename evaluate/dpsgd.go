@@ -1,0 +1,359 @@
+package evaluate
+
+import "math"
+
+// DPSGD describes Poisson-subsampled Gaussian noise composed over training
+// steps (DP-SGD, Abadi et al. 2016): at each step every record is included
+// independently with probability SampleRate = q, the clipped per-record
+// contributions (L2 norm ≤ C) are summed, and Gaussian noise of standard
+// deviation NoiseMultiplier·C = σ·C is added. Neighbours are add/remove
+// (one record present or absent), as in dp_accounting's and Opacus's RDP
+// accountants; under replace-one the sensitivity doubles (seed003.md §7.3)
+// and this accounting does not apply as is.
+//
+// RDP() gives its Rényi DP (Mironov, Talwar & Zhang 2019, "Rényi
+// Differential Privacy of the Sampled Gaussian Mechanism", arXiv:1908.10530,
+// §3): one step is (α, ε_α)-RDP with
+//
+//	ε_α = ln(A_α)/(α − 1),  A_α = E_{z∼μ₀}[(μ(z)/μ₀(z))^α],
+//	μ₀ = N(0, σ²), μ = (1 − q)·μ₀ + q·N(1, σ²),
+//
+// which bounds D_α in both directions (the paper shows D_α(μ‖μ₀) dominates
+// D_α(μ₀‖μ)), and Steps steps are (α, Steps·ε_α)-RDP by the composition
+// theorem of RDP (Mironov 2017, Prop. 1). The curve, ε(δ) and η then come
+// from the RDP type's optimal conversion.
+//
+// NoiseMultiplier must be > 0, SampleRate in [0, 1], Steps ≥ 0. q = 0 or
+// Steps = 0 is no release (ε_α = 0); σ ≤ 0, a NaN, q > 1 or Steps < 0 is no
+// guarantee (ε_α = +Inf, the vacuous curve f ≡ 0).
+type DPSGD struct {
+	NoiseMultiplier float64 // σ, noise standard deviation over clipping norm
+	SampleRate      float64 // q, Poisson sampling probability per step
+	Steps           int     // number of noisy steps
+}
+
+// DefaultRDPOrders returns a fresh copy of dp_accounting's default order
+// grid (rdp_privacy_accountant.py, DEFAULT_RDP_ORDERS): 1.1, 1.2, …, 10.9,
+// then 11, 12, …, 63, then 128, 256, 512, 1024 (156 orders).
+func DefaultRDPOrders() []float64 {
+	orders := make([]float64, 0, 156)
+	for x := 1; x < 100; x++ {
+		orders = append(orders, 1+float64(x)/10)
+	}
+	for a := 11; a < 64; a++ {
+		orders = append(orders, float64(a))
+	}
+	return append(orders, 128, 256, 512, 1024)
+}
+
+// RDP returns the composed RDP guarantees on DefaultRDPOrders.
+func (m DPSGD) RDP() RDP { return m.RDPAt(DefaultRDPOrders()) }
+
+// RDPAt returns the composed RDP guarantees Steps·ε_α at the given orders
+// (see DPSGD and SubsampledGaussianRDP). The orders slice is copied.
+func (m DPSGD) RDPAt(orders []float64) RDP {
+	r := RDP{Orders: append([]float64(nil), orders...), Epsilons: make([]float64, len(orders))}
+	for i, a := range orders {
+		switch {
+		case m.Steps < 0:
+			r.Epsilons[i] = math.Inf(1)
+		case m.Steps == 0:
+			r.Epsilons[i] = 0
+		default:
+			e := SubsampledGaussianRDP(m.SampleRate, m.NoiseMultiplier, a)
+			r.Epsilons[i] = nudgeUp(e * float64(m.Steps))
+		}
+	}
+	return r
+}
+
+// SubsampledGaussianRDP returns an upper bound on ε_α of one step of the
+// Poisson-subsampled Gaussian mechanism with sampling probability q and
+// noise multiplier σ, ε_α = ln(A_α)/(α − 1) (Mironov, Talwar & Zhang 2019,
+// §3; see DPSGD). Rounding is towards larger ε throughout.
+//
+// q = 1 is the Gaussian mechanism, ε_α = α/(2σ²) (Mironov 2017; seed003.md
+// §2.2).
+//
+// Integer α (up to 100000) uses the binomial expansion of the paper,
+//
+//	A_α = Σ_{k=0}^{α} C(α,k)(1 − q)^{α−k} q^k e^{(k²−k)/(2σ²)},
+//
+// summed as A_α − 1 = Σ_{k≥2} C(α,k)(1 − q)^{α−k} q^k·expm1((k²−k)/(2σ²))
+// in log space: every term is positive, so tiny q (A_α − 1 ≈ 1e-30) keeps
+// its relative precision and huge A_α does not overflow.
+//
+// Fractional α (up to 100000) uses the paper's two series (§3.3, as
+// dp_accounting's _compute_log_a_frac), split at z₀ = σ²·ln(1/q − 1) + 1/2,
+// where q·N(1, σ²) = (1 − q)·N(0, σ²):
+//
+//	A_α = Σ_k C(α,k)(1−q)^{α−k} q^k e^{(k²−k)/(2σ²)}·Φ((z₀ − k)/σ)
+//	    + Σ_k C(α,k) q^{α−k}(1−q)^k e^{(j²−j)/(2σ²)}·Φ((j − z₀)/σ),  j = α − k.
+//
+// The terms are positive up to k = ⌈α⌉ and then alternate in sign with
+// decreasing magnitude (each series expands a power of a ratio ≤ 1 on its
+// half-line), so a truncated sum plus the magnitude of the first omitted
+// term is a rigorous upper bound. The sum stops when that term is below
+// 2⁻³⁶ (1.5e-11) of the total, or after 1000 terms (dp_accounting's cap),
+// where for orders near 1 and σ near 0.5 the bound is still ~1e-10 of the
+// total. For q < 1/2 and A_α ≤ e the series are summed as A_α − 1 (using
+// Σ_k C(α,k)(1−q)^{α−k} q^k = 1 to subtract Φ(z₀/σ) term by term), so tiny
+// q keeps its relative precision. The result is also capped by the
+// log-convexity of ln A_α in α (Hölder's inequality):
+// ln A_α ≤ (⌈α⌉ − α)·ln A_{⌊α⌋} + (α − ⌊α⌋)·ln A_{⌈α⌉}, with ln A₁ = 0.
+//
+// q ≤ 0 gives 0; σ = +Inf gives 0; σ ≤ 0, q > 1, α ≤ 1, α above 100000
+// (including +Inf) or a NaN give +Inf (no guarantee).
+func SubsampledGaussianRDP(q, sigma, alpha float64) float64 {
+	switch {
+	case math.IsNaN(q) || math.IsNaN(sigma) || math.IsNaN(alpha):
+		return math.Inf(1)
+	case !(alpha > 1) || alpha > 100000 || q > 1 || sigma <= 0:
+		return math.Inf(1)
+	case q <= 0 || math.IsInf(sigma, 1):
+		return 0
+	case q == 1:
+		return nudgeUp(alpha / (2 * sigma * sigma))
+	}
+	var logA float64
+	if alpha == math.Trunc(alpha) {
+		logA = sgmLogAInt(q, sigma, int(alpha))
+	} else {
+		logA = sgmLogAFrac(q, sigma, alpha)
+		if lo, hi := math.Floor(alpha), math.Ceil(alpha); hi <= 100000 {
+			w := alpha - lo
+			interp := w * sgmLogAInt(q, sigma, int(hi))
+			if lo > 1 {
+				interp += (1 - w) * sgmLogAInt(q, sigma, int(lo))
+			}
+			logA = math.Min(logA, nudgeUp(interp))
+		}
+	}
+	if logA <= 0 {
+		return 0
+	}
+	return nudgeUp(logA / (alpha - 1))
+}
+
+// nudgeUp moves x four ulps towards +∞ (for the final divisions and
+// products, each exact to half an ulp); 0, an exact result, stays 0.
+func nudgeUp(x float64) float64 {
+	if x == 0 {
+		return 0
+	}
+	for i := 0; i < 4; i++ {
+		x = math.Nextafter(x, math.Inf(1))
+	}
+	return x
+}
+
+// sgmLogAInt returns an upper bound on ln A_n for integer n ≥ 2 from
+// A_n − 1 = Σ_{k=2}^{n} C(n,k)(1 − q)^{n−k} q^k·expm1((k²−k)/(2σ²)), all
+// terms positive, summed in log space. The returned value includes a bound
+// on the rounding error of the terms' logarithms.
+func sgmLogAInt(q, sigma float64, n int) float64 {
+	lq, l1q := logPos(q), math.Log1p(-q)
+	s2 := 2 * sigma * sigma
+	nf := float64(n)
+	lgN, _ := math.Lgamma(nf + 1)
+	ref, sum, maxErr := math.Inf(-1), 0.0, 0.0 // Σ e^{l_k} = sum·e^{ref}
+	for k := 2; k <= n; k++ {
+		l, err := sgmIntTerm(k, nf, lgN, lq, l1q, s2)
+		if l > ref {
+			sum *= math.Exp(ref - l)
+			ref = l
+		}
+		sum += math.Exp(l - ref)
+		maxErr = math.Max(maxErr, err)
+	}
+	lAm1 := ref + math.Log(sum)
+	lAm1 += maxErr + 4*epsUlp*(math.Abs(lAm1)+math.Log(nf)+1)
+	return softplus(lAm1) * (1 + 4*epsUlp)
+}
+
+// sgmIntTerm returns the log of the k-th term of A_n − 1 and a bound on its
+// absolute error.
+func sgmIntTerm(k int, n, lgN, lq, l1q, s2 float64) (float64, float64) {
+	kf := float64(k)
+	lgK, _ := math.Lgamma(kf + 1)
+	lgNK, _ := math.Lgamma(n - kf + 1)
+	c := (kf*kf - kf) / s2
+	lc := logExpm1(c)
+	l := lgN - lgK - lgNK + (n-kf)*l1q + kf*lq + lc
+	err := 8 * epsUlp * (lgN + lgK + lgNK + math.Abs((n-kf)*l1q) + math.Abs(kf*lq) + math.Abs(lc) + c + 1)
+	return l, err
+}
+
+// sgmFracMaxTerms caps the series for fractional orders (dp_accounting's
+// _MAX_STEPS_LOG_A_FRAC); the bound on the omitted tail keeps the result an
+// upper bound when the cap is reached.
+const sgmFracMaxTerms = 1000
+
+// sgmLogAFrac returns an upper bound on ln A_α for fractional α > 1 (see
+// SubsampledGaussianRDP).
+func sgmLogAFrac(q, sigma, alpha float64) float64 {
+	if q < 0.5 {
+		if am1, ok := sgmAm1Frac(q, sigma, alpha); ok && am1 <= math.E-1 {
+			return math.Log1p(am1) * (1 + 4*epsUlp)
+		}
+	}
+	return sgmLogAFracDirect(q, sigma, alpha)
+}
+
+// sgmSeries holds what both fractional-order sums share.
+type sgmSeries struct {
+	alpha, sigma, s2, z0 float64
+	lq, l1q              float64
+}
+
+func newSGMSeries(q, sigma, alpha float64) sgmSeries {
+	lq, l1q := logPos(q), math.Log1p(-q)
+	return sgmSeries{alpha: alpha, sigma: sigma, s2: 2 * sigma * sigma,
+		z0: sigma*sigma*(l1q-lq) + 0.5, lq: lq, l1q: l1q}
+}
+
+// term returns, for index k with ln|C(α,k)| = lc, the logarithms of the
+// k-th terms of the two series, ln u_k + ln M_k and ln v_k + ln N_k, and
+// ln u_k on its own, with u_k = |C(α,k)|(1 − q)^{α−k}q^k,
+// M_k = e^{(k²−k)/(2σ²)}Φ((z₀ − k)/σ), v_k = |C(α,k)| q^{α−k}(1 − q)^k,
+// N_k = e^{(j²−j)/(2σ²)}Φ((j − z₀)/σ), j = α − k; and bounds on the
+// absolute rounding errors of the two logarithms (lc is built up by k
+// multiplications, and ln Φ(a) moves by at most (max(−a, 0) + 1)·δa when
+// its argument moves by δa).
+func (s sgmSeries) term(k int, lc float64) (l0, l1, lu, err0, err1 float64) {
+	kf := float64(k)
+	j := s.alpha - kf
+	lu = lc + j*s.l1q + kf*s.lq
+	lv := lc + kf*s.l1q + j*s.lq
+	c0 := (kf*kf - kf) / s.s2
+	c1 := (j*j - j) / s.s2
+	a := (s.z0 - kf) / s.sigma
+	b := (j - s.z0) / s.sigma
+	p0, p1 := logNormCDF(a), logNormCDF(b)
+	l0, l1 = lu+c0+p0, lv+c1+p1
+	common := (kf + 2) * (math.Abs(lc) + 1)
+	err0 = 8 * epsUlp * (common + math.Abs(j*s.l1q) + math.Abs(kf*s.lq) + c0 + math.Abs(p0) +
+		(math.Abs(s.z0)+kf)/s.sigma*(math.Max(-a, 0)+1))
+	err1 = 8 * epsUlp * (common + math.Abs(kf*s.l1q) + math.Abs(j*s.lq) + c1 + math.Abs(p1) +
+		(math.Abs(s.z0)+math.Abs(j))/s.sigma*(math.Max(-b, 0)+1))
+	return l0, l1, lu, err0, err1
+}
+
+// sgmLogAFracDirect sums both series in scaled linear space (log A may be
+// large) and returns an upper bound on ln A_α.
+func sgmLogAFracDirect(q, sigma, alpha float64) float64 {
+	s := newSGMSeries(q, sigma, alpha)
+	ceil := int(math.Ceil(alpha))
+	ref := math.Inf(-1) // the sum is Σ · e^{ref}
+	sum, errSum := 0.0, 0.0
+	add := func(l, sign, err float64) {
+		if math.IsInf(l, -1) {
+			return
+		}
+		if l > ref {
+			sum *= math.Exp(ref - l)
+			errSum *= math.Exp(ref - l)
+			ref = l
+		}
+		v := math.Exp(l - ref)
+		sum += sign * v
+		errSum += v * (err + 4*epsUlp)
+	}
+	lc, sign := 0.0, 1.0
+	var bound float64 // magnitude of the first omitted terms, scaled by e^{ref}
+	for k := 0; ; k++ {
+		l0, l1, _, err0, err1 := s.term(k, lc)
+		if k > ceil && k > 1 {
+			m := math.Exp(l0-ref) + math.Exp(l1-ref)
+			if m <= 0x1p-36*sum || k >= sgmFracMaxTerms {
+				bound = m
+				break
+			}
+		}
+		add(l0, sign, err0)
+		add(l1, sign, err1)
+		// C(α, k+1) = C(α, k)·(α − k)/(k + 1).
+		lc += math.Log(math.Abs(alpha-float64(k))) - math.Log(float64(k+1))
+		if alpha-float64(k) < 0 {
+			sign = -sign
+		}
+	}
+	total := sum + bound + errSum + 2*epsUlp*sum
+	return (ref + math.Log(total)) * (1 + 4*epsUlp)
+}
+
+// sgmAm1Frac returns an upper bound on A_α − 1 for fractional α and
+// q < 1/2, or false if a term overflows (A_α is then large and
+// sgmLogAFracDirect applies). With a_k = (z₀ − k)/σ, P₀ = Φ(a₀), P₁ = 1 − P₀:
+//
+//	A_α − 1 = Σ_k ±u_k·(M_k − M₀) + Σ_k ±v_k·N_k − P₁,
+//	M_k − M₀ = expm1((k²−k)/(2σ²))·Φ(a_k) − (Φ(a₀) − Φ(a_k)),
+//
+// where the first identity subtracts P₀ = M₀·Σ_k ±u_k term by term
+// (Σ_k C(α,k)(1 − q)^{α−k}q^k = 1 for q < 1/2).
+func sgmAm1Frac(q, sigma, alpha float64) (float64, bool) {
+	s := newSGMSeries(q, sigma, alpha)
+	a0 := s.z0 / sigma
+	lP0 := logNormCDF(a0)
+	p1 := normSurvival(a0)
+	ceil := int(math.Ceil(alpha))
+	sum, errSum := 0.0, 0.0
+	lc, sign := 0.0, 1.0
+	for k := 0; ; k++ {
+		l0, l1, lu, err0, err1 := s.term(k, lc)
+		kf := float64(k)
+		ak := (s.z0 - kf) / sigma
+		// u_k·(M_k − M₀), formed without cancelling the common Φ(a₀).
+		var d, dErr float64
+		if k > 0 {
+			band, bandErr := normBand(ak, a0)
+			c := (kf*kf - kf) / s.s2
+			grow := 0.0
+			if c > 0 {
+				grow = math.Exp(lu + logExpm1(c) + logNormCDF(ak))
+			}
+			shrink := math.Exp(lu) * band
+			d = grow - shrink
+			dErr = grow*(err0+4*epsUlp) + shrink*(err0+4*epsUlp) + math.Exp(lu)*bandErr
+		}
+		n := math.Exp(l1) // v_k·N_k
+		if math.IsInf(d, 0) || math.IsInf(n, 0) || math.IsNaN(d) {
+			return 0, false
+		}
+		if k > ceil && k > 1 {
+			// Bound on the omitted tails: |u_k|·(M_k + M₀) + |v_k|·N_k.
+			tail := math.Exp(l0) + math.Exp(lu+lP0) + n
+			if math.IsInf(tail, 0) || math.IsNaN(tail) {
+				return 0, false
+			}
+			if (sum > 0 && tail <= 0x1p-36*sum) || k >= sgmFracMaxTerms {
+				total := sum - p1 + tail + errSum + 4*epsUlp*(math.Abs(sum)+p1)
+				if !(total > 0) {
+					return 0, false
+				}
+				return total, true
+			}
+		}
+		sum += sign * (d + n)
+		errSum += dErr + n*(err1+4*epsUlp)
+		lc += math.Log(math.Abs(alpha-kf)) - math.Log(kf+1)
+		if alpha-kf < 0 {
+			sign = -sign
+		}
+	}
+}
+
+// normBand returns Φ(hi) − Φ(lo) for lo ≤ hi, formed in the tail where both
+// values are small, and a bound on its absolute rounding error.
+func normBand(lo, hi float64) (float64, float64) {
+	var a, b float64
+	switch {
+	case hi <= 0:
+		a, b = normCDF(hi), normCDF(lo)
+	case lo >= 0:
+		a, b = normSurvival(lo), normSurvival(hi)
+	default:
+		a, b = 1-normSurvival(hi), normCDF(lo)
+	}
+	return math.Max(a-b, 0), 4 * epsUlp * (a + b)
+}
