@@ -102,6 +102,229 @@ func outputColumns(confidences []float64) []OutputColumn {
 			},
 		},
 		{
+			Name: "fdp_norm_advantage", Family: "fdp", Format: table.Probability,
+			Meaning:  "the advantage as a share of what was left to gain over the baseline: (success − baseline)/(1 − baseline)",
+			Formula:  "(1 − f(baseline) − baseline)/(1 − baseline), with f as for fdp_success",
+			Citation: kulynych + ", Thm 3.3 with the normalisation of Guo et al. 2023 (L150)",
+			Needs:    mechs + "; baseline or candidates (below 1)",
+			Assumes:  "as fdp_success",
+			compute: func(r *Release) (float64, skip) {
+				if !r.HasBaseline {
+					return 0, skip{why: whyNoBaseline}
+				}
+				if r.Baseline >= 1 {
+					return 0, skip{why: whyBaselineOne}
+				}
+				return NormalizedAdvantage(r.Curve.Advantage(r.Baseline), r.Baseline), skip{}
+			},
+		},
+		{
+			Name: "fdp_binary_success", Family: "fdp", Format: table.Probability, Request: "a baseline of at least 0.5",
+			Meaning:  "bound on the success of inferring a binary attribute (two candidates) whose more likely value has prior probability π = baseline; tighter than fdp_success for this case",
+			Formula:  "1 − R_f(π), R_f(π) = min_α π·α + (1 − π)·f(α) (Bayes risk); closed forms for the Gaussian, (ε, δ) and Laplace curves",
+			Citation: kulynych + ", Thm D.1 (App. D), Def. D.1",
+			Needs:    mechs + "; baseline ≥ 0.5 (binary attribute)",
+			Assumes:  "f-DP under replace-one neighbours; two candidate values",
+			compute: func(r *Release) (float64, skip) {
+				if !r.HasBaseline || r.Baseline < 0.5 {
+					return 0, skip{silent: true}
+				}
+				return BinarySuccess(r.Curve, r.Baseline), skip{}
+			},
+		},
+		{
+			Name: "fdp_eps_for_target", Family: "fdp", Format: table.Real, Request: "target_advantage (pure, approx, laplace rows)",
+			Meaning:  "the largest ε whose advantage bound stays at or below target_advantage: at the row's baseline when it has one, else in the worst case (for laplace rows: ε = sensitivity/b of the Laplace curve)",
+			Formula:  "inverse of fdp_advantage (with a baseline) or fdp_worst_advantage (without) in ε, at the row's δ; closed forms of §9, checked against the rounded forward bound",
+			Citation: kulynych + ", Thm 3.3/3.4 and §9 (calibration)",
+			Needs:    "target_advantage; epsilon (and delta) or laplace_scale; baseline optional",
+			Assumes:  "as fdp_success; rounded down",
+			compute: func(r *Release) (float64, skip) {
+				if !r.HasTarget || !(r.Mechanism == MechanismPure || r.Mechanism == MechanismApprox || r.Mechanism == MechanismLaplace) {
+					return 0, skip{silent: true}
+				}
+				if _, composed := r.Curve.(*ComposedApprox); composed {
+					return 0, skip{why: "calibrating ε for several compositions is not available; evaluate one composition"}
+				}
+				var eps float64
+				var ok bool
+				switch {
+				case r.Mechanism == MechanismLaplace && r.HasBaseline:
+					eps, ok = LaplaceEpsilonForAdvantage(r.Target, r.Baseline)
+				case r.Mechanism == MechanismLaplace:
+					eps, ok = LaplaceEpsilonForWorstAdvantage(r.Target)
+				case r.HasBaseline:
+					eps, ok = EpsilonForAdvantage(r.Target, r.rowDelta(), r.Baseline)
+				default:
+					eps, ok = EpsilonForWorstAdvantage(r.Target, r.rowDelta())
+				}
+				return inverseResult(eps, ok, "ε")
+			},
+		},
+		{
+			Name: "fdp_mu_for_target", Family: "fdp", Format: table.Real, Request: "target_advantage (gaussian, gdp rows)",
+			Meaning:  "the largest μ (Gaussian DP) whose advantage bound stays at or below target_advantage: at the row's baseline when it has one, else in the worst case",
+			Formula:  "μ = Φ⁻¹(1 − b) − Φ⁻¹(1 − b − A) at baseline b; μ = 2Φ⁻¹((1 + A)/2) in the worst case",
+			Citation: kulynych + ", §9 (calibration)",
+			Needs:    "target_advantage; sigma or mu; baseline optional",
+			Assumes:  "the Gaussian mechanism; rounded down",
+			compute: func(r *Release) (float64, skip) {
+				if !r.HasTarget || !(r.Mechanism == MechanismGaussian || r.Mechanism == MechanismGDP) {
+					return 0, skip{silent: true}
+				}
+				if r.HasBaseline {
+					return inverseResult(MuForAdvantage(r.Target, r.Baseline))
+				}
+				return inverseResult(MuForWorstAdvantage(r.Target))
+			},
+		},
+		{
+			Name: "fdp_sigma_for_target", Family: "fdp", Format: table.Real, Request: "target_advantage (gaussian rows)",
+			Meaning:  "the smallest noise standard deviation σ whose advantage bound stays at or below target_advantage, for the row's sensitivity (and compositions)",
+			Formula:  "σ = sensitivity·√compositions/μ with μ as in fdp_mu_for_target",
+			Citation: kulynych + ", §9 (calibration)",
+			Needs:    "target_advantage; sigma (and sensitivity); baseline optional",
+			Assumes:  "the Gaussian mechanism; rounded up",
+			compute: func(r *Release) (float64, skip) {
+				if !r.HasTarget || r.Mechanism != MechanismGaussian || r.sensitiv == 0 {
+					return 0, skip{silent: true}
+				}
+				var mu float64
+				var ok bool
+				if r.HasBaseline {
+					mu, ok = MuForAdvantage(r.Target, r.Baseline)
+				} else {
+					mu, ok = MuForWorstAdvantage(r.Target)
+				}
+				if !ok {
+					return 0, skip{why: "no noise level meets target_advantage"}
+				}
+				if math.IsInf(mu, 1) {
+					return 0, skip{why: "any noise level meets target_advantage"}
+				}
+				if mu == 0 {
+					return 0, skip{why: "only infinite noise meets target_advantage"}
+				}
+				// μ of the composed release is μ₁·√c: each σ must give μ₁ = μ/√c.
+				c := (r.mu / (r.sensitiv / r.sigma)) // √compositions
+				return roundUp(r.sensitiv*c/mu, 0, math.Inf(1)), skip{}
+			},
+		},
+		{
+			Name: "spso_success", Family: "fdp", Format: table.Probability, Request: "w",
+			Meaning:  "bound on the success of singling out a record with a predicate of weight w that matches no other record (strong threat model)",
+			Formula:  "1 − f(w), with f as for fdp_success (the baseline is w)",
+			Citation: kulynych + ", Thm 3.2 for SPSO (Def. 3.2; base = w, §4.1)",
+			Needs:    mechs + "; w",
+			Assumes:  "as fdp_success",
+			compute: func(r *Release) (float64, skip) {
+				if !r.HasWeight {
+					return 0, skip{silent: true}
+				}
+				return roundUp(r.Weight+r.Curve.Advantage(r.Weight), r.Weight, 1), skip{}
+			},
+		},
+		{
+			Name: "pso_baseline", Family: "fdp", Format: table.Probability, Request: "records and w",
+			Meaning:  "the success of the best predicate singling-out attack that does not see the release, over a dataset of `records` i.i.d. records",
+			Formula:  "n·w·(1 − w)^(n−1), w ≤ 1/n",
+			Citation: kulynych + ", Eq. (5), §4.1 (after Cohen & Nissim 2020)",
+			Needs:    "records; w",
+			Assumes:  "i.i.d. records",
+			compute: func(r *Release) (float64, skip) {
+				if !r.HasWeight || r.Records == 0 {
+					return 0, skip{silent: true}
+				}
+				return PSOBaseline(r.Records, r.Weight), skip{}
+			},
+		},
+		{
+			Name: "pso_cohen_nissim", Family: "fdp", Format: table.Probability, Request: "records and w",
+			Meaning:  "comparator: Cohen & Nissim's bound on predicate singling-out success from (ε, δ)",
+			Formula:  "min(1, n·(e^ε·w + δ)); " + epsView,
+			Citation: kulynych + ", Thm B.1, Eqs. (21)–(22) (Cohen & Nissim 2020)",
+			Needs:    mechs + "; records; w",
+			Assumes:  "(ε, δ)-DP under replace-one neighbours; w ≤ 1/records",
+			compute: func(r *Release) (float64, skip) {
+				if !r.HasWeight || r.Records == 0 {
+					return 0, skip{silent: true}
+				}
+				eps, delta, why := r.EpsilonDelta()
+				if why != "" {
+					return 0, skip{why: why}
+				}
+				return PSOCohenNissim(eps, delta, r.Records, r.Weight), skip{}
+			},
+		},
+		{
+			Name: "pso_fdp", Family: "fdp", Format: table.Probability, Request: "records and w",
+			Meaning:  "bound on predicate singling-out success from the mechanism's trade-off curve",
+			Formula:  "min(1, n·(1 − f(w))), with f as for fdp_success",
+			Citation: kulynych + ", Thm F.2, Eq. (48)",
+			Needs:    mechs + "; records; w",
+			Assumes:  "f-DP under replace-one neighbours; predicates of weight exactly w ≤ 1/records",
+			compute: func(r *Release) (float64, skip) {
+				if !r.HasWeight || r.Records == 0 {
+					return 0, skip{silent: true}
+				}
+				return PSOFDP(r.Curve, r.Records, r.Weight), skip{}
+			},
+		},
+		{
+			Name: "rero_eps", Family: "rero", Format: table.Probability, Request: "a pure ε-DP row (pure, laplace, rr)",
+			Meaning:  "comparator: Balle et al.'s reconstruction-robustness bound for pure ε-DP, e^ε·baseline",
+			Formula:  "min(1, e^ε·baseline) (the t → ∞ limit of Thm B.2)",
+			Citation: "Balle, Cherubin & Hayes 2022; " + kulynych + ", App. B (L211)",
+			Needs:    "epsilon (pure) or laplace_scale or rr; baseline or candidates",
+			Assumes:  "pure ε-DP",
+			compute: func(r *Release) (float64, skip) {
+				if !r.hasPure {
+					return 0, skip{silent: true}
+				}
+				if !r.HasBaseline {
+					return 0, skip{why: whyNoBaseline}
+				}
+				return ReRoPure(r.pureEps, r.Baseline), skip{}
+			},
+		},
+		{
+			Name: "rero_rdp", Family: "rero", Format: table.Probability, Request: "a row with a Rényi-DP view (gaussian, gdp, marginals, zcdp, rdp, dpsgd)",
+			Meaning:  "comparator: Balle et al.'s reconstruction-robustness bound from Rényi DP, at the row's order (rdp) or minimised over the orders of its RDP curve",
+			Formula:  "min over orders t of min(1, (baseline·e^{ε(t)})^{(t−1)/t}); for zCDP-like rows ε(t) = ρt, whose minimum is rero_zcdp",
+			Citation: "Balle, Cherubin & Hayes 2022; " + kulynych + ", Thm B.2 and Cor. B.2",
+			Needs:    "an RDP view; baseline or candidates",
+			Assumes:  "Rényi DP under either neighbouring relation",
+			compute: func(r *Release) (float64, skip) {
+				if !r.hasRDP && !r.hasRho {
+					return 0, skip{silent: true}
+				}
+				if !r.HasBaseline {
+					return 0, skip{why: whyNoBaseline}
+				}
+				if r.hasRDP {
+					return ReRoRDPCurve(r.rdp.Orders, r.rdp.Epsilons, r.Baseline), skip{}
+				}
+				return ReRoZCDP(r.rho, r.Baseline), skip{}
+			},
+		},
+		{
+			Name: "rero_zcdp", Family: "rero", Format: table.Probability, Request: "a zCDP row (zcdp, gaussian, gdp, marginals)",
+			Meaning:  "comparator: Balle et al.'s reconstruction-robustness bound for ρ-zCDP (ρ = μ²/2 for Gaussian rows)",
+			Formula:  "exp(−(√ln(1/baseline) − √ρ)²) when ρ < ln(1/baseline), else 1",
+			Citation: "Balle, Cherubin & Hayes 2022; " + kulynych + ", Cor. B.1, Eq. (24)",
+			Needs:    "rho, or sigma/mu; baseline or candidates",
+			Assumes:  "ρ-zCDP under either neighbouring relation",
+			compute: func(r *Release) (float64, skip) {
+				if !r.hasRho {
+					return 0, skip{silent: true}
+				}
+				if !r.HasBaseline {
+					return 0, skip{why: whyNoBaseline}
+				}
+				return ReRoZCDP(r.rho, r.Baseline), skip{}
+			},
+		},
+		{
 			Name: "adp_advantage", Family: "adp", Format: table.Probability,
 			Meaning:  "the standard (ε, δ) advantage bound on membership inference and on any binary attack, computed from (ε, δ) alone",
 			Formula:  "(e^ε − 1 + 2δ)/(e^ε + 1); " + epsView,
@@ -322,4 +545,20 @@ func successesColumn(name string, level float64) OutputColumn {
 func confidenceSuffix(c float64) string {
 	pct := math.Round(c*1e6) / 1e4 // 0.95 → 95, not 95.00000000000001
 	return strings.ReplaceAll(strconv.FormatFloat(pct, 'f', -1, 64), ".", "_")
+}
+
+// inverseResult turns a calibration result (x, ok) into a cell: ok false
+// means no parameter meets the target, +Inf that every one does.
+func inverseResult(x float64, ok bool, what ...string) (float64, skip) {
+	name := "a parameter"
+	if len(what) > 0 {
+		name = what[0]
+	}
+	switch {
+	case !ok || math.IsNaN(x):
+		return 0, skip{why: "no " + name + " ≥ 0 keeps the advantage at or below target_advantage (it is below δ or the baseline's floor)"}
+	case math.IsInf(x, 1):
+		return 0, skip{why: "every " + name + " keeps the advantage at or below target_advantage"}
+	}
+	return x, skip{}
 }

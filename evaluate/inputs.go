@@ -39,6 +39,8 @@ const (
 	FieldConfidence
 	FieldTolerance
 	FieldTargetAdvantage
+	FieldRecords
+	FieldPredicateWeight
 	numFields
 )
 
@@ -137,6 +139,8 @@ func inputColumns() []InputColumn {
 		{Field: FieldConfidence, Name: "confidence", Domain: Domain{Min: 0, Max: 1, MinOpen: true, MaxOpen: true}, Meaning: "per-row override of --confidence"},
 		{Field: FieldTolerance, Name: "tolerance", Domain: nonNegative, Meaning: "L1 error E allowed for approximate reconstruction"},
 		{Field: FieldTargetAdvantage, Name: "target_advantage", Domain: probability, Meaning: "risk target for the inverse columns"},
+		{Field: FieldRecords, Name: "records", Domain: wholeFrom(2), Meaning: "n, dataset size for predicate singling out (PSO)"},
+		{Field: FieldPredicateWeight, Name: "w", Aliases: []string{"predicate_weight"}, Domain: probability, Meaning: "weight w of the attacker's predicate (singling out: w ≤ 1/records)"},
 	}
 }
 

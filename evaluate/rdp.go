@@ -318,8 +318,14 @@ func zcdpGridOrder(k int) float64 { return 1 + math.Pow(10, float64(k)/zcdpGridP
 // vacuous reports whether ρ carries no guarantee.
 func (c ZCDP) vacuous() bool { return !(c.Rho >= 0) || math.IsInf(c.Rho, 1) }
 
-// order returns the RDP guarantee of order a.
-func (c ZCDP) order(a float64) (renyiOrder, bool) { return newRenyiOrder(a, c.Rho*a) }
+// order returns the RDP guarantee of order a, ε = ρa rounded up.
+func (c ZCDP) order(a float64) (renyiOrder, bool) {
+	e := c.Rho * a
+	if e > 0 {
+		e = math.Nextafter(e, math.Inf(1))
+	}
+	return newRenyiOrder(a, e)
+}
 
 // TradeOff returns f(α) = sup_{β>1} f_β(α) with ε_β = ρβ (see ZCDP), rounded
 // down.
@@ -540,7 +546,12 @@ func newRenyiOrder(a, e float64) (renyiOrder, bool) {
 	if math.IsInf(a, 1) {
 		return renyiOrder{a: a, e: e, am1: a, budget: math.Inf(1), pure: true}, true
 	}
+	// α − 1 is exact for 1 < α < 2⁵³; the product is rounded up, so that a
+	// tiny ε never underflows to a stricter constraint.
 	o := renyiOrder{a: a, e: e, am1: a - 1, budget: (a - 1) * e}
+	if e > 0 {
+		o.budget = math.Nextafter(o.budget, math.Inf(1))
+	}
 	if math.IsInf(o.budget, 1) {
 		return renyiOrder{}, false
 	}

@@ -153,7 +153,9 @@ func TestRDPCurveIsMaxAndValid(t *testing.T) {
 // O(ε); for x → 0
 // with α > 1, the constraint D_α(Q'‖P') binds, (x + d)^α x^{1−α} ≈ e^{(α−1)ε} − 1,
 // so d ≈ (e^{(α−1)ε} − 1)^{1/α}·x^{(α−1)/α} − x, to a relative 1e-89 at
-// these x (checked against mpmath bisection at 700 digits).
+// these x (checked against mpmath bisection at 700 digits). At x = 1e-300
+// the conversion's own rounding allowance (ln x ≈ −690 enters the gap
+// parameter) makes it up to a relative 3e-11 larger.
 func TestRDPAsymptotics(t *testing.T) {
 	for _, c := range []struct{ a, eps float64 }{{2, 1e-14}, {5, 1e-20}, {1.5, 1e-12}, {2, 1e-300}} {
 		eta := RDP{Orders: []float64{c.a}, Epsilons: []float64{c.eps}}.WorstAdvantage()
@@ -169,7 +171,7 @@ func TestRDPAsymptotics(t *testing.T) {
 	for _, c := range []struct{ a, eps, x float64 }{{2, 1, 1e-300}, {3, 0.5, 1e-200}, {10, 2, 1e-100}, {2, 1, 3e-320}} {
 		adv := RDP{Orders: []float64{c.a}, Epsilons: []float64{c.eps}}.Advantage(c.x)
 		want := math.Exp((math.Log(math.Expm1((c.a-1)*c.eps))+(c.a-1)*logPos(c.x))/c.a) - c.x
-		if !near(adv, want, 0, 1e-11) || adv < want*(1-1e-12) {
+		if !near(adv, want, 0, 3e-11) || adv < want*(1-1e-12) {
 			t.Errorf("α=%v ε=%v x=%v: advantage %.15g, asymptotic %.15g", c.a, c.eps, c.x, adv, want)
 		}
 	}
@@ -511,9 +513,10 @@ func BenchmarkZCDPWorstAdvantage(b *testing.B) {
 // Randomized checks over a wide range of parameters (fixed seed, so the
 // test is deterministic): for two guarantees, the curve is the maximum of
 // the single curves, η the minimum of the single η, and the advantage the
-// minimum of the single advantages (to 1e-9 relative, except where the gap
-// is below 1e-12·x, where every evaluation is conservative but the exact
-// value is below the rounding error of its terms); every curve of this
+// minimum of the single advantages (to 1e-9 relative where the gap is
+// above 1e-6·x; below, the constraint is a difference of terms of size x
+// whose rounding error, covered conservatively, is a relative ~1e-15·x/d
+// of the gap); every curve of this
 // file stays a valid trade-off value with 0 ≤ 1 − f − x ≤ η.
 func TestCurvesRandomParameters(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
@@ -542,7 +545,7 @@ func TestCurvesRandomParameters(t *testing.T) {
 			f, fs := m.TradeOff(x), math.Max(s1.TradeOff(x), s2.TradeOff(x))
 			a, as := m.Advantage(x), math.Min(s1.Advantage(x), s2.Advantage(x))
 			eta, etas := m.WorstAdvantage(), math.Min(s1.WorstAdvantage(), s2.WorstAdvantage())
-			if !near(f, fs, 1e-13, 1e-12) || !near(eta, etas, 1e-300, 1e-12) || (as > 1e-12*x && !near(a, as, 0, 1e-9)) {
+			if !near(f, fs, 1e-13, 1e-12) || !near(eta, etas, 1e-300, 1e-12) || (as > 1e-6*x && !near(a, as, 0, 1e-9)) {
 				t.Errorf("%v %v x=%v: f %v / max %v; adv %v / min %v; η %v / min %v", m.Orders, m.Epsilons, x, f, fs, a, as, eta, etas)
 			}
 		}

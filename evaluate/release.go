@@ -58,6 +58,7 @@ type Release struct {
 	mu       float64 // μ of a Gaussian curve (gaussian, gdp, marginals)
 	hasMu    bool
 	sensitiv float64 // sensitivity for σ calibration (gaussian)
+	sigma    float64 // σ of a gaussian row
 	lapScale bool    // a Laplace row (for ε calibration)
 
 	Baseline    float64
@@ -68,6 +69,9 @@ type Release struct {
 	HasPrior  bool
 	Target    float64 // target_advantage
 	HasTarget bool
+	Records   int     // n for predicate singling out (0 if absent)
+	Weight    float64 // predicate weight w
+	HasWeight bool
 
 	// The multi-target one-run request: n targets (from targets with a
 	// homogeneous baseline, or from the prior's p_i), v successes, and the
@@ -79,6 +83,9 @@ type Release struct {
 	tail         *OneRunTail
 	tailWhy      string
 }
+
+// rowDelta is the δ of the row's own (ε, δ) guarantee (0 for pure rows).
+func (r *Release) rowDelta() float64 { return r.delta }
 
 // maxTailTargets bounds n for the tail bounds: the dominating distribution
 // costs O(n log² n) time and O(n) memory.
@@ -274,7 +281,7 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 				return nil
 			}
 			mu = fromSigma
-			r.sensitiv = sens
+			r.sensitiv, r.sigma = sens, in.num[FieldSigma]
 		}
 		setGaussian(mu)
 	case MechanismMarginals:
@@ -338,6 +345,11 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 		return nil
 	}
 	r.Target, r.HasTarget = in.num[FieldTargetAdvantage], in.has(FieldTargetAdvantage)
+	r.Records, r.Weight, r.HasWeight = int(in.num[FieldRecords]), in.num[FieldPredicateWeight], in.has(FieldPredicateWeight)
+	if r.HasWeight && r.Records > 0 && r.Weight > 1/float64(r.Records) {
+		problems.add("%s: %s is above 1/%s = %s: a singling-out predicate has weight at most 1/records", name(FieldPredicateWeight), formatNumber(r.Weight), name(FieldRecords), formatNumber(1/float64(r.Records)))
+		return nil
+	}
 	switch {
 	case r.HasPrior:
 		r.Targets = r.Prior.Targets()

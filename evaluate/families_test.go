@@ -1,0 +1,91 @@
+package evaluate
+
+import (
+	"math"
+	"testing"
+)
+
+// Each family's columns, wired through the evaluator, reproduce catalog
+// values (the functions behind them are tested on their own in their files;
+// these tests check the wiring: which inputs reach which function).
+func TestFamilyColumnsCatalog(t *testing.T) {
+	for _, c := range []struct {
+		row  map[string]string
+		col  string
+		want float64
+		tol  float64
+		src  string
+	}{
+		{map[string]string{"mu": "1", "baseline": "0.01"}, "rero_zcdp", 0.1261459225, 1e-9, "seed003.md §8.6 Balle zCDP succ(b=0.01), μ=1"},
+		{map[string]string{"mu": "1", "baseline": "0.1"}, "rero_zcdp", 0.5186017317, 1e-9, "seed003.md §8.6 Balle zCDP succ(b=0.1), μ=1"},
+		{map[string]string{"mu": "1", "baseline": "0.1"}, "rero_rdp", 0.5186017317, 1e-9, "Cor. B.2 with ε(t) = ρt is Cor. B.1 (seed003.md §4.4)"},
+		{map[string]string{"mu": "1", "baseline": "0.9"}, "fdp_binary_success", 1 - 0.0986636939, 1e-9, "seed003.md §8.6 R(π=0.9), μ=1"},
+		{map[string]string{"mu": "0.5", "baseline": "0.75"}, "fdp_binary_success", 0.7510, 5e-5, "seed003.md §8.6 App. D table, μ=0.5, b=0.75"},
+		{map[string]string{"mu": "0.5", "target_advantage": "0.1"}, "fdp_mu_for_target", 0.2513226937, 1e-9, "seed003.md §8.6 inverse oracles, η=0.1"},
+		{map[string]string{"mu": "0.5", "target_advantage": "0.1", "baseline": "0.1"}, "fdp_mu_for_target", 0.4399303320, 1e-9, "seed003.md §8.6 baseline-specific target"},
+		{map[string]string{"sigma": "2", "target_advantage": "0.1"}, "fdp_sigma_for_target", 3.978948281, 1e-8, "seed003.md §8.6 inverse oracles, η=0.1, Δ=1"},
+		{map[string]string{"epsilon": "1", "delta": "1e-5", "target_advantage": "0.1"}, "fdp_eps_for_target", 0.2006525135, 1e-9, "seed003.md §8.6 inverse oracles, η=0.1, δ=1e-5"},
+		{map[string]string{"laplace_scale": "1", "target_advantage": "0.1"}, "fdp_eps_for_target", 0.2107210313, 1e-9, "seed003.md §8.6 inverse oracles, Laplace ε"},
+		{map[string]string{"laplace_scale": "2", "sensitivity": "2"}, "fdp_worst_advantage", 0.3934693403, 1e-9, "seed003.md §8.6 Laplace table, ε=1"},
+		{map[string]string{"laplace_scale": "5"}, "fdp_worst_advantage", 0.09516258196, 1e-9, "seed003.md §8.6 Laplace table, ε=0.2 (b=5, G.1)"},
+		{map[string]string{"epsilon": "1", "records": "500", "w": "0.0002"}, "pso_cohen_nissim", 500 * math.E * 0.0002, 1e-12, "Thm B.1 n(e^ε w + δ) at δ=0"},
+		{map[string]string{"epsilon": "1", "records": "500", "w": "0.0002"}, "pso_fdp", 500 * math.E * 0.0002, 1e-12, "Thm F.2 with 1 − f_{ε,0}(w) = e^ε w for small w"},
+		{map[string]string{"epsilon": "1", "records": "500", "w": "0.0002"}, "pso_baseline", 500 * 0.0002 * math.Pow(1-0.0002, 499), 1e-12, "Eq. (5) n w (1−w)^(n−1)"},
+		{map[string]string{"epsilon": "2", "baseline": "0.001"}, "rero_eps", math.Exp(2) * 0.001, 1e-12, "e^ε·baseline"},
+		// riskcal prints 0.47; the supremum over orders (α → 1, KL ≤ ρ) is
+		// 0.4790984 (independent mpmath value, see TestZCDPriskcalDocstrings).
+		{map[string]string{"rho": "0.5"}, "fdp_worst_advantage", 0.4790984231166211, 1e-8, "mpmath supremum; riskcal get_advantage_from_zcdp(0.5) ≈ 0.47"},
+		{map[string]string{"mu": "1", "baseline": "0.3"}, "fdp_norm_advantage", (1 - Gaussian{Mu: 1}.TradeOff(0.3) - 0.3) / 0.7, 1e-12, "Thm 3.3 / (1 − b)"},
+	} {
+		if got := number(t, c.row, c.col); !near(got, c.want, c.tol, 0) {
+			t.Errorf("%v: %s = %.12g, want %.12g (%s)", c.row, c.col, got, c.want, c.src)
+		}
+	}
+}
+
+// Equivalent parameterisations agree across families.
+func TestFamilyEquivalences(t *testing.T) {
+	// Binary randomized response is f_{ε,0}.
+	for _, col := range []string{"fdp_success", "fdp_worst_advantage", "onerun_advantage"} {
+		a := number(t, map[string]string{"epsilon": "1.3", "rr_categories": "2", "baseline": "0.3"}, col)
+		b := number(t, map[string]string{"epsilon": "1.3", "baseline": "0.3"}, col)
+		if !near(a, b, 1e-12, 1e-12) {
+			t.Errorf("rr k=2 %s = %v, pure %v", col, a, b)
+		}
+	}
+	// Marginals reduce to the GDP with μ = √K·√2/σ, K = C(16,3) − C(15,3) =
+	// 105 (seed002.md §1.12: ACS single column). σ = 54.06 gives μ ≈ 0.268051,
+	// which is (1, 1e-5)-DP.
+	mu := math.Sqrt(105) * math.Sqrt2 / 54.06
+	for _, col := range []string{"fdp_success", "fdp_worst_advantage", "adp_advantage"} {
+		row := map[string]string{"marginal_k": "3", "columns_total": "16", "columns_unknown": "1", "sigma": "54.06", "baseline": "0.2", "delta": "1e-5"}
+		a := number(t, row, col)
+		b := number(t, map[string]string{"mu": ftoa(mu), "baseline": "0.2", "delta": "1e-5"}, col)
+		if !near(a, b, 1e-12, 1e-12) {
+			t.Errorf("marginals %s = %v, gdp μ=%v %v", col, a, b, mu)
+		}
+	}
+	if e := (Gaussian{Mu: mu}).EpsilonAt(1e-5); !near(e, 1, 1e-3, 0) {
+		t.Errorf("marginals ε(1e-5) = %v, catalog 1", e)
+	}
+	// An RDP row at order α with ε_α = αρ is bounded by the zCDP row with
+	// the same ρ (zCDP holds at every order; one order is weaker).
+	zc := number(t, map[string]string{"rho": "0.5", "baseline": "0.1"}, "fdp_success")
+	rd := number(t, map[string]string{"rdp_order": "4", "rdp_epsilon": "2", "baseline": "0.1"}, "fdp_success")
+	if rd < zc-1e-12 {
+		t.Errorf("one RDP order (%v) is tighter than zCDP (%v)", rd, zc)
+	}
+	// DP-SGD with sampling rate 1 and one step is the Gaussian mechanism
+	// with μ = 1/σ; its RDP-based curve is conservative: never below G_μ.
+	dp := number(t, map[string]string{"noise_multiplier": "2", "sample_rate": "1", "steps": "1", "baseline": "0.1"}, "fdp_success")
+	g := number(t, map[string]string{"mu": "0.5", "baseline": "0.1"}, "fdp_success")
+	if dp < g-1e-12 || dp > g+0.05 {
+		t.Errorf("dpsgd q=1 T=1 σ=2: %v, Gaussian μ=0.5: %v", dp, g)
+	}
+	// Composing a Laplace row twice is bounded by pure 2ε.
+	lc := number(t, map[string]string{"laplace_scale": "1", "compositions": "2", "baseline": "0.1"}, "fdp_success")
+	pe := number(t, map[string]string{"epsilon": "2", "baseline": "0.1"}, "fdp_success")
+	if lc > pe+1e-12 {
+		t.Errorf("two Laplace compositions %v above pure 2ε %v", lc, pe)
+	}
+}
