@@ -248,7 +248,11 @@ func (e *Evaluator) Docs() [][]string {
 		rows = append(rows, []string{c.Name, "output", c.Note, "", "riskbatch", "", ""})
 	}
 	for _, o := range e.outputs {
-		rows = append(rows, []string{o.Name, "output (" + o.Family + ")", o.Meaning, o.Formula, o.Citation, o.Needs, o.Assumes})
+		needs := o.Needs
+		if o.Request != "" {
+			needs += ". Filled only for " + o.Request + "; otherwise empty without a message"
+		}
+		rows = append(rows, []string{o.Name, "output (" + o.Family + ")", o.Meaning, o.Formula, o.Citation, needs, o.Assumes})
 	}
 	return rows
 }

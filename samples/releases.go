@@ -10,67 +10,90 @@ import (
 // is a realistic case, explained in its note column; the last rows are
 // deliberately invalid to show how riskbatch reports a bad cell.
 func Releases() ([]table.Column, [][]table.Cell) {
-	names := []string{"id", "mechanism", "epsilon", "delta", "sigma", "sensitivity", "mu", "baseline", "candidates", "target_advantage", "note"}
+	names := []string{"id", "mechanism", "epsilon", "delta", "sigma", "sensitivity", "mu", "laplace_scale", "rho",
+		"rdp_order", "rdp_epsilon", "noise_multiplier", "sample_rate", "steps", "rr_categories", "marginal_k",
+		"columns_total", "columns_unknown", "compositions", "baseline", "candidates", "prior", "targets", "successes",
+		"records", "w", "target_advantage", "note"}
 	cols := make([]table.Column, len(names))
+	index := map[string]int{}
 	for i, n := range names {
 		cols[i] = table.Column{Name: n, Kind: table.Number, Role: table.Input}
+		index[n] = i
 	}
-	cols[0].Kind, cols[1].Kind, cols[10].Kind = table.Text, table.Text, table.Text
+	for _, n := range []string{"id", "mechanism", "prior", "note"} {
+		cols[index[n]].Kind = table.Text
+	}
 
-	type release struct {
-		id, mechanism                                                        string
-		epsilon, delta, sigma, sensitivity, mu, baseline, candidates, target float64
-		note                                                                 string
-	}
-	none := math.NaN() // an empty cell
+	// Each release sets the columns it fills; the rest stay empty.
+	type release map[string]any
 	rows := []release{
-		{"local-survey", "pure", 1, none, none, none, none, 0.5, none, 0.05,
-			"Pure ε-DP local release of a yes/no survey answer (randomized response at ε = 1); the attacker guesses the answer, baseline 1/2."},
-		{"count-query", "gaussian", none, 1e-6, 10, 1, none, none, 100, 0.05,
-			"Gaussian noise with σ = 10 on a count (L2 sensitivity 1); the attacker singles out one of 100 candidates; ε reported at δ = 1e-6."},
-		{"census-2020-state", "gdp", none, 1e-10, none, none, math.Sqrt(2 * 1.0001), 0.01, none, none,
-			"US 2020 Census, state level: ρ = 1.0001 zCDP from Gaussian noise, i.e. μ = √(2ρ); δ = 1e-10 as the Census Bureau reports. Worst-case advantage 0.52 (Kulynych et al.)."},
-		{"model-eps1", "approx", 1, 1e-5, none, none, none, 0.1, none, 0.05,
-			"Model trained with DP at ε = 1, δ = 1e-5; the attacker infers an attribute with 10 equally likely values."},
-		{"model-eps3", "approx", 3, 1e-5, none, none, none, 0.1, none, 0.05,
-			"The same model at ε = 3."},
-		{"model-eps8", "approx", 8, 1e-5, none, none, none, 0.1, none, 0.05,
-			"The same model at ε = 8: typical of large-scale DP training."},
-		{"rare-disease", "approx", 1, 1e-5, none, none, none, 1e-4, none, 0.05,
-			"Inferring a diagnosis with prevalence 1 in 10,000 from the ε = 1 model: a rare-disease baseline of 1e-4."},
-		{"canary-9-digit", "pure", 10, none, none, none, none, none, 1e9, 0.05,
-			"A uniformly drawn 9-digit secret (canary): baseline 1e-9. ε_protect ≈ 17.8 (Swanberg et al. §5.3)."},
-		{"gdp-no-baseline", "", none, none, none, none, 0.5, none, none, none,
-			"μ-GDP with no baseline and no mechanism column: riskbatch infers gdp and reports only the baseline-free bound (status partial)."},
-		{"bad-mechanism", "gausian", none, 1e-5, 2, none, none, 0.1, none, none,
-			"Deliberately invalid: a typo in mechanism. The row is kept with status error."},
-		{"bad-delta", "approx", 1, 1.5, none, none, none, 0.1, none, none,
-			"Deliberately invalid: δ must be below 1."},
-		{"bad-sigma", "gaussian", none, 1e-5, -2, none, none, 0.1, none, none,
-			"Deliberately invalid: a negative σ."},
-		{"bad-baseline", "pure", 1, none, none, none, none, 1.2, none, none,
-			"Deliberately invalid: a baseline above 1."},
-		{"contradictory", "pure", 1, none, 3, none, none, 0.1, none, none,
-			"Deliberately invalid: mechanism pure with a σ filled in; riskbatch will not guess which one is right."},
-		{"ambiguous", "", 2, none, none, none, 1, 0.1, none, none,
-			"Deliberately invalid: ε and μ both filled and no mechanism to say which describes the release."},
+		{"id": "local-survey", "mechanism": "pure", "epsilon": 1.0, "baseline": 0.5, "target_advantage": 0.05,
+			"note": "Pure ε-DP local release of a yes/no survey answer (randomized response at ε = 1); the attacker guesses the answer, baseline 1/2."},
+		{"id": "count-query", "mechanism": "gaussian", "delta": 1e-6, "sigma": 10.0, "sensitivity": 1.0, "candidates": 100.0, "target_advantage": 0.05,
+			"note": "Gaussian noise with σ = 10 on a count (L2 sensitivity 1); the attacker singles out one of 100 candidates; ε reported at δ = 1e-6."},
+		{"id": "census-2020-state", "mechanism": "gdp", "delta": 1e-10, "mu": math.Sqrt(2 * 1.0001), "baseline": 0.01,
+			"note": "US 2020 Census, state level: ρ = 1.0001 zCDP from Gaussian noise, i.e. μ = √(2ρ); δ = 1e-10 as the Census Bureau reports. Worst-case advantage 0.52 (Kulynych et al.)."},
+		{"id": "census-2020-state-zcdp", "mechanism": "zcdp", "delta": 1e-10, "rho": 1.0001, "baseline": 0.01,
+			"note": "The same release described only by its zCDP ρ: the generic zCDP curve is looser than the Gaussian one; rero_zcdp is Balle et al.'s comparator."},
+		{"id": "model-eps1", "mechanism": "approx", "epsilon": 1.0, "delta": 1e-5, "baseline": 0.1, "target_advantage": 0.05,
+			"note": "Model trained with DP at ε = 1, δ = 1e-5; the attacker infers an attribute with 10 equally likely values."},
+		{"id": "model-eps3", "mechanism": "approx", "epsilon": 3.0, "delta": 1e-5, "baseline": 0.1, "target_advantage": 0.05,
+			"note": "The same model at ε = 3."},
+		{"id": "model-eps8", "mechanism": "approx", "epsilon": 8.0, "delta": 1e-5, "baseline": 0.1, "target_advantage": 0.05,
+			"note": "The same model at ε = 8: typical of large-scale DP training."},
+		{"id": "dpsgd-gpt2", "mechanism": "dpsgd", "noise_multiplier": 0.5715066078978425, "sample_rate": 0.0038010957846441, "steps": 792.0, "delta": 1e-5, "baseline": 0.1,
+			"note": "DP-SGD fine-tuning of GPT-2 (Kulynych et al. App. G.2: σ = 0.5715, q ≈ 0.0038, 792 steps): RDP accounting, hence conservative."},
+		{"id": "rare-disease", "mechanism": "approx", "epsilon": 1.0, "delta": 1e-5, "baseline": 1e-4, "target_advantage": 0.05,
+			"note": "Inferring a diagnosis with prevalence 1 in 10,000 from the ε = 1 model: a rare-disease baseline of 1e-4."},
+		{"id": "canary-9-digit", "mechanism": "pure", "epsilon": 10.0, "prior": "uniform(1e9)", "target_advantage": 0.05,
+			"note": "A uniformly drawn 9-digit secret (canary), as the inline prior uniform(1e9): baseline 1e-9. ε_protect ≈ 17.8 (Swanberg et al. §5.3)."},
+		{"id": "password-zipf", "mechanism": "approx", "epsilon": 1.0, "delta": 1e-5, "prior": "zipf(1.2, 1e9)", "target_advantage": 0.05,
+			"note": "A numerical password drawn from a Zipf(1.2) law over 10^9 values; the attacker guesses the most likely one (Swanberg et al. §5.2)."},
+		{"id": "acs-sex-100", "mechanism": "approx", "epsilon": 1.0, "delta": 1e-5, "baseline": 0.56, "targets": 100.0, "successes": 84.0,
+			"note": "Reconstructing the SEX column of 100 records (prior success 56% each) from a release at ε = 1: with 95% confidence at most onerun_successes_ub are right (Swanberg et al. §6.2: 84)."},
+		{"id": "acs-marginals", "mechanism": "marginals", "marginal_k": 3.0, "columns_total": 16.0, "columns_unknown": 1.0, "sigma": 54.06, "delta": 1e-5, "baseline": 0.56, "targets": 100.0,
+			"note": "Noisy 3-way marginals of 16 ACS columns, one unknown to the attacker (105 marginals, noise σ = 54.06 per cell ≈ ε = 1 at δ = 1e-5)."},
+		{"id": "laplace-query", "mechanism": "laplace", "laplace_scale": 5.0, "sensitivity": 1.0, "baseline": 0.1, "target_advantage": 0.2,
+			"note": "One counting query with Laplace noise of scale 5 (ε = 0.2), as in Kulynych et al. App. G.1."},
+		{"id": "laplace-15-queries", "mechanism": "laplace", "laplace_scale": 5.0, "compositions": 15.0, "baseline": 0.1,
+			"note": "Fifteen such queries: composed with the optimal composition theorem (an exact Laplace composition would be tighter)."},
+		{"id": "rr-4-categories", "mechanism": "rr", "epsilon": 1.0, "rr_categories": 4.0, "baseline": 0.25,
+			"note": "Randomized response over 4 categories at ε = 1: its exact curve is tighter than pure ε-DP."},
+		{"id": "rdp-order-2", "mechanism": "rdp", "rdp_order": 2.0, "rdp_epsilon": 0.5, "delta": 1e-5, "baseline": 0.1,
+			"note": "A mechanism known only through one Rényi-DP guarantee (α = 2, ε_α = 0.5)."},
+		{"id": "singling-out", "mechanism": "gdp", "mu": 0.4, "delta": 1e-5, "baseline": 0.0002, "records": 500.0, "w": 0.0002,
+			"note": "Predicate singling out over 500 records with predicates of weight 1/5000 (Kulynych et al. §4.1)."},
+		{"id": "gdp-no-baseline", "mu": 0.5,
+			"note": "μ-GDP with no baseline and no mechanism column: riskbatch infers gdp and reports only the baseline-free bound (status partial)."},
+		{"id": "bad-mechanism", "mechanism": "gausian", "delta": 1e-5, "sigma": 2.0, "baseline": 0.1,
+			"note": "Deliberately invalid: a typo in mechanism. The row is kept with status error."},
+		{"id": "bad-delta", "mechanism": "approx", "epsilon": 1.0, "delta": 1.5, "baseline": 0.1,
+			"note": "Deliberately invalid: δ must be below 1."},
+		{"id": "bad-sigma", "mechanism": "gaussian", "delta": 1e-5, "sigma": -2.0, "baseline": 0.1,
+			"note": "Deliberately invalid: a negative σ."},
+		{"id": "bad-baseline", "mechanism": "pure", "epsilon": 1.0, "baseline": 1.2,
+			"note": "Deliberately invalid: a baseline above 1."},
+		{"id": "contradictory", "mechanism": "pure", "epsilon": 1.0, "sigma": 3.0, "baseline": 0.1,
+			"note": "Deliberately invalid: mechanism pure with a σ filled in; riskbatch will not guess which one is right."},
+		{"id": "ambiguous", "epsilon": 2.0, "mu": 1.0, "baseline": 0.1,
+			"note": "Deliberately invalid: ε and μ both filled and no mechanism to say which describes the release."},
 	}
 	out := make([][]table.Cell, len(rows))
 	for i, r := range rows {
-		num := func(v float64) table.Cell {
-			if math.IsNaN(v) {
-				return table.Cell{}
+		cells := make([]table.Cell, len(names))
+		for name, v := range r {
+			j, ok := index[name]
+			if !ok {
+				panic("samples: unknown column " + name) // a programming error in this table, not user input
 			}
-			return table.NumberCell(v)
-		}
-		text := func(s string) table.Cell {
-			if s == "" {
-				return table.Cell{}
+			switch x := v.(type) {
+			case float64:
+				cells[j] = table.NumberCell(x)
+			case string:
+				cells[j] = table.TextCell(x)
 			}
-			return table.TextCell(s)
 		}
-		out[i] = []table.Cell{text(r.id), text(r.mechanism), num(r.epsilon), num(r.delta), num(r.sigma), num(r.sensitivity),
-			num(r.mu), num(r.baseline), num(r.candidates), num(r.target), text(r.note)}
+		out[i] = cells
 	}
 	return cols, out
 }
