@@ -69,7 +69,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !r.HasBaseline {
 					return 0, skip{why: whyNoBaseline}
 				}
-				adv := r.Curve.Advantage(r.Baseline)
+				adv := r.advantage()
 				if adv == 0 {
 					return r.Baseline, skip{}
 				}
@@ -87,7 +87,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !r.HasBaseline {
 					return 0, skip{why: whyNoBaseline}
 				}
-				return roundUp(r.Curve.Advantage(r.Baseline), 0, 1-r.Baseline), skip{}
+				return roundUp(r.advantage(), 0, 1-r.Baseline), skip{}
 			},
 		},
 		{
@@ -115,7 +115,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if r.Baseline >= 1 {
 					return 0, skip{why: whyBaselineOne}
 				}
-				return NormalizedAdvantage(r.Curve.Advantage(r.Baseline), r.Baseline), skip{}
+				return NormalizedAdvantage(r.advantage(), r.Baseline), skip{}
 			},
 		},
 		{
@@ -172,10 +172,11 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !r.HasTarget || !(r.Mechanism == MechanismGaussian || r.Mechanism == MechanismGDP) {
 					return 0, skip{silent: true}
 				}
+				mu, ok := MuForWorstAdvantage(r.Target)
 				if r.HasBaseline {
-					return inverseResult(MuForAdvantage(r.Target, r.Baseline))
+					mu, ok = MuForAdvantage(r.Target, r.Baseline)
 				}
-				return inverseResult(MuForWorstAdvantage(r.Target))
+				return inverseResult(mu, ok, "μ")
 			},
 		},
 		{
@@ -431,7 +432,45 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if _, delta, _ := r.EpsilonDelta(); delta > 0 {
 					return t.Thm35(r.Successes), skip{}
 				}
-				return t.Tail(r.Successes), skip{}
+				// Tail carries an absolute allowance for rounding (≈ 1e-22 at
+				// n = 1000); far in the tail the log-space value, accurate in
+				// relative terms, is the tighter upper bound.
+				v := t.Tail(r.Successes)
+				if lt := t.LogTail(r.Successes); !math.IsInf(lt, -1) {
+					// A positive tail below the smallest float64 prints as
+					// that float, never as 0 (onerun_tail_log10 has its size).
+					e := math.Max(math.Exp(lt)*(1+1e-9), math.SmallestNonzeroFloat64)
+					v = math.Min(v, e)
+				}
+				return v, skip{}
+			},
+		},
+		{
+			Name: "onerun_tail_log10", Family: "onerun", Format: table.Real, Request: "successes",
+			Meaning:  "log10 of onerun_tail_prob, exact where the probability itself is too small to print (below 1e-300)",
+			Formula:  "log10(Pr[S ≥ v]) for δ = 0; log10(Pr[S ≥ v] + α·n·δ) for δ > 0, formed in log space",
+			Citation: swanberg + ", Thm 3.2 and Thm 3.5",
+			Needs:    "as onerun_tail_prob",
+			Assumes:  "as onerun_tail_prob",
+			compute: func(r *Release) (float64, skip) {
+				if !r.HasSuccesses {
+					return 0, skip{silent: true}
+				}
+				t, s := r.Tail()
+				if !s.ok() {
+					return 0, s
+				}
+				lt := t.LogTail(r.Successes)
+				if _, delta, _ := r.EpsilonDelta(); delta > 0 {
+					if a := t.AlphaLP(r.Successes); a > 0 {
+						lt = logSumExp2(lt, math.Log(a)+math.Log(float64(t.Len()))+logPos(delta))
+					}
+				}
+				if math.IsInf(lt, -1) {
+					return 0, skip{why: "the tail is exactly 0: no run reaches this many successes"}
+				}
+				v := math.Min(lt, 0) / math.Ln10
+				return v + 1e-12*math.Abs(v), skip{} // rounded up
 			},
 		},
 		successesColumn("onerun_successes_ub", -1),
@@ -549,11 +588,7 @@ func confidenceSuffix(c float64) string {
 
 // inverseResult turns a calibration result (x, ok) into a cell: ok false
 // means no parameter meets the target, +Inf that every one does.
-func inverseResult(x float64, ok bool, what ...string) (float64, skip) {
-	name := "a parameter"
-	if len(what) > 0 {
-		name = what[0]
-	}
+func inverseResult(x float64, ok bool, name string) (float64, skip) {
 	switch {
 	case !ok || math.IsNaN(x):
 		return 0, skip{why: "no " + name + " ≥ 0 keeps the advantage at or below target_advantage (it is below δ or the baseline's floor)"}

@@ -82,6 +82,18 @@ type Release struct {
 	Confidence   float64
 	tail         *OneRunTail
 	tailWhy      string
+	adv          float64 // 1 − f(baseline) − baseline, once computed
+	hasAdv       bool
+}
+
+// advantage returns 1 − f(baseline) − baseline, computed once per row:
+// several columns need it, and for numerical curves (zCDP, RDP) it is the
+// costly part of the row.
+func (r *Release) advantage() float64 {
+	if !r.hasAdv {
+		r.adv, r.hasAdv = r.Curve.Advantage(r.Baseline), true
+	}
+	return r.adv
 }
 
 // rowDelta is the δ of the row's own (ε, δ) guarantee (0 for pure rows).
