@@ -53,9 +53,14 @@ func outputColumns(confidences []float64) []OutputColumn {
 	const (
 		kulynych = "Kulynych, Gomez, Kaissis, Hayes, Balle, Calmon & Raisaro 2025, \"Unifying Re-Identification, Attribute Inference, and Data Reconstruction Risks in Differential Privacy\""
 		swanberg = "Swanberg, Annamalai, Hayes, Balle & Smith 2025, \"Beyond the Worst Case: Extending Differential Privacy Guarantees to Realistic Adversaries\""
-		curves   = "f = f_{ε,δ}(α) = max{0, 1 − δ − e^ε·α, e^{−ε}·(1 − δ − α)} for pure and approx (Eq. 2); f = G_μ(α) = Φ(Φ⁻¹(1 − α) − μ) for gaussian (μ = sensitivity/σ) and gdp"
-		mechs    = "epsilon (and delta), sigma (and sensitivity), or mu"
-		epsView  = "ε is the row's epsilon; for gaussian and gdp rows, the exact ε of the Gaussian mechanism at the row's delta (Balle & Wang 2018, analytic Gaussian mechanism)"
+		curves   = "f = f_{ε,δ}(α) = max{0, 1 − δ − e^ε·α, e^{−ε}·(1 − δ − α)} for pure and approx (Eq. 2); " +
+			"f = G_μ(α) = Φ(Φ⁻¹(1 − α) − μ) for gaussian (μ = sensitivity/σ), gdp and marginals (μ = √K·√2/σ); " +
+			"the exact Laplace curve (Dong, Roth & Su 2022) for laplace; the exact k-ary randomized-response curve for rr; " +
+			"the optimal conversion of Rényi DP to a trade-off curve (Zhu, Dong & Wang 2022), over all orders, for zcdp and rdp; " +
+			"for dpsgd the same conversion of an RDP accountant for the Poisson-subsampled Gaussian (Mironov, Talwar & Zhang 2019), which is conservative; " +
+			"compositions: μ√c, cρ, c·ε_α, and the optimal composition theorem (Kairouz, Oh & Viswanath 2015) for pure, approx, laplace and rr"
+		mechs   = "a mechanism's parameters (see riskbatch columns: epsilon/delta, sigma, mu, laplace_scale, rho, rdp_order/rdp_epsilon, dpsgd, rr, marginals)"
+		epsView = "ε is the row's epsilon (pure, approx, laplace, rr); for the other mechanisms, eps_at_delta: their ε at the row's delta"
 	)
 	cols := []OutputColumn{
 		{
@@ -212,6 +217,40 @@ func outputColumns(confidences []float64) []OutputColumn {
 			},
 		},
 		{
+			Name: "fdp_noise_for_target", Family: "fdp", Format: table.Real, Request: "target_advantage (dpsgd rows)",
+			Meaning:  "the smallest DP-SGD noise multiplier whose advantage bound stays at or below target_advantage, at the row's sample_rate and steps: at the row's baseline when it has one, else in the worst case (RDP accounting, so conservative)",
+			Formula:  "bisection on 1/σ of the RDP-based curve's 1 − f(b) − b (or η), returning the conservative end",
+			Citation: kulynych + ", §4.2 and §9 (calibration, \"less noise\"); Mironov, Talwar & Zhang 2019",
+			Needs:    "target_advantage; noise_multiplier, sample_rate, steps; baseline optional",
+			Assumes:  "Poisson-subsampled Gaussian under add/remove neighbours; rounded up",
+			compute: func(r *Release) (float64, skip) {
+				if !r.HasTarget || r.Mechanism != MechanismDPSGD {
+					return 0, skip{silent: true}
+				}
+				risk := func(inv float64) float64 {
+					if inv == 0 {
+						return 0
+					}
+					c := DPSGD{NoiseMultiplier: 1 / inv, SampleRate: r.dpsgd.SampleRate, Steps: r.dpsgd.Steps}.RDP()
+					if r.HasBaseline {
+						return c.Advantage(r.Baseline)
+					}
+					return c.WorstAdvantage()
+				}
+				// 1/σ from 0 (infinite noise) to 1e3 (σ = 0.001).
+				inv, ok := LargestParameter(risk, r.Target, 0, 1e3)
+				switch {
+				case !ok:
+					return 0, skip{why: "no noise level meets target_advantage"}
+				case inv == 0 || math.IsInf(1/inv, 1):
+					return 0, skip{why: "only infinite noise meets target_advantage"}
+				case inv == 1e3:
+					return 0, skip{why: "any noise multiplier above 0.001 meets target_advantage"}
+				}
+				return ulpsAway(1/inv, roundingUlps), skip{}
+			},
+		},
+		{
 			Name: "spso_success", Family: "fdp", Format: table.Probability, Request: "w",
 			Meaning:  "bound on the success of singling out a record with a predicate of weight w that matches no other record (strong threat model)",
 			Formula:  "1 − f(w), with f as for fdp_success (the baseline is w)",
@@ -323,6 +362,24 @@ func outputColumns(confidences []float64) []OutputColumn {
 					return 0, skip{why: whyNoBaseline}
 				}
 				return ReRoZCDP(r.rho, r.Baseline), skip{}
+			},
+		},
+		{
+			Name: "eps_at_delta", Family: "conversion", Format: table.Real, Request: "delta (for gaussian, gdp, marginals, zcdp, rdp, dpsgd rows) or a native ε",
+			Meaning:  "the ε at which the release is (ε, δ)-DP for the row's δ: the ε every ε-based column uses",
+			Formula:  "the row's epsilon for pure and approx (for approx with compositions: the optimal composition at δ_total = compositions·δ); Gaussian: the root of Φ(−ε/μ + μ/2) − e^ε·Φ(−ε/μ − μ/2) = δ (Balle & Wang 2018); zcdp, rdp, dpsgd: min over orders of ε_α + ln((α−1)/α) − (ln δ + ln α)/(α − 1) (Balle et al. 2020); laplace and rr: their exact privacy profiles",
+			Citation: "Balle & Wang 2018; Balle, Barthe, Gaboardi, Hsu & Sato 2020; Kairouz, Oh & Viswanath 2015",
+			Needs:    mechs + "; delta for mechanisms without a native ε",
+			Assumes:  "the neighbouring relation of the mechanism's parameters; rounded up",
+			compute: func(r *Release) (float64, skip) {
+				eps, _, why := r.EpsilonDelta()
+				if why != "" {
+					if r.epsilonAt != nil && !r.hasDelta {
+						return 0, skip{silent: true}
+					}
+					return 0, skip{why: why}
+				}
+				return eps, skip{}
 			},
 		},
 		{

@@ -102,3 +102,33 @@ func TestOneRunProperties(t *testing.T) {
 		}
 	}
 }
+
+// Randomized response attains Thm 3.2 for near-uniform priors (Swanberg et
+// al. Prop. B.1; seed002.md §1.11): with D = [0.5, 0.3, 0.2] and ε = 1,
+// the Bayes-optimal attacker who sees RR output a guesses a, and its
+// success Pr(X = a | RR(X) = a) equals β(D(a), ε). The posterior is
+// computed here directly from the RR channel, independently of
+// OneRunPosterior; the catalog's check script gives 0.731058579,
+// 0.538101526, 0.404609675.
+func TestRandomizedResponseAttainsPosterior(t *testing.T) {
+	d := []float64{0.5, 0.3, 0.2}
+	eps := 1.0
+	m := float64(len(d))
+	keep := math.Exp(eps) / (math.Exp(eps) - 1 + m) // Pr(RR(x) = x)
+	flip := 1 / (math.Exp(eps) - 1 + m)             // Pr(RR(x) = y), y ≠ x
+	for a, want := range []float64{0.731058579, 0.538101526, 0.404609675} {
+		num := d[a] * keep
+		den := 0.0
+		for b := range d {
+			if b == a {
+				den += d[b] * keep
+			} else {
+				den += d[b] * flip
+			}
+		}
+		direct := num / den
+		if !near(direct, want, 1e-9, 0) || !near(OneRunPosterior(eps, d[a]), direct, 1e-12, 0) {
+			t.Errorf("output %d: posterior %v, β = %v, catalog %v", a, direct, OneRunPosterior(eps, d[a]), want)
+		}
+	}
+}

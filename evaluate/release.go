@@ -53,6 +53,7 @@ type Release struct {
 	hasRho   bool
 	rdp      RDP
 	hasRDP   bool
+	dpsgd    DPSGD   // the parameters of a dpsgd row
 	pureEps  float64 // ε of a pure ε-DP guarantee (pure, laplace, rr)
 	hasPure  bool
 	mu       float64 // μ of a Gaussian curve (gaussian, gdp, marginals)
@@ -332,7 +333,8 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 		r.Curve, r.epsilonAt = c, c.EpsilonAt
 		r.rdp, r.hasRDP = c, true
 	case MechanismDPSGD:
-		c := b.dpsgdRDP(DPSGD{NoiseMultiplier: in.num[FieldNoiseMultiplier], SampleRate: in.num[FieldSampleRate], Steps: int(in.num[FieldSteps])})
+		r.dpsgd = DPSGD{NoiseMultiplier: in.num[FieldNoiseMultiplier], SampleRate: in.num[FieldSampleRate], Steps: int(in.num[FieldSteps])}
+		c := b.dpsgdRDP(r.dpsgd)
 		r.Curve, r.epsilonAt = c, c.EpsilonAt
 		r.rdp, r.hasRDP = c, true
 	}
