@@ -76,6 +76,16 @@ func mechanismNames(specs []mechanismSpec) string {
 	return strings.Join(names, ", ")
 }
 
+// MechanismNames returns the contract's mechanism names, in contract order.
+func MechanismNames() []string {
+	specs := mechanismSpecs()
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		names[i] = string(s.name)
+	}
+	return names
+}
+
 // lookupMechanism finds a spec by name or alias (canonicalised as headers are).
 func lookupMechanism(specs []mechanismSpec, name string) (*mechanismSpec, error) {
 	c := CanonicalName(name)

@@ -164,6 +164,15 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 				Action:    evalAction,
 			},
 			{
+				Name:  "template",
+				Usage: "write an empty release workbook to fill in: every column with its note and data validation, one example row per mechanism",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "workbook to write (default releases.xlsx)"},
+					&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}},
+				},
+				Action: func(c *cli.Context) error { return runTemplate(c, stderr) },
+			},
+			{
 				Name:  "columns",
 				Usage: "print every input and output column: meaning, formula, paper and equation",
 				Flags: []cli.Flag{

@@ -1,0 +1,861 @@
+package evaluate
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Practical membership privacy (PMP) of Lowy, Li, Liu, Koike-Akino,
+// Parsons & Wang, "Why Does Differential Privacy with Large ε Defend
+// Against Practical Membership Inference Attacks?" (AAAI 2024; catalog
+// seed001.md). The attacker knows a parent set X of 2n records and the
+// training set D is a uniform n-subset of X (Definition 2), so every
+// x ∈ X is a member with prior 1/2. Everything here is computed w.r.t. one
+// given X, never "for all X" (seed001.md §1.2).
+//
+// Errata of seed001.md §6 applied throughout:
+//   - Lemma 3/15 step (12): Pr(A(D) ∈ S | x ∈ D) = (1/N)·Σ_{D∈X_in(x)} Pr(A(D) ∈ S)
+//     with N = C(2n, n)/2, not (2/N)·Σ; hence Corollary 4 reads "(ε, δ)-DP iff
+//     (ε, δ)-PMP" for n = 1 (not 2δ), and the Gaussian bound (Prop. 12) is
+//     compared with the same δ as the DP guarantee.
+//   - Prop. 9/19 is printed one-sided; Definition 2 is two-sided, so the
+//     exact exponential-mechanism parameter uses |ln(in/out)| (as the proof of
+//     Prop. 17 does).
+//   - Prop. 12: the ε inside Φ and e^ε is the candidate PMP parameter ε̃, not
+//     the DP ε that calibrated σ.
+//
+// Outputs that bound risk (ε̃, success probabilities) are rounded up by
+// roundUp; largest-safe parameters are checked against the rounded forward
+// bound so that they never overstate what is safe.
+
+// MaxPMPSubsets is the largest number of n-subsets C(2n, n) of the parent
+// set that the exact enumerations (PMPExponential, PMPDiscrete,
+// PMPExponentialSubpopulationEpsilon) accept: 2n ≤ 22 records
+// (C(22, 11) = 705,432; C(24, 12) = 2,704,156 is refused). The paper itself
+// uses n = 6 (924 subsets) because the exact computation is exponential in n
+// (seed001.md §3.1 P14, §4.2 step 2).
+const MaxPMPSubsets = 1_000_000
+
+// PMPSuccess returns the bound on the success probability of any practical
+// membership-inference attack against an ε-PMP mechanism (Lowy et al. 2024,
+// Lemma 6 = Lemma 18; seed001.md §1.6, §4.1):
+//
+//	Pr[success] ≤ 1/(1 + e^{−ε}) = sigmoid(ε)
+//
+// Assumptions: pure PMP (δ = 0) w.r.t. a parent set of 2n records, prior
+// Pr(x ∈ D) = 1/2. The same formula bounds any MIA under pure ε-DP. The
+// value is computed with the logistic function (exact for large ε, 1 at
+// ε = +Inf), exactly 1/2 at ε = 0, otherwise rounded up. NaN for ε < 0 or
+// NaN.
+func PMPSuccess(eps float64) float64 {
+	switch {
+	case math.IsNaN(eps) || eps < 0:
+		return math.NaN()
+	case eps == 0:
+		return 0.5
+	}
+	return roundUp(logistic(eps), 0.5, 1)
+}
+
+// PMPEpsilonForSuccess returns the largest ε whose practical-attack success
+// bound PMPSuccess(ε) stays at or below p: the inverse of Lemma 6
+// (Lowy et al. 2024; seed001.md §1.6 "Inverse"), ε = logit(p) = ln(p/(1 − p)),
+// checked against PMPSuccess as computed (rounded up), so the answer is
+// rounded down. Assumptions as for PMPSuccess. p = 1/2 gives 0, p ≥ 1 gives
+// +Inf; the second result is false (first NaN) for p < 1/2 or NaN, when no
+// ε meets the target.
+func PMPEpsilonForSuccess(p float64) (float64, bool) {
+	switch {
+	case math.IsNaN(p) || p < 0.5:
+		return math.NaN(), false
+	case p >= 1:
+		return math.Inf(1), true
+	case p == 0.5:
+		return 0, true
+	}
+	guess := logit(p)
+	return LargestParameter(PMPSuccess, p, 0, 2*guess+1)
+}
+
+// PMPSuccessDelta returns the success bound of a practical MIA against an
+// (ε, δ)-PMP mechanism with prior 1/2 (seed001.md §1.6, [DERIVED] — not in
+// the paper; from the hockey-stick form of Lemma 11, a test with errors α,
+// β must satisfy 1 − β ≤ e^ε·α + δ and 1 − α ≤ e^ε·β + δ):
+//
+//	Pr[success] ≤ (e^ε + δ)/(1 + e^ε) = sigmoid(ε) + δ·sigmoid(−ε)
+//
+// evaluated in the second form (no overflow for ε up to 700 and beyond),
+// rounded up and capped at 1. It equals PMPSuccess at δ = 0. NaN for ε < 0,
+// δ outside [0, 1], or NaN inputs.
+func PMPSuccessDelta(eps, delta float64) float64 {
+	switch {
+	case math.IsNaN(eps) || eps < 0 || !(delta >= 0 && delta <= 1):
+		return math.NaN()
+	case delta == 0:
+		return PMPSuccess(eps)
+	}
+	return roundUp(logistic(eps)+delta*logistic(-eps), 0.5, 1)
+}
+
+// PMPMIPEta returns η of Izzo et al.'s η-MIP implied by ε-PMP
+// (Lowy et al. 2024, Lemma 13; seed001.md §1.7):
+//
+//	η = (1 − e^{−ε})/2
+//
+// i.e. a Bayes success of at most 1/2 + η (weaker than PMPSuccess).
+// Evaluated as −expm1(−ε)/2, rounded up; 1/2 at ε = +Inf. Assumptions: pure
+// PMP, prior 1/2. NaN for ε < 0 or NaN.
+func PMPMIPEta(eps float64) float64 {
+	if math.IsNaN(eps) || eps < 0 {
+		return math.NaN()
+	}
+	if eps == 0 {
+		return 0
+	}
+	return roundUp(-math.Expm1(-eps)/2, 0, 0.5)
+}
+
+// ---------------------------------------------------------------------
+// Gaussian mechanism, sum-form queries (Prop. 12).
+
+// PMPGaussianBound is the result of PMPGaussian.
+type PMPGaussianBound struct {
+	// Epsilon is the PMP parameter ε̃_Prop12(X): the smallest ε̃ ≥ 0 with
+	// max_x B(x; ε̃) ≤ δ, an upper bound on the true ε̃(X), rounded up.
+	Epsilon float64
+	// Worst is the index of a record x* attaining the maximum (the first
+	// one found in the order of decreasing B(x; 0)); −1 when Epsilon = 0
+	// because every B(x; 0) ≤ δ.
+	Worst int
+	// MaxDistance is Δ_X = max_{x≠x'} ‖f(x) − f(x')‖₂, the sensitivity of
+	// the query within X (compare with the global Δ: Δ_X > Δ means the
+	// claimed DP guarantee is false for this data).
+	MaxDistance float64
+	// EpsilonX is the subpopulation DP parameter ε(X), the smallest ε with
+	// δ_G(ε; Δ_X/σ) ≤ δ (seed001.md §1.11), rounded up. ε̃ ≤ ε(X).
+	EpsilonX float64
+}
+
+// PMPGaussian returns the Gaussian-mechanism PMP bound of Lowy et al. 2024,
+// Proposition 12 (= Prop. 20) in the sum-form simplification of "Our
+// Approach" step 3 (seed001.md §1.11, §4.6). The mechanism is
+// A(D) = q(D) + N(0, σ²I) with q(D) = Σ_{x∈D} f(x); f[i] is the vector f(x_i)
+// of record i of the parent set X (all of the same length d ≥ 1;
+// len(f) = 2n ≥ 2 records; for the mean query f(x) = x/n). With
+// μ_{xx'} = ‖f(x) − f(x')‖₂/σ and the analytic-Gaussian profile
+// (Balle & Wang 2018; Lemma 10)
+//
+//	δ_G(ε; μ) = Φ(μ/2 − ε/μ) − e^ε·Φ(−μ/2 − ε/μ),   δ_G(ε; 0) = 0,
+//	B(x; ε)   = (1/(2n − 1))·Σ_{x'∈X, x'≠x} δ_G(ε; μ_{xx'}),
+//
+// the result is ε̃ = min{ε ≥ 0 : max_{x∈X} B(x; ε) ≤ δ}; by Lemma 11 the
+// mechanism is then (ε̃, δ)-PMP w.r.t. X. The bound is certified (an upper
+// bound on the true PMP parameter), tight for n = 1 (Cor. 4 with the
+// erratum: the δ is the same δ as the DP guarantee's).
+//
+// Assumptions: replace-one adjacency, |X| = 2n, sum-form query, δ ∈ (0, 1),
+// σ > 0. The result depends on f and σ only through the distances μ.
+//
+// Computation (exact up to rounding, no Monte Carlo): B is evaluated in
+// log space (ln δ_G = ln Φ(a) + ln(1 − e^{ε + ln Φ(b) − ln Φ(a)})), so ε up
+// to 700 and δ down to the smallest subnormal are fine. Each record's
+// ε̃(x) is the root of the decreasing B(x; ·) = δ, found by bisection over
+// float64 values to adjacent floats (the end with B ≤ δ is kept). Records
+// are visited in decreasing order of B(x; 0); a record is root-searched
+// only if B(x; current max) > δ. Cost O(N²·d) for distances plus O(N²)
+// evaluations of δ_G (two passes) plus about 64·N per record that raises
+// the maximum (typically a handful), with N = 2n; memory O(N). Distances
+// are recomputed, never stored, so N of several thousands is fine
+// (N = 4000: about two seconds).
+//
+// Errors for an odd or < 2 number of records, ragged or empty vectors,
+// non-finite entries, σ ≤ 0 or non-finite, δ outside (0, 1).
+func PMPGaussian(f [][]float64, sigma, delta float64) (PMPGaussianBound, error) {
+	res := PMPGaussianBound{Epsilon: math.NaN(), Worst: -1, MaxDistance: math.NaN(), EpsilonX: math.NaN()}
+	if err := checkPMPGaussian(f, sigma, delta); err != nil {
+		return res, err
+	}
+	g := newPMPGauss(f, sigma, delta)
+	n := len(f)
+
+	// Pass 1: B(x; 0) for every record, the largest distance per record and
+	// overall.
+	logB0 := make([]float64, n)
+	rowMax := make([]float64, n)
+	maxDist := 0.0
+	for i := range n {
+		rowMax[i] = g.fill(i)
+		logB0[i] = g.logB(i, 0)
+		maxDist = math.Max(maxDist, g.maxDist)
+	}
+	res.MaxDistance = maxDist
+	muX := 0.0
+	for _, m := range rowMax {
+		muX = math.Max(muX, m)
+	}
+	res.EpsilonX = gaussEpsilonUp(muX, delta)
+
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return logB0[order[a]] > logB0[order[b]] })
+
+	// Pass 2: raise the running maximum record by record.
+	best := 0.0
+	for _, i := range order {
+		if logB0[i] <= g.target {
+			break // ε̃(x) = 0 for this and every later record
+		}
+		if best > 0 && gaussLogDelta(best, rowMax[i]) <= g.target {
+			continue // every term, hence B(x; best), is ≤ δ
+		}
+		g.fill(i)
+		if best > 0 && g.logB(i, best) <= g.target {
+			continue
+		}
+		best = g.root(i, best, rowMax[i])
+		res.Worst = i
+	}
+	res.Epsilon = roundUp(best, 0, math.Inf(1))
+	return res, nil
+}
+
+// PMPGaussianPerRecord returns ε̃(x) = min{ε ≥ 0 : B(x; ε) ≤ δ} for every
+// record of the parent set (Lowy et al. 2024, Prop. 12 sum form, as in
+// PMPGaussian; seed001.md §4.6 "per-record ε̃(x)"), each rounded up; their
+// maximum is PMPGaussian's Epsilon. Same inputs, assumptions and errors as
+// PMPGaussian. Cost O(N²·(d + 64)) with N = 2n (one root search per
+// record): use PMPGaussian when only the maximum is needed.
+func PMPGaussianPerRecord(f [][]float64, sigma, delta float64) ([]float64, error) {
+	if err := checkPMPGaussian(f, sigma, delta); err != nil {
+		return nil, err
+	}
+	g := newPMPGauss(f, sigma, delta)
+	out := make([]float64, len(f))
+	for i := range f {
+		rowMax := g.fill(i)
+		if g.logB(i, 0) <= g.target {
+			out[i] = 0
+			continue
+		}
+		out[i] = roundUp(g.root(i, 0, rowMax), 0, math.Inf(1))
+	}
+	return out, nil
+}
+
+// PMPGaussianSigma returns the smallest noise standard deviation σ for
+// which the Gaussian mechanism with L2 sensitivity Δ is (ε, δ)-DP, by the
+// exact characterisation of the analytic Gaussian mechanism (Balle & Wang
+// 2018, Thm 8; Lowy et al. 2024, Lemma 10 and "Our Approach" step 1;
+// seed001.md §4.4 "equivalent, simpler method"):
+//
+//	σ = min{σ > 0 : δ_G(ε; Δ/σ) ≤ δ}
+//
+// found by bisection over float64 values of σ on the predicate
+// Gaussian{Mu: Δ/σ}.EpsilonAt(δ) ≤ ε, to adjacent floats; the larger
+// (conservative) end is returned, for which the predicate holds as
+// computed. ε = 0 is allowed (σ = Δ/(2Φ⁻¹((1 + δ)/2))). Assumptions:
+// ε ≥ 0 finite, δ ∈ (0, 1) (δ = 0 has no finite σ), Δ > 0 finite; errors
+// otherwise.
+func PMPGaussianSigma(eps, delta, sensitivity float64) (float64, error) {
+	switch {
+	case !(eps >= 0) || math.IsInf(eps, 1):
+		return math.NaN(), fmt.Errorf("pmp: ε must be finite and ≥ 0, got %g", eps)
+	case !(delta > 0 && delta < 1):
+		return math.NaN(), fmt.Errorf("pmp: δ must be in (0, 1) for a finite σ, got %g", delta)
+	case !(sensitivity > 0) || math.IsInf(sensitivity, 1):
+		return math.NaN(), fmt.Errorf("pmp: sensitivity must be finite and > 0, got %g", sensitivity)
+	}
+	ok := func(sigma float64) bool {
+		mu := sensitivity / sigma
+		if !(mu >= 0) || math.IsInf(mu, 1) {
+			return false
+		}
+		return Gaussian{Mu: mu}.EpsilonAt(delta) <= eps
+	}
+	lo, hi := sensitivity, sensitivity
+	if ok(hi) {
+		for i := 0; i < 2200 && ok(lo); i++ {
+			lo /= 2
+			if lo == 0 {
+				return math.NaN(), errors.New("pmp: no σ bracket (noise underflows)")
+			}
+		}
+		if ok(lo) {
+			return math.NaN(), errors.New("pmp: no σ bracket")
+		}
+	} else {
+		for i := 0; i < 2200 && !ok(hi); i++ {
+			hi *= 2
+			if math.IsInf(hi, 1) {
+				return math.NaN(), errors.New("pmp: no finite σ meets (ε, δ)")
+			}
+		}
+		if !ok(hi) {
+			return math.NaN(), errors.New("pmp: no finite σ meets (ε, δ)")
+		}
+	}
+	return firstTrue(ok, lo, hi), nil
+}
+
+// PMPGaussianFromDP runs the full three-step analysis of Lowy et al. 2024
+// ("Our Approach"; seed001.md §4.6): σ from the DP target (ε, δ) and the
+// global L2 sensitivity Δ by PMPGaussianSigma (step 1), then the
+// Prop. 12 sum-form bound at that σ and the same δ by PMPGaussian
+// (steps 2–3). It returns σ and the bound; assumptions and errors are
+// those of both functions.
+func PMPGaussianFromDP(f [][]float64, eps, delta, sensitivity float64) (float64, PMPGaussianBound, error) {
+	sigma, err := PMPGaussianSigma(eps, delta, sensitivity)
+	if err != nil {
+		return math.NaN(), PMPGaussianBound{Epsilon: math.NaN(), Worst: -1, MaxDistance: math.NaN(), EpsilonX: math.NaN()}, err
+	}
+	b, err := PMPGaussian(f, sigma, delta)
+	return sigma, b, err
+}
+
+func checkPMPGaussian(f [][]float64, sigma, delta float64) error {
+	switch {
+	case len(f) < 2 || len(f)%2 != 0:
+		return fmt.Errorf("pmp: the parent set must have 2n ≥ 2 records, got %d", len(f))
+	case !(sigma > 0) || math.IsInf(sigma, 1):
+		return fmt.Errorf("pmp: σ must be finite and > 0, got %g", sigma)
+	case !(delta > 0 && delta < 1):
+		return fmt.Errorf("pmp: δ must be in (0, 1), got %g", delta)
+	}
+	d := len(f[0])
+	if d == 0 {
+		return errors.New("pmp: record vectors must not be empty")
+	}
+	for i, row := range f {
+		if len(row) != d {
+			return fmt.Errorf("pmp: record %d has %d values, record 0 has %d", i, len(row), d)
+		}
+		for k, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("pmp: record %d value %d is not finite (%g)", i, k, v)
+			}
+		}
+	}
+	return nil
+}
+
+// pmpGauss holds the inputs of PMPGaussian and a reusable row of scaled
+// distances μ_ij = ‖f_i − f_j‖/σ.
+type pmpGauss struct {
+	f       [][]float64
+	sigma   float64
+	delta   float64
+	target  float64 // ln δ
+	lnNm1   float64 // ln(2n − 1)
+	mu      []float64
+	maxDist float64 // largest ‖f_i − f_j‖ of the last filled row
+}
+
+func newPMPGauss(f [][]float64, sigma, delta float64) *pmpGauss {
+	return &pmpGauss{
+		f: f, sigma: sigma, delta: delta, target: logPos(delta),
+		lnNm1: math.Log(float64(len(f) - 1)),
+		mu:    make([]float64, len(f)),
+	}
+}
+
+// fill computes μ_ij for every j (μ_ii = 0) and returns max_j μ_ij.
+func (g *pmpGauss) fill(i int) float64 {
+	top, maxD := 0.0, 0.0
+	for j := range g.f {
+		if j == i {
+			g.mu[j] = 0
+			continue
+		}
+		d := l2Distance(g.f[i], g.f[j])
+		maxD = math.Max(maxD, d)
+		m := d / g.sigma
+		g.mu[j] = m
+		top = math.Max(top, m)
+	}
+	g.maxDist = maxD
+	return top
+}
+
+// logB returns ln B(x_i; ε) for the filled row i.
+func (g *pmpGauss) logB(i int, eps float64) float64 {
+	var acc logSumComp
+	for j, m := range g.mu {
+		if j != i {
+			acc.add(gaussLogDelta(eps, m))
+		}
+	}
+	return acc.value() - g.lnNm1
+}
+
+// root returns the smallest float64 ε in (lo, ∞) with ln B(x_i; ε) ≤ ln δ,
+// given that it fails at lo; rowMax bounds the row's μ, so the root is at
+// most ε(μ_max) (each term is ≤ δ_G(ε; μ_max)).
+func (g *pmpGauss) root(i int, lo, rowMax float64) float64 {
+	ok := func(eps float64) bool { return g.logB(i, eps) <= g.target }
+	hi := math.Max(gaussEpsilonUp(rowMax, g.delta), lo)
+	if !(hi > lo) || math.IsInf(hi, 1) || math.IsNaN(hi) {
+		hi = math.Max(2*lo, 1)
+	}
+	for k := 0; k < 2200 && !ok(hi); k++ {
+		lo, hi = hi, 2*hi
+		if math.IsInf(hi, 1) {
+			return hi
+		}
+	}
+	return firstTrue(ok, lo, hi)
+}
+
+// gaussLogDelta returns ln δ_G(ε; μ) (Lemma 10 in μ-form), −Inf for μ = 0
+// and 0 for μ = +Inf.
+func gaussLogDelta(eps, mu float64) float64 {
+	switch {
+	case mu <= 0:
+		return math.Inf(-1)
+	case math.IsInf(mu, 1):
+		return 0
+	}
+	return Gaussian{Mu: mu}.LogDeltaAt(eps)
+}
+
+// gaussEpsilonUp returns the smallest ε with δ_G(ε; μ) ≤ δ, rounded up
+// (0 for μ = 0, +Inf for μ = +Inf).
+func gaussEpsilonUp(mu, delta float64) float64 {
+	switch {
+	case mu <= 0:
+		return 0
+	case math.IsInf(mu, 1):
+		return math.Inf(1)
+	}
+	return roundUp(Gaussian{Mu: mu}.EpsilonAt(delta), 0, math.Inf(1))
+}
+
+// l2Distance returns ‖a − b‖₂ for finite vectors of equal length without
+// spurious overflow or underflow: the fast sum of squares is used when it
+// is comfortably inside the normal range, otherwise the differences are
+// halved (so they cannot overflow) and scaled by their largest magnitude.
+func l2Distance(a, b []float64) float64 {
+	s := 0.0
+	for k := range a {
+		t := a[k] - b[k]
+		s += t * t
+	}
+	if s >= 0x1p-900 && s <= 0x1p900 {
+		return math.Sqrt(s)
+	}
+	scale := 0.0
+	for k := range a {
+		scale = math.Max(scale, math.Abs(a[k]*0.5-b[k]*0.5))
+	}
+	if scale == 0 {
+		return 0
+	}
+	s = 0
+	for k := range a {
+		t := (a[k]*0.5 - b[k]*0.5) / scale
+		s += t * t
+	}
+	return 2 * scale * math.Sqrt(s)
+}
+
+// firstTrue returns the smallest float64 x in (lo, hi] with ok(x), for an ok
+// that is false at lo, true at hi and monotone in between, by bisection of
+// the ordered float64 keys (at most 64 halvings to adjacent floats).
+func firstTrue(ok func(float64) bool, lo, hi float64) float64 {
+	kl, kh := bracketKey(lo), bracketKey(hi)
+	for i := 0; i < 128 && kh-kl > 1; i++ {
+		km := (kl & kh) + ((kl ^ kh) >> 1)
+		if ok(bracketFloat(km)) {
+			kh = km
+		} else {
+			kl = km
+		}
+	}
+	return bracketFloat(kh)
+}
+
+// logSumComp accumulates ln Σ e^{xᵢ} with a running scale and a
+// compensated (Neumaier) sum, so that the relative error stays a few ulps
+// for any number of terms.
+type logSumComp struct{ scale, sum, comp float64 }
+
+func (a *logSumComp) add(x float64) {
+	if math.IsInf(x, -1) || math.IsNaN(x) {
+		return
+	}
+	if a.sum == 0 {
+		a.scale, a.sum, a.comp = x, 1, 0
+		return
+	}
+	var t float64
+	if x > a.scale {
+		r := math.Exp(a.scale - x)
+		a.sum *= r
+		a.comp *= r
+		a.scale = x
+		t = 1
+	} else {
+		t = math.Exp(x - a.scale)
+	}
+	s := a.sum + t
+	if a.sum >= t {
+		a.comp += (a.sum - s) + t
+	} else {
+		a.comp += (t - s) + a.sum
+	}
+	a.sum = s
+}
+
+// value returns ln Σ e^{xᵢ}, −Inf for an empty sum.
+func (a *logSumComp) value() float64 {
+	if a.sum == 0 {
+		return math.Inf(-1)
+	}
+	return a.scale + math.Log(a.sum+a.comp)
+}
+
+// ---------------------------------------------------------------------
+// Exact enumeration: exponential mechanism (Prop. 9) and generic discrete
+// mechanisms (Lemma 3 (3) with δ = 0).
+
+// PMPExact is the result of an exact PMP computation by enumeration.
+type PMPExact struct {
+	// Epsilon is ε̃(X) = max_{x, a} |ln Σ_{D∋x} P(a|D) − ln Σ_{D∌x} P(a|D)|,
+	// rounded up; +Inf when an output is possible only with x in (or only
+	// with x out).
+	Epsilon float64
+	// Record and Output are the maximising record x* and output a* (the
+	// first in index order); −1 when Epsilon is 0.
+	Record, Output int
+	// InOverOut is true when the binding direction is ln(in/out) > 0 (the
+	// direction Prop. 9 prints), false when it is the reverse direction that
+	// the erratum's absolute value adds.
+	InOverOut bool
+	// Subsets is C(2n, n), the number of training sets enumerated.
+	Subsets int
+}
+
+// PMPDiscrete returns the exact PMP parameter of a mechanism with finitely
+// many outputs w.r.t. a parent set of `records` = 2n records, by Lemma 3 (3)
+// with δ = 0 (Lowy et al. 2024; the form used in the proof of Prop. 5/17;
+// seed001.md §4.7):
+//
+//	ε̃(X) = max_{x∈X} max_a |ln Σ_{D∈X_in(x)} P(a|D) − ln Σ_{D∈X_out(x)} P(a|D)|
+//
+// (the normalisers 1/N cancel since |X_in(x)| = |X_out(x)|; the absolute
+// value is the two-sided Definition 2, seed001.md erratum 2). An output
+// impossible on one side only gives +Inf; impossible on both is skipped.
+// logProb is called once per n-subset D with its members (ascending record
+// indices) and must fill logp[a] (len logp = outputs) with ln P(a|D) up to
+// an additive constant (each vector is normalised here; −Inf marks an
+// impossible output; a deterministic mechanism is one finite entry). It
+// must not keep the slices. Assumptions: replace-one adjacency, uniform
+// n-subset prior, distinct records (footnote 2; duplicates are treated by
+// index).
+//
+// All C(2n, n) subsets are enumerated (Gosper's hack), accumulating in log
+// space with compensated sums: cost C(2n, n)·(cost of logProb + 2n·outputs
+// exponentials), memory O(n·outputs). Errors when records is odd or < 2,
+// outputs < 1, C(2n, n) > MaxPMPSubsets, or logProb yields NaN, +Inf, or an
+// all-impossible vector.
+func PMPDiscrete(records, outputs int, logProb func(members []int, logp []float64)) (PMPExact, error) {
+	res := PMPExact{Epsilon: math.NaN(), Record: -1, Output: -1}
+	if logProb == nil {
+		return res, errors.New("pmp: nil logProb")
+	}
+	if err := checkEnumeration(records, outputs); err != nil {
+		return res, err
+	}
+	return enumeratePMP(records, outputs, func(members []int, logp []float64) error {
+		logProb(members, logp)
+		return nil
+	})
+}
+
+// PMPExponential returns the exact PMP parameter ε̃(X) of the ε-DP
+// exponential mechanism w.r.t. a parent set of 2n records, by Lowy et al.
+// 2024, Proposition 9 (= Prop. 19) with the two-sided erratum (seed001.md
+// §1.10, §4.2, erratum 2):
+//
+//	ε̃(X) = max_{x∈X} max_{w∈W} |ln Σ_{D∈X_in(x)} P(w|D) − ln Σ_{D'∈X_out(x)} P(w|D')|,
+//	P(w|D) = exp(−β·ℓ(w, D)) / Σ_{w'} exp(−β·ℓ(w', D)),   β = ε/(2Δ_ℓ)
+//
+// (Definition 7; the mechanism is ε-DP by Lemma 8 when Δ_ℓ is the loss
+// sensitivity). The loss is decomposable: loss[w][i] is record i's
+// contribution to the loss of candidate w, and ℓ(w, D) = Σ_{i∈D} loss[w][i];
+// for the paper's geometric median loss[w][i] = ‖w − x_i‖₂/n. The table is
+// candidates × records: len(loss) = m ≥ 1 candidates (duplicates allowed,
+// counted as separate outputs), each of length 2n.
+//
+// The result is exact (no bound, no Monte Carlo) and depends on ε and Δ_ℓ
+// only through β. Subtracting a per-record constant from loss[·][i] does not
+// change P(w|D), so each record's column is shifted to minimum 0 before
+// β is applied (better conditioned for large β). Cost as PMPDiscrete with
+// an extra m·n per subset. Errors: a ragged or empty table, an odd number
+// of records, non-finite losses, ε < 0 or non-finite, Δ_ℓ ≤ 0 or
+// non-finite, β·ℓ overflowing, or C(2n, n) > MaxPMPSubsets.
+func PMPExponential(loss [][]float64, eps, sensitivity float64) (PMPExact, error) {
+	res := PMPExact{Epsilon: math.NaN(), Record: -1, Output: -1}
+	e, err := newExpMech(loss, eps, sensitivity)
+	if err != nil {
+		return res, err
+	}
+	return enumeratePMP(e.records, len(loss), func(members []int, logp []float64) error {
+		e.logProb(members, logp)
+		return nil
+	})
+}
+
+// PMPExponentialSubpopulationEpsilon returns the subpopulation DP parameter
+// ε(X) of the same exponential mechanism (seed001.md §1.10 "Subpopulation
+// DP parameter" [DERIVED from the paper's definition of ε(X)], §4.3): the
+// pure-DP parameter over adjacent n-subsets of X,
+//
+//	ε(X) = max_w max_{D, D' ⊂ X, |D∩D'| = n−1} |ln P(w|D) − ln P(w|D')|,
+//
+// rounded up; ε̃(X) ≤ ε(X) ≤ 2βΔ_ℓ (seed001.md §1.12). Inputs, assumptions
+// and errors as PMPExponential; cost C(2n, n)·n²·m exponentials.
+func PMPExponentialSubpopulationEpsilon(loss [][]float64, eps, sensitivity float64) (float64, error) {
+	e, err := newExpMech(loss, eps, sensitivity)
+	if err != nil {
+		return math.NaN(), err
+	}
+	m, nrec, half := len(loss), e.records, e.records/2
+	members := make([]int, 0, half)
+	outside := make([]int, 0, half)
+	lp := make([]float64, m)
+	s := make([]float64, m)
+	sp := make([]float64, m)
+	best := 0.0
+	forEachSubset(nrec, half, func(mask uint64) {
+		members, outside = splitMask(mask, nrec, members[:0], outside[:0])
+		e.scores(members, s)
+		lse := logSumExpSlice(s)
+		for w := range s {
+			lp[w] = s[w] - lse
+		}
+		for _, a := range members {
+			for _, b := range outside {
+				for w := range s {
+					sp[w] = s[w] - e.beta*(e.loss[w][b]-e.loss[w][a])
+				}
+				l2 := logSumExpSlice(sp)
+				for w := range s {
+					best = math.Max(best, math.Abs(lp[w]-(sp[w]-l2)))
+				}
+			}
+		}
+	})
+	return roundUp(best, 0, math.Inf(1)), nil
+}
+
+// expMech is a validated exponential mechanism with shifted losses.
+type expMech struct {
+	loss    [][]float64 // loss[w][i] − min_w loss[w][i]
+	beta    float64
+	records int
+}
+
+func newExpMech(loss [][]float64, eps, sensitivity float64) (*expMech, error) {
+	switch {
+	case len(loss) == 0:
+		return nil, errors.New("pmp: the loss table needs at least one candidate")
+	case !(eps >= 0) || math.IsInf(eps, 1):
+		return nil, fmt.Errorf("pmp: ε must be finite and ≥ 0, got %g", eps)
+	case !(sensitivity > 0) || math.IsInf(sensitivity, 1):
+		return nil, fmt.Errorf("pmp: loss sensitivity Δ_ℓ must be finite and > 0, got %g", sensitivity)
+	}
+	nrec := len(loss[0])
+	if err := checkEnumeration(nrec, len(loss)); err != nil {
+		return nil, err
+	}
+	beta := eps / (2 * sensitivity)
+	if math.IsInf(beta, 1) {
+		return nil, fmt.Errorf("pmp: β = ε/(2Δ_ℓ) overflows (ε = %g, Δ_ℓ = %g)", eps, sensitivity)
+	}
+	shifted := make([][]float64, len(loss))
+	for w, row := range loss {
+		if len(row) != nrec {
+			return nil, fmt.Errorf("pmp: candidate %d has %d losses, candidate 0 has %d", w, len(row), nrec)
+		}
+		for i, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("pmp: loss[%d][%d] is not finite (%g)", w, i, v)
+			}
+		}
+		shifted[w] = make([]float64, nrec)
+	}
+	maxShift := 0.0
+	for i := range nrec {
+		lo := math.Inf(1)
+		for w := range loss {
+			lo = math.Min(lo, loss[w][i])
+		}
+		for w := range loss {
+			v := loss[w][i] - lo
+			if math.IsInf(v, 1) {
+				return nil, fmt.Errorf("pmp: losses of record %d span more than the float64 range", i)
+			}
+			shifted[w][i] = v
+			maxShift = math.Max(maxShift, v)
+		}
+	}
+	if math.IsInf(beta*maxShift*float64(nrec/2), 1) {
+		return nil, fmt.Errorf("pmp: β·ℓ overflows (β = %g, largest per-record loss spread %g)", beta, maxShift)
+	}
+	return &expMech{loss: shifted, beta: beta, records: nrec}, nil
+}
+
+// scores sets s[w] = −β·ℓ(w, D) for D = members.
+func (e *expMech) scores(members []int, s []float64) {
+	for w, row := range e.loss {
+		l := 0.0
+		for _, i := range members {
+			l += row[i]
+		}
+		s[w] = -e.beta * l
+	}
+}
+
+// logProb sets logp[w] = −β·ℓ(w, D) (unnormalised).
+func (e *expMech) logProb(members []int, logp []float64) { e.scores(members, logp) }
+
+func checkEnumeration(records, outputs int) error {
+	switch {
+	case records < 2 || records%2 != 0:
+		return fmt.Errorf("pmp: the parent set must have 2n ≥ 2 records, got %d", records)
+	case outputs < 1:
+		return fmt.Errorf("pmp: need at least one output, got %d", outputs)
+	}
+	if c := binomial(records, records/2); c > MaxPMPSubsets {
+		return fmt.Errorf("pmp: exact enumeration of C(%d, %d) = %.6g training sets exceeds the limit of %d (2n ≤ 22 records); use a smaller parent set",
+			records, records/2, c, MaxPMPSubsets)
+	}
+	return nil
+}
+
+// enumeratePMP is the common core of PMPDiscrete and PMPExponential. The
+// caller has validated records and outputs.
+func enumeratePMP(records, outputs int, logProb func(members []int, logp []float64) error) (PMPExact, error) {
+	res := PMPExact{Epsilon: math.NaN(), Record: -1, Output: -1}
+	half := records / 2
+	in := make([]logSumComp, records*outputs)
+	out := make([]logSumComp, records*outputs)
+	members := make([]int, 0, half)
+	outside := make([]int, 0, half)
+	logp := make([]float64, outputs)
+	var fail error
+	count := 0
+	forEachSubset(records, half, func(mask uint64) {
+		if fail != nil {
+			return
+		}
+		count++
+		members, outside = splitMask(mask, records, members[:0], outside[:0])
+		for a := range logp {
+			logp[a] = math.Inf(-1)
+		}
+		if err := logProb(members, logp); err != nil {
+			fail = err
+			return
+		}
+		for a, v := range logp {
+			if math.IsNaN(v) || math.IsInf(v, 1) {
+				fail = fmt.Errorf("pmp: log-probability of output %d for training set %v is %g", a, members, v)
+				return
+			}
+		}
+		lse := logSumExpSlice(logp)
+		if math.IsInf(lse, -1) {
+			fail = fmt.Errorf("pmp: every output is impossible for training set %v", members)
+			return
+		}
+		for a := range logp {
+			logp[a] -= lse
+		}
+		for _, x := range members {
+			acc := in[x*outputs : (x+1)*outputs]
+			for a, v := range logp {
+				acc[a].add(v)
+			}
+		}
+		for _, x := range outside {
+			acc := out[x*outputs : (x+1)*outputs]
+			for a, v := range logp {
+				acc[a].add(v)
+			}
+		}
+	})
+	if fail != nil {
+		return res, fail
+	}
+	best, bx, ba, dir := 0.0, -1, -1, false
+	for x := range records {
+		for a := range outputs {
+			li, lo := in[x*outputs+a].value(), out[x*outputs+a].value()
+			var d float64
+			switch {
+			case math.IsInf(li, -1) && math.IsInf(lo, -1):
+				continue
+			case math.IsInf(li, -1):
+				d = math.Inf(-1)
+			case math.IsInf(lo, -1):
+				d = math.Inf(1)
+			default:
+				d = li - lo
+			}
+			if math.Abs(d) > best {
+				best, bx, ba, dir = math.Abs(d), x, a, d > 0
+			}
+		}
+	}
+	res.Epsilon = roundUp(best, 0, math.Inf(1))
+	res.Record, res.Output, res.InOverOut, res.Subsets = bx, ba, dir, count
+	return res, nil
+}
+
+// forEachSubset calls f with every k-subset of {0, …, n−1} as a bit mask,
+// in increasing order (Gosper's hack); n ≤ 62.
+func forEachSubset(n, k int, f func(mask uint64)) {
+	if k < 1 || k > n || n > 62 {
+		return
+	}
+	limit := uint64(1) << uint(n)
+	for mask := uint64(1)<<uint(k) - 1; mask < limit; {
+		f(mask)
+		c := mask & -mask
+		r := mask + c
+		mask = (((r ^ mask) >> 2) / c) | r
+	}
+}
+
+// splitMask appends the set and unset bit indices of mask below n.
+func splitMask(mask uint64, n int, in, out []int) ([]int, []int) {
+	for i := range n {
+		if mask>>uint(i)&1 == 1 {
+			in = append(in, i)
+		} else {
+			out = append(out, i)
+		}
+	}
+	return in, out
+}
+
+// logSumExpSlice returns ln Σ e^{xᵢ} (−Inf for an empty or all −Inf slice).
+func logSumExpSlice(xs []float64) float64 {
+	top := math.Inf(-1)
+	for _, v := range xs {
+		top = math.Max(top, v)
+	}
+	if math.IsInf(top, -1) {
+		return top
+	}
+	s := 0.0
+	for _, v := range xs {
+		s += math.Exp(v - top)
+	}
+	return top + math.Log(s)
+}
