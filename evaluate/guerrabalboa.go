@@ -190,13 +190,15 @@ func GBMIAErlingsson(eps float64) float64 {
 // on the STRONG membership advantage Adv^s_MIA (Eq. 2, Def. 4.8; catalog
 // B3, with the erratum §5.4 item 2: the theorem's "Adv_MIA" is Adv^s_MIA):
 //
-//	Adv^s_MIA ≤ (e^ε − 1 + 2δ)/(e^ε + 1) = t(ε) + δ·2/(e^ε + 1),
+//	Adv^s_MIA ≤ (e^ε − 1 + 2δ)/(e^ε + 1) = δ + (1 − δ)·t(ε),
 //
 // the only bound of the paper for (ε, δ)-DP, valid for every ε ≥ 0 and
 // δ ∈ [0, 1] (it equals δ at ε = 0, t(ε) at δ = 0 and 1 at δ = 1), strong
 // adversary, replace-one neighbours. The weak-setting advantage is half of
-// it (§4.1, catalog M3). It is EpsDelta.WorstAdvantage rounded up; its
-// inverse (largest ε for a target Adv^s) is EpsilonForWorstAdvantage.
+// it (§4.1, catalog M3). It is the value of EpsDelta.WorstAdvantage, but
+// evaluated as δ + (1 − δ)·tanh(ε/2): a sum of non-negative terms (a few
+// ulps) that is non-decreasing in ε in floating point too, whereas
+// t + 2δ/(e^ε + 1) can drop by an ulp as ε grows.
 func GBMIAHumphries(eps, delta float64) float64 {
 	if !gbValidEps(eps) || !validProbability(delta) {
 		return math.NaN()
@@ -204,7 +206,24 @@ func GBMIAHumphries(eps, delta float64) float64 {
 	if eps == 0 {
 		return delta
 	}
-	return roundUp(EpsDelta{Epsilon: eps, Delta: delta}.WorstAdvantage(), delta, 1)
+	return roundUp(delta+(1-delta)*gbT(eps), delta, 1)
+}
+
+// GBMIAHumphriesEpsilon returns the largest ε with GBMIAHumphries(ε, δ) ≤
+// target (catalog §5.2, Humphries): ε = ln((1 + a − 2δ)/(1 − a)) =
+// log1p(2(a − δ)/(1 − a)). a < δ is infeasible (the bound is δ at ε = 0);
+// a ≥ 1 gives +Inf. EpsilonForWorstAdvantage is the same inverse for the
+// f-DP column's evaluation of this bound.
+func GBMIAHumphriesEpsilon(target, delta float64) (float64, bool) {
+	if math.IsNaN(target) || !validProbability(delta) {
+		return math.NaN(), false
+	}
+	closed := math.Inf(1)
+	if target < 1 {
+		closed = math.Log1p(2 * (target - delta) / (1 - target))
+	}
+	bound := func(e float64) float64 { return GBMIAHumphries(e, delta) }
+	return gbLargest(bound, target, closed)
 }
 
 // gbReRoExactRaw returns Prop 5.1's κ_0·min{e^ε, 1 + (m−1)t(ε)} unrounded
@@ -324,7 +343,7 @@ func GBUReRoExactCombined(eps, kappa0, kappa0Min, mu float64, m int) float64 {
 	if !gbValidEps(eps) || !gbValidPrior(kappa0, kappa0Min, m) || !gbValidMu(mu, kappa0, m) {
 		return math.NaN()
 	}
-	limit := roundUp(1-mu, 0, 1)
+	limit := gbOneMinusUp(mu)
 	return math.Min(roundUp(gbUReRoCombinedRaw(eps, kappa0, kappa0Min, m), 0, 1), limit)
 }
 
@@ -364,7 +383,31 @@ func GBUReRoUniform(eps float64, m int) float64 {
 		return 0
 	}
 	fm := float64(m)
-	return roundUp(math.Min(math.Expm1(eps)/fm, ((fm-1)*gbT(eps))/fm), 0, 1)
+	return roundUp(math.Min(math.Expm1(eps)/fm, ((fm-1)*gbT(eps))/fm), 0, gbOneMinusInvUp(fm))
+}
+
+// gbOneMinusInvUp returns the smallest float64 at or above 1 − 1/den,
+// den ≥ 1: the clip for Eq. 6, whose supremum (ε → ∞) is 1 − 1/m = 1 − μ.
+// Clipping there keeps the bound an upper bound and lets a target equal to
+// the supremum be met by every ε.
+func gbOneMinusInvUp(den float64) float64 {
+	c := (den - 1) / den // exactly rounded
+	if math.FMA(c, den, -(den-1)) < 0 {
+		c = math.Nextafter(c, 2)
+	}
+	return c
+}
+
+// gbOneMinusUp returns the smallest float64 at or above 1 − x for x in
+// [0, 1]: the §9 cap 1 − μ on the U-ReRo advantage at η = 0.
+func gbOneMinusUp(x float64) float64 {
+	s := 1 - x
+	// Two-sum: the rounding error of s is (1 − (s − b)) + (−x − b).
+	b := s - 1
+	if (1-(s-b))+(-x-b) > 0 {
+		s = math.Nextafter(s, 2)
+	}
+	return s
 }
 
 // Inverses: the largest ε whose bound is at most a target (catalog §5.2).

@@ -81,7 +81,7 @@ func TestGBPrintedClaims(t *testing.T) {
 	// §4.2: "Without background knowledge, the probability of correctly
 	// guessing the target attribute is 1/m" = the ReRo bound at ε = 0.
 	for _, m := range []int{2, 3, 10, 100} {
-		gbCheck(t, "GBReRoExactUniform(0, m)", GBReRoExactUniform(0, m), 1/float64(m), 1e-15)
+		gbCheck(t, "GBReRoExactUniform(0, m)", GBReRoExactUniform(0, m), 1/float64(m), gbRationalTol)
 	}
 	// Thm 4.9: Humphries holds "for all ε ≥ 0 and 0 ≤ δ ≤ 1" and stays ≤ 1.
 	for _, d := range []float64{0, 1e-300, 1e-5, 0.01, 0.5, 1} {
@@ -342,11 +342,13 @@ func TestGBInverseTable(t *testing.T) {
 		e, ok := GBUReRoUniformEpsilon(0.1, r.m)
 		check("GBUReRoUniformEpsilon(0.1, m)", e, ok, r.want)
 	}
-	// Humphries: the inverse is the existing EpsilonForWorstAdvantage.
-	e, ok := EpsilonForWorstAdvantage(0.5, 0)
-	check("Humphries inverse Adv^s=0.5 δ=0", e, ok, 1.09861228867)
-	e, ok = EpsilonForWorstAdvantage(0.5, 1e-5)
-	check("Humphries inverse Adv^s=0.5 δ=1e-5", e, ok, 1.09859895525)
+	e, ok := GBMIAHumphriesEpsilon(0.5, 0)
+	check("GBMIAHumphriesEpsilon(0.5, 0)", e, ok, 1.09861228867)
+	e, ok = GBMIAHumphriesEpsilon(0.5, 1e-5)
+	check("GBMIAHumphriesEpsilon(0.5, 1e-5)", e, ok, 1.09859895525)
+	if _, ok := GBMIAHumphriesEpsilon(1e-6, 1e-5); ok {
+		t.Error("Humphries: a < δ must be infeasible (§5.2)")
+	}
 	e, ok = GBReRoBalleEpsilon(0.5, 0.1)
 	check("GBReRoBalleEpsilon(0.5, 0.1)", e, ok, 1.60943791243)
 	// §5.2 infeasibility and +Inf rules.
@@ -503,7 +505,7 @@ func TestGBProperties(t *testing.T) {
 	// uniform → 1, Thm 7.2 → 1 (κ > 0), Yeom raw → +Inf.
 	inf := math.Inf(1)
 	gbCheck(t, "Humphries(∞)", GBMIAHumphries(inf, 0), 1, 0)
-	gbCheck(t, "Eq6(∞, 4)", GBUReRoUniform(inf, 4), 0.75, 1e-15)
+	gbCheck(t, "Eq6(∞, 4)", GBUReRoUniform(inf, 4), 0.75, 0)
 	gbCheck(t, "Prop5.1u(∞, 4)", GBReRoExactUniform(inf, 4), 1, 0)
 	gbCheck(t, "Thm7.2(∞, 1e-12)", GBUReRo(inf, 1e-12), 1, 0)
 	if v := GBMIAYeomRaw(710); !math.IsInf(v, 1) {
@@ -585,6 +587,11 @@ func TestGBInverseRoundTrip(t *testing.T) {
 		pair{"Yeom", GBMIAYeom, GBMIAYeomEpsilon},
 		pair{"Erlingsson", GBMIAErlingsson, GBMIAErlingssonEpsilon},
 	)
+	for _, d := range []float64{0, 1e-300, 1e-12, 1e-5, 0.01, 0.5, 1} {
+		d := d
+		ps = append(ps, pair{"Humphries", func(e float64) float64 { return GBMIAHumphries(e, d) },
+			func(g float64) (float64, bool) { return GBMIAHumphriesEpsilon(g, d) }})
+	}
 	for _, k := range []float64{5e-324, 1e-300, 1e-12, 0.01, 0.1, 0.5, 1} {
 		k := k
 		ps = append(ps,
@@ -668,7 +675,7 @@ func TestGBDomain(t *testing.T) {
 		gbPair(GBReRoBalleEpsilon(0.5, 2)), gbPair(GBReRoExactEpsilon(0.5, 0.1, 3)),
 		gbPair(GBReRoExactUniformEpsilon(0.5, 0)), gbPair(GBUReRoEpsilon(nan, 0.5)),
 		gbPair(GBUReRoExactEpsilon(0.5, 0.4, 0.1, 3)), gbPair(GBUReRoExactCombinedEpsilon(0.1, 0.7, 0.3, 0.1, 2)),
-		gbPair(GBUReRoUniformEpsilon(-1, 3)),
+		gbPair(GBUReRoUniformEpsilon(-1, 3)), gbPair(GBMIAHumphriesEpsilon(0.5, -1)),
 	} {
 		if r.ok || !math.IsNaN(r.e) {
 			t.Errorf("out-of-domain inverse gave %g, %v; want NaN, false", r.e, r.ok)

@@ -156,10 +156,10 @@ func TestPMPGaussianSigmaCatalog(t *testing.T) {
 			}
 			// Conservative end: the mechanism at σ is (ε, δ)-DP as computed,
 			// and one float less noise is not.
-			if Gaussian{Mu: sens / got}.EpsilonAt(r.delta) > r.eps {
+			if (Gaussian{Mu: sens / got}).EpsilonAt(r.delta) > r.eps {
 				t.Errorf("σ = %.17g does not meet ε = %g", got, r.eps)
 			}
-			if Gaussian{Mu: sens / math.Nextafter(got, 0)}.EpsilonAt(r.delta) <= r.eps {
+			if (Gaussian{Mu: sens / math.Nextafter(got, 0)}).EpsilonAt(r.delta) <= r.eps {
 				t.Errorf("σ = %.17g is not the smallest", got)
 			}
 		}

@@ -33,6 +33,10 @@ type Options struct {
 	// documenting every column (Docs[0] is its header row). Other formats
 	// ignore it.
 	Docs [][]string
+	// Summary, when not nil, is called once every row is written and its
+	// rows (the first is a bold header) become an XLSX sheet named
+	// Summary, after the data sheets. Other formats ignore it.
+	Summary func() [][]string
 }
 
 // Writer receives the header once, then every row in order.
@@ -89,6 +93,9 @@ const DefaultSheetName = "Results"
 
 // DocsSheetName is the name of the XLSX sheet written from Options.Docs.
 const DocsSheetName = "Columns"
+
+// SummarySheetName names the XLSX sheet written from Options.Summary.
+const SummarySheetName = "Summary"
 
 // Create returns a Writer for path. The format is opts.Format or, when
 // that is empty, the extension of path (.csv, .tsv, .xlsx or .parquet, in

@@ -74,6 +74,7 @@ type xlsxWriter struct {
 	lifecycle
 	sheetName string
 	docs      [][]string
+	summary   func() [][]string
 	maxRows   int // rows per sheet, the header included; set before WriteHeader
 
 	f       *excelize.File
@@ -114,6 +115,7 @@ func newXLSX(path string, opts Options) (*xlsxWriter, error) {
 		lifecycle: lifecycle{out: out},
 		sheetName: name,
 		docs:      opts.Docs,
+		summary:   opts.Summary,
 		maxRows:   MaxSheetRows,
 		statusCol: -1,
 	}, nil
@@ -432,8 +434,13 @@ func (w *xlsxWriter) finish() error {
 	if err := w.endSheet(); err != nil {
 		return err
 	}
+	if w.summary != nil {
+		if err := w.writeTextSheet(SummarySheetName, w.summary()); err != nil {
+			return err
+		}
+	}
 	if w.docs != nil {
-		if err := w.writeDocs(); err != nil {
+		if err := w.writeTextSheet(DocsSheetName, w.docs); err != nil {
 			return err
 		}
 	}
@@ -462,12 +469,14 @@ func (w *xlsxWriter) finish() error {
 	return nil
 }
 
-// writeDocs writes Options.Docs as the Columns sheet.
-func (w *xlsxWriter) writeDocs() error {
+// writeTextSheet writes rows of text as a sheet with a bold first row:
+// the Columns sheet (Options.Docs) and the Summary sheet (Options.Summary).
+// Cells that read as numbers are written as numbers.
+func (w *xlsxWriter) writeTextSheet(name string, rows [][]string) error {
 	wrap := func(err error) error {
-		return fmt.Errorf("writers: %s: writing sheet %q: %w", w.out.target, DocsSheetName, err)
+		return fmt.Errorf("writers: %s: writing sheet %q: %w", w.out.target, name, err)
 	}
-	if _, err := w.f.NewSheet(DocsSheetName); err != nil {
+	if _, err := w.f.NewSheet(name); err != nil {
 		return wrap(err)
 	}
 	head, err := w.f.NewStyle(&excelize.Style{
@@ -485,7 +494,7 @@ func (w *xlsxWriter) writeDocs() error {
 	}
 	ncols := 0
 	var widths []int
-	for _, row := range w.docs {
+	for _, row := range rows {
 		ncols = max(ncols, len(row))
 		for j, s := range row {
 			if j >= len(widths) {
@@ -498,7 +507,7 @@ func (w *xlsxWriter) writeDocs() error {
 			widths[j] = min(max(widths[j], longest+2), docsMaxColWidth)
 		}
 	}
-	sw, err := w.f.NewStreamWriter(DocsSheetName)
+	sw, err := w.f.NewStreamWriter(name)
 	if err != nil {
 		return wrap(err)
 	}
@@ -507,7 +516,7 @@ func (w *xlsxWriter) writeDocs() error {
 			return wrap(err)
 		}
 	}
-	if len(w.docs) > 1 {
+	if len(rows) > 1 {
 		if err := sw.SetPanes(&excelize.Panes{
 			Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft",
 			Selection: []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}},
@@ -517,7 +526,7 @@ func (w *xlsxWriter) writeDocs() error {
 	}
 	cells := make([]excelize.Cell, ncols)
 	vals := make([]interface{}, ncols)
-	for r, row := range w.docs {
+	for r, row := range rows {
 		style := body
 		if r == 0 {
 			style = head
@@ -530,6 +539,9 @@ func (w *xlsxWriter) writeDocs() error {
 					w.cut++
 				}
 				v = s
+				if x, err := strconv.ParseFloat(s, 64); err == nil && r > 0 {
+					v = x // a number stays a number
+				}
 			}
 			cells[j] = excelize.Cell{StyleID: style, Value: v}
 			vals[j] = &cells[j]

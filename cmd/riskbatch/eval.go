@@ -100,7 +100,11 @@ func runEval(cfg evalConfig) error {
 	if len(tables) == 1 && tables[0].Sheet() != "" {
 		sheetName = tables[0].Sheet()
 	}
-	w, err := writers.Create(cfg.output, writers.Options{Format: cfg.format, SheetName: sheetName, Docs: ev.Docs()})
+	if strings.EqualFold(sheetName, writers.SummarySheetName) || strings.EqualFold(sheetName, writers.DocsSheetName) {
+		sheetName = "Results" // those names belong to riskbatch's own sheets
+	}
+	sum := newSummary(lay, ev)
+	w, err := writers.Create(cfg.output, writers.Options{Format: cfg.format, SheetName: sheetName, Docs: ev.Docs(), Summary: sum.rows})
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
@@ -113,7 +117,7 @@ func runEval(cfg evalConfig) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	progress := newProgress(cfg.stderr, cfg.quiet)
-	counts, err := lay.stream(ctx, tables, w, cfg.workers, progress)
+	counts, err := lay.stream(ctx, tables, w, cfg.workers, progress, sum)
 	progress.finish()
 	if err != nil {
 		w.Abort()
@@ -254,7 +258,7 @@ const batchRows = 512
 // stream reads every table in order, evaluates batches in parallel and
 // writes the rows in input order. Memory is bounded by the number of
 // batches in flight, not by the number of rows.
-func (lay *layout) stream(ctx context.Context, tables []readers.Table, w writers.Writer, workers int, progress *progress) (statusCounts, error) {
+func (lay *layout) stream(ctx context.Context, tables []readers.Table, w writers.Writer, workers int, progress *progress, sum *summary) (statusCounts, error) {
 	counts := statusCounts{}
 	todo := make(chan *batch, workers)
 	done := make(chan *batch, workers)
@@ -321,6 +325,7 @@ func (lay *layout) stream(ctx context.Context, tables []readers.Table, w writers
 
 	pending := map[int]*batch{}
 	next := 0
+	written := 0
 	var writeErr error
 collect:
 	for {
@@ -352,6 +357,8 @@ collect:
 					}
 				}
 				counts[nb.status[i]]++
+				sum.add(written, cells, nb.status[i])
+				written++
 			}
 			progress.add(len(nb.out))
 		}

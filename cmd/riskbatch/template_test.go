@@ -68,3 +68,46 @@ func TestTemplate(t *testing.T) {
 		t.Errorf("examples cover %d mechanisms, want %d", len(mechs), len(evaluate.MechanismNames()))
 	}
 }
+
+// The workbook's Summary sheet counts the rows by status and ranks the
+// riskiest releases by fdp_worst_advantage, as the data sheet shows them.
+func TestSummarySheet(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.xlsx")
+	if code, stderr := riskbatch(t, "-o", out, "-q"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	header, rows := readAll(t, out)
+	f, err := excelize.OpenFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sum, err := f.GetRows("Summary")
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[string]int{}
+	best, bestID := -1.0, ""
+	for _, r := range rows {
+		counts[r[column(header, "status")]]++
+		if v, err := parseFloat(r[column(header, "fdp_worst_advantage")]); err == nil && v > best {
+			best, bestID = v, r[0]
+		}
+	}
+	want := map[string]string{"rows": itoa(len(rows)), "ok": itoa(counts["ok"])}
+	for _, r := range sum {
+		if len(r) > 1 && want[r[0]] != "" && r[1] != want[r[0]] {
+			t.Errorf("Summary %s = %s, want %s", r[0], r[1], want[r[0]])
+		}
+	}
+	var first []string
+	for i, r := range sum {
+		if len(r) > 0 && r[0] == "rank" && i+1 < len(sum) {
+			first = sum[i+1]
+		}
+	}
+	if len(first) < 4 || first[1] != bestID {
+		t.Errorf("riskiest release %v, want %s (fdp_worst_advantage %v)", first, bestID, best)
+	}
+}
