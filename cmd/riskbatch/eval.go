@@ -35,6 +35,9 @@ type evalConfig struct {
 	inputFormat string
 	format      string
 	stderr      io.Writer
+	// passThrough reads and writes every row without evaluating it: the
+	// I/O baseline of the benchmarks (hidden flag --pass-through).
+	passThrough bool
 }
 
 // sampleOutput is where `riskbatch` with no input writes.
@@ -96,6 +99,7 @@ func runEval(cfg evalConfig) error {
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
+	lay.passThrough = cfg.passThrough
 	sheetName := "Results"
 	if len(tables) == 1 && tables[0].Sheet() != "" {
 		sheetName = tables[0].Sheet()
@@ -183,6 +187,8 @@ type layout struct {
 	source   int // index of the source column, or -1
 	bindings []*evaluate.Binding
 	mapping  [][]int // per table: its column i goes to output column mapping[t][i] (-1: dropped)
+	// passThrough skips evaluation (status ok, outputs empty).
+	passThrough bool
 }
 
 func newLayout(ev *evaluate.Evaluator, tables []readers.Table) (*layout, error) {
@@ -399,6 +405,9 @@ func (lay *layout) evaluate(b *batch) {
 			out[lay.inputs] = table.TextCell(string(evaluate.StatusError))
 			out[lay.inputs+1] = table.TextCell(err.Error())
 			b.status[i] = evaluate.StatusError
+		} else if lay.passThrough {
+			out[lay.inputs] = table.TextCell(string(evaluate.StatusOK))
+			b.status[i] = evaluate.StatusOK
 		} else {
 			b.status[i] = bind.Evaluate(row.Cells, out[lay.inputs:])
 		}

@@ -18,7 +18,7 @@ import (
 
 // riskbatch runs the command line in-process and returns the exit status
 // and what it printed on stderr.
-func riskbatch(t *testing.T, args ...string) (int, string) {
+func riskbatch(t testing.TB, args ...string) (int, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	code := run(append([]string{"riskbatch"}, args...), &stdout, &stderr)
