@@ -32,6 +32,11 @@ type OutputColumn struct {
 type skip struct {
 	why    string
 	silent bool
+	// info marks a reason that explains an empty cell without making the
+	// row partial: the bound does not apply to this kind of release (for
+	// example a pure-DP bound on a row with δ > 0), which no input of the
+	// row could change.
+	info bool
 }
 
 func (s skip) ok() bool { return s.why == "" && !s.silent }
@@ -42,6 +47,7 @@ const (
 	whyBaselineOne   = "baseline is 1: the generalized advantage (success − baseline)/(1 − baseline) is undefined"
 	whyTargetTooLow  = "no ε ≥ 0 keeps onerun_advantage at or below target_advantage, because target_advantage is below delta"
 	whyTargetTrivial = "every ε keeps onerun_advantage at or below target_advantage"
+	whyNotPure       = "these bounds assume pure ε-DP (δ = 0) and the row is not a pure ε-DP release"
 	// whyNumericalFailure marks a value that came out NaN or infinite: a
 	// defect of riskbatch, reported rather than written.
 	whyNumericalFailure = "not computable for these inputs (numerical failure; please report it)"
@@ -52,6 +58,7 @@ const (
 func outputColumns(confidences []float64) []OutputColumn {
 	const (
 		kulynych = "Kulynych, Gomez, Kaissis, Hayes, Balle, Calmon & Raisaro 2025, \"Unifying Re-Identification, Attribute Inference, and Data Reconstruction Risks in Differential Privacy\""
+		guerra   = guerraBalboa
 		swanberg = "Swanberg, Annamalai, Hayes, Balle & Smith 2025, \"Beyond the Worst Case: Extending Differential Privacy Guarantees to Realistic Adversaries\""
 		curves   = "f = f_{ε,δ}(α) = max{0, 1 − δ − e^ε·α, e^{−ε}·(1 − δ − α)} for pure and approx (Eq. 2); " +
 			"f = G_μ(α) = Φ(Φ⁻¹(1 − α) − μ) for gaussian (μ = sensitivity/σ), gdp and marginals (μ = √K·√2/σ); " +
@@ -397,6 +404,102 @@ func outputColumns(confidences []float64) []OutputColumn {
 				return roundUp(EpsDelta{Epsilon: eps, Delta: delta}.WorstAdvantage(), 0, 1), skip{}
 			},
 		},
+		gbColumn("gb_mia_yeom", "upper bound on membership-inference advantage of Yeom et al., as analysed by Guerra-Balboa et al.", "min(1, e^ε − 1)", "Thm 4.5 (Yeom et al. 2018)", "",
+			func(r *Release, eps float64) (float64, skip) { return GBMIAYeom(eps), skip{} }),
+		gbColumn("gb_mia_erlingsson", "upper bound on membership-inference advantage (Erlingsson et al.), tighter than Yeom's", "1 − e^{−ε} (the corrected form)", "Thm 4.6 (corrected: e^{−ε}, not e^{−δ})", "",
+			func(r *Release, eps float64) (float64, skip) { return GBMIAErlingsson(eps), skip{} }),
+		gbColumn("gb_rero_exact", "upper bound on the success of exact reconstruction of a record drawn uniformly from `candidates` values", "min{1, κ·e^ε, κ·(1 + (m − 1)·t)}, κ = 1/m, t = (e^ε − 1)/(e^ε + 1)", "Prop. 5.1 (corrected form; Table 2 rows 5 and 8 are wrong)", "candidates",
+			func(r *Release, eps float64) (float64, skip) {
+				if r.Candidates == 0 {
+					return 0, skip{silent: true}
+				}
+				return GBReRoExactUniform(eps, int(min(r.Candidates, 1<<31))), skip{}
+			}),
+		gbColumn("gb_urero", "upper bound on the unbiased reconstruction-robustness advantage (success beyond the best a-priori guess κ = baseline), any tolerance", "min{κ·(e^ε − 1), t}, t = (e^ε − 1)/(e^ε + 1)", "Thm 7.2", "",
+			func(r *Release, eps float64) (float64, skip) {
+				if !r.HasBaseline {
+					return 0, skip{why: whyNoBaseline}
+				}
+				return GBUReRo(eps, r.Baseline), skip{}
+			}),
+		gbColumn("gb_urero_uniform", "the unbiased reconstruction-robustness bound for a uniform prior over `candidates` values; also the informed membership-inference and uniform attribute-inference bound", "(m − 1)(e^ε − 1)/(m(e^ε + m − 1))-type closed form of Eq. 6", "Eq. (6)", "candidates",
+			func(r *Release, eps float64) (float64, skip) {
+				if r.Candidates == 0 {
+					return 0, skip{silent: true}
+				}
+				return GBUReRoUniform(eps, int(min(r.Candidates, 1<<31))), skip{}
+			}),
+		gbColumn("gb_aia_adv", "upper bound on the advantage of any attribute-inference attack with a uniform prior over `candidates` values", "min of Thm 7.3's terms, t and 1 − μ, with κ₀ = κ₀⁻ = μ = 1/m", "Prop. 8.2 with Thm 7.3", "candidates",
+			func(r *Release, eps float64) (float64, skip) {
+				if r.Candidates == 0 {
+					return 0, skip{silent: true}
+				}
+				m := int(min(r.Candidates, 1<<31))
+				k := 1 / float64(m)
+				return GBAIAAdvantage(eps, k, k, k, m), skip{}
+			}),
+		withFormat(table.Real, gbColumn("gb_eps_for_target", "the largest ε whose unbiased reconstruction-robustness advantage (gb_urero) stays at or below target_advantage at the row's baseline", "inverse of min{κ(e^ε − 1), t} in ε; rounded down", "§5.2 (inverse formulas), Thm 7.2", "target_advantage",
+			func(r *Release, eps float64) (float64, skip) {
+				if !r.HasTarget {
+					return 0, skip{silent: true}
+				}
+				if !r.HasBaseline {
+					return 0, skip{why: whyNoBaseline}
+				}
+				e, ok := GBUReRoEpsilon(r.Target, r.Baseline)
+				return inverseResult(e, ok, "ε")
+			})),
+		{
+			Name: "gb_mia_humphries", Family: "gb", Format: table.Probability,
+			Meaning:  "upper bound on the strong membership-inference advantage with δ (Humphries et al.), as analysed by Guerra-Balboa et al.",
+			Formula:  "(e^ε − 1 + 2δ)/(e^ε + 1); " + epsView,
+			Citation: guerra + ", Thm 4.9 (Humphries et al. 2023)",
+			Needs:    mechs,
+			Assumes:  "(ε, δ)-DP under replace-one neighbours",
+			compute: func(r *Release) (float64, skip) {
+				eps, delta, why := r.EpsilonDelta()
+				if why != "" {
+					return 0, skip{why: why}
+				}
+				return GBMIAHumphries(eps, delta), skip{}
+			},
+		},
+		fanoColumn("fano_adv_alpha1", "Algorithm 1: the mutual-information (α = 1) bound", func(a1, _ FanoBound) float64 { return a1.Advantage }),
+		fanoColumn("fano_adv_opt", "Algorithm 2 optimised over Rényi orders (never above fano_adv_alpha1)", func(_, best FanoBound) float64 { return best.Advantage }),
+		fanoColumn("fano_success_opt", "the success bound P(correct) of Algorithm 2 optimised over orders", func(_, best FanoBound) float64 { return best.Success }),
+		{
+			Name: "pmp_mia_success", Family: "pmp", Format: table.Probability,
+			Meaning:  "upper bound on the success of a practical membership-inference attack (the attacker guesses which of two records, each a member with probability 1/2, is in the data)",
+			Formula:  "1/(1 + e^{−ε}) for δ = 0 (Lemma 6); (e^ε + δ)/(1 + e^ε) for δ > 0; " + epsView,
+			Citation: lowyCitation + ", Lemma 6 (and the catalog's δ form)",
+			Needs:    mechs,
+			Assumes:  "(ε, δ)-DP under replace-one neighbours; the attacker's prior on membership is 1/2",
+			compute: func(r *Release) (float64, skip) {
+				eps, delta, why := r.EpsilonDelta()
+				if why != "" {
+					return 0, skip{why: why}
+				}
+				if delta > 0 {
+					return PMPSuccessDelta(eps, delta), skip{}
+				}
+				return PMPSuccess(eps), skip{}
+			},
+		},
+		{
+			Name: "pmp_eps_for_target", Family: "pmp", Format: table.Real, Request: "target_advantage",
+			Meaning:  "the largest ε whose practical membership-inference success stays at or below (1 + target_advantage)/2, i.e. whose advantage 2·success − 1 stays at or below target_advantage",
+			Formula:  "ε = logit((1 + A)/2), checked against the rounded forward bound",
+			Citation: lowyCitation + ", Lemma 6 (inverted)",
+			Needs:    "target_advantage",
+			Assumes:  "pure ε-DP under replace-one neighbours; rounded down",
+			compute: func(r *Release) (float64, skip) {
+				if !r.HasTarget {
+					return 0, skip{silent: true}
+				}
+				e, ok := PMPEpsilonForSuccess((1 + r.Target) / 2)
+				return inverseResult(e, ok, "ε")
+			},
+		},
 		{
 			Name: "onerun_posterior", Family: "onerun", Format: table.Probability,
 			Meaning:  "upper bound on the attacker's success on one target after seeing the release (posterior), given its prior success p = baseline; for δ > 0 the success bound adds (1 − β)·δ (see onerun_advantage)",
@@ -654,3 +757,66 @@ func inverseResult(x float64, ok bool, name string) (float64, skip) {
 	}
 	return x, skip{}
 }
+
+// guerraBalboa cites seed 000.
+const guerraBalboa = "Guerra-Balboa, Sauer & Strufe 2024, \"Analysis and Measurement of Attack Resilience of Differential Privacy\""
+
+// gbColumn is a bound of Guerra-Balboa et al., which all assume pure ε-DP
+// under replace-one neighbours: rows that are not pure ε-DP leave it empty
+// with a message saying so (without making the row partial).
+func gbColumn(name, meaning, formula, where, request string, f func(r *Release, eps float64) (float64, skip)) OutputColumn {
+	return OutputColumn{
+		Name: name, Family: "gb", Format: table.Probability, Request: request,
+		Meaning:  meaning,
+		Formula:  formula + "; ε is the row's pure ε (pure, laplace, rr rows; δ must be 0)",
+		Citation: guerraBalboa + ", " + where,
+		Needs:    "a pure ε-DP row (epsilon without delta, laplace_scale, or rr)" + map[bool]string{true: "; " + request, false: ""}[request != ""],
+		Assumes:  "pure ε-DP under replace-one neighbours (an ε stated for add/remove neighbours must be doubled)",
+		compute: func(r *Release) (float64, skip) {
+			if (request == "candidates" && r.Candidates == 0) || (request == "target_advantage" && !r.HasTarget) {
+				return 0, skip{silent: true} // not asked for: no message
+			}
+			if !r.hasPure || r.rowDelta() > 0 {
+				return 0, skip{why: whyNotPure, info: true}
+			}
+			return f(r, r.pureEps)
+		},
+	}
+}
+
+// withFormat sets a column's display format.
+func withFormat(f table.Format, c OutputColumn) OutputColumn {
+	c.Format = f
+	return c
+}
+
+// guoCitation cites seed 004.
+const guoCitation = "Guo, Sablayrolles & Sanjabi 2023, \"Analyzing Privacy Leakage in Machine Learning via Multiple Hypothesis Testing: A Lesson From Fano\""
+
+// fanoColumn is a bound of Guo et al. on the attacker's chance to pick the
+// target among `candidates` equally likely values (the bound uses the
+// mechanism's Rényi-DP or mutual-information view).
+func fanoColumn(name, what string, pick func(alpha1, best FanoBound) float64) OutputColumn {
+	return OutputColumn{
+		Name: name, Family: "fano", Format: table.Probability, Request: "candidates",
+		Meaning: "bound on the advantage (P(correct) − 1/M)/(1 − 1/M) of reconstructing a target among M = `candidates` equally likely values: " + what,
+		Formula: "Fano's inequality with I(X; M(X)) ≤ μ: H(X) − μ ≤ h(P_e) + P_e·ln(M − 1), solved for P(correct) = 1 − P_e; Rényi version D_α(Ber(P)‖Ber(1/M)) ≤ μ_α; " +
+			"μ from the mechanism: ρ (zcdp, and μ²/2 for gaussian, gdp, marginals), the RDP curve (rdp), ε at order ∞ (pure, laplace), the exact mutual information (rr)",
+		Citation: guoCitation + ", Algorithms 1 and 2, Thm 1 and Thm 2",
+		Needs:    "candidates (or uniform(M)); a mechanism with a Rényi or mutual-information view",
+		Assumes:  "the mechanism's parameters are stated for replace-one neighbours (for add/remove Gaussian parameters ρ is 4 times larger); a uniform prior over the M candidates",
+		compute: func(r *Release) (float64, skip) {
+			if r.Candidates == 0 {
+				return 0, skip{silent: true}
+			}
+			a1, best, why := r.fano()
+			if why != "" {
+				return 0, skip{why: why, info: true}
+			}
+			return pick(a1, best), skip{}
+		},
+	}
+}
+
+// lowyCitation cites seed 001.
+const lowyCitation = "Lowy, Li, Liu, Koike-Akino, Parsons & Wang 2024, \"Why Does Differential Privacy with Large ε Defend Against Practical Membership Inference Attacks?\""

@@ -199,7 +199,9 @@ func (b *Binding) Evaluate(cells []table.Cell, dst []table.Cell) Status {
 		if s.silent {
 			continue
 		}
-		status = StatusPartial
+		if !s.info {
+			status = StatusPartial
+		}
 		found := false
 		for j, why := range reasons {
 			if why == s.why {

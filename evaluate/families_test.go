@@ -89,3 +89,37 @@ func TestFamilyEquivalences(t *testing.T) {
 		t.Errorf("two Laplace compositions %v above pure 2ε %v", lc, pe)
 	}
 }
+
+// The Fano columns through the evaluator: seed004.md §4.3 (item 5), ρ = 6
+// (DP-SGD, T = 1, σ = 1/√3, Δ = 2C) and M = 50,256 candidates: Algorithm 1
+// gives 0.61580217 and the order-optimised Algorithm 2 0.481706188.
+func TestFanoColumns(t *testing.T) {
+	row := map[string]string{"rho": "6", "candidates": "50256"}
+	if got := number(t, row, "fano_adv_alpha1"); !near(got, 0.61580217, 1e-8, 0) {
+		t.Errorf("fano_adv_alpha1 = %v, catalog 0.61580217", got)
+	}
+	if got := number(t, row, "fano_adv_opt"); !near(got, 0.481706188, 1e-9, 0) {
+		t.Errorf("fano_adv_opt = %v, catalog 0.481706188", got)
+	}
+	// A Gaussian row with μ = √(2ρ) is the same Rényi curve.
+	if a, b := number(t, map[string]string{"mu": ftoa(math.Sqrt(12)), "candidates": "50256"}, "fano_adv_opt"), number(t, row, "fano_adv_opt"); !near(a, b, 1e-12, 1e-9) {
+		t.Errorf("gdp μ=√12: %v, zcdp ρ=6: %v", a, b)
+	}
+	// Uniform 2-candidate inference: the Fano bound never beats f-DP's
+	// binary bound by much, and it is a valid probability.
+	if v := number(t, map[string]string{"epsilon": "1", "candidates": "2"}, "fano_success_opt"); !(v >= 0.5 && v <= 1) {
+		t.Errorf("fano_success_opt = %v", v)
+	}
+}
+
+// Practical membership privacy through the evaluator: seed001.md §3,
+// sigmoid(0.1) = 0.524979187479 and logit(0.525) = 0.100083458557.
+func TestPMPColumns(t *testing.T) {
+	if got := number(t, map[string]string{"epsilon": "0.1"}, "pmp_mia_success"); !near(got, 0.524979187479, 1e-12, 0) {
+		t.Errorf("pmp_mia_success(0.1) = %v", got)
+	}
+	// target_advantage 0.05 ↔ success 0.525.
+	if got := number(t, map[string]string{"epsilon": "1", "target_advantage": "0.05"}, "pmp_eps_for_target"); !near(got, 0.100083458557, 1e-11, 0) {
+		t.Errorf("pmp_eps_for_target(0.05) = %v", got)
+	}
+}

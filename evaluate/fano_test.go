@@ -232,10 +232,10 @@ func TestFanoIWPCPrior(t *testing.T) {
 	}
 }
 
-// rrRenyi is the RDP curve of paper-style randomized response (catalog B7):
+// fanoRRRenyi is the RDP curve of paper-style randomized response (catalog B7):
 // ε(α) = ln[a^α b^{1−α} + b^α a^{1−α} + (M − 2)b]/(α − 1), and
 // (a − b) ln(a/b) at α = 1, with a = 1 − q + q/M and b = q/M.
-func rrRenyi(q float64, m int, alpha float64) float64 {
+func fanoRRRenyi(q float64, m int, alpha float64) float64 {
 	mf := float64(m)
 	a, b := 1-q+q/mf, q/mf
 	if alpha == 1 {
@@ -275,13 +275,13 @@ func TestFanoRandomizedResponseM10(t *testing.T) {
 		if want := 1 - r.q; !(math.Abs(b.Advantage-want) <= 1e-12) || b.Advantage < want-1e-15 {
 			t.Errorf("q=%v: Alg1(exact I) = %.16g, want 1 − q = %v (App. A.2)", r.q, b.Advantage, want)
 		}
-		fanoCheck(t, "ε_KL", rrRenyi(r.q, 10, 1), r.epsKL)
+		fanoCheck(t, "ε_KL", fanoRRRenyi(r.q, 10, 1), r.epsKL)
 		// The RR RDP curve on the catalog's grid; the α = 1 entry is ε_KL.
 		var curve RDP
 		for i := 0; i <= 599; i++ {
 			a := 1 + 0.05*float64(i)
 			curve.Orders = append(curve.Orders, a)
-			curve.Epsilons = append(curve.Epsilons, rrRenyi(r.q, 10, a))
+			curve.Epsilons = append(curve.Epsilons, fanoRRRenyi(r.q, 10, a))
 		}
 		a1, best, err := FanoRDP(curve, 10, nil)
 		if err != nil {
@@ -431,7 +431,14 @@ func TestFanoDPSGDGPT2(t *testing.T) {
 			t.Fatal(err)
 		}
 		fanoCheck(t, "GPT-2 Alg1", a1.Advantage, r.alg1)
-		fanoCheck(t, "GPT-2 Alg2-opt", best.Advantage, r.alg2)
+		// The catalog's α-optimised values are grid minima except at ε₁ = 6
+		// (golden-section, α* = 1.30705); the continuous search can only be
+		// lower, and by little.
+		if r.eps1 == 6 || r.eps1 == 10 {
+			fanoCheck(t, "GPT-2 Alg2-opt", best.Advantage, r.alg2)
+		} else if want, _ := fanoCatalog(t, r.alg2); !(best.Advantage <= want*(1+1e-8) && best.Advantage >= want*(1-1e-4)) {
+			t.Errorf("ε₁=%v: α-opt %.10g, catalog grid value %s", r.eps1, best.Advantage, r.alg2)
+		}
 		if !(math.Abs(best.Order-r.alphaOpt) <= 0.02*r.alphaOpt) {
 			t.Errorf("ε₁=%v: α* = %v, catalog %v", r.eps1, best.Order, r.alphaOpt)
 		}
@@ -473,7 +480,9 @@ func TestFanoEpsilonMax(t *testing.T) {
 			e := fanoM(t)(FanoEpsilonMax(targets[i], 1, r.m, nil))
 			fanoCheck(t, "ε_max", e, s)
 			b := fanoB(t)(FanoAlgorithm1(e, r.m, nil))
-			if !(b.Advantage <= targets[i]) || b.Advantage < targets[i]*(1-1e-10) {
+			// Both directions are rounded conservatively, so the round trip
+			// holds to the ~1e-13 relative margin of the solver.
+			if !(math.Abs(b.Advantage-targets[i]) <= 1e-12*targets[i]) {
 				t.Errorf("M=%d: Alg1(ε_max(%v)) = %.16g", r.m, targets[i], b.Advantage)
 			}
 		}
@@ -487,7 +496,7 @@ func TestFanoEpsilonMax(t *testing.T) {
 }
 
 // Independent re-derivation: eqs. 6 and 17 evaluated naïvely, as printed in
-// the paper, on a grid of 2·10⁵ error probabilities t ∈ [0, 1 − 1/M]; the
+// the paper, on a grid of 10⁵ error probabilities t ∈ [0, 1 − 1/M]; the
 // first grid point with f_μ(t) ≤ 0 brackets t* to one grid step.
 func TestFanoBruteForceGrid(t *testing.T) {
 	naiveH := func(p []float64, alpha float64) float64 {
@@ -523,7 +532,7 @@ func TestFanoBruteForceGrid(t *testing.T) {
 		}
 		return p
 	}
-	const n = 200000
+	const n = 100000
 	priors := [][]float64{uniform(2), uniform(3), uniform(10), uniform(100), fanoIWPC, {0.5, 0.2, 0.1, 0.1, 0.05, 0.05}}
 	for _, p := range priors {
 		m := len(p)
@@ -593,6 +602,8 @@ func TestFanoRandomizedResponseMIBruteForce(t *testing.T) {
 				}
 			}
 		}
+		// The direct sum's error: each ln(c/P_Y) is off by ≲ 2 ulps of 1
+		// and Σ p_x c = 1, so ≲ 1e-15 in total.
 		var want float64
 		for x := range p {
 			for y := range py {
@@ -606,8 +617,23 @@ func TestFanoRandomizedResponseMIBruteForce(t *testing.T) {
 			}
 		}
 		got := fanoM(t)(FanoMIRandomizedResponse(RandomizedResponse{Epsilon: eps, Categories: k}, p))
-		if !(math.Abs(got-want) <= 1e-11*want+1e-16) {
+		if !(math.Abs(got-want) <= 1e-12*want+1e-15) {
 			t.Errorf("k=%d ε=%v: I = %.15g, direct sum %.15g", k, eps, got, want)
+		}
+	}
+	// Tiny ε (I far below the resolution of the direct sum), uniform prior:
+	// I = (ψ₁(ka) + (k − 1)ψ₁(kb))/k = (k − 1)(a − b)²/2·(1 + O(k(a − b)))
+	// from ψ₁(1 + x) = x²/2 + O(x³), with ka − 1 = (k − 1)(a − b) and
+	// kb − 1 = −(a − b).
+	for _, k := range []int{2, 10, 1000} {
+		for _, eps := range []float64{1e-8, 1e-12, 1e-100} {
+			kf := float64(k)
+			d := math.Expm1(eps) / (math.Exp(eps) + kf - 1)
+			want := (kf - 1) * d * d / 2
+			got := fanoM(t)(FanoMIRandomizedResponse(RandomizedResponse{Epsilon: eps, Categories: k}, nil))
+			if !(math.Abs(got-want) <= 1e-6*want) {
+				t.Errorf("k=%d ε=%g: I = %.15g, small-ε form %.15g", k, eps, got, want)
+			}
 		}
 	}
 	for _, m := range []int{10, 1000, 1000000, 1000000000} {
@@ -712,7 +738,7 @@ func TestFanoEdgeCases(t *testing.T) {
 	if _, err := FanoMIRandomizedResponse(RandomizedResponse{Epsilon: nan, Categories: 3}, nil); err == nil {
 		t.Error("ε = NaN must be an error")
 	}
-	if mi, _ := FanoMIRandomizedResponse(RandomizedResponse{Epsilon: inf, Categories: 4}, nil); math.Abs(mi-math.Log(4)) > 1e-15 {
+	if mi, _ := FanoMIRandomizedResponse(RandomizedResponse{Epsilon: inf, Categories: 4}, nil); !(mi >= math.Log(4) && mi <= math.Log(4)*(1+1e-14)) {
 		t.Errorf("ε = +Inf: I = %v, want ln 4", mi)
 	}
 	if mi, _ := FanoMIRandomizedResponse(RandomizedResponse{Epsilon: 0, Categories: 1000000000}, nil); mi != 0 {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 )
 
 // Practical membership privacy (PMP) of Lowy, Li, Liu, Koike-Akino,
@@ -35,7 +34,8 @@ import (
 // PMPExponentialSubpopulationEpsilon) accept: 2n ≤ 22 records
 // (C(22, 11) = 705,432; C(24, 12) = 2,704,156 is refused). The paper itself
 // uses n = 6 (924 subsets) because the exact computation is exponential in n
-// (seed001.md §3.1 P14, §4.2 step 2).
+// (seed001.md §3.1 P14, §4.2 step 2). At the limit the work is about 2n·m·C(2n, n)
+// exponentials: 2n = 22 records with m = 10 candidates take about 3 s.
 const MaxPMPSubsets = 1_000_000
 
 // PMPSuccess returns the bound on the success probability of any practical
@@ -125,8 +125,8 @@ type PMPGaussianBound struct {
 	// Epsilon is the PMP parameter ε̃_Prop12(X): the smallest ε̃ ≥ 0 with
 	// max_x B(x; ε̃) ≤ δ, an upper bound on the true ε̃(X), rounded up.
 	Epsilon float64
-	// Worst is the index of a record x* attaining the maximum (the first
-	// one found in the order of decreasing B(x; 0)); −1 when Epsilon = 0
+	// Worst is the index of a record x* attaining the maximum (when
+	// several do, the one whose root was computed); −1 when Epsilon = 0
 	// because every B(x; 0) ≤ δ.
 	Worst int
 	// MaxDistance is Δ_X = max_{x≠x'} ‖f(x) − f(x')‖₂, the sensitivity of
@@ -162,13 +162,15 @@ type PMPGaussianBound struct {
 // log space (ln δ_G = ln Φ(a) + ln(1 − e^{ε + ln Φ(b) − ln Φ(a)})), so ε up
 // to 700 and δ down to the smallest subnormal are fine. Each record's
 // ε̃(x) is the root of the decreasing B(x; ·) = δ, found by bisection over
-// float64 values to adjacent floats (the end with B ≤ δ is kept). Records
-// are visited in decreasing order of B(x; 0); a record is root-searched
-// only if B(x; current max) > δ. Cost O(N²·d) for distances plus O(N²)
-// evaluations of δ_G (two passes) plus about 64·N per record that raises
-// the maximum (typically a handful), with N = 2n; memory O(N). Distances
-// are recomputed, never stored, so N of several thousands is fine
-// (N = 4000: about two seconds).
+// float64 values to adjacent floats (the end with B ≤ δ is kept). Only a
+// few roots are needed: the record with the largest B(x; 0) (total
+// variation, one erf per pair) gives a candidate ε_c; records with
+// B(x; ε_c) ≤ δ are done, and among the others the one with the largest
+// B(x; ε_c) raises ε_c, until none is left. Cost O(N²·d) for distances
+// plus O(N²) erf, plus O(N) δ_G terms per record still open per round
+// (typically 1–3 rounds), plus about 64·N per root, with N = 2n; memory
+// O(N). Distances are recomputed, never stored, so N of several
+// thousands is fine (N = 2000, d = 10: well under a second).
 //
 // Errors for an odd or < 2 number of records, ragged or empty vectors,
 // non-finite entries, σ ≤ 0 or non-finite, δ outside (0, 1).
@@ -180,15 +182,27 @@ func PMPGaussian(f [][]float64, sigma, delta float64) (PMPGaussianBound, error) 
 	g := newPMPGauss(f, sigma, delta)
 	n := len(f)
 
-	// Pass 1: B(x; 0) for every record, the largest distance per record and
-	// overall.
+	// Pass 1: B(x; 0) = (1/(2n − 1))·Σ erf(μ/(2√2)) (δ_G(0; μ) = 2Φ(μ/2) − 1,
+	// the total variation distance), the largest μ per record and the
+	// largest distance, visiting each pair once.
 	logB0 := make([]float64, n)
 	rowMax := make([]float64, n)
+	sums := make([]neumaier, n)
 	maxDist := 0.0
 	for i := range n {
-		rowMax[i] = g.fill(i)
-		logB0[i] = g.logB(i, 0)
-		maxDist = math.Max(maxDist, g.maxDist)
+		for j := i + 1; j < n; j++ {
+			d := l2Distance(f[i], f[j])
+			maxDist = math.Max(maxDist, d)
+			m := d / sigma
+			rowMax[i] = math.Max(rowMax[i], m)
+			rowMax[j] = math.Max(rowMax[j], m)
+			tv := math.Erf(m / (2 * sqrt2))
+			sums[i].add(tv)
+			sums[j].add(tv)
+		}
+	}
+	for i := range n {
+		logB0[i] = logPos(sums[i].value()) - g.lnNm1
 	}
 	res.MaxDistance = maxDist
 	muX := 0.0
@@ -197,27 +211,54 @@ func PMPGaussian(f [][]float64, sigma, delta float64) (PMPGaussianBound, error) 
 	}
 	res.EpsilonX = gaussEpsilonUp(muX, delta)
 
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
+	// Pass 2: the record with the largest B(x; 0) gives a first candidate
+	// ε_c = ε̃(x). Then repeatedly: evaluate B(x; ε_c) for the records still
+	// above δ (a record at or below δ has ε̃(x) ≤ ε_c and is done), and
+	// raise ε_c to the root of the record with the largest B(x; ε_c).
+	top := 0
+	for i := range n {
+		if logB0[i] > logB0[top] {
+			top = i
+		}
 	}
-	sort.SliceStable(order, func(a, b int) bool { return logB0[order[a]] > logB0[order[b]] })
-
-	// Pass 2: raise the running maximum record by record.
 	best := 0.0
-	for _, i := range order {
-		if logB0[i] <= g.target {
-			break // ε̃(x) = 0 for this and every later record
+	if logB0[top] > g.target {
+		g.fill(top)
+		best = g.root(top, 0, rowMax[top])
+		res.Worst = top
+	}
+	open := make([]int, 0, n)
+	vals := make([]float64, n)
+	for i := range n {
+		if i != top && logB0[i] > g.target {
+			open = append(open, i)
 		}
-		if best > 0 && gaussLogDelta(best, rowMax[i]) <= g.target {
-			continue // every term, hence B(x; best), is ≤ δ
+	}
+	for round := 0; len(open) > 0 && round < n && !math.IsInf(best, 1); round++ {
+		next := open[:0]
+		arg := -1
+		for _, i := range open {
+			if gaussLogDelta(best, rowMax[i]) <= g.target {
+				continue // every term, hence B(x; ε_c), is ≤ δ
+			}
+			g.fill(i)
+			v := g.logB(i, best)
+			if v <= g.target {
+				continue
+			}
+			vals[i] = v
+			next = append(next, i)
+			if arg < 0 || v > vals[arg] {
+				arg = i
+			}
 		}
-		g.fill(i)
-		if best > 0 && g.logB(i, best) <= g.target {
-			continue
+		if arg < 0 {
+			break
 		}
-		best = g.root(i, best, rowMax[i])
-		res.Worst = i
+		g.fill(arg)
+		best = g.root(arg, best, rowMax[arg])
+		res.Worst = arg
+		open = next
 	}
 	res.Epsilon = roundUp(best, 0, math.Inf(1))
 	return res, nil
@@ -380,16 +421,53 @@ func (g *pmpGauss) fill(i int) float64 {
 	return top
 }
 
-// logB returns ln B(x_i; ε) for the filled row i.
+// logB returns ln B(x_i; ε) for the filled row i. A term whose two parts
+// Φ(a) and e^ε·Φ(b) are normal floats with e^ε·Φ(b) ≤ Φ(a)/2 is formed in
+// linear space (the subtraction then loses at most one bit) and summed
+// with compensation; every other term (cancellation, tails beyond the
+// normal range, ε > 700) goes through the log-space ln δ_G.
 func (g *pmpGauss) logB(i int, eps float64) float64 {
 	var acc logSumComp
+	var lin neumaier
+	expEps := math.Exp(eps)
 	for j, m := range g.mu {
-		if j != i {
-			acc.add(gaussLogDelta(eps, m))
+		if j == i || m == 0 {
+			continue
 		}
+		if eps <= 700 && !math.IsInf(m, 1) {
+			a := -eps/m + m/2
+			b := -eps/m - m/2
+			if b > -37 {
+				pa := normCDF(a)
+				r := expEps * normCDF(b)
+				if pa > 0x1p-960 && r <= 0.5*pa {
+					lin.add(pa - r)
+					continue
+				}
+			}
+		}
+		acc.add(gaussLogDelta(eps, m))
+	}
+	if v := lin.value(); v > 0 {
+		acc.add(logPos(v))
 	}
 	return acc.value() - g.lnNm1
 }
+
+// neumaier is a compensated running sum of non-negative terms.
+type neumaier struct{ sum, comp float64 }
+
+func (s *neumaier) add(x float64) {
+	t := s.sum + x
+	if s.sum >= x {
+		s.comp += (s.sum - t) + x
+	} else {
+		s.comp += (x - t) + s.sum
+	}
+	s.sum = t
+}
+
+func (s *neumaier) value() float64 { return s.sum + s.comp }
 
 // root returns the smallest float64 ε in (lo, ∞) with ln B(x_i; ε) ≤ ln δ,
 // given that it fails at lo; rowMax bounds the row's μ, so the root is at

@@ -458,7 +458,9 @@ func TestPMPGaussianProperties(t *testing.T) {
 		t.Errorf("δ = 5e-324: %+v, %v", b, err)
 	}
 	huge := lowyVectors(-1e308, 1e308, 0, 1)
-	if b, err := PMPGaussian(huge, 1, 1e-2); err != nil || !(b.Epsilon > 1e300) || math.IsNaN(b.Epsilon) {
+	// Records 0 and 1 are 2e308 apart (μ = +Inf, δ_G ≡ 1, §1.11), so
+	// B(x₀; ε) ≥ 1/3 > δ for every ε: ε̃ = +Inf.
+	if b, err := PMPGaussian(huge, 1, 1e-2); err != nil || !math.IsInf(b.Epsilon, 1) {
 		t.Errorf("huge distances: %+v, %v", b, err)
 	}
 	tiny := lowyVectors(0, 1e-200, 2e-200, 3e-200)
@@ -841,6 +843,41 @@ func TestPMPDiscreteTwoSided(t *testing.T) {
 	// in index order is reported.
 	if res.Record != 0 || res.Output != 1 || res.InOverOut {
 		t.Errorf("argmax %+v, want record 0, output 1, out/in", res)
+	}
+}
+
+// The round-based search of PMPGaussian against the maximum of the
+// per-record roots (one independent root per record), on parent sets with
+// outliers and clusters where the ordering by B(x; 0) differs from the
+// ordering of the roots.
+func TestPMPGaussianMatchesPerRecord(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	for trial := range 6 {
+		n2 := 40 + 20*trial
+		f := make([][]float64, n2)
+		for i := range f {
+			f[i] = []float64{rng.NormFloat64(), rng.NormFloat64() * float64(1+trial%3)}
+			if i%7 == 0 {
+				f[i][0] += 4 * rng.Float64()
+			}
+		}
+		sigma := 0.5 + rng.Float64()
+		delta := []float64{1e-5, 1e-2, 0.3}[trial%3]
+		b, err := PMPGaussian(f, sigma, delta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		per, err := PMPGaussianPerRecord(f, sigma, delta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		top := 0.0
+		for _, e := range per {
+			top = math.Max(top, e)
+		}
+		if b.Epsilon != top || (top > 0 && per[b.Worst] != top) {
+			t.Errorf("trial %d: ε̃ = %.17g (worst %d), per-record max %.17g", trial, b.Epsilon, b.Worst, top)
+		}
 	}
 }
 

@@ -70,9 +70,12 @@ type Release struct {
 	HasPrior  bool
 	Target    float64 // target_advantage
 	HasTarget bool
-	Records   int     // n for predicate singling out (0 if absent)
-	Weight    float64 // predicate weight w
-	HasWeight bool
+	Records   int // n for predicate singling out (0 if absent)
+	// Candidates is M of a uniform prior (candidates, or uniform(M)); 0
+	// when the row's prior is not uniform over a known number of values.
+	Candidates int64
+	Weight     float64 // predicate weight w
+	HasWeight  bool
 
 	// The multi-target one-run request: n targets (from targets with a
 	// homogeneous baseline, or from the prior's p_i), v successes, and the
@@ -85,6 +88,51 @@ type Release struct {
 	tailWhy      string
 	adv          float64 // 1 − f(baseline) − baseline, once computed
 	hasAdv       bool
+	fanoDone     bool
+	fanoA1       FanoBound
+	fanoBest     FanoBound
+	fanoWhy      string
+}
+
+// maxFanoCandidates bounds M for the Fano columns (the uniform prior is a
+// formula, so this is only the range of an int).
+const maxFanoCandidates = 1 << 53
+
+// fano computes the Fano bounds of Guo et al. for a uniform prior over the
+// row's candidates once per row: Algorithm 1 and the order-optimised
+// Algorithm 2, from the mechanism's Rényi (or mutual-information) view.
+func (r *Release) fano() (alpha1, best FanoBound, why string) {
+	if r.fanoDone {
+		return r.fanoA1, r.fanoBest, r.fanoWhy
+	}
+	r.fanoDone = true
+	m := int(min(r.Candidates, maxFanoCandidates))
+	var err error
+	switch {
+	case r.Mechanism == MechanismDPSGD:
+		r.fanoWhy = "the Fano bounds need replace-one parameters, and DP-SGD is accounted here under add/remove neighbours"
+		return r.fanoA1, r.fanoBest, r.fanoWhy
+	case r.Mechanism == MechanismRR:
+		rr, _ := r.Curve.(RandomizedResponse)
+		var mi float64
+		if mi, err = FanoMIRandomizedResponse(rr, nil); err == nil {
+			r.fanoA1, err = FanoAlgorithm1(mi, m, nil)
+			r.fanoBest = r.fanoA1
+		}
+	case r.hasRho:
+		r.fanoA1, r.fanoBest, err = FanoZCDP(ZCDP{Rho: r.rho}, m, nil)
+	case r.hasRDP:
+		r.fanoA1, r.fanoBest, err = FanoRDP(r.rdp, m, nil)
+	case r.hasPure:
+		r.fanoA1, r.fanoBest, err = FanoRDP(RDP{Orders: []float64{math.Inf(1)}, Epsilons: []float64{r.pureEps}}, m, nil)
+	default:
+		r.fanoWhy = "the Fano bounds need a Rényi or mutual-information view of the mechanism, which (ε, δ)-DP does not give"
+		return r.fanoA1, r.fanoBest, r.fanoWhy
+	}
+	if err != nil {
+		r.fanoWhy = err.Error()
+	}
+	return r.fanoA1, r.fanoBest, r.fanoWhy
 }
 
 // advantage returns 1 − f(baseline) − baseline, computed once per row:
@@ -359,6 +407,11 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 		return nil
 	}
 	r.Target, r.HasTarget = in.num[FieldTargetAdvantage], in.has(FieldTargetAdvantage)
+	if in.has(FieldCandidates) {
+		r.Candidates = int64(in.num[FieldCandidates])
+	} else if m, ok := r.Prior.Candidates(); ok && r.HasPrior {
+		r.Candidates = m
+	}
 	r.Records, r.Weight, r.HasWeight = int(in.num[FieldRecords]), in.num[FieldPredicateWeight], in.has(FieldPredicateWeight)
 	if r.HasWeight && r.Records > 0 && r.Weight > 1/float64(r.Records) {
 		problems.add("%s: %s is above 1/%s = %s: a singling-out predicate has weight at most 1/records", name(FieldPredicateWeight), formatNumber(r.Weight), name(FieldRecords), formatNumber(1/float64(r.Records)))
