@@ -47,7 +47,7 @@ func BayesRisk(curve Curve, pi float64) float64 {
 		case mu == 0:
 			r = n
 		default:
-			lam := logitPos(pi)
+			lam := logit(pi)
 			r = pi*normCDF(-lam/mu-mu/2) + (1-pi)*normCDF(lam/mu-mu/2)
 		}
 	case EpsDelta:
@@ -58,7 +58,7 @@ func BayesRisk(curve Curve, pi float64) float64 {
 			return math.NaN()
 		case c.Epsilon < 0 || math.IsInf(c.Epsilon, 1): // no guarantee: f ≡ 0
 			r = 0
-		case math.Abs(logitPos(pi)) <= c.Epsilon:
+		case math.Abs(logit(pi)) <= c.Epsilon:
 			r = math.Exp(0.5*(logPos(pi)+math.Log1p(-pi)) - c.Epsilon/2)
 		default:
 			r = n
@@ -122,12 +122,12 @@ func gaussianLogDeltaUpper(c Gaussian, x float64) float64 {
 	a := -x/mu + mu/2
 	la, lb := logNormCDF(a), logNormCDF(a-mu)
 	d := x + lb - la
-	errD := 8 * epsilonUlp * (math.Abs(x) + math.Abs(la) + math.Abs(lb) + 1)
+	errD := 8 * unitRoundoff * (math.Abs(x) + math.Abs(la) + math.Abs(lb) + 1)
 	amp := 1.0
 	if d < 0 {
 		amp = math.Exp(d) / -math.Expm1(d)
 	}
-	return math.Min(0, ld+errD*amp+8*epsilonUlp*(math.Abs(ld)+1))
+	return math.Min(0, ld+errD*amp+8*unitRoundoff*(math.Abs(ld)+1))
 }
 
 // BinaryAdvantage returns the advantage bound of Thm D.1 over the baseline
@@ -154,7 +154,7 @@ func BinaryAdvantage(curve Curve, pi float64) float64 {
 	if n == 0 {
 		return 0
 	}
-	x := math.Abs(logitPos(pi))
+	x := math.Abs(logit(pi))
 	var adv float64
 	switch c := curve.(type) {
 	case Gaussian:

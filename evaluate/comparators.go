@@ -234,14 +234,8 @@ func validProbability(p float64) bool { return p >= 0 && p <= 1 }
 // validPSO reports whether n ≥ 1 and w ∈ [0, 1/n], the domain of the PSO
 // baseline (a relative slack of 4 ulps lets w = 1/n computed in float64 in).
 func validPSO(n int, w float64) bool {
-	return n >= 1 && w >= 0 && w <= (1/float64(n))*(1+4*epsilonUlp)
+	return n >= 1 && w >= 0 && w <= (1/float64(n))*(1+4*unitRoundoff)
 }
-
-// logitPos returns ln(p/(1 − p)) for p in [0, 1], exact also for subnormal p.
-func logitPos(p float64) float64 { return logPos(p) - math.Log1p(-p) }
-
-// epsilonUlp is the unit roundoff of float64, 2^-53.
-const epsilonUlp = 1.0 / (1 << 53)
 
 // logSumExp2 returns ln(eᵃ + eᵇ) without overflow; −Inf terms drop out.
 func logSumExp2(a, b float64) float64 {

@@ -167,8 +167,8 @@ func sgmLogAInt(q, sigma float64, n int) float64 {
 		maxErr = math.Max(maxErr, err)
 	}
 	lAm1 := ref + math.Log(sum)
-	lAm1 += maxErr + 4*epsUlp*(math.Abs(lAm1)+math.Log(nf)+1)
-	return softplus(lAm1) * (1 + 4*epsUlp)
+	lAm1 += maxErr + 4*machineEpsilon*(math.Abs(lAm1)+math.Log(nf)+1)
+	return softplus(lAm1) * (1 + 4*machineEpsilon)
 }
 
 // sgmIntTerm returns the log of the k-th term of A_n − 1 and a bound on its
@@ -180,7 +180,7 @@ func sgmIntTerm(k int, n, lgN, lq, l1q, s2 float64) (float64, float64) {
 	c := (kf*kf - kf) / s2
 	lc := logExpm1(c)
 	l := lgN - lgK - lgNK + (n-kf)*l1q + kf*lq + lc
-	err := 8 * epsUlp * (lgN + lgK + lgNK + math.Abs((n-kf)*l1q) + math.Abs(kf*lq) + math.Abs(lc) + c + 1)
+	err := 8 * machineEpsilon * (lgN + lgK + lgNK + math.Abs((n-kf)*l1q) + math.Abs(kf*lq) + math.Abs(lc) + c + 1)
 	return l, err
 }
 
@@ -194,7 +194,7 @@ const sgmFracMaxTerms = 1000
 func sgmLogAFrac(q, sigma, alpha float64) float64 {
 	if q < 0.5 {
 		if am1, ok := sgmAm1Frac(q, sigma, alpha); ok && am1 <= math.E-1 {
-			return math.Log1p(am1) * (1 + 4*epsUlp)
+			return math.Log1p(am1) * (1 + 4*machineEpsilon)
 		}
 	}
 	return sgmLogAFracDirect(q, sigma, alpha)
@@ -232,9 +232,9 @@ func (s sgmSeries) term(k int, lc float64) (l0, l1, lu, err0, err1 float64) {
 	p0, p1 := logNormCDF(a), logNormCDF(b)
 	l0, l1 = lu+c0+p0, lv+c1+p1
 	common := (kf + 2) * (math.Abs(lc) + 1)
-	err0 = 8 * epsUlp * (common + math.Abs(j*s.l1q) + math.Abs(kf*s.lq) + c0 + math.Abs(p0) +
+	err0 = 8 * machineEpsilon * (common + math.Abs(j*s.l1q) + math.Abs(kf*s.lq) + c0 + math.Abs(p0) +
 		(math.Abs(s.z0)+kf)/s.sigma*(math.Max(-a, 0)+1))
-	err1 = 8 * epsUlp * (common + math.Abs(kf*s.l1q) + math.Abs(j*s.lq) + c1 + math.Abs(p1) +
+	err1 = 8 * machineEpsilon * (common + math.Abs(kf*s.l1q) + math.Abs(j*s.lq) + c1 + math.Abs(p1) +
 		(math.Abs(s.z0)+math.Abs(j))/s.sigma*(math.Max(-b, 0)+1))
 	return l0, l1, lu, err0, err1
 }
@@ -257,7 +257,7 @@ func sgmLogAFracDirect(q, sigma, alpha float64) float64 {
 		}
 		v := math.Exp(l - ref)
 		sum += sign * v
-		errSum += v * (err + 4*epsUlp)
+		errSum += v * (err + 4*machineEpsilon)
 	}
 	lc, sign := 0.0, 1.0
 	var bound float64 // magnitude of the first omitted terms, scaled by e^{ref}
@@ -278,8 +278,8 @@ func sgmLogAFracDirect(q, sigma, alpha float64) float64 {
 			sign = -sign
 		}
 	}
-	total := sum + bound + errSum + 2*epsUlp*sum
-	return (ref + math.Log(total)) * (1 + 4*epsUlp)
+	total := sum + bound + errSum + 2*machineEpsilon*sum
+	return (ref + math.Log(total)) * (1 + 4*machineEpsilon)
 }
 
 // sgmAm1Frac returns an upper bound on A_α − 1 for fractional α and
@@ -314,7 +314,7 @@ func sgmAm1Frac(q, sigma, alpha float64) (float64, bool) {
 			}
 			shrink := math.Exp(lu) * band
 			d = grow - shrink
-			dErr = grow*(err0+4*epsUlp) + shrink*(err0+4*epsUlp) + math.Exp(lu)*bandErr
+			dErr = grow*(err0+4*machineEpsilon) + shrink*(err0+4*machineEpsilon) + math.Exp(lu)*bandErr
 		}
 		n := math.Exp(l1) // v_k·N_k
 		if math.IsInf(d, 0) || math.IsInf(n, 0) || math.IsNaN(d) {
@@ -327,7 +327,7 @@ func sgmAm1Frac(q, sigma, alpha float64) (float64, bool) {
 				return 0, false
 			}
 			if (sum > 0 && tail <= 0x1p-36*sum) || k >= sgmFracMaxTerms {
-				total := sum - p1 + tail + errSum + 4*epsUlp*(math.Abs(sum)+p1)
+				total := sum - p1 + tail + errSum + 4*machineEpsilon*(math.Abs(sum)+p1)
 				if !(total > 0) {
 					return 0, false
 				}
@@ -335,7 +335,7 @@ func sgmAm1Frac(q, sigma, alpha float64) (float64, bool) {
 			}
 		}
 		sum += sign * (d + n)
-		errSum += dErr + n*(err1+4*epsUlp)
+		errSum += dErr + n*(err1+4*machineEpsilon)
 		lc += math.Log(math.Abs(alpha-kf)) - math.Log(kf+1)
 		if alpha-kf < 0 {
 			sign = -sign
@@ -355,5 +355,5 @@ func normBand(lo, hi float64) (float64, float64) {
 	default:
 		a, b = 1-normSurvival(hi), normCDF(lo)
 	}
-	return math.Max(a-b, 0), 4 * epsUlp * (a + b)
+	return math.Max(a-b, 0), 4 * machineEpsilon * (a + b)
 }

@@ -214,7 +214,7 @@ func (pr fanoPrior) gap(alpha float64) (g, errAbs float64) {
 		return 0, 0
 	case math.IsInf(alpha, 1):
 		g = math.Max(logPos(pr.m*pr.pStar), 0)
-		return g, 4 * epsUlp * (g + 1)
+		return g, 4 * machineEpsilon * (g + 1)
 	}
 	if lmax := logPos(pr.m * pr.pStar); alpha*lmax > fanoLogSwitch {
 		top := alpha * lmax
@@ -225,7 +225,7 @@ func (pr fanoPrior) gap(alpha float64) (g, errAbs float64) {
 			return math.Exp(alpha*logPos(pr.m*x) - top)
 		})
 		g = (top + math.Log(s) - pr.logM) / (alpha - 1)
-		return math.Max(g, 0), 64 * epsUlp * (math.Abs(top) + pr.logM + 1) / (alpha - 1)
+		return math.Max(g, 0), 64 * machineEpsilon * (math.Abs(top) + pr.logM + 1) / (alpha - 1)
 	}
 	psi := fanoSum(0, pr.p, func(x float64) float64 {
 		return fanoPsi(alpha, pr.m*x, math.FMA(pr.m, x, -1))
@@ -235,7 +235,7 @@ func (pr fanoPrior) gap(alpha float64) (g, errAbs float64) {
 	} else {
 		g = math.Log1p(alpha*(alpha-1)*psi+alpha*pr.s1) / (alpha - 1)
 	}
-	return math.Max(g, 0), 16 * epsUlp * (math.Abs(g) + alpha*(math.Abs(pr.s1)+epsUlp))
+	return math.Max(g, 0), 16 * machineEpsilon * (math.Abs(g) + alpha*(math.Abs(pr.s1)+machineEpsilon))
 }
 
 // binaryDivergence returns D_α(Ber(P) ‖ Ber(1/M)) at P = (1 + (M − 1)v)/M,
@@ -310,7 +310,7 @@ func (pr fanoPrior) solve(alpha, mi float64) FanoBound {
 		// (P − p*)/(1 − p*) = ((M − 1)v − (M p* − 1))/(M(1 − p*)), with an
 		// allowance for the rounding of the two terms of the difference.
 		uv, mp := (m-1)*v, math.FMA(m, pr.pStar, -1)
-		adv := (uv - mp + 4*epsUlp*(uv+math.Abs(mp))) / (m * (1 - pr.pStar))
+		adv := (uv - mp + 4*machineEpsilon*(uv+math.Abs(mp))) / (m * (1 - pr.pStar))
 		b.Advantage = roundUp(adv, 0, 1)
 	}
 	b.Trivial = v >= 1

@@ -519,9 +519,6 @@ func (c ZCDP) ClassicEpsilonAt(delta float64) float64 {
 // ---------------------------------------------------------------------------
 // One RDP guarantee and its constraint at a point.
 
-// epsUlp is the unit roundoff of float64 arithmetic, 2⁻⁵².
-const epsUlp = 0x1p-52
-
 // renyiOrder is one usable guarantee (α, ε) with α > 1 and 0 ≤ ε < ∞.
 type renyiOrder struct {
 	a, e   float64
@@ -582,14 +579,14 @@ type gapPoint struct {
 func (o renyiOrder) excess(p *gapPoint) float64 {
 	if o.pure {
 		// ε-DP: y ≥ 1 − e^ε·x and y ≥ e^{−ε}(1 − x), i.e. R₁ ≤ ε and R₂ ≤ ε.
-		e1 := p.r1 - o.e - 4*(p.errR1+epsUlp*(o.e+p.r1))
-		e2 := p.r2 - o.e - 4*(p.errR2+epsUlp*(o.e+p.r2))
+		e1 := p.r1 - o.e - 4*(p.errR1+machineEpsilon*(o.e+p.r1))
+		e2 := p.r2 - o.e - 4*(p.errR2+machineEpsilon*(o.e+p.r2))
 		return math.Max(e1, e2)
 	}
 	if p.sym && o.kl {
 		// KL = (1 − 2x)·L = tanh(L/2)·L, without cancellation.
 		k := math.Tanh(p.r1/2) * p.r1
-		return k - o.e - 16*epsUlp*(k+o.e)
+		return k - o.e - 16*machineEpsilon*(k+o.e)
 	}
 	if p.sym && o.lin && p.r1 < 30 {
 		// With x = σ(−L): g − 1 = (4·sinh²(A/2) + expm1(L)·expm1(A))/(1 + e^L),
@@ -604,7 +601,7 @@ func (o renyiOrder) excess(p *gapPoint) float64 {
 		if math.IsInf(gm1, 1) {
 			return gm1
 		}
-		return gm1 - o.em1 - 16*epsUlp*(gm1+o.em1)
+		return gm1 - o.em1 - 16*machineEpsilon*(gm1+o.em1)
 	}
 	if o.kl {
 		// KL(P'‖Q') = −x·R₁ + (1 − x)·R₂, KL(Q'‖P') = (1 − y)·R₁ − y·R₂.
@@ -613,20 +610,20 @@ func (o renyiOrder) excess(p *gapPoint) float64 {
 		u1 := p.x*p.r1 + p.x1*p.r2
 		u2 := p.y1*p.r1 + p.y*p.r2
 		errR := p.x*p.errR1 + p.x1*p.errR2 + p.y*p.errR2 + p.y1*p.errR1
-		e1 := k1 - o.e - 4*(u1*(p.errW+2*epsUlp)+errR+2*epsUlp*o.e)
-		e2 := k2 - o.e - 4*(u2*(p.errW+2*epsUlp)+errR+2*epsUlp*o.e)
+		e1 := k1 - o.e - 4*(u1*(p.errW+2*machineEpsilon)+errR+2*machineEpsilon*o.e)
+		e2 := k2 - o.e - 4*(u2*(p.errW+2*machineEpsilon)+errR+2*machineEpsilon*o.e)
 		return math.Max(e1, e2)
 	}
 	a1, a2 := o.am1*p.r1, o.am1*p.r2
-	errA1 := o.am1*p.errR1 + 2*epsUlp*a1
-	errA2 := o.am1*p.errR2 + 2*epsUlp*a2
+	errA1 := o.am1*p.errR1 + 2*machineEpsilon*a1
+	errA2 := o.am1*p.errR2 + 2*machineEpsilon*a2
 	if !o.lin {
 		// ln g₁ = logaddexp(ln x − A₁, ln(1−x) + A₂), ln g₂ likewise.
 		l1 := logAddExp(p.lx-a1, p.lx1+a2)
 		l2 := logAddExp(p.ly1+a1, p.ly-a2)
-		common := 2*p.errW + errA1 + errA2 + 4*epsUlp*(o.budget+1)
-		e1 := l1 - o.budget - 4*(common+2*epsUlp*(math.Abs(p.lx)+math.Abs(p.lx1)+a1+a2+math.Abs(l1)))
-		e2 := l2 - o.budget - 4*(common+2*epsUlp*(math.Abs(p.ly)+math.Abs(p.ly1)+a1+a2+math.Abs(l2)))
+		common := 2*p.errW + errA1 + errA2 + 4*machineEpsilon*(o.budget+1)
+		e1 := l1 - o.budget - 4*(common+2*machineEpsilon*(math.Abs(p.lx)+math.Abs(p.lx1)+a1+a2+math.Abs(l1)))
+		e2 := l2 - o.budget - 4*(common+2*machineEpsilon*(math.Abs(p.ly)+math.Abs(p.ly1)+a1+a2+math.Abs(l2)))
 		return math.Max(e1, e2)
 	}
 	// g − 1 = Σ w·expm1(±A) (the weights of each constraint sum to 1).
@@ -637,7 +634,7 @@ func (o renyiOrder) excess(p *gapPoint) float64 {
 	if math.IsInf(t2, 1) || math.IsInf(t3, 1) {
 		return math.Inf(1) // g ≥ e^{709}: far beyond e^{budget} ≤ e
 	}
-	errE := 4 * epsUlp * o.em1 // expm1 and the product (α − 1)ε are relatively exact
+	errE := 4 * machineEpsilon * o.em1 // expm1 and the product (α − 1)ε are relatively exact
 	e1 := t1 + t2 - o.em1 - 4*(r1+r2+errE)
 	e2 := t3 + t4 - o.em1 - 4*(r3+r4+errE)
 	return math.Max(e1, e2)
@@ -651,10 +648,10 @@ func weightedExpm1(w, lw, a, errA, errW float64) (v, err float64) {
 	big := math.Exp(lw + a) // w·e^A
 	if a > 1 {
 		v = big - w
-		err = big*(errW+errA+2*epsUlp*(math.Abs(lw)+a+1)) + w*(errW+epsUlp)
+		err = big*(errW+errA+2*machineEpsilon*(math.Abs(lw)+a+1)) + w*(errW+machineEpsilon)
 	} else {
 		v = w * math.Expm1(a)
-		err = math.Abs(v)*(errW+2*epsUlp) + big*errA
+		err = math.Abs(v)*(errW+2*machineEpsilon) + big*errA
 	}
 	return v, err
 }
@@ -691,21 +688,21 @@ func (g gapGeometry) point(t float64) gapPoint {
 	r2 := math.Max(t, 0) + l   // softplus(t) = ln((1 − x)/y)
 	spm := math.Max(-t, 0) + l // softplus(−t) = ln((1 − x)/d)
 	lam := g.lx1 - g.lx - spm  // ln(d/x)
-	errLam := 2 * epsUlp * (math.Abs(g.lx1) + math.Abs(g.lx) + spm + math.Abs(lam) + 1)
+	errLam := 2 * machineEpsilon * (math.Abs(g.lx1) + math.Abs(g.lx) + spm + math.Abs(lam) + 1)
 	r1 := softplus(lam) // ln((x + d)/x) = ln((1 − y)/x)
 	p := gapPoint{
 		x: g.x, x1: g.x1, lx: g.lx, lx1: g.lx1,
 		r1: r1, r2: r2,
 		// |d softplus/dλ| = σ(λ) ≤ min(1, softplus(λ)).
-		errR1: errLam*math.Min(1, r1) + 2*epsUlp*r1,
-		errR2: 2 * epsUlp * r2,
+		errR1: errLam*math.Min(1, r1) + 2*machineEpsilon*r1,
+		errR2: 2 * machineEpsilon * r2,
 	}
 	p.ly = g.lx1 - r2
 	p.ly1 = g.lx + r1
 	p.y, p.y1 = math.Exp(p.ly), math.Exp(p.ly1)
-	errLy := epsUlp*(math.Abs(g.lx1)+math.Abs(p.ly)) + p.errR2
-	errLy1 := epsUlp*(math.Abs(g.lx)+math.Abs(p.ly1)) + p.errR1
-	p.errW = math.Max(math.Max(errLy, errLy1), epsUlp*(math.Max(math.Abs(g.lx), math.Abs(g.lx1))+2)) + 2*epsUlp
+	errLy := machineEpsilon*(math.Abs(g.lx1)+math.Abs(p.ly)) + p.errR2
+	errLy1 := machineEpsilon*(math.Abs(g.lx)+math.Abs(p.ly1)) + p.errR1
+	p.errW = math.Max(math.Max(errLy, errLy1), machineEpsilon*(math.Max(math.Abs(g.lx), math.Abs(g.lx1))+2)) + 2*machineEpsilon
 	return p
 }
 
@@ -716,7 +713,7 @@ func (g gapGeometry) tradeOff(t float64) float64 {
 	}
 	s := softplus(t)
 	y := math.Exp(g.lx1 - s)
-	return y * (1 - 4*epsUlp*(math.Abs(g.lx1)+s+2))
+	return y * (1 - 4*machineEpsilon*(math.Abs(g.lx1)+s+2))
 }
 
 // advantage returns d = 1 − x − y at gap parameter t, moved up by its
@@ -727,7 +724,7 @@ func (g gapGeometry) advantage(t float64) float64 {
 	if d == 0 {
 		return 0
 	}
-	return math.Min(d*(1+4*epsUlp*(math.Abs(g.lx1)+s+2)), g.x1)
+	return math.Min(d*(1+4*machineEpsilon*(math.Abs(g.lx1)+s+2)), g.x1)
 }
 
 // tinyGap is the gap below which the curve is checked against η. Near the
@@ -774,7 +771,7 @@ func symmetricPoint(l float64) gapPoint {
 	lx := -softplus(l)
 	lx1 := -softplus(-l)
 	x, x1 := math.Exp(lx), math.Exp(lx1)
-	errW := 4*epsUlp*(math.Abs(l)+2) + 2*epsUlp
+	errW := 4*machineEpsilon*(math.Abs(l)+2) + 2*machineEpsilon
 	return gapPoint{x: x, x1: x1, y: x, y1: x1, lx: lx, lx1: lx1, ly: lx, ly1: lx1,
 		errW: errW, r1: l, r2: l, sym: true}
 }
@@ -790,7 +787,7 @@ const (
 // finite, is where the search begins (another order's L).
 func (o renyiOrder) fixedPoint(start float64) float64 {
 	if o.pure {
-		return o.e * (1 + 8*epsUlp) // x = 1/(1 + e^ε): η = tanh(ε/2)
+		return o.e * (1 + 8*machineEpsilon) // x = 1/(1 + e^ε): η = tanh(ε/2)
 	}
 	ex := func(s float64) float64 {
 		p := symmetricPoint(math.Exp(s))
@@ -801,7 +798,7 @@ func (o renyiOrder) fixedPoint(start float64) float64 {
 		from = logPos(start)
 	}
 	s := increasingRoot(ex, from, fixedLogLMin, fixedLogLMax)
-	return math.Exp(s) * (1 + 4*epsUlp)
+	return math.Exp(s) * (1 + 4*machineEpsilon)
 }
 
 // worstFromL returns η = tanh(L/2), moved up by its rounding error.
@@ -809,7 +806,7 @@ func worstFromL(l float64) float64 {
 	if math.IsInf(l, 1) {
 		return 1
 	}
-	return math.Min(math.Tanh(l/2)*(1+8*epsUlp), 1)
+	return math.Min(math.Tanh(l/2)*(1+8*machineEpsilon), 1)
 }
 
 // epsilonAt returns the order's ε(δ) of the improved conversion (see

@@ -9,6 +9,14 @@ import "math"
 // inside the contract's 1e-12.
 const roundingUlps = 8
 
+// Error-analysis constants of float64 arithmetic: the unit roundoff u =
+// 2^-53 bounds the relative error of one correctly rounded operation; the
+// machine epsilon 2^-52 is the gap between 1 and the next float64.
+const (
+	unitRoundoff   = 0x1p-53
+	machineEpsilon = 0x1p-52
+)
+
 // roundUp returns x moved roundingUlps ulps towards +∞ and clamped to
 // [lo, hi]. It is used for upper bounds on risk.
 func roundUp(x, lo, hi float64) float64 {

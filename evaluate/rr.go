@@ -168,7 +168,7 @@ func profileEpsilonUp(deltaAt func(float64) float64, e, delta, hi float64) float
 	if e > 0 {
 		e = roundUp(e, 0, hi)
 	}
-	step := 8 * epsUlp * math.Max(hi, 1)
+	step := 8 * machineEpsilon * math.Max(hi, 1)
 	for i := 0; i < 64 && e < hi && deltaAt(e) > delta; i++ {
 		e = math.Min(e+step, hi)
 		step *= 2
