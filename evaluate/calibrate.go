@@ -94,6 +94,12 @@ func largestNear(f func(float64) float64, target, guess, lo float64) float64 {
 	if !(guess >= lo) || math.IsInf(guess, 1) {
 		guess = lo
 	}
+	// The closed forms are accurate to a few ulps: a bracket of ±1024 ulps
+	// (11 halvings) almost always holds the answer; then ±1e-9 relative.
+	if a, b := math.Max(lo, ulpsAway(guess, -1024)), ulpsAway(guess, 1024); guess > lo && ok(a) && !ok(b) {
+		x, _ := bracketNarrow(ok, a, b)
+		return x
+	}
 	d := 1e-9 * math.Max(math.Abs(guess), 1e-300)
 	a, b := math.Max(lo, guess-d), guess+d
 	if ok(a) && !ok(b) {

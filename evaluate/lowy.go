@@ -75,8 +75,9 @@ func PMPEpsilonForSuccess(p float64) (float64, bool) {
 	case p == 0.5:
 		return 0, true
 	}
-	guess := logit(p)
-	return LargestParameter(PMPSuccess, p, 0, 2*guess+1)
+	// Start from the closed form and check it against the rounded forward
+	// bound: the answer is the largest float64 with PMPSuccess(ε) ≤ p.
+	return largestNear(PMPSuccess, p, logit(p), 0), true
 }
 
 // PMPSuccessDelta returns the success bound of a practical MIA against an
