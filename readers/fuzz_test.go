@@ -1,0 +1,84 @@
+package readers
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// readAllFuzz opens data under name and reads every table to the end,
+// checking the readers' contract on hostile bytes: no panic, no endless
+// loop, every error a *table.Error, rows no wider than their header.
+func readAllFuzz(t *testing.T, name string, data []byte) {
+	tables, err := OpenReader(name, bytes.NewReader(data), int64(len(data)), Options{})
+	if err != nil {
+		var te *table.Error
+		if !errors.As(err, &te) {
+			t.Fatalf("Open error %v (%T) is not a *table.Error", err, err)
+		}
+		return
+	}
+	for _, tb := range tables {
+		width := len(tb.Columns())
+		for i := 0; ; i++ {
+			if i > 4*len(data)+16 {
+				t.Fatal("more rows than the input could hold: Next does not end")
+			}
+			row, err := tb.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				var te *table.Error
+				if !errors.As(err, &te) {
+					t.Fatalf("Next error %v (%T) is not a *table.Error", err, err)
+				}
+				if IsFatal(err) {
+					break
+				}
+				continue
+			}
+			if len(row.Cells) > width {
+				t.Fatalf("row of %d cells under a header of %d", len(row.Cells), width)
+			}
+		}
+		tb.Close()
+	}
+}
+
+// seedFiles adds the sample release table in the given format, and a few
+// damaged copies of it, to a fuzz corpus.
+func seedFiles(f *testing.F, ext string) {
+	data, err := os.ReadFile(filepath.Join("..", "samples", "releases"+ext))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+	f.Add(data[:len(data)/2])
+	flipped := bytes.Clone(data)
+	for i := len(flipped) / 3; i < len(flipped); i += 97 {
+		flipped[i] ^= 0x5a
+	}
+	f.Add(flipped)
+	f.Add([]byte{})
+}
+
+// FuzzXLSX: any bytes named .xlsx (a zip of XML parts, the shared strings,
+// inline strings, formulas with cached values, errors like #DIV/0!) are
+// read without panicking, within the readers' contract.
+func FuzzXLSX(f *testing.F) {
+	seedFiles(f, ".xlsx")
+	f.Fuzz(func(t *testing.T, data []byte) { readAllFuzz(t, "fuzz.xlsx", data) })
+}
+
+// FuzzParquet: any bytes named .parquet (forged footers, absurd metadata,
+// damaged pages) are read without panicking, within the readers' contract.
+func FuzzParquet(f *testing.F) {
+	seedFiles(f, ".parquet")
+	f.Fuzz(func(t *testing.T, data []byte) { readAllFuzz(t, "fuzz.parquet", data) })
+}
