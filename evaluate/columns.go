@@ -422,7 +422,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				}
 				return GBUReRo(eps, r.Baseline), skip{}
 			}),
-		gbColumn("gb_urero_uniform", "the unbiased reconstruction-robustness bound for a uniform prior over `candidates` values; also the informed membership-inference and uniform attribute-inference bound", "(m − 1)(e^ε − 1)/(m(e^ε + m − 1))-type closed form of Eq. 6", "Eq. (6)", "candidates",
+		gbColumn("gb_urero_uniform", "the unbiased reconstruction-robustness bound for a uniform prior over `candidates` values; also the informed membership-inference and uniform attribute-inference bound", "min{(e^ε − 1)/m, ((m − 1)/m)·t}, t = (e^ε − 1)/(e^ε + 1)", "Eq. (6)", "candidates",
 			func(r *Release, eps float64) (float64, skip) {
 				if r.Candidates == 0 {
 					return 0, skip{silent: true}
