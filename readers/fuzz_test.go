@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"testing"
@@ -81,4 +82,25 @@ func FuzzXLSX(f *testing.F) {
 func FuzzParquet(f *testing.F) {
 	seedFiles(f, ".parquet")
 	f.Fuzz(func(t *testing.T, data []byte) { readAllFuzz(t, "fuzz.parquet", data) })
+}
+
+// Damaged Parquet files are refused, never fatal: random damage of one to
+// four bytes anywhere in the sample file (footer, page headers, the stored
+// Arrow schema) gives rows or a *table.Error. Two such damages once ended
+// the process from inside Arrow: a forged length in the stored Arrow schema
+// (a 177 GB allocation) and a row group without a chunk for every column
+// (a nil dereference on one of pqarrow's own goroutines).
+func TestParquetRandomDamage(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "samples", "releases.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(5))
+	for i := 0; i < 1500; i++ {
+		d := bytes.Clone(data)
+		for k := 0; k < 1+rng.Intn(4); k++ {
+			d[rng.Intn(len(d))] = byte(rng.Intn(256))
+		}
+		readAllFuzz(t, "damaged.parquet", d)
+	}
 }

@@ -94,6 +94,10 @@ func openParquet(name string, r io.ReaderAt, size int64, closer io.Closer, opts 
 	if err != nil {
 		return nil, fileError(name, fmt.Errorf("not a readable Parquet file: %w", err))
 	}
+	dropStoredArrowSchema(pf)
+	if err := checkParquetMetadata(pf, size); err != nil {
+		return nil, fileError(name, fmt.Errorf("not a readable Parquet file: %w", err))
+	}
 	batch := opts.BatchRows
 	if batch <= 0 {
 		batch = DefaultBatchRows
@@ -388,4 +392,71 @@ func durationText(v int64, unit arrow.TimeUnit) string {
 		return strconv.FormatInt(v, 10) + unit.String()
 	}
 	return time.Duration(v * m).String()
+}
+
+// dropStoredArrowSchema removes the serialized Arrow schema that Arrow
+// writers store in a Parquet footer (key ARROW:schema) before pqarrow reads
+// it. Arrow's IPC decoder trusts the lengths in that blob: one damaged byte
+// made it allocate 177 GB and kill the process (found by fuzzing; a fatal
+// out-of-memory cannot be recovered). The Parquet schema alone gives every
+// type riskbatch reads; only Arrow-specific refinements (dictionary
+// encoding of the Arrow side, large string types) are lost, and the cells
+// are the same.
+func dropStoredArrowSchema(pf *file.Reader) {
+	md := pf.MetaData()
+	if md == nil || md.FileMetaData == nil {
+		return
+	}
+	kvs := md.FileMetaData.KeyValueMetadata
+	kept := kvs[:0]
+	for _, kv := range kvs {
+		if kv != nil && kv.GetKey() != "ARROW:schema" {
+			kept = append(kept, kv)
+		}
+	}
+	md.FileMetaData.KeyValueMetadata = kept
+}
+
+// checkParquetMetadata refuses a footer that does not describe the file it
+// sits in: a row group without a chunk for every column, or a chunk whose
+// pages lie outside the file or whose sizes or counts are negative or
+// absurd. pqarrow reads the columns of a row group on goroutines of its own,
+// where a panic on such a footer (found by fuzzing: a missing chunk is
+// dereferenced) cannot be recovered and would end the process. It runs
+// inside open's recover, which turns a panic while checking into an error.
+func checkParquetMetadata(pf *file.Reader, size int64) error {
+	md := pf.MetaData()
+	if md == nil || md.Schema == nil {
+		return errors.New("no file metadata")
+	}
+	ncol := md.Schema.NumColumns()
+	if md.NumRows < 0 {
+		return fmt.Errorf("the footer gives %d rows", md.NumRows)
+	}
+	for g := 0; g < pf.NumRowGroups(); g++ {
+		rg := md.RowGroup(g)
+		if rg == nil || rg.NumColumns() != ncol {
+			return fmt.Errorf("row group %d does not have one column chunk for each of the %d columns", g, ncol)
+		}
+		if rg.NumRows() < 0 || rg.NumRows() > md.NumRows {
+			return fmt.Errorf("row group %d gives %d rows, the file %d", g, rg.NumRows(), md.NumRows)
+		}
+		for c := 0; c < ncol; c++ {
+			cc, err := rg.ColumnChunk(c)
+			if err != nil {
+				return fmt.Errorf("row group %d, column %d: %w", g, c, err)
+			}
+			if cc == nil {
+				return fmt.Errorf("row group %d, column %d: no chunk", g, c)
+			}
+			off, n := cc.DataPageOffset(), cc.TotalCompressedSize()
+			if d := cc.DictionaryPageOffset(); d > 0 && d < off {
+				off = d
+			}
+			if off < 0 || n < 0 || off > size || n > size-off || cc.NumValues() < 0 || cc.TotalUncompressedSize() < 0 {
+				return fmt.Errorf("row group %d, column %d: its pages (offset %d, %d bytes) lie outside the file of %d bytes", g, c, off, n, size)
+			}
+		}
+	}
+	return nil
 }
