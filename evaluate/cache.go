@@ -35,3 +35,33 @@ func (c *rdpCache) get(m DPSGD) RDP {
 // dpsgdRDP returns the composed RDP curve of DP-SGD parameters through the
 // evaluator's cache.
 func (b *Binding) dpsgdRDP(m DPSGD) RDP { return b.rdps.get(m) }
+
+// epsCache remembers ε(δ) of Gaussian curves: the root finding is most of
+// the cost of a gaussian or gdp row, and sweeps over baselines or targets
+// repeat the same (μ, δ). Bounded like rdpCache.
+type epsCache struct {
+	mu sync.Mutex
+	m  map[[2]float64]float64
+}
+
+// epsCacheSize bounds the number of remembered (μ, δ) pairs.
+const epsCacheSize = 1 << 16
+
+// gaussianEpsilonAt returns Gaussian{μ}.EpsilonAt(δ) through the cache.
+func (c *epsCache) gaussianEpsilonAt(mu, delta float64) float64 {
+	key := [2]float64{mu, delta}
+	c.mu.Lock()
+	e, ok := c.m[key]
+	c.mu.Unlock()
+	if ok {
+		return e
+	}
+	e = Gaussian{Mu: mu}.EpsilonAt(delta)
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= epsCacheSize {
+		c.m = make(map[[2]float64]float64)
+	}
+	c.m[key] = e
+	c.mu.Unlock()
+	return e
+}

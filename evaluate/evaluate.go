@@ -26,8 +26,8 @@ const (
 )
 
 // Evaluator evaluates rows with the registered output columns. It is safe
-// for concurrent use; its only mutable state is a bounded cache of DP-SGD
-// accounting results.
+// for concurrent use; its only mutable state is two bounded caches, of
+// DP-SGD accounting results and of Gaussian ε(δ).
 type Evaluator struct {
 	vocab       *Vocabulary
 	specs       []mechanismSpec
@@ -35,6 +35,7 @@ type Evaluator struct {
 	priors      *priors.Tables
 	confidences []float64
 	rdps        *rdpCache
+	epsilons    *epsCache
 }
 
 // DefaultConfidence is the confidence of the one-run success upper bound
@@ -58,7 +59,7 @@ func WithConfidence(levels ...float64) Option {
 
 // New returns an evaluator for every registered output column.
 func New(opts ...Option) *Evaluator {
-	e := &Evaluator{vocab: NewVocabulary(), specs: mechanismSpecs(), confidences: []float64{DefaultConfidence}, rdps: &rdpCache{}}
+	e := &Evaluator{vocab: NewVocabulary(), specs: mechanismSpecs(), confidences: []float64{DefaultConfidence}, rdps: &rdpCache{}, epsilons: &epsCache{}}
 	for _, o := range opts {
 		o(e)
 	}

@@ -290,7 +290,8 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 	setGaussian := func(mu float64) {
 		mu *= math.Sqrt(compositions) // G_μ composed k times is G_{μ√k}
 		g := Gaussian{Mu: mu}
-		r.Curve, r.epsilonAt = g, g.EpsilonAt
+		r.Curve = g
+		r.epsilonAt = func(delta float64) float64 { return b.epsilons.gaussianEpsilonAt(mu, delta) }
 		r.mu, r.hasMu = mu, true
 		r.rho, r.hasRho = mu*mu/2, true // the Gaussian mechanism is (μ²/2)-zCDP
 	}
