@@ -237,17 +237,6 @@ func validPSO(n int, w float64) bool {
 	return n >= 1 && w >= 0 && w <= (1/float64(n))*(1+4*unitRoundoff)
 }
 
-// logSumExp2 returns ln(eᵃ + eᵇ) without overflow; −Inf terms drop out.
-func logSumExp2(a, b float64) float64 {
-	if a < b {
-		a, b = b, a
-	}
-	if math.IsInf(a, -1) {
-		return a
-	}
-	return a + math.Log1p(math.Exp(b-a))
-}
-
 // goldenConcaveMax locates the maximum of a function g that is concave on
 // [0, 1] by searching in t = logit(x), x = σ(t), over t ∈ [−746, 38] (whose
 // ends map to exactly 0 and 1), so that a maximiser as small as 1e-300 or

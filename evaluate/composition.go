@@ -587,18 +587,3 @@ func (a *logAccumulator) value() float64 {
 	}
 	return a.scale + math.Log(a.sum)
 }
-
-// neumaierSum is a compensated (Kahan–Babuška–Neumaier) running sum.
-type neumaierSum struct{ sum, comp float64 }
-
-func (s *neumaierSum) add(x float64) {
-	t := s.sum + x
-	if math.Abs(s.sum) >= math.Abs(x) {
-		s.comp += (s.sum - t) + x
-	} else {
-		s.comp += (x - t) + s.sum
-	}
-	s.sum = t
-}
-
-func (s *neumaierSum) value() float64 { return s.sum + s.comp }

@@ -107,18 +107,11 @@ type fanoPrior struct {
 
 // fanoSum returns start + Σ xs with Neumaier's compensated summation.
 func fanoSum(start float64, xs []float64, f func(float64) float64) float64 {
-	sum, comp := start, 0.0
+	s := neumaierSum{sum: start}
 	for _, x := range xs {
-		y := f(x)
-		t := sum + y
-		if math.Abs(sum) >= math.Abs(y) {
-			comp += (sum - t) + y
-		} else {
-			comp += (y - t) + sum
-		}
-		sum = t
+		s.add(f(x))
 	}
-	return sum + comp
+	return s.value()
 }
 
 func fanoIdentity(x float64) float64 { return x }
@@ -254,7 +247,7 @@ func (pr fanoPrior) binaryDivergence(alpha, v float64) float64 {
 	if alpha*l1 > fanoLogSwitch {
 		a := alpha*l1 - pr.logM
 		b := math.Log1p(-1/m) + alpha*math.Log1p(-v)
-		return logAddExp(a, b) / (alpha - 1)
+		return logSumExp2(a, b) / (alpha - 1)
 	}
 	psi := (fanoPsi(alpha, 1+u, u) + (m-1)*fanoPsi(alpha, 1-v, -v)) / m
 	if alpha == 1 {

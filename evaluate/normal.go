@@ -141,3 +141,29 @@ func softplus(x float64) float64 {
 	}
 	return math.Log1p(math.Exp(x))
 }
+
+// logSumExp2 returns ln(eᵃ + eᵇ) without overflow; −Inf terms drop out.
+func logSumExp2(a, b float64) float64 {
+	if a < b {
+		a, b = b, a
+	}
+	if math.IsInf(a, -1) {
+		return a
+	}
+	return a + math.Log1p(math.Exp(b-a))
+}
+
+// neumaierSum is a compensated (Kahan–Babuška–Neumaier) running sum.
+type neumaierSum struct{ sum, comp float64 }
+
+func (s *neumaierSum) add(x float64) {
+	t := s.sum + x
+	if math.Abs(s.sum) >= math.Abs(x) {
+		s.comp += (s.sum - t) + x
+	} else {
+		s.comp += (x - t) + s.sum
+	}
+	s.sum = t
+}
+
+func (s *neumaierSum) value() float64 { return s.sum + s.comp }

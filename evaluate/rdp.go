@@ -619,8 +619,8 @@ func (o renyiOrder) excess(p *gapPoint) float64 {
 	errA2 := o.am1*p.errR2 + 2*machineEpsilon*a2
 	if !o.lin {
 		// ln g₁ = logaddexp(ln x − A₁, ln(1−x) + A₂), ln g₂ likewise.
-		l1 := logAddExp(p.lx-a1, p.lx1+a2)
-		l2 := logAddExp(p.ly1+a1, p.ly-a2)
+		l1 := logSumExp2(p.lx-a1, p.lx1+a2)
+		l2 := logSumExp2(p.ly1+a1, p.ly-a2)
 		common := 2*p.errW + errA1 + errA2 + 4*machineEpsilon*(o.budget+1)
 		e1 := l1 - o.budget - 4*(common+2*machineEpsilon*(math.Abs(p.lx)+math.Abs(p.lx1)+a1+a2+math.Abs(l1)))
 		e2 := l2 - o.budget - 4*(common+2*machineEpsilon*(math.Abs(p.ly)+math.Abs(p.ly1)+a1+a2+math.Abs(l2)))
@@ -654,17 +654,6 @@ func weightedExpm1(w, lw, a, errA, errW float64) (v, err float64) {
 		err = math.Abs(v)*(errW+2*machineEpsilon) + big*errA
 	}
 	return v, err
-}
-
-// logAddExp returns ln(eᵃ + eᵇ).
-func logAddExp(a, b float64) float64 {
-	if a < b {
-		a, b = b, a
-	}
-	if math.IsInf(a, -1) {
-		return a
-	}
-	return a + math.Log1p(math.Exp(b-a))
 }
 
 // gapGeometry holds x and its logarithms for the curve at x.
