@@ -66,15 +66,8 @@ func (c Laplace) TradeOff(alpha float64) float64 {
 // result is exact, not rounded.
 func (c Laplace) Advantage(b float64) float64 {
 	eps := c.Epsilon
-	switch {
-	case math.IsNaN(b):
-		return b
-	case b >= 1:
-		return 0
-	case c.vacuous():
-		return 1 - math.Max(b, 0)
-	case b <= 0:
-		return 0
+	if adv, ok := advantageAtEdges(b, c.vacuous(), false); ok {
+		return adv
 	}
 	lo := 0.5 * math.Exp(-eps)
 	var adv float64

@@ -349,15 +349,8 @@ func (c ZCDP) TradeOff(alpha float64) float64 {
 // Advantage returns 1 − f(b) − b for the zCDP curve (Kulynych et al. 2025,
 // Thm 3.3), rounded up.
 func (c ZCDP) Advantage(b float64) float64 {
-	switch {
-	case math.IsNaN(b):
-		return b
-	case b >= 1:
-		return 0
-	case c.vacuous():
-		return 1 - math.Max(b, 0)
-	case b <= 0 || c.Rho == 0:
-		return 0
+	if adv, ok := advantageAtEdges(b, c.vacuous(), c.Rho == 0); ok {
+		return adv
 	}
 	g := newGapGeometry(b)
 	return g.clampedAdvantage(c.gap(g), c.WorstAdvantage)

@@ -22,6 +22,24 @@ type Curve interface {
 	WorstAdvantage() float64
 }
 
+// advantageAtEdges returns 1 − f(b) − b where it does not depend on the
+// curve's shape: NaN for NaN; 0 at b ≥ 1; 1 − b for a vacuous curve (f ≡ 0:
+// no privacy); 0 at b ≤ 0 and for a perfectly private curve (f(α) = 1 − α).
+// ok is false when the curve must compute it.
+func advantageAtEdges(b float64, vacuous, private bool) (adv float64, ok bool) {
+	switch {
+	case math.IsNaN(b):
+		return b, true
+	case b >= 1:
+		return 0, true
+	case vacuous:
+		return 1 - math.Max(b, 0), true
+	case b <= 0 || private:
+		return 0, true
+	}
+	return 0, false
+}
+
 // inputs holds one row's parsed input cells.
 type inputs struct {
 	num  [numFields]float64

@@ -64,15 +64,8 @@ func (c RandomizedResponse) TradeOff(alpha float64) float64 {
 // of f becomes one term of the minimum, and every term is a product, so
 // nothing cancels. The result is exact, not rounded.
 func (c RandomizedResponse) Advantage(b float64) float64 {
-	switch {
-	case math.IsNaN(b):
-		return b
-	case b >= 1:
-		return 0
-	case c.vacuous():
-		return 1 - math.Max(b, 0)
-	case b <= 0 || c.Categories <= 1:
-		return 0
+	if adv, ok := advantageAtEdges(b, c.vacuous(), c.Categories <= 1); ok {
+		return adv
 	}
 	eps := c.Epsilon
 	adv := c.WorstAdvantage()
