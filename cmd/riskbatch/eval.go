@@ -274,6 +274,17 @@ func (lay *layout) stream(ctx context.Context, tables []readers.Table, w writers
 	go func() {
 		defer close(todo)
 		seq := 0
+		// send hands a batch to the workers; false when the run stops.
+		send := func(b *batch) bool {
+			select {
+			case todo <- b:
+				seq++
+				return true
+			case <-quit:
+			case <-ctx.Done():
+			}
+			return false
+		}
 		for ti, t := range tables {
 			src := t.File()
 			if t.Sheet() != "" {
@@ -292,26 +303,14 @@ func (lay *layout) stream(ctx context.Context, tables []readers.Table, w writers
 				b.rows = append(b.rows, row)
 				b.errs = append(b.errs, err)
 				if len(b.rows) == batchRows {
-					select {
-					case todo <- b:
-					case <-quit:
-						return
-					case <-ctx.Done():
+					if !send(b) {
 						return
 					}
-					seq++
 					b = &batch{seq: seq, tableNo: ti, source: src}
 				}
 			}
-			if len(b.rows) > 0 {
-				select {
-				case todo <- b:
-				case <-quit:
-					return
-				case <-ctx.Done():
-					return
-				}
-				seq++
+			if len(b.rows) > 0 && !send(b) {
+				return
 			}
 		}
 		readErr <- nil
