@@ -408,12 +408,12 @@ func outputColumns(confidences []float64) []OutputColumn {
 			func(r *Release, eps float64) (float64, skip) { return GBMIAYeom(eps), skip{} }),
 		gbColumn("gb_mia_erlingsson", "upper bound on membership-inference advantage (Erlingsson et al.), tighter than Yeom's", "1 − e^{−ε} (the corrected form)", "Thm 4.6 (corrected: e^{−ε}, not e^{−δ})", "",
 			func(r *Release, eps float64) (float64, skip) { return GBMIAErlingsson(eps), skip{} }),
-		gbColumn("gb_rero_exact", "upper bound on the success of exact reconstruction of a record drawn uniformly from `candidates` values", "min{1, κ·e^ε, κ·(1 + (m − 1)·t)}, κ = 1/m, t = (e^ε − 1)/(e^ε + 1)", "Prop. 5.1 (corrected form; Table 2 rows 5 and 8 are wrong)", "candidates",
+		gbColumn("gb_rero_exact", "upper bound on the success of exact reconstruction of a record's value among m candidates: drawn uniformly from `candidates` values, or from the loaded distribution of the prior key's attribute (the worst cell)", "min{1, κ₀·e^ε, κ₀·(1 + (m − 1)·t)}, κ₀ = the largest prior probability (1/m if uniform), t = (e^ε − 1)/(e^ε + 1)", "Prop. 5.1 (corrected form; Table 2 rows 5 and 8 are wrong)", requestPrior,
 			func(r *Release, eps float64) (float64, skip) {
-				if r.Candidates == 0 {
-					return 0, skip{silent: true}
+				if r.Candidates > 0 {
+					return GBReRoExactUniform(eps, int(min(r.Candidates, 1<<31))), skip{}
 				}
-				return GBReRoExactUniform(eps, int(min(r.Candidates, 1<<31))), skip{}
+				return r.gbWorstOverPrior(func(p GBPrior) float64 { return GBReRoExact(eps, p.Kappa0, p.M) })
 			}),
 		gbColumn("gb_urero", "upper bound on the unbiased reconstruction-robustness advantage (success beyond the best a-priori guess κ = baseline), any tolerance", "min{κ·(e^ε − 1), t}, t = (e^ε − 1)/(e^ε + 1)", "Thm 7.2", "",
 			func(r *Release, eps float64) (float64, skip) {
@@ -429,14 +429,14 @@ func outputColumns(confidences []float64) []OutputColumn {
 				}
 				return GBUReRoUniform(eps, int(min(r.Candidates, 1<<31))), skip{}
 			}),
-		gbColumn("gb_aia_adv", "upper bound on the advantage of any attribute-inference attack with a uniform prior over `candidates` values", "min of Thm 7.3's terms, t and 1 − μ, with κ₀ = κ₀⁻ = μ = 1/m", "Prop. 8.2 with Thm 7.3", "candidates",
+		gbColumn("gb_aia_adv", "upper bound on the advantage of any attribute-inference attack, and on the unbiased reconstruction-robustness advantage of exact reconstruction, with a uniform prior over `candidates` values or the loaded distribution of the prior key's attribute (the worst cell)", "min{κ₀(e^ε − 1), t, κ₀(m − 1)t + κ₀ − κ₀⁻, 1 − μ}: κ₀ the largest and κ₀⁻ the smallest prior probability over the attribute's m values (0 for a value the cell never shows), μ = Σπ²; κ₀ = κ₀⁻ = μ = 1/m if uniform", "Prop. 8.2 with Thm 7.3 (and Thm 7.2, §9)", requestPrior,
 			func(r *Release, eps float64) (float64, skip) {
-				if r.Candidates == 0 {
-					return 0, skip{silent: true}
+				if r.Candidates > 0 {
+					m := int(min(r.Candidates, 1<<31))
+					k := 1 / float64(m)
+					return GBAIAAdvantage(eps, k, k, k, m), skip{}
 				}
-				m := int(min(r.Candidates, 1<<31))
-				k := 1 / float64(m)
-				return GBAIAAdvantage(eps, k, k, k, m), skip{}
+				return r.gbWorstOverPrior(func(p GBPrior) float64 { return GBAIAAdvantage(eps, p.Kappa0, p.Kappa0Min, p.Mu, p.M) })
 			}),
 		withFormat(table.Real, gbColumn("gb_eps_for_target", "the largest ε whose unbiased reconstruction-robustness advantage (gb_urero) stays at or below target_advantage at the row's baseline", "inverse of min{κ(e^ε − 1), t} in ε; rounded down", "§5.2 (inverse formulas), Thm 7.2", "target_advantage",
 			func(r *Release, eps float64) (float64, skip) {
@@ -500,6 +500,17 @@ func outputColumns(confidences []float64) []OutputColumn {
 				return inverseResult(e, ok, "ε")
 			},
 		},
+		pmpDataColumn("pmp_data_eps", table.Real,
+			"the practical-membership-privacy parameter ε̃ of the release with respect to the attacker's parent set X in the pmp_data table: the smallest ε̃ such that the release is (ε̃, δ)-PMP for X (gaussian rows, at the row's δ) or ε̃-PMP (exponential rows); compare with the DP ε",
+			func(eps, _ float64) float64 { return eps }),
+		pmpDataColumn("pmp_data_success", table.Probability,
+			"upper bound on the success of a practical membership-inference attack against the release, for records of the pmp_data parent set (each a member with probability 1/2)",
+			func(eps, delta float64) float64 {
+				if delta > 0 {
+					return PMPSuccessDelta(eps, delta)
+				}
+				return PMPSuccess(eps)
+			}),
 		{
 			Name: "onerun_posterior", Family: "onerun", Format: table.Probability,
 			Meaning:  "upper bound on the attacker's success on one target after seeing the release (posterior), given its prior success p = baseline; for δ > 0 the success bound adds (1 − β)·δ (see onerun_advantage)",
@@ -773,7 +784,8 @@ func gbColumn(name, meaning, formula, where, request string, f func(r *Release, 
 		Needs:    "a pure ε-DP row (epsilon without delta, laplace_scale, or rr)" + map[bool]string{true: "; " + request, false: ""}[request != ""],
 		Assumes:  "pure ε-DP under replace-one neighbours (an ε stated for add/remove neighbours must be doubled)",
 		compute: func(r *Release) (float64, skip) {
-			if (request == "candidates" && r.Candidates == 0) || (request == "target_advantage" && !r.HasTarget) {
+			if (request == "candidates" && r.Candidates == 0) || (request == "target_advantage" && !r.HasTarget) ||
+				(request == requestPrior && r.Candidates == 0 && r.priorDistributions() == nil) {
 				return 0, skip{silent: true} // not asked for: no message
 			}
 			if !r.hasPure || r.rowDelta() > 0 {
@@ -783,6 +795,11 @@ func gbColumn(name, meaning, formula, where, request string, f func(r *Release, 
 		},
 	}
 }
+
+// requestPrior is the request of the columns computed from the whole
+// prior: a uniform one (candidates, uniform(M)) or a prior key whose
+// frequency table is loaded.
+const requestPrior = "candidates or a prior with its frequency table"
 
 // withFormat sets a column's display format.
 func withFormat(f table.Format, c OutputColumn) OutputColumn {
@@ -798,15 +815,15 @@ const guoCitation = "Guo, Sablayrolles & Sanjabi 2023, \"Analyzing Privacy Leaka
 // mechanism's Rényi-DP or mutual-information view).
 func fanoColumn(name, what string, pick func(alpha1, best FanoBound) float64) OutputColumn {
 	return OutputColumn{
-		Name: name, Family: "fano", Format: table.Probability, Request: "candidates",
-		Meaning: "bound on the advantage (P(correct) − 1/M)/(1 − 1/M) of reconstructing a target among M = `candidates` equally likely values: " + what,
+		Name: name, Family: "fano", Format: table.Probability, Request: requestPrior,
+		Meaning: "bound on the advantage (P(correct) − p*)/(1 − p*) of reconstructing a target's value among M candidates, p* the best a-priori guess: " + what,
 		Formula: "Fano's inequality with I(X; M(X)) ≤ μ: H(X) − μ ≤ h(P_e) + P_e·ln(M − 1), solved for P(correct) = 1 − P_e; Rényi version D_α(Ber(P)‖Ber(1/M)) ≤ μ_α; " +
 			"μ from the mechanism: ρ (zcdp, and μ²/2 for gaussian, gdp, marginals), the RDP curve (rdp), ε at order ∞ (pure, laplace), the exact mutual information (rr)",
 		Citation: guoCitation + ", Algorithms 1 and 2, Thm 1 and Thm 2",
-		Needs:    "candidates (or uniform(M)); a mechanism with a Rényi or mutual-information view",
-		Assumes:  "the mechanism's parameters are stated for replace-one neighbours (for add/remove Gaussian parameters ρ is 4 times larger); a uniform prior over the M candidates",
+		Needs:    "candidates or uniform(M) (a uniform prior), or a prior key whose frequency table is loaded (the attribute's distribution: M is its number of values); a mechanism with a Rényi or mutual-information view",
+		Assumes:  "the mechanism's parameters are stated for replace-one neighbours (for add/remove Gaussian parameters ρ is 4 times larger); the prior is uniform over the M candidates, or the loaded distribution of the target's attribute (given its known columns); with several distributions (cells) the worst one is reported",
 		compute: func(r *Release) (float64, skip) {
-			if r.Candidates == 0 {
+			if r.Candidates == 0 && r.priorDistributions() == nil {
 				return 0, skip{silent: true}
 			}
 			a1, best, why := r.fano()
@@ -814,6 +831,32 @@ func fanoColumn(name, what string, pick func(alpha1, best FanoBound) float64) Ou
 				return 0, skip{why: why, info: true}
 			}
 			return pick(a1, best), skip{}
+		},
+	}
+}
+
+// pmpDataColumn is a column of the data-dependent PMP parameter of Lowy et
+// al. (Prop. 12 for gaussian rows, Prop. 9 for exponential rows), computed
+// once per row from the pmp_data table (pmpdata.go).
+func pmpDataColumn(name string, format table.Format, meaning string, f func(eps, delta float64) float64) OutputColumn {
+	return OutputColumn{
+		Name: name, Family: "pmp", Format: format, Request: "pmp_data",
+		Meaning: meaning,
+		Formula: "gaussian: ε̃ = min{ε ≥ 0 : max_x B(x; ε) ≤ δ}, B(x; ε) = (1/(2n − 1))·Σ_{x' ≠ x} δ_G(ε; ‖f(x) − f(x')‖₂/σ), δ_G(ε; μ) = Φ(μ/2 − ε/μ) − e^ε·Φ(−μ/2 − ε/μ); " +
+			"exponential: ε̃ = max_{x, w} |ln Σ_{D ∋ x} P(w|D) − ln Σ_{D ∌ x} P(w|D)| over the C(2n, n) halves D of X, P(w|D) ∝ exp(−ε·Σ_{i ∈ D} loss(w, x_i)/(2Δ)); " +
+			"success: 1/(1 + e^{−ε̃}), or (e^ε̃ + δ)/(1 + e^ε̃) with δ",
+		Citation: lowyCitation + ", Prop. 12 (Gaussian mechanism, sum-form query) and Prop. 9 (exponential mechanism, exact), with the catalog's errata (Cor. 4's δ, the absolute value of Prop. 9)",
+		Needs:    "pmp_data; gaussian rows: sigma (the noise standard deviation in the units of the query vectors) and delta; exponential rows: epsilon and sensitivity (of the loss; default 1)",
+		Assumes:  "replace-one neighbours; the training set is a uniformly random half of the 2n records of pmp_data (n records); gaussian: the query is the sum of the records' vectors; exponential: the loss is the sum of the records' losses, with at most 22 records (C(22, 11) halves are enumerated)",
+		compute: func(r *Release) (float64, skip) {
+			if r.pmpPath == "" {
+				return 0, skip{silent: true}
+			}
+			eps, delta, why := r.pmpFromData()
+			if why != "" {
+				return 0, skip{why: why}
+			}
+			return f(eps, delta), skip{}
 		},
 	}
 }

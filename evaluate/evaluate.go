@@ -26,8 +26,8 @@ const (
 )
 
 // Evaluator evaluates rows with the registered output columns. It is safe
-// for concurrent use; its only mutable state is two bounded caches, of
-// DP-SGD accounting results and of Gaussian ε(δ).
+// for concurrent use; its only mutable state is bounded caches: of DP-SGD
+// accounting results, of Gaussian ε(δ), and of pmp_data tables and results.
 type Evaluator struct {
 	vocab       *Vocabulary
 	specs       []mechanismSpec
@@ -36,6 +36,7 @@ type Evaluator struct {
 	confidences []float64
 	rdps        *rdpCache
 	epsilons    *epsCache
+	pmpData     *pmpCache
 }
 
 // DefaultConfidence is the confidence of the one-run success upper bound
@@ -59,7 +60,7 @@ func WithConfidence(levels ...float64) Option {
 
 // New returns an evaluator for every registered output column.
 func New(opts ...Option) *Evaluator {
-	e := &Evaluator{vocab: NewVocabulary(), specs: mechanismSpecs(), confidences: []float64{DefaultConfidence}, rdps: &rdpCache{}, epsilons: &epsCache{}}
+	e := &Evaluator{vocab: NewVocabulary(), specs: mechanismSpecs(), confidences: []float64{DefaultConfidence}, rdps: &rdpCache{}, epsilons: &epsCache{}, pmpData: &pmpCache{}}
 	for _, o := range opts {
 		o(e)
 	}

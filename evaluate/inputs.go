@@ -41,6 +41,7 @@ const (
 	FieldTargetAdvantage
 	FieldRecords
 	FieldPredicateWeight
+	FieldPMPData
 	numFields
 )
 
@@ -113,7 +114,7 @@ func inputColumns() []InputColumn {
 	wholeFrom := func(n float64) Domain { return Domain{Min: n, Max: math.Inf(1), Integer: true} }
 	return []InputColumn{
 		{Field: FieldID, Name: "id", Text: true, Meaning: "optional row label, passed through"},
-		{Field: FieldMechanism, Name: "mechanism", Text: true, Meaning: "pure, approx, gaussian, gdp, laplace, zcdp, rdp, rr, dpsgd or marginals; inferred from the filled columns when empty"},
+		{Field: FieldMechanism, Name: "mechanism", Text: true, Meaning: "pure, approx, gaussian, gdp, laplace, zcdp, rdp, rr, dpsgd, marginals or exponential; inferred from the filled columns when empty (exponential only when named)"},
 		{Field: FieldEpsilon, Name: "epsilon", Aliases: []string{"eps"}, Domain: nonNegative, Defines: true, Meaning: "ε of an (ε, δ)-DP guarantee"},
 		{Field: FieldDelta, Name: "delta", Domain: Domain{Min: 0, Max: 1, MaxOpen: true}, Meaning: "δ of an (ε, δ)-DP guarantee (empty or 0: pure ε-DP); for Gaussian rows, the δ at which ε is reported"},
 		{Field: FieldSigma, Name: "sigma", Aliases: []string{"noise_std", "noise_stddev"}, Domain: positive, Defines: true, Meaning: "standard deviation of Gaussian noise"},
@@ -141,6 +142,7 @@ func inputColumns() []InputColumn {
 		{Field: FieldTargetAdvantage, Name: "target_advantage", Domain: probability, Meaning: "risk target for the inverse columns"},
 		{Field: FieldRecords, Name: "records", Domain: wholeFrom(2), Meaning: "n, dataset size for predicate singling out (PSO)"},
 		{Field: FieldPredicateWeight, Name: "w", Aliases: []string{"predicate_weight"}, Domain: probability, Meaning: "weight w of the attacker's predicate (singling out: w ≤ 1/records)"},
+		{Field: FieldPMPData, Name: "pmp_data", Aliases: []string{"parent_set"}, Text: true, Meaning: "a table (CSV, TSV, XLSX or Parquet file; a relative path is read from the current directory) of the attacker's parent set X of 2n records, one row per record: for gaussian rows the record's query vector f(x), for exponential rows its loss for each candidate output (one column per output); columns named id, record or name are labels"},
 	}
 }
 

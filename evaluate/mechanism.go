@@ -20,6 +20,11 @@ const (
 	MechanismRR        Mechanism = "rr"        // k-ary randomized response
 	MechanismDPSGD     Mechanism = "dpsgd"     // Poisson-subsampled Gaussian, composed over steps
 	MechanismMarginals Mechanism = "marginals" // noisy k-way marginals
+	// MechanismExponential is the ε-DP exponential mechanism (McSherry &
+	// Talwar 2007) with a loss of sensitivity Δ: as a curve it is pure
+	// ε-DP; with pmp_data its exact practical membership privacy is
+	// computed (Lowy et al. 2024, Prop. 9).
+	MechanismExponential Mechanism = "exponential"
 )
 
 // mechanismSpec says which input columns define a mechanism and which
@@ -64,6 +69,9 @@ func mechanismSpecs() []mechanismSpec {
 			signature: []Field{FieldMarginalK, FieldColumnsTotal, FieldColumnsUnknown},
 			required:  []Field{FieldMarginalK, FieldColumnsTotal, FieldColumnsUnknown, FieldSigma},
 			defines:   []Field{FieldMarginalK, FieldColumnsTotal, FieldColumnsUnknown, FieldSigma}, modifiers: []Field{FieldDelta}},
+		// Named only (its ε looks like a pure row's): never inferred.
+		{name: MechanismExponential, aliases: []string{"exponential_mechanism", "em"},
+			required: []Field{FieldEpsilon}, defines: []Field{FieldEpsilon}, modifiers: []Field{FieldSensitivity, FieldDelta, FieldCompositions}},
 	}
 }
 

@@ -110,47 +110,129 @@ type Release struct {
 	fanoA1       FanoBound
 	fanoBest     FanoBound
 	fanoWhy      string
+
+	compositions int // k of the compositions column (1 without)
+	// The pmp_data table of the row (its path as written), the run's
+	// cache of such tables and results, and this row's result.
+	pmpPath  string
+	pmp      *pmpCache
+	pmpDone  bool
+	pmpEps   float64
+	pmpDelta float64
+	pmpWhy   string
 }
 
 // maxFanoCandidates bounds M for the Fano columns (the uniform prior is a
 // formula, so this is only the range of an int).
 const maxFanoCandidates = 1 << 53
 
-// fano computes the Fano bounds of Guo et al. for a uniform prior over the
-// row's candidates once per row: Algorithm 1 and the order-optimised
-// Algorithm 2, from the mechanism's Rényi (or mutual-information) view.
+// maxFanoDistributions is the largest number of distinct prior
+// distributions (cells of a conditional prior) for which the Fano columns
+// are computed: each costs one order optimisation, about a millisecond.
+const maxFanoDistributions = 256
+
+// priorDistributions returns the distributions of the row's prior over
+// its attribute's values (a prior table with its frequency table), or nil.
+func (r *Release) priorDistributions() *priors.Distributions {
+	if !r.HasPrior {
+		return nil
+	}
+	return r.Prior.Distributions()
+}
+
+// paddedPrior returns a distribution's probabilities over the whole
+// domain: the values a cell never shows are candidates of probability 0.
+func paddedPrior(d priors.Distribution, domain int) []float64 {
+	p := make([]float64, max(domain, len(d.P)))
+	copy(p, d.P)
+	return p
+}
+
+// fano computes the Fano bounds of Guo et al. once per row: Algorithm 1 and
+// the order-optimised Algorithm 2, from the mechanism's Rényi (or
+// mutual-information) view, for a uniform prior over the row's candidates
+// or, for a prior with distributions, for each distinct distribution of
+// its targets over the attribute's domain. Over several distributions each
+// bound is the worst (largest) one: the bound of the riskiest target, as
+// single-target bounds use the largest p.
 func (r *Release) fano() (alpha1, best FanoBound, why string) {
 	if r.fanoDone {
 		return r.fanoA1, r.fanoBest, r.fanoWhy
 	}
 	r.fanoDone = true
-	m := int(min(r.Candidates, maxFanoCandidates))
+	if r.Candidates > 0 {
+		r.fanoA1, r.fanoBest, r.fanoWhy = r.fanoFor(int(min(r.Candidates, maxFanoCandidates)), nil)
+		return r.fanoA1, r.fanoBest, r.fanoWhy
+	}
+	d := r.priorDistributions()
+	if d == nil {
+		r.fanoWhy = "the Fano bounds need candidates, uniform(M), or a prior key with its frequency table"
+		return r.fanoA1, r.fanoBest, r.fanoWhy
+	}
+	if len(d.Distinct) > maxFanoDistributions {
+		r.fanoWhy = fmt.Sprintf("prior %q has %d distinct distributions (cells); the Fano bounds are computed for at most %d: use fewer known columns or the marginal key", r.Prior.Key(), len(d.Distinct), maxFanoDistributions)
+		return r.fanoA1, r.fanoBest, r.fanoWhy
+	}
+	r.fanoA1, r.fanoBest = FanoBound{Advantage: math.NaN()}, FanoBound{Advantage: math.NaN()}
+	for _, dist := range d.Distinct {
+		if dist.P[0] >= 1 {
+			// The cell's value is certain a priori: success 1, nothing to bound.
+			r.fanoA1.Success, r.fanoBest.Success = 1, 1
+			continue
+		}
+		a1, b, why := r.fanoFor(0, paddedPrior(dist, d.Domain))
+		if why != "" {
+			r.fanoWhy = why
+			return r.fanoA1, r.fanoBest, r.fanoWhy
+		}
+		r.fanoA1, r.fanoBest = worseFano(r.fanoA1, a1), worseFano(r.fanoBest, b)
+	}
+	if math.IsNaN(r.fanoA1.Advantage) {
+		r.fanoWhy = fmt.Sprintf("every target of prior %q has a value certain a priori (p = 1): there is no advantage to bound", r.Prior.Key())
+	}
+	return r.fanoA1, r.fanoBest, r.fanoWhy
+}
+
+// worseFano returns the worse of two Fano bounds: the largest advantage
+// (NaN counts as absent) with its order and information, and the largest
+// success and baseline of the two.
+func worseFano(a, b FanoBound) FanoBound {
+	w := a
+	if math.IsNaN(a.Advantage) || b.Advantage > a.Advantage {
+		w = b
+	}
+	w.Success = math.Max(a.Success, b.Success)
+	w.PStar = math.Max(a.PStar, b.PStar)
+	return w
+}
+
+// fanoFor computes the Fano bounds for M candidates with a uniform prior
+// (prior nil) or for a prior vector (m 0).
+func (r *Release) fanoFor(m int, prior []float64) (alpha1, best FanoBound, why string) {
 	var err error
 	switch {
 	case r.Mechanism == MechanismDPSGD:
-		r.fanoWhy = "the Fano bounds need replace-one parameters, and DP-SGD is accounted here under add/remove neighbours"
-		return r.fanoA1, r.fanoBest, r.fanoWhy
+		return alpha1, best, "the Fano bounds need replace-one parameters, and DP-SGD is accounted here under add/remove neighbours"
 	case r.Mechanism == MechanismRR:
 		rr, _ := r.Curve.(RandomizedResponse)
 		var mi float64
-		if mi, err = FanoMIRandomizedResponse(rr, nil); err == nil {
-			r.fanoA1, err = FanoAlgorithm1(mi, m, nil)
-			r.fanoBest = r.fanoA1
+		if mi, err = FanoMIRandomizedResponse(rr, prior); err == nil {
+			alpha1, err = FanoAlgorithm1(mi, m, prior)
+			best = alpha1
 		}
 	case r.hasRho:
-		r.fanoA1, r.fanoBest, err = FanoZCDP(ZCDP{Rho: r.rho}, m, nil)
+		alpha1, best, err = FanoZCDP(ZCDP{Rho: r.rho}, m, prior)
 	case r.hasRDP:
-		r.fanoA1, r.fanoBest, err = FanoRDP(r.rdp, m, nil)
+		alpha1, best, err = FanoRDP(r.rdp, m, prior)
 	case r.hasPure:
-		r.fanoA1, r.fanoBest, err = FanoRDP(RDP{Orders: []float64{math.Inf(1)}, Epsilons: []float64{r.pureEps}}, m, nil)
+		alpha1, best, err = FanoRDP(RDP{Orders: []float64{math.Inf(1)}, Epsilons: []float64{r.pureEps}}, m, prior)
 	default:
-		r.fanoWhy = "the Fano bounds need a Rényi or mutual-information view of the mechanism, which (ε, δ)-DP does not give"
-		return r.fanoA1, r.fanoBest, r.fanoWhy
+		return alpha1, best, "the Fano bounds need a Rényi or mutual-information view of the mechanism, which (ε, δ)-DP does not give"
 	}
 	if err != nil {
-		r.fanoWhy = err.Error()
+		return alpha1, best, err.Error()
 	}
-	return r.fanoA1, r.fanoBest, r.fanoWhy
+	return alpha1, best, ""
 }
 
 // advantage returns 1 − f(baseline) − baseline, computed once per row:
@@ -273,7 +355,10 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 		compositions = in.num[FieldCompositions]
 	}
 	k := int(compositions)
-	r := &Release{Mechanism: spec.name}
+	r := &Release{Mechanism: spec.name, compositions: k}
+	if in.has(FieldPMPData) {
+		r.pmpPath, r.pmp = strings.TrimSpace(in.text[FieldPMPData]), b.pmpData
+	}
 	r.hasDelta = in.has(FieldDelta)
 	r.delta = in.num[FieldDelta]
 	sens := 1.0
@@ -315,14 +400,17 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 	}
 
 	switch spec.name {
-	case MechanismPure:
+	case MechanismPure, MechanismExponential:
 		if r.delta != 0 {
-			problems.add("%s: %s, but mechanism pure means δ = 0; use approx", name(FieldDelta), formatNumber(r.delta))
+			problems.add("%s: %s, but mechanism %s means δ = 0; use approx", name(FieldDelta), formatNumber(r.delta), spec.name)
 			return nil
 		}
 		eps := in.num[FieldEpsilon]
 		r.Curve = pureCurve(EpsDelta{Epsilon: eps}, eps)
 		setPure(eps)
+		if spec.name == MechanismExponential {
+			r.sensitiv = sens // of the loss (Prop. 9's Δ_ℓ)
+		}
 	case MechanismApprox:
 		eps, delta := in.num[FieldEpsilon], r.delta
 		if k == 1 {

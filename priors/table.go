@@ -37,6 +37,7 @@ type Prior struct {
 	ends       []int // ends[j] = Σ_{i ≤ j} groups[i].Count
 	max        float64
 	candidates int64
+	dists      *Distributions // from a frequency table; nil when unknown
 }
 
 // Key returns the key of a table prior, or the inline text as written in
@@ -153,28 +154,56 @@ func (e *KeyError) Error() string {
 // rows of one file, in any order; a key defined by two files is an error.
 // Errors name their position (*table.Error, joined with errors.Join; Load
 // stops after 20).
+//
+// Load also reads frequency tables (columns key, value and probability, as
+// `riskbatch priors` writes them): every cell of a key, i.e. every
+// combination of the other columns' values, is one distribution of the
+// attribute, and the prior of that key gets them (Prior.Distributions).
+// The frequency table written beside a prior table ("PATH-frequencies.EXT",
+// see OutputPaths) is loaded with it when it exists.
 func Load(paths []string) (*Tables, error) {
 	ts := &Tables{priors: map[string]*Prior{}, folded: map[string][]string{}}
 	var errs []error
 	owner := map[string]string{} // key → the file that defines it
+	freqs := newFrequencyReader()
+	loaded := map[string]bool{}
 	for _, path := range paths {
+		loaded[path] = true
+	}
+	for i := 0; i < len(paths); i++ {
+		path := paths[i]
 		before := len(ts.priors)
-		tables, err := readers.Open(path, readers.Options{Accept: isPriorHeader})
+		tables, err := readers.Open(path, readers.Options{Accept: isPriorOrFrequencyHeader})
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
+		priorTable := false
 		for _, t := range tables {
-			errs = ts.read(t, path, owner, errs)
+			if header := columnNames(t); isPriorHeader(header) {
+				errs = ts.read(t, path, owner, errs)
+				priorTable = true
+			} else if isFrequencyHeader(header) {
+				errs = freqs.read(t, path, errs)
+			} else {
+				errs = ts.read(t, path, owner, errs) // a named sheet: says what is missing
+			}
 			if err := t.Close(); err != nil {
 				errs = append(errs, err)
 			}
 		}
-		ts.files = append(ts.files, loadedFile{name: path, keys: len(ts.priors) - before})
+		if priorTable {
+			ts.files = append(ts.files, loadedFile{name: path, keys: len(ts.priors) - before})
+			if freq, ok := siblingFrequencies(path); ok && !loaded[freq] {
+				loaded[freq] = true
+				paths = append(paths[:len(paths):len(paths)], freq)
+			}
+		}
 		if len(errs) >= maxLoadErrors {
 			break
 		}
 	}
+	errs = freqs.attach(ts, errs)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -183,6 +212,15 @@ func Load(paths []string) (*Tables, error) {
 		ts.folded[f] = append(ts.folded[f], key)
 	}
 	return ts, nil
+}
+
+// columnNames returns a table's header.
+func columnNames(t readers.Table) []string {
+	var names []string
+	for _, c := range t.Columns() {
+		names = append(names, c.Name)
+	}
+	return names
 }
 
 // normName normalises a column name: lower case, trimmed, with space, "-"

@@ -1,0 +1,253 @@
+package evaluate
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"sync"
+
+	"github.com/riskbatch/riskbatch/readers"
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// Data-dependent practical membership privacy (Lowy et al. 2024, seed001):
+// a release row names, in its pmp_data column, a table of the attacker's
+// parent set X (2n records, one row each), and the pmp_data_* columns give
+// the PMP parameter of the row's mechanism with respect to that X:
+//
+//   - gaussian rows: Prop. 12 in sum form (PMPGaussian), the table's
+//     numeric columns being each record's query vector f(x) and σ the
+//     row's noise standard deviation, at the row's δ;
+//   - exponential rows: Prop. 9 exactly (PMPExponential), the table's
+//     columns being the candidate outputs w and a cell record i's
+//     contribution loss(w, x_i) to the loss of w, with β = ε/(2Δ).
+//
+// Tables are read once per run and kept (a bounded cache); results are
+// kept per (table, parameters), so that rows sweeping a baseline or a
+// target over the same data pay the computation once.
+
+// Limits of a pmp_data table: Prop. 12 costs O(N²·d) for N records of
+// dimension d, and the exponential mechanism's enumeration is limited by
+// MaxPMPSubsets (2n ≤ 22 records).
+const (
+	maxPMPDataRecords = 8192
+	maxPMPDataCells   = 1 << 22
+	pmpCacheSize      = 64
+)
+
+// pmpLabelColumns are the headers of label columns, which are not data.
+var pmpLabelColumns = [...]string{"id", "record", "name"}
+
+// pmpTable is a pmp_data table: one vector per record.
+type pmpTable struct {
+	records [][]float64
+	columns []string // the data columns' headers
+}
+
+// pmpKey identifies a PMP computation.
+type pmpKey struct {
+	path      string
+	mechanism Mechanism
+	a, b, c   float64 // gaussian: σ, δ; exponential: ε, Δ
+}
+
+// pmpResult is a computed PMP parameter, or why there is none.
+type pmpResult struct {
+	eps float64
+	why string
+}
+
+// pmpCache keeps pmp_data tables and results for one run. Bounded: when
+// full it starts afresh.
+type pmpCache struct {
+	mu      sync.Mutex
+	tables  map[string]*pmpLoad
+	results map[pmpKey]pmpResult
+}
+
+// pmpLoad is a table being read or read once.
+type pmpLoad struct {
+	once sync.Once
+	t    *pmpTable
+	err  error
+}
+
+// table returns the table at path, reading it on first use.
+func (c *pmpCache) table(path string) (*pmpTable, error) {
+	c.mu.Lock()
+	if c.tables == nil || len(c.tables) >= pmpCacheSize {
+		c.tables = map[string]*pmpLoad{}
+	}
+	l := c.tables[path]
+	if l == nil {
+		l = &pmpLoad{}
+		c.tables[path] = l
+	}
+	c.mu.Unlock()
+	l.once.Do(func() { l.t, l.err = readPMPTable(path) })
+	return l.t, l.err
+}
+
+// result returns the remembered result of key, computing it on first use.
+func (c *pmpCache) result(key pmpKey, compute func() pmpResult) pmpResult {
+	c.mu.Lock()
+	r, ok := c.results[key]
+	c.mu.Unlock()
+	if ok {
+		return r
+	}
+	r = compute()
+	c.mu.Lock()
+	if c.results == nil || len(c.results) >= 1<<12 {
+		c.results = map[pmpKey]pmpResult{}
+	}
+	c.results[key] = r
+	c.mu.Unlock()
+	return r
+}
+
+// readPMPTable reads a pmp_data table: every sheet's rows are records (a
+// workbook's first sheet only), every non-label cell a number.
+func readPMPTable(path string) (*pmpTable, error) {
+	tables, err := readers.Open(path, readers.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		for _, t := range tables {
+			t.Close()
+		}
+	}()
+	if len(tables) == 0 {
+		return nil, fmt.Errorf("%s: no table", path)
+	}
+	t := tables[0]
+	var data []int
+	pt := &pmpTable{}
+	for i, c := range t.Columns() {
+		label := false
+		for _, l := range pmpLabelColumns {
+			label = label || CanonicalName(c.Name) == l
+		}
+		if !label {
+			data = append(data, i)
+			pt.columns = append(pt.columns, c.Name)
+		}
+	}
+	if len(data) == 0 {
+		return nil, fmt.Errorf("%s: no data columns (columns named %s are labels)", path, strings.Join(pmpLabelColumns[:], ", "))
+	}
+	for {
+		row, err := t.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(pt.records) == maxPMPDataRecords || (len(pt.records)+1)*len(data) > maxPMPDataCells {
+			return nil, fmt.Errorf("%s: more than %d records or %d cells: too large for the exact PMP computations", path, maxPMPDataRecords, maxPMPDataCells)
+		}
+		v := make([]float64, len(data))
+		for j, i := range data {
+			var c table.Cell
+			if i < len(row.Cells) {
+				c = row.Cells[i]
+			}
+			x, err := pmpNumber(c)
+			if err != nil {
+				pos := row.Pos
+				pos.Column, pos.ColumnName = i, t.Columns()[i].Name
+				return nil, &table.Error{Pos: pos, Err: err}
+			}
+			v[j] = x
+		}
+		pt.records = append(pt.records, v)
+	}
+	if len(pt.records) == 0 {
+		return nil, fmt.Errorf("%s: no records", path)
+	}
+	return pt, nil
+}
+
+// pmpNumber reads a data cell: a finite number.
+func pmpNumber(c table.Cell) (float64, error) {
+	switch c.Kind {
+	case table.Number:
+		if math.IsNaN(c.Num) || math.IsInf(c.Num, 0) {
+			return 0, fmt.Errorf("%v is not a finite number", c.Num)
+		}
+		return c.Num, nil
+	case table.Integer:
+		return float64(c.Int), nil
+	case table.Text:
+		return ParseNumber(c.Str)
+	}
+	if c.IsEmpty() {
+		return 0, errors.New("empty: every record needs a value in every data column")
+	}
+	return 0, fmt.Errorf("%s is not a number", c.String())
+}
+
+// pmpFromData returns the row's PMP parameter ε̃ with respect to its
+// pmp_data parent set and the δ it holds at, or why there is none.
+func (r *Release) pmpFromData() (eps, delta float64, why string) {
+	if r.pmpDone {
+		return r.pmpEps, r.pmpDelta, r.pmpWhy
+	}
+	r.pmpDone = true
+	r.pmpEps, r.pmpDelta, r.pmpWhy = r.computePMPFromData()
+	return r.pmpEps, r.pmpDelta, r.pmpWhy
+}
+
+func (r *Release) computePMPFromData() (eps, delta float64, why string) {
+	if r.compositions > 1 {
+		return 0, 0, "pmp_data: the PMP bounds are for one release of the mechanism; compositions must be 1"
+	}
+	var key pmpKey
+	switch r.Mechanism {
+	case MechanismGaussian:
+		if r.sigma == 0 {
+			return 0, 0, "pmp_data: a gaussian row needs sigma, the noise standard deviation in the units of the query vectors"
+		}
+		if !(r.delta > 0) {
+			return 0, 0, "pmp_data: a gaussian row needs delta > 0: Prop. 12 gives ε̃ of (ε̃, δ)-PMP at the row's δ"
+		}
+		key = pmpKey{path: r.pmpPath, mechanism: r.Mechanism, a: r.sigma, b: r.delta}
+		delta = r.delta
+	case MechanismExponential:
+		key = pmpKey{path: r.pmpPath, mechanism: r.Mechanism, a: r.pureEps, b: r.sensitiv}
+	default:
+		return 0, 0, "pmp_data: used by gaussian rows (Prop. 12) and exponential rows (Prop. 9); this row is " + string(r.Mechanism)
+	}
+	res := r.pmp.result(key, func() pmpResult {
+		t, err := r.pmp.table(key.path)
+		if err != nil {
+			return pmpResult{why: "pmp_data: " + err.Error()}
+		}
+		switch key.mechanism {
+		case MechanismGaussian:
+			b, err := PMPGaussian(t.records, key.a, key.b)
+			if err != nil {
+				return pmpResult{why: fmt.Sprintf("pmp_data %s: %v", key.path, err)}
+			}
+			return pmpResult{eps: b.Epsilon}
+		default:
+			loss := make([][]float64, len(t.columns))
+			for w := range loss {
+				loss[w] = make([]float64, len(t.records))
+				for i, rec := range t.records {
+					loss[w][i] = rec[w]
+				}
+			}
+			x, err := PMPExponential(loss, key.a, key.b)
+			if err != nil {
+				return pmpResult{why: fmt.Sprintf("pmp_data %s: %v", key.path, err)}
+			}
+			return pmpResult{eps: x.Epsilon}
+		}
+	})
+	return res.eps, delta, res.why
+}

@@ -1,0 +1,194 @@
+package evaluate
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeTable writes CSV text to a file in a temporary directory.
+func writeTable(t *testing.T, name, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestPMPDataGaussianTwoRecords: with a parent set of 2 records (n = 1),
+// (ε, δ)-PMP is (ε, δ)-DP over the pair (Lowy et al. Cor. 4 with the
+// catalog's erratum, seed001.md §6), so pmp_data_eps must equal the
+// Gaussian mechanism's ε(δ) at μ = ‖f(x₁) − f(x₂)‖₂/σ, computed by the
+// independent gdp path of the evaluator (tested against mpmath in
+// TestReferenceCore).
+func TestPMPDataGaussianTwoRecords(t *testing.T) {
+	ev := New()
+	for _, tc := range []struct {
+		a, b         [2]float64
+		sigma, delta string
+	}{
+		{[2]float64{0, 0}, [2]float64{3, 4}, "5", "1e-5"},     // distance 5, μ = 1
+		{[2]float64{1, 1}, [2]float64{1, 1.5}, "0.1", "1e-9"}, // μ = 5
+		{[2]float64{0, 0}, [2]float64{0.3, 0}, "2", "0.01"},   // μ = 0.15
+	} {
+		path := writeTable(t, "x.csv", fmt.Sprintf("id,f1,f2\na,%v,%v\nb,%v,%v\n", tc.a[0], tc.a[1], tc.b[0], tc.b[1]))
+		st, got := evalWith(t, ev, map[string]string{"sigma": tc.sigma, "delta": tc.delta, "pmp_data": path})
+		if st == StatusError {
+			t.Fatal(got["message"].Str)
+		}
+		dist := math.Hypot(tc.b[0]-tc.a[0], tc.b[1]-tc.a[1])
+		mu := dist / parseFloat(t, tc.sigma)
+		_, dp := evalWith(t, ev, map[string]string{"mu": fmt.Sprint(mu), "delta": tc.delta})
+		want := dp["epsilon_at_delta"].Num
+		if dp["epsilon_at_delta"].IsEmpty() {
+			want = Gaussian{Mu: mu}.EpsilonAt(parseFloat(t, tc.delta))
+		}
+		g := got["pmp_data_eps"]
+		if math.Abs(g.Num-want) > 1e-9*math.Max(1, want) || g.Num < want*(1-1e-12) {
+			t.Errorf("%v: pmp_data_eps = %v, want the DP ε %v (message %q)", tc, g, want, got["message"].Str)
+		}
+		if s := got["pmp_data_success"].Num; s != PMPSuccessDelta(g.Num, parseFloat(t, tc.delta)) {
+			t.Errorf("%v: pmp_data_success = %v", tc, s)
+		}
+	}
+}
+
+// TestPMPDataGaussianMany: a parent set of 6 records: the column equals
+// PMPGaussian on the same vectors, lies at or below the DP ε when the
+// records are within the sensitivity, and grows as σ shrinks.
+func TestPMPDataGaussianMany(t *testing.T) {
+	rows := [][]float64{{0.1, 0.2}, {0.4, 0.1}, {0.9, 0.9}, {0.0, 0.5}, {0.3, 0.3}, {0.2, 0.8}}
+	var b strings.Builder
+	b.WriteString("x,y\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "%v,%v\n", r[0], r[1])
+	}
+	path := writeTable(t, "six.csv", b.String())
+	ev := New()
+	prev := 0.0
+	for _, sigma := range []float64{4, 2, 1, 0.5, 0.25} {
+		st, got := evalWith(t, ev, map[string]string{"sigma": fmt.Sprint(sigma), "sensitivity": "1.2", "delta": "1e-5", "pmp_data": path})
+		if st == StatusError {
+			t.Fatal(got["message"].Str)
+		}
+		want, err := PMPGaussian(rows, sigma, 1e-5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g := got["pmp_data_eps"].Num; g != want.Epsilon {
+			t.Errorf("σ %v: pmp_data_eps %v, PMPGaussian %v", sigma, g, want.Epsilon)
+		}
+		// Every pairwise distance is below √2·0.9 < 1.2: ε̃ ≤ ε(δ) of the DP guarantee.
+		if dp := (Gaussian{Mu: 1.2 / sigma}).EpsilonAt(1e-5); got["pmp_data_eps"].Num > dp {
+			t.Errorf("σ %v: pmp_data_eps %v above the DP ε %v", sigma, got["pmp_data_eps"].Num, dp)
+		}
+		if got["pmp_data_eps"].Num < prev {
+			t.Errorf("σ %v: pmp_data_eps %v decreased as σ shrank (before %v)", sigma, got["pmp_data_eps"].Num, prev)
+		}
+		prev = got["pmp_data_eps"].Num
+	}
+}
+
+// TestPMPDataExponential: with 2 records (n = 1) the training set is one
+// record, so ε̃ = max_w |ln P(w|{x₁}) − ln P(w|{x₂})| with
+// P(w|{x}) = exp(−β·loss(w, x))/Σ_w' exp(−β·loss(w', x)), β = ε/(2Δ):
+// computed here directly. With 4 records the column equals PMPExponential
+// on the transposed table and lies at or below the DP ε.
+func TestPMPDataExponential(t *testing.T) {
+	ev := New()
+	loss := [2][3]float64{{0, 1, 2}, {2, 0.5, 0}}
+	path := writeTable(t, "loss.csv", fmt.Sprintf("record,w1,w2,w3\nx1,%v,%v,%v\nx2,%v,%v,%v\n",
+		loss[0][0], loss[0][1], loss[0][2], loss[1][0], loss[1][1], loss[1][2]))
+	for _, eps := range []float64{0.1, 1, 4} {
+		st, got := evalWith(t, ev, map[string]string{"mechanism": "exponential", "epsilon": fmt.Sprint(eps), "sensitivity": "2", "pmp_data": path})
+		if st == StatusError {
+			t.Fatal(got["message"].Str)
+		}
+		beta := eps / (2 * 2)
+		logP := func(x int, w int) float64 {
+			z := 0.0
+			for _, l := range loss[x] {
+				z += math.Exp(-beta * l)
+			}
+			return -beta*loss[x][w] - math.Log(z)
+		}
+		want := 0.0
+		for w := range 3 {
+			want = math.Max(want, math.Abs(logP(0, w)-logP(1, w)))
+		}
+		g := got["pmp_data_eps"].Num
+		if math.Abs(g-want) > 1e-12*math.Max(1, want) || g < want {
+			t.Errorf("ε %v: pmp_data_eps %v, want %v (rounded up)", eps, g, want)
+		}
+		if g > eps {
+			t.Errorf("ε %v: pmp_data_eps %v above the DP ε", eps, g)
+		}
+		if s := got["pmp_data_success"].Num; s != PMPSuccess(g) {
+			t.Errorf("ε %v: pmp_data_success %v, want %v", eps, s, PMPSuccess(g))
+		}
+	}
+
+	four := [][]float64{{0, 1}, {1, 0}, {0.5, 0.5}, {0.2, 0.9}}
+	path = writeTable(t, "four.csv", "a,b\n0,1\n1,0\n0.5,0.5\n0.2,0.9\n")
+	_, got := evalWith(t, ev, map[string]string{"mechanism": "em", "epsilon": "2", "pmp_data": path})
+	lossT := [][]float64{{0, 1, 0.5, 0.2}, {1, 0, 0.5, 0.9}}
+	want, err := PMPExponential(lossT, 2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := got["pmp_data_eps"].Num; g != want.Epsilon || g > 2 {
+		t.Errorf("four records: pmp_data_eps %v, PMPExponential %v (%v)", g, want.Epsilon, four)
+	}
+}
+
+// TestPMPDataProblems: a bad pmp_data leaves the pmp_data columns empty
+// with a message naming pmp_data; the other columns are computed.
+func TestPMPDataProblems(t *testing.T) {
+	ev := New()
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.csv")
+	if err := os.WriteFile(bad, []byte("x,y\n1,2\n3,oops\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	odd := filepath.Join(dir, "odd.csv")
+	if err := os.WriteFile(odd, []byte("x\n1\n2\n3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.csv")
+	var b strings.Builder
+	b.WriteString("x\n")
+	for i := range 24 {
+		fmt.Fprintf(&b, "%d\n", i)
+	}
+	if err := os.WriteFile(big, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		row  map[string]string
+		want []string
+	}{
+		{map[string]string{"sigma": "1", "delta": "1e-5", "pmp_data": filepath.Join(dir, "missing.csv")}, []string{"pmp_data", "missing.csv"}},
+		{map[string]string{"sigma": "1", "delta": "1e-5", "pmp_data": bad}, []string{"pmp_data", "bad.csv", "row 3", "y", "oops"}},
+		{map[string]string{"sigma": "1", "delta": "1e-5", "pmp_data": odd}, []string{"pmp_data", "odd.csv"}},
+		{map[string]string{"sigma": "1", "pmp_data": odd}, []string{"pmp_data", "needs delta > 0"}},
+		{map[string]string{"mu": "1", "delta": "1e-5", "pmp_data": odd}, []string{"pmp_data", "this row is gdp"}},
+		{map[string]string{"epsilon": "1", "pmp_data": odd}, []string{"pmp_data", "gaussian rows", "exponential rows", "pure"}},
+		{map[string]string{"mechanism": "exponential", "epsilon": "1", "pmp_data": big}, []string{"pmp_data", "big.csv"}},
+		{map[string]string{"mechanism": "exponential", "epsilon": "1", "compositions": "2", "pmp_data": odd}, []string{"pmp_data", "compositions must be 1"}},
+	} {
+		st, got := evalWith(t, ev, tc.row)
+		msg := got["message"].Str
+		if st == StatusError || !got["pmp_data_eps"].IsEmpty() {
+			t.Errorf("%v: status %s, pmp_data_eps %v, message %q", tc.row, st, got["pmp_data_eps"], msg)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%v: message %q lacks %q", tc.row, msg, w)
+			}
+		}
+	}
+}
