@@ -37,6 +37,9 @@ type skip struct {
 	// example a pure-DP bound on a row with δ > 0), which no input of the
 	// row could change.
 	info bool
+	// note is a warning about a value that is written: the row keeps its
+	// status and the message says it, once for the columns that share it.
+	note string
 }
 
 func (s skip) ok() bool { return s.why == "" && !s.silent }
@@ -856,7 +859,7 @@ func pmpDataColumn(name string, format table.Format, meaning string, f func(eps,
 			if why != "" {
 				return 0, skip{why: why}
 			}
-			return f(eps, delta), skip{}
+			return f(eps, delta), skip{note: r.pmpNote}
 		},
 	}
 }

@@ -186,8 +186,7 @@ func (b *Binding) Evaluate(cells []table.Cell, dst []table.Cell) Status {
 		return StatusError
 	}
 	status := StatusOK
-	var reasons []string
-	var reasonCols [][]string
+	var reasons, notes []reason
 	for k, o := range b.outputs {
 		v, s := o.compute(r)
 		if s.ok() && (math.IsNaN(v) || math.IsInf(v, 0)) {
@@ -196,6 +195,9 @@ func (b *Binding) Evaluate(cells []table.Cell, dst []table.Cell) Status {
 		}
 		if s.ok() {
 			dst[2+k] = table.NumberCell(v)
+			if s.note != "" {
+				notes = addReason(notes, s.note, o.Name)
+			}
 			continue
 		}
 		if s.silent {
@@ -204,30 +206,40 @@ func (b *Binding) Evaluate(cells []table.Cell, dst []table.Cell) Status {
 		if !s.info {
 			status = StatusPartial
 		}
-		found := false
-		for j, why := range reasons {
-			if why == s.why {
-				reasonCols[j] = append(reasonCols[j], o.Name)
-				found = true
-				break
-			}
-		}
-		if !found {
-			reasons = append(reasons, s.why)
-			reasonCols = append(reasonCols, []string{o.Name})
-		}
+		reasons = addReason(reasons, s.why, o.Name)
 	}
 	dst[0] = table.TextCell(string(status))
-	if len(reasons) == 0 {
+	var parts []string
+	for _, r := range reasons {
+		parts = append(parts, strings.Join(r.columns, ", ")+" empty: "+r.text)
+	}
+	for _, n := range notes {
+		parts = append(parts, strings.Join(n.columns, ", ")+": "+n.text)
+	}
+	if len(parts) == 0 {
 		dst[1] = table.Cell{}
 	} else {
-		parts := make([]string, len(reasons))
-		for j, why := range reasons {
-			parts[j] = strings.Join(reasonCols[j], ", ") + " empty: " + why
-		}
 		dst[1] = table.TextCell(strings.Join(parts, "; "))
 	}
 	return status
+}
+
+// reason is one part of a row's message: a text and the columns it is
+// about.
+type reason struct {
+	text    string
+	columns []string
+}
+
+// addReason adds column to the part with the same text, or a new part.
+func addReason(rs []reason, text, column string) []reason {
+	for j := range rs {
+		if rs[j].text == text {
+			rs[j].columns = append(rs[j].columns, column)
+			return rs
+		}
+	}
+	return append(rs, reason{text: text, columns: []string{column}})
 }
 
 // Docs returns the column reference as rows (the first is the header): every

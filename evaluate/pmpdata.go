@@ -57,6 +57,9 @@ type pmpKey struct {
 type pmpResult struct {
 	eps float64
 	why string
+	// maxDistance is Δ_X = max ‖f(x) − f(x')‖₂ over the parent set
+	// (gaussian rows), NaN otherwise.
+	maxDistance float64
 }
 
 // pmpCache keeps pmp_data tables and results for one run. Bounded: when
@@ -86,8 +89,53 @@ func (c *pmpCache) table(path string) (*pmpTable, error) {
 		c.tables[path] = l
 	}
 	c.mu.Unlock()
-	l.once.Do(func() { l.t, l.err = readPMPTable(path) })
+	l.once.Do(func() {
+		if t, ok := parsePMPInline(path); ok {
+			l.t = t
+			return
+		}
+		l.t, l.err = readPMPTable(path)
+	})
 	return l.t, l.err
+}
+
+// parsePMPInline reads a small parent set written in the cell itself:
+// records separated by ";", a record's values by "," or spaces
+// ("0.1, 0.2; 0.4, 0.1"). ok is false for anything else (a path), and for
+// ragged rows, which then fail as a path that does not exist.
+func parsePMPInline(s string) (t *pmpTable, ok bool) {
+	if !strings.Contains(s, ";") {
+		return nil, false
+	}
+	t = &pmpTable{}
+	for _, rec := range strings.Split(s, ";") {
+		fields := strings.FieldsFunc(rec, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+		if len(fields) == 0 {
+			if strings.TrimSpace(rec) == "" {
+				continue // a trailing ";"
+			}
+			return nil, false
+		}
+		v := make([]float64, len(fields))
+		for i, f := range fields {
+			x, err := ParseNumber(f)
+			if err != nil {
+				return nil, false
+			}
+			v[i] = x
+		}
+		if len(t.records) > 0 && len(v) != len(t.records[0]) {
+			return nil, false
+		}
+		t.records = append(t.records, v)
+	}
+	if len(t.records) == 0 || len(t.records) > maxPMPDataRecords {
+		return nil, false
+	}
+	for j := range t.records[0] {
+		t.columns = append(t.columns, fmt.Sprintf("column %d", j+1))
+	}
+	return t, true
 }
 
 // result returns the remembered result of key, computing it on first use.
@@ -233,7 +281,7 @@ func (r *Release) computePMPFromData() (eps, delta float64, why string) {
 			if err != nil {
 				return pmpResult{why: fmt.Sprintf("pmp_data %s: %v", key.path, err)}
 			}
-			return pmpResult{eps: b.Epsilon}
+			return pmpResult{eps: b.Epsilon, maxDistance: b.MaxDistance}
 		default:
 			loss := make([][]float64, len(t.columns))
 			for w := range loss {
@@ -246,8 +294,11 @@ func (r *Release) computePMPFromData() (eps, delta float64, why string) {
 			if err != nil {
 				return pmpResult{why: fmt.Sprintf("pmp_data %s: %v", key.path, err)}
 			}
-			return pmpResult{eps: x.Epsilon}
+			return pmpResult{eps: x.Epsilon, maxDistance: math.NaN()}
 		}
 	})
+	if res.why == "" && r.Mechanism == MechanismGaussian && res.maxDistance > r.sensitiv {
+		r.pmpNote = fmt.Sprintf("pmp_data: two records are %s apart, more than sensitivity = %s: the row's DP guarantee does not hold for these records (ε̃ still bounds the risk to them)", formatNumber(res.maxDistance), formatNumber(r.sensitiv))
+	}
 	return res.eps, delta, res.why
 }

@@ -192,3 +192,46 @@ func TestPMPDataProblems(t *testing.T) {
 		}
 	}
 }
+
+// TestPMPDataInline: a parent set written in the cell gives the same
+// result as the same records in a file.
+func TestPMPDataInline(t *testing.T) {
+	ev := New()
+	path := writeTable(t, "f.csv", "a,b\n0,1\n1,0\n0.5,0.5\n0.2,0.9\n")
+	for _, row := range []map[string]string{
+		{"sigma": "0.7", "delta": "1e-6"},
+		{"mechanism": "exponential", "epsilon": "3"},
+	} {
+		withFile, inline := map[string]string{"pmp_data": path}, map[string]string{"pmp_data": "0, 1; 1 0;0.5,0.5; 0.2, 0.9;"}
+		for k, v := range row {
+			withFile[k], inline[k] = v, v
+		}
+		_, a := evalWith(t, ev, withFile)
+		_, b := evalWith(t, ev, inline)
+		if a["pmp_data_eps"].IsEmpty() || a["pmp_data_eps"] != b["pmp_data_eps"] {
+			t.Errorf("%v: file %v, inline %v (%q)", row, a["pmp_data_eps"], b["pmp_data_eps"], b["message"].Str)
+		}
+	}
+	_, got := evalWith(t, ev, map[string]string{"sigma": "1", "delta": "1e-5", "pmp_data": "0, 1; 1"})
+	if !got["pmp_data_eps"].IsEmpty() || !strings.Contains(got["message"].Str, "pmp_data") {
+		t.Errorf("ragged inline data: %v %q", got["pmp_data_eps"], got["message"].Str)
+	}
+}
+
+// TestPMPDataBeyondSensitivity: records further apart than the row's
+// sensitivity contradict its DP claim; the value is still written and the
+// message says so, without making the row partial.
+func TestPMPDataBeyondSensitivity(t *testing.T) {
+	st, got := evalWith(t, New(), map[string]string{"sigma": "1", "sensitivity": "1", "delta": "1e-5", "baseline": "0.5", "pmp_data": "0, 0; 3, 4"})
+	if st != StatusPartial && st != StatusOK || got["pmp_data_eps"].IsEmpty() {
+		t.Fatalf("status %s, pmp_data_eps %v", st, got["pmp_data_eps"])
+	}
+	msg := got["message"].Str
+	if !strings.Contains(msg, "pmp_data_eps, pmp_data_success: pmp_data: two records are 5 apart, more than sensitivity = 1") {
+		t.Errorf("message %q", msg)
+	}
+	_, within := evalWith(t, New(), map[string]string{"sigma": "1", "sensitivity": "5", "delta": "1e-5", "baseline": "0.5", "pmp_data": "0, 0; 3, 4"})
+	if strings.Contains(within["message"].Str, "apart") {
+		t.Errorf("within the sensitivity: message %q", within["message"].Str)
+	}
+}

@@ -120,6 +120,7 @@ type Release struct {
 	pmpEps   float64
 	pmpDelta float64
 	pmpWhy   string
+	pmpNote  string // a warning about the data, shown with the values
 }
 
 // maxFanoCandidates bounds M for the Fano columns (the uniform prior is a

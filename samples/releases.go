@@ -13,14 +13,14 @@ func Releases() ([]table.Column, [][]table.Cell) {
 	names := []string{"id", "mechanism", "epsilon", "delta", "sigma", "sensitivity", "mu", "laplace_scale", "rho",
 		"rdp_order", "rdp_epsilon", "noise_multiplier", "sample_rate", "steps", "rr_categories", "marginal_k",
 		"columns_total", "columns_unknown", "compositions", "baseline", "candidates", "prior", "targets", "successes",
-		"records", "w", "target_advantage", "note"}
+		"records", "w", "target_advantage", "pmp_data", "note"}
 	cols := make([]table.Column, len(names))
 	index := map[string]int{}
 	for i, n := range names {
 		cols[i] = table.Column{Name: n, Kind: table.Number, Role: table.Input}
 		index[n] = i
 	}
-	for _, n := range []string{"id", "mechanism", "prior", "note"} {
+	for _, n := range []string{"id", "mechanism", "prior", "pmp_data", "note"} {
 		cols[index[n]].Kind = table.Text
 	}
 
@@ -63,6 +63,12 @@ func Releases() ([]table.Column, [][]table.Cell) {
 			"note": "A mechanism known only through one Rényi-DP guarantee (α = 2, ε_α = 0.5)."},
 		{"id": "singling-out", "mechanism": "gdp", "mu": 0.4, "delta": 1e-5, "baseline": 0.0002, "records": 500.0, "w": 0.0002,
 			"note": "Predicate singling out over 500 records with predicates of weight 1/5000 (Kulynych et al. §4.1)."},
+		{"id": "mean-query-pmp", "mechanism": "gaussian", "sigma": 2.0, "sensitivity": 1.0, "delta": 1e-5, "baseline": 0.5,
+			"pmp_data": "0.05, 0.1; 0.2, 0.05; 0.45, 0.45; 0, 0.25; 0.15, 0.15; 0.1, 0.4",
+			"note": "A sum query over 2-dimensional records with Gaussian noise σ = 2 (ε ≈ 2 at δ = 1e-5): pmp_data lists the attacker's parent set of 6 records (a file path works too); pmp_data_eps ≈ 0.9 is the practical membership privacy for these records (Lowy et al. Prop. 12)."},
+		{"id": "median-em-pmp", "mechanism": "exponential", "epsilon": 2.0, "sensitivity": 1.0, "baseline": 0.5,
+			"pmp_data": "0, 1, 2; 1, 0, 1; 2, 1, 0; 0.5, 0.5, 1.5",
+			"note": "The exponential mechanism at ε = 2 choosing among 3 outputs; pmp_data gives each of the 4 parent records' loss for each output: pmp_data_eps is its exact practical membership privacy (Lowy et al. Prop. 9)."},
 		{"id": "gdp-no-baseline", "mu": 0.5,
 			"note": "μ-GDP with no baseline and no mechanism column: riskbatch infers gdp and reports only the baseline-free bound (status partial)."},
 		{"id": "bad-mechanism", "mechanism": "gausian", "delta": 1e-5, "sigma": 2.0, "baseline": 0.1,
