@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strings"
 	"sync"
 
@@ -159,6 +160,15 @@ func (c *pmpCache) result(key pmpKey, compute func() pmpResult) pmpResult {
 // readPMPTable reads a pmp_data table: every sheet's rows are records (a
 // workbook's first sheet only), every non-label cell a number.
 func readPMPTable(path string) (*pmpTable, error) {
+	// A release table names the file: never read a device or a pipe from
+	// it (a read could block the run or never end).
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
 	tables, err := readers.Open(path, readers.Options{})
 	if err != nil {
 		return nil, err

@@ -235,3 +235,14 @@ func TestPMPDataBeyondSensitivity(t *testing.T) {
 		t.Errorf("within the sensitivity: message %q", within["message"].Str)
 	}
 }
+
+// TestPMPDataNotAFile: a device or a directory named in pmp_data is refused
+// without reading it.
+func TestPMPDataNotAFile(t *testing.T) {
+	for _, path := range []string{"/dev/zero", t.TempDir()} {
+		_, got := evalWith(t, New(), map[string]string{"sigma": "1", "delta": "1e-5", "pmp_data": path})
+		if !got["pmp_data_eps"].IsEmpty() || !strings.Contains(got["message"].Str, "not a regular file") {
+			t.Errorf("%s: %v %q", path, got["pmp_data_eps"], got["message"].Str)
+		}
+	}
+}

@@ -1,0 +1,255 @@
+// Command riskbatch-bench measures riskbatch end to end on generated inputs
+// and prints a table of wall time, rows per second and peak memory (RSS)
+// for each case, next to the pass-through baseline that reads and writes
+// the same files without evaluating:
+//
+//	go run ./cmd/riskbatch-bench                 # 10⁶ rows
+//	go run ./cmd/riskbatch-bench -rows 100000    # quicker
+//	go run ./cmd/riskbatch-bench -big            # adds 10⁷-row Parquet → Parquet
+//
+// It builds riskbatch from this module (or uses -bin), runs each case as a
+// separate process, and reads the peak RSS from the process's resource
+// usage, so the figures are those a user sees.
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	rows := flag.Int("rows", 1_000_000, "rows of the generated inputs")
+	big := flag.Bool("big", false, "also run 10⁷-row Parquet → Parquet (several minutes, about 1 GB of disk)")
+	bin := flag.String("bin", "", "riskbatch binary to measure (default: build ./cmd/riskbatch)")
+	keep := flag.String("dir", "", "directory for the generated files (default: a temporary one, removed)")
+	flag.Parse()
+	if err := run(*rows, *big, *bin, *keep); err != nil {
+		fmt.Fprintln(os.Stderr, "riskbatch-bench:", err)
+		os.Exit(1)
+	}
+}
+
+// result is one measured run.
+type result struct {
+	name    string
+	rows    int
+	cells   int // output cells (rows × columns), for the XLSX rate
+	elapsed time.Duration
+	rssMB   float64
+}
+
+func run(rows int, big bool, bin, dir string) error {
+	if dir == "" {
+		d, err := os.MkdirTemp("", "riskbatch-bench")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(d)
+		dir = d
+	}
+	if bin == "" {
+		bin = filepath.Join(dir, "riskbatch")
+		build := exec.Command("go", "build", "-o", bin, "./cmd/riskbatch")
+		build.Stderr = os.Stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("building riskbatch (run from the module's root): %w", err)
+		}
+	}
+	closed := filepath.Join(dir, "closed.csv")
+	if err := writeClosedForm(closed, rows); err != nil {
+		return err
+	}
+	closedPq := filepath.Join(dir, "closed.parquet")
+	if _, err := measure(bin, "make Parquet input", rows, 0, "eval", closed, "-o", closedPq, "-q", "--pass-through"); err != nil {
+		return err
+	}
+	wide := filepath.Join(dir, "wide.csv")
+	if err := writeWide(wide, rows, 30); err != nil {
+		return err
+	}
+	heavyRows := max(rows/50, 1000)
+	heavy := filepath.Join(dir, "heavy.csv")
+	if err := writeHeavy(heavy, heavyRows); err != nil {
+		return err
+	}
+
+	var results []result
+	add := func(name string, n, cells int, args ...string) error {
+		r, err := measure(bin, name, n, cells, args...)
+		if err != nil {
+			return err
+		}
+		results = append(results, r)
+		fmt.Fprintf(os.Stderr, "%-44s %8.2fs %10.0f rows/s %7.0f MB\n", r.name, r.elapsed.Seconds(), float64(r.rows)/r.elapsed.Seconds(), r.rssMB)
+		return nil
+	}
+	out := func(name string) string { return filepath.Join(dir, name) }
+	cases := []struct {
+		name, in, out string
+	}{
+		{"CSV → Parquet", closed, out("o.parquet")},
+		{"Parquet → Parquet", closedPq, out("o2.parquet")},
+		{"CSV → CSV", closed, out("o.csv")},
+	}
+	for _, c := range cases {
+		if err := add(c.name+", pass-through", rows, 0, "eval", c.in, "-o", c.out, "-q", "--pass-through"); err != nil {
+			return err
+		}
+		if err := add(c.name+", evaluate", rows, 0, "eval", c.in, "-o", c.out, "-q"); err != nil {
+			return err
+		}
+	}
+	// The stream writer's rate: 30 input columns passed through to XLSX
+	// (plus status and message).
+	if err := add("CSV → XLSX, 30 columns, pass-through", rows, rows*32, "eval", wide, "-o", out("o.xlsx"), "-q", "--pass-through", "--values-only"); err != nil {
+		return err
+	}
+	for _, w := range []string{"1", "2"} {
+		if err := add("evaluation-bound rows, --workers "+w, heavyRows, 0, "eval", heavy, "-o", out("h"+w+".parquet"), "-q", "--workers", w); err != nil {
+			return err
+		}
+	}
+	if big {
+		bigCSV := filepath.Join(dir, "big.csv")
+		if err := writeClosedForm(bigCSV, 10_000_000); err != nil {
+			return err
+		}
+		bigPq := filepath.Join(dir, "big.parquet")
+		if _, err := measure(bin, "make big Parquet input", 10_000_000, 0, "eval", bigCSV, "-o", bigPq, "-q", "--pass-through"); err != nil {
+			return err
+		}
+		os.Remove(bigCSV)
+		if err := add("10⁷ rows Parquet → Parquet, evaluate", 10_000_000, 0, "eval", bigPq, "-o", out("big-out.parquet"), "-q"); err != nil {
+			return err
+		}
+	}
+	printTable(results)
+	return nil
+}
+
+// measure runs riskbatch once and returns its wall time and peak RSS.
+// Exit status 1 (some rows failed) is not an error here.
+func measure(bin, name string, rows, cells int, args ...string) (result, error) {
+	cmd := exec.Command(bin, args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	elapsed := time.Since(start)
+	var exit *exec.ExitError
+	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) {
+		return result{}, fmt.Errorf("%s: %v: %s", name, err, stderr.String())
+	}
+	r := result{name: name, rows: rows, cells: cells, elapsed: elapsed}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.rssMB = float64(ru.Maxrss) / 1024 // kilobytes on Linux
+	}
+	return r, nil
+}
+
+func printTable(results []result) {
+	fmt.Printf("riskbatch-bench: %s/%s, %d CPUs, %s\n\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpuModel())
+	fmt.Println("| case | rows | time (s) | rows/s | peak RSS (MB) | note |")
+	fmt.Println("|---|---:|---:|---:|---:|---|")
+	var passThrough time.Duration
+	for _, r := range results {
+		note := ""
+		switch {
+		case strings.HasSuffix(r.name, "pass-through"):
+			passThrough = r.elapsed
+		case strings.HasSuffix(r.name, ", evaluate") && passThrough > 0 && !strings.HasPrefix(r.name, "10⁷"):
+			note = fmt.Sprintf("%.2f× pass-through", r.elapsed.Seconds()/passThrough.Seconds())
+		}
+		if r.cells > 0 {
+			note = fmt.Sprintf("%.0f cells/s", float64(r.cells)/r.elapsed.Seconds())
+		}
+		fmt.Printf("| %s | %d | %.2f | %.0f | %.0f | %s |\n", r.name, r.rows, r.elapsed.Seconds(), float64(r.rows)/r.elapsed.Seconds(), r.rssMB, note)
+	}
+}
+
+// cpuModel returns the processor's name from /proc/cpuinfo, if any.
+func cpuModel() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return "unknown CPU"
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown CPU"
+}
+
+// writeClosedForm writes n release rows of the closed-form families (pure,
+// approx, gaussian, gdp) with baselines, as a sweep would.
+func writeClosedForm(path string, n int) error {
+	return writeRows(path, "id,mechanism,epsilon,delta,sigma,mu,baseline", n, func(w *bufio.Writer, i int, rng *rand.Rand) {
+		b := strconv.FormatFloat(rng.Float64()*0.5, 'g', 6, 64)
+		switch i % 4 {
+		case 0:
+			fmt.Fprintf(w, "r%d,pure,%.4g,,,,%s\n", i, rng.Float64()*10, b)
+		case 1:
+			fmt.Fprintf(w, "r%d,approx,%.4g,1e-5,,,%s\n", i, rng.Float64()*10, b)
+		case 2:
+			fmt.Fprintf(w, "r%d,gaussian,,1e-5,%.4g,,%s\n", i, 0.5+rng.Float64()*10, b)
+		default:
+			fmt.Fprintf(w, "r%d,gdp,,1e-5,,%.4g,%s\n", i, rng.Float64()*3, b)
+		}
+	})
+}
+
+// writeWide writes n rows of cols numeric columns (no release columns: a
+// pass-through measures the writer).
+func writeWide(path string, n, cols int) error {
+	var h []string
+	for j := range cols {
+		h = append(h, "c"+strconv.Itoa(j))
+	}
+	return writeRows(path, strings.Join(h, ","), n, func(w *bufio.Writer, i int, rng *rand.Rand) {
+		for j := range cols {
+			if j > 0 {
+				w.WriteByte(',')
+			}
+			w.WriteString(strconv.FormatFloat(rng.Float64(), 'g', 8, 64))
+		}
+		w.WriteByte('\n')
+	})
+}
+
+// writeHeavy writes n zCDP rows with distinct ρ: each needs the numerical
+// conversion to a trade-off curve, so evaluation, not I/O, bounds the run.
+func writeHeavy(path string, n int) error {
+	return writeRows(path, "id,mechanism,rho,delta,baseline", n, func(w *bufio.Writer, i int, rng *rand.Rand) {
+		fmt.Fprintf(w, "z%d,zcdp,%.6g,1e-5,%.4g\n", i, 0.01+rng.Float64()*2, 0.01+rng.Float64()*0.4)
+	})
+}
+
+func writeRows(path, header string, n int, row func(*bufio.Writer, int, *rand.Rand)) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	rng := rand.New(rand.NewSource(1))
+	fmt.Fprintln(w, header)
+	for i := range n {
+		row(w, i, rng)
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
