@@ -24,6 +24,10 @@ type OutputColumn struct {
 	// them leaves it empty without a message (the row did not ask).
 	Request string
 	Format  table.Format
+	// Sheet is how the column is written in a workbook: the spreadsheet
+	// formula that recomputes it from the row's inputs where its bound has
+	// a closed form, and whether it is an advantage (see SheetForm).
+	Sheet   SheetForm
 	compute func(r *Release) (float64, skip)
 }
 
@@ -75,6 +79,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 	cols := []OutputColumn{
 		{
 			Name: "fdp_success", Family: "fdp", Format: table.Probability,
+			Sheet: SheetForm{Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
+				return x.success(x.curve(), x.base()).s
+			}},
 			Meaning:  "upper bound on the success probability of any re-identification (singling-out), attribute-inference or reconstruction attack, given the baseline success of the best attack that does not see the release",
 			Formula:  "1 − f(baseline), with " + curves,
 			Citation: kulynych + ", Thm 3.2, Eq. (10)",
@@ -93,6 +100,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "fdp_advantage", Family: "fdp", Format: table.Probability,
+			Sheet: SheetForm{Advantage: true, Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
+				return form("$1-$2", x.output("fdp_success"), x.base())
+			}},
 			Meaning:  "upper bound on the attack's advantage over the baseline (success − baseline)",
 			Formula:  "1 − f(baseline) − baseline, with f as for fdp_success",
 			Citation: kulynych + ", Thm 3.3, Eq. (11)",
@@ -107,6 +117,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "fdp_worst_advantage", Family: "fdp", Format: table.Probability,
+			Sheet: SheetForm{Advantage: true, Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
+				return x.worst(x.curve())
+			}},
 			Meaning:  "baseline-free bound on the advantage of any such attack (the worst case over all baselines); also the bound on membership-inference advantage TPR − FPR",
 			Formula:  "η = max_α (1 − f(α) − α): (e^ε − 1 + 2δ)/(e^ε + 1) for pure and approx (Prop. A.1); 2Φ(μ/2) − 1 for gaussian and gdp",
 			Citation: kulynych + ", Thm 3.4, Eq. (12); Prop. A.1",
@@ -118,6 +131,11 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "fdp_norm_advantage", Family: "fdp", Format: table.Probability,
+			Sheet: SheetForm{Advantage: true, Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
+				b := x.base()
+				x.need(b.v <= 1-minSheetGap)
+				return form("$1/(1-$2)", x.output("fdp_advantage"), b)
+			}},
 			Meaning:  "the advantage as a share of what was left to gain over the baseline: (success − baseline)/(1 − baseline)",
 			Formula:  "(1 − f(baseline) − baseline)/(1 − baseline), with f as for fdp_success",
 			Citation: kulynych + ", Thm 3.3 with the normalisation of Guo et al. 2023 (L150)",
@@ -135,6 +153,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "fdp_binary_success", Family: "fdp", Format: table.Probability, Request: "a baseline of at least 0.5",
+			Sheet: SheetForm{Rows: sheetRowsBinary, formula: func(x *sheetRow) string {
+				return x.binarySuccess(x.curve(), x.base())
+			}},
 			Meaning:  "bound on the success of inferring a binary attribute (two candidates) whose more likely value has prior probability π = baseline; tighter than fdp_success for this case",
 			Formula:  "1 − R_f(π), R_f(π) = min_α π·α + (1 − π)·f(α) (Bayes risk); closed forms for the Gaussian, (ε, δ) and Laplace curves",
 			Citation: kulynych + ", Thm D.1 (App. D), Def. D.1",
@@ -262,6 +283,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "spso_success", Family: "fdp", Format: table.Probability, Request: "w",
+			Sheet: SheetForm{Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
+				return x.success(x.curve(), x.ref(FieldPredicateWeight)).s
+			}},
 			Meaning:  "bound on the success of singling out a record with a predicate of weight w that matches no other record (strong threat model)",
 			Formula:  "1 − f(w), with f as for fdp_success (the baseline is w)",
 			Citation: kulynych + ", Thm 3.2 for SPSO (Def. 3.2; base = w, §4.1)",
@@ -276,6 +300,11 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "pso_baseline", Family: "fdp", Format: table.Probability, Request: "records and w",
+			Sheet: SheetForm{Rows: sheetRowsAll, formula: func(x *sheetRow) string {
+				n, w := x.ref(FieldRecords), x.ref(FieldPredicateWeight)
+				x.need(n.v <= maxSheetRecords)
+				return form("$1*$2*(1-$2)^($1-1)", n, w)
+			}},
 			Meaning:  "the success of the best predicate singling-out attack that does not see the release, over a dataset of `records` i.i.d. records",
 			Formula:  "n·w·(1 − w)^(n−1), w ≤ 1/n",
 			Citation: kulynych + ", Eq. (5), §4.1 (after Cohen & Nissim 2020)",
@@ -290,6 +319,11 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "pso_cohen_nissim", Family: "fdp", Format: table.Probability, Request: "records and w",
+			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
+				n, e, w := x.ref(FieldRecords), x.eps(), x.ref(FieldPredicateWeight)
+				x.need(math.Log(n.v)+e.v+logPos(w.v) <= maxSheetExp) // n·e^ε·w must not overflow
+				return form("MIN(1,$1*(EXP($2)*$3+$4))", n, e, w, x.delta())
+			}},
 			Meaning:  "comparator: Cohen & Nissim's bound on predicate singling-out success from (ε, δ)",
 			Formula:  "min(1, n·(e^ε·w + δ)); " + epsView,
 			Citation: kulynych + ", Thm B.1, Eqs. (21)–(22) (Cohen & Nissim 2020)",
@@ -308,6 +342,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "pso_fdp", Family: "fdp", Format: table.Probability, Request: "records and w",
+			Sheet: SheetForm{Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
+				return form("MIN(1,$1*$2)", x.ref(FieldRecords), x.output("spso_success"))
+			}},
 			Meaning:  "bound on predicate singling-out success from the mechanism's trade-off curve",
 			Formula:  "min(1, n·(1 − f(w))), with f as for fdp_success",
 			Citation: kulynych + ", Thm F.2, Eq. (48)",
@@ -322,6 +359,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "rero_eps", Family: "rero", Format: table.Probability, Request: "a pure ε-DP row (pure, laplace, rr)",
+			Sheet: SheetForm{Rows: sheetRowsPure, formula: func(x *sheetRow) string {
+				return form("MIN(1,EXP($1)*$2)", x.pureEps(), x.base())
+			}},
 			Meaning:  "comparator: Balle et al.'s reconstruction-robustness bound for pure ε-DP, e^ε·baseline",
 			Formula:  "min(1, e^ε·baseline) (the t → ∞ limit of Thm B.2)",
 			Citation: "Balle, Cherubin & Hayes 2022; " + kulynych + ", App. B (L211)",
@@ -339,6 +379,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "rero_rdp", Family: "rero", Format: table.Probability, Request: "a row with a Rényi-DP view (gaussian, gdp, marginals, zcdp, rdp, dpsgd)",
+			Sheet: SheetForm{Rows: sheetRowsRDP, formula: func(x *sheetRow) string {
+				return x.reroRDP()
+			}},
 			Meaning:  "comparator: Balle et al.'s reconstruction-robustness bound from Rényi DP, at the row's order (rdp) or minimised over the orders of its RDP curve",
 			Formula:  "min over orders t of min(1, (baseline·e^{ε(t)})^{(t−1)/t}); for zCDP-like rows ε(t) = ρt, whose minimum is rero_zcdp",
 			Citation: "Balle, Cherubin & Hayes 2022; " + kulynych + ", Thm B.2 and Cor. B.2",
@@ -359,6 +402,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "rero_zcdp", Family: "rero", Format: table.Probability, Request: "a zCDP row (zcdp, gaussian, gdp, marginals)",
+			Sheet: SheetForm{Rows: sheetRowsRho, formula: func(x *sheetRow) string {
+				return x.reroZCDP()
+			}},
 			Meaning:  "comparator: Balle et al.'s reconstruction-robustness bound for ρ-zCDP (ρ = μ²/2 for Gaussian rows)",
 			Formula:  "exp(−(√ln(1/baseline) − √ρ)²) when ρ < ln(1/baseline), else 1",
 			Citation: "Balle, Cherubin & Hayes 2022; " + kulynych + ", Cor. B.1, Eq. (24)",
@@ -376,6 +422,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "eps_at_delta", Family: "conversion", Format: table.Real, Request: "delta (for gaussian, gdp, marginals, zcdp, rdp, dpsgd rows) or a native ε",
+			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
+				return x.eps().s
+			}},
 			Meaning:  "the ε at which the release is (ε, δ)-DP for the row's δ: the ε every ε-based column uses",
 			Formula:  "the row's epsilon for pure and approx (for approx with compositions: the optimal composition at δ_total = compositions·δ); Gaussian: the root of Φ(−ε/μ + μ/2) − e^ε·Φ(−ε/μ − μ/2) = δ (Balle & Wang 2018); zcdp, rdp, dpsgd: min over orders of ε_α + ln((α−1)/α) − (ln δ + ln α)/(α − 1) (Balle et al. 2020); laplace and rr: their exact privacy profiles",
 			Citation: "Balle & Wang 2018; Balle, Barthe, Gaboardi, Hsu & Sato 2020; Kairouz, Oh & Viswanath 2015",
@@ -394,6 +443,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "adp_advantage", Family: "adp", Format: table.Probability,
+			Sheet: SheetForm{Advantage: true, Rows: sheetRowsEps, formula: func(x *sheetRow) string {
+				return form("(EXP($1)-1+2*$2)/(EXP($1)+1)", x.eps(), x.delta())
+			}},
 			Meaning:  "the standard (ε, δ) advantage bound on membership inference and on any binary attack, computed from (ε, δ) alone",
 			Formula:  "(e^ε − 1 + 2δ)/(e^ε + 1); " + epsView,
 			Citation: "Kairouz, Oh & Viswanath 2015; as restated in " + kulynych + ", Prop. A.1",
@@ -407,32 +459,44 @@ func outputColumns(confidences []float64) []OutputColumn {
 				return roundUp(EpsDelta{Epsilon: eps, Delta: delta}.WorstAdvantage(), 0, 1), skip{}
 			},
 		},
-		gbColumn("gb_mia_yeom", "upper bound on membership-inference advantage of Yeom et al., as analysed by Guerra-Balboa et al.", "min(1, e^ε − 1)", "Thm 4.5 (Yeom et al. 2018)", "",
-			func(r *Release, eps float64) (float64, skip) { return GBMIAYeom(eps), skip{} }),
-		gbColumn("gb_mia_erlingsson", "upper bound on membership-inference advantage (Erlingsson et al.), tighter than Yeom's", "1 − e^{−ε} (the corrected form)", "Thm 4.6 (corrected: e^{−ε}, not e^{−δ})", "",
-			func(r *Release, eps float64) (float64, skip) { return GBMIAErlingsson(eps), skip{} }),
-		gbColumn("gb_rero_exact", "upper bound on the success of exact reconstruction of a record's value among m candidates: drawn uniformly from `candidates` values, or from the loaded distribution of the prior key's attribute (the worst cell)", "min{1, κ₀·e^ε, κ₀·(1 + (m − 1)·t)}, κ₀ = the largest prior probability (1/m if uniform), t = (e^ε − 1)/(e^ε + 1)", "Prop. 5.1 (corrected form; Table 2 rows 5 and 8 are wrong)", requestPrior,
+		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
+			return form("MIN(1,EXP($1)-1)", x.pureEps())
+		}}, gbColumn("gb_mia_yeom", "upper bound on membership-inference advantage of Yeom et al., as analysed by Guerra-Balboa et al.", "min(1, e^ε − 1)", "Thm 4.5 (Yeom et al. 2018)", "",
+			func(r *Release, eps float64) (float64, skip) { return GBMIAYeom(eps), skip{} })),
+		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
+			return form("1-EXP(-$1)", x.pureEps())
+		}}, gbColumn("gb_mia_erlingsson", "upper bound on membership-inference advantage (Erlingsson et al.), tighter than Yeom's", "1 − e^{−ε} (the corrected form)", "Thm 4.6 (corrected: e^{−ε}, not e^{−δ})", "",
+			func(r *Release, eps float64) (float64, skip) { return GBMIAErlingsson(eps), skip{} })),
+		withSheet(SheetForm{Rows: sheetRowsPure, formula: func(x *sheetRow) string {
+			return form("MIN(EXP($1),1+($2-1)*((EXP($1)-1)/(EXP($1)+1)))/$2", x.pureEps(), x.candidates())
+		}}, gbColumn("gb_rero_exact", "upper bound on the success of exact reconstruction of a record's value among m candidates: drawn uniformly from `candidates` values, or from the loaded distribution of the prior key's attribute (the worst cell)", "min{1, κ₀·e^ε, κ₀·(1 + (m − 1)·t)}, κ₀ = the largest prior probability (1/m if uniform), t = (e^ε − 1)/(e^ε + 1)", "Prop. 5.1 (corrected form; Table 2 rows 5 and 8 are wrong)", requestPrior,
 			func(r *Release, eps float64) (float64, skip) {
 				if r.Candidates > 0 {
 					return GBReRoExactUniform(eps, int(min(r.Candidates, 1<<31))), skip{}
 				}
 				return r.gbWorstOverPrior(func(p GBPrior) float64 { return GBReRoExact(eps, p.Kappa0, p.M) })
-			}),
-		gbColumn("gb_urero", "upper bound on the unbiased reconstruction-robustness advantage (success beyond the best a-priori guess κ = baseline), any tolerance", "min{κ·(e^ε − 1), t}, t = (e^ε − 1)/(e^ε + 1)", "Thm 7.2", "",
+			})),
+		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
+			return form("MIN($2*(EXP($1)-1),(EXP($1)-1)/(EXP($1)+1))", x.pureEps(), x.base())
+		}}, gbColumn("gb_urero", "upper bound on the unbiased reconstruction-robustness advantage (success beyond the best a-priori guess κ = baseline), any tolerance", "min{κ·(e^ε − 1), t}, t = (e^ε − 1)/(e^ε + 1)", "Thm 7.2", "",
 			func(r *Release, eps float64) (float64, skip) {
 				if !r.HasBaseline {
 					return 0, skip{why: whyNoBaseline}
 				}
 				return GBUReRo(eps, r.Baseline), skip{}
-			}),
-		gbColumn("gb_urero_uniform", "the unbiased reconstruction-robustness bound for a uniform prior over `candidates` values; also the informed membership-inference and uniform attribute-inference bound", "min{(e^ε − 1)/m, ((m − 1)/m)·t}, t = (e^ε − 1)/(e^ε + 1)", "Eq. (6)", "candidates",
+			})),
+		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
+			return form("MIN((EXP($1)-1)/$2,($2-1)/$2*((EXP($1)-1)/(EXP($1)+1)))", x.pureEps(), x.candidates())
+		}}, gbColumn("gb_urero_uniform", "the unbiased reconstruction-robustness bound for a uniform prior over `candidates` values; also the informed membership-inference and uniform attribute-inference bound", "min{(e^ε − 1)/m, ((m − 1)/m)·t}, t = (e^ε − 1)/(e^ε + 1)", "Eq. (6)", "candidates",
 			func(r *Release, eps float64) (float64, skip) {
 				if r.Candidates == 0 {
 					return 0, skip{silent: true}
 				}
 				return GBUReRoUniform(eps, int(min(r.Candidates, 1<<31))), skip{}
-			}),
-		gbColumn("gb_aia_adv", "upper bound on the advantage of any attribute-inference attack, and on the unbiased reconstruction-robustness advantage of exact reconstruction, with a uniform prior over `candidates` values or the loaded distribution of the prior key's attribute (the worst cell)", "min{κ₀(e^ε − 1), t, κ₀(m − 1)t + κ₀ − κ₀⁻, 1 − μ}: κ₀ the largest and κ₀⁻ the smallest prior probability over the attribute's m values (0 for a value the cell never shows), μ = Σπ²; κ₀ = κ₀⁻ = μ = 1/m if uniform", "Prop. 8.2 with Thm 7.3 (and Thm 7.2, §9)", requestPrior,
+			})),
+		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
+			return form("MIN((EXP($1)-1)/$2,(EXP($1)-1)/(EXP($1)+1),($2-1)/$2*((EXP($1)-1)/(EXP($1)+1)),1-1/$2)", x.pureEps(), x.candidates())
+		}}, gbColumn("gb_aia_adv", "upper bound on the advantage of any attribute-inference attack, and on the unbiased reconstruction-robustness advantage of exact reconstruction, with a uniform prior over `candidates` values or the loaded distribution of the prior key's attribute (the worst cell)", "min{κ₀(e^ε − 1), t, κ₀(m − 1)t + κ₀ − κ₀⁻, 1 − μ}: κ₀ the largest and κ₀⁻ the smallest prior probability over the attribute's m values (0 for a value the cell never shows), μ = Σπ²; κ₀ = κ₀⁻ = μ = 1/m if uniform", "Prop. 8.2 with Thm 7.3 (and Thm 7.2, §9)", requestPrior,
 			func(r *Release, eps float64) (float64, skip) {
 				if r.Candidates > 0 {
 					m := int(min(r.Candidates, 1<<31))
@@ -440,7 +504,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 					return GBAIAAdvantage(eps, k, k, k, m), skip{}
 				}
 				return r.gbWorstOverPrior(func(p GBPrior) float64 { return GBAIAAdvantage(eps, p.Kappa0, p.Kappa0Min, p.Mu, p.M) })
-			}),
+			})),
 		withFormat(table.Real, gbColumn("gb_eps_for_target", "the largest ε whose unbiased reconstruction-robustness advantage (gb_urero) stays at or below target_advantage at the row's baseline", "inverse of min{κ(e^ε − 1), t} in ε; rounded down", "§5.2 (inverse formulas), Thm 7.2", "target_advantage",
 			func(r *Release, eps float64) (float64, skip) {
 				if !r.HasTarget {
@@ -454,6 +518,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 			})),
 		{
 			Name: "gb_mia_humphries", Family: "gb", Format: table.Probability,
+			Sheet: SheetForm{Advantage: true, Rows: sheetRowsEps, formula: func(x *sheetRow) string {
+				return form("(EXP($1)-1+2*$2)/(EXP($1)+1)", x.eps(), x.delta())
+			}},
 			Meaning:  "upper bound on the strong membership-inference advantage with δ (Humphries et al.), as analysed by Guerra-Balboa et al.",
 			Formula:  "(e^ε − 1 + 2δ)/(e^ε + 1); " + epsView,
 			Citation: guerra + ", Thm 4.9 (Humphries et al. 2023)",
@@ -467,11 +534,14 @@ func outputColumns(confidences []float64) []OutputColumn {
 				return GBMIAHumphries(eps, delta), skip{}
 			},
 		},
-		fanoColumn("fano_adv_alpha1", "Algorithm 1: the mutual-information (α = 1) bound", func(a1, _ FanoBound) float64 { return a1.Advantage }),
-		fanoColumn("fano_adv_opt", "Algorithm 2 optimised over Rényi orders (never above fano_adv_alpha1)", func(_, best FanoBound) float64 { return best.Advantage }),
+		withSheet(SheetForm{Advantage: true}, fanoColumn("fano_adv_alpha1", "Algorithm 1: the mutual-information (α = 1) bound", func(a1, _ FanoBound) float64 { return a1.Advantage })),
+		withSheet(SheetForm{Advantage: true}, fanoColumn("fano_adv_opt", "Algorithm 2 optimised over Rényi orders (never above fano_adv_alpha1)", func(_, best FanoBound) float64 { return best.Advantage })),
 		fanoColumn("fano_success_opt", "the success bound P(correct) of Algorithm 2 optimised over orders", func(_, best FanoBound) float64 { return best.Success }),
 		{
 			Name: "pmp_mia_success", Family: "pmp", Format: table.Probability,
+			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
+				return form("(EXP($1)+$2)/(1+EXP($1))", x.eps(), x.delta())
+			}},
 			Meaning:  "upper bound on the success of a practical membership-inference attack (the attacker guesses which of two records, each a member with probability 1/2, is in the data)",
 			Formula:  "1/(1 + e^{−ε}) for δ = 0 (Lemma 6); (e^ε + δ)/(1 + e^ε) for δ > 0; " + epsView,
 			Citation: lowyCitation + ", Lemma 6 (and the catalog's δ form)",
@@ -490,6 +560,11 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "pmp_eps_for_target", Family: "pmp", Format: table.Real, Request: "target_advantage",
+			Sheet: SheetForm{Rows: sheetRowsAll, formula: func(x *sheetRow) string {
+				a := x.ref(FieldTargetAdvantage)
+				x.need(a.v <= 1-1e-4) // riskbatch's value is the largest ε whose rounded-up bound meets the target
+				return form("LN((1+$1)/(1-$1))", a)
+			}},
 			Meaning:  "the largest ε whose practical membership-inference success stays at or below (1 + target_advantage)/2, i.e. whose advantage 2·success − 1 stays at or below target_advantage",
 			Formula:  "ε = logit((1 + A)/2), checked against the rounded forward bound",
 			Citation: lowyCitation + ", Lemma 6 (inverted)",
@@ -516,6 +591,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 			}),
 		{
 			Name: "onerun_posterior", Family: "onerun", Format: table.Probability,
+			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
+				return form("$2*EXP($1)/($2*EXP($1)+1-$2)", x.eps(), x.base())
+			}},
 			Meaning:  "upper bound on the attacker's success on one target after seeing the release (posterior), given its prior success p = baseline; for δ > 0 the success bound adds (1 − β)·δ (see onerun_advantage)",
 			Formula:  "β = e^ε/(e^ε − 1 + 1/p), computed as logit β = logit p + ε; " + epsView,
 			Citation: swanberg + ", Thm 3.2",
@@ -538,6 +616,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "onerun_advantage", Family: "onerun", Format: table.Probability,
+			Sheet: SheetForm{Advantage: true, Rows: sheetRowsEps, formula: func(x *sheetRow) string {
+				return form("$3+(1-$3)*$2*(EXP($1)-1)/(1+$2*(EXP($1)-1))", x.eps(), x.base(), x.delta())
+			}},
 			Meaning:  "upper bound on the generalized advantage (success − p)/(1 − p) of an attack on one target with prior success p = baseline",
 			Formula:  "(min(1, β + (1 − β)·δ) − p)/(1 − p) with β as in onerun_posterior; (β − p)/(1 − p) when δ = 0; " + epsView,
 			Citation: swanberg + ", Thm 3.5 with one target (tighter than Cor. 3.4's β + δ); advantage as in Cherubin 2017",
@@ -559,6 +640,11 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "onerun_eps_protect", Family: "onerun", Format: table.Real, Request: "target_advantage",
+			Sheet: SheetForm{Rows: sheetRowsDelta, formula: func(x *sheetRow) string {
+				a, d, b := x.ref(FieldTargetAdvantage), x.delta(), x.base()
+				x.need(b.v > 0 && a.v <= 1-minSheetGap)
+				return form("LN(1+($1-$2)/((1-$1)*$3))", a, d, b)
+			}},
 			Meaning:  "the largest ε whose onerun_advantage stays at or below target_advantage, at the row's delta and baseline: releases with ε up to this value protect the target",
 			Formula:  "ε = ln(1 + e^{logit s − ln p}), s = (target_advantage − δ)/(1 − δ): the inverse of onerun_advantage",
 			Citation: swanberg + ", §5.3 (ε_protect), with the Thm 3.5 posterior",
@@ -665,6 +751,12 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "onerun_bits_leaked", Family: "onerun", Format: table.Real,
+			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
+				e, d, c := x.eps(), x.delta(), x.confidence()
+				s := (1 - c.v - d.v) / (1 - d.v)
+				x.need(c.v >= minSheetGap && s > 0 && e.v-math.Log(s) <= maxSheetExp)
+				return form("LOG(EXP($1)*$2/(1-$2-$3)+1,2)", e, c, d)
+			}},
 			Meaning:  "number of bits about one target (uniform over 2^d values) the release leaks with probability at most 1 − confidence",
 			Formula:  "d = log2(e^ε·(1/s − 1) + 1) with s = (α − δ)/(1 − δ), α = 1 − confidence: solving β(2^−d) + (1 − β)·δ = α; at δ = 0 this is the paper's log2(e^ε(1/α − 1) + 1)",
 			Citation: swanberg + ", §3.2 (bit leakage), with the Thm 3.5 posterior for δ > 0",
@@ -688,6 +780,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "onerun_narcissus", Family: "onerun", Format: table.Probability,
+			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
+				return form("MIN(1,EXP($1)*$2+$3)", x.eps(), x.base(), x.delta())
+			}},
 			Meaning:  "comparator: the Narcissus-resiliency bound on the success against one target with prior p = baseline, looser than onerun_posterior",
 			Formula:  "min(1, e^ε·p + δ); " + epsView,
 			Citation: swanberg + ", §4.2 (their Thm F.1 bound)",

@@ -3,10 +3,13 @@ package evaluate
 import (
 	"math"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -40,88 +43,205 @@ func evalRow(t *testing.T, row map[string]string) (Status, string, map[string]ta
 	return st, out["message"].Str, out
 }
 
-// Bad cells: the row is rejected with a message that names the column (as
-// the user's header spells it) and says what a valid value is.
+// Bad cells: the row is rejected, with no output, and a message that names
+// the column (as the user's header spells it), the value, and what a valid
+// value is. The catalogue gives each message exactly: a change of wording
+// is a change of what users read, and shows here.
 func TestBadValues(t *testing.T) {
 	cases := []struct {
 		row  map[string]string
-		want []string // substrings of the message
+		want string // the message, exactly
 	}{
-		{map[string]string{"epsilon": "ten", "baseline": "0.1"}, []string{"epsilon", `"ten" is not a number`, "a number ≥ 0"}},
-		{map[string]string{"ε": "abc"}, []string{"ε:", "not a number"}},
-		{map[string]string{"epsilon": "1", "delta": "1"}, []string{"delta: 1 is out of range", "[0, 1)"}},
-		{map[string]string{"epsilon": "1", "delta": "1.5"}, []string{"delta"}},
-		{map[string]string{"epsilon": "-1"}, []string{"epsilon: -1 is out of range", "≥ 0"}},
-		{map[string]string{"epsilon": "inf"}, []string{"epsilon", "not a number"}},
-		{map[string]string{"epsilon": "NaN"}, []string{"epsilon", "not a number"}},
-		{map[string]string{"sigma": "-2"}, []string{"sigma: -2 is out of range", "> 0"}},
-		{map[string]string{"sigma": "0"}, []string{"sigma: 0 is out of range"}},
-		{map[string]string{"mu": "1", "baseline": "1.2"}, []string{"baseline: 1.2 is out of range", "[0, 1]"}},
-		{map[string]string{"mu": "1", "baseline": "-0.1"}, []string{"baseline"}},
-		{map[string]string{"mu": "1", "candidates": "1"}, []string{"candidates", "whole number ≥ 2"}},
-		{map[string]string{"mu": "1", "candidates": "2.5"}, []string{"candidates", "whole number"}},
-		{map[string]string{"mu": "1", "target_advantage": "2"}, []string{"target_advantage"}},
-		{map[string]string{"mu": "1", "compositions": "0"}, []string{"compositions"}},
-		{map[string]string{"mechanism": "pure", "epsilon": "1", "sigma": "3"}, []string{"sigma: filled, but mechanism pure does not use it"}},
-		{map[string]string{"mechanism": "pure", "epsilon": "1", "delta": "1e-5"}, []string{"delta", "use approx"}},
-		{map[string]string{"mechanism": "gdp", "epsilon": "1", "mu": "1"}, []string{"epsilon: filled, but mechanism gdp"}},
-		{map[string]string{"mechanism": "gaussian", "mu": "1"}, []string{"sigma: empty, but mechanism gaussian needs it"}},
-		{map[string]string{"mechanism": "gausian", "sigma": "1"}, []string{"mechanism", `"gausian" is not a mechanism`, "gaussian"}},
-		{map[string]string{"epsilon": "2", "mu": "1"}, []string{"mechanism: empty", "epsilon, mu", "different mechanisms"}},
-		{map[string]string{"baseline": "0.1"}, []string{"no privacy parameters"}},
-		{map[string]string{"sigma": "2", "mu": "0.7"}, []string{"mu: 0.7 disagrees with sensitivity/sigma = 0.5"}},
-		{map[string]string{"mu": "1", "baseline": "0.1", "candidates": "20"}, []string{"baseline: 0.1 disagrees with candidates = 20"}},
-		{map[string]string{"laplace_scale": "-2"}, []string{"laplace_scale: -2 is out of range"}},
-		{map[string]string{"mechanism": "approx", "epsilon": "1", "delta": "1e-5", "compositions": "2.5"}, []string{"compositions", "whole number"}},
-		{map[string]string{"mechanism": "rr", "epsilon": "1"}, []string{"rr_categories: empty, but mechanism rr needs it"}},
-		{map[string]string{"rr_categories": "1", "epsilon": "1"}, []string{"rr_categories", "whole number ≥ 2"}},
-		{map[string]string{"rho": "-1"}, []string{"rho: -1 is out of range"}},
-		{map[string]string{"rdp_order": "1", "rdp_epsilon": "1"}, []string{"rdp_order", "> 1"}},
-		{map[string]string{"rdp_order": "2"}, []string{"rdp_epsilon: empty, but mechanism rdp needs it"}},
-		{map[string]string{"noise_multiplier": "1", "sample_rate": "0.01"}, []string{"steps: empty"}},
-		{map[string]string{"noise_multiplier": "1", "sample_rate": "1.5", "steps": "10"}, []string{"sample_rate", "(0, 1]"}},
-		{map[string]string{"noise_multiplier": "1", "sample_rate": "0.1", "steps": "10.5"}, []string{"steps", "whole number"}},
-		{map[string]string{"marginal_k": "3", "columns_total": "2", "columns_unknown": "1", "sigma": "1"}, []string{"must not exceed columns_total"}},
-		{map[string]string{"marginal_k": "3", "columns_total": "10", "columns_unknown": "1"}, []string{"sigma: empty, but mechanism marginals needs it"}},
-		{map[string]string{"mechanism": "zcdp", "rho": "1", "epsilon": "1"}, []string{"epsilon: filled, but mechanism zcdp does not use it"}},
-		{map[string]string{"rho": "1", "mu": "1"}, []string{"describe different mechanisms"}},
-		{map[string]string{"mu": "1", "baseline": "0.1", "targets": "10", "successes": "11"}, []string{"successes: 11 is more than the 10 targets"}},
-		{map[string]string{"mu": "1", "baseline": "0.1", "successes": "1"}, []string{"successes: filled, but the row has no targets"}},
-		{map[string]string{"mu": "1", "confidence": "1"}, []string{"confidence", "(0, 1)"}},
-		{map[string]string{"epsilon": "1", "delta": "-1e-5"}, []string{"delta: -1e-05 is out of range", "[0, 1)"}},
-		{map[string]string{"mu": "1", "baseline": "NaN"}, []string{"baseline", `"NaN" is not a number`}},
-		{map[string]string{"mu": "1", "candidates": "abc"}, []string{"candidates", `"abc" is not a number`}},
-		{map[string]string{"sensitivity": "2"}, []string{"no privacy parameters"}},
-		{map[string]string{"sigma": "1,00"}, []string{"sigma", `"1,00" is not a number`}},
-		{map[string]string{"epsilon": "1e999"}, []string{"epsilon", "not a number"}},
-		{map[string]string{"epsilon": "1", "records": "100", "w": "0.5"}, []string{"w: 0.5 is above 1/records"}},
-		{map[string]string{"epsilon": "1", "prior": "uniform(abc)"}, []string{"prior", "uniform(M)"}},
-		{map[string]string{"epsilon": "1", "prior": "zipf(0.5, inf)"}, []string{"prior", "s > 1"}},
-		{map[string]string{"noise_multiplier": "0", "sample_rate": "0.1", "steps": "10"}, []string{"noise_multiplier: 0 is out of range", "> 0"}},
-		{map[string]string{"mechanism": "laplace", "laplace_scale": "1", "sigma": "2"}, []string{"sigma: filled, but mechanism laplace does not use it"}},
-		{map[string]string{"epsilon": "1", "prior": "penguins:sex"}, []string{"prior", "penguins:sex", "no prior tables were loaded"}},
-		{map[string]string{"epsilon": "1", "prior": "uniform(1)"}, []string{"prior", "uniform(M)"}},
-		{map[string]string{"epsilon": "1", "prior": "zipf(1.1)"}, []string{"prior", "zipf(s, N)"}},
-		{map[string]string{"epsilon": "1", "prior": "uniform(10)", "baseline": "0.2"}, []string{"baseline: 0.2 disagrees with prior"}},
-		{map[string]string{"epsilon": "1", "prior": "uniform(10)", "targets": "3"}, []string{"targets: 3 disagrees with prior"}},
-		{map[string]string{"epsilon": "TRUE"}, []string{"epsilon"}},
+		{map[string]string{"epsilon": "ten", "baseline": "0.1"},
+			"epsilon: \"ten\" is not a number; expected a number ≥ 0"},
+		{map[string]string{"ε": "abc"},
+			"ε: \"abc\" is not a number; expected a number ≥ 0"},
+		{map[string]string{"epsilon": "1", "delta": "1"},
+			"delta: 1 is out of range; expected a number in [0, 1)"},
+		{map[string]string{"epsilon": "1", "delta": "1.5"},
+			"delta: 1.5 is out of range; expected a number in [0, 1)"},
+		{map[string]string{"epsilon": "-1"},
+			"epsilon: -1 is out of range; expected a number ≥ 0"},
+		{map[string]string{"epsilon": "inf"},
+			"epsilon: \"inf\" is not a number; expected a number ≥ 0"},
+		{map[string]string{"epsilon": "NaN"},
+			"epsilon: \"NaN\" is not a number; expected a number ≥ 0"},
+		{map[string]string{"sigma": "-2"},
+			"sigma: -2 is out of range; expected a number > 0"},
+		{map[string]string{"sigma": "0"},
+			"sigma: 0 is out of range; expected a number > 0"},
+		{map[string]string{"mu": "1", "baseline": "1.2"},
+			"baseline: 1.2 is out of range; expected a number in [0, 1]"},
+		{map[string]string{"mu": "1", "baseline": "-0.1"},
+			"baseline: -0.1 is out of range; expected a number in [0, 1]"},
+		{map[string]string{"mu": "1", "candidates": "1"},
+			"candidates: 1 is out of range; expected a whole number ≥ 2"},
+		{map[string]string{"mu": "1", "candidates": "2.5"},
+			"candidates: 2.5 is out of range; expected a whole number ≥ 2"},
+		{map[string]string{"mu": "1", "target_advantage": "2"},
+			"target_advantage: 2 is out of range; expected a number in [0, 1]"},
+		{map[string]string{"mu": "1", "compositions": "0"},
+			"compositions: 0 is out of range; expected a whole number ≥ 1"},
+		{map[string]string{"mechanism": "pure", "epsilon": "1", "sigma": "3"},
+			"sigma: filled, but mechanism pure does not use it; clear it or correct mechanism"},
+		{map[string]string{"mechanism": "pure", "epsilon": "1", "delta": "1e-5"},
+			"delta: 1e-05, but mechanism pure means δ = 0; use approx"},
+		{map[string]string{"mechanism": "gdp", "epsilon": "1", "mu": "1"},
+			"epsilon: filled, but mechanism gdp does not use it; clear it or correct mechanism"},
+		{map[string]string{"mechanism": "gaussian", "mu": "1"},
+			"sigma: empty, but mechanism gaussian needs it"},
+		{map[string]string{"mechanism": "gausian", "sigma": "1"},
+			"mechanism: \"gausian\" is not a mechanism (use one of pure, approx, gaussian, gdp, laplace, zcdp, rdp, rr, dpsgd, marginals, exponential)"},
+		{map[string]string{"epsilon": "2", "mu": "1"},
+			"mechanism: empty, and the filled columns epsilon, mu describe different mechanisms; fill mechanism to say which one the release uses"},
+		{map[string]string{"baseline": "0.1"},
+			"no privacy parameters: fill epsilon (and delta), sigma, mu or another mechanism's columns; see riskbatch columns"},
+		{map[string]string{"sigma": "2", "mu": "0.7"},
+			"mu: 0.7 disagrees with sensitivity/sigma = 0.5; fill one or the other"},
+		{map[string]string{"mu": "1", "baseline": "0.1", "candidates": "20"},
+			"baseline: 0.1 disagrees with candidates = 20 (1/20 = 0.05); fill one or the other"},
+		{map[string]string{"laplace_scale": "-2"},
+			"laplace_scale: -2 is out of range; expected a number > 0"},
+		{map[string]string{"mechanism": "approx", "epsilon": "1", "delta": "1e-5", "compositions": "2.5"},
+			"compositions: 2.5 is out of range; expected a whole number ≥ 1"},
+		{map[string]string{"mechanism": "rr", "epsilon": "1"},
+			"rr_categories: empty, but mechanism rr needs it"},
+		{map[string]string{"rr_categories": "1", "epsilon": "1"},
+			"rr_categories: 1 is out of range; expected a whole number ≥ 2"},
+		{map[string]string{"rho": "-1"},
+			"rho: -1 is out of range; expected a number ≥ 0"},
+		{map[string]string{"rdp_order": "1", "rdp_epsilon": "1"},
+			"rdp_order: 1 is out of range; expected a number > 1"},
+		{map[string]string{"rdp_order": "2"},
+			"rdp_epsilon: empty, but mechanism rdp needs it"},
+		{map[string]string{"noise_multiplier": "1", "sample_rate": "0.01"},
+			"steps: empty, but mechanism dpsgd needs it"},
+		{map[string]string{"noise_multiplier": "1", "sample_rate": "1.5", "steps": "10"},
+			"sample_rate: 1.5 is out of range; expected a number in (0, 1]"},
+		{map[string]string{"noise_multiplier": "1", "sample_rate": "0.1", "steps": "10.5"},
+			"steps: 10.5 is out of range; expected a whole number ≥ 1"},
+		{map[string]string{"marginal_k": "3", "columns_total": "2", "columns_unknown": "1", "sigma": "1"},
+			"marginal_k, columns_unknown: marginal_k and columns_unknown must not exceed columns_total (2)"},
+		{map[string]string{"marginal_k": "3", "columns_total": "10", "columns_unknown": "1"},
+			"sigma: empty, but mechanism marginals needs it"},
+		{map[string]string{"mechanism": "zcdp", "rho": "1", "epsilon": "1"},
+			"epsilon: filled, but mechanism zcdp does not use it; clear it or correct mechanism"},
+		{map[string]string{"rho": "1", "mu": "1"},
+			"mechanism: empty, and the filled columns mu, rho describe different mechanisms; fill mechanism to say which one the release uses"},
+		{map[string]string{"mu": "1", "baseline": "0.1", "targets": "10", "successes": "11"},
+			"successes: 11 is more than the 10 targets"},
+		{map[string]string{"mu": "1", "baseline": "0.1", "successes": "1"},
+			"successes: filled, but the row has no targets: fill targets (with baseline) or a prior"},
+		{map[string]string{"mu": "1", "confidence": "1"},
+			"confidence: 1 is out of range; expected a number in (0, 1)"},
+		{map[string]string{"epsilon": "1", "delta": "-1e-5"},
+			"delta: -1e-05 is out of range; expected a number in [0, 1)"},
+		{map[string]string{"mu": "1", "baseline": "NaN"},
+			"baseline: \"NaN\" is not a number; expected a number in [0, 1]"},
+		{map[string]string{"mu": "1", "candidates": "abc"},
+			"candidates: \"abc\" is not a number; expected a whole number ≥ 2"},
+		{map[string]string{"sensitivity": "2"},
+			"no privacy parameters: fill epsilon (and delta), sigma, mu or another mechanism's columns; see riskbatch columns"},
+		{map[string]string{"sigma": "1,00"},
+			"sigma: \"1,00\" is not a number; expected a number > 0"},
+		{map[string]string{"epsilon": "1e999"},
+			"epsilon: \"1e999\" is not a number; expected a number ≥ 0"},
+		{map[string]string{"epsilon": "1", "records": "100", "w": "0.5"},
+			"w: 0.5 is above 1/records = 0.01: a singling-out predicate has weight at most 1/records"},
+		{map[string]string{"epsilon": "1", "prior": "uniform(abc)"},
+			"prior: inline prior \"uniform(abc)\": M: \"abc\" is not a number; the inline priors are uniform(M) with a whole number M ≥ 2, zipf(s, N) and zipf(s, N, rank) with an exponent s ≥ 0, a whole domain size N ≥ 2 or inf (then s > 1), and a whole rank from 1 to N"},
+		{map[string]string{"epsilon": "1", "prior": "zipf(0.5, inf)"},
+			"prior: inline prior \"zipf(0.5, inf)\": zipf(s, inf) needs s > 1 (Σ r^−s diverges for s ≤ 1), not s = 0.5; the inline priors are uniform(M) with a whole number M ≥ 2, zipf(s, N) and zipf(s, N, rank) with an exponent s ≥ 0, a whole domain size N ≥ 2 or inf (then s > 1), and a whole rank from 1 to N"},
+		{map[string]string{"noise_multiplier": "0", "sample_rate": "0.1", "steps": "10"},
+			"noise_multiplier: 0 is out of range; expected a number > 0"},
+		{map[string]string{"mechanism": "laplace", "laplace_scale": "1", "sigma": "2"},
+			"sigma: filled, but mechanism laplace does not use it; clear it or correct mechanism"},
+		{map[string]string{"epsilon": "1", "prior": "penguins:sex"},
+			"prior \"penguins:sex\": no prior tables were loaded (and it is not an inline prior: the inline priors are uniform(M) with a whole number M ≥ 2, zipf(s, N) and zipf(s, N, rank) with an exponent s ≥ 0, a whole domain size N ≥ 2 or inf (then s > 1), and a whole rank from 1 to N)"},
+		{map[string]string{"epsilon": "1", "prior": "uniform(1)"},
+			"prior: inline prior \"uniform(1)\": M must be from 2 to 2^53, not 1; the inline priors are uniform(M) with a whole number M ≥ 2, zipf(s, N) and zipf(s, N, rank) with an exponent s ≥ 0, a whole domain size N ≥ 2 or inf (then s > 1), and a whole rank from 1 to N"},
+		{map[string]string{"epsilon": "1", "prior": "zipf(1.1)"},
+			"prior: inline prior \"zipf(1.1)\": zipf takes two or three arguments, s, N and optionally rank, not 1; the inline priors are uniform(M) with a whole number M ≥ 2, zipf(s, N) and zipf(s, N, rank) with an exponent s ≥ 0, a whole domain size N ≥ 2 or inf (then s > 1), and a whole rank from 1 to N"},
+		{map[string]string{"epsilon": "1", "prior": "uniform(10)", "baseline": "0.2"},
+			"baseline: 0.2 disagrees with prior \"uniform(10)\", whose largest p is 0.1; fill one or the other"},
+		{map[string]string{"epsilon": "1", "prior": "uniform(10)", "targets": "3"},
+			"targets: 3 disagrees with prior \"uniform(10)\", which has 1 target"},
+		{map[string]string{"epsilon": "TRUE"},
+			"epsilon: \"TRUE\" is not a number; expected a number ≥ 0"},
+		{map[string]string{"epsilon": "-inf"},
+			"epsilon: \"-inf\" is not a number; expected a number ≥ 0"},
+		{map[string]string{"mu": "1", "baseline": "+Infinity"},
+			"baseline: \"+Infinity\" is not a number; expected a number in [0, 1]"},
+		{map[string]string{"sigma": "∞"},
+			"sigma: \"∞\" is not a number; expected a number > 0"},
+		{map[string]string{"epsilon": "1", "delta": "NaN"},
+			"delta: \"NaN\" is not a number; expected a number in [0, 1)"},
+		{map[string]string{"sigma": "1", "delta": "1"},
+			"delta: 1 is out of range; expected a number in [0, 1)"},
+		{map[string]string{"epsilon": "1", "prior": "zipf(1.1, 10, 11)"},
+			"prior: inline prior \"zipf(1.1, 10, 11)\": the rank must be from 1 to N, not 11; the inline priors are uniform(M) with a whole number M ≥ 2, zipf(s, N) and zipf(s, N, rank) with an exponent s ≥ 0, a whole domain size N ≥ 2 or inf (then s > 1), and a whole rank from 1 to N"},
+		{map[string]string{"epsilon": "1", "prior": "zipf(1.1, 10"},
+			"prior: inline prior \"zipf(1.1, 10\": missing the closing parenthesis; the inline priors are uniform(M) with a whole number M ≥ 2, zipf(s, N) and zipf(s, N, rank) with an exponent s ≥ 0, a whole domain size N ≥ 2 or inf (then s > 1), and a whole rank from 1 to N"},
+		{map[string]string{"epsilon": "1", "prior": "zipf(-1, 10)"},
+			"prior: inline prior \"zipf(-1, 10)\": the exponent s = \"-1\" is not a finite number ≥ 0; the inline priors are uniform(M) with a whole number M ≥ 2, zipf(s, N) and zipf(s, N, rank) with an exponent s ≥ 0, a whole domain size N ≥ 2 or inf (then s > 1), and a whole rank from 1 to N"},
 	}
-	for _, c := range cases {
-		st, msg, out := evalRow(t, c.row)
+	if len(cases) < 50 {
+		t.Fatalf("the catalogue has %d bad inputs, fewer than 50", len(cases))
+	}
+	check := func(row map[string]string, st Status, msg string, out map[string]table.Cell, want string) {
+		t.Helper()
 		if st != StatusError {
-			t.Errorf("%v: status %s, want error (message %q)", c.row, st, msg)
-			continue
+			t.Errorf("%v: status %s, want error (message %q)", row, st, msg)
+			return
 		}
-		for _, w := range c.want {
-			if !strings.Contains(msg, w) {
-				t.Errorf("%v: message %q does not contain %q", c.row, msg, w)
-			}
+		if msg != want {
+			t.Errorf("%v: message\n got %q\nwant %q", row, msg, want)
 		}
 		for name, cell := range out {
 			if name != "status" && name != "message" && cell.Kind != table.Empty {
-				t.Errorf("%v: error row has %s = %v", c.row, name, cell)
+				t.Errorf("%v: error row has %s = %v", row, name, cell)
 			}
 		}
+	}
+	for _, c := range cases {
+		st, msg, out := evalRow(t, c.row)
+		check(c.row, st, msg, out, c.want)
+	}
+
+	// A key missing from the prior tables that were loaded.
+	path := filepath.Join(t.TempDir(), "penguins.csv")
+	if err := os.WriteFile(path, []byte("prior,p,targets\npenguins:sex,0.5,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ts, err := priors.Load([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := New(WithPriors(ts))
+	for _, c := range []struct {
+		row  map[string]string
+		want string
+	}{
+		{map[string]string{"epsilon": "1", "prior": "penguins:island"},
+			`prior "penguins:island": no such key in the prior tables loaded: ` + path + " (1 key)"},
+	} {
+		var cols []table.Column
+		var cells []table.Cell
+		for h, v := range c.row {
+			cols = append(cols, table.Column{Name: h})
+			cells = append(cells, table.TextCell(v))
+		}
+		b, err := e.Bind(cols)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := make([]table.Cell, e.Width())
+		st := b.Evaluate(cells, dst)
+		out := map[string]table.Cell{}
+		for i, col := range e.Columns() {
+			out[col.Name] = dst[i]
+		}
+		check(c.row, st, out["message"].Str, out, c.want)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Field identifies one input column of the contract.
@@ -164,7 +165,9 @@ func CanonicalName(header string) string {
 	b.Grow(len(s))
 	sep := false
 	for _, r := range s {
-		if r == ' ' || r == '-' || r == '_' || r == '\t' {
+		// Every kind of space separates words (a CR or NBSP from an
+		// export too), so that the result is a fixed point.
+		if unicode.IsSpace(r) || r == '-' || r == '_' {
 			sep = b.Len() > 0
 			continue
 		}

@@ -579,7 +579,7 @@ func (b *Binding) joinPrior(r *Release, in *inputs, problems *rowError) bool {
 		return false
 	}
 	if in.has(FieldTargets) && int(in.num[FieldTargets]) != p.Targets() {
-		problems.add("%s: %s disagrees with prior %q, which has %d targets", name(FieldTargets), formatNumber(in.num[FieldTargets]), in.text[FieldPrior], p.Targets())
+		problems.add("%s: %s disagrees with prior %q, which has %s", name(FieldTargets), formatNumber(in.num[FieldTargets]), in.text[FieldPrior], countOf(p.Targets(), "target", "targets"))
 		return false
 	}
 	r.Prior, r.HasPrior = p, true
@@ -660,4 +660,12 @@ func (b *Binding) mechanism(in *inputs, problems *rowError) *mechanismSpec {
 	}
 	problems.add("%s: empty, and the filled columns %s describe different mechanisms; fill mechanism to say which one the release uses", b.name(FieldMechanism), strings.Join(filled, ", "))
 	return nil
+}
+
+// countOf writes n with the singular or plural noun: "1 target", "3 targets".
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

@@ -161,7 +161,10 @@ func (e *KeyError) Error() string {
 // attribute, and the prior of that key gets them (Prior.Distributions).
 // The frequency table written beside a prior table ("PATH-frequencies.EXT",
 // see OutputPaths) is loaded with it when it exists.
-func Load(paths []string) (*Tables, error) {
+func Load(paths []string) (*Tables, error) { return load(paths, diskFiles{}) }
+
+// load is Load reading the files of files.
+func load(paths []string, files fileSet) (*Tables, error) {
 	ts := &Tables{priors: map[string]*Prior{}, folded: map[string][]string{}}
 	var errs []error
 	owner := map[string]string{} // key → the file that defines it
@@ -173,7 +176,7 @@ func Load(paths []string) (*Tables, error) {
 	for i := 0; i < len(paths); i++ {
 		path := paths[i]
 		before := len(ts.priors)
-		tables, err := readers.Open(path, readers.Options{Accept: isPriorOrFrequencyHeader})
+		tables, err := files.open(path, readers.Options{Accept: isPriorOrFrequencyHeader})
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -194,7 +197,7 @@ func Load(paths []string) (*Tables, error) {
 		}
 		if priorTable {
 			ts.files = append(ts.files, loadedFile{name: path, keys: len(ts.priors) - before})
-			if freq, ok := siblingFrequencies(path); ok && !loaded[freq] {
+			if freq, ok := files.frequencies(path); ok && !loaded[freq] {
 				loaded[freq] = true
 				paths = append(paths[:len(paths):len(paths)], freq)
 			}

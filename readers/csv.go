@@ -13,18 +13,8 @@ import (
 	"github.com/riskbatch/riskbatch/table"
 )
 
-const (
-	// csvBufferSize is the size of the read buffer of CSV and TSV files.
-	csvBufferSize = 64 << 10
-	// maxRecordBytes bounds the bytes read for one CSV record (a line, or
-	// several when a quoted field holds line breaks), so that a file that is
-	// not CSV, or a runaway quote, cannot make the reader hold the whole
-	// file in memory.
-	maxRecordBytes = 64 << 20
-)
-
-// errRecordTooLong is returned when a record exceeds maxRecordBytes.
-var errRecordTooLong = fmt.Errorf("a record is longer than %d MiB: is this really a CSV file, or does a quote miss its closing quote?", maxRecordBytes>>20)
+// csvBufferSize is the size of the read buffer of CSV and TSV files.
+const csvBufferSize = 64 << 10
 
 // delimited is a CSV or TSV file read with encoding/csv.
 //
@@ -41,6 +31,12 @@ var errRecordTooLong = fmt.Errorf("a record is longer than %d MiB: is this reall
 // only, unless the extra fields are all empty (trailing separators), which
 // are dropped.
 //
+// Limits: a header of more than Limits.Columns fields, or with a field
+// longer than Limits.CellBytes, makes Open fail; a data field longer than
+// Limits.CellBytes is an error for its record only (the record's other
+// cells come with it); a record longer than Limits.RowBytes ends the
+// stream, since the reader cannot tell where it would end.
+//
 // Row numbers are the row a spreadsheet application shows when it opens
 // the file, the header being row 1 when it is on the first line: the line
 // on which the record starts, less the line breaks inside quoted fields of
@@ -49,6 +45,7 @@ var errRecordTooLong = fmt.Errorf("a record is longer than %d MiB: is this reall
 // line number a text editor shows.
 type delimited struct {
 	name   string
+	lim    Limits
 	guard  *capReader
 	r      *csv.Reader
 	cols   []table.Column
@@ -62,8 +59,10 @@ type delimited struct {
 
 // newDelimited reads the header of a CSV (comma ',') or TSV ('\t') stream.
 // closer, if not nil, is closed by Close but not on error.
-func newDelimited(name string, src io.Reader, comma rune, closer io.Closer) (*delimited, error) {
-	guard := &capReader{r: src, max: maxRecordBytes}
+func newDelimited(name string, src io.Reader, comma rune, closer io.Closer, lim Limits) (*delimited, error) {
+	// The guard bounds the bytes of one record, so that a file that is not
+	// CSV, or a runaway quote, cannot make the reader hold the whole file.
+	guard := &capReader{r: src, max: lim.RowBytes}
 	br := bufio.NewReaderSize(guard, csvBufferSize)
 	if bom, err := br.Peek(3); err == nil && bytes.Equal(bom, []byte{0xEF, 0xBB, 0xBF}) {
 		_, _ = br.Discard(3)
@@ -73,7 +72,7 @@ func newDelimited(name string, src io.Reader, comma rune, closer io.Closer) (*de
 	r.FieldsPerRecord = -1
 	r.LazyQuotes = true
 	r.ReuseRecord = true
-	t := &delimited{name: name, guard: guard, r: r, closer: closer}
+	t := &delimited{name: name, lim: lim, guard: guard, r: r, closer: closer}
 
 	header, err := r.Read()
 	if err == io.EOF {
@@ -84,6 +83,16 @@ func newDelimited(name string, src io.Reader, comma rune, closer io.Closer) (*de
 	}
 	line, _ := r.FieldPos(0)
 	t.last = line
+	if int64(len(header)) > lim.Columns {
+		return nil, &table.Error{Pos: table.Position{File: name, Row: line, Column: -1},
+			Err: limitError(limitColumns, lim.Columns, "the header row has %s columns", groupDigits(int64(len(header))))}
+	}
+	for i, h := range header {
+		if int64(len(h)) > lim.CellBytes {
+			return nil, &table.Error{Pos: table.Position{File: name, Row: line, Column: i},
+				Err: limitError(limitCellBytes, lim.CellBytes, "this header cell holds %s", byteSize(int64(len(h))))}
+		}
+	}
 	t.cols = make([]table.Column, len(header))
 	for i, h := range header {
 		t.extra += strings.Count(h, "\n")
@@ -120,7 +129,8 @@ func (t *delimited) Next() (table.Row, error) {
 	}
 	if err != nil {
 		var pe *csv.ParseError
-		if errors.As(err, &pe) && !errors.Is(err, errRecordTooLong) && pe.Err != nil && isCSVSyntax(pe.Err) {
+		var le *LimitError
+		if errors.As(err, &pe) && !errors.As(err, &le) && pe.Err != nil && isCSVSyntax(pe.Err) {
 			// A malformed record: report it and read on.
 			row := max(pe.StartLine-t.extra, t.last+1)
 			t.last = row
@@ -143,10 +153,22 @@ func (t *delimited) Next() (table.Row, error) {
 
 	n := len(t.cols)
 	cells := make([]table.Cell, n)
+	long := -1 // the first cell longer than the limit
 	for i := 0; i < n && i < len(rec); i++ {
+		if int64(len(rec[i])) > t.lim.CellBytes {
+			if long < 0 {
+				long = i
+			}
+			continue // not kept: the row is an error row, its message says why
+		}
 		if rec[i] != "" {
 			cells[i] = table.TextCell(validUTF8(rec[i]))
 		}
+	}
+	if long >= 0 {
+		pos.Column, pos.ColumnName = long, t.cols[long].Name
+		return table.Row{Pos: pos, Cells: cells}, &table.Error{Pos: pos,
+			Err: limitError(limitCellBytes, t.lim.CellBytes, "this cell holds %s", byteSize(int64(len(rec[long]))))}
 	}
 	if len(rec) > n {
 		for i := n; i < len(rec); i++ {
@@ -184,7 +206,8 @@ func (t *delimited) readError(err error, row int) error {
 	if errors.As(err, &pe) && pe.Err != nil {
 		err = pe.Err
 	}
-	if !errors.Is(err, errRecordTooLong) {
+	var le *LimitError
+	if !errors.As(err, &le) {
 		err = fmt.Errorf("cannot read the file: %w", err)
 	}
 	return &table.Error{Pos: table.Position{File: t.name, Row: row, Column: -1}, Err: fatalError{err}}
@@ -217,7 +240,8 @@ func clip(s string) string {
 	return s[:i] + "…"
 }
 
-// capReader fails once more than max bytes were read since the last reset.
+// capReader fails with a *LimitError (max-row-bytes) once more than max
+// bytes were read since the last reset.
 type capReader struct {
 	r   io.Reader
 	n   int64
@@ -227,7 +251,7 @@ type capReader struct {
 // Read reads from the underlying reader within the cap.
 func (c *capReader) Read(p []byte) (int, error) {
 	if c.n >= c.max {
-		return 0, errRecordTooLong
+		return 0, limitError(limitRowBytes, c.max, "this record (a line, or the lines of a quoted field) is too long; a quote without its closing quote makes the rest of the file one record")
 	}
 	if rest := c.max - c.n; int64(len(p)) > rest {
 		p = p[:rest]

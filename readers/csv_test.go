@@ -119,7 +119,7 @@ func TestCSVHeaderOnlyAndEmpty(t *testing.T) {
 func TestCSVRecordTooLong(t *testing.T) {
 	var b bytes.Buffer
 	b.WriteString("a,b\n1,2\n\"")
-	b.Write(bytes.Repeat([]byte("x"), maxRecordBytes+csvBufferSize))
+	b.Write(bytes.Repeat([]byte("x"), DefaultRowBytes+csvBufferSize))
 	path := writeFile(t, "long.csv", b.Bytes())
 	tb := openOne(t, path, Options{})
 	got := drain(t, tb)
@@ -127,9 +127,11 @@ func TestCSVRecordTooLong(t *testing.T) {
 		t.Fatalf("%d entries: %+v", len(got), got)
 	}
 	wantRow(t, got[0], pos(path, "", 2), cells(txt("1"), txt("2")))
-	wantError(t, got[1].Err, pos(path, "", 3), "longer than 64 MiB")
-	if !errors.Is(got[1].Err, errRecordTooLong) || !IsFatal(got[1].Err) {
-		t.Errorf("%v is not a fatal errRecordTooLong", got[1].Err)
+	wantError(t, got[1].Err, pos(path, "", 3), "this record (a line, or the lines of a quoted field) is too long",
+		"the limit is 2 MiB; if the file is genuine, raise it with --max-row-bytes")
+	var le *LimitError
+	if !errors.As(got[1].Err, &le) || le.Name != "max-row-bytes" || !IsFatal(got[1].Err) {
+		t.Errorf("%v is not a fatal max-row-bytes *LimitError", got[1].Err)
 	}
 }
 
@@ -157,6 +159,17 @@ func FuzzCSV(f *testing.F) {
 	f.Add([]byte("a\tb\n\"x\ty\"\t\"\n"), true)
 	f.Add([]byte("\"\"\"a\"b\",\r\r\n\xff,\n"), false)
 	f.Add([]byte{}, false)
+	// Oddities of real exports: a TSV with a BOM, CRLF and a quoted tab
+	// and line break; old Mac line ends (CR only); a spreadsheet's error
+	// values and dates as text; NUL bytes; a UTF-16 file (BOM FF FE);
+	// semicolons as separators; a quoted field that never ends.
+	f.Add([]byte("\xEF\xBB\xBFname\tepsilon\r\n\"a\tb\r\nc\"\t1\r\n"), true)
+	f.Add([]byte("name,epsilon\rr1,1\rr2,2\r"), false)
+	f.Add([]byte("name,epsilon,when\nr1,#DIV/0!,2024-02-29\nr2,#N/A,29/02/2024 12:00\n"), false)
+	f.Add([]byte("name,eps\x00ilon\nr\x001,1\n"), false)
+	f.Add([]byte("\xFF\xFEn\x00,\x00e\x00\n\x001\x00"), false)
+	f.Add([]byte("name;epsilon\nr1;0,5\n"), false)
+	f.Add([]byte("name,epsilon\nr1,\"1\nr2,2\nr3,3\n"), false)
 	f.Fuzz(func(t *testing.T, data []byte, tsv bool) {
 		name := "fuzz.csv"
 		if tsv {

@@ -8,6 +8,15 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/arrow/array"
+	"github.com/apache/arrow/go/v17/arrow/memory"
+	"github.com/apache/arrow/go/v17/parquet"
+	"github.com/apache/arrow/go/v17/parquet/compress"
+	"github.com/apache/arrow/go/v17/parquet/pqarrow"
+	"github.com/xuri/excelize/v2"
 
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -74,14 +83,128 @@ func seedFiles(f *testing.F, ext string) {
 // read without panicking, within the readers' contract.
 func FuzzXLSX(f *testing.F) {
 	seedFiles(f, ".xlsx")
+	xlsxSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) { readAllFuzz(t, "fuzz.xlsx", data) })
+}
+
+// xlsxSeeds adds workbooks with what real ones hold: shared strings (rich
+// text, phonetic readings), inline strings, formulas with and without
+// cached values, error cells (#DIV/0!, #N/A), booleans, dates as serial
+// numbers and in ISO form (t="d"), merged cells, styled empty rows, rows
+// and cells without references, namespace prefixes, an empty sheet, a
+// sheet listed twice, hidden sheets, and a small zip bomb.
+func xlsxSeeds(f *testing.F) {
+	f.Add(excelizeWorkbook(f))
+	f.Add(handWorkbook(f, handData))
+	f.Add(handWorkbook(f, `<worksheet `+nsMain+`><sheetData>`+
+		`<row r="1"><c r="A1" t="inlineStr"><is><t>epsilon</t></is></c><c r="B1" t="inlineStr"><is><t>when</t></is></c><c r="C1" t="inlineStr"><is><t>note</t></is></c></row>`+
+		`<row r="2"><c r="A2" t="e"><v>#N/A</v></c><c r="B2" t="d"><v>2024-03-01T12:00:00</v></c><c r="C2" s="1"><v>45352.5</v></c></row>`+
+		`<row r="3"><c r="A3" t="e"><f>1/0</f><v>#DIV/0!</v></c><c r="B3" t="b"><v>true</v></c><c r="C3" t="n"><v>1E-300</v></c></row>`+
+		`<row r="4"><c r="A4" t="s"><v>3</v></c><c r="B4"><f t="shared" ref="B4:B6" si="0">A4*2</f><v>2</v></c></row>`+
+		`<row r="5"><c r="A5"><v>0.5</v></c><c r="B5"><f t="shared" si="0"/><v>1</v></c></row>`+
+		`</sheetData><mergeCells count="2"><mergeCell ref="A1:B1"/><mergeCell ref="C2:C5"/></mergeCells></worksheet>`))
+
+	// Merged cells and dates written by excelize.
+	x := excelize.NewFile()
+	x.SetSheetRow("Sheet1", "A1", &[]any{"name", "epsilon", "released"})
+	x.SetSheetRow("Sheet1", "A2", &[]any{"merged", 0.5, time.Date(2024, 2, 29, 0, 0, 0, 0, time.UTC)})
+	x.MergeCell("Sheet1", "A2", "A4")
+	x.SetCellFormula("Sheet1", "B3", "B2/0")
+	x.SetCellValue("Sheet1", "B4", "#DIV/0!")
+	x.NewSheet("Hidden")
+	x.SetSheetVisible("Hidden", false)
+	x.SetCellValue("Hidden", "A1", "epsilon")
+	if buf, err := x.WriteToBuffer(); err == nil {
+		f.Add(buf.Bytes())
+	}
+	x.Close()
+
+	// Two sheets on one part; and a sheet that unpacks 4 MiB from a few KB.
+	f.Add(zipOf(f, "xl/workbook.xml", `<workbook `+nsMain+` `+nsRel+`><sheets><sheet name="A" r:id="rId1"/><sheet name="B" r:id="rId1"/></sheets></workbook>`,
+		"xl/_rels/workbook.xml.rels", `<Relationships><Relationship Id="rId1" Type="`+relDoc+`worksheet" Target="worksheets/s.xml"/></Relationships>`,
+		"xl/worksheets/s.xml", `<worksheet><sheetData><row><c t="inlineStr"><is><t>epsilon</t></is></c></row><row><c><v>1</v></c></row></sheetData></worksheet>`))
+	data, size, crc := deflateRepeat(f, []byte(sheetHead), []byte(bombUnit), 4<<20)
+	f.Add(bombWorkbook(f, data, size, crc))
 }
 
 // FuzzParquet: any bytes named .parquet (forged footers, absurd metadata,
 // damaged pages) are read without panicking, within the readers' contract.
 func FuzzParquet(f *testing.F) {
 	seedFiles(f, ".parquet")
+	parquetSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) { readAllFuzz(t, "fuzz.parquet", data) })
+}
+
+// parquetSeeds adds Parquet files with what real ones hold: every flat
+// type riskbatch reads (dictionaries, decimals, timestamps, nulls), nested
+// and unsupported types (list, struct, map), each compression codec,
+// several row groups and pages, a legacy writer's footer, and hand-made
+// files with forged counts and sizes.
+func parquetSeeds(f *testing.F) {
+	f.Add(parquetFixture(f))
+	mem := memory.NewGoAllocator()
+	for _, field := range []arrow.Field{
+		{Name: "tags", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32), Nullable: true},
+		{Name: "point", Type: arrow.StructOf(arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Float64}, arrow.Field{Name: "label", Type: arrow.BinaryTypes.String, Nullable: true})},
+		{Name: "counts", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int64)},
+		{Name: "day", Type: arrow.FixedWidthTypes.Date32},
+	} {
+		schema := arrow.NewSchema([]arrow.Field{{Name: "epsilon", Type: arrow.PrimitiveTypes.Float64}, field}, nil)
+		rb := array.NewRecordBuilder(mem, schema)
+		for i := range 3 {
+			rb.Field(0).(*array.Float64Builder).Append(float64(i) / 2)
+			switch b := rb.Field(1).(type) {
+			case *array.ListBuilder:
+				b.Append(true)
+				b.ValueBuilder().(*array.Int32Builder).AppendValues([]int32{1, int32(i)}, nil)
+			case *array.StructBuilder:
+				b.Append(true)
+				b.FieldBuilder(0).(*array.Float64Builder).Append(float64(i))
+				b.FieldBuilder(1).(*array.StringBuilder).AppendNull()
+			case *array.MapBuilder:
+				b.Append(true)
+				b.KeyBuilder().(*array.StringBuilder).Append("k")
+				b.ItemBuilder().(*array.Int64Builder).Append(int64(i))
+			case *array.Date32Builder:
+				b.Append(arrow.Date32(19000 + i))
+			}
+		}
+		rec := rb.NewRecord()
+		f.Add(writeParquet(f, rec))
+		rec.Release()
+		rb.Release()
+	}
+	for _, c := range []compress.Compression{compress.Codecs.Snappy, compress.Codecs.Zstd, compress.Codecs.Gzip, compress.Codecs.Brotli} {
+		schema := arrow.NewSchema([]arrow.Field{{Name: "epsilon", Type: arrow.PrimitiveTypes.Float64}, {Name: "name", Type: arrow.BinaryTypes.String, Nullable: true}}, nil)
+		rb := array.NewRecordBuilder(mem, schema)
+		for i := range 40 {
+			rb.Field(0).(*array.Float64Builder).Append(float64(i))
+			rb.Field(1).(*array.StringBuilder).Append(dictWords[i%3])
+		}
+		rec := rb.NewRecord()
+		var buf bytes.Buffer
+		if w, err := pqarrow.NewFileWriter(schema, &buf, parquet.NewWriterProperties(parquet.WithCompression(c), parquet.WithMaxRowGroupLength(16), parquet.WithDataPageSize(64)), pqarrow.DefaultWriterProps()); err == nil {
+			w.Write(rec)
+			w.Close()
+			f.Add(buf.Bytes())
+		}
+		rec.Release()
+		rb.Release()
+	}
+	honest := newForge(1, 2, 3)
+	f.Add(honest.bytes())
+	for _, forged := range []func(*forge){
+		func(g *forge) { g.rowGroups = 100_000_000 },
+		func(g *forge) { g.chunkValues = 1 << 40 },
+		func(g *forge) { g.pageUncompressed = 1<<31 - 1 },
+		func(g *forge) { g.dictValues = 1 << 20 },
+		func(g *forge) { g.footerLength = 1 << 30 },
+		func(g *forge) { g.codec = 1; g.payload = []byte{0xff, 0xff, 0xff, 0xff, 0x0f, 0} },
+	} {
+		g := newForge(1, 2, 3)
+		forged(g)
+		f.Add(g.bytes())
+	}
 }
 
 // Damaged Parquet files are refused, never fatal: random damage of one to

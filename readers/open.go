@@ -25,7 +25,9 @@ const formatList = "csv, tsv, xlsx and parquet"
 // of its format, it is damaged, no sheet qualifies, a Parquet column has an
 // unsupported type) is a *table.Error whose position names the file and, as
 // far as known, the sheet, row and column; its Column is -1 when the error
-// is not about one column.
+// is not about one column. Input beyond one of opts.Limits is refused with
+// a *LimitError (wrapped in the *table.Error) naming the limit: a whole
+// file at Open, a row or a cell where it is met (see Limits).
 //
 // The caller must Close every returned table; the file stays open until the
 // last of them is closed.
@@ -40,7 +42,7 @@ const formatList = "csv, tsv, xlsx and parquet"
 // spreadsheet row; without quoted line breaks Row is the line number).
 //
 // XLSX: each worksheet is streamed from the archive (see Options for the
-// unpacking limits and the choice of sheets). The header is the first row
+// choice of sheets, and Limits for the unpacking limits). The header is the first row
 // with a non-empty cell; Row is the sheet's own row number; rows whose
 // cells are all empty are skipped. Numbers (dates included, as serial
 // numbers) are Number cells, strings Text, booleans Bool, error values
@@ -53,6 +55,7 @@ const formatList = "csv, tsv, xlsx and parquet"
 // Open fail. Row is the 0-based data row index plus 2: the first data row
 // is row 2, as under a spreadsheet's header row.
 func Open(path string, opts Options) ([]Table, error) {
+	opts.Limits = opts.Limits.orDefaults()
 	format, err := formatOf(path, opts.Format)
 	if err != nil {
 		return nil, err
@@ -81,7 +84,7 @@ func Open(path string, opts Options) ([]Table, error) {
 			_ = f.Close()
 			return nil, fileError(path, fmt.Errorf("%s needs a regular file (it is read out of order), not a pipe or device", format))
 		}
-		t, err := newDelimited(path, f, delimiterOf(format), f)
+		t, err := newDelimited(path, f, delimiterOf(format), f, opts.Limits)
 		if err != nil {
 			_ = f.Close()
 			return nil, err
@@ -102,6 +105,7 @@ func Open(path string, opts Options) ([]Table, error) {
 // embedded in the binary as "sample.xlsx"). Closing the tables does not
 // close r.
 func OpenReader(name string, r io.ReaderAt, size int64, opts Options) ([]Table, error) {
+	opts.Limits = opts.Limits.orDefaults()
 	format, err := formatOf(name, opts.Format)
 	if err != nil {
 		return nil, err
@@ -117,7 +121,7 @@ func OpenReader(name string, r io.ReaderAt, size int64, opts Options) ([]Table, 
 func open(name, format string, r io.ReaderAt, size int64, closer io.Closer, opts Options) ([]Table, error) {
 	switch format {
 	case "csv", "tsv":
-		t, err := newDelimited(name, io.NewSectionReader(r, 0, size), delimiterOf(format), closer)
+		t, err := newDelimited(name, io.NewSectionReader(r, 0, size), delimiterOf(format), closer, opts.Limits)
 		if err != nil {
 			return nil, err
 		}

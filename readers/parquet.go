@@ -61,6 +61,9 @@ const DefaultBatchRows = 4096
 // data row is row 2, as in a spreadsheet whose header is row 1.
 type parquetTable struct {
 	name    string
+	src     io.ReaderAt
+	size    int64
+	lim     Limits
 	pf      *file.Reader
 	fr      *pqarrow.FileReader
 	rr      pqarrow.RecordReader // of row group rg; nil before the first
@@ -88,6 +91,16 @@ func openParquet(name string, r io.ReaderAt, size int64, closer io.Closer, opts 
 			_ = pf.Close()
 		}
 	}()
+	notParquet := func(err error) error {
+		var le *LimitError
+		if !errors.As(err, &le) {
+			err = fmt.Errorf("not a readable Parquet file: %w", err)
+		}
+		return fileError(name, err)
+	}
+	if err := checkParquetFooter(r, size, opts.Limits); err != nil {
+		return nil, notParquet(err)
+	}
 	props := parquet.NewReaderProperties(memory.DefaultAllocator)
 	props.BufferedStreamEnabled = true // read pages as needed, not whole column chunks
 	pf, err = file.NewParquetReader(io.NewSectionReader(r, 0, size), file.WithReadProps(props))
@@ -95,8 +108,8 @@ func openParquet(name string, r io.ReaderAt, size int64, closer io.Closer, opts 
 		return nil, fileError(name, fmt.Errorf("not a readable Parquet file: %w", err))
 	}
 	dropStoredArrowSchema(pf)
-	if err := checkParquetMetadata(pf, size); err != nil {
-		return nil, fileError(name, fmt.Errorf("not a readable Parquet file: %w", err))
+	if err := checkParquetMetadata(pf, size, opts.Limits); err != nil {
+		return nil, notParquet(err)
 	}
 	batch := opts.BatchRows
 	if batch <= 0 {
@@ -125,7 +138,7 @@ func openParquet(name string, r io.ReaderAt, size int64, closer io.Closer, opts 
 		}
 		cols[i] = table.Column{Name: f.Name, Kind: k}
 	}
-	return &parquetTable{name: name, pf: pf, fr: fr, rg: -1, cols: cols, closer: closer}, nil
+	return &parquetTable{name: name, src: r, size: size, lim: opts.Limits, pf: pf, fr: fr, rg: -1, cols: cols, closer: closer}, nil
 }
 
 // File returns the file's name as given to Open.
@@ -167,6 +180,10 @@ func (t *parquetTable) Next() (row table.Row, err error) {
 			if t.rg >= t.pf.NumRowGroups() {
 				t.err = io.EOF
 				return table.Row{}, io.EOF
+			}
+			if err := t.checkPages(t.rg); err != nil {
+				t.err = io.EOF
+				return table.Row{}, err
 			}
 			rr, err := t.fr.GetRecordReader(context.Background(), nil, []int{t.rg})
 			if err != nil {
@@ -219,6 +236,28 @@ func (t *parquetTable) Close() error {
 		}
 	}
 	return err
+}
+
+// checkPages checks the page headers of every chunk of row group g before
+// Arrow reads them (see checkChunkPages).
+func (t *parquetTable) checkPages(g int) error {
+	md := t.pf.MetaData()
+	rg := md.RowGroup(g)
+	legacy := isLegacyWriter(md)
+	for j := range t.cols {
+		cc, err := rg.ColumnChunk(j)
+		if err == nil {
+			err = checkChunkPages(t.src, t.size, cc, legacy, t.lim)
+		}
+		if err != nil {
+			var le *LimitError
+			if !errors.As(err, &le) {
+				err = fmt.Errorf("the Parquet file is damaged: row group %d: %w", g, err)
+			}
+			return &table.Error{Pos: table.Position{File: t.name, Row: t.rows + 2, Column: j, ColumnName: t.cols[j].Name}, Err: fatalError{err}}
+		}
+	}
+	return nil
 }
 
 // fatal is an error that ends the stream, at the next row.
@@ -415,48 +454,4 @@ func dropStoredArrowSchema(pf *file.Reader) {
 		}
 	}
 	md.FileMetaData.KeyValueMetadata = kept
-}
-
-// checkParquetMetadata refuses a footer that does not describe the file it
-// sits in: a row group without a chunk for every column, or a chunk whose
-// pages lie outside the file or whose sizes or counts are negative or
-// absurd. pqarrow reads the columns of a row group on goroutines of its own,
-// where a panic on such a footer (found by fuzzing: a missing chunk is
-// dereferenced) cannot be recovered and would end the process. It runs
-// inside open's recover, which turns a panic while checking into an error.
-func checkParquetMetadata(pf *file.Reader, size int64) error {
-	md := pf.MetaData()
-	if md == nil || md.Schema == nil {
-		return errors.New("no file metadata")
-	}
-	ncol := md.Schema.NumColumns()
-	if md.NumRows < 0 {
-		return fmt.Errorf("the footer gives %d rows", md.NumRows)
-	}
-	for g := 0; g < pf.NumRowGroups(); g++ {
-		rg := md.RowGroup(g)
-		if rg == nil || rg.NumColumns() != ncol {
-			return fmt.Errorf("row group %d does not have one column chunk for each of the %d columns", g, ncol)
-		}
-		if rg.NumRows() < 0 || rg.NumRows() > md.NumRows {
-			return fmt.Errorf("row group %d gives %d rows, the file %d", g, rg.NumRows(), md.NumRows)
-		}
-		for c := 0; c < ncol; c++ {
-			cc, err := rg.ColumnChunk(c)
-			if err != nil {
-				return fmt.Errorf("row group %d, column %d: %w", g, c, err)
-			}
-			if cc == nil {
-				return fmt.Errorf("row group %d, column %d: no chunk", g, c)
-			}
-			off, n := cc.DataPageOffset(), cc.TotalCompressedSize()
-			if d := cc.DictionaryPageOffset(); d > 0 && d < off {
-				off = d
-			}
-			if off < 0 || n < 0 || off > size || n > size-off || cc.NumValues() < 0 || cc.TotalUncompressedSize() < 0 {
-				return fmt.Errorf("row group %d, column %d: its pages (offset %d, %d bytes) lie outside the file of %d bytes", g, c, off, n, size)
-			}
-		}
-	}
-	return nil
 }

@@ -30,7 +30,7 @@ var dictWords = []string{"low", "mid", "high"}
 
 // writeParquet writes a record with pqarrow, storing the Arrow schema so
 // that dictionary columns read back as dictionaries.
-func writeParquet(t *testing.T, rec arrow.Record) []byte {
+func writeParquet(t testing.TB, rec arrow.Record) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w, err := pqarrow.NewFileWriter(rec.Schema(), &buf,
@@ -50,7 +50,7 @@ func writeParquet(t *testing.T, rec arrow.Record) []byte {
 
 // parquetFixture has integer, float, decimal, string, dictionary, boolean,
 // unsigned, timestamp and date columns, with nulls.
-func parquetFixture(t *testing.T) []byte {
+func parquetFixture(t testing.TB) []byte {
 	t.Helper()
 	mem := memory.NewGoAllocator()
 	dictType := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}

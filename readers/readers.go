@@ -24,14 +24,9 @@ type Options struct {
 	// BatchRows is the number of rows Parquet reads per record batch
 	// (0: a default of a few thousand).
 	BatchRows int
-	// XLSXSheetLimit is the most bytes a worksheet's XML may unpack to
-	// (0: DefaultXLSXSheetLimit, 1 GiB). The XML is streamed, never held
-	// in memory; the limit stops zip bombs.
-	XLSXSheetLimit int64
-	// XLSXPartLimit is the most bytes each of the workbook parts held in
-	// memory may unpack to: the workbook index, its relationships and the
-	// shared strings table (0: DefaultXLSXPartLimit, 256 MiB).
-	XLSXPartLimit int64
+	// Limits bound what the file may make the reader unpack, parse or
+	// hold in memory; zero fields take their defaults (see Limits).
+	Limits Limits
 }
 
 // Table is one stream of rows: a CSV/TSV/Parquet file, or one XLSX sheet.

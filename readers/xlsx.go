@@ -14,17 +14,6 @@ import (
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// Limits on what an XLSX workbook may unpack to. They guard against zip
-// bombs; real workbooks stay far below them.
-const (
-	// DefaultXLSXSheetLimit is the default of Options.XLSXSheetLimit: 1 GiB
-	// of worksheet XML, enough for a full Excel sheet (1,048,576 rows) of
-	// about thirty numeric columns.
-	DefaultXLSXSheetLimit = 1 << 30
-	// DefaultXLSXPartLimit is the default of Options.XLSXPartLimit: 256 MiB.
-	DefaultXLSXPartLimit = 256 << 20
-)
-
 const (
 	// maxSheetRows and maxSheetCols are the dimensions of an Excel sheet.
 	maxSheetRows = 1 << 20
@@ -62,20 +51,38 @@ const (
 // value, the one last computed by the spreadsheet application; a formula
 // without a cached value is an error for its row (formulas are not
 // evaluated). A cell that cannot be decoded is an error for its row only.
+//
+// Limits: the archive may hold at most Limits.XLSXParts files and list as
+// many sheets; each part read may unpack to at most Limits.XLSXSheetBytes
+// (a worksheet, streamed) or Limits.XLSXPartBytes (the other parts, held
+// in memory), with a compression ratio of at most Limits.XLSXRatio, and
+// the parts read together to at most Limits.XLSXTotalBytes: beyond these
+// Open fails. A row's XML may hold at most Limits.RowBytes (beyond, the
+// sheet's stream ends with an error) and a cell's text Limits.CellBytes
+// (beyond, the cell is an error for its row). These are checked against
+// the sizes the archive declares, which cannot lie: archive/zip refuses
+// a part that unpacks to more than its declared size.
+//
+// A sheet's stream is opened when its first row is read, not at Open, so
+// that a workbook of many sheets does not hold a decompressor per sheet.
 type xlsxSheet struct {
 	wb     *workbook
+	ref    sheetRef
 	name   string // sheet name
 	cols   []table.Column
-	s      *sheetStream
-	err    error // io.EOF once the stream ended
+	header int          // ordinal of the header among the sheet's <row> elements
+	s      *sheetStream // nil until the first call to Next
+	err    error        // io.EOF once the stream ended
 	closed bool
 }
 
 // workbook is what the sheets of one workbook share.
 type workbook struct {
-	name   string // file name as given
-	sst    []string
-	closer *sharedCloser
+	name    string // file name as given
+	lim     Limits
+	sst     []string
+	sstLong map[int]int64 // shared strings longer than lim.CellBytes: their lengths
+	closer  *sharedCloser
 }
 
 // sheetRef is a sheet listed in the workbook.
@@ -86,22 +93,22 @@ type sheetRef struct {
 
 // openXLSX lists the workbook's sheets and opens those selected.
 func openXLSX(name string, r io.ReaderAt, size int64, closer io.Closer, opts Options) ([]Table, error) {
-	partLimit := opts.XLSXPartLimit
-	if partLimit <= 0 {
-		partLimit = DefaultXLSXPartLimit
-	}
-	sheetLimit := opts.XLSXSheetLimit
-	if sheetLimit <= 0 {
-		sheetLimit = DefaultXLSXSheetLimit
-	}
-
+	lim := opts.Limits
 	var magic [8]byte
 	if n, _ := r.ReadAt(magic[:], 0); n == len(magic) && bytes.Equal(magic[:], []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}) {
 		return nil, fileError(name, errors.New("this is an encrypted (password-protected) workbook or an old .xls file, not an .xlsx workbook: save it as an Excel Workbook (.xlsx) without a password"))
 	}
+	// The number of files is checked before archive/zip reads the central
+	// directory, which it holds in memory.
+	if n, ok := zipEntries(r, size); ok && n > uint64(lim.XLSXParts) {
+		return nil, fileError(name, limitError(limitXLSXParts, lim.XLSXParts, "the workbook's archive holds %s files", groupDigits(clampInt64(n))))
+	}
 	zr, err := zip.NewReader(r, size)
 	if err != nil && !(errors.Is(err, zip.ErrInsecurePath) && zr != nil) {
 		return nil, fileError(name, fmt.Errorf("not an XLSX workbook (it is not a zip archive): %w", err))
+	}
+	if int64(len(zr.File)) > lim.XLSXParts {
+		return nil, fileError(name, limitError(limitXLSXParts, lim.XLSXParts, "the workbook's archive holds %s files", groupDigits(int64(len(zr.File)))))
 	}
 	parts := make(map[string]*zip.File, len(zr.File))
 	for _, f := range zr.File {
@@ -111,12 +118,30 @@ func openXLSX(name string, r io.ReaderAt, size int64, closer io.Closer, opts Opt
 		}
 	}
 	damaged := func(err error) error {
+		var le *LimitError
+		if errors.As(err, &le) {
+			return fileError(name, err)
+		}
 		return fileError(name, fmt.Errorf("not a readable XLSX workbook: %w", err))
+	}
+	// The parts read, each sheet counted once (whether selected or only
+	// opened for its header), may unpack to lim.XLSXTotalBytes together:
+	// this also bounds a workbook that lists one sheet many times.
+	var total int64
+	charge := func(f *zip.File) error {
+		if f == nil {
+			return nil
+		}
+		total = addClamped(total, clampInt64(f.UncompressedSize64))
+		if total > lim.XLSXTotalBytes {
+			return fileError(name, limitError(limitXLSXTotalBytes, lim.XLSXTotalBytes, "the parts read up to %s unpack to %s in all", f.Name, byteSize(total)))
+		}
+		return nil
 	}
 
 	// The workbook part, from the package relationships.
 	wbPath := "xl/workbook.xml"
-	pkgRels, err := readRels(parts, "_rels/.rels", "", partLimit)
+	pkgRels, err := readRels(parts, "_rels/.rels", "", lim)
 	if err != nil {
 		return nil, damaged(err)
 	}
@@ -130,13 +155,19 @@ func openXLSX(name string, r io.ReaderAt, size int64, closer io.Closer, opts Opt
 	if wbPart == nil {
 		return nil, damaged(fmt.Errorf("it has no workbook part %s", wbPath))
 	}
-	sheets, err := readWorkbook(wbPart, partLimit)
+	sheets, err := readWorkbook(wbPart, lim)
 	if err != nil {
 		return nil, damaged(err)
 	}
+	if err := charge(wbPart); err != nil {
+		return nil, err
+	}
+	if int64(len(sheets)) > lim.XLSXParts {
+		return nil, fileError(name, limitError(limitXLSXParts, lim.XLSXParts, "the workbook lists %s sheets", groupDigits(int64(len(sheets)))))
+	}
 	dir := path.Dir(wbPath)
 	relsPath := path.Join(dir, "_rels", path.Base(wbPath)+".rels")
-	rels, err := readRels(parts, relsPath, dir, partLimit)
+	rels, err := readRels(parts, relsPath, dir, lim)
 	if err != nil {
 		return nil, damaged(err)
 	}
@@ -148,10 +179,13 @@ func openXLSX(name string, r io.ReaderAt, size int64, closer io.Closer, opts Opt
 			sstPath = r.target
 		}
 	}
-	wb := &workbook{name: name}
+	wb := &workbook{name: name, lim: lim}
 	if p := parts[strings.ToLower(sstPath)]; p != nil {
-		if wb.sst, err = readSharedStrings(p, partLimit); err != nil {
+		if wb.sst, wb.sstLong, err = readSharedStrings(p, lim); err != nil {
 			return nil, damaged(err)
+		}
+		if err := charge(p); err != nil {
+			return nil, err
 		}
 	}
 	refs := make([]sheetRef, len(sheets))
@@ -164,11 +198,6 @@ func openXLSX(name string, r io.ReaderAt, size int64, closer io.Closer, opts Opt
 
 	// The selected sheets.
 	var out []*xlsxSheet
-	closeAll := func() {
-		for _, t := range out {
-			t.s.close()
-		}
-	}
 	if opts.Sheet != "" {
 		ref, ok := findSheet(refs, opts.Sheet)
 		if !ok {
@@ -181,7 +210,10 @@ func openXLSX(name string, r io.ReaderAt, size int64, closer io.Closer, opts Opt
 				Err: fmt.Errorf("there is no sheet named %q; the workbook's sheets are %s", opts.Sheet, strings.Join(names, ", ")),
 			}
 		}
-		t, err := openSheet(wb, ref, sheetLimit)
+		if err := charge(ref.part); err != nil {
+			return nil, err
+		}
+		t, err := openSheet(wb, ref)
 		if err != nil {
 			return nil, err
 		}
@@ -192,9 +224,11 @@ func openXLSX(name string, r io.ReaderAt, size int64, closer io.Closer, opts Opt
 	} else {
 		var seen []string
 		for _, ref := range refs {
-			t, err := openSheet(wb, ref, sheetLimit)
+			if err := charge(ref.part); err != nil {
+				return nil, err
+			}
+			t, err := openSheet(wb, ref)
 			if err != nil {
-				closeAll()
 				return nil, err
 			}
 			if t == nil {
@@ -207,7 +241,6 @@ func openXLSX(name string, r io.ReaderAt, size int64, closer io.Closer, opts Opt
 			}
 			if opts.Accept != nil && !opts.Accept(header) {
 				seen = append(seen, fmt.Sprintf("%q (header: %s)", ref.name, clipList(header, 8)))
-				t.s.close()
 				continue
 			}
 			out = append(out, t)
@@ -246,30 +279,29 @@ func findSheet(refs []sheetRef, name string) (sheetRef, bool) {
 	return sheetRef{}, false
 }
 
-// openSheet opens a sheet and reads its header row. It returns nil, nil
-// for a sheet without a non-empty cell.
-func openSheet(wb *workbook, ref sheetRef, limit int64) (*xlsxSheet, error) {
+// openSheet reads a sheet's header row, and closes its stream until the
+// first call to Next. It returns nil, nil for a sheet without a non-empty
+// cell.
+func openSheet(wb *workbook, ref sheetRef) (*xlsxSheet, error) {
 	pos := table.Position{File: wb.name, Sheet: ref.name, Column: -1}
 	if ref.part == nil {
 		return nil, &table.Error{Pos: pos, Err: errors.New("the workbook is damaged: the sheet's part is missing")}
 	}
-	s, err := openSheetStream(ref.part, wb.sst, limit)
+	t := &xlsxSheet{wb: wb, ref: ref, name: ref.name}
+	s, err := t.openStream()
 	if err != nil {
-		return nil, &table.Error{Pos: pos, Err: fmt.Errorf("cannot read the sheet: %w", err)}
+		return nil, err
 	}
-	t := &xlsxSheet{wb: wb, name: ref.name, s: s}
-	for {
+	defer s.close()
+	for i := 0; ; i++ {
 		row, err := s.next()
 		if err == io.EOF {
-			s.close()
 			return nil, nil
 		}
 		if err != nil {
-			s.close()
-			return nil, t.fatal(err)
+			return nil, t.fatal(s, err)
 		}
 		if row.err != nil {
-			s.close()
 			return nil, t.cellError(row.num, row.errCol, row.err)
 		}
 		last := -1
@@ -281,12 +313,26 @@ func openSheet(wb *workbook, ref sheetRef, limit int64) (*xlsxSheet, error) {
 		if last < 0 {
 			continue
 		}
+		t.header = i
 		t.cols = make([]table.Column, last+1)
 		for i := range t.cols {
 			t.cols[i].Name = strings.TrimSpace(row.cells[i].String())
 		}
 		return t, nil
 	}
+}
+
+// openStream starts reading the sheet's XML from its beginning.
+func (t *xlsxSheet) openStream() (*sheetStream, *table.Error) {
+	s, err := openSheetStream(t.ref.part, t.wb)
+	if err != nil {
+		var le *LimitError
+		if !errors.As(err, &le) {
+			err = fmt.Errorf("cannot read the sheet: %w", err)
+		}
+		return nil, &table.Error{Pos: table.Position{File: t.wb.name, Sheet: t.name, Column: -1}, Err: err}
+	}
+	return s, nil
 }
 
 // File returns the workbook's name as given to Open.
@@ -309,6 +355,25 @@ func (t *xlsxSheet) Next() (table.Row, error) {
 	if t.closed {
 		return table.Row{}, &table.Error{Pos: table.Position{File: t.wb.name, Sheet: t.name, Column: -1}, Err: errors.New("read after close")}
 	}
+	if t.s == nil {
+		s, err := t.openStream()
+		if err != nil {
+			t.err = io.EOF
+			err.Err = fatalError{err.Err}
+			return table.Row{}, err
+		}
+		t.s = s
+		// Skip the rows up to the header, read by openSheet.
+		for range t.header + 1 {
+			if _, err := s.next(); err != nil {
+				t.err = io.EOF
+				if err == io.EOF {
+					err = errors.New("the sheet changed while it was read")
+				}
+				return table.Row{}, t.fatal(s, err)
+			}
+		}
+	}
 	for {
 		row, err := t.s.next()
 		if err == io.EOF {
@@ -317,7 +382,7 @@ func (t *xlsxSheet) Next() (table.Row, error) {
 		}
 		if err != nil {
 			t.err = io.EOF // the error is reported once
-			return table.Row{}, t.fatal(err)
+			return table.Row{}, t.fatal(t.s, err)
 		}
 		n := len(t.cols)
 		pos := table.Position{File: t.wb.name, Sheet: t.name, Row: row.num, Column: -1}
@@ -355,17 +420,27 @@ func (t *xlsxSheet) Close() error {
 	}
 	t.closed = true
 	err := t.s.close()
+	t.s = nil
 	if cerr := t.wb.closer.release(); err == nil {
 		err = cerr
 	}
 	return err
 }
 
-// fatal is the error that ends the sheet's stream.
-func (t *xlsxSheet) fatal(err error) error {
+// fatal is the error that ends the sheet's stream s, at the row being
+// read.
+func (t *xlsxSheet) fatal(s *sheetStream, err error) error {
+	row := s.row
+	if !s.inRow {
+		row++ // between rows: the error is about the next one
+	}
+	var le *LimitError
+	if !errors.As(err, &le) {
+		err = fmt.Errorf("the sheet is damaged: %w", err)
+	}
 	return &table.Error{
-		Pos: table.Position{File: t.wb.name, Sheet: t.name, Row: t.s.row, Column: -1},
-		Err: fatalError{fmt.Errorf("the sheet is damaged: %w", err)},
+		Pos: table.Position{File: t.wb.name, Sheet: t.name, Row: row, Column: -1},
+		Err: fatalError{err},
 	}
 }
 
@@ -399,13 +474,13 @@ type rel struct {
 
 // readRels reads a relationships part, resolving targets relative to dir.
 // A missing part has no relationships.
-func readRels(parts map[string]*zip.File, name, dir string, limit int64) ([]rel, error) {
+func readRels(parts map[string]*zip.File, name, dir string, lim Limits) ([]rel, error) {
 	f := parts[strings.ToLower(name)]
 	if f == nil {
 		return nil, nil
 	}
 	var out []rel
-	err := scanPart(f, limit, func(d *xml.Decoder, se xml.StartElement) error {
+	err := scanPart(f, lim, func(d *xml.Decoder, se xml.StartElement) error {
 		if se.Name.Local != "Relationship" {
 			return nil
 		}
@@ -435,7 +510,7 @@ func readRels(parts map[string]*zip.File, name, dir string, limit int64) ([]rel,
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, partError(name, err)
 	}
 	return out, nil
 }
@@ -444,9 +519,9 @@ func readRels(parts map[string]*zip.File, name, dir string, limit int64) ([]rel,
 type wbSheet struct{ name, rid string }
 
 // readWorkbook lists the workbook's sheets in order.
-func readWorkbook(f *zip.File, limit int64) ([]wbSheet, error) {
+func readWorkbook(f *zip.File, lim Limits) ([]wbSheet, error) {
 	var out []wbSheet
-	err := scanPart(f, limit, func(d *xml.Decoder, se xml.StartElement) error {
+	err := scanPart(f, lim, func(d *xml.Decoder, se xml.StartElement) error {
 		if se.Name.Local != "sheet" {
 			return nil
 		}
@@ -463,43 +538,110 @@ func readWorkbook(f *zip.File, limit int64) ([]wbSheet, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f.Name, err)
+		return nil, partError(f.Name, err)
 	}
 	return out, nil
 }
 
-// readSharedStrings reads the shared strings table.
-func readSharedStrings(f *zip.File, limit int64) ([]string, error) {
-	var out []string
-	err := scanPart(f, limit, func(d *xml.Decoder, se xml.StartElement) error {
+// readSharedStrings reads the shared strings table. Strings longer than
+// lim.CellBytes are not kept: long gives their lengths by index, for the
+// error of the cells that use them.
+func readSharedStrings(f *zip.File, lim Limits) (sst []string, long map[int]int64, err error) {
+	err = scanPart(f, lim, func(d *xml.Decoder, se xml.StartElement) error {
 		if se.Name.Local != "si" {
 			return nil
 		}
-		s, err := richText(d)
+		s, n, err := richText(d, lim.CellBytes)
 		if err != nil {
 			return err
 		}
-		out = append(out, s)
+		if n > lim.CellBytes {
+			if long == nil {
+				long = map[int]int64{}
+			}
+			long[len(sst)] = n
+		}
+		sst = append(sst, s)
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f.Name, err)
+		return nil, nil, partError(f.Name, err)
 	}
-	return out, nil
+	return sst, long, nil
 }
 
-// scanPart decodes a part of at most limit bytes and calls fn for each
-// start element not consumed by an earlier call.
-func scanPart(f *zip.File, limit int64, fn func(*xml.Decoder, xml.StartElement) error) error {
-	if f.UncompressedSize64 > uint64(limit) {
-		return fmt.Errorf("it unpacks to %d bytes, more than the limit of %d", f.UncompressedSize64, limit)
+// partError is an error reading the named part: a *LimitError already
+// names it.
+func partError(name string, err error) error {
+	var le *LimitError
+	if errors.As(err, &le) {
+		return err
 	}
+	return fmt.Errorf("%s: %w", name, err)
+}
+
+// checkPart refuses a part that declares more than limit unpacked bytes
+// (the limit called name), or a compression ratio above lim.XLSXRatio.
+// What it declares binds: archive/zip fails when a part unpacks to more.
+func checkPart(f *zip.File, limit int64, name string, lim Limits) error {
+	size := clampInt64(f.UncompressedSize64)
+	if size > limit {
+		return limitError(name, limit, "the part %s unpacks to %s", f.Name, byteSize(size))
+	}
+	if size > ratioGrace {
+		packed := clampInt64(f.CompressedSize64)
+		if packed == 0 || size/packed > lim.XLSXRatio || (size/packed == lim.XLSXRatio && size%packed != 0) {
+			ratio := "without end"
+			if packed > 0 {
+				ratio = groupDigits(size/packed) + " times its size"
+			}
+			return limitError(limitXLSXRatio, lim.XLSXRatio, "the part %s unpacks from %s to %s (%s), as a zip bomb does", f.Name, byteSize(packed), byteSize(size), ratio)
+		}
+	}
+	return nil
+}
+
+// openPart opens a part that checkPart accepted. The reader fails with a
+// clear error if the part unpacks to more than the archive declares.
+func openPart(f *zip.File) (io.ReadCloser, error) {
 	rc, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	return &declaredReader{rc: rc, f: f}, nil
+}
+
+// declaredReader explains archive/zip's refusal of a part that unpacks to
+// more bytes than it declares.
+type declaredReader struct {
+	rc   io.ReadCloser
+	f    *zip.File
+	read uint64
+}
+
+func (r *declaredReader) Read(p []byte) (int, error) {
+	n, err := r.rc.Read(p)
+	r.read += uint64(n)
+	if errors.Is(err, zip.ErrFormat) && r.read >= r.f.UncompressedSize64 {
+		err = fmt.Errorf("the part %s unpacks to more than the %s its archive entry declares: the workbook is damaged or forged", r.f.Name, byteSize(clampInt64(r.f.UncompressedSize64)))
+	}
+	return n, err
+}
+
+func (r *declaredReader) Close() error { return r.rc.Close() }
+
+// scanPart decodes a part held in memory (at most lim.XLSXPartBytes) and
+// calls fn for each start element not consumed by an earlier call.
+func scanPart(f *zip.File, lim Limits, fn func(*xml.Decoder, xml.StartElement) error) error {
+	if err := checkPart(f, lim.XLSXPartBytes, limitXLSXPartBytes, lim); err != nil {
+		return err
+	}
+	rc, err := openPart(f)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	d := xml.NewDecoder(&limitReader{r: rc, left: limit})
+	d := xml.NewDecoder(rc)
 	for {
 		// RawToken, not Token: the element readers consume nested
 		// elements with RawToken, which Token's nesting check would not
@@ -521,13 +663,15 @@ func scanPart(f *zip.File, limit int64, fn func(*xml.Decoder, xml.StartElement) 
 
 // richText returns the text of a string item (<si> or <is>): its <t>
 // elements, those of its runs included, without phonetic readings (<rPh>).
-func richText(d tokenReader) (string, error) {
+// It keeps at most max bytes: n is the text's whole length, and the text
+// is "" when n > max.
+func richText(d tokenReader, max int64) (s string, n int64, err error) {
 	var b strings.Builder
 	depth, inT, phonetic := 0, 0, 0
 	for {
 		tok, err := d.RawToken()
 		if err != nil {
-			return "", unexpected(err)
+			return "", 0, unexpected(err)
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
@@ -540,7 +684,10 @@ func richText(d tokenReader) (string, error) {
 			}
 		case xml.EndElement:
 			if depth == 0 {
-				return b.String(), nil
+				if n > max {
+					return "", n, nil
+				}
+				return b.String(), n, nil
 			}
 			depth--
 			switch t.Name.Local {
@@ -551,31 +698,42 @@ func richText(d tokenReader) (string, error) {
 			}
 		case xml.CharData:
 			if inT > 0 && phonetic == 0 {
-				b.Write(t)
+				n += int64(len(t))
+				if n <= max {
+					b.Write(t)
+				}
 			}
 		}
 	}
 }
 
-// text returns the character data of an element up to its end.
-func text(d tokenReader) (string, error) {
+// text returns the character data of an element up to its end, keeping at
+// most max bytes: n is the data's whole length, and the text is "" when
+// n > max.
+func text(d tokenReader, max int64) (s string, n int64, err error) {
 	var b strings.Builder
 	depth := 0
 	for {
 		tok, err := d.RawToken()
 		if err != nil {
-			return "", unexpected(err)
+			return "", 0, unexpected(err)
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
 			depth++
 		case xml.EndElement:
 			if depth == 0 {
-				return b.String(), nil
+				if n > max {
+					return "", n, nil
+				}
+				return b.String(), n, nil
 			}
 			depth--
 		case xml.CharData:
-			b.Write(t)
+			n += int64(len(t))
+			if n <= max {
+				b.Write(t)
+			}
 		}
 	}
 }
@@ -593,35 +751,42 @@ func unexpected(err error) error {
 	return err
 }
 
-// limitReader fails once more than left bytes were read.
-type limitReader struct {
-	r    io.Reader
-	left int64
-	read int64
+// rowBudget fails with a *LimitError (max-row-bytes) once more than max
+// bytes were read since the last reset: encoding/xml holds a whole token
+// (a text, a tag with its attributes) in memory, so that without it one
+// endless token would be held whole.
+type rowBudget struct {
+	r        io.Reader
+	n, max   int64
+	exceeded bool
 }
 
-// Read reads from the underlying reader within the limit.
-func (l *limitReader) Read(p []byte) (int, error) {
-	if l.left <= 0 {
-		return 0, fmt.Errorf("it unpacks to more than the limit of %d bytes", l.read)
+func (b *rowBudget) Read(p []byte) (int, error) {
+	if b.n >= b.max {
+		b.exceeded = true
+		return 0, limitError(limitRowBytes, b.max, "this row's XML is too long")
 	}
-	if int64(len(p)) > l.left {
-		p = p[:l.left]
+	if rest := b.max - b.n; int64(len(p)) > rest {
+		p = p[:rest]
 	}
-	n, err := l.r.Read(p)
-	l.left -= int64(n)
-	l.read += int64(n)
+	n, err := b.r.Read(p)
+	b.n += int64(n)
 	return n, err
 }
 
 // sheetStream parses a worksheet's XML one row at a time.
 type sheetStream struct {
-	rc   io.ReadCloser
-	d    *xml.Decoder
-	sst  []string
-	row  int          // number of the last row started
-	buf  []table.Cell // cells of the current row, reused
-	done bool
+	rc      io.ReadCloser
+	budget  *rowBudget
+	d       *xml.Decoder
+	sst     []string
+	sstLong map[int]int64
+	cellMax int64
+	row     int          // number of the last row started
+	rows    int          // <row> elements started
+	inRow   bool         // reading a <row> element
+	buf     []table.Cell // cells of the current row, reused
+	done    bool
 }
 
 // sheetRow is one <row> of a sheet.
@@ -632,22 +797,23 @@ type sheetRow struct {
 	errCol int
 }
 
-// openSheetStream starts reading a worksheet part of at most limit bytes.
-func openSheetStream(f *zip.File, sst []string, limit int64) (*sheetStream, error) {
-	if f.UncompressedSize64 > uint64(limit) {
-		return nil, fmt.Errorf("its XML unpacks to %d bytes, more than the limit of %d", f.UncompressedSize64, limit)
+// openSheetStream starts reading a worksheet part of the workbook.
+func openSheetStream(f *zip.File, wb *workbook) (*sheetStream, error) {
+	if err := checkPart(f, wb.lim.XLSXSheetBytes, limitXLSXSheetBytes, wb.lim); err != nil {
+		return nil, err
 	}
-	rc, err := f.Open()
+	rc, err := openPart(f)
 	if err != nil {
 		return nil, err
 	}
-	d := xml.NewDecoder(&limitReader{r: rc, left: limit})
-	return &sheetStream{rc: rc, d: d, sst: sst}, nil
+	budget := &rowBudget{r: rc, max: wb.lim.RowBytes}
+	d := xml.NewDecoder(budget)
+	return &sheetStream{rc: rc, budget: budget, d: d, sst: wb.sst, sstLong: wb.sstLong, cellMax: wb.lim.CellBytes}, nil
 }
 
-// close releases the stream. It may be called more than once.
+// close releases the stream. It may be called more than once, and on nil.
 func (s *sheetStream) close() error {
-	if s.rc == nil {
+	if s == nil || s.rc == nil {
 		return nil
 	}
 	err := s.rc.Close()
@@ -660,6 +826,7 @@ func (s *sheetStream) next() (sheetRow, error) {
 	if s.done {
 		return sheetRow{}, io.EOF
 	}
+	s.budget.n = 0 // a budget for everything up to the end of the next row
 	for {
 		tok, err := s.d.RawToken()
 		if err == io.EOF {
@@ -673,11 +840,14 @@ func (s *sheetStream) next() (sheetRow, error) {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			if t.Name.Local == "row" {
+				s.inRow = true
 				row, err := s.readRow(t)
 				if err != nil {
 					s.done = true
+					return row, err
 				}
-				return row, err
+				s.inRow = false
+				return row, nil
 			}
 		case xml.EndElement:
 			if t.Name.Local == "sheetData" {
@@ -691,14 +861,18 @@ func (s *sheetStream) next() (sheetRow, error) {
 // readRow reads a <row> element up to its end.
 func (s *sheetStream) readRow(start xml.StartElement) (sheetRow, error) {
 	num := s.row + 1
+	s.rows++
 	if v, ok := attr(start, "r"); ok {
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || n < 1 || n > maxSheetRows {
-			return sheetRow{}, fmt.Errorf("row %q: invalid row number", v)
+			return sheetRow{}, fmt.Errorf("row %q: invalid row number", clip(v))
 		}
 		num = n
 	}
 	s.row = num
+	if num > maxSheetRows || s.rows > maxSheetRows {
+		return sheetRow{}, fmt.Errorf("the sheet has more than the %s rows a sheet can hold", groupDigits(maxSheetRows))
+	}
 	row := sheetRow{num: num, errCol: -1}
 	s.buf = s.buf[:0]
 	col := -1
@@ -758,6 +932,7 @@ func (s *sheetStream) readCell(start xml.StartElement, prev int) (col int, cell 
 	typ, _ := attr(start, "t")
 	var v, formula, inline string
 	hasV, hasF, hasIS := false, false, false
+	var long int64 // the length of a value longer than s.cellMax
 	for {
 		tok, err := s.d.RawToken()
 		if err != nil {
@@ -766,23 +941,30 @@ func (s *sheetStream) readCell(start xml.StartElement, prev int) (col int, cell 
 		switch t := tok.(type) {
 		case xml.StartElement:
 			var err error
+			var n int64
 			switch t.Name.Local {
 			case "v":
 				hasV = true
-				v, err = text(s.d)
+				v, n, err = text(s.d, s.cellMax)
 			case "f":
 				hasF = true
-				formula, err = text(s.d)
+				formula, _, err = text(s.d, s.cellMax)
 			case "is":
 				hasIS = true
-				inline, err = richText(s.d)
+				inline, n, err = richText(s.d, s.cellMax)
 			default:
-				_, err = text(s.d) // skip, e.g. <extLst>
+				_, _, err = text(s.d, 0) // skip, e.g. <extLst>
 			}
 			if err != nil {
 				return col, cell, nil, err
 			}
+			if n > s.cellMax {
+				long = n
+			}
 		case xml.EndElement:
+			if cerr == nil && long > 0 {
+				cerr = limitError(limitCellBytes, s.cellMax, "this cell holds %s of text", byteSize(long))
+			}
 			if cerr != nil {
 				return col, cell, cerr, nil
 			}
@@ -809,6 +991,9 @@ func (s *sheetStream) decodeCell(typ, v string, hasV bool, inline string, hasIS 
 		i, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || i < 0 || i >= len(s.sst) {
 			return table.Cell{}, fmt.Errorf("the workbook is damaged: shared string %q does not exist", clip(v))
+		}
+		if n, long := s.sstLong[i]; long {
+			return table.Cell{}, limitError(limitCellBytes, s.cellMax, "this cell's text (shared string %d) holds %s", i, byteSize(n))
 		}
 		return textCell(s.sst[i]), nil
 	case "inlineStr":

@@ -17,7 +17,7 @@ import (
 // and a sheet "Q3" written by the stream writer (inline strings) with
 // numbers, booleans, formulas with cached values, a date, styled empty rows
 // and a cell right of the header.
-func excelizeWorkbook(t *testing.T) []byte {
+func excelizeWorkbook(t testing.TB) []byte {
 	t.Helper()
 	f := excelize.NewFile()
 	defer f.Close()
@@ -139,14 +139,14 @@ func TestXLSXSheetOption(t *testing.T) {
 
 func TestXLSXLimits(t *testing.T) {
 	path := writeFile(t, "releases.xlsx", excelizeWorkbook(t))
-	_, err := Open(path, Options{XLSXSheetLimit: 100})
-	wantError(t, err, pos(path, "Notes", 0), "more than the limit of 100")
-	_, err = Open(path, Options{XLSXPartLimit: 100})
-	wantError(t, err, pos(path, "", 0), "more than the limit of 100")
+	_, err := Open(path, Options{Limits: Limits{XLSXSheetBytes: 100}})
+	wantError(t, err, pos(path, "Notes", 0), "the part xl/worksheets/sheet1.xml unpacks to ", "the limit is 100 bytes; if the file is genuine, raise it with --max-xlsx-sheet-bytes")
+	_, err = Open(path, Options{Limits: Limits{XLSXPartBytes: 100}})
+	wantError(t, err, pos(path, "", 0), "the limit is 100 bytes; if the file is genuine, raise it with --max-xlsx-part-bytes")
 }
 
 // zipOf builds a zip archive of the given files, in order.
-func zipOf(t *testing.T, files ...string) []byte {
+func zipOf(t testing.TB, files ...string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w := zip.NewWriter(&buf)
@@ -176,7 +176,7 @@ const (
 // phonetic shared strings, inline strings, cells and rows without
 // references, an absolute relationship target, an empty sheet and a sheet
 // whose elements carry a namespace prefix.
-func handWorkbook(t *testing.T, data string) []byte {
+func handWorkbook(t testing.TB, data string) []byte {
 	t.Helper()
 	return zipOf(t,
 		"[Content_Types].xml", `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>`,

@@ -37,6 +37,25 @@ type Options struct {
 	// rows (the first is a bold header) become an XLSX sheet named
 	// Summary, after the data sheets. Other formats ignore it.
 	Summary func() [][]string
+	// Charts, when not nil, is called after Summary; its plots are drawn
+	// on the Summary sheet, right of its rows, from data written on a sheet
+	// named CurvesSheetName. Other formats ignore it.
+	Charts func() *Charts
+	// Formulas, when not nil, gives spreadsheet formulas for data cells:
+	// the XLSX writer writes such a cell as its formula with the cell's
+	// value as the cached result, and adds the source's description of a
+	// column to its header note. Other formats ignore it.
+	Formulas FormulaSource
+	// NumberColumns are the header indexes of columns of numbers whose
+	// text cells holding a plain decimal number ("0.05", "1e-05"; not
+	// "5%" or "1,000") the XLSX writer writes as numbers: CSV and TSV
+	// inputs carry no types, and a spreadsheet cannot compute with a
+	// number stored as text. Other formats ignore it.
+	NumberColumns []int
+	// Shading, when not nil, colours the numbers of some columns green,
+	// amber or red against a limit (XLSX conditional formatting, which
+	// follows edits). Other formats ignore it.
+	Shading *Shading
 }
 
 // Writer receives the header once, then every row in order.
@@ -96,6 +115,9 @@ const DocsSheetName = "Columns"
 
 // SummarySheetName names the XLSX sheet written from Options.Summary.
 const SummarySheetName = "Summary"
+
+// CurvesSheetName names the XLSX sheet holding the data of Options.Charts.
+const CurvesSheetName = "Curves"
 
 // Create returns a Writer for path. The format is opts.Format or, when
 // that is empty, the extension of path (.csv, .tsv, .xlsx or .parquet, in

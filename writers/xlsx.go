@@ -51,6 +51,8 @@ const (
 	maxColWidth       = 40
 	messageColWidth   = 60
 	probabilityWidth  = 12
+	generalNumWidth   = 11 // the most characters Excel's General format shows
+	widthSampleRows   = 200
 	docsMaxColWidth   = 80
 	commentWidthPx    = 320
 	commentCharsPerLn = 48
@@ -69,12 +71,29 @@ const (
 // "error" are filled light red, those of "partial" rows light amber. Text
 // beyond MaxCellChars is truncated (with TruncatedMarker); rows beyond
 // MaxSheetRows continue on further sheets. Options.Docs becomes a
-// "Columns" sheet after the data sheets.
+// "Columns" sheet after the data sheets, and a header note that refers to
+// it names the row that documents its column.
+//
+// Column widths come from the header and from the first widthSampleRows
+// rows, which are held until the widths are known (the stream writer
+// fixes widths before the first row).
+//
+// Options.Formulas makes cells live: a cell with a formula is written as
+// the formula with the cell's value as its cached result, so a spreadsheet
+// shows riskbatch's value and recomputes it when the row's inputs change.
+// Options.Shading adds green, amber and red conditional formats;
+// Options.Summary and Options.Charts make the Summary sheet, whose charts
+// read their data from the Curves sheet.
 type xlsxWriter struct {
 	lifecycle
 	sheetName string
 	docs      [][]string
+	docsRow   map[string]int // sheet row of the Columns sheet documenting a column
 	summary   func() [][]string
+	charts    func() *Charts
+	formulas  FormulaSource
+	numbers   []int // Options.NumberColumns
+	shading   *Shading
 	maxRows   int // rows per sheet, the header included; set before WriteHeader
 
 	f       *excelize.File
@@ -87,13 +106,20 @@ type xlsxWriter struct {
 	headerStyle []int  // per column
 	colStyle    []int  // per column: the number format of its data cells
 	flagged     []bool // per column: a status or message column
+	numeric     []bool // per column: plain numbers in text are numbers
 	statusCol   int    // -1 when there is none
 	errorStyle  int
 	partStyle   int
 
-	cells []excelize.Cell // reused for every row
-	vals  []interface{}
-	cut   int64 // cells truncated
+	shades shadeStyles
+
+	sampling bool            // rows are held in pending until the widths are known
+	pending  [][]table.Cell  // the first rows
+	widths   []float64       // per column, from the header and the first rows
+	fbuf     []string        // the formulas of the current row
+	cells    []excelize.Cell // reused for every row
+	vals     []interface{}
+	cut      int64 // cells truncated
 }
 
 func newXLSX(path string, opts Options) (*xlsxWriter, error) {
@@ -107,6 +133,10 @@ func newXLSX(path string, opts Options) (*xlsxWriter, error) {
 	if opts.Docs != nil && strings.EqualFold(name, DocsSheetName) {
 		return nil, fmt.Errorf("writers: %s: sheet name %q is taken by the column documentation", path, name)
 	}
+	if (opts.Summary != nil || opts.Charts != nil) && strings.EqualFold(name, SummarySheetName) ||
+		opts.Charts != nil && strings.EqualFold(name, CurvesSheetName) {
+		return nil, fmt.Errorf("writers: %s: sheet name %q is taken by the summary", path, name)
+	}
 	out, err := createAtomic(path)
 	if err != nil {
 		return nil, err
@@ -116,6 +146,10 @@ func newXLSX(path string, opts Options) (*xlsxWriter, error) {
 		sheetName: name,
 		docs:      opts.Docs,
 		summary:   opts.Summary,
+		charts:    opts.Charts,
+		formulas:  opts.Formulas,
+		numbers:   opts.NumberColumns,
+		shading:   opts.Shading,
 		maxRows:   MaxSheetRows,
 		statusCol: -1,
 	}, nil
@@ -143,7 +177,8 @@ func continuationName(base string, n int) string {
 	return base + suffix
 }
 
-// WriteHeader creates the styles and starts the data sheet.
+// WriteHeader creates the styles; the data sheet starts once the first
+// rows have fixed the column widths.
 func (w *xlsxWriter) WriteHeader(cols []table.Column) error {
 	if err := w.beginHeader(cols); err != nil {
 		return err
@@ -151,14 +186,72 @@ func (w *xlsxWriter) WriteHeader(cols []table.Column) error {
 	if w.maxRows < 2 || w.maxRows > MaxSheetRows {
 		w.maxRows = MaxSheetRows
 	}
+	if w.shading != nil {
+		if err := w.shading.check(len(cols)); err != nil {
+			return w.fail(fmt.Errorf("writers: %s: %w", w.out.target, err))
+		}
+	}
 	w.f = excelize.NewFile()
 	if err := w.setup(); err != nil {
 		return w.fail(fmt.Errorf("writers: starting the workbook %s: %w", w.out.target, err))
 	}
-	if err := w.startSheet(); err != nil {
-		return w.fail(err)
-	}
+	w.sampling = true
 	return nil
+}
+
+// startData fixes the column widths from the header and the rows held so
+// far, starts the data sheet and writes those rows.
+func (w *xlsxWriter) startData() error {
+	w.sampling = false
+	w.widths = make([]float64, len(w.cols))
+	for i, c := range w.cols {
+		w.widths[i] = colWidth(c)
+		if c.Role == table.Message {
+			continue
+		}
+		for _, row := range w.pending {
+			w.widths[i] = max(w.widths[i], min(float64(cellWidth(row[i], c.Format)+2), maxColWidth))
+		}
+	}
+	if err := w.startSheet(); err != nil {
+		return err
+	}
+	for _, row := range w.pending {
+		if err := w.writeRow(row); err != nil {
+			return err
+		}
+	}
+	w.pending = nil
+	return nil
+}
+
+// cellWidth is the number of characters a cell shows in its column's
+// format.
+func cellWidth(c table.Cell, f table.Format) int {
+	switch c.Kind {
+	case table.Text:
+		longest := 0
+		for _, l := range strings.Split(c.Str, "\n") {
+			longest = max(longest, utf8.RuneCountInString(l))
+			if longest >= maxColWidth {
+				break
+			}
+		}
+		return longest
+	case table.Integer:
+		return len(strconv.FormatInt(c.Int, 10))
+	case table.Bool:
+		return len("FALSE")
+	case table.Number:
+		switch f {
+		case table.Probability:
+			return len("0.000000") // and 1.23E-05
+		case table.Count:
+			return len(strconv.FormatFloat(math.Round(c.Num), 'f', 0, 64))
+		}
+		return min(len(strconv.FormatFloat(c.Num, 'g', -1, 64)), generalNumWidth)
+	}
+	return 0
 }
 
 // setup names the first sheet and creates the styles.
@@ -231,6 +324,34 @@ func (w *xlsxWriter) setup() error {
 	w.lastCol = table.ColumnLetter(n - 1)
 	w.cells = make([]excelize.Cell, n)
 	w.vals = make([]interface{}, n)
+	if w.formulas != nil {
+		w.fbuf = make([]string, n)
+	}
+	w.numeric = make([]bool, n)
+	for _, i := range w.numbers {
+		if i < 0 || i >= n {
+			return fmt.Errorf("number column %d is outside the header's %d columns", i, n)
+		}
+		w.numeric[i] = true
+	}
+	if w.shading != nil {
+		if w.shades, err = newShadeStyles(w.f); err != nil {
+			return err
+		}
+	}
+	if len(w.docs) > 1 {
+		w.docsRow = map[string]int{}
+		for r, row := range w.docs[1:] {
+			if len(row) == 0 {
+				continue
+			}
+			// "epsilon (also eps)" documents epsilon.
+			name, _, _ := strings.Cut(row[0], " (")
+			if _, dup := w.docsRow[name]; !dup {
+				w.docsRow[name] = r + 2
+			}
+		}
+	}
 	return nil
 }
 
@@ -265,8 +386,8 @@ func (w *xlsxWriter) startSheet() error {
 	wrap := func(err error) error {
 		return fmt.Errorf("writers: %s: writing the header of sheet %q: %w", w.out.target, name, err)
 	}
-	for i, c := range w.cols {
-		if err := sw.SetColWidth(i+1, i+1, colWidth(c)); err != nil {
+	for i := range w.cols {
+		if err := sw.SetColWidth(i+1, i+1, w.widths[i]); err != nil {
 			return wrap(err)
 		}
 	}
@@ -292,6 +413,7 @@ func (w *xlsxWriter) startSheet() error {
 	// the worksheet element that Flush writes, so they can be added while
 	// the sheet streams.
 	for i, c := range w.cols {
+		c.Note = w.note(i)
 		if c.Note == "" {
 			continue
 		}
@@ -300,6 +422,32 @@ func (w *xlsxWriter) startSheet() error {
 		}
 	}
 	return nil
+}
+
+// note is the header note of column i: the column's note, what the
+// formula source says of its cells, and the row of the Columns sheet that
+// documents it, in place of a bare reference to that sheet.
+func (w *xlsxWriter) note(i int) string {
+	c := w.cols[i]
+	note := c.Note
+	if w.formulas != nil {
+		if d := w.formulas.Describe(i); d != "" && note != "" {
+			note += "\n" + d
+		}
+	}
+	n, ok := w.docsRow[strings.TrimSpace(c.Name)]
+	if note == "" || !ok {
+		return note
+	}
+	bare := "See the " + DocsSheetName + " sheet."
+	lines := strings.Split(note, "\n")
+	kept := lines[:0]
+	for _, l := range lines {
+		if strings.TrimSpace(l) != bare {
+			kept = append(kept, l)
+		}
+	}
+	return strings.Join(kept, "\n") + "\nSee the " + DocsSheetName + " sheet, row " + strconv.Itoa(n) + "."
 }
 
 // noteComment is the comment that shows a column's note on its header:
@@ -340,25 +488,62 @@ func (w *xlsxWriter) endSheet() error {
 	if err := w.f.AutoFilter(w.sheet, ref, nil); err != nil {
 		return fmt.Errorf("writers: %s: autofilter on sheet %q: %w", w.out.target, w.sheet, err)
 	}
+	// Conditional formats live in the worksheet's own element, which
+	// Flush writes after the rows.
+	if w.shading != nil && w.row > 1 {
+		for _, col := range w.shading.Columns {
+			rules := w.shading.rules(col, &w.shades)
+			if rules == nil {
+				break
+			}
+			letter := table.ColumnLetter(col)
+			area := letter + "2:" + letter + strconv.Itoa(w.row)
+			if err := w.f.SetConditionalFormat(w.sheet, area, rules); err != nil {
+				return fmt.Errorf("writers: %s: shading %s on sheet %q: %w", w.out.target, area, w.sheet, err)
+			}
+		}
+	}
 	if err := sw.Flush(); err != nil {
 		return fmt.Errorf("writers: %s: finishing sheet %q: %w", w.out.target, w.sheet, err)
 	}
 	return nil
 }
 
-// Write appends one row, starting a new sheet when the current one is
-// full.
+// Write appends one row: held while the first rows fix the column widths,
+// then written, starting a new sheet when the current one is full.
 func (w *xlsxWriter) Write(cells []table.Cell) error {
 	if err := w.beginRow(cells); err != nil {
 		return err
 	}
+	if w.sampling {
+		w.pending = append(w.pending, append([]table.Cell(nil), cells...))
+		if len(w.pending) < widthSampleRows {
+			return nil
+		}
+		if err := w.startData(); err != nil {
+			return w.fail(err)
+		}
+		return nil
+	}
+	if err := w.writeRow(cells); err != nil {
+		return w.fail(err)
+	}
+	return nil
+}
+
+// writeRow writes one row on the current sheet, or on a new one when it is
+// full.
+func (w *xlsxWriter) writeRow(cells []table.Cell) error {
 	if w.row >= w.maxRows {
 		if err := w.endSheet(); err != nil {
-			return w.fail(err)
+			return err
 		}
 		if err := w.startSheet(); err != nil {
-			return w.fail(err)
+			return err
 		}
+	}
+	if w.formulas != nil {
+		w.formulas.Formulas(cells, w.row+1, w.fbuf)
 	}
 	flag := 0
 	if w.statusCol >= 0 {
@@ -375,17 +560,25 @@ func (w *xlsxWriter) Write(cells []table.Cell) error {
 			style = flag
 		}
 		v := w.value(c)
+		if c.Kind == table.Text && w.numeric[i] {
+			if x, ok := plainNumber(c.Str); ok {
+				v = x
+			}
+		}
 		if v == nil && (flag == 0 || !w.flagged[i]) {
 			w.vals[i] = nil // nothing to write: no value, no fill
 			continue
 		}
 		w.cells[i] = excelize.Cell{StyleID: style, Value: v}
+		if _, isNum := v.(float64); isNum && w.fbuf != nil && w.fbuf[i] != "" && len(w.fbuf[i]) <= maxFormulaChars {
+			w.cells[i].Formula = w.fbuf[i]
+		}
 		w.vals[i] = &w.cells[i]
 	}
 	w.row++
 	if err := w.sw.SetRow("A"+strconv.Itoa(w.row), w.vals); err != nil {
-		return w.fail(fmt.Errorf("writers: %s: writing data row %d (sheet %q, row %d): %w",
-			w.out.target, w.rows+1, w.sheet, w.row, err))
+		return fmt.Errorf("writers: %s: writing data row %d (sheet %q, row %d): %w",
+			w.out.target, w.rows+1, w.sheet, w.row, err)
 	}
 	w.rows++
 	return nil
@@ -431,16 +624,40 @@ func (w *xlsxWriter) Close() error {
 
 // finish does the work of Close up to the rename.
 func (w *xlsxWriter) finish() error {
+	if w.sampling {
+		if err := w.startData(); err != nil {
+			return err
+		}
+	}
 	if err := w.endSheet(); err != nil {
 		return err
 	}
-	if w.summary != nil {
-		if err := w.writeTextSheet(SummarySheetName, w.summary()); err != nil {
+	var charts *Charts
+	if w.charts != nil {
+		if charts = w.charts(); charts != nil && len(charts.Plots) > 0 {
+			if err := charts.check(); err != nil {
+				return fmt.Errorf("writers: %s: %w", w.out.target, err)
+			}
+		} else {
+			charts = nil
+		}
+	}
+	if w.summary != nil || charts != nil {
+		var rows [][]string
+		if w.summary != nil {
+			rows = w.summary()
+		}
+		if err := w.writeTextSheet(SummarySheetName, rows, charts); err != nil {
 			return err
 		}
 	}
 	if w.docs != nil {
-		if err := w.writeTextSheet(DocsSheetName, w.docs); err != nil {
+		if err := w.writeTextSheet(DocsSheetName, w.docs, nil); err != nil {
+			return err
+		}
+	}
+	if charts != nil {
+		if err := w.writeCurves(charts); err != nil {
 			return err
 		}
 	}
@@ -470,9 +687,10 @@ func (w *xlsxWriter) finish() error {
 }
 
 // writeTextSheet writes rows of text as a sheet with a bold first row:
-// the Columns sheet (Options.Docs) and the Summary sheet (Options.Summary).
-// Cells that read as numbers are written as numbers.
-func (w *xlsxWriter) writeTextSheet(name string, rows [][]string) error {
+// the Columns sheet (Options.Docs) and the Summary sheet (Options.Summary,
+// with the plots of Options.Charts right of its rows). Cells that read as
+// numbers are written as numbers.
+func (w *xlsxWriter) writeTextSheet(name string, rows [][]string, charts *Charts) error {
 	wrap := func(err error) error {
 		return fmt.Errorf("writers: %s: writing sheet %q: %w", w.out.target, name, err)
 	}
@@ -492,10 +710,20 @@ func (w *xlsxWriter) writeTextSheet(name string, rows [][]string) error {
 	if err != nil {
 		return wrap(err)
 	}
+	// A row of one cell below the first is a line of text: it does not
+	// widen its column and runs over the empty cells to its right.
+	line, err := w.f.NewStyle(&excelize.Style{Alignment: &excelize.Alignment{Vertical: "top"}})
+	if err != nil {
+		return wrap(err)
+	}
+	isLine := func(r int) bool { return r > 0 && len(rows[r]) == 1 }
 	ncols := 0
 	var widths []int
-	for _, row := range rows {
+	for r, row := range rows {
 		ncols = max(ncols, len(row))
+		if isLine(r) {
+			continue
+		}
 		for j, s := range row {
 			if j >= len(widths) {
 				widths = append(widths, minColWidth)
@@ -528,8 +756,11 @@ func (w *xlsxWriter) writeTextSheet(name string, rows [][]string) error {
 	vals := make([]interface{}, ncols)
 	for r, row := range rows {
 		style := body
-		if r == 0 {
+		switch {
+		case r == 0:
 			style = head
+		case isLine(r):
+			style = line
 		}
 		for j := range vals {
 			var v interface{}
@@ -547,6 +778,11 @@ func (w *xlsxWriter) writeTextSheet(name string, rows [][]string) error {
 			vals[j] = &cells[j]
 		}
 		if err := sw.SetRow("A"+strconv.Itoa(r+1), vals); err != nil {
+			return wrap(err)
+		}
+	}
+	if charts != nil {
+		if err := w.addCharts(name, ncols, charts); err != nil {
 			return wrap(err)
 		}
 	}

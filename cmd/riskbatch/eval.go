@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/layout"
 	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/samples"
@@ -38,6 +38,14 @@ type evalConfig struct {
 	// passThrough reads and writes every row without evaluating it: the
 	// I/O baseline of the benchmarks (hidden flag --pass-through).
 	passThrough bool
+	// valuesOnly writes values where a workbook would hold live formulas.
+	valuesOnly bool
+	// threshold is --threshold as written: the advantage above which the
+	// workbook shades a cell red ("" for none).
+	threshold string
+	// limits bound what the inputs may make the readers unpack or hold
+	// (the --max-* flags).
+	limits readers.Limits
 }
 
 // sampleOutput is where `riskbatch` with no input writes.
@@ -61,7 +69,7 @@ func runEval(cfg evalConfig) error {
 		evOpts = append(evOpts, evaluate.WithPriors(tables))
 	}
 	ev := evaluate.New(evOpts...)
-	opts := readers.Options{Format: cfg.inputFormat, Sheet: cfg.sheet, Accept: ev.Vocabulary().Recognizes}
+	opts := readers.Options{Format: cfg.inputFormat, Sheet: cfg.sheet, Accept: ev.Vocabulary().Recognizes, Limits: cfg.limits}
 
 	var tables []readers.Table
 	closeAll := func() {
@@ -104,15 +112,27 @@ func runEval(cfg evalConfig) error {
 	if len(tables) == 1 && tables[0].Sheet() != "" {
 		sheetName = tables[0].Sheet()
 	}
-	if strings.EqualFold(sheetName, writers.SummarySheetName) || strings.EqualFold(sheetName, writers.DocsSheetName) {
-		sheetName = "Results" // those names belong to riskbatch's own sheets
+	for _, own := range []string{writers.SummarySheetName, writers.DocsSheetName, writers.CurvesSheetName} {
+		if strings.EqualFold(sheetName, own) {
+			sheetName = "Results" // those names belong to riskbatch's own sheets
+		}
 	}
-	sum := newSummary(lay, ev)
-	w, err := writers.Create(cfg.output, writers.Options{Format: cfg.format, SheetName: sheetName, Docs: ev.Docs(), Summary: sum.rows})
+	threshold, err := parseThreshold(cfg.threshold)
+	if err != nil {
+		return cli.Exit("--threshold: "+err.Error(), exitUsage)
+	}
+	sheet, err := ev.BindSheet(lay.Header())
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	if err := w.WriteHeader(lay.header); err != nil {
+	sum := newSummary(lay.Layout, ev, sheet)
+	wopts := workbookOptions(cfg, threshold, ev, sheet, sum)
+	wopts.Format, wopts.SheetName = cfg.format, sheetName
+	w, err := writers.Create(cfg.output, wopts)
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	if err := w.WriteHeader(lay.Header()); err != nil {
 		w.Abort()
 		return cli.Exit(fmt.Sprintf("%s: %v", cfg.output, err), exitUsage)
 	}
@@ -177,75 +197,25 @@ func (c statusCounts) total() int {
 	return c[evaluate.StatusOK] + c[evaluate.StatusPartial] + c[evaluate.StatusError]
 }
 
-// layout is the output table's shape: the union of the input tables'
-// columns (known inputs matched by meaning, others by header), a source
-// column when there are several tables, then the evaluator's columns.
-type layout struct {
-	ev       *evaluate.Evaluator
-	header   []table.Column
-	inputs   int // number of input-side columns (including source)
-	source   int // index of the source column, or -1
-	bindings []*evaluate.Binding
-	mapping  [][]int // per table: its column i goes to output column mapping[t][i] (-1: dropped)
+// evalLayout is the output layout of a run of eval, with the run's choice
+// to evaluate the rows or only pass them through.
+type evalLayout struct {
+	*layout.Layout
 	// passThrough skips evaluation (status ok, outputs empty).
 	passThrough bool
 }
 
-func newLayout(ev *evaluate.Evaluator, tables []readers.Table) (*layout, error) {
-	lay := &layout{ev: ev, source: -1}
-	index := map[string]int{}
-	// Columns a previous run appended (status, message, the bounds) are
-	// recomputed, not passed through: evaluating riskbatch's own output
-	// after editing an input gives the same layout again.
-	computed := map[string]bool{}
-	for _, c := range ev.Columns() {
-		computed[evaluate.CanonicalName(c.Name)] = true
+// newLayout builds the output layout of tables evaluated by ev.
+func newLayout(ev *evaluate.Evaluator, tables []readers.Table) (*evalLayout, error) {
+	sources := make([]layout.Source, len(tables))
+	for i, t := range tables {
+		sources[i] = t
 	}
-	for _, t := range tables {
-		b, err := ev.Bind(t.Columns())
-		if err != nil {
-			pos := table.Position{File: t.File(), Sheet: t.Sheet(), Row: 1, Column: -1}
-			var dup *evaluate.DuplicateColumnError
-			if errors.As(err, &dup) {
-				pos.Column, pos.ColumnName = dup.Again, dup.AgainName
-			}
-			return nil, &table.Error{Pos: pos, Err: err}
-		}
-		lay.bindings = append(lay.bindings, b)
-		seen := map[string]int{}
-		m := make([]int, len(t.Columns()))
-		for i, c := range t.Columns() {
-			if computed[evaluate.CanonicalName(c.Name)] {
-				m[i] = -1
-				continue
-			}
-			key := "header:" + strings.TrimSpace(c.Name)
-			if f, ok := ev.Vocabulary().Lookup(c.Name); ok {
-				key = fmt.Sprintf("field:%d", f)
-			}
-			seen[key]++
-			if n := seen[key]; n > 1 {
-				key = fmt.Sprintf("%s#%d", key, n)
-			}
-			j, ok := index[key]
-			if !ok {
-				j = len(lay.header)
-				index[key] = j
-				lay.header = append(lay.header, table.Column{Name: c.Name, Kind: c.Kind, Role: table.Input})
-			} else if lay.header[j].Kind != c.Kind {
-				lay.header[j].Kind = table.Empty // mixed kinds: written as text
-			}
-			m[i] = j
-		}
-		lay.mapping = append(lay.mapping, m)
+	lay, err := layout.New(ev, sources)
+	if err != nil {
+		return nil, err
 	}
-	if len(tables) > 1 {
-		lay.source = len(lay.header)
-		lay.header = append(lay.header, table.Column{Name: "source", Kind: table.Text, Role: table.Input, Note: "the file (and sheet) the row comes from"})
-	}
-	lay.inputs = len(lay.header)
-	lay.header = append(lay.header, ev.Columns()...)
-	return lay, nil
+	return &evalLayout{Layout: lay}, nil
 }
 
 // batch is a run of consecutive rows of one table, evaluated by one worker.
@@ -264,7 +234,7 @@ const batchRows = 512
 // stream reads every table in order, evaluates batches in parallel and
 // writes the rows in input order. Memory is bounded by the number of
 // batches in flight, not by the number of rows.
-func (lay *layout) stream(ctx context.Context, tables []readers.Table, w writers.Writer, workers int, progress *progress, sum *summary) (statusCounts, error) {
+func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, w writers.Writer, workers int, progress *progress, sum *summary) (statusCounts, error) {
 	counts := statusCounts{}
 	todo := make(chan *batch, workers)
 	done := make(chan *batch, workers)
@@ -286,10 +256,7 @@ func (lay *layout) stream(ctx context.Context, tables []readers.Table, w writers
 			return false
 		}
 		for ti, t := range tables {
-			src := t.File()
-			if t.Sheet() != "" {
-				src += ":" + t.Sheet()
-			}
+			src := layout.SourceName(t)
 			b := &batch{seq: seq, tableNo: ti, source: src}
 			for {
 				row, err := t.Next()
@@ -383,32 +350,19 @@ collect:
 }
 
 // evaluate fills a batch's output rows.
-func (lay *layout) evaluate(b *batch) {
-	width := len(lay.header)
-	bind := lay.bindings[b.tableNo]
-	m := lay.mapping[b.tableNo]
+func (lay *evalLayout) evaluate(b *batch) {
+	width := lay.Width()
 	b.out = make([][]table.Cell, len(b.rows))
 	b.status = make([]evaluate.Status, len(b.rows))
 	flat := make([]table.Cell, width*len(b.rows))
 	for i, row := range b.rows {
 		out := flat[i*width : (i+1)*width : (i+1)*width]
-		for j, c := range row.Cells {
-			if j < len(m) && m[j] >= 0 {
-				out[m[j]] = c
-			}
-		}
-		if lay.source >= 0 {
-			out[lay.source] = table.TextCell(b.source)
-		}
-		if err := b.errs[i]; err != nil {
-			out[lay.inputs] = table.TextCell(string(evaluate.StatusError))
-			out[lay.inputs+1] = table.TextCell(err.Error())
-			b.status[i] = evaluate.StatusError
-		} else if lay.passThrough {
-			out[lay.inputs] = table.TextCell(string(evaluate.StatusOK))
+		if lay.passThrough && b.errs[i] == nil {
+			lay.Place(b.tableNo, b.source, row.Cells, out)
+			out[lay.Inputs()] = table.TextCell(string(evaluate.StatusOK))
 			b.status[i] = evaluate.StatusOK
 		} else {
-			b.status[i] = bind.Evaluate(row.Cells, out[lay.inputs:])
+			b.status[i] = lay.Row(b.tableNo, b.source, row.Cells, b.errs[i], out)
 		}
 		b.out[i] = out
 	}

@@ -128,8 +128,15 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		&cli.StringFlag{Name: "input-format", Usage: "input format: csv, tsv, xlsx or parquet (default: from the extension)"},
 		&cli.StringFlag{Name: "format", Usage: "output format: csv, tsv, xlsx or parquet (default: from the extension)"},
 		&cli.BoolFlag{Name: "pass-through", Hidden: true, Usage: "read and write without evaluating (benchmark baseline)"},
+		&cli.BoolFlag{Name: "values-only", Usage: "XLSX: write every bound as a value, without the live formulas that recompute closed-form bounds when an input is edited"},
+		&cli.StringFlag{Name: "threshold", Usage: "XLSX: shade the advantage columns red above this probability (e.g. 0.1), amber above half of it, green below; a row's own target_advantage takes precedence"},
 	}
+	evalFlags = append(evalFlags, limitFlags()...)
 	evalAction := func(c *cli.Context) error {
+		limits, err := limitsFrom(c)
+		if err != nil {
+			return err
+		}
 		cfg := evalConfig{
 			inputs:      c.Args().Slice(),
 			output:      c.String("output"),
@@ -142,6 +149,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			format:      c.String("format"),
 			stderr:      stderr,
 			passThrough: c.Bool("pass-through"),
+			valuesOnly:  c.Bool("values-only"),
+			threshold:   c.String("threshold"),
+			limits:      limits,
 		}
 		return runEval(cfg)
 	}

@@ -16,7 +16,7 @@ import (
 
 // priorsFlags are the flags of `riskbatch priors`.
 func priorsFlags() []cli.Flag {
-	return []cli.Flag{
+	return append([]cli.Flag{
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "prior table to write (.xlsx, .csv, .tsv, .parquet); the frequency table and summary go beside it (default: DATA-priors.xlsx)"},
 		&cli.StringFlag{Name: "name", Usage: "key prefix (default: the data file's name without extension)"},
 		&cli.StringFlag{Name: "columns", Usage: "attributes to build priors for, comma-separated (default: every column with at most --max-categories values)"},
@@ -34,7 +34,7 @@ func priorsFlags() []cli.Flag {
 		&cli.StringFlag{Name: "input-format", Usage: "data format: csv, tsv, xlsx or parquet (default: from the extension)"},
 		&cli.StringFlag{Name: "format", Usage: "output format (default: from the extension)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no summary on stderr"},
-	}
+	}, limitFlags()...)
 }
 
 // runPriors builds prior tables from raw data: `riskbatch priors DATA`.
@@ -79,7 +79,11 @@ func runPriors(c *cli.Context, stderr io.Writer) error {
 	if err := refuseOverwrite(out, []string{data}); err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	res, err := priors.BuildFile(data, readers.Options{Format: c.String("input-format"), Sheet: c.String("sheet")}, opts)
+	limits, err := limitsFrom(c)
+	if err != nil {
+		return err
+	}
+	res, err := priors.BuildFile(data, readers.Options{Format: c.String("input-format"), Sheet: c.String("sheet"), Limits: limits}, opts)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}

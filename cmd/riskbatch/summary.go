@@ -8,13 +8,16 @@ import (
 	"sync"
 
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/layout"
 	"github.com/riskbatch/riskbatch/table"
+	"github.com/riskbatch/riskbatch/writers"
 )
 
 // summary gathers, while the rows are written, what the workbook's Summary
-// sheet shows: how many rows are ok, partial or in error, and the riskiest
-// releases by their baseline-free bound. Memory is bounded by the number of
-// releases it ranks.
+// sheet shows: how many rows are ok, partial or in error, the riskiest
+// releases by their baseline-free bound, and a chart of each one's success
+// bound against the baseline. Memory is bounded by the number of releases
+// it ranks: it keeps their rows, to draw their curves at the end.
 type summary struct {
 	mu       sync.Mutex
 	counts   statusCounts
@@ -24,6 +27,8 @@ type summary struct {
 	success  int // output index of fdp_success
 	label    int // output index of the id column, or -1
 	statusAt int
+	sheet    *evaluate.SheetBinding
+	shading  string // how the workbook shades its advantage columns; "" when it does not
 }
 
 // topReleases is how many of the riskiest releases the Summary lists.
@@ -33,8 +38,13 @@ type risky struct {
 	worst, success float64
 	hasSuccess     bool
 	label          string
-	seq            int // the row's place in the output (1-based, header excluded)
+	seq            int          // the row's place in the output (0-based, header excluded)
+	cells          []table.Cell // the row, for its curve
 }
+
+// curveGrid is the number of intervals of the baselines the Summary's
+// charts plot, evenly spaced over [0, 1].
+const curveGrid = 200
 
 // riskHeap is a min-heap on worst: its root is the least risky kept row.
 type riskHeap []risky
@@ -50,11 +60,13 @@ func (h *riskHeap) Pop() any {
 	return x
 }
 
-func newSummary(lay *layout, ev *evaluate.Evaluator) *summary {
-	s := &summary{counts: statusCounts{}, keep: topReleases, label: -1, statusAt: lay.inputs}
-	for i, c := range lay.header {
+// newSummary prepares the summary of an output laid out as lay; sheet binds
+// the same header and draws the charts' curves.
+func newSummary(lay *layout.Layout, ev *evaluate.Evaluator, sheet *evaluate.SheetBinding) *summary {
+	s := &summary{counts: statusCounts{}, keep: topReleases, label: -1, statusAt: lay.Inputs(), sheet: sheet}
+	for i, c := range lay.Header() {
 		switch {
-		case i < lay.inputs:
+		case i < lay.Inputs():
 			if f, ok := ev.Vocabulary().Lookup(c.Name); ok && f == evaluate.FieldID && s.label < 0 {
 				s.label = i
 			}
@@ -84,11 +96,33 @@ func (s *summary) add(seq int, cells []table.Cell, st evaluate.Status) {
 		r.label = cells[s.label].String()
 	}
 	if len(s.top) < s.keep {
+		r.cells = append([]table.Cell(nil), cells...)
 		heap.Push(&s.top, r)
 	} else if r.worst > s.top[0].worst {
+		r.cells = append(s.top[0].cells[:0], cells...)
 		s.top[0] = r
 		heap.Fix(&s.top, 0)
 	}
+}
+
+// ranked returns the kept releases, riskiest first (ties in output order).
+func (s *summary) ranked() []risky {
+	top := append(riskHeap(nil), s.top...)
+	sort.SliceStable(top, func(i, j int) bool {
+		if top[i].worst != top[j].worst {
+			return top[i].worst > top[j].worst
+		}
+		return top[i].seq < top[j].seq
+	})
+	return top
+}
+
+// name is how the summary names a release: its id, else its row.
+func (r risky) name() string {
+	if r.label != "" {
+		return r.label
+	}
+	return "row " + strconv.Itoa(r.seq+1)
 }
 
 // rows is the Summary sheet.
@@ -98,20 +132,14 @@ func (s *summary) rows() [][]string {
 	out := [][]string{
 		{"riskbatch summary", ""},
 		{"rows", strconv.Itoa(s.counts.total())},
-		{"ok", strconv.Itoa(s.counts[evaluate.StatusOK])},
-		{"partial (some bounds empty; see message)", strconv.Itoa(s.counts[evaluate.StatusPartial])},
-		{"error (row rejected; see message)", strconv.Itoa(s.counts[evaluate.StatusError])},
+		{"ok", strconv.Itoa(s.counts[evaluate.StatusOK]), "every bound computed"},
+		{"partial", strconv.Itoa(s.counts[evaluate.StatusPartial]), "some bounds empty; the message says why"},
+		{"error", strconv.Itoa(s.counts[evaluate.StatusError]), "row rejected; the message says why"},
 		{"", ""},
 		{fmt.Sprintf("The %d riskiest releases by fdp_worst_advantage (the baseline-free bound):", len(s.top)), ""},
 		{"rank", "id", "row", "fdp_worst_advantage", "fdp_success"},
 	}
-	top := append(riskHeap(nil), s.top...)
-	sort.SliceStable(top, func(i, j int) bool {
-		if top[i].worst != top[j].worst {
-			return top[i].worst > top[j].worst
-		}
-		return top[i].seq < top[j].seq
-	})
+	top := s.ranked()
 	for i, r := range top {
 		succ := ""
 		if r.hasSuccess {
@@ -119,5 +147,47 @@ func (s *summary) rows() [][]string {
 		}
 		out = append(out, []string{strconv.Itoa(i + 1), r.label, strconv.Itoa(r.seq + 1), strconv.FormatFloat(r.worst, 'g', -1, 64), succ})
 	}
+	if len(top) > 0 {
+		out = append(out, []string{""},
+			[]string{"Charts: each release's fdp_success bound 1 − f(b) against the baseline b,"},
+			[]string{"the attacker's success without the release. The dashed diagonal is b itself:"},
+			[]string{"the gap between the lines is fdp_advantage. Data: the " + writers.CurvesSheetName + " sheet."})
+	}
+	if s.shading != "" {
+		out = append(out, []string{""}, []string{s.shading})
+	}
 	return out
+}
+
+// charts draws the success bound of every ranked release against the
+// baseline: the curve of fdp_success as the evaluate package computes it,
+// one chart per release with the diagonal b for reference.
+func (s *summary) charts() *writers.Charts {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sheet == nil || len(s.top) == 0 {
+		return nil
+	}
+	grid := make([]float64, curveGrid+1)
+	for i := range grid {
+		grid[i] = float64(i) / curveGrid
+	}
+	c := &writers.Charts{
+		XTitle: "baseline b",
+		YTitle: "success bound 1 − f(b)",
+		X:      grid,
+		Curves: []writers.Curve{{Name: "no release: b", Y: grid, Reference: true}},
+	}
+	for i, r := range s.ranked() {
+		y, err := s.sheet.SuccessCurve(r.cells, grid)
+		if err != nil {
+			continue // not a release (cannot happen for a row with fdp_worst_advantage)
+		}
+		c.Curves = append(c.Curves, writers.Curve{Name: r.name(), Y: y})
+		c.Plots = append(c.Plots, writers.Plot{
+			Title:  fmt.Sprintf("#%d %s: fdp_worst_advantage %.3g", i+1, r.name(), r.worst),
+			Curves: []int{0, len(c.Curves) - 1},
+		})
+	}
+	return c
 }

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/writers"
+)
+
+// workbookOptions are the writer options of a run's output beyond its
+// format and sheet name: the Columns sheet, the Summary sheet and its
+// charts, live formulas (unless --values-only) and the shading of the
+// advantage columns against each row's target_advantage and --threshold.
+func workbookOptions(cfg evalConfig, threshold float64, ev *evaluate.Evaluator, sheet *evaluate.SheetBinding, sum *summary) writers.Options {
+	opts := writers.Options{Docs: ev.Docs(), Summary: sum.rows, Charts: sum.charts, NumberColumns: sheet.NumberColumns()}
+	if !cfg.valuesOnly {
+		opts.Formulas = sheet
+		opts.Docs = docsWithWorkbook(ev)
+	}
+	target := sheet.Field(evaluate.FieldTargetAdvantage)
+	if threshold > 0 || target >= 0 {
+		opts.Shading = &writers.Shading{Columns: sheet.Advantages(), LimitColumn: target, Limit: threshold}
+		limit := "the row's target_advantage"
+		switch {
+		case target >= 0 && threshold > 0:
+			limit += " (or --threshold " + strconv.FormatFloat(threshold, 'g', -1, 64) + " where it is empty)"
+		case target < 0:
+			limit = "--threshold " + strconv.FormatFloat(threshold, 'g', -1, 64)
+		}
+		sum.shading = "Shading: the advantage columns are red above " + limit + ", amber above half of it, green at or below half."
+	}
+	return opts
+}
+
+// docsWithWorkbook is the Columns sheet with a last column saying how each
+// output column is written in the workbook: a live formula (on which rows)
+// or a value.
+func docsWithWorkbook(ev *evaluate.Evaluator) [][]string {
+	docs := ev.Docs()
+	form := map[string]string{}
+	for _, o := range ev.Outputs() {
+		form[o.Name] = strings.TrimPrefix(o.Sheet.Describe(), "In the workbook: ")
+	}
+	for i, row := range docs {
+		cell := ""
+		switch {
+		case i == 0:
+			cell = "in the workbook"
+		case len(row) > 0:
+			cell = form[row[0]]
+		}
+		docs[i] = append(row, cell)
+	}
+	return docs
+}
+
+// parseThreshold reads --threshold: a probability in (0, 1], as a number or
+// a percentage; empty means none.
+func parseThreshold(s string) (float64, error) {
+	if strings.TrimSpace(s) == "" {
+		return 0, nil
+	}
+	v, err := evaluate.ParseNumber(s)
+	if err != nil || !(v > 0 && v <= 1) {
+		return 0, fmt.Errorf("%q is not a probability; expected a number in (0, 1] such as 0.1 or 10%%", s)
+	}
+	return v, nil
+}

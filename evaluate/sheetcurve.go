@@ -1,0 +1,49 @@
+package evaluate
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// SuccessCurve returns the bound of the column fdp_success, 1 − f(b) (Kulynych
+// et al. Thm 3.2, rounded up as the column is), at every baseline b of
+// grid (each in [0, 1]), for the release an output row describes: the row is
+// resolved from its input cells as Evaluate resolves it, and only its
+// baseline is replaced by each b. It fails for a row that does not resolve
+// (an error row).
+func (s *SheetBinding) SuccessCurve(cells []table.Cell, grid []float64) ([]float64, error) {
+	var col *OutputColumn
+	for k := range s.outputs {
+		if s.outputs[k].Name == "fdp_success" {
+			col = &s.outputs[k]
+		}
+	}
+	if col == nil {
+		return nil, errors.New("evaluate: no fdp_success column")
+	}
+	in, ok := s.b.parseInputs(cells)
+	if !ok {
+		return nil, errors.New("evaluate: the row has an invalid input cell")
+	}
+	var problems rowError
+	r := s.b.resolve(&in, &problems)
+	if r == nil {
+		return nil, fmt.Errorf("evaluate: %s", strings.Join(problems, "; "))
+	}
+	out := make([]float64, len(grid))
+	for i, b := range grid {
+		if !(b >= 0 && b <= 1) {
+			return nil, fmt.Errorf("evaluate: baseline %v is not in [0, 1]", b)
+		}
+		r.Baseline, r.HasBaseline, r.hasAdv = b, true, false
+		v, sk := col.compute(r)
+		if !sk.ok() {
+			return nil, fmt.Errorf("evaluate: fdp_success at baseline %v: %s", b, sk.why)
+		}
+		out[i] = v
+	}
+	return out, nil
+}

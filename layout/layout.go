@@ -1,0 +1,153 @@
+// Package layout is the shape of riskbatch's output table and the placing of
+// each input row in it: the union of the input tables' columns, a source
+// column when there are several tables, then the evaluator's status, message
+// and bound columns. The command line and the Beam pipeline share it, so a
+// row gets the same output cells whichever of them evaluates it.
+package layout
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// Source is what the layout needs to know of an input table: where it comes
+// from and its header. readers.Table satisfies it.
+type Source interface {
+	File() string            // the file's path as given
+	Sheet() string           // the sheet name, or "" for formats without sheets
+	Columns() []table.Column // the header, in order
+}
+
+// SourceName is the text of the source column for a table: the file's path
+// as given, followed by ":" and the sheet name for a workbook sheet.
+func SourceName(s Source) string {
+	if s.Sheet() != "" {
+		return s.File() + ":" + s.Sheet()
+	}
+	return s.File()
+}
+
+// Layout is the output table's shape for a list of input tables. Input
+// columns are matched across tables by meaning when the evaluator's
+// vocabulary knows their header (epsilon and ε are one column), by their
+// trimmed header otherwise; a header repeated within one table keeps one
+// output column per occurrence. Columns a previous run appended (status,
+// message and the bounds) are dropped from the input side and recomputed.
+// A Layout is read-only after New and safe for concurrent use.
+type Layout struct {
+	header   []table.Column
+	inputs   int // number of input-side columns, source included
+	source   int // index of the source column, or -1
+	bindings []*evaluate.Binding
+	mapping  [][]int // per table: its column i goes to output column mapping[t][i] (-1: dropped)
+}
+
+// New builds the layout of the output of tables, in order, evaluated by ev.
+// There is a source column when there are two tables or more. A table whose
+// header names one input twice is an error, a *table.Error positioned on
+// the header row (and on the second of the two columns).
+func New(ev *evaluate.Evaluator, tables []Source) (*Layout, error) {
+	lay := &Layout{source: -1}
+	index := map[string]int{}
+	// Columns a previous run appended (status, message, the bounds) are
+	// recomputed, not passed through: evaluating riskbatch's own output
+	// after editing an input gives the same layout again.
+	computed := map[string]bool{}
+	for _, c := range ev.Columns() {
+		computed[evaluate.CanonicalName(c.Name)] = true
+	}
+	for _, t := range tables {
+		b, err := ev.Bind(t.Columns())
+		if err != nil {
+			pos := table.Position{File: t.File(), Sheet: t.Sheet(), Row: 1, Column: -1}
+			var dup *evaluate.DuplicateColumnError
+			if errors.As(err, &dup) {
+				pos.Column, pos.ColumnName = dup.Again, dup.AgainName
+			}
+			return nil, &table.Error{Pos: pos, Err: err}
+		}
+		lay.bindings = append(lay.bindings, b)
+		seen := map[string]int{}
+		m := make([]int, len(t.Columns()))
+		for i, c := range t.Columns() {
+			if computed[evaluate.CanonicalName(c.Name)] {
+				m[i] = -1
+				continue
+			}
+			key := "header:" + strings.TrimSpace(c.Name)
+			if f, ok := ev.Vocabulary().Lookup(c.Name); ok {
+				key = fmt.Sprintf("field:%d", f)
+			}
+			seen[key]++
+			if n := seen[key]; n > 1 {
+				key = fmt.Sprintf("%s#%d", key, n)
+			}
+			j, ok := index[key]
+			if !ok {
+				j = len(lay.header)
+				index[key] = j
+				lay.header = append(lay.header, table.Column{Name: c.Name, Kind: c.Kind, Role: table.Input})
+			} else if lay.header[j].Kind != c.Kind {
+				lay.header[j].Kind = table.Empty // mixed kinds: written as text
+			}
+			m[i] = j
+		}
+		lay.mapping = append(lay.mapping, m)
+	}
+	if len(tables) > 1 {
+		lay.source = len(lay.header)
+		lay.header = append(lay.header, table.Column{Name: "source", Kind: table.Text, Role: table.Input, Note: "the file (and sheet) the row comes from"})
+	}
+	lay.inputs = len(lay.header)
+	lay.header = append(lay.header, ev.Columns()...)
+	return lay, nil
+}
+
+// Header returns the output columns: the input side (source included), then
+// status, message and the bounds. The caller must not modify it.
+func (lay *Layout) Header() []table.Column { return lay.header }
+
+// Width is the number of cells of an output row, len(Header()).
+func (lay *Layout) Width() int { return len(lay.header) }
+
+// Inputs is the number of input-side columns, the source column included:
+// the status is output column Inputs() and the message Inputs()+1.
+func (lay *Layout) Inputs() int { return lay.inputs }
+
+// Place writes the input side of an output row into out (Width() cells):
+// the cells of a row of table tableNo (its index in the list given to New)
+// under their output columns, and source in the source column if there is
+// one. Every other cell of out is cleared. Cells beyond the table's header
+// are dropped.
+func (lay *Layout) Place(tableNo int, source string, cells []table.Cell, out []table.Cell) {
+	clear(out)
+	m := lay.mapping[tableNo]
+	for j, c := range cells {
+		if j < len(m) && m[j] >= 0 {
+			out[m[j]] = c
+		}
+	}
+	if lay.source >= 0 {
+		out[lay.source] = table.TextCell(source)
+	}
+}
+
+// Row fills out (Width() cells) with the output row of one input row of
+// table tableNo and returns its status. readErr is the error the reader
+// returned with the row, if any: the row is then kept as an error row
+// whose message is readErr's text, with the cells that could be read.
+// Otherwise the row is evaluated (evaluate.Binding.Evaluate) and its bounds,
+// status and message are written after the input side.
+func (lay *Layout) Row(tableNo int, source string, cells []table.Cell, readErr error, out []table.Cell) evaluate.Status {
+	lay.Place(tableNo, source, cells, out)
+	if readErr != nil {
+		out[lay.inputs] = table.TextCell(string(evaluate.StatusError))
+		out[lay.inputs+1] = table.TextCell(readErr.Error())
+		return evaluate.StatusError
+	}
+	return lay.bindings[tableNo].Evaluate(cells, out[lay.inputs:])
+}

@@ -1,0 +1,134 @@
+package writers
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// FormulaSource gives the spreadsheet formulas of data cells (Options.Formulas).
+type FormulaSource interface {
+	// Formulas sets formulas[i] to the formula of cells[i], without the
+	// leading "=", or to "" for a cell written as its value alone. The row
+	// is written on sheet row `row` (1 is the header), so a formula refers
+	// to the row's other cells as their column letter and row ("C7").
+	Formulas(cells []table.Cell, row int, formulas []string)
+	// Describe returns what the header note of column col adds about its
+	// cells (for instance which rows carry a formula), or "".
+	Describe(col int) string
+}
+
+// plainNumber reads text that is a decimal number written plainly
+// ("0.05", "-3", "1e-05"): digits, a sign, a point and an exponent, and
+// nothing else (not "5%", "1,000", hexadecimal or "Inf"). The evaluate
+// package's formulas rely on exactly these texts becoming numbers.
+func plainNumber(s string) (float64, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.Trim(s, "0123456789+-.eE") != "" {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, false
+	}
+	return v, true
+}
+
+// maxFormulaChars is the longest formula Excel accepts; a longer one is
+// dropped and the value written alone.
+const maxFormulaChars = 8192
+
+// Shading colours the numbers of some columns (Options.Shading) against a
+// limit: red above the limit, amber above half of it, green at or below
+// half. A row's limit is the number in its LimitColumn when that cell holds
+// one, else Limit; a row with neither is not coloured. The colours are
+// conditional formats, so they follow a spreadsheet's recalculation.
+type Shading struct {
+	// Columns are the header indexes of the shaded columns.
+	Columns []int
+	// LimitColumn is the header index of the column holding a row's own
+	// limit (target_advantage, say), or -1.
+	LimitColumn int
+	// Limit is the limit of rows without their own, in (0, 1]; 0 for none.
+	Limit float64
+}
+
+// Shading fills (RGB): Excel's stock light red, amber and green.
+const (
+	shadeRedFill   = "FFC7CE"
+	shadeRedFont   = "9C0006"
+	shadeAmberFill = "FFEB9C"
+	shadeAmberFont = "9C5700"
+	shadeGreenFill = "C6EFCE"
+	shadeGreenFont = "006100"
+)
+
+// check validates the shading against the header's width.
+func (s *Shading) check(n int) error {
+	for _, c := range s.Columns {
+		if c < 0 || c >= n {
+			return fmt.Errorf("shaded column %d is outside the header's %d columns", c, n)
+		}
+	}
+	if s.LimitColumn >= n || s.LimitColumn < -1 {
+		return fmt.Errorf("limit column %d is outside the header's %d columns", s.LimitColumn, n)
+	}
+	if !(s.Limit >= 0 && s.Limit <= 1) || math.IsNaN(s.Limit) {
+		return fmt.Errorf("limit %v is not a probability", s.Limit)
+	}
+	return nil
+}
+
+// shadeStyles are the differential styles of the three colours.
+type shadeStyles struct{ red, amber, green int }
+
+func newShadeStyles(f *excelize.File) (shadeStyles, error) {
+	var s shadeStyles
+	style := func(fill, font string) (int, error) {
+		return f.NewConditionalStyle(&excelize.Style{
+			Font: &excelize.Font{Color: font},
+			Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{fill}},
+		})
+	}
+	var err error
+	if s.red, err = style(shadeRedFill, shadeRedFont); err != nil {
+		return s, err
+	}
+	if s.amber, err = style(shadeAmberFill, shadeAmberFont); err != nil {
+		return s, err
+	}
+	s.green, err = style(shadeGreenFill, shadeGreenFont)
+	return s, err
+}
+
+// rules are the conditional formats of one shaded column on a sheet whose
+// data rows are 2..last: red, then amber, then green, each stopping the
+// next. Formulas are relative to the range's first cell (row 2); the limit
+// column is anchored ($L2) so that every shaded column reads it.
+func (s *Shading) rules(col int, st *shadeStyles) []excelize.ConditionalFormatOptions {
+	x := table.ColumnLetter(col) + "2"
+	limit := strconv.FormatFloat(s.Limit, 'G', -1, 64)
+	var lim, guard string
+	switch {
+	case s.LimitColumn >= 0 && s.Limit > 0:
+		l := "$" + table.ColumnLetter(s.LimitColumn) + "2"
+		lim = "IF(ISNUMBER(" + l + ")," + l + "," + limit + ")"
+	case s.LimitColumn >= 0:
+		l := "$" + table.ColumnLetter(s.LimitColumn) + "2"
+		lim, guard = l, ",ISNUMBER("+l+")"
+	case s.Limit > 0:
+		lim = limit
+	default:
+		return nil
+	}
+	return []excelize.ConditionalFormatOptions{
+		{Type: "formula", Criteria: "AND(ISNUMBER(" + x + ")" + guard + "," + x + ">" + lim + ")", Format: &st.red, StopIfTrue: true},
+		{Type: "formula", Criteria: "AND(ISNUMBER(" + x + ")" + guard + "," + x + ">" + lim + "/2)", Format: &st.amber, StopIfTrue: true},
+		{Type: "formula", Criteria: "AND(ISNUMBER(" + x + ")" + guard + ")", Format: &st.green},
+	}
+}

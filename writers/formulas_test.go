@@ -1,0 +1,236 @@
+package writers
+
+import (
+	"archive/zip"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// doubler puts the formula B{row}*2 on every fdp_success cell (column H)
+// of the sample and describes the column.
+type doubler struct{ calls int }
+
+func (d *doubler) Formulas(cells []table.Cell, row int, formulas []string) {
+	d.calls++
+	for i := range formulas {
+		formulas[i] = ""
+	}
+	formulas[7] = "B" + strconv.Itoa(row) + "*2"
+	formulas[1] = "1+1" // epsilon holds text on one row: no formula there
+}
+
+func (d *doubler) Describe(col int) string {
+	if col == 7 {
+		return "In the workbook: twice epsilon."
+	}
+	return ""
+}
+
+// Formula cells hold the formula and the row's value as its cached result,
+// only where the row has a number, on every sheet of a long table; the
+// header note adds the source's description and names the Columns row.
+func TestXLSXFormulas(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "live.xlsx")
+	cols := sampleCols()
+	var rows [][]table.Cell
+	for i := 0; i < 8; i++ {
+		rows = append(rows, sampleRows()[i%6])
+	}
+	src := &doubler{}
+	w, err := Create(path, Options{Docs: sampleDocs(), Formulas: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.(*xlsxWriter).maxRows = 4 // header + 3 rows a sheet
+	fill(t, w, cols, rows)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if src.calls != len(rows) {
+		t.Errorf("Formulas called %d times for %d rows", src.calls, len(rows))
+	}
+	f := openXLSX(t, path)
+	for i, row := range rows {
+		sheet := []string{"Results", "Results (2)", "Results (3)"}[i/3]
+		r := i%3 + 2
+		checkXLSXCell(t, f, sheet, cellRef(7, r), row[7])
+		formula, err := f.GetCellFormula(sheet, cellRef(7, r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := ""
+		if row[7].Kind == table.Number {
+			want = "B" + strconv.Itoa(r) + "*2"
+		}
+		if formula != want {
+			t.Errorf("%s!H%d formula %q, want %q", sheet, r, formula, want)
+		}
+		if formula, _ := f.GetCellFormula(sheet, cellRef(1, r)); formula != "" && row[1].Kind != table.Number {
+			t.Errorf("%s!B%d: formula %q on a cell that is not a number", sheet, r, formula)
+		}
+	}
+	comments, err := f.GetComments("Results")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range comments {
+		if c.Cell != "H1" {
+			continue
+		}
+		text := commentText(c)
+		if !strings.Contains(text, fdpNote+"\nIn the workbook: twice epsilon.\nSee the Columns sheet, row 2.") {
+			t.Errorf("H1 note %q", text)
+		}
+	}
+}
+
+// Text cells of number columns that hold plain decimal numbers are written
+// as numbers; anything else stays text.
+func TestXLSXNumberColumns(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "numbers.xlsx")
+	cols := []table.Column{{Name: "id"}, {Name: "epsilon"}}
+	rows := [][]table.Cell{
+		{text("007"), text("0.05")},
+		{text("42"), text(" 1e-05 ")},
+		{text("x"), text("5%")},
+		{text("y"), text("1,000")},
+		{text("z"), num(2)},
+	}
+	writeTable(t, path, Options{NumberColumns: []int{1}}, cols, rows)
+	f := openXLSX(t, path)
+	want := [][]table.Cell{
+		{text("007"), num(0.05)},
+		{text("42"), num(1e-5)},
+		{text("x"), text("5%")},
+		{text("y"), text("1,000")},
+		{text("z"), num(2)},
+	}
+	checkDataRows(t, f, DefaultSheetName, want)
+	w, err := Create(filepath.Join(dir, "bad.xlsx"), Options{NumberColumns: []int{5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteHeader(cols); err == nil {
+		t.Error("a number column outside the header is accepted")
+	}
+	w.Abort()
+}
+
+// Shaded columns carry three conditional formats, red, amber and green,
+// against the row's limit column or the fixed limit, over the data rows of
+// every sheet.
+func TestXLSXShading(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "shaded.xlsx")
+	cols := sampleCols()
+	rows := sampleRows()
+	writeTable(t, path, Options{Shading: &Shading{Columns: []int{7}, LimitColumn: 1, Limit: 0.1}}, cols, rows)
+	f := openXLSX(t, path)
+	formats, err := f.GetConditionalFormats("Results")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := formats["H2:H7"]
+	if len(rules) != 3 {
+		t.Fatalf("conditional formats %v, want three on H2:H7", formats)
+	}
+	lim := "IF(ISNUMBER($B2),$B2,0.1)"
+	wantCriteria := []string{"H2>" + lim, "H2>" + lim + "/2", ""}
+	for i, r := range rules {
+		if !strings.Contains(r.Criteria, "ISNUMBER(H2)") || !strings.Contains(r.Criteria, wantCriteria[i]) || r.Format == nil {
+			t.Errorf("rule %d: %+v, want %q", i, r, wantCriteria[i])
+		}
+		if r.StopIfTrue != (i < 2) {
+			t.Errorf("rule %d stops %v", i, r.StopIfTrue)
+		}
+	}
+	fills := []string{shadeRedFill, shadeAmberFill, shadeGreenFill}
+	for i, r := range rules {
+		s, err := f.GetConditionalStyle(*r.Format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fillOf(s); got != fills[i] {
+			t.Errorf("rule %d fill %q, want %q", i, got, fills[i])
+		}
+	}
+	w, err := Create(filepath.Join(dir, "bad.xlsx"), Options{Shading: &Shading{Columns: []int{99}, LimitColumn: -1, Limit: 0.1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteHeader(cols); err == nil {
+		t.Error("a shaded column outside the header is accepted")
+	}
+	w.Abort()
+}
+
+// The Summary sheet carries one chart per plot; the Curves sheet holds the
+// curves' data, which the charts' series refer to.
+func TestXLSXCharts(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "charts.xlsx")
+	x := []float64{0, 0.25, 0.5, 0.75, 1}
+	charts := &Charts{
+		XTitle: "b", YTitle: "bound", X: x,
+		Curves: []Curve{{Name: "diagonal", Y: x, Reference: true}, {Name: "a", Y: []float64{0.1, 0.5, 0.7, 0.9, 1}}, {Name: "b", Y: []float64{0, 0.3, 0.6, 0.8, 1}}},
+		Plots:  []Plot{{Title: "first", Curves: []int{0, 1}}, {Title: "second", Curves: []int{0, 2}}},
+	}
+	opts := Options{
+		Docs:    sampleDocs(),
+		Summary: func() [][]string { return [][]string{{"riskbatch summary"}, {"rows", "6"}} },
+		Charts:  func() *Charts { return charts },
+	}
+	writeTable(t, path, opts, sampleCols(), sampleRows())
+	f := openXLSX(t, path)
+	want := []string{DefaultSheetName, SummarySheetName, DocsSheetName, CurvesSheetName}
+	if got := f.GetSheetList(); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("sheets %v, want %v", got, want)
+	}
+	data, err := f.GetRows(CurvesSheetName, excelize.Options{RawCellValue: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(data[0], "|") != "b|diagonal|a|b" || len(data) != len(x)+1 {
+		t.Fatalf("Curves sheet %v", data)
+	}
+	for i := range x {
+		for j, c := range []Curve{{Y: x}, charts.Curves[0], charts.Curves[1], charts.Curves[2]} {
+			if v, err := strconv.ParseFloat(data[i+1][j], 64); err != nil || v != c.Y[i] {
+				t.Errorf("Curves row %d column %d = %q, want %v", i+2, j, data[i+1][j], c.Y[i])
+			}
+		}
+	}
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	parts := map[string]string{}
+	for _, zf := range zr.File {
+		if strings.HasPrefix(zf.Name, "xl/charts/") || strings.HasPrefix(zf.Name, "xl/worksheets/_rels/") {
+			rc, _ := zf.Open()
+			b, _ := io.ReadAll(rc)
+			rc.Close()
+			parts[zf.Name] = string(b)
+		}
+	}
+	for i, p := range charts.Plots {
+		xml := parts["xl/charts/chart"+strconv.Itoa(i+1)+".xml"]
+		col := string(rune('A' + p.Curves[1] + 1))
+		if !strings.Contains(xml, p.Title) || !strings.Contains(xml, "Curves!$A$2:$A$6") || !strings.Contains(xml, "Curves!$"+col+"$2:$"+col+"$6") {
+			t.Errorf("chart %d does not show %q from column %s: %.300s", i+1, p.Title, col, xml)
+		}
+	}
+	if !strings.Contains(parts["xl/worksheets/_rels/sheet2.xml.rels"], "drawing") {
+		t.Errorf("the Summary sheet has no drawing: %v", parts["xl/worksheets/_rels/sheet2.xml.rels"])
+	}
+}
