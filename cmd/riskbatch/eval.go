@@ -231,6 +231,13 @@ type batch struct {
 
 const batchRows = 512
 
+// batchCells bounds a batch by its output cells too, so that a very wide
+// input (thousands of columns) does not make each batch hundreds of MB.
+const batchCells = 1 << 18
+
+// batchLimit is the number of rows of a batch for an output of width cells.
+func batchLimit(width int) int { return max(1, min(batchRows, batchCells/max(width, 1))) }
+
 // stream reads every table in order, evaluates batches in parallel and
 // writes the rows in input order. Memory is bounded by the number of
 // batches in flight, not by the number of rows.
@@ -255,6 +262,7 @@ func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, w wri
 			}
 			return false
 		}
+		limit := batchLimit(lay.Width())
 		for ti, t := range tables {
 			src := layout.SourceName(t)
 			b := &batch{seq: seq, tableNo: ti, source: src}
@@ -269,7 +277,7 @@ func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, w wri
 				}
 				b.rows = append(b.rows, row)
 				b.errs = append(b.errs, err)
-				if len(b.rows) == batchRows {
+				if len(b.rows) >= limit {
 					if !send(b) {
 						return
 					}
