@@ -1,0 +1,169 @@
+// Command riskbatch-beam evaluates release tables too large for one machine
+// on Apache Beam: the same readers, header matching, evaluator and output
+// columns as `riskbatch eval`, run by any Beam runner (the local prism
+// runner by default; Dataflow, Flink or Spark through Beam's standard
+// flags), writing sharded CSV, TSV or Parquet.
+//
+//	riskbatch-beam --output out/risk --format parquet 'releases/part-*.csv'
+//
+// Row order in the output is not kept; every row keeps its source column
+// (with several input files) and its status and message.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/metrics"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+
+	"github.com/riskbatch/riskbatch/evaluate"
+)
+
+// Exit statuses, as riskbatch's.
+const (
+	exitOK        = 0
+	exitRowErrors = 1 // the output is written; some rows have status error
+	exitUsage     = 2 // bad flags, unreadable input, or the pipeline failed
+)
+
+// stringList is a repeatable flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
+
+func main() {
+	var inputs, priorPaths stringList
+	flag.Var(&inputs, "input", "input file pattern: a path or a glob, local or in a Beam file system such as gs:// (repeatable; patterns may also follow the flags)")
+	output := flag.String("output", "", "prefix of the output shards: PREFIX-00000-of-00004.csv …; an extension (.csv, .tsv, .parquet) sets --format")
+	format := flag.String("format", "", "output format: csv (default), tsv or parquet")
+	inputFormat := flag.String("input-format", "", "input format: csv, tsv, xlsx or parquet (default: from each file's extension)")
+	sheet := flag.String("sheet", "", "XLSX input sheet (default: every sheet whose first row has known column names)")
+	flag.Var(&priorPaths, "priors", "prior table joined on the prior column (repeatable); read by the workers as a side input")
+	confidence := flag.String("confidence", "0.95", "confidence level(s) of the one-run success upper bound, e.g. 0.95 or 0.05,0.5,0.95")
+	quiet := flag.Bool("quiet", false, "no summary on stderr")
+	flag.Parse()
+	beam.Init() // a worker started by a runner does its work here and exits
+
+	levels, err := parseConfidences(*confidence)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "riskbatch-beam: --confidence: "+err.Error())
+		os.Exit(exitUsage)
+	}
+	cfg := Config{
+		Inputs:      append(inputs, flag.Args()...),
+		InputFormat: *inputFormat,
+		Sheet:       *sheet,
+		Priors:      priorPaths,
+		Confidence:  levels,
+		Output:      *output,
+		Format:      *format,
+	}
+	cfg.Output, cfg.Format = splitOutput(cfg.Output, cfg.Format)
+	os.Exit(run(context.Background(), cfg, os.Stderr, *quiet))
+}
+
+// splitOutput takes a known extension off the output prefix: with
+// --output out/risk.parquet the shards are out/risk-00000-of-00001.parquet.
+// The extension sets the format unless --format does.
+func splitOutput(output, format string) (prefix, f string) {
+	ext := strings.ToLower(filepath.Ext(output))
+	switch ext {
+	case ".csv", ".tsv", ".parquet":
+		if format == "" || strings.EqualFold(strings.TrimPrefix(format, "."), ext[1:]) {
+			return strings.TrimSuffix(output, filepath.Ext(output)), ext[1:]
+		}
+	}
+	return output, format
+}
+
+// run builds and runs the pipeline, and reports the rows by status.
+func run(ctx context.Context, cfg Config, stderr io.Writer, quiet bool) int {
+	p, s := beam.NewPipelineWithRoot()
+	plan, err := Build(ctx, s, cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "riskbatch-beam: "+err.Error())
+		return exitUsage
+	}
+	res, err := beamx.RunWithMetrics(ctx, p)
+	if err != nil {
+		// Nothing is renamed into place before every bundle is done; drop
+		// what the bundles wrote (where this process can reach it).
+		_ = removeTempDir(ctx, plan.TempDir)
+		fmt.Fprintln(stderr, "riskbatch-beam: the pipeline failed: "+err.Error())
+		return exitUsage
+	}
+	counts, known := rowCounts(res)
+	if !known {
+		if !quiet {
+			fmt.Fprintf(stderr, "riskbatch-beam: %d files → %s (the runner reported no row counts)\n", len(plan.Files), plan.Shards)
+		}
+		return exitOK
+	}
+	if !quiet {
+		fmt.Fprintf(stderr, "riskbatch-beam: %d rows: %d ok, %d partial, %d error → %s\n",
+			counts.total(), counts[evaluate.StatusOK], counts[evaluate.StatusPartial], counts[evaluate.StatusError], plan.Shards)
+	}
+	if counts[evaluate.StatusError] > 0 {
+		return exitRowErrors
+	}
+	return exitOK
+}
+
+// statusCounts counts rows per status.
+type statusCounts map[evaluate.Status]int64
+
+func (c statusCounts) total() int64 {
+	return c[evaluate.StatusOK] + c[evaluate.StatusPartial] + c[evaluate.StatusError]
+}
+
+// rowCounts reads the pipeline's row counters; known is false when the
+// runner reports none (an asynchronous job, for example).
+func rowCounts(res beam.PipelineResult) (counts statusCounts, known bool) {
+	counts = statusCounts{}
+	if res == nil {
+		return counts, false
+	}
+	for _, c := range res.Metrics().Query(func(r metrics.SingleResult) bool { return r.Namespace() == "riskbatch" }).Counters() {
+		switch c.Name() {
+		case "rows_ok":
+			counts[evaluate.StatusOK] += c.Result()
+		case "rows_partial":
+			counts[evaluate.StatusPartial] += c.Result()
+		case "rows_error":
+			counts[evaluate.StatusError] += c.Result()
+		default:
+			continue
+		}
+		known = true
+	}
+	return counts, known
+}
+
+// parseConfidences reads --confidence as eval does: one level or a
+// comma-separated list, each in (0, 1), as numbers or percentages.
+func parseConfidences(s string) ([]float64, error) {
+	var levels []float64
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		v, err := evaluate.ParseNumber(f)
+		if err != nil || !(v > 0 && v < 1) {
+			return nil, fmt.Errorf("%q is not a confidence level; expected numbers in (0, 1) such as 0.95 or 0.05,0.5,0.95", f)
+		}
+		levels = append(levels, v)
+	}
+	if len(levels) == 0 {
+		return nil, errors.New("no level given; expected numbers in (0, 1) such as 0.95")
+	}
+	return levels, nil
+}
