@@ -6,6 +6,7 @@ import (
 	"html"
 	"math"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
 
@@ -75,7 +76,14 @@ func WriteTemplate(path, sheet string, cols []TemplateColumn, examples [][]table
 			}
 		}
 		col, _ := excelize.ColumnNumberToName(i + 1)
-		width := math.Min(math.Max(float64(len(c.Name))+4, 12), 40)
+		// Wide enough for the name and the examples, up to maxColWidth.
+		width := float64(utf8.RuneCountInString(c.Name) + 4)
+		for _, row := range examples {
+			if i < len(row) {
+				width = max(width, float64(utf8.RuneCountInString(row[i].String())+2))
+			}
+		}
+		width = math.Min(math.Max(width, 12), maxColWidth)
 		if err := f.SetColWidth(sheet, col, col, width); err != nil {
 			return fmt.Errorf("writers: %s: %w", path, err)
 		}
@@ -113,16 +121,10 @@ func WriteTemplate(path, sheet string, cols []TemplateColumn, examples [][]table
 		return fmt.Errorf("writers: %s: %w", path, err)
 	}
 	if docs != nil {
-		if _, err := f.NewSheet(DocsSheetName); err != nil {
+		// The same Columns sheet as the evaluated workbook's: bold frozen
+		// header, wrapped text, widths from the content.
+		if _, err := textSheet(f, DocsSheetName, docs, nil); err != nil {
 			return fmt.Errorf("writers: %s: %w", path, err)
-		}
-		for r, row := range docs {
-			for i, v := range row {
-				cell, _ := excelize.CoordinatesToCellName(i+1, r+1)
-				if err := f.SetCellStr(DocsSheetName, cell, v); err != nil {
-					return fmt.Errorf("writers: %s: %w", path, err)
-				}
-			}
 		}
 	}
 	f.SetActiveSheet(0)

@@ -691,13 +691,28 @@ func (w *xlsxWriter) finish() error {
 // with the plots of Options.Charts right of its rows). Cells that read as
 // numbers are written as numbers.
 func (w *xlsxWriter) writeTextSheet(name string, rows [][]string, charts *Charts) error {
-	wrap := func(err error) error {
+	var before func(int) error
+	if charts != nil {
+		before = func(ncols int) error { return w.addCharts(name, ncols, charts) }
+	}
+	cut, err := textSheet(w.f, name, rows, before)
+	w.cut += cut
+	if err != nil {
 		return fmt.Errorf("writers: %s: writing sheet %q: %w", w.out.target, name, err)
 	}
-	if _, err := w.f.NewSheet(name); err != nil {
+	return nil
+}
+
+// textSheet writes rows of text as a new sheet of f with the stream
+// writer (see writeTextSheet) and returns how many cells it truncated.
+// before, when not nil, runs before the sheet is flushed, with the number
+// of columns of its table.
+func textSheet(f *excelize.File, name string, rows [][]string, before func(ncols int) error) (cut int64, err error) {
+	wrap := func(err error) (int64, error) { return cut, err }
+	if _, err := f.NewSheet(name); err != nil {
 		return wrap(err)
 	}
-	head, err := w.f.NewStyle(&excelize.Style{
+	head, err := f.NewStyle(&excelize.Style{
 		Font:      &excelize.Font{Bold: true},
 		Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{inputHeaderFill}},
 		Border:    []excelize.Border{{Type: "bottom", Color: "808080", Style: 1}},
@@ -706,13 +721,13 @@ func (w *xlsxWriter) writeTextSheet(name string, rows [][]string, charts *Charts
 	if err != nil {
 		return wrap(err)
 	}
-	body, err := w.f.NewStyle(&excelize.Style{Alignment: &excelize.Alignment{Vertical: "top", WrapText: true}})
+	body, err := f.NewStyle(&excelize.Style{Alignment: &excelize.Alignment{Vertical: "top", WrapText: true}})
 	if err != nil {
 		return wrap(err)
 	}
 	// A row of one cell below the first is a line of text: it does not
 	// widen its column and runs over the empty cells to its right.
-	line, err := w.f.NewStyle(&excelize.Style{Alignment: &excelize.Alignment{Vertical: "top"}})
+	line, err := f.NewStyle(&excelize.Style{Alignment: &excelize.Alignment{Vertical: "top"}})
 	if err != nil {
 		return wrap(err)
 	}
@@ -735,7 +750,7 @@ func (w *xlsxWriter) writeTextSheet(name string, rows [][]string, charts *Charts
 			widths[j] = min(max(widths[j], longest+2), docsMaxColWidth)
 		}
 	}
-	sw, err := w.f.NewStreamWriter(name)
+	sw, err := f.NewStreamWriter(name)
 	if err != nil {
 		return wrap(err)
 	}
@@ -765,9 +780,9 @@ func (w *xlsxWriter) writeTextSheet(name string, rows [][]string, charts *Charts
 		for j := range vals {
 			var v interface{}
 			if j < len(row) {
-				s, cut := truncate(row[j])
-				if cut {
-					w.cut++
+				s, truncated := truncate(row[j])
+				if truncated {
+					cut++
 				}
 				v = s
 				if x, err := strconv.ParseFloat(s, 64); err == nil && r > 0 {
@@ -777,19 +792,50 @@ func (w *xlsxWriter) writeTextSheet(name string, rows [][]string, charts *Charts
 			cells[j] = excelize.Cell{StyleID: style, Value: v}
 			vals[j] = &cells[j]
 		}
-		if err := sw.SetRow("A"+strconv.Itoa(r+1), vals); err != nil {
+		// Spreadsheets do not fit the height of a row to wrapped text
+		// when they open a file: give a row the lines its longest cell
+		// needs at its column's width.
+		var opts []excelize.RowOpts
+		if lines := wrappedLines(row, widths); lines > 1 && !isLine(r) {
+			opts = append(opts, excelize.RowOpts{Height: float64(min(lines, maxTextRowLines)) * textLineHeight})
+		}
+		if err := sw.SetRow("A"+strconv.Itoa(r+1), vals, opts...); err != nil {
 			return wrap(err)
 		}
 	}
-	if charts != nil {
-		if err := w.addCharts(name, ncols, charts); err != nil {
+	if before != nil {
+		if err := before(ncols); err != nil {
 			return wrap(err)
 		}
 	}
 	if err := sw.Flush(); err != nil {
 		return wrap(err)
 	}
-	return nil
+	return cut, nil
+}
+
+// Heights of wrapped text rows, in points.
+const (
+	textLineHeight  = 13
+	maxTextRowLines = 24
+)
+
+// wrappedLines estimates how many lines the longest cell of a row takes,
+// wrapped at its column's width (in characters; some room for margins).
+func wrappedLines(row []string, widths []int) int {
+	most := 1
+	for j, s := range row {
+		if j >= len(widths) {
+			break
+		}
+		room := max(widths[j]-2, 1)
+		lines := 0
+		for _, l := range strings.Split(s, "\n") {
+			lines += max(1, (utf8.RuneCountInString(l)+room-1)/room)
+		}
+		most = max(most, lines)
+	}
+	return most
 }
 
 // closeFile releases excelize's temporary files.

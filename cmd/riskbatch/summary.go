@@ -28,7 +28,7 @@ type summary struct {
 	label    int // output index of the id column, or -1
 	statusAt int
 	sheet    *evaluate.SheetBinding
-	shading  string // how the workbook shades its advantage columns; "" when it does not
+	shading  []string // how the workbook shades its advantage columns, in lines; none when it does not
 }
 
 // topReleases is how many of the riskiest releases the Summary lists.
@@ -132,11 +132,12 @@ func (s *summary) rows() [][]string {
 	out := [][]string{
 		{"riskbatch summary", ""},
 		{"rows", strconv.Itoa(s.counts.total())},
-		{"ok", strconv.Itoa(s.counts[evaluate.StatusOK]), "every bound computed"},
-		{"partial", strconv.Itoa(s.counts[evaluate.StatusPartial]), "some bounds empty; the message says why"},
-		{"error", strconv.Itoa(s.counts[evaluate.StatusError]), "row rejected; the message says why"},
-		{"", ""},
-		{fmt.Sprintf("The %d riskiest releases by fdp_worst_advantage (the baseline-free bound):", len(s.top)), ""},
+		{"ok", strconv.Itoa(s.counts[evaluate.StatusOK])},
+		{"partial", strconv.Itoa(s.counts[evaluate.StatusPartial])},
+		{"error", strconv.Itoa(s.counts[evaluate.StatusError])},
+		{"ok: every bound computed; partial: some bounds empty; error: the row was rejected. The message column says why."},
+		{""},
+		{fmt.Sprintf("The %d riskiest releases by fdp_worst_advantage (the baseline-free bound):", len(s.top))},
 		{"rank", "id", "row", "fdp_worst_advantage", "fdp_success"},
 	}
 	top := s.ranked()
@@ -153,8 +154,11 @@ func (s *summary) rows() [][]string {
 			[]string{"the attacker's success without the release. The dashed diagonal is b itself:"},
 			[]string{"the gap between the lines is fdp_advantage. Data: the " + writers.CurvesSheetName + " sheet."})
 	}
-	if s.shading != "" {
-		out = append(out, []string{""}, []string{s.shading})
+	if len(s.shading) > 0 {
+		out = append(out, []string{""})
+		for _, l := range s.shading {
+			out = append(out, []string{l})
+		}
 	}
 	return out
 }

@@ -29,7 +29,7 @@ func workbookOptions(cfg evalConfig, threshold float64, ev *evaluate.Evaluator, 
 		case target < 0:
 			limit = "--threshold " + strconv.FormatFloat(threshold, 'g', -1, 64)
 		}
-		sum.shading = "Shading: the advantage columns are red above " + limit + ", amber above half of it, green at or below half."
+		sum.shading = []string{"Shading: the advantage columns are red above " + limit + ",", "amber above half of it, green at or below half."}
 	}
 	return opts
 }
