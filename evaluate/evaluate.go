@@ -31,6 +31,7 @@ const (
 type Evaluator struct {
 	vocab       *Vocabulary
 	specs       []mechanismSpec
+	mechIndex   map[string]int // canonical mechanism name or alias → specs index
 	outputs     []OutputColumn
 	priors      *priors.Tables
 	confidences []float64
@@ -64,6 +65,7 @@ func New(opts ...Option) *Evaluator {
 	for _, o := range opts {
 		o(e)
 	}
+	e.mechIndex = mechanismIndex(e.specs)
 	e.outputs = outputColumns(e.confidences)
 	return e
 }

@@ -94,18 +94,29 @@ func MechanismNames() []string {
 	return names
 }
 
-// lookupMechanism finds a spec by name or alias (canonicalised as headers are).
-func lookupMechanism(specs []mechanismSpec, name string) (*mechanismSpec, error) {
-	c := CanonicalName(name)
-	for i := range specs {
-		if CanonicalName(string(specs[i].name)) == c {
-			return &specs[i], nil
+// mechanismIndex maps every canonical mechanism name and alias to its
+// spec's index: rows name their mechanism, and canonicalising every name
+// and alias for every row would cost more than many bounds.
+func mechanismIndex(specs []mechanismSpec) map[string]int {
+	index := map[string]int{}
+	for i, s := range specs {
+		index[CanonicalName(string(s.name))] = i
+		for _, a := range s.aliases {
+			index[CanonicalName(a)] = i
 		}
-		for _, a := range specs[i].aliases {
-			if CanonicalName(a) == c {
-				return &specs[i], nil
-			}
-		}
+	}
+	return index
+}
+
+// lookupMechanism finds a spec by name or alias (canonicalised as headers
+// are); index is mechanismIndex(specs).
+func lookupMechanism(specs []mechanismSpec, index map[string]int, name string) (*mechanismSpec, error) {
+	// The common spellings ("pure", "gaussian") are canonical already.
+	if i, ok := index[name]; ok {
+		return &specs[i], nil
+	}
+	if i, ok := index[CanonicalName(name)]; ok {
+		return &specs[i], nil
 	}
 	return nil, fmt.Errorf("%q is not a mechanism (use one of %s)", name, mechanismNames(specs))
 }

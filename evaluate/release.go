@@ -592,7 +592,7 @@ func (b *Binding) joinPrior(r *Release, in *inputs, problems *rowError) bool {
 func (b *Binding) mechanism(in *inputs, problems *rowError) *mechanismSpec {
 	specs := b.specs
 	if in.has(FieldMechanism) {
-		spec, err := lookupMechanism(specs, in.text[FieldMechanism])
+		spec, err := lookupMechanism(specs, b.mechIndex, in.text[FieldMechanism])
 		if err != nil {
 			problems.add("%s: %v", b.name(FieldMechanism), err)
 			return nil

@@ -252,7 +252,7 @@ func (s *SheetBinding) mechanism(in *inputs) (Mechanism, bool) {
 	if m, ok := s.named[text]; ok {
 		return m, true
 	}
-	spec, err := lookupMechanism(s.b.specs, text)
+	spec, err := lookupMechanism(s.b.specs, s.b.mechIndex, text)
 	if err != nil {
 		return "", false
 	}
