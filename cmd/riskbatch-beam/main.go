@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -25,6 +26,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/readers"
 )
 
 // Exit statuses, as riskbatch's.
@@ -50,6 +52,19 @@ func main() {
 	flag.Var(&priorPaths, "priors", "prior table joined on the prior column (repeatable); read by the workers as a side input")
 	confidence := flag.String("confidence", "0.95", "confidence level(s) of the one-run success upper bound, e.g. 0.95 or 0.05,0.5,0.95")
 	quiet := flag.Bool("quiet", false, "no summary on stderr")
+	var limits readers.Limits
+	def := readers.DefaultLimits()
+	for _, l := range readers.LimitSettings() {
+		usage, value := l.Usage, strconv.FormatInt(*l.Field(&def), 10)
+		if l.Size {
+			usage, value = usage+"; a size such as 512KiB, 16MiB, 2GB", readers.FormatSize(*l.Field(&def))
+		}
+		flag.Func(l.Name, usage+", or none (default "+value+")", func(s string) error {
+			v, err := readers.ParseLimit(s, l.Size)
+			*l.Field(&limits) = v
+			return err
+		})
+	}
 	flag.Parse()
 	beam.Init() // a worker started by a runner does its work here and exits
 
@@ -66,6 +81,7 @@ func main() {
 		Confidence:  levels,
 		Output:      *output,
 		Format:      *format,
+		Limits:      limits,
 	}
 	cfg.Output, cfg.Format = splitOutput(cfg.Output, cfg.Format)
 	os.Exit(run(context.Background(), cfg, os.Stderr, *quiet))

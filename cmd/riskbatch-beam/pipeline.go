@@ -65,6 +65,9 @@ type Config struct {
 	Output string
 	// Format is the output format: csv, tsv or parquet.
 	Format string
+	// Limits bound what an input may make the readers unpack or hold, as
+	// eval's --max-* flags; zero fields are readers.DefaultLimits.
+	Limits readers.Limits
 }
 
 // fileTask is one input file to read, and the number of its first table
@@ -168,7 +171,7 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) (*Plan, error) {
 		return nil, err
 	}
 
-	opts := readers.Options{Format: cfg.InputFormat, Sheet: cfg.Sheet, Accept: ev.Vocabulary().Recognizes}
+	opts := readers.Options{Format: cfg.InputFormat, Sheet: cfg.Sheet, Accept: ev.Vocabulary().Recognizes, Limits: cfg.Limits}
 	var headers []tableHeader
 	var tasks []fileTask
 	for _, f := range files {
@@ -201,6 +204,7 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) (*Plan, error) {
 		Priors:      cfg.Priors,
 		InputFormat: cfg.InputFormat,
 		Sheet:       cfg.Sheet,
+		Limits:      cfg.Limits,
 	}, work, beam.SideInput{Input: priorData})
 	temp := tempDir(cfg.Output)
 	written := beam.ParDo(s, &writeShardFn{TempDir: temp, Format: format, Header: lay.Header()}, rows)
@@ -310,6 +314,7 @@ type evaluateFileFn struct {
 	Priors      []string // the --priors paths, in order
 	InputFormat string
 	Sheet       string
+	Limits      readers.Limits
 
 	ev                  *evaluate.Evaluator
 	lay                 *layout.Layout
@@ -345,7 +350,7 @@ func (fn *evaluateFileFn) ProcessElement(ctx context.Context, task fileTask, pri
 		}
 		fn.ev, fn.lay = ev, lay
 	}
-	opts := readers.Options{Format: fn.InputFormat, Sheet: fn.Sheet, Accept: fn.ev.Vocabulary().Recognizes}
+	opts := readers.Options{Format: fn.InputFormat, Sheet: fn.Sheet, Accept: fn.ev.Vocabulary().Recognizes, Limits: fn.Limits}
 	tables, done, err := openTables(ctx, task.Path, opts)
 	if err != nil {
 		return err

@@ -495,6 +495,8 @@ func TestBuildRefuses(t *testing.T) {
 		{Config{Inputs: []string{"ok.csv"}, Output: "x", Format: "xlsx"}, "csv, tsv or parquet"},
 		{Config{Inputs: []string{"ok.csv"}, Output: "x", Priors: []string{"badpriors.csv"}}, "badpriors.csv"},
 		{Config{Inputs: []string{"ok.csv"}}, "--output"},
+		// eval's --max-* limits: a header wider than --max-columns.
+		{Config{Inputs: []string{"dup.csv"}, Output: "x", Limits: readers.Limits{Columns: 1}}, "max-columns"},
 	} {
 		_, s := beam.NewPipelineWithRoot()
 		_, err := Build(context.Background(), s, tc.cfg)

@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -223,42 +222,18 @@ func TestLimitFlags(t *testing.T) {
 	}
 }
 
-func TestParseLimit(t *testing.T) {
-	for s, want := range map[string]int64{
-		"1": 1, "1048576": 1 << 20, "64KiB": 64 << 10, "16 MiB": 16 << 20, "2gb": 2e9, "1.5GiB": 3 << 29, "1e6": 1e6,
-		"none": math.MaxInt64, "Unlimited": math.MaxInt64, "9999999TiB": math.MaxInt64, "3b": 3, "1_000": 1000,
-	} {
-		if got, err := parseLimit(s, true); err != nil || got != want {
-			t.Errorf("parseLimit(%q, size) = %d, %v; want %d", s, got, err, want)
-		}
-	}
-	for _, s := range []string{"", "abc", "0", "-1", "1 parsec", "0.1", "NaN", "inf", "1e", "KiB"} {
-		if got, err := parseLimit(s, true); err == nil {
-			t.Errorf("parseLimit(%q, size) = %d, want an error", s, got)
-		}
-	}
-	if got, err := parseLimit("200", false); err != nil || got != 200 {
-		t.Errorf("parseLimit(200) = %d, %v", got, err)
-	}
-	for _, s := range []string{"2.5", "1KiB", "0", "1e3"} {
-		if got, err := parseLimit(s, false); err == nil {
-			t.Errorf("parseLimit(%q, count) = %d, want an error", s, got)
-		}
-	}
-}
-
 // Every limit of readers.Limits has a flag of the name its errors give,
 // with the default as its default.
 func TestLimitFlagsCoverLimits(t *testing.T) {
 	def := readers.DefaultLimits()
 	var set readers.Limits
 	names := map[string]bool{}
-	for _, l := range inputLimits() {
-		names[l.name] = true
-		*l.field(&set) = 1
-		v, err := parseLimit(flagDefault(t, l.name), l.bytes)
-		if err != nil || v != *l.field(&def) {
-			t.Errorf("--%s: default %d, %v; readers' %d", l.name, v, err, *l.field(&def))
+	for _, l := range readers.LimitSettings() {
+		names[l.Name] = true
+		*l.Field(&set) = 1
+		v, err := readers.ParseLimit(flagDefault(t, l.Name), l.Size)
+		if err != nil || v != *l.Field(&def) {
+			t.Errorf("--%s: default %d, %v; readers' %d", l.Name, v, err, *l.Field(&def))
 		}
 	}
 	if set != (readers.Limits{CellBytes: 1, RowBytes: 1, Columns: 1, XLSXSheetBytes: 1, XLSXPartBytes: 1, XLSXTotalBytes: 1,
