@@ -108,6 +108,17 @@ type Binding struct {
 	*Evaluator
 	index   [numFields]int    // column index of each field, -1 if absent
 	headers [numFields]string // the header as the file writes it
+	bound   []boundField      // the fields the table has, in field order
+}
+
+// boundField is what Evaluate needs of an input field the table has, kept
+// apart from the vocabulary's descriptions so that a row reads no more
+// than it uses.
+type boundField struct {
+	field  Field
+	column int // index of the field's cell in a row
+	text   bool
+	domain Domain
 }
 
 // Bind matches a table's header to the input vocabulary. Columns it does
@@ -128,6 +139,12 @@ func (e *Evaluator) Bind(cols []table.Column) (*Binding, error) {
 		}
 		b.index[f] = i
 		b.headers[f] = strings.TrimSpace(c.Name)
+	}
+	for f := Field(0); f < numFields; f++ {
+		if i := b.index[f]; i >= 0 {
+			col := e.vocab.Column(f)
+			b.bound = append(b.bound, boundField{field: f, column: i, text: col.Text, domain: col.Domain})
+		}
 	}
 	return b, nil
 }
@@ -153,24 +170,23 @@ func (e *Evaluator) Width() int { return 2 + len(e.outputs) }
 func (b *Binding) Evaluate(cells []table.Cell, dst []table.Cell) Status {
 	var in inputs
 	var problems rowError
-	for f := Field(0); f < numFields; f++ {
-		i := b.index[f]
-		if i < 0 || i >= len(cells) || cells[i].IsEmpty() {
+	for _, bf := range b.bound {
+		f, i := bf.field, bf.column
+		if i >= len(cells) || cells[i].IsEmpty() {
 			continue
 		}
-		col := b.vocab.Column(f)
-		if col.Text {
+		if bf.text {
 			in.text[f] = strings.TrimSpace(cells[i].String())
 			in.set[f] = true
 			continue
 		}
 		v, err := cellNumber(cells[i])
 		if err != nil {
-			problems.add("%s: %v; expected %s", b.name(f), err, col.Domain)
+			problems.add("%s: %v; expected %s", b.name(f), err, bf.domain)
 			continue
 		}
-		if !col.Domain.Contains(v) {
-			problems.add("%s: %s is out of range; expected %s", b.name(f), formatNumber(v), col.Domain)
+		if !bf.domain.Contains(v) {
+			problems.add("%s: %s is out of range; expected %s", b.name(f), formatNumber(v), bf.domain)
 			continue
 		}
 		in.num[f], in.set[f] = v, true
@@ -188,8 +204,12 @@ func (b *Binding) Evaluate(cells []table.Cell, dst []table.Cell) Status {
 		return StatusError
 	}
 	status := StatusOK
-	var reasons, notes []reason
-	for k, o := range b.outputs {
+	// The reasons for empty cells and the notes on written ones, in column
+	// order; most rows have a few, so they live on the stack.
+	var buf [32]mark
+	marks := buf[:0]
+	for k := range b.outputs {
+		o := &b.outputs[k]
 		v, s := o.compute(r)
 		if s.ok() && (math.IsNaN(v) || math.IsInf(v, 0)) {
 			// Never write NaN or ±Inf: report it (tests look for this).
@@ -198,7 +218,7 @@ func (b *Binding) Evaluate(cells []table.Cell, dst []table.Cell) Status {
 		if s.ok() {
 			dst[2+k] = table.NumberCell(v)
 			if s.note != "" {
-				notes = addReason(notes, s.note, o.Name)
+				marks = append(marks, mark{text: s.note, column: k, note: true})
 			}
 			continue
 		}
@@ -208,40 +228,74 @@ func (b *Binding) Evaluate(cells []table.Cell, dst []table.Cell) Status {
 		if !s.info {
 			status = StatusPartial
 		}
-		reasons = addReason(reasons, s.why, o.Name)
+		marks = append(marks, mark{text: s.why, column: k})
 	}
 	dst[0] = table.TextCell(string(status))
-	var parts []string
-	for _, r := range reasons {
-		parts = append(parts, strings.Join(r.columns, ", ")+" empty: "+r.text)
-	}
-	for _, n := range notes {
-		parts = append(parts, strings.Join(n.columns, ", ")+": "+n.text)
-	}
-	if len(parts) == 0 {
+	if len(marks) == 0 {
 		dst[1] = table.Cell{}
 	} else {
-		dst[1] = table.TextCell(strings.Join(parts, "; "))
+		dst[1] = table.TextCell(b.message(marks))
 	}
 	return status
 }
 
-// reason is one part of a row's message: a text and the columns it is
-// about.
-type reason struct {
-	text    string
-	columns []string
+// mark is one output column of a row that has a reason (why it is empty)
+// or a note (a warning about its value) in the row's message.
+type mark struct {
+	text   string
+	column int // index in the evaluator's outputs
+	note   bool
 }
 
-// addReason adds column to the part with the same text, or a new part.
-func addReason(rs []reason, text, column string) []reason {
-	for j := range rs {
-		if rs[j].text == text {
-			rs[j].columns = append(rs[j].columns, column)
-			return rs
+// message writes a row's message from its marks: one part per distinct
+// reason, in order of first appearance, naming its columns ("a, b empty:
+// why"), then one part per distinct note ("c: note"), joined by "; ".
+func (b *Binding) message(marks []mark) string {
+	// A mark whose text appeared before is written with its first
+	// occurrence. The scans are quadratic in the marks of one row, which
+	// are a few dozen at most, and allocate nothing but the message.
+	var sb strings.Builder
+	sb.Grow(256)
+	for _, notes := range [2]bool{false, true} {
+		for i := range marks {
+			m := &marks[i]
+			if m.note != notes || seenBefore(marks, i) {
+				continue
+			}
+			if sb.Len() > 0 {
+				sb.WriteString("; ")
+			}
+			first := true
+			for j := i; j < len(marks); j++ {
+				if marks[j].note != notes || marks[j].text != m.text {
+					continue
+				}
+				if !first {
+					sb.WriteString(", ")
+				}
+				first = false
+				sb.WriteString(b.outputs[marks[j].column].Name)
+			}
+			if notes {
+				sb.WriteString(": ")
+			} else {
+				sb.WriteString(" empty: ")
+			}
+			sb.WriteString(m.text)
 		}
 	}
-	return append(rs, reason{text: text, columns: []string{column}})
+	return sb.String()
+}
+
+// seenBefore reports whether a mark before marks[i], of the same kind
+// (reason or note), has the same text.
+func seenBefore(marks []mark, i int) bool {
+	for j := 0; j < i; j++ {
+		if marks[j].note == marks[i].note && marks[j].text == marks[i].text {
+			return true
+		}
+	}
+	return false
 }
 
 // Docs returns the column reference as rows (the first is the header): every

@@ -54,10 +54,29 @@ type parquetWriter struct {
 	fw      *pqarrow.FileWriter
 	rb      *array.RecordBuilder
 	kinds   []table.Kind // the storage kind of each column
-	pending int          // rows in rb
-	strLen  int          // bytes of strings in rb
+	cols    []columnBuilder
+	pending int // rows in rb
+	strLen  int // bytes of strings in rb
 	nulled  int64
 }
+
+// columnBuilder is the builder of one column under its own type, so that
+// appending a cell is a direct call rather than an interface lookup and a
+// type assertion per cell. Exactly one field is set, as the column's
+// storage kind says.
+type columnBuilder struct {
+	f64 *array.Float64Builder
+	i64 *array.Int64Builder
+	b   *array.BooleanBuilder
+	str *array.StringBuilder
+}
+
+// parquetDictionaryBytes is the dictionary page size above which a column
+// chunk falls back from dictionary to plain encoding. Text columns with few
+// distinct values (status, message, mechanism) stay dictionary-encoded;
+// columns of identifiers or free text stop paying for the hash table after
+// a few thousand rows of each row group.
+const parquetDictionaryBytes = 64 << 10
 
 func newParquet(path string) (*parquetWriter, error) {
 	out, err := createAtomic(path)
@@ -113,10 +132,19 @@ func (w *parquetWriter) WriteHeader(cols []table.Column) error {
 		fields[i] = arrow.Field{Name: c.Name, Type: t, Nullable: true, Metadata: arrow.NewMetadata(keys, vals)}
 	}
 	schema := arrow.NewSchema(fields, nil)
-	props := parquet.NewWriterProperties(
+	popts := []parquet.WriterProperty{
 		parquet.WithCompression(compress.Codecs.Snappy),
 		parquet.WithMaxRowGroupLength(int64(w.rowGroupRows)),
-	)
+		parquet.WithDictionaryPageSizeLimit(parquetDictionaryBytes),
+	}
+	for i, c := range cols {
+		// Numbers (bounds, parameters) are nearly all distinct: a
+		// dictionary only costs a hash per value before the fallback.
+		if k := w.kinds[i]; k == table.Number || k == table.Integer {
+			popts = append(popts, parquet.WithDictionaryPath(parquet.ColumnPath{c.Name}, false))
+		}
+	}
+	props := parquet.NewWriterProperties(popts...)
 	// The bufio.Writer also keeps pqarrow from closing the file: the
 	// temporary file must stay open for the sync before the rename.
 	w.buf = bufio.NewWriterSize(w.out.f, 1<<20)
@@ -126,6 +154,19 @@ func (w *parquetWriter) WriteHeader(cols []table.Column) error {
 	}
 	w.fw = fw
 	w.rb = array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	w.cols = make([]columnBuilder, len(cols))
+	for i, k := range w.kinds {
+		switch b := w.rb.Field(i); k {
+		case table.Number:
+			w.cols[i].f64 = b.(*array.Float64Builder)
+		case table.Integer:
+			w.cols[i].i64 = b.(*array.Int64Builder)
+		case table.Bool:
+			w.cols[i].b = b.(*array.BooleanBuilder)
+		default:
+			w.cols[i].str = b.(*array.StringBuilder)
+		}
+	}
 	return nil
 }
 
@@ -148,45 +189,42 @@ func (w *parquetWriter) Write(cells []table.Cell) error {
 // appendCell appends c to column i, converting it or writing a null as the
 // type doc above says.
 func (w *parquetWriter) appendCell(i int, c table.Cell) {
-	b := w.rb.Field(i)
-	if c.Kind == table.Empty {
-		b.AppendNull()
-		return
-	}
+	col := &w.cols[i]
 	switch w.kinds[i] {
 	case table.Number:
-		fb := b.(*array.Float64Builder)
 		switch {
 		case c.Kind == table.Number:
-			fb.Append(c.Num)
+			col.f64.Append(c.Num)
 		case c.Kind == table.Integer && exactFloat(c.Int):
-			fb.Append(float64(c.Int))
+			col.f64.Append(float64(c.Int))
 		default:
-			fb.AppendNull()
+			col.f64.AppendNull()
 			w.nullUnlessBlank(c)
 		}
 	case table.Integer:
-		ib := b.(*array.Int64Builder)
 		switch {
 		case c.Kind == table.Integer:
-			ib.Append(c.Int)
+			col.i64.Append(c.Int)
 		case c.Kind == table.Number && integral(c.Num):
-			ib.Append(int64(c.Num))
+			col.i64.Append(int64(c.Num))
 		default:
-			ib.AppendNull()
+			col.i64.AppendNull()
 			w.nullUnlessBlank(c)
 		}
 	case table.Bool:
-		bb := b.(*array.BooleanBuilder)
 		if c.Kind == table.Bool {
-			bb.Append(c.Bool)
+			col.b.Append(c.Bool)
 		} else {
-			bb.AppendNull()
+			col.b.AppendNull()
 			w.nullUnlessBlank(c)
 		}
 	default:
+		if c.Kind == table.Empty {
+			col.str.AppendNull()
+			return
+		}
 		s := c.String()
-		b.(*array.StringBuilder).Append(s)
+		col.str.Append(s)
 		w.strLen += len(s)
 	}
 }

@@ -57,6 +57,8 @@ func run(rows int, big bool, bin, dir string) error {
 		}
 		defer os.RemoveAll(d)
 		dir = d
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
 	}
 	if bin == "" {
 		bin = filepath.Join(dir, "riskbatch")
