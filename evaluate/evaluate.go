@@ -38,6 +38,8 @@ type Evaluator struct {
 	rdps        *rdpCache
 	epsilons    *epsCache
 	pmpData     *pmpCache
+	plds        *pldCache
+	noise       *noiseCache
 }
 
 // DefaultConfidence is the confidence of the one-run success upper bound
@@ -61,7 +63,7 @@ func WithConfidence(levels ...float64) Option {
 
 // New returns an evaluator for every registered output column.
 func New(opts ...Option) *Evaluator {
-	e := &Evaluator{vocab: NewVocabulary(), specs: mechanismSpecs(), confidences: []float64{DefaultConfidence}, rdps: &rdpCache{}, epsilons: &epsCache{}, pmpData: &pmpCache{}}
+	e := &Evaluator{vocab: NewVocabulary(), specs: mechanismSpecs(), confidences: []float64{DefaultConfidence}, rdps: &rdpCache{}, epsilons: &epsCache{}, pmpData: &pmpCache{}, plds: &pldCache{}, noise: &noiseCache{}}
 	for _, o := range opts {
 		o(e)
 	}

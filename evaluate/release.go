@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskbatch/riskbatch/evaluate/pld"
 	"github.com/riskbatch/riskbatch/priors"
 )
 
@@ -67,18 +68,25 @@ type Release struct {
 
 	// Rényi views for the comparators of Balle et al.: the zCDP ρ (zcdp,
 	// and gaussian/gdp with ρ = μ²/2), or the RDP curve (rdp, dpsgd).
-	rho      float64
-	hasRho   bool
-	rdp      RDP
-	hasRDP   bool
-	dpsgd    DPSGD   // the parameters of a dpsgd row
-	pureEps  float64 // ε of a pure ε-DP guarantee (pure, laplace, rr)
-	hasPure  bool
-	mu       float64 // μ of a Gaussian curve (gaussian, gdp, marginals)
-	hasMu    bool
-	sensitiv float64 // sensitivity for σ calibration (gaussian)
-	sigma    float64 // σ of a gaussian row
-	lapScale bool    // a Laplace row (for ε calibration)
+	rho    float64
+	hasRho bool
+	rdp    RDP
+	hasRDP bool
+	dpsgd  DPSGD // the parameters of a dpsgd row
+	// The extra stages of a dpsgd row, its PLD accountant (nil when the
+	// accountant failed, with the reason in pldWhy) and the run's cache of
+	// noise calibrations.
+	extraStages []pld.Stage
+	pld         *pld.PLD
+	pldWhy      string
+	noise       *noiseCache
+	pureEps     float64 // ε of a pure ε-DP guarantee (pure, laplace, rr)
+	hasPure     bool
+	mu          float64 // μ of a Gaussian curve (gaussian, gdp, marginals)
+	hasMu       bool
+	sensitiv    float64 // sensitivity for σ calibration (gaussian)
+	sigma       float64 // σ of a gaussian row
+	lapScale    bool    // a Laplace row (for ε calibration)
 
 	Baseline    float64
 	HasBaseline bool
@@ -400,6 +408,10 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 		r.rho, r.hasRho = mu*mu/2, true // the Gaussian mechanism is (μ²/2)-zCDP
 	}
 
+	if in.has(FieldExtraStages) && spec.name != MechanismDPSGD {
+		problems.add("%s: filled, but mechanism %s does not use it; clear it or correct mechanism", name(FieldExtraStages), spec.name)
+		return nil
+	}
 	switch spec.name {
 	case MechanismPure, MechanismExponential:
 		if r.delta != 0 {
@@ -490,9 +502,26 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 		r.rdp, r.hasRDP = c, true
 	case MechanismDPSGD:
 		r.dpsgd = DPSGD{NoiseMultiplier: in.num[FieldNoiseMultiplier], SampleRate: in.num[FieldSampleRate], Steps: int(in.num[FieldSteps])}
-		c := b.dpsgdRDP(r.dpsgd)
-		r.Curve, r.epsilonAt = c, c.EpsilonAt
-		r.rdp, r.hasRDP = c, true
+		if in.has(FieldExtraStages) {
+			extra, err := parseStages(in.text[FieldExtraStages])
+			if err != nil {
+				problems.add("%s: %v", name(FieldExtraStages), err)
+				return nil
+			}
+			r.extraStages = extra
+		}
+		stages := dpsgdStages(r.dpsgd, r.extraStages)
+		r.rdp, r.hasRDP = b.stagesRDP(stages), true
+		r.noise = b.noise
+		if p, err := b.plds.get(stages); err == nil {
+			c := PLDCurve{p}
+			r.pld, r.Curve, r.epsilonAt = p, c, c.EpsilonAt
+		} else {
+			// A configuration the PLD cannot represent (a loss range too
+			// wide for its grid): the RDP accountant still bounds it.
+			r.pldWhy = fmt.Sprintf("the PLD accountant cannot account this row (%v), so the f-DP and ε columns use the RDP accountant", err)
+			r.Curve, r.epsilonAt = r.rdp, r.rdp.EpsilonAt
+		}
 	}
 	if r.Curve == nil {
 		return nil
