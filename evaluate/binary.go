@@ -72,6 +72,8 @@ func BayesRisk(curve Curve, pi float64) float64 {
 		// R(π) = n·(1 − δ(|logit π|)) for a symmetric curve (riskcal's
 		// get_bayes_risk_from_pld); δ is an upper bound, so R is a lower one.
 		r = n * (1 - c.DeltaAt(math.Abs(logit(pi))))
+	case DPSGDCurve:
+		r = n * (1 - c.DeltaAt(math.Abs(logit(pi))))
 	default:
 		neg, _ := goldenConcaveMax(func(a float64) float64 { return -(pi*a + (1-pi)*curve.TradeOff(a)) })
 		r = -neg
@@ -186,6 +188,8 @@ func BinaryAdvantage(curve Curve, pi float64) float64 {
 		}
 		adv = n * c.DeltaAt(x)
 	case PLDCurve:
+		adv = n * c.DeltaAt(x)
+	case DPSGDCurve:
 		adv = n * c.DeltaAt(x)
 	default:
 		r := BayesRisk(curve, pi)

@@ -71,7 +71,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 			"f = G_μ(α) = Φ(Φ⁻¹(1 − α) − μ) for gaussian (μ = sensitivity/σ), gdp and marginals (μ = √K·√2/σ); " +
 			"the exact Laplace curve (Dong, Roth & Su 2022) for laplace; the exact k-ary randomized-response curve for rr; " +
 			"the optimal conversion of Rényi DP to a trade-off curve (Zhu, Dong & Wang 2022), over all orders, for zcdp and rdp; " +
-			"for dpsgd the symmetrised trade-off curve of its privacy-loss distribution (a PLD accountant: connect-the-dots discretisation, Doroshenko et al. 2022; Neyman–Pearson tests on the discrete PLD, Kulynych et al. 2024, Alg. 1; Dong, Roth & Su 2022, Def. F.1), rounded pessimistically, with extra_stages composed in; " +
+			"for dpsgd the symmetrised trade-off curve of its privacy-loss distribution (a PLD accountant: connect-the-dots discretisation, Doroshenko et al. 2022; Neyman–Pearson tests on the discrete PLD, Kulynych et al. 2024, Alg. 1; Dong, Roth & Su 2022, Def. F.1), rounded pessimistically, with extra_stages composed in, and tightened by the RDP curve where that is tighter (far tails only); " +
 			"compositions: μ√c, cρ, c·ε_α, and the optimal composition theorem (Kairouz, Oh & Viswanath 2015) for pure, approx, laplace and rr"
 		mechs   = "a mechanism's parameters (see riskbatch columns: epsilon/delta, sigma, mu, laplace_scale, rho, rdp_order/rdp_epsilon, dpsgd, rr, marginals)"
 		epsView = "ε is the row's epsilon (pure, approx, laplace, rr); for the other mechanisms, eps_at_delta: their ε at the row's delta"
@@ -249,8 +249,8 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "fdp_noise_for_target", Family: "fdp", Format: table.Real, Request: "target_advantage (dpsgd rows)",
-			Meaning:  "the smallest DP-SGD noise multiplier whose advantage bound stays at or below target_advantage, at the row's sample_rate and steps (and extra_stages, kept fixed): at the row's baseline when it has one, else in the worst case; PLD accounting",
-			Formula:  "bisection on ln σ of the PLD accountant's 1 − f(b) − b (or η), to 0.01% of σ, returning the end that meets the target",
+			Meaning:  "the smallest DP-SGD noise multiplier whose advantage bound stays at or below target_advantage, at the row's sample_rate and steps (and extra_stages, kept fixed): at the row's baseline when it has one, else in the worst case; PLD accounting (or RDP accounting where that needs less noise, which happens only for targets near 1e-9)",
+			Formula:  "a safeguarded secant search on ln σ of the PLD accountant's 1 − f(b) − b (or η), to 0.01% of σ, returning the end that meets the target; the smaller of that and fdp_noise_for_target_rdp",
 			Citation: kulynych + ", §4.2 and §9 (calibration, \"less noise\")",
 			Needs:    "target_advantage; noise_multiplier, sample_rate, steps; baseline optional",
 			Assumes:  "Poisson-subsampled Gaussian under add/remove neighbours; rounded up",
@@ -505,7 +505,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 		{
 			Name: "pld_error", Family: "dpsgd", Format: table.Probability, Request: "a dpsgd row",
 			Meaning:  "how much the PLD accountant's δ(ε) may exceed the exact δ(ε) of the continuous mechanism, for every ε; the same bounds the excess of fdp_advantage, fdp_worst_advantage and 1 − fdp_success of dpsgd rows (the accountant is pessimistic, so its values are never below the exact ones)",
-			Formula:  "discretisation (sup over ε of δ on a grid twice as coarse minus δ on the grid used; connect-the-dots error falls as the square of the grid step, so this overstates the grid's own error about threefold) + floating-point round-off (a rigorous bound) + the tail mass moved to an infinite loss",
+			Formula:  "discretisation (twice the largest difference between δ on a grid twice as coarse and δ on the grid used, at the grid points and midway between them: connect-the-dots error falls as the square of the grid step where δ is smooth and as the grid step at its kinks, so this covers both) + floating-point round-off (a rigorous bound) + the tail mass moved to an infinite loss",
 			Citation: "Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022 (connect-the-dots); Koskela, Jälkö & Honkela 2020 (error terms)",
 			Needs:    "noise_multiplier, sample_rate, steps",
 			Assumes:  "add/remove neighbours",
@@ -525,7 +525,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "pld_grid_step", Family: "dpsgd", Format: table.Real, Request: "a dpsgd row",
-			Meaning:  "the grid step h of the PLD accountant's privacy-loss grid (chosen per row: a thirtieth of one step's privacy-loss standard deviation, coarsened so that the composed grid stays near 2^17 points)",
+			Meaning:  "the grid step h of the PLD accountant's privacy-loss grid (chosen per row: a thirtieth of one step's privacy-loss standard deviation, coarsened so that the composed grid stays near 2^17 points, refined to at least 2^13 points down to s/300 when the composition is small)",
 			Formula:  "h = s/30, s² the step-weighted mean variance of one step's privacy loss",
 			Citation: "Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022",
 			Needs:    "noise_multiplier, sample_rate, steps",
@@ -1015,7 +1015,7 @@ func fanoColumn(name, what string, pick func(alpha1, best FanoBound) float64) Ou
 		Name: name, Family: "fano", Format: table.Probability, Request: requestPrior,
 		Meaning: "bound on the advantage (P(correct) − p*)/(1 − p*) of reconstructing a target's value among M candidates, p* the best a-priori guess: " + what,
 		Formula: "Fano's inequality with I(X; M(X)) ≤ μ: H(X) − μ ≤ h(P_e) + P_e·ln(M − 1), solved for P(correct) = 1 − P_e; Rényi version D_α(Ber(P)‖Ber(1/M)) ≤ μ_α; " +
-			"μ from the mechanism: ρ (zcdp, and μ²/2 for gaussian, gdp, marginals), the RDP curve (rdp), ε at order ∞ (pure, laplace), the exact mutual information (rr)",
+			"μ from the mechanism: ρ (zcdp, and μ²/2 for gaussian, gdp, marginals, whose α = 1 bound uses Thm 2's tighter −Σ p_m·ln(p_m + (1 − p_m)·e^{−μ²/2})), the RDP curve (rdp), ε at order ∞ (pure, laplace), the exact mutual information (rr)",
 		Citation: guoCitation + ", Algorithms 1 and 2, Thm 1 and Thm 2",
 		Needs:    "candidates or uniform(M) (a uniform prior), or a prior key whose frequency table is loaded (the attribute's distribution: M is its number of values); a mechanism with a Rényi or mutual-information view",
 		Assumes:  "the mechanism's parameters are stated for replace-one neighbours (for add/remove Gaussian parameters ρ is 4 times larger); the prior is uniform over the M candidates, or the loaded distribution of the target's attribute (given its known columns); with several distributions (cells) the worst one is reported",

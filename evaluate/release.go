@@ -514,7 +514,7 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 		r.rdp, r.hasRDP = b.stagesRDP(stages), true
 		r.noise = b.noise
 		if p, err := b.plds.get(stages); err == nil {
-			c := PLDCurve{p}
+			c := DPSGDCurve{PLD: PLDCurve{p}, RDP: r.rdp}
 			r.pld, r.Curve, r.epsilonAt = p, c, c.EpsilonAt
 		} else {
 			// A configuration the PLD cannot represent (a loss range too

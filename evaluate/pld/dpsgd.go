@@ -41,8 +41,14 @@ const (
 )
 
 // gridStepsPerStd is the number of grid steps per standard deviation of one
-// step's privacy loss chosen by DefaultGridStep (see there).
-const gridStepsPerStd = 30
+// step's privacy loss chosen by DefaultGridStep (see there); a composed PLD
+// that would have fewer than minGridPoints points gets a finer grid, down
+// to maxGridStepsPerStd steps per standard deviation.
+const (
+	gridStepsPerStd    = 30
+	maxGridStepsPerStd = 300
+	minGridPoints      = 1 << 13
+)
 
 // DefaultGridStep returns the grid step NewDPSGD uses when
 // Options.GridStep is 0:
@@ -53,7 +59,8 @@ const gridStepsPerStd = 30
 // standard deviation (the smaller of the two directions), coarsened if the
 // composed PLD would exceed about 2^17 grid points: its extent is taken as
 // the larger of 20 standard deviations of the composed loss and the range
-// of one step's loss up to its truncated tails.
+// of one step's loss up to its truncated tails. A composed PLD that would
+// have fewer than 2^13 points is refined instead, to at most s/300.
 //
 // Why s/30: the connect-the-dots split of an interval of width h adds at
 // most h²/4 to the variance of the loss and keeps E_U[e^{−L}] (Doroshenko et
@@ -93,8 +100,13 @@ func autoGridStep(stages []Stage, tailMass float64) (h, extent float64) {
 	s := math.Sqrt(math.Min(sumVar[0], sumVar[1]) / total)
 	extent = math.Max(extent, 20*math.Sqrt(math.Max(sumVar[0], sumVar[1])))
 	h = s / gridStepsPerStd
-	if extent/h > targetGridPoints {
+	switch {
+	case extent/h > targetGridPoints:
 		h = extent / targetGridPoints
+	case extent/h < minGridPoints:
+		// A small composition (few steps, or q near 1) is cheap on a finer
+		// grid, whose error falls as h².
+		h = math.Max(extent/minGridPoints, s/maxGridStepsPerStd)
 	}
 	if !(h > 0) || math.IsInf(h, 0) {
 		// The loss is 0 to double precision (σ enormous): any step will do.
@@ -311,10 +323,15 @@ func (p *PLD) WorstAdvantage() float64 { return p.prof.sym[0] }
 // for every ε ≥ 0, and hence also β_exact(α) − β_reported(α) and the excess
 // of Advantage and WorstAdvantage.
 type Errors struct {
-	// Discretisation is sup over ε ≥ 0 of δ_{2h}(ε) − δ_h(ε), the profile
-	// of the same composition on a grid twice as coarse minus this one.
-	// Connect-the-dots error grows as h² (see DefaultGridStep), so this is
-	// about three times the grid's own error: an estimate, not a proof.
+	// Discretisation is twice the largest δ_{2h}(ε) − δ_h(ε) over ε ≥ 0 at
+	// the grid points and midway between them: the profile of the same
+	// composition on a grid twice as coarse minus this one. Where the
+	// profile is smooth, connect-the-dots error grows as h² (see
+	// DefaultGridStep) and this is about six times the grid's own error;
+	// at a kink of the profile (the end of a bounded loss, as in the add
+	// direction of a single step at large q) the error grows as h and
+	// this is about twice it. It is an estimate, not a proof; the values
+	// themselves are upper bounds whatever it says.
 	Discretisation float64
 	// Numerical is a rigorous bound on the floating-point errors (FFT
 	// round-off, quadrature), included in δ.
@@ -338,9 +355,13 @@ func (p *PLD) Errors() (Errors, error) {
 	var gap float64
 	for i := range f.sym {
 		gap = math.Max(gap, c.deltaAt(f.eps(i))-f.sym[i])
+		if i+1 < len(f.sym) {
+			mid := 0.5 * (f.eps(i) + f.eps(i+1))
+			gap = math.Max(gap, c.deltaAt(mid)-f.deltaAt(mid))
+		}
 	}
 	return Errors{
-		Discretisation: gap,
+		Discretisation: nudgeUp(2*gap, 2),
 		Numerical:      math.Max(f.slack[0], f.slack[1]),
 		Truncation:     math.Max(f.inf[0], f.inf[1]),
 	}, nil

@@ -106,29 +106,28 @@ func newProfile(pmfs [2]*lossPMF, h float64) *profile {
 // tailDelta returns max_d (p_∞ + slack), the profile beyond the last entry.
 func (p *profile) tailDelta() float64 { return math.Max(p.floor[0], p.floor[1]) }
 
-// deltaAt returns max_d δ_d(ε) for ε ≥ 0, interpolating each direction
-// linearly in e^ε between entries, which is exact for the discrete PLD:
-// with λ = (1 − e^{ε − ε_{i+1}})/(1 − e^{ε_i − ε_{i+1}}),
-// δ_d(ε) = λ·δ_d(ε_i) + (1 − λ)·δ_d(ε_{i+1}).
+// deltaAt returns max_d δ_d(ε) for ε ≥ 0 (see directionDelta).
 func (p *profile) deltaAt(eps float64) float64 {
+	return math.Max(p.directionDelta(remove, eps), p.directionDelta(add, eps))
+}
+
+// directionDelta returns δ_d(ε) for ε ≥ 0, interpolating linearly in e^ε
+// between entries, which is exact for the discrete PLD: with
+// λ = (1 − e^{ε − ε_{i+1}})/(1 − e^{ε_i − ε_{i+1}}),
+// δ_d(ε) = λ·δ_d(ε_i) + (1 − λ)·δ_d(ε_{i+1}), rounded up.
+func (p *profile) directionDelta(d direction, eps float64) float64 {
 	n := len(p.sym)
-	last := p.eps(n - 1)
-	if eps >= last {
-		return p.tailDelta()
+	if eps >= p.eps(n-1) {
+		return p.floor[d]
 	}
 	// The entry i with ε_i ≤ ε < ε_{i+1}.
 	i := sort.Search(n, func(j int) bool { return p.eps(j) > eps }) - 1
 	e0, e1 := p.eps(i), p.eps(i+1)
 	lambda := math.Expm1(eps-e1) / math.Expm1(e0-e1)
 	lambda = math.Min(math.Max(lambda, 0), 1)
-	var out float64
-	for d := range p.delta {
-		v := lambda*p.delta[d][i] + (1-lambda)*p.delta[d][i+1]
-		out = math.Max(out, v)
-	}
+	v := lambda*p.delta[d][i] + (1-lambda)*p.delta[d][i+1]
 	// The interpolation's rounding: a few ulps of the larger end.
-	out = math.Min(nudgeUp(out, 8), p.sym[i])
-	return out
+	return math.Min(nudgeUp(v, 8), p.delta[d][i])
 }
 
 // epsilonAt returns the smallest ε ≥ 0 with max_d δ_d(ε) ≤ delta (each δ_d

@@ -22,8 +22,9 @@ L(z) = ln(1 - q + q exp(mu z - mu^2/2)), increasing in z; the add loss is
 with Q = 1 - Phi (evaluated as erfc/2). n steps, in each direction, by the
 composition identity delta_n(eps) = E_U[delta_{n-1}(eps - l(z))] (Meiser &
 Mohammadi 2018; Koskela et al. 2020, Thm 5) evaluated by tanh-sinh quadrature
-split at the points where the integrand is not analytic; steps = 3 nests two
-quadratures.
+split at the points where the integrand is not analytic. (Three steps would nest
+two quadratures and take hours at this precision; longer compositions are checked
+against published accountant values instead.)
 
 Usage: python3 testdata/gen_reference.py > testdata/subsampled_gaussian_delta.txt
 """
@@ -100,7 +101,7 @@ class Mechanism:
 
 CONFIGS = [
     # sigma, q, steps, eps values
-    (1.0, 0.01, [1, 2, 3], [0, 0.05, 0.2, 0.5, 1, 2]),
+    (1.0, 0.01, [1, 2], [0, 0.05, 0.2, 0.5, 1, 2]),
     (0.7, 0.1, [1, 2], [0, 0.1, 0.5, 1, 2, 4, 8]),
     (2.0, 0.5, [1, 2], [0, 0.1, 0.25, 0.5, 1, 2]),
     (0.5, 0.001, [1, 2], [0, 0.01, 0.1, 0.5, 1, 2, 4]),

@@ -1,0 +1,73 @@
+package pld
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// The FFT convolution's ℓ1 error bound (convolve) must hold, and is worth
+// having only if it is not absurdly loose: measure the actual error against
+// the direct O(n·m) sums, whose own error bound is far smaller, on inputs
+// shaped like PLDs (a sharp head and long thin tails) and on flat ones.
+func TestConvolveErrorBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	cv := newConvolver()
+	shapes := map[string]func(n int) []float64{
+		"pld-like": func(n int) []float64 {
+			x := make([]float64, n)
+			c := float64(n) / 3
+			for i := range x {
+				d := (float64(i) - c) / (float64(n) / 40)
+				x[i] = math.Exp(-d*d/2) + 1e-12*rng.Float64()
+			}
+			return normalise(x)
+		},
+		"flat": func(n int) []float64 {
+			x := make([]float64, n)
+			for i := range x {
+				x[i] = rng.Float64()
+			}
+			return normalise(x)
+		},
+		"spike": func(n int) []float64 {
+			x := make([]float64, n)
+			for i := range x {
+				x[i] = 1e-9 * rng.Float64()
+			}
+			x[n/2] = 1
+			return normalise(x)
+		},
+	}
+	for name, shape := range shapes {
+		for _, n := range []int{300, 4000, 30000} {
+			a, b := shape(n), shape(n/2+7)
+			for _, same := range []bool{false, true} {
+				if same {
+					b = a
+				}
+				got, bound := cv.convolve(a, b)
+				want, directBound := directConvolve(a, b)
+				var l1 float64
+				for i := range want {
+					l1 += math.Abs(got[i] - want[i])
+				}
+				if l1 > bound+directBound {
+					t.Errorf("%s, n = %d, same = %v: ℓ1 error %.3g above the bound %.3g", name, n, same, l1, bound+directBound)
+				}
+				t.Logf("%s, n = %d, same = %v: ℓ1 error %.3g, bound %.3g", name, n, same, l1, bound)
+			}
+		}
+	}
+}
+
+func normalise(x []float64) []float64 {
+	var s float64
+	for _, v := range x {
+		s += v
+	}
+	for i := range x {
+		x[i] /= s
+	}
+	return x
+}
