@@ -231,6 +231,14 @@ func (r *Release) fanoFor(m int, prior []float64) (alpha1, best FanoBound, why s
 		}
 	case r.hasRho:
 		alpha1, best, err = FanoZCDP(ZCDP{Rho: r.rho}, m, prior)
+		if err == nil && r.hasMu {
+			// Gaussian-type rows (gaussian, gdp, marginals): Theorem 2
+			// (eq. 19) bounds the mutual information by
+			// −Σ p_m ln(p_m + (1 − p_m)e^{−μ²/2}) ≤ min(μ²/2, H(p)), never
+			// looser than Theorem 1's μ²/2 at α = 1 (catalog B9; for gdp
+			// rows through the pairwise KL ≤ μ²/2, B9's extension).
+			alpha1, best, err = r.fanoGaussianThm2(m, prior, alpha1, best)
+		}
 	case r.hasRDP:
 		alpha1, best, err = FanoRDP(r.rdp, m, prior)
 	case r.hasPure:
@@ -242,6 +250,27 @@ func (r *Release) fanoFor(m int, prior []float64) (alpha1, best FanoBound, why s
 		return alpha1, best, err.Error()
 	}
 	return alpha1, best, ""
+}
+
+// fanoGaussianThm2 tightens the Fano bounds of a Gaussian-type row: the
+// α = 1 bound becomes Algorithm 1 with Theorem 2's mutual information when
+// that is tighter, and the order-optimised bound is never above it.
+func (r *Release) fanoGaussianThm2(m int, prior []float64, alpha1, best FanoBound) (FanoBound, FanoBound, error) {
+	mi, err := FanoMIGaussian(r.mu, m, prior)
+	if err != nil {
+		return alpha1, best, err
+	}
+	thm2, err := FanoAlgorithm1(mi, m, prior)
+	if err != nil {
+		return alpha1, best, err
+	}
+	if thm2.Success < alpha1.Success {
+		alpha1 = thm2
+	}
+	if alpha1.Success < best.Success {
+		best = alpha1
+	}
+	return alpha1, best, nil
 }
 
 // advantage returns 1 − f(baseline) − baseline, computed once per row:

@@ -695,6 +695,23 @@ func (w *xlsxWriter) writeTextSheet(name string, rows [][]string, charts *Charts
 	if charts != nil {
 		before = func(ncols int) error { return w.addCharts(name, ncols, charts) }
 	}
+	if charts != nil {
+		// Printed (or exported to PDF) at the default scale, the charts
+		// right of the table fall across page edges: fit the sheet's width
+		// to one landscape page, as many pages down as it needs. Set on the
+		// new sheet before textSheet streams it (the stream writer takes
+		// these settings when it starts).
+		fit, landscape, wide, tall := true, "landscape", 1, 0
+		if _, err := w.f.NewSheet(name); err != nil {
+			return fmt.Errorf("writers: %s: writing sheet %q: %w", w.out.target, name, err)
+		}
+		if err := w.f.SetSheetProps(name, &excelize.SheetPropsOptions{FitToPage: &fit}); err != nil {
+			return fmt.Errorf("writers: %s: sheet %q: %w", w.out.target, name, err)
+		}
+		if err := w.f.SetPageLayout(name, &excelize.PageLayoutOptions{Orientation: &landscape, FitToWidth: &wide, FitToHeight: &tall}); err != nil {
+			return fmt.Errorf("writers: %s: sheet %q: %w", w.out.target, name, err)
+		}
+	}
 	cut, err := textSheet(w.f, name, rows, before)
 	w.cut += cut
 	if err != nil {
@@ -722,6 +739,13 @@ func textSheet(f *excelize.File, name string, rows [][]string, before func(ncols
 		return wrap(err)
 	}
 	body, err := f.NewStyle(&excelize.Style{Alignment: &excelize.Alignment{Vertical: "top", WrapText: true}})
+	if err != nil {
+		return wrap(err)
+	}
+	// A fraction in (0, 1) (the Summary's bounds) is shown as the data
+	// sheet shows probabilities, not with General's 15 digits.
+	probFmt := ProbabilityNumFmt
+	prob, err := f.NewStyle(&excelize.Style{Alignment: &excelize.Alignment{Vertical: "top"}, CustomNumFmt: &probFmt})
 	if err != nil {
 		return wrap(err)
 	}
@@ -779,6 +803,7 @@ func textSheet(f *excelize.File, name string, rows [][]string, before func(ncols
 		}
 		for j := range vals {
 			var v interface{}
+			cellStyle := style
 			if j < len(row) {
 				s, truncated := truncate(row[j])
 				if truncated {
@@ -787,9 +812,12 @@ func textSheet(f *excelize.File, name string, rows [][]string, before func(ncols
 				v = s
 				if x, err := strconv.ParseFloat(s, 64); err == nil && r > 0 {
 					v = x // a number stays a number
+					if x > 0 && x < 1 && !isLine(r) {
+						cellStyle = prob
+					}
 				}
 			}
-			cells[j] = excelize.Cell{StyleID: style, Value: v}
+			cells[j] = excelize.Cell{StyleID: cellStyle, Value: v}
 			vals[j] = &cells[j]
 		}
 		// Spreadsheets do not fit the height of a row to wrapped text

@@ -160,6 +160,13 @@ func runEval(cfg evalConfig) error {
 		if sample {
 			fmt.Fprintln(cfg.stderr, "riskbatch: this was the built-in sample; its error rows are invalid on purpose, to show how bad cells are reported")
 		}
+		if tr, ok := w.(writers.TruncationReporter); ok && tr.TruncatedCells() > 0 {
+			fmt.Fprintf(cfg.stderr, "riskbatch: %d cells longer than %d characters were cut to fit the workbook; each ends with %q\n",
+				tr.TruncatedCells(), writers.MaxCellChars, writers.TruncatedMarker)
+		}
+		if nr, ok := w.(writers.NullReporter); ok && nr.NulledCells() > 0 {
+			fmt.Fprintf(cfg.stderr, "riskbatch: %d cells could not be stored in their column's type and were written as nulls\n", nr.NulledCells())
+		}
 	}
 	// The sample's error rows are there by design, so the demo exits 0; a
 	// user's own input with error rows exits 1.

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// templateState is what a filled-in template must keep: its header, the
+// note on each header cell and its data validation rules.
+type templateState struct {
+	header      []string
+	notes       map[string]string // cell → note text
+	validations []string          // sqref|type|formula1, sorted
+}
+
+func readTemplateState(t *testing.T, path string) templateState {
+	t.Helper()
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := f.GetRows("Releases")
+	if err != nil || len(rows) == 0 {
+		t.Fatalf("%s: sheet Releases: %v", path, err)
+	}
+	s := templateState{header: rows[0], notes: map[string]string{}}
+	comments, err := f.GetComments("Releases")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range comments {
+		text := c.Text
+		for _, p := range c.Paragraph {
+			text += p.Text
+		}
+		s.notes[c.Cell] = text
+	}
+	dvs, err := f.GetDataValidations("Releases")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dv := range dvs {
+		s.validations = append(s.validations, dv.Sqref+"|"+dv.Type+"|"+dv.Formula1)
+	}
+	sort.Strings(s.validations)
+	return s
+}
+
+// compareTemplates reports what `got` lost of `want`.
+func compareTemplates(t *testing.T, what string, want, got templateState, sameFormulas bool) {
+	t.Helper()
+	if len(got.header) < len(want.header) {
+		t.Fatalf("%s: %d header cells, the template has %d", what, len(got.header), len(want.header))
+	}
+	for i, h := range want.header {
+		if got.header[i] != h {
+			t.Errorf("%s: header %d is %q, template %q", what, i+1, got.header[i], h)
+		}
+	}
+	if len(got.notes) != len(want.notes) {
+		t.Errorf("%s: %d header notes, template %d", what, len(got.notes), len(want.notes))
+	}
+	for cell, note := range want.notes {
+		if got.notes[cell] == "" || (sameFormulas && got.notes[cell] != note) {
+			t.Errorf("%s: note on %s lost or changed: %.80q", what, cell, got.notes[cell])
+		}
+	}
+	if len(got.validations) != len(want.validations) {
+		t.Errorf("%s: %d validation rules, template %d", what, len(got.validations), len(want.validations))
+	}
+	if sameFormulas {
+		for i := range want.validations {
+			if i < len(got.validations) && got.validations[i] != want.validations[i] {
+				t.Errorf("%s: validation %q, template %q", what, got.validations[i], want.validations[i])
+			}
+		}
+	}
+}
+
+// The template round-trips: written by riskbatch template, filled in by a
+// script (rows appended under the examples), saved, it keeps every header,
+// note and validation rule; and riskbatch evaluates it, every row ok, the
+// script's values read back as written. When LibreOffice is installed the
+// filled template is also saved again by LibreOffice (an analyst filling
+// it in Calc) and must keep the same header, notes and validation rules.
+func TestTemplateFilledByScript(t *testing.T) {
+	dir := t.TempDir()
+	tpl := filepath.Join(dir, "releases.xlsx")
+	if code, stderr := riskbatch(t, "template", "-o", tpl, "-q"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	before := readTemplateState(t, tpl)
+	if len(before.validations) == 0 || len(before.notes) != len(before.header) {
+		t.Fatalf("template: %d validations, %d notes for %d columns", len(before.validations), len(before.notes), len(before.header))
+	}
+
+	// The script: append releases under the example rows, by header name.
+	f, err := excelize.OpenFile(tpl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := f.GetRows("Releases")
+	examples := len(rows) - 1
+	added := []map[string]any{
+		{"id": "script-pure", "mechanism": "pure", "epsilon": 1.5, "baseline": 0.2, "target_advantage": 0.1},
+		{"id": "script-gaussian", "mechanism": "gaussian", "sigma": 3.0, "sensitivity": 1.0, "delta": 1e-6, "candidates": 50},
+		{"id": "script-rr", "mechanism": "rr", "epsilon": 2.0, "rr_categories": 4, "baseline": 0.25},
+	}
+	for i, r := range added {
+		for name, v := range r {
+			j := column(before.header, name)
+			if j < 0 {
+				t.Fatalf("the template has no column %s", name)
+			}
+			cell, _ := excelize.CoordinatesToCellName(j+1, examples+2+i)
+			if err := f.SetCellValue("Releases", cell, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	filled := filepath.Join(dir, "filled.xlsx")
+	if err := f.SaveAs(filled); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	compareTemplates(t, "filled by script", before, readTemplateState(t, filled), true)
+
+	evaluateFilled := func(what, path string) {
+		t.Helper()
+		out := filepath.Join(dir, what+".csv")
+		if code, stderr := riskbatch(t, "eval", path, "-o", out, "-q"); code != exitOK {
+			t.Fatalf("%s: eval exit %d: %s", what, code, stderr)
+		}
+		header, got := readAll(t, out)
+		if len(got) != examples+len(added) {
+			t.Fatalf("%s: %d rows evaluated, want %d examples and %d added", what, len(got), examples, len(added))
+		}
+		for i, name := range before.header {
+			if header[i] != name {
+				t.Errorf("%s: output column %d is %q, template %q", what, i+1, header[i], name)
+			}
+		}
+		st, msg := column(header, "status"), column(header, "message")
+		for _, r := range got {
+			if r[st] != "ok" {
+				t.Errorf("%s: row %s: %s %s", what, r[0], r[st], r[msg])
+			}
+		}
+		for i, a := range added {
+			r := got[examples+i]
+			for name, v := range a {
+				want := ""
+				switch x := v.(type) {
+				case float64:
+					want = strconv.FormatFloat(x, 'g', -1, 64)
+				case int:
+					want = strconv.Itoa(x)
+				default:
+					want = x.(string)
+				}
+				if !sameValue(r[column(header, name)], want) {
+					t.Errorf("%s: row %s column %s = %q, the script wrote %q", what, a["id"], name, r[column(header, name)], want)
+				}
+			}
+		}
+		if r := got[examples]; r[column(header, "fdp_success")] == "" || r[column(header, "gb_rero_exact")] != "" {
+			t.Errorf("%s: script-pure: fdp_success %q, gb_rero_exact %q (no candidates: empty)", what, r[column(header, "fdp_success")], r[column(header, "gb_rero_exact")])
+		}
+	}
+	evaluateFilled("script", filled)
+
+	office := ""
+	for _, name := range []string{"soffice", "libreoffice"} {
+		if p, err := exec.LookPath(name); err == nil {
+			office = p
+			break
+		}
+	}
+	if office == "" {
+		t.Log("LibreOffice is absent: the Calc round trip is not checked")
+		return
+	}
+	resaved := filepath.Join(dir, "calc")
+	convert(t, office, "xlsx", resaved, filled)
+	calc := filepath.Join(resaved, "filled.xlsx")
+	compareTemplates(t, "saved again by LibreOffice", before, readTemplateState(t, calc), false)
+	evaluateFilled("calc", calc)
+}
