@@ -129,7 +129,7 @@ func inputColumns() []InputColumn {
 		{Field: FieldNoiseMultiplier, Name: "noise_multiplier", Domain: positive, Defines: true, Meaning: "DP-SGD noise multiplier (noise std / clipping norm)"},
 		{Field: FieldSampleRate, Name: "sample_rate", Aliases: []string{"sampling_rate"}, Domain: Domain{Min: 0, Max: 1, MinOpen: true}, Defines: true, Meaning: "DP-SGD Poisson sampling probability"},
 		{Field: FieldSteps, Name: "steps", Aliases: []string{"num_steps"}, Domain: wholeFrom(1), Defines: true, Meaning: "DP-SGD number of steps"},
-		{Field: FieldExtraStages, Name: "extra_stages", Aliases: []string{"more_stages"}, Text: true, Meaning: "further stages of a dpsgd row, composed with its own (noise_multiplier, sample_rate, steps): \"σ, q, steps\" per stage, stages separated by \";\" (\"8, 1, 2\" is two releases of the plain Gaussian mechanism with σ = 8); noise_for_target calibrates the row's own stage with these fixed"},
+		{Field: FieldExtraStages, Name: "extra_stages", Aliases: []string{"more_stages"}, Text: true, Meaning: "further stages of a dpsgd row, composed with its own (noise_multiplier, sample_rate, steps): \"σ, q, steps\" per stage, stages separated by \";\" (\"8, 1, 2\" is two releases of the plain Gaussian mechanism with σ = 8); fdp_noise_for_target calibrates the row's own stage with these fixed"},
 		{Field: FieldRRCategories, Name: "rr_categories", Domain: wholeFrom(2), Defines: true, Meaning: "k for k-ary randomized response (with epsilon)"},
 		{Field: FieldMarginalK, Name: "marginal_k", Domain: wholeFrom(1), Defines: true, Meaning: "k of noisy k-way marginals"},
 		{Field: FieldColumnsTotal, Name: "columns_total", Domain: wholeFrom(1), Defines: true, Meaning: "d, number of attributes of the marginals release"},
