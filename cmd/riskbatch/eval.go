@@ -252,6 +252,11 @@ func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, w wri
 	counts := statusCounts{}
 	todo := make(chan *batch, workers)
 	done := make(chan *batch, workers)
+	// slots bounds the batches in flight (queued, being evaluated, or
+	// evaluated and waiting for an earlier one to be written). Without it
+	// one slow batch lets the batches after it pile up in pending, as many
+	// as the reader can read meanwhile (827 MB on one core for 10⁶ rows).
+	slots := make(chan struct{}, 2*workers+2)
 	readErr := make(chan error, 1)
 	quit := make(chan struct{})
 	stopReading := sync.OnceFunc(func() { close(quit) })
@@ -260,6 +265,13 @@ func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, w wri
 		seq := 0
 		// send hands a batch to the workers; false when the run stops.
 		send := func(b *batch) bool {
+			select {
+			case slots <- struct{}{}:
+			case <-quit:
+				return false
+			case <-ctx.Done():
+				return false
+			}
 			select {
 			case todo <- b:
 				seq++
@@ -336,6 +348,7 @@ collect:
 			}
 			delete(pending, next)
 			next++
+			<-slots
 			for i, cells := range nb.out {
 				if writeErr == nil {
 					if err := w.Write(cells); err != nil {
