@@ -152,6 +152,10 @@ type PLD struct {
 	opt    Options // resolved: GridStep and TailMass set
 	prof   *profile
 
+	errorsOnce sync.Once
+	errors     Errors
+	errorsErr  error
+
 	coarseOnce sync.Once
 	coarse     *profile
 	coarseErr  error
@@ -345,8 +349,15 @@ type Errors struct {
 func (e Errors) Delta() float64 { return e.Discretisation + e.Numerical + e.Truncation }
 
 // Errors returns the error estimate of the PLD. The first call composes
-// the stages again on a grid step of 2h (about half the cost of NewDPSGD).
+// the stages again on a grid step of 2h (about half the cost of NewDPSGD)
+// and compares the two profiles; later calls return the same estimate.
 func (p *PLD) Errors() (Errors, error) {
+	p.errorsOnce.Do(func() { p.errors, p.errorsErr = p.estimateErrors() })
+	return p.errors, p.errorsErr
+}
+
+// estimateErrors computes Errors.
+func (p *PLD) estimateErrors() (Errors, error) {
 	c, err := p.coarseProfile()
 	if err != nil {
 		return Errors{}, err
