@@ -247,7 +247,7 @@ func (t *parquetTable) checkPages(g int) error {
 	for j := range t.cols {
 		cc, err := rg.ColumnChunk(j)
 		if err == nil {
-			err = checkChunkPages(t.src, t.size, cc, legacy, t.lim)
+			err = checkChunkPages(t.src, t.size, cc, md.Schema.Column(j), legacy, t.lim)
 		}
 		if err != nil {
 			var le *LimitError

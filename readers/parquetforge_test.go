@@ -74,7 +74,9 @@ type forge struct {
 	payload          []byte // the data page's bytes as stored (nil: values, PLAIN, unpacked)
 	pageValues       int64  // the data page's num_values
 	pageUncompressed int64
-	dictValues       int64 // a dictionary page of so many values, when > 0
+	dictValues       int64   // a dictionary page of so many values, when > 0
+	dict             []int64 // the dictionary page's values, when dictValues > 0 (nil: 8 zero bytes)
+	encoding         int64   // the data page's encoding (0: PLAIN, 8: RLE_DICTIONARY)
 	chunkValues      int64
 	chunkSize        int64 // total_compressed_size added to the real one
 	groupRows        int64
@@ -103,17 +105,24 @@ func (f *forge) bytes() []byte {
 	out := []byte("PAR1")
 	start := int64(len(out))
 	if f.dictValues > 0 {
+		dict := make([]byte, 8)
+		if f.dict != nil {
+			dict = dict[:0]
+			for _, v := range f.dict {
+				dict = binary.LittleEndian.AppendUint64(dict, uint64(v))
+			}
+		}
 		var w thriftWriter
 		w.begin()
 		w.i32(1, pageDictionary)
-		w.i32(2, 8)
-		w.i32(3, 8)
+		w.i32(2, int64(len(dict)))
+		w.i32(3, int64(len(dict)))
 		w.structField(7)
 		w.i32(1, f.dictValues)
 		w.i32(2, 0) // PLAIN
 		w.end()
 		w.end()
-		out = append(append(out, w.b...), make([]byte, 8)...)
+		out = append(append(out, w.b...), dict...)
 	}
 	dataStart := int64(len(out))
 	var w thriftWriter
@@ -123,7 +132,7 @@ func (f *forge) bytes() []byte {
 	w.i32(3, int64(len(payload)))
 	w.structField(5)
 	w.i32(1, f.pageValues)
-	w.i32(2, 0) // PLAIN
+	w.i32(2, f.encoding)
 	w.i32(3, 3) // RLE
 	w.i32(4, 3)
 	w.end()
