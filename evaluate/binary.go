@@ -1,6 +1,10 @@
 package evaluate
 
-import "math"
+import (
+	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+)
 
 // Binary attribute inference with a Bernoulli prior, Kulynych et al. 2025
 // ("Unifying Re-Identification, Attribute Inference, and Data
@@ -48,10 +52,10 @@ func BayesRisk(curve Curve, pi float64) float64 {
 			r = n
 		default:
 			lam := logit(pi)
-			r = pi*normCDF(-lam/mu-mu/2) + (1-pi)*normCDF(lam/mu-mu/2)
+			r = pi*numeric.NormCDF(-lam/mu-mu/2) + (1-pi)*numeric.NormCDF(lam/mu-mu/2)
 		}
 	case EpsDelta:
-		r = (1 - c.Delta) * math.Min(n, logistic(-c.Epsilon))
+		r = (1 - c.Delta) * math.Min(n, numeric.Logistic(-c.Epsilon))
 	case Laplace:
 		switch {
 		case math.IsNaN(c.Epsilon):
@@ -59,7 +63,7 @@ func BayesRisk(curve Curve, pi float64) float64 {
 		case c.Epsilon < 0 || math.IsInf(c.Epsilon, 1): // no guarantee: f ≡ 0
 			r = 0
 		case math.Abs(logit(pi)) <= c.Epsilon:
-			r = math.Exp(0.5*(logPos(pi)+math.Log1p(-pi)) - c.Epsilon/2)
+			r = math.Exp(0.5*(numeric.LogPos(pi)+math.Log1p(-pi)) - c.Epsilon/2)
 		default:
 			r = n
 		}
@@ -119,7 +123,7 @@ func gaussianLogDeltaUpper(c Gaussian, x float64) float64 {
 	case math.IsInf(mu, 1):
 		return 0
 	case x == 0:
-		return logPos(c.WorstAdvantage())
+		return numeric.LogPos(c.WorstAdvantage())
 	}
 	ld := c.LogDeltaAt(x)
 	if math.IsInf(ld, -1) {
@@ -175,7 +179,7 @@ func BinaryAdvantage(curve Curve, pi float64) float64 {
 		} else if x >= eps {
 			adv = n * delta
 		} else {
-			adv = math.Exp(math.Log(m)+logExpm1(eps-x)-softplus(eps)) + delta*logistic(-eps)
+			adv = math.Exp(math.Log(m)+logExpm1(eps-x)-softplus(eps)) + delta*numeric.Logistic(-eps)
 		}
 	case Laplace:
 		if math.IsNaN(c.Epsilon) {

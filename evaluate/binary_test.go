@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
 )
 
 // binOpaque hides a curve's concrete type, so that BayesRisk takes its
@@ -204,7 +206,7 @@ func TestBinaryAdvantageSmall(t *testing.T) {
 		for _, pi := range []float64{0.5, 0.5 + 1e-9, 0.5 + 1e-6, 0.6, 0.9} {
 			lam := math.Abs(math.Log(pi / (1 - pi)))
 			y0 := mu/2 - lam/mu
-			integrand := func(y float64) float64 { return normPDF(y) * -math.Expm1(lam-mu*(mu/2-y)) }
+			integrand := func(y float64) float64 { return numeric.NormPDF(y) * -math.Expm1(lam-mu*(mu/2-y)) }
 			ref := math.Min(pi, 1-pi) * binSimpson(integrand, y0-40, y0, 200000)
 			got := BinaryAdvantage(g, pi)
 			if got < ref*(1-1e-12) || got > ref*(1+1e-7) {

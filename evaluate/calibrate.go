@@ -1,6 +1,10 @@
 package evaluate
 
-import "math"
+import (
+	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+)
 
 // Calibration: the inverse problems of Kulynych et al. 2025 ("Unifying
 // Re-Identification, Attribute Inference, and Data Reconstruction Risks in
@@ -358,7 +362,7 @@ func LaplaceEpsilonForAdvantage(target, base float64) (float64, bool) {
 	case base < 0.5 && s < 0.5:
 		guess = math.Log1p(target / base)
 	case base < 0.5:
-		guess = -logPos(4 * base * ((1 - base) - target))
+		guess = -numeric.LogPos(4 * base * ((1 - base) - target))
 	default:
 		guess = -math.Log1p(-target / (1 - base))
 	}
@@ -385,7 +389,7 @@ func RhoForAdvantage(target, base float64) (float64, bool) {
 	case target >= 1-base || base == 0 || base == 1:
 		return math.Inf(1), true
 	}
-	lb, ls := -logPos(base), -logPos(base+target)
+	lb, ls := -numeric.LogPos(base), -numeric.LogPos(base+target)
 	r := math.Log1p(target/base) / (math.Sqrt(lb) + math.Sqrt(ls))
 	return largestNear(fwd, target, r*r, 0), true
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -337,7 +338,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 			Name: "pso_cohen_nissim", Family: "fdp", Format: table.Probability, Request: "records and w",
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				n, e, w := x.ref(FieldRecords), x.eps(), x.ref(FieldPredicateWeight)
-				x.need(math.Log(n.v)+e.v+logPos(w.v) <= maxSheetExp) // n·e^ε·w must not overflow
+				x.need(math.Log(n.v)+e.v+numeric.LogPos(w.v) <= maxSheetExp) // n·e^ε·w must not overflow
 				return form("MIN(1,$1*(EXP($2)*$3+$4))", n, e, w, x.delta())
 			}},
 			Meaning:  "comparator: Cohen & Nissim's bound on predicate singling-out success from (ε, δ)",
@@ -822,7 +823,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				lt := t.LogTail(r.Successes)
 				if _, delta, _ := r.EpsilonDelta(); delta > 0 {
 					if a := t.AlphaLP(r.Successes); a > 0 {
-						lt = logSumExp2(lt, math.Log(a)+math.Log(float64(t.Len()))+logPos(delta))
+						lt = numeric.LogSumExp(lt, math.Log(a)+math.Log(float64(t.Len()))+numeric.LogPos(delta))
 					}
 				}
 				if math.IsInf(lt, -1) {

@@ -1,6 +1,10 @@
 package evaluate
 
-import "math"
+import (
+	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+)
 
 // Prior-work bounds that Kulynych et al. 2025 ("Unifying Re-Identification,
 // Attribute Inference, and Data Reconstruction Risks in Differential
@@ -30,7 +34,7 @@ func ReRoPure(eps, base float64) float64 {
 		}
 		return 0
 	}
-	l := eps + logPos(base)
+	l := eps + numeric.LogPos(base)
 	if l >= 0 {
 		return 1
 	}
@@ -59,7 +63,7 @@ func ReRoRDP(order, epsRDP, base float64) float64 {
 		}
 		return 0
 	}
-	l := (1 - 1/order) * (logPos(base) + epsRDP)
+	l := (1 - 1/order) * (numeric.LogPos(base) + epsRDP)
 	if !(l < 0) {
 		return 1
 	}
@@ -110,7 +114,7 @@ func ReRoZCDP(rho, base float64) float64 {
 		}
 		return 0
 	}
-	L := -logPos(base)
+	L := -numeric.LogPos(base)
 	if rho >= L {
 		return 1
 	}
@@ -137,7 +141,7 @@ func PSOBaseline(n int, w float64) float64 {
 		return 0
 	}
 	fn := float64(n)
-	return math.Exp(math.Log(fn) + logPos(w) + (fn-1)*math.Log1p(-w))
+	return math.Exp(math.Log(fn) + numeric.LogPos(w) + (fn-1)*math.Log1p(-w))
 }
 
 // PSOCohenNissim returns the bound of Cohen & Nissim 2020 on the success of
@@ -157,9 +161,9 @@ func PSOCohenNissim(eps, delta float64, n int, w float64) float64 {
 	}
 	lw := math.Inf(-1)
 	if w > 0 {
-		lw = eps + logPos(w)
+		lw = eps + numeric.LogPos(w)
 	}
-	l := math.Log(float64(n)) + logSumExp2(lw, logPos(delta))
+	l := math.Log(float64(n)) + numeric.LogSumExp(lw, numeric.LogPos(delta))
 	if l >= 0 || math.IsNaN(l) {
 		return 1
 	}
@@ -261,7 +265,7 @@ func goldenConcaveMax(g func(x float64) float64) (upper, at float64) {
 		tLo, tHi   = -746.0, 38.0
 		gridPoints = 98
 	)
-	phi := func(t float64) float64 { return g(logistic(t)) }
+	phi := func(t float64) float64 { return g(numeric.Logistic(t)) }
 	step := (tHi - tLo) / gridPoints
 	best, bestT, bestI := math.Inf(-1), tLo, 0
 	for i := 0; i <= gridPoints; i++ {
@@ -304,8 +308,8 @@ func goldenConcaveMax(g func(x float64) float64) (upper, at float64) {
 	if nan {
 		return math.NaN(), math.NaN()
 	}
-	xa, xc, xd, xb := logistic(a), logistic(c), logistic(d), logistic(b)
-	upper, at = best, logistic(bestT)
+	xa, xc, xd, xb := numeric.Logistic(a), numeric.Logistic(c), numeric.Logistic(d), numeric.Logistic(b)
+	upper, at = best, numeric.Logistic(bestT)
 	for _, p := range [...]struct{ x, y float64 }{{xa, ga}, {xc, gc}, {xd, gd}, {xb, gb}} {
 		if p.y > upper {
 			upper, at = p.y, p.x

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
 )
 
 // ComposedApprox is the exact trade-off curve of the k-fold (adaptive)
@@ -135,9 +137,9 @@ func NewComposedApprox(eps, delta float64, k int) (*ComposedApprox, error) {
 	kf := float64(k)
 	c.lnC = kf * math.Log1p(-delta)
 	if k == 1 {
-		c.ln1mC = logPos(delta)
+		c.ln1mC = numeric.LogPos(delta)
 	} else {
-		c.ln1mC = log1mExp(c.lnC)
+		c.ln1mC = numeric.Log1mExp(c.lnC)
 		if !math.IsInf(c.ln1mC, 0) {
 			c.floorPad = 8 * unitRoundoff * (math.Abs(c.ln1mC) + 1)
 		}
@@ -145,7 +147,7 @@ func NewComposedApprox(eps, delta float64, k int) (*ComposedApprox, error) {
 
 	// Unnormalised log-masses w_l = ln(Pr[l]/Pr[mode]), walked outward from
 	// the mode with compensated sums; e_l bounds the error of w_l.
-	mode := int(math.Floor((kf + 1) * logistic(-eps)))
+	mode := int(math.Floor((kf + 1) * numeric.Logistic(-eps)))
 	mode = max(0, min(mode, k))
 	walk := func(from, step int) (ws, es []float64) {
 		var sum neumaierSum
@@ -219,7 +221,7 @@ func NewComposedApprox(eps, delta float64, k int) (*ComposedApprox, error) {
 		c.lnAdvSum = make([]float64, top-c.lo+1)
 		acc = logAccumulator{}
 		for l := c.lo; l <= top; l++ {
-			acc.add(c.lpmf[l-c.lo] + log1mExp(-float64(k-2*l)*eps))
+			acc.add(c.lpmf[l-c.lo] + numeric.Log1mExp(-float64(k-2*l)*eps))
 			c.lnAdvSum[l-c.lo] = acc.value()
 		}
 	}
@@ -256,7 +258,7 @@ func (c *ComposedApprox) TradeOff(alpha float64) float64 {
 	case alpha >= 1:
 		return 0
 	}
-	p := c.segment(logPos(alpha))
+	p := c.segment(numeric.LogPos(alpha))
 	if p >= c.k+1 || p > c.hi { // β_p = 0: f vanishes from here on
 		return 0
 	}
@@ -288,7 +290,7 @@ func (c *ComposedApprox) Advantage(b float64) float64 {
 	case b <= 0:
 		return math.Min(1, expUp(c.ln1mC+c.floorPad))
 	}
-	p := c.segment(logPos(b))
+	p := c.segment(numeric.LogPos(b))
 	if p >= c.k+1 || p > c.hi {
 		return 1 - b
 	}
@@ -303,7 +305,7 @@ func (c *ComposedApprox) Advantage(b float64) float64 {
 	case m < 0 && c.eps > 0:
 		adv = expUp(c.lnAdvUpper(p + 1))
 		if gap := c.gapAlpha(p+1, b, true); gap > 0 { // α_{p+1} − b, bounded above
-			adv += expUp(log1mExp(float64(m)*c.eps) + math.Log(gap))
+			adv += expUp(numeric.Log1mExp(float64(m)*c.eps) + math.Log(gap))
 		}
 	default: // slope −1: the advantage is constant on the segment
 		adv = expUp(c.lnAdvUpper(p))
@@ -342,16 +344,16 @@ func (c *ComposedApprox) LogDeltaAt(x float64) float64 {
 		if !(s > x) {
 			break
 		}
-		acc.add(c.lpmf[l-c.lo] + log1mExp(x-s))
+		acc.add(c.lpmf[l-c.lo] + numeric.Log1mExp(x-s))
 	}
 	v := c.ln1mC + c.floorPad
 	if sum := acc.value(); !math.IsInf(sum, -1) && !math.IsInf(c.lnC, -1) {
 		t := c.lnC + sum
 		t += c.pad(sum) + 4*unitRoundoff*(math.Abs(c.lnC)+math.Abs(t))
-		v = logSumExp2(v, t)
+		v = numeric.LogSumExp(v, t)
 		v += 4 * unitRoundoff * (math.Abs(v) + 1)
 	}
-	return logSumExp2(v, composeDropLn)
+	return numeric.LogSumExp(v, composeDropLn)
 }
 
 // DeltaAt returns δ(x) of the composition (see LogDeltaAt), rounded up.
@@ -373,7 +375,7 @@ func (c *ComposedApprox) EpsilonAt(deltaTotal float64) float64 {
 	case deltaTotal >= 1:
 		return 0
 	}
-	lt := logPos(deltaTotal)
+	lt := numeric.LogPos(deltaTotal)
 	infeasible := func(x float64) bool { return !(c.LogDeltaAt(x) <= lt) }
 	if !infeasible(0) {
 		return 0
@@ -402,7 +404,7 @@ func (c *ComposedApprox) lnT(m int, up bool) float64 {
 		return t + sign(up)*c.pad(t)
 	}
 	h := c.lnHead[i-1]
-	return math.Min(0, log1mExp(math.Min(0, h-sign(up)*c.pad(h)))+sign(up)*4*unitRoundoff)
+	return math.Min(0, numeric.Log1mExp(math.Min(0, h-sign(up)*c.pad(h)))+sign(up)*4*unitRoundoff)
 }
 
 // lnH returns a bound on ln Pr[l ≤ m] = ln(1 − Pr[l ≥ m + 1]), as lnT.
@@ -418,7 +420,7 @@ func (c *ComposedApprox) lnH(m int, up bool) float64 {
 		return h + sign(up)*c.pad(h)
 	}
 	t := c.lnTail[i+1]
-	return math.Min(0, log1mExp(math.Min(0, t-sign(up)*c.pad(t)))+sign(up)*4*unitRoundoff)
+	return math.Min(0, numeric.Log1mExp(math.Min(0, t-sign(up)*c.pad(t)))+sign(up)*4*unitRoundoff)
 }
 
 // lnCT returns a bound on ln(c·T(m)) = ln((1 − δ)^k·Pr[l ≥ m]): vertex j
@@ -440,7 +442,7 @@ func (c *ComposedApprox) lnOneMinusAlpha(j int, up bool) float64 {
 	if !math.IsInf(t, -1) {
 		t += sign(up) * 4 * unitRoundoff * (math.Abs(c.lnC) + math.Abs(lh))
 	}
-	v := logSumExp2(c.ln1mC+sign(up)*c.floorPad, t)
+	v := numeric.LogSumExp(c.ln1mC+sign(up)*c.floorPad, t)
 	if math.IsInf(v, -1) {
 		return v
 	}
@@ -480,7 +482,7 @@ func (c *ComposedApprox) lnAdvUpper(j int) float64 {
 		s := c.lnAdvSum[top-c.lo]
 		t := c.lnC + s
 		t += c.pad(s) + 4*unitRoundoff*(math.Abs(c.lnC)+math.Abs(t))
-		v = logSumExp2(v, t)
+		v = numeric.LogSumExp(v, t)
 		v += 4 * unitRoundoff * (math.Abs(v) + 1)
 	}
 	return v
@@ -525,7 +527,7 @@ func (c *ComposedApprox) bayesRisk(pi float64) float64 {
 		jf := math.Ceil((float64(c.k) - lam/c.eps) / 2)
 		j = int(math.Max(0, math.Min(jf, float64(c.k+1))))
 	}
-	lpi, l1pi := logPos(pi), math.Log1p(-pi)
+	lpi, l1pi := numeric.LogPos(pi), math.Log1p(-pi)
 	best := math.Inf(1)
 	for v := j - 1; v <= j+1; v++ {
 		if v < 0 || v > c.k+1 {

@@ -3,6 +3,8 @@ package evaluate
 import (
 	"math"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
 )
 
 // close reports whether got is within abs of want, or within rel relative.
@@ -147,7 +149,7 @@ func TestGaussianDeltaAgainstIntegration(t *testing.T) {
 	for _, c := range []struct{ mu, eps float64 }{{0.5, 0.2}, {1, 1}, {2, 3}, {3, 8}, {0.1, 0.01}} {
 		lo := c.eps/c.mu + c.mu/2
 		integral := simpson(func(x float64) float64 {
-			return math.Max(0, normPDF(x-c.mu)-math.Exp(c.eps)*normPDF(x))
+			return math.Max(0, numeric.NormPDF(x-c.mu)-math.Exp(c.eps)*numeric.NormPDF(x))
 		}, lo, lo+40, 200000)
 		if got := (Gaussian{Mu: c.mu}).DeltaAt(c.eps); !near(got, integral, 1e-12, 1e-8) {
 			t.Errorf("μ=%v ε=%v: δ = %.12g, integral %.12g", c.mu, c.eps, got, integral)
@@ -160,7 +162,7 @@ func TestGaussianDeltaAgainstIntegration(t *testing.T) {
 func TestGaussianAdvantageAgainstIntegration(t *testing.T) {
 	for _, c := range []struct{ mu, b float64 }{{0.01, 0.5}, {1, 1e-9}, {3, 0.3}, {0.2, 0.999}, {5, 1e-12}} {
 		z := normQuantile(c.b)
-		integral := simpson(normPDF, z, z+c.mu, 100000)
+		integral := simpson(numeric.NormPDF, z, z+c.mu, 100000)
 		if got := (Gaussian{Mu: c.mu}).Advantage(c.b); !near(got, integral, 1e-15, 1e-9) {
 			t.Errorf("μ=%v b=%v: adv = %.12g, integral %.12g", c.mu, c.b, got, integral)
 		}
@@ -185,7 +187,7 @@ func TestNormalTails(t *testing.T) {
 	// ln Φ(−40) from the asymptotic series and from a direct log of
 	// ½·erfc, which still works at −37 (Φ(−37) ≈ 5.7e-300).
 	for _, x := range []float64{-20.5, -25, -30, -37} {
-		direct := math.Log(normCDF(x))
+		direct := math.Log(numeric.NormCDF(x))
 		if got := logNormCDF(x); !near(got, direct, 0, 1e-13) {
 			t.Errorf("logNormCDF(%v) = %.16g, direct %.16g", x, got, direct)
 		}
@@ -196,12 +198,12 @@ func TestNormalTails(t *testing.T) {
 		z := normQuantile(p)
 		var back float64
 		if p < 0.5 {
-			back = normCDF(z)
+			back = numeric.NormCDF(z)
 			if !near(back, p, 0, 1e-12) {
 				t.Errorf("Φ(Φ⁻¹(%g)) = %g", p, back)
 			}
 		} else {
-			back = normSurvival(z)
+			back = numeric.NormSF(z)
 			if !near(back, 1-p, 0, 1e-12) {
 				t.Errorf("Q(Φ⁻¹(%g)) = %g, want %g", p, back, 1-p)
 			}
@@ -215,16 +217,16 @@ func TestNormalTails(t *testing.T) {
 // −713.8013788281542 (−310·ln 10), and the normal quantile of 1e-310 from
 // the asymptotic expansion checked by ln Φ.
 func TestSubnormalProbabilities(t *testing.T) {
-	if got := logPos(1e-310); !near(got, -310*math.Ln10, 1e-12, 0) {
-		t.Errorf("logPos(1e-310) = %v", got)
+	if got := numeric.LogPos(1e-310); !near(got, -310*math.Ln10, 1e-12, 0) {
+		t.Errorf("numeric.LogPos(1e-310) = %v", got)
 	}
-	if got := logPos(5e-324); !near(got, -744.4400719213812, 1e-12, 0) {
-		t.Errorf("logPos(5e-324) = %v", got)
+	if got := numeric.LogPos(5e-324); !near(got, -744.4400719213812, 1e-12, 0) {
+		t.Errorf("numeric.LogPos(5e-324) = %v", got)
 	}
 	for _, p := range []float64{1e-301, 1e-310, 5e-324} {
 		z := normQuantile(p)
-		if l := logNormCDF(z); !near(l, logPos(p), 1e-12, 1e-14) {
-			t.Errorf("ln Φ(Φ⁻¹(%g)) = %v, want %v", p, l, logPos(p))
+		if l := logNormCDF(z); !near(l, numeric.LogPos(p), 1e-12, 1e-14) {
+			t.Errorf("ln Φ(Φ⁻¹(%g)) = %v, want %v", p, l, numeric.LogPos(p))
 		}
 	}
 	// The quantile is continuous across the switch at 1e-300.

@@ -1,6 +1,10 @@
 package evaluate
 
-import "math"
+import (
+	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+)
 
 // DPSGD describes Poisson-subsampled Gaussian noise composed over training
 // steps (DP-SGD, Abadi et al. 2016): at each step every record is included
@@ -152,7 +156,7 @@ func nudgeUp(x float64) float64 {
 // terms positive, summed in log space. The returned value includes a bound
 // on the rounding error of the terms' logarithms.
 func sgmLogAInt(q, sigma float64, n int) float64 {
-	lq, l1q := logPos(q), math.Log1p(-q)
+	lq, l1q := numeric.LogPos(q), math.Log1p(-q)
 	s2 := 2 * sigma * sigma
 	nf := float64(n)
 	lgN, _ := math.Lgamma(nf + 1)
@@ -207,7 +211,7 @@ type sgmSeries struct {
 }
 
 func newSGMSeries(q, sigma, alpha float64) sgmSeries {
-	lq, l1q := logPos(q), math.Log1p(-q)
+	lq, l1q := numeric.LogPos(q), math.Log1p(-q)
 	return sgmSeries{alpha: alpha, sigma: sigma, s2: 2 * sigma * sigma,
 		z0: sigma*sigma*(l1q-lq) + 0.5, lq: lq, l1q: l1q}
 }
@@ -295,7 +299,7 @@ func sgmAm1Frac(q, sigma, alpha float64) (float64, bool) {
 	s := newSGMSeries(q, sigma, alpha)
 	a0 := s.z0 / sigma
 	lP0 := logNormCDF(a0)
-	p1 := normSurvival(a0)
+	p1 := numeric.NormSF(a0)
 	ceil := int(math.Ceil(alpha))
 	sum, errSum := 0.0, 0.0
 	lc, sign := 0.0, 1.0
@@ -349,11 +353,11 @@ func normBand(lo, hi float64) (float64, float64) {
 	var a, b float64
 	switch {
 	case hi <= 0:
-		a, b = normCDF(hi), normCDF(lo)
+		a, b = numeric.NormCDF(hi), numeric.NormCDF(lo)
 	case lo >= 0:
-		a, b = normSurvival(lo), normSurvival(hi)
+		a, b = numeric.NormSF(lo), numeric.NormSF(hi)
 	default:
-		a, b = 1-normSurvival(hi), normCDF(lo)
+		a, b = 1-numeric.NormSF(hi), numeric.NormCDF(lo)
 	}
 	return math.Max(a-b, 0), 4 * machineEpsilon * (a + b)
 }

@@ -1,6 +1,10 @@
 package evaluate
 
-import "math"
+import (
+	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+)
 
 // EpsDelta is the trade-off curve of an (ε, δ)-DP mechanism, pure when
 // δ = 0. It holds for add/remove and replace-one neighbours alike: the
@@ -22,7 +26,7 @@ func (c EpsDelta) TradeOff(alpha float64) float64 {
 	if alpha <= 0 {
 		return 1 - c.Delta
 	}
-	a := 1 - c.Delta - math.Exp(c.Epsilon+logPos(alpha))
+	a := 1 - c.Delta - math.Exp(c.Epsilon+numeric.LogPos(alpha))
 	b := math.Exp(-c.Epsilon) * (1 - c.Delta - alpha)
 	return math.Max(0, math.Max(a, b))
 }

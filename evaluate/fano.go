@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
 )
 
 // Fano bounds on reconstruction of a discrete attribute (Guo, Sablayrolles &
@@ -185,7 +187,7 @@ func fanoPsi(alpha, r, x float64) float64 {
 	if math.Abs(x) < 0.5 {
 		l = math.Log1p(x)
 	} else {
-		l = logPos(r)
+		l = numeric.LogPos(r)
 	}
 	e := l
 	if alpha != 1 {
@@ -206,16 +208,16 @@ func (pr fanoPrior) gap(alpha float64) (g, errAbs float64) {
 	case pr.uniform:
 		return 0, 0
 	case math.IsInf(alpha, 1):
-		g = math.Max(logPos(pr.m*pr.pStar), 0)
+		g = math.Max(numeric.LogPos(pr.m*pr.pStar), 0)
 		return g, 4 * machineEpsilon * (g + 1)
 	}
-	if lmax := logPos(pr.m * pr.pStar); alpha*lmax > fanoLogSwitch {
+	if lmax := numeric.LogPos(pr.m * pr.pStar); alpha*lmax > fanoLogSwitch {
 		top := alpha * lmax
 		s := fanoSum(0, pr.p, func(x float64) float64 {
 			if x == 0 {
 				return 0
 			}
-			return math.Exp(alpha*logPos(pr.m*x) - top)
+			return math.Exp(alpha*numeric.LogPos(pr.m*x) - top)
 		})
 		g = (top + math.Log(s) - pr.logM) / (alpha - 1)
 		return math.Max(g, 0), 64 * machineEpsilon * (math.Abs(top) + pr.logM + 1) / (alpha - 1)
@@ -247,7 +249,7 @@ func (pr fanoPrior) binaryDivergence(alpha, v float64) float64 {
 	if alpha*l1 > fanoLogSwitch {
 		a := alpha*l1 - pr.logM
 		b := math.Log1p(-1/m) + alpha*math.Log1p(-v)
-		return logSumExp2(a, b) / (alpha - 1)
+		return numeric.LogSumExp(a, b) / (alpha - 1)
 	}
 	psi := (fanoPsi(alpha, 1+u, u) + (m-1)*fanoPsi(alpha, 1-v, -v)) / m
 	if alpha == 1 {
@@ -545,7 +547,7 @@ func FanoMIKLMixture(eps1 float64, m int, prior []float64) (float64, error) {
 		if eps1 < math.Ln2 {
 			return -p * math.Log1p((1-p)*math.Expm1(-eps1))
 		}
-		return -p * logPos(p+(1-p)*math.Exp(-eps1))
+		return -p * numeric.LogPos(p+(1-p)*math.Exp(-eps1))
 	}
 	var mi float64
 	if pr.uniform {
@@ -553,7 +555,7 @@ func FanoMIKLMixture(eps1 float64, m int, prior []float64) (float64, error) {
 		if eps1 < math.Ln2 {
 			mi = -math.Log1p((pr.m - 1) / pr.m * math.Expm1(-eps1))
 		} else {
-			mi = -logPos((1 + (pr.m-1)*math.Exp(-eps1)) / pr.m)
+			mi = -numeric.LogPos((1 + (pr.m-1)*math.Exp(-eps1)) / pr.m)
 		}
 	} else {
 		mi = fanoSum(0, pr.p, term)

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
 )
 
 // Oracles come from shared/reference/seed004.md (the catalog of Guo,
@@ -348,7 +350,7 @@ func TestFanoGaussian(t *testing.T) {
 		i, _ := fanoCatalog(t, r.exactI)
 		b := fanoB(t)(FanoAlgorithm1(i, 2, nil))
 		fanoCheck(t, "M=2 Fano(exact I)", b.Advantage, r.adv)
-		mapAdv := 2*normCDF(1/(math.Sqrt2*r.sigma)) - 1 // catalog B8, M = 2
+		mapAdv := 2*numeric.NormCDF(1/(math.Sqrt2*r.sigma)) - 1 // catalog B8, M = 2
 		fanoCheck(t, "M=2 MAP", mapAdv, r.map_)
 		if b.Advantage < mapAdv {
 			t.Errorf("σ=%v: Fano %v below MAP %v", r.sigma, b.Advantage, mapAdv)

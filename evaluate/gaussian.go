@@ -1,6 +1,10 @@
 package evaluate
 
-import "math"
+import (
+	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+)
 
 // Gaussian is the trade-off curve of μ-Gaussian differential privacy (Dong,
 // Roth & Su 2022), exact for the Gaussian mechanism with L2 sensitivity Δ
@@ -21,7 +25,7 @@ func (c Gaussian) TradeOff(alpha float64) float64 {
 	case alpha >= 1:
 		return 0
 	}
-	return normSurvival(normQuantile(alpha) + c.Mu)
+	return numeric.NormSF(normQuantile(alpha) + c.Mu)
 }
 
 // Advantage returns 1 − G_μ(b) − b = Φ(Φ⁻¹(b) + μ) − Φ(Φ⁻¹(b)), the bound of
@@ -37,11 +41,11 @@ func (c Gaussian) Advantage(b float64) float64 {
 	var adv float64
 	switch {
 	case w <= 0: // both in the lower tail
-		adv = normCDF(w) - normCDF(z)
+		adv = numeric.NormCDF(w) - numeric.NormCDF(z)
 	case z >= 0: // both in the upper tail
-		adv = normSurvival(z) - normSurvival(w)
+		adv = numeric.NormSF(z) - numeric.NormSF(w)
 	default:
-		adv = 1 - normSurvival(w) - normCDF(z)
+		adv = 1 - numeric.NormSF(w) - numeric.NormCDF(z)
 	}
 	return math.Min(math.Max(adv, 0), 1-b)
 }
@@ -72,7 +76,7 @@ func (c Gaussian) LogDeltaAt(eps float64) float64 {
 	if d >= 0 {
 		return math.Inf(-1)
 	}
-	return la + log1mExp(d)
+	return la + numeric.Log1mExp(d)
 }
 
 // DeltaAt returns δ(ε) of μ-GDP (see LogDeltaAt).
@@ -86,7 +90,7 @@ func (c Gaussian) DeltaAt(eps float64) float64 { return math.Exp(c.LogDeltaAt(ep
 // δ(ε) ≤ δ holds as computed: the reported ε never understates the risk.
 // δ must be in (0, 1).
 func (c Gaussian) EpsilonAt(delta float64) float64 {
-	target := logPos(delta)
+	target := numeric.LogPos(delta)
 	if c.LogDeltaAt(0) <= target {
 		return 0
 	}

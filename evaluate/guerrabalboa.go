@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
 )
 
 // Bounds of Guerra-Balboa, Sauer & Strufe, "Analysis and Measurement of
@@ -504,7 +506,7 @@ func GBReRoBalleEpsilon(target, kappa float64) (float64, bool) {
 	}
 	closed := math.Inf(1)
 	if target < 1 && kappa > 0 {
-		closed = logPos(target) - logPos(kappa)
+		closed = numeric.LogPos(target) - numeric.LogPos(kappa)
 	}
 	return gbLargest(func(e float64) float64 { return ReRoPure(e, kappa) }, target, closed)
 }
@@ -518,7 +520,7 @@ func GBReRoExactEpsilon(target, kappa0 float64, m int) (float64, bool) {
 	}
 	closed := math.Inf(1)
 	if target < 1 {
-		e1 := logPos(target) - logPos(kappa0)
+		e1 := numeric.LogPos(target) - numeric.LogPos(kappa0)
 		e2 := math.Inf(1)
 		if m > 1 {
 			e2 = gbAtanh2((target - kappa0) / (kappa0 * float64(m-1)))
@@ -540,7 +542,7 @@ func GBReRoExactUniformEpsilon(target float64, m int) (float64, bool) {
 	fm := float64(m)
 	closed := math.Inf(1)
 	if target < 1 {
-		e1 := logPos(target) + math.Log(fm)
+		e1 := numeric.LogPos(target) + math.Log(fm)
 		e2 := math.Inf(1)
 		if m > 1 {
 			e2 = gbAtanh2(math.FMA(fm, target, -1) / (fm - 1))
@@ -562,7 +564,7 @@ func GBUReRoEpsilon(target, kappaEta float64) (float64, bool) {
 	}
 	closed := math.Inf(1)
 	if target < 1 && kappaEta > 0 {
-		closed = math.Max(softplus(logPos(target)-logPos(kappaEta)), gbAtanh2(target))
+		closed = math.Max(softplus(numeric.LogPos(target)-numeric.LogPos(kappaEta)), gbAtanh2(target))
 	}
 	bound := func(e float64) float64 { return GBUReRo(e, kappaEta) }
 	return gbLargest(bound, target, closed)
@@ -571,7 +573,7 @@ func GBUReRoEpsilon(target, kappaEta float64) (float64, bool) {
 // gbUReRoExactClosed returns the closed-form ε* of Thm 7.3 (catalog §5.2):
 // max(ln(1 + γ/κ_0), 2·artanh((γ − κ_0 + κ_0^-)/(κ_0(m − 1)))).
 func gbUReRoExactClosed(target, k0, kmin float64, m int) float64 {
-	e1 := softplus(logPos(target) - logPos(k0))
+	e1 := softplus(numeric.LogPos(target) - numeric.LogPos(k0))
 	num := target - (k0 - kmin)
 	var e2 float64
 	switch {

@@ -1,6 +1,10 @@
 package evaluate
 
-import "math"
+import (
+	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+)
 
 // Laplace is the exact trade-off curve of the Laplace mechanism: noise
 // Lap(0, b) added to a query of L1 sensitivity Δ, ε = Δ/b. The mechanism is
@@ -44,9 +48,9 @@ func (c Laplace) TradeOff(alpha float64) float64 {
 	lo := 0.5 * math.Exp(-eps) // e^{−ε}/2
 	switch {
 	case alpha < lo:
-		return 1 - math.Exp(eps+logPos(alpha))
+		return 1 - math.Exp(eps+numeric.LogPos(alpha))
 	case alpha <= 0.5:
-		return math.Exp(-eps - logPos(4*alpha))
+		return math.Exp(-eps - numeric.LogPos(4*alpha))
 	default:
 		return math.Exp(-eps) * (1 - alpha)
 	}
@@ -76,14 +80,14 @@ func (c Laplace) Advantage(b float64) float64 {
 		if eps <= 700 {
 			adv = b * math.Expm1(eps)
 		} else { // e^ε overflows; b < e^{−ε}/2 keeps the product below 1/2
-			adv = math.Exp(eps+logPos(b)) * -math.Expm1(-eps)
+			adv = math.Exp(eps+numeric.LogPos(b)) * -math.Expm1(-eps)
 		}
 	case b <= 0.5:
 		if eps <= 1 {
 			m := 1 - 2*b
 			adv = (-math.Expm1(-eps) - m*m) / (4 * b)
 		} else {
-			adv = (1 - b) - math.Exp(-eps-logPos(4*b))
+			adv = (1 - b) - math.Exp(-eps-numeric.LogPos(4*b))
 		}
 	default:
 		adv = (1 - b) * -math.Expm1(-eps)

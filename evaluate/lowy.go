@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
 )
 
 // Practical membership privacy (PMP) of Lowy, Li, Liu, Koike-Akino,
@@ -56,7 +58,7 @@ func PMPSuccess(eps float64) float64 {
 	case eps == 0:
 		return 0.5
 	}
-	return roundUp(logistic(eps), 0.5, 1)
+	return roundUp(numeric.Logistic(eps), 0.5, 1)
 }
 
 // PMPEpsilonForSuccess returns the largest ε whose practical-attack success
@@ -97,7 +99,7 @@ func PMPSuccessDelta(eps, delta float64) float64 {
 	case delta == 0:
 		return PMPSuccess(eps)
 	}
-	return roundUp(logistic(eps)+delta*logistic(-eps), 0.5, 1)
+	return roundUp(numeric.Logistic(eps)+delta*numeric.Logistic(-eps), 0.5, 1)
 }
 
 // PMPMIPEta returns η of Izzo et al.'s η-MIP implied by ε-PMP
@@ -203,7 +205,7 @@ func PMPGaussian(f [][]float64, sigma, delta float64) (PMPGaussianBound, error) 
 		}
 	}
 	for i := range n {
-		logB0[i] = logPos(sums[i].value()) - g.lnNm1
+		logB0[i] = numeric.LogPos(sums[i].value()) - g.lnNm1
 	}
 	res.MaxDistance = maxDist
 	muX := 0.0
@@ -398,7 +400,7 @@ type pmpGauss struct {
 
 func newPMPGauss(f [][]float64, sigma, delta float64) *pmpGauss {
 	return &pmpGauss{
-		f: f, sigma: sigma, delta: delta, target: logPos(delta),
+		f: f, sigma: sigma, delta: delta, target: numeric.LogPos(delta),
 		lnNm1: math.Log(float64(len(f) - 1)),
 		mu:    make([]float64, len(f)),
 	}
@@ -439,8 +441,8 @@ func (g *pmpGauss) logB(i int, eps float64) float64 {
 			a := -eps/m + m/2
 			b := -eps/m - m/2
 			if b > -37 {
-				pa := normCDF(a)
-				r := expEps * normCDF(b)
+				pa := numeric.NormCDF(a)
+				r := expEps * numeric.NormCDF(b)
 				if pa > 0x1p-960 && r <= 0.5*pa {
 					lin.add(pa - r)
 					continue
@@ -450,7 +452,7 @@ func (g *pmpGauss) logB(i int, eps float64) float64 {
 		acc.add(gaussLogDelta(eps, m))
 	}
 	if v := lin.value(); v > 0 {
-		acc.add(logPos(v))
+		acc.add(numeric.LogPos(v))
 	}
 	return acc.value() - g.lnNm1
 }

@@ -5,6 +5,8 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
 )
 
 // Tests for lowy.go: Lowy et al. 2024 (AAAI), catalog
@@ -42,8 +44,8 @@ func TestPMPSuccessCatalog(t *testing.T) {
 			t.Errorf("PMPSuccess(%g) = %.15g, want %.15g", r.eps, got, r.want)
 		}
 		// Upper bound on risk: never below the exact value (§4.1).
-		if got < logistic(r.eps) {
-			t.Errorf("PMPSuccess(%g) = %.17g below sigmoid %.17g", r.eps, got, logistic(r.eps))
+		if got < numeric.Logistic(r.eps) {
+			t.Errorf("PMPSuccess(%g) = %.17g below sigmoid %.17g", r.eps, got, numeric.Logistic(r.eps))
 		}
 	}
 	// ε = 0: random guessing, exactly 1/2 (Lemma 6). ε = +Inf: 1 (§4.1).
@@ -270,7 +272,7 @@ func bruteGaussianPMP(f [][]float64, sigma, delta float64) float64 {
 		if mu == 0 {
 			return 0
 		}
-		return normCDF(mu/2-eps/mu) - math.Exp(eps)*normCDF(-mu/2-eps/mu)
+		return numeric.NormCDF(mu/2-eps/mu) - math.Exp(eps)*numeric.NormCDF(-mu/2-eps/mu)
 	}
 	q := func(set []int) []float64 {
 		s := make([]float64, d)

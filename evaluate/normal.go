@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mathext"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
 )
 
 // The standard normal distribution, written so that both tails keep their
@@ -14,19 +16,8 @@ import (
 
 const (
 	sqrt2      = math.Sqrt2
-	logSqrt2Pi = 0.91893853320467274178032973640561763986139747363778 // ½·ln(2π)
+	logSqrt2Pi = numeric.LogSqrt2Pi
 )
-
-// normCDF returns Φ(x) = ½·erfc(−x/√2), with full relative precision in the
-// lower tail (x → −∞) down to the smallest subnormal.
-func normCDF(x float64) float64 { return 0.5 * math.Erfc(-x/sqrt2) }
-
-// normSurvival returns 1 − Φ(x) = ½·erfc(x/√2) without forming the
-// difference, so that the upper tail keeps its relative precision.
-func normSurvival(x float64) float64 { return 0.5 * math.Erfc(x/sqrt2) }
-
-// normPDF returns φ(x) = exp(−x²/2)/√(2π).
-func normPDF(x float64) float64 { return math.Exp(-0.5*x*x - logSqrt2Pi) }
 
 // logNormCDF returns ln Φ(x) for every finite x. Below x = −20 it uses the
 // asymptotic expansion Φ(x) = φ(x)/|x| · Σₖ (−1)ᵏ (2k−1)!!/x^{2k}, whose
@@ -35,9 +26,9 @@ func normPDF(x float64) float64 { return math.Exp(-0.5*x*x - logSqrt2Pi) }
 func logNormCDF(x float64) float64 {
 	switch {
 	case x > 5:
-		return math.Log1p(-normSurvival(x))
+		return math.Log1p(-numeric.NormSF(x))
 	case x > -20:
-		return math.Log(normCDF(x))
+		return math.Log(numeric.NormCDF(x))
 	case math.IsInf(x, -1):
 		return math.Inf(-1)
 	}
@@ -62,29 +53,17 @@ func normQuantile(p float64) float64 {
 		return math.Inf(1)
 	}
 	if p < 1e-300 {
-		return logTailQuantile(logPos(p))
+		return logTailQuantile(numeric.LogPos(p))
 	}
 	z := mathext.NormalQuantile(p)
-	if pdf := normPDF(z); pdf > 0 {
+	if pdf := numeric.NormPDF(z); pdf > 0 {
 		if p < 0.5 {
-			z -= (normCDF(z) - p) / pdf
+			z -= (numeric.NormCDF(z) - p) / pdf
 		} else {
-			z += (normSurvival(z) - (1 - p)) / pdf
+			z += (numeric.NormSF(z) - (1 - p)) / pdf
 		}
 	}
 	return z
-}
-
-// logPos returns ln x for x ≥ 0, exact also for subnormal x. Go's math.Log
-// on amd64 mis-normalises subnormal inputs (golang/go#56600: Log(5e-324)
-// returns −709.09 instead of −744.44), so a subnormal x is first scaled by
-// 2^54, which is exact. Every logarithm of a probability goes through it:
-// baselines and δ below 2.2e-308 are valid inputs.
-func logPos(x float64) float64 {
-	if x > 0 && x < 0x1p-1022 {
-		return math.Log(x*0x1p54) - 54*math.Ln2
-	}
-	return math.Log(x)
 }
 
 // logTailQuantile returns z with ln Φ(z) = lp for lp < ln(1e-300), where
@@ -105,34 +84,16 @@ func logTailQuantile(lp float64) float64 {
 	return z
 }
 
-// log1mExp returns ln(1 − eˣ) for x ≤ 0 without cancellation (Mächler 2012):
-// ln(−expm1(x)) near 0, log1p(−eˣ) further out.
-func log1mExp(x float64) float64 {
-	if x > -math.Ln2 {
-		return logPos(-math.Expm1(x))
-	}
-	return math.Log1p(-math.Exp(x))
-}
-
 // logExpm1 returns ln(eˣ − 1) for x ≥ 0 without overflow for large x.
 func logExpm1(x float64) float64 {
 	if x > 36 {
 		return x + math.Log1p(-math.Exp(-x))
 	}
-	return logPos(math.Expm1(x))
-}
-
-// logistic returns σ(x) = 1/(1 + e⁻ˣ), exact in both tails.
-func logistic(x float64) float64 {
-	if x >= 0 {
-		return 1 / (1 + math.Exp(-x))
-	}
-	e := math.Exp(x)
-	return e / (1 + e)
+	return numeric.LogPos(math.Expm1(x))
 }
 
 // logit returns ln(p/(1 − p)) = ln p − ln(1 − p).
-func logit(p float64) float64 { return logPos(p) - math.Log1p(-p) }
+func logit(p float64) float64 { return numeric.LogPos(p) - math.Log1p(-p) }
 
 // softplus returns ln(1 + eˣ) without overflow.
 func softplus(x float64) float64 {
@@ -140,17 +101,6 @@ func softplus(x float64) float64 {
 		return x + math.Log1p(math.Exp(-x))
 	}
 	return math.Log1p(math.Exp(x))
-}
-
-// logSumExp2 returns ln(eᵃ + eᵇ) without overflow; −Inf terms drop out.
-func logSumExp2(a, b float64) float64 {
-	if a < b {
-		a, b = b, a
-	}
-	if math.IsInf(a, -1) {
-		return a
-	}
-	return a + math.Log1p(math.Exp(b-a))
 }
 
 // neumaierSum is a compensated (Kahan–Babuška–Neumaier) running sum.

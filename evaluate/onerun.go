@@ -1,6 +1,10 @@
 package evaluate
 
-import "math"
+import (
+	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+)
 
 // Single-target bounds of Swanberg, Annamalai, Hayes, Balle & Smith,
 // "Beyond the Worst Case: Extending Differential Privacy Guarantees to
@@ -23,7 +27,7 @@ func OneRunPosterior(eps, p float64) float64 {
 	case eps == 0:
 		return p
 	}
-	return logistic(logit(p) + eps)
+	return numeric.Logistic(logit(p) + eps)
 }
 
 // OneRunAdvantage returns the generalized advantage (Cherubin 2017) of
@@ -40,7 +44,7 @@ func OneRunAdvantage(eps, delta, p float64) float64 {
 	if p <= 0 || eps <= 0 {
 		return delta
 	}
-	return logistic(logPos(p)+logExpm1(eps))*(1-delta) + delta
+	return numeric.Logistic(numeric.LogPos(p)+logExpm1(eps))*(1-delta) + delta
 }
 
 // OneRunEpsilonProtect returns the largest ε ≥ 0 whose OneRunAdvantage(ε, δ, p)
@@ -62,5 +66,5 @@ func OneRunEpsilonProtect(target, delta, p float64) (float64, bool) {
 	if s <= 0 {
 		return 0, true
 	}
-	return softplus(logit(s) - logPos(p)), true
+	return softplus(logit(s) - numeric.LogPos(p)), true
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
 	"github.com/riskbatch/riskbatch/evaluate/poibin"
 )
 
@@ -69,7 +70,7 @@ func OneRunFlip(eps, p float64) (beta, oneMinusBeta float64) {
 		return 1, 0
 	}
 	z := logit(p) + eps
-	return logistic(z), logistic(-z)
+	return numeric.Logistic(z), numeric.Logistic(-z)
 }
 
 // checkOneRun validates ε ≥ 0 (+Inf allowed), δ ∈ [0, 1] and every
@@ -403,7 +404,7 @@ func OneRunNarcissus(eps, delta, p float64) (float64, error) {
 	if p == 0 {
 		return delta, nil
 	}
-	x := eps + logPos(p)
+	x := eps + numeric.LogPos(p)
 	if x >= 0 {
 		return 1, nil
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
 )
 
 // Rényi differential privacy (Mironov 2017, "Rényi Differential Privacy",
@@ -506,7 +508,7 @@ func (c ZCDP) ClassicEpsilonAt(delta float64) float64 {
 	case delta >= 1:
 		return c.Rho
 	}
-	return roundUp(c.Rho+2*math.Sqrt(c.Rho*-logPos(delta)), 0, math.Inf(1))
+	return roundUp(c.Rho+2*math.Sqrt(c.Rho*-numeric.LogPos(delta)), 0, math.Inf(1))
 }
 
 // ---------------------------------------------------------------------------
@@ -612,8 +614,8 @@ func (o renyiOrder) excess(p *gapPoint) float64 {
 	errA2 := o.am1*p.errR2 + 2*machineEpsilon*a2
 	if !o.lin {
 		// ln g₁ = logaddexp(ln x − A₁, ln(1−x) + A₂), ln g₂ likewise.
-		l1 := logSumExp2(p.lx-a1, p.lx1+a2)
-		l2 := logSumExp2(p.ly1+a1, p.ly-a2)
+		l1 := numeric.LogSumExp(p.lx-a1, p.lx1+a2)
+		l2 := numeric.LogSumExp(p.ly1+a1, p.ly-a2)
 		common := 2*p.errW + errA1 + errA2 + 4*machineEpsilon*(o.budget+1)
 		e1 := l1 - o.budget - 4*(common+2*machineEpsilon*(math.Abs(p.lx)+math.Abs(p.lx1)+a1+a2+math.Abs(l1)))
 		e2 := l2 - o.budget - 4*(common+2*machineEpsilon*(math.Abs(p.ly)+math.Abs(p.ly1)+a1+a2+math.Abs(l2)))
@@ -653,7 +655,7 @@ func weightedExpm1(w, lw, a, errA, errW float64) (v, err float64) {
 type gapGeometry struct{ x, x1, lx, lx1 float64 }
 
 func newGapGeometry(x float64) gapGeometry {
-	return gapGeometry{x: x, x1: 1 - x, lx: logPos(x), lx1: math.Log1p(-x)}
+	return gapGeometry{x: x, x1: 1 - x, lx: numeric.LogPos(x), lx1: math.Log1p(-x)}
 }
 
 // Bounds on the gap parameter t: beyond them y or d underflows.
@@ -777,7 +779,7 @@ func (o renyiOrder) fixedPoint(start float64) float64 {
 	}
 	from := math.Inf(1)
 	if !math.IsInf(start, 1) && start > 0 {
-		from = logPos(start)
+		from = numeric.LogPos(start)
 	}
 	s := increasingRoot(ex, from, fixedLogLMin, fixedLogLMax)
 	return math.Exp(s) * (1 + 4*machineEpsilon)
@@ -800,14 +802,14 @@ func (o renyiOrder) epsilonAt(delta float64) float64 {
 			return o.e
 		}
 		// δ(ε') = σ(ε)·(1 − e^{ε'−ε}) for f_{ε,0}, inverted.
-		return math.Max(0, o.e+math.Log1p(-delta/logistic(o.e)))
+		return math.Max(0, o.e+math.Log1p(-delta/numeric.Logistic(o.e)))
 	case o.kl:
 		return math.Inf(1) // contributes through η only
 	}
 	if !(delta > 0) {
 		return math.Inf(1)
 	}
-	return o.e + math.Log1p(-1/o.a) - (logPos(delta)+math.Log(o.a))/o.am1
+	return o.e + math.Log1p(-1/o.a) - (numeric.LogPos(delta)+math.Log(o.a))/o.am1
 }
 
 // deltaAt returns the order's δ(ε) of the improved conversion (see
@@ -818,7 +820,7 @@ func (o renyiOrder) deltaAt(eps float64) float64 {
 		if eps >= o.e {
 			return 0
 		}
-		return -logistic(o.e) * math.Expm1(eps-o.e)
+		return -numeric.Logistic(o.e) * math.Expm1(eps-o.e)
 	case o.kl:
 		return 1 // contributes through η only
 	}

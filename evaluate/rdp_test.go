@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
 )
 
 // rdpBruteForce brackets f_α(x) of one RDP guarantee by scanning y on a
@@ -170,7 +172,7 @@ func TestRDPAsymptotics(t *testing.T) {
 	}
 	for _, c := range []struct{ a, eps, x float64 }{{2, 1, 1e-300}, {3, 0.5, 1e-200}, {10, 2, 1e-100}, {2, 1, 3e-320}} {
 		adv := RDP{Orders: []float64{c.a}, Epsilons: []float64{c.eps}}.Advantage(c.x)
-		want := math.Exp((math.Log(math.Expm1((c.a-1)*c.eps))+(c.a-1)*logPos(c.x))/c.a) - c.x
+		want := math.Exp((math.Log(math.Expm1((c.a-1)*c.eps))+(c.a-1)*numeric.LogPos(c.x))/c.a) - c.x
 		if !near(adv, want, 0, 3e-11) || adv < want*(1-1e-12) {
 			t.Errorf("α=%v ε=%v x=%v: advantage %.15g, asymptotic %.15g", c.a, c.eps, c.x, adv, want)
 		}

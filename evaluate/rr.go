@@ -1,6 +1,10 @@
 package evaluate
 
-import "math"
+import (
+	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+)
 
 // RandomizedResponse is the exact trade-off curve of k-ary randomized
 // response (Warner 1965; Kairouz, Oh & Viswanath 2016 for k values): each
@@ -55,7 +59,7 @@ func (c RandomizedResponse) TradeOff(alpha float64) float64 {
 		return 1 - alpha
 	}
 	eps := c.Epsilon
-	f := math.Max(1-math.Exp(eps+logPos(alpha)), 1-c.WorstAdvantage()-alpha)
+	f := math.Max(1-math.Exp(eps+numeric.LogPos(alpha)), 1-c.WorstAdvantage()-alpha)
 	return math.Max(f, math.Exp(-eps)*(1-alpha))
 }
 
@@ -71,7 +75,7 @@ func (c RandomizedResponse) Advantage(b float64) float64 {
 	adv := c.WorstAdvantage()
 	if eps <= 700 {
 		adv = math.Min(adv, b*math.Expm1(eps))
-	} else if grow := math.Exp(eps + logPos(b)); grow < adv {
+	} else if grow := math.Exp(eps + numeric.LogPos(b)); grow < adv {
 		adv = grow
 	}
 	adv = math.Min(adv, (1-b)*-math.Expm1(-eps))
@@ -100,9 +104,9 @@ func (c RandomizedResponse) WorstAdvantage() float64 {
 	return m / (m + k*math.Exp(-c.Epsilon))
 }
 
-// truthProbability returns p = e^ε/(e^ε + k − 1) = logistic(ε − ln(k − 1)).
+// truthProbability returns p = e^ε/(e^ε + k − 1) = numeric.Logistic(ε − ln(k − 1)).
 func (c RandomizedResponse) truthProbability() float64 {
-	return logistic(c.Epsilon - math.Log(float64(c.Categories-1)))
+	return numeric.Logistic(c.Epsilon - math.Log(float64(c.Categories-1)))
 }
 
 // DeltaAt returns the privacy profile δ(ε') = Σ_o max{0, P(o) − e^{ε'}Q(o)}

@@ -3,6 +3,8 @@ package pld
 import (
 	"fmt"
 	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
 )
 
 // direction names the ordered pair of output distributions whose privacy
@@ -51,7 +53,7 @@ func newSubsampledGaussian(sigma, q float64) subsampledGaussian {
 	mu := 1 / sigma
 	return subsampledGaussian{
 		sigma: sigma, q: q, mu: mu,
-		logQ: logPos(q), log1mQ: math.Log1p(-q),
+		logQ: numeric.LogPos(q), log1mQ: math.Log1p(-q),
 		halfMuSq:       0.5 * mu * mu,
 		panelWidthMax:  math.Min(1, sigma),
 		rule8:          newGaussLegendre(8),
@@ -71,7 +73,7 @@ const quadratureMargin = 1e-12
 // loss returns L(z) = ln(1 − q + q·e^{μz − μ²/2}), the remove-direction
 // privacy loss at z.
 func (m *subsampledGaussian) loss(z float64) float64 {
-	return logSumExp(m.log1mQ, m.logQ+m.mu*z-m.halfMuSq)
+	return numeric.LogSumExp(m.log1mQ, m.logQ+m.mu*z-m.halfMuSq)
 }
 
 // threshold returns the z with L(z) = ε,
@@ -101,7 +103,7 @@ func (m *subsampledGaussian) threshold(eps float64) (z, zErr float64) {
 		if !(v > 0) {
 			return math.Inf(-1), 0
 		}
-		lt = logPos(v)
+		lt = numeric.LogPos(v)
 		ltErr = 4*unitRoundoff*(math.Abs(em)+m.q)/v + 2*unitRoundoff*math.Abs(lt)
 	}
 	num := lt - m.logQ + m.halfMuSq
@@ -243,7 +245,7 @@ func (m *subsampledGaussian) stepPMF(d direction, h, tail float64, maxAtoms int)
 		}
 		// The densities of both components at both ends of [z − Δz, z + Δz]
 		// bound U's density on it (Δz is tiny next to the scale 1 of φ).
-		dens := normPDF(z-zErr) + normPDF(z+zErr) + normPDF(z-m.mu-zErr) + normPDF(z-m.mu+zErr)
+		dens := numeric.NormPDF(z-zErr) + numeric.NormPDF(z+zErr) + numeric.NormPDF(z-m.mu-zErr) + numeric.NormPDF(z-m.mu+zErr)
 		slack += dens * 2 * zErr * shift
 	}
 	zLo, errLo := zAt(lo)
@@ -283,15 +285,15 @@ func (m *subsampledGaussian) stepPMF(d direction, h, tail float64, maxAtoms int)
 	switch d {
 	case remove:
 		// Losses above ε_hi are z > zHi; losses at most ε_lo are z ≤ zLo.
-		p.inf = ((1-m.q)*normSF(zHi) + m.q*normSF(zHi-m.mu)) * up
+		p.inf = ((1-m.q)*numeric.NormSF(zHi) + m.q*numeric.NormSF(zHi-m.mu)) * up
 		if !math.IsInf(zLo, -1) {
-			p.probs[0] += ((1-m.q)*normCDF(zLo) + m.q*normCDF(zLo-m.mu)) * up
+			p.probs[0] += ((1-m.q)*numeric.NormCDF(zLo) + m.q*numeric.NormCDF(zLo-m.mu)) * up
 		}
 	case add:
 		// Losses at most ε_lo are z ≥ zLo; losses above ε_hi are z < zHi.
-		p.probs[0] += normSF(zLo) * up
+		p.probs[0] += numeric.NormSF(zLo) * up
 		if !math.IsInf(zHi, -1) {
-			p.inf = normCDF(zHi) * up
+			p.inf = numeric.NormCDF(zHi) * up
 		}
 	}
 	p.slack = nudgeUp(slack*2, 4) + 4*math.SmallestNonzeroFloat64
@@ -311,12 +313,12 @@ func (m *subsampledGaussian) removeInterval(eps, za, zb float64) (u, w float64) 
 	if math.IsInf(za, -1) {
 		// The whole lower half-line: closed forms.
 		c := (1 - m.q) * -math.Expm1(eps-m.log1mQ)
-		pb, pbm := normCDF(zb), normCDF(zb-m.mu)
+		pb, pbm := numeric.NormCDF(zb), numeric.NormCDF(zb-m.mu)
 		return (1-m.q)*pb + m.q*pbm, c*pb + m.q*pbm
 	}
 	mu, q := m.mu, m.q
 	return m.integrate(za, zb, func(z float64) (float64, float64) {
-		p0, p1 := normPDF(z), normPDF(z-mu)
+		p0, p1 := numeric.NormPDF(z), numeric.NormPDF(z-mu)
 		return (1-q)*p0 + q*p1, q * p1 * -math.Expm1(mu*(za-z))
 	})
 }
@@ -333,7 +335,7 @@ func (m *subsampledGaussian) addInterval(eps, za, zb float64) (u, w float64) {
 	c := -math.Expm1(eps + m.log1mQ)
 	mu := m.mu
 	return m.integrate(za, zb, func(z float64) (float64, float64) {
-		p0 := normPDF(z)
+		p0 := numeric.NormPDF(z)
 		return p0, c * p0 * -math.Expm1(mu*(z-zb))
 	})
 }
@@ -347,13 +349,13 @@ func (m *subsampledGaussian) lossMoments(d direction) (mean, variance float64) {
 	var f func(z float64) (float64, float64)
 	if d == remove {
 		f = func(z float64) (float64, float64) {
-			dens := (1-q)*normPDF(z) + q*normPDF(z-mu)
+			dens := (1-q)*numeric.NormPDF(z) + q*numeric.NormPDF(z-mu)
 			l := m.loss(z)
 			return dens * l, dens * l * l
 		}
 	} else {
 		f = func(z float64) (float64, float64) {
-			dens := normPDF(z)
+			dens := numeric.NormPDF(z)
 			l := -m.loss(z)
 			return dens * l, dens * l * l
 		}

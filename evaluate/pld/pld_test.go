@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
 )
 
 // gdpDelta returns the exact privacy profile of μ-GDP, the Gaussian
@@ -14,13 +16,13 @@ import (
 //
 //	δ(ε) = Φ(−ε/μ + μ/2) − e^ε·Φ(−ε/μ − μ/2).
 func gdpDelta(mu, eps float64) float64 {
-	return normSF(eps/mu-mu/2) - math.Exp(eps)*normSF(eps/mu+mu/2)
+	return numeric.NormSF(eps/mu-mu/2) - math.Exp(eps)*numeric.NormSF(eps/mu+mu/2)
 }
 
 // gdpTradeOff returns G_μ(α) = Φ(Φ⁻¹(1 − α) − μ), with Φ⁻¹(1 − α) =
 // √2·erfcinv(2α).
 func gdpTradeOff(mu, alpha float64) float64 {
-	return normCDF(math.Sqrt2*math.Erfcinv(2*alpha) - mu)
+	return numeric.NormCDF(math.Sqrt2*math.Erfcinv(2*alpha) - mu)
 }
 
 // mustDPSGD builds the accountant of the stages with the default options.

@@ -43,6 +43,8 @@ package poibin
 import (
 	"fmt"
 	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
 )
 
 // Dist is the Poisson-binomial distribution of S = Σ Bernoulli(β_i). It is
@@ -361,7 +363,7 @@ func (d *Dist) LogSurvival(v int) float64 {
 		if k > binomMode(d.m, d.hb) {
 			return binomLogUpper(k, d.m, d.hb, d.hq)
 		}
-		return log1mExp(binomLogLower(k-1, d.m, d.hb, d.hq))
+		return numeric.Log1mExp(binomLogLower(k-1, d.m, d.hb, d.hq))
 	}
 	if k == d.m {
 		return d.logAll(true)
@@ -378,9 +380,9 @@ func (d *Dist) LogSurvival(v int) float64 {
 		return math.Log1p(-f)
 	}
 	if k == 1 {
-		return log1mExp(d.logAll(false))
+		return numeric.Log1mExp(d.logAll(false))
 	}
-	return log1mExp(d.logTilted(k-1, false))
+	return numeric.Log1mExp(d.logTilted(k-1, false))
 }
 
 // LogCDF returns ln Pr[S ≤ u] with the accuracy and methods of
@@ -397,7 +399,7 @@ func (d *Dist) LogCDF(u int) float64 {
 		if k < binomMode(d.m, d.hb) {
 			return binomLogLower(k, d.m, d.hb, d.hq)
 		}
-		return log1mExp(binomLogUpper(k+1, d.m, d.hb, d.hq))
+		return numeric.Log1mExp(binomLogUpper(k+1, d.m, d.hb, d.hq))
 	}
 	if k == 0 {
 		return d.logAll(false)
@@ -414,9 +416,9 @@ func (d *Dist) LogCDF(u int) float64 {
 		return math.Log1p(-t)
 	}
 	if k+1 == d.m {
-		return log1mExp(d.logAll(true))
+		return numeric.Log1mExp(d.logAll(true))
 	}
-	return log1mExp(d.logTilted(k+1, true))
+	return numeric.Log1mExp(d.logTilted(k+1, true))
 }
 
 // logAll returns ln Pr[all m non-degenerate terms succeed] = Σ ln β_i
@@ -457,12 +459,4 @@ func (d *Dist) Quantile(c float64) int {
 		}
 	}
 	return lo
-}
-
-// log1mExp returns ln(1 − eˣ) for x ≤ 0 without cancellation (Mächler 2012).
-func log1mExp(x float64) float64 {
-	if x > -math.Ln2 {
-		return math.Log(-math.Expm1(x))
-	}
-	return math.Log1p(-math.Exp(x))
 }

@@ -1,6 +1,10 @@
 package poibin
 
-import "math"
+import (
+	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+)
 
 // logTilted returns ln Pr[S' ≥ k] (upper) or ln Pr[S' ≤ k] (lower) for the
 // sum S' of the m non-degenerate terms, 1 ≤ k ≤ m − 1, by exponential
@@ -34,8 +38,8 @@ func (d *Dist) logTilted(k int, upper bool) float64 {
 	bt := make([]float64, m)
 	qt := make([]float64, m)
 	for i, zi := range z {
-		bt[i] = logistic(zi + theta)
-		qt[i] = logistic(-zi - theta)
+		bt[i] = numeric.Logistic(zi + theta)
+		qt[i] = numeric.Logistic(-zi - theta)
 	}
 	bld := builder{noFFT: d.opts.noFFT}
 	blk := bld.product(bt, qt)
@@ -79,9 +83,9 @@ func solveTilt(z []float64, target, theta float64) float64 {
 	for iter := 0; iter < 200; iter++ {
 		var g, dg float64
 		for _, zi := range z {
-			b := logistic(zi + theta)
+			b := numeric.Logistic(zi + theta)
 			g += b
-			dg += b * logistic(-zi-theta)
+			dg += b * numeric.Logistic(-zi-theta)
 		}
 		g -= target
 		if math.Abs(g) <= 0.25 {
@@ -108,13 +112,4 @@ func solveTilt(z []float64, target, theta float64) float64 {
 // logitRatio returns ln(a/(m − a)), the logit of a/m, for 0 < a < m.
 func logitRatio(a, m float64) float64 {
 	return math.Log(a) - math.Log(m-a)
-}
-
-// logistic returns σ(x) = 1/(1 + e⁻ˣ), exact in both tails.
-func logistic(x float64) float64 {
-	if x >= 0 {
-		return 1 / (1 + math.Exp(-x))
-	}
-	e := math.Exp(x)
-	return e / (1 + e)
 }
