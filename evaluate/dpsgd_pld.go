@@ -214,7 +214,8 @@ func newPLD(stages []pld.Stage) (p *pld.PLD, err error) {
 }
 
 // noiseKey identifies a noise calibration: the row's other stages, its
-// sample rate and steps, the target, and the baseline (NaN: worst case).
+// sample rate and steps, the target, the baseline (worst: none), and the
+// accountant.
 type noiseKey struct {
 	stages   string // extra stages
 	q        float64
@@ -443,7 +444,7 @@ func addRDP(a, b RDP) RDP {
 
 // stagesRDP returns the composed RDP of stages on DefaultRDPOrders through
 // the run's cache (each stage is a DPSGD with its own σ, q and steps; q = 1
-// is the Gaussian mechanism).
+// is the Gaussian mechanism); no stage gives the empty RDP{}.
 func (b *Binding) stagesRDP(stages []pld.Stage) RDP {
 	var total RDP
 	for i, s := range stages {
@@ -476,16 +477,7 @@ func (r *Release) noiseForTarget(useRDP bool) (float64, skip) {
 		cache = &noiseCache{}
 	}
 	loose, why := cache.get(key, func() (float64, string) {
-		var extra RDP
-		for i, s := range r.extraStages {
-			c := DPSGD{NoiseMultiplier: s.NoiseMultiplier, SampleRate: s.SampleRate, Steps: s.Steps}.RDP()
-			if i == 0 {
-				extra = c
-			} else {
-				extra = addRDP(extra, c)
-			}
-		}
-		return NoiseForTargetRDP(r.dpsgd, extra, r.Target, b)
+		return NoiseForTargetRDP(r.dpsgd, r.extraRDP, r.Target, b)
 	})
 	if useRDP {
 		return noiseResult(loose, why, "RDP")

@@ -77,6 +77,7 @@ type Release struct {
 	// accountant failed, with the reason in pldWhy) and the run's cache of
 	// noise calibrations.
 	extraStages []pld.Stage
+	extraRDP    RDP // the extra stages' composed RDP (empty without them)
 	pld         *pld.PLD
 	pldWhy      string
 	noise       *noiseCache
@@ -540,6 +541,7 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 			r.extraStages = extra
 		}
 		stages := dpsgdStages(r.dpsgd, r.extraStages)
+		r.extraRDP = b.stagesRDP(r.extraStages)
 		r.rdp, r.hasRDP = b.stagesRDP(stages), true
 		r.noise = b.noise
 		if p, err := b.plds.get(stages); err == nil {
