@@ -155,6 +155,21 @@ func cellNumber(c table.Cell) (float64, error) {
 		return ParseNumber(c.Str)
 	case table.Bool:
 		return 0, fmt.Errorf("%v is a truth value, not a number", c.Bool)
+	case table.Decimal:
+		return ParseNumber(c.Str)
+	case table.Date, table.Timestamp, table.TimeOfDay:
+		return 0, fmt.Errorf("%s is a %s, not a number", c.String(), c.Kind)
+	case table.Nested:
+		return 0, fmt.Errorf("%s is a %s value, not a number", clipText(c.Str), c.Kind)
 	}
 	return 0, fmt.Errorf("empty")
+}
+
+// clipText shortens a long text for a message.
+func clipText(s string) string {
+	const max = 40
+	if r := []rune(s); len(r) > max {
+		return string(r[:max]) + "…"
+	}
+	return s
 }

@@ -8,17 +8,23 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Kind is the type of a cell, or of a column when all its cells share it.
 type Kind uint8
 
 const (
-	Empty   Kind = iota // no value (an empty cell, a null)
-	Number              // a float64
-	Integer             // an int64
-	Text                // a string
-	Bool                // a boolean
+	Empty     Kind = iota // no value (an empty cell, a null)
+	Number                // a float64
+	Integer               // an int64
+	Text                  // a string
+	Bool                  // a boolean
+	Date                  // a calendar date: Int counts days since 1970-01-01
+	Timestamp             // a date and time: Int counts Unit since 1970-01-01T00:00:00 (UTC when Unit.UTC())
+	TimeOfDay             // a time of day: Int counts Unit since midnight
+	Decimal               // an exact decimal number: Str holds it in plain notation ("-12.340"), Num its nearest float64
+	Nested                // a list, struct or map value: Str holds it as JSON text
 )
 
 // String returns the kind's lower-case name.
@@ -34,17 +40,85 @@ func (k Kind) String() string {
 		return "text"
 	case Bool:
 		return "bool"
+	case Date:
+		return "date"
+	case Timestamp:
+		return "timestamp"
+	case TimeOfDay:
+		return "time"
+	case Decimal:
+		return "decimal"
+	case Nested:
+		return "nested"
 	}
 	return "kind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// Cell is one value of a row. Only the field that matches Kind is meaningful.
+// TimeUnit is the resolution of a Timestamp or TimeOfDay cell, with a flag
+// saying whether a Timestamp is an instant in UTC (a column with a time
+// zone) or a wall-clock date and time without one.
+type TimeUnit uint8
+
+const (
+	Second      TimeUnit = 1
+	Millisecond TimeUnit = 2
+	Microsecond TimeUnit = 3
+	Nanosecond  TimeUnit = 4
+
+	utcFlag TimeUnit = 0x10
+)
+
+// InUTC returns u marked as an instant in UTC.
+func (u TimeUnit) InUTC() TimeUnit { return u | utcFlag }
+
+// UTC reports whether a Timestamp in this unit is an instant in UTC.
+func (u TimeUnit) UTC() bool { return u&utcFlag != 0 }
+
+// Resolution returns the unit without the UTC flag.
+func (u TimeUnit) Resolution() TimeUnit { return u &^ utcFlag }
+
+// Duration returns the length of one unit; 0 for an unknown unit.
+func (u TimeUnit) Duration() time.Duration {
+	switch u.Resolution() {
+	case Second:
+		return time.Second
+	case Millisecond:
+		return time.Millisecond
+	case Microsecond:
+		return time.Microsecond
+	case Nanosecond:
+		return time.Nanosecond
+	}
+	return 0
+}
+
+// fractionDigits is the number of decimal digits of a second that the
+// unit resolves.
+func (u TimeUnit) fractionDigits() int {
+	switch u.Resolution() {
+	case Millisecond:
+		return 3
+	case Microsecond:
+		return 6
+	case Nanosecond:
+		return 9
+	}
+	return 0
+}
+
+// Cell is one value of a row. Only the fields that match Kind are
+// meaningful.
 type Cell struct {
 	Kind Kind
-	Num  float64 // Kind == Number
-	Int  int64   // Kind == Integer
-	Str  string  // Kind == Text
-	Bool bool    // Kind == Bool
+	Unit TimeUnit // Kind == Timestamp or TimeOfDay
+	Bool bool     // Kind == Bool
+	Num  float64  // Kind == Number; Decimal (nearest float64)
+	Int  int64    // Kind == Integer; Date, Timestamp, TimeOfDay (see Kind)
+	Str  string   // Kind == Text; Decimal (plain notation), Nested (JSON)
+	// Formula is the spreadsheet formula the value came from, without its
+	// leading '=' ("2*5"), or "" for a plain value. The other fields hold
+	// the formula's value (cached in the file or computed on reading).
+	Formula string
 }
 
 // NumberCell, IntegerCell, TextCell and BoolCell build cells of one kind.
@@ -52,6 +126,47 @@ func NumberCell(v float64) Cell { return Cell{Kind: Number, Num: v} }
 func IntegerCell(v int64) Cell  { return Cell{Kind: Integer, Int: v} }
 func TextCell(s string) Cell    { return Cell{Kind: Text, Str: s} }
 func BoolCell(b bool) Cell      { return Cell{Kind: Bool, Bool: b} }
+
+// DateCell is a calendar date given as days since 1970-01-01.
+func DateCell(days int64) Cell { return Cell{Kind: Date, Int: days} }
+
+// TimestampCell is a date and time counted in unit since the epoch.
+func TimestampCell(v int64, unit TimeUnit) Cell { return Cell{Kind: Timestamp, Int: v, Unit: unit} }
+
+// TimeOfDayCell is a time of day counted in unit since midnight.
+func TimeOfDayCell(v int64, unit TimeUnit) Cell { return Cell{Kind: TimeOfDay, Int: v, Unit: unit} }
+
+// DecimalCell is an exact decimal written in plain notation; its Num is
+// the nearest float64 (or 0 when text is not a decimal number).
+func DecimalCell(text string) Cell {
+	v, _ := strconv.ParseFloat(text, 64)
+	return Cell{Kind: Decimal, Str: text, Num: v}
+}
+
+// NestedCell is a list, struct or map value written as JSON text.
+func NestedCell(json string) Cell { return Cell{Kind: Nested, Str: json} }
+
+// Time returns a Date, Timestamp or TimeOfDay cell as a time.Time in UTC
+// (a TimeOfDay on 1970-01-01), and false for other kinds. A Timestamp
+// beyond the range of time.Time is not representable and gives false.
+func (c Cell) Time() (time.Time, bool) {
+	switch c.Kind {
+	case Date:
+		return time.Unix(0, 0).UTC().AddDate(0, 0, int(c.Int)), true
+	case Timestamp, TimeOfDay:
+		d := c.Unit.Duration()
+		if d == 0 {
+			return time.Time{}, false
+		}
+		per := int64(time.Second / d) // units per second
+		sec, frac := c.Int/per, c.Int%per
+		if frac < 0 {
+			sec, frac = sec-1, frac+per
+		}
+		return time.Unix(sec, frac*int64(d)).UTC(), true
+	}
+	return time.Time{}, false
+}
 
 // IsEmpty reports whether the cell holds no value. A text cell of only
 // spaces counts as empty: that is what a user who clears a cell by typing a
@@ -72,8 +187,38 @@ func (c Cell) String() string {
 		return c.Str
 	case Bool:
 		return strconv.FormatBool(c.Bool)
+	case Decimal, Nested:
+		return c.Str
+	case Date, Timestamp, TimeOfDay:
+		return c.isoTime()
 	}
 	return ""
+}
+
+// isoTime formats a Date, Timestamp or TimeOfDay cell in ISO 8601: a date
+// as 2006-01-02, a time of day as 15:04:05 with as many fraction digits as
+// its unit resolves, a timestamp as both joined by T, with a Z when it is
+// an instant in UTC.
+func (c Cell) isoTime() string {
+	t, ok := c.Time()
+	if !ok {
+		return strconv.FormatInt(c.Int, 10)
+	}
+	clock := "15:04:05"
+	if n := c.Unit.fractionDigits(); n > 0 {
+		clock += "." + strings.Repeat("0", n)
+	}
+	switch c.Kind {
+	case Date:
+		return t.Format("2006-01-02")
+	case TimeOfDay:
+		return t.Format(clock)
+	}
+	layout := "2006-01-02T" + clock
+	if c.Unit.UTC() {
+		layout += "Z"
+	}
+	return t.Format(layout)
 }
 
 // Role says what a column is in the output table.
@@ -103,6 +248,11 @@ type Column struct {
 	Role   Role   // input, output, status or message
 	Format Format // display hint for numbers
 	Note   string // a short explanation shown on the header (formula and citation)
+	// Source is the column's type as the input format declared it, for a
+	// writer of the same format to write the column back with that type
+	// (for Parquet input, its arrow.DataType); nil when the format declares
+	// none. Only readers and writers look at it.
+	Source any
 }
 
 // Position is where a row, or a cell of it, comes from. Row is 1-based as a

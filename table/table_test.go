@@ -52,3 +52,31 @@ func TestCells(t *testing.T) {
 		}
 	}
 }
+
+func TestTimeCells(t *testing.T) {
+	for _, c := range []struct {
+		cell Cell
+		text string
+	}{
+		{DateCell(0), "1970-01-01"},
+		{DateCell(-1), "1969-12-31"},
+		{DateCell(19723), "2024-01-01"},
+		{TimestampCell(1_700_000_000_123, Millisecond), "2023-11-14T22:13:20.123"},
+		{TimestampCell(1_700_000_000_123_456, Microsecond.InUTC()), "2023-11-14T22:13:20.123456Z"},
+		{TimestampCell(-1, Nanosecond.InUTC()), "1969-12-31T23:59:59.999999999Z"},
+		{TimestampCell(86_400, Second), "1970-01-02T00:00:00"},
+		{TimeOfDayCell(45_296_500, Millisecond), "12:34:56.500"},
+		{DecimalCell("-12.340"), "-12.340"},
+		{NestedCell(`[1,2]`), "[1,2]"},
+	} {
+		if got := c.cell.String(); got != c.text {
+			t.Errorf("%#v: %q, want %q", c.cell, got, c.text)
+		}
+		if c.cell.IsEmpty() {
+			t.Errorf("%#v: empty", c.cell)
+		}
+	}
+	if d := DecimalCell("-12.340"); d.Num != -12.34 {
+		t.Errorf("DecimalCell: Num %v", d.Num)
+	}
+}
