@@ -108,6 +108,12 @@ func runEval(cfg evalConfig) error {
 		return cli.Exit(err.Error(), exitUsage)
 	}
 	lay.passThrough = cfg.passThrough
+	headers := newHeaderVocabulary(ev)
+	sources := make([]layout.Source, len(tables))
+	for i, t := range tables {
+		sources[i] = t
+	}
+	reportUnknownColumns(cfg.stderr, headers, sources)
 	sheetName := "Results"
 	if len(tables) == 1 && tables[0].Sheet() != "" {
 		sheetName = tables[0].Sheet()
@@ -132,7 +138,7 @@ func runEval(cfg evalConfig) error {
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	if err := w.WriteHeader(lay.Header()); err != nil {
+	if err := w.WriteHeader(noteUnknownColumns(headers, lay.Header(), lay.Inputs())); err != nil {
 		w.Abort()
 		return cli.Exit(fmt.Sprintf("%s: %v", cfg.output, err), exitUsage)
 	}
