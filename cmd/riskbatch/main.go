@@ -54,6 +54,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = app.Run(line.args)
 	}
+	return exitStatus(err, stderr)
+}
+
+// exitStatus prints err on stderr, one line and for a usage error a second
+// naming the help to read, and returns its exit status: exitOK for no
+// error, else exitRowErrors, exitUsage or exitInterrupted; any other status
+// is exitUsage.
+func exitStatus(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
@@ -61,7 +69,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var exit cli.ExitCoder
 	if errors.As(err, &exit) {
 		switch c := exit.ExitCode(); c {
-		case exitOK, exitRowErrors, exitUsage, exitInterrupted:
+		case exitRowErrors, exitUsage, exitInterrupted:
 			code = c
 		}
 	}
@@ -71,9 +79,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var usage *usageError
 	if errors.As(err, &usage) && usage.help != "" {
 		fmt.Fprintf(stderr, "Run %q for usage.\n", usage.help)
-	}
-	if code == exitOK {
-		code = exitUsage // an error is never success
 	}
 	return code
 }
