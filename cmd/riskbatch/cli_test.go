@@ -108,6 +108,8 @@ func TestCommandLine(t *testing.T) {
 			"riskbatch: eval: --output needs a value: output file; its extension picks the format (.xlsx, .csv, .tsv, .parquet)\nRun \"riskbatch eval --help\" for usage.\n", nil, []string{"!t-risk.csv", "!--quiet"}},
 		{"--workers not a number", []string{"eval", "t.csv", "--workers", "two"}, exitUsage,
 			"riskbatch: eval: --workers: \"two\" is not a whole number\nRun \"riskbatch eval --help\" for usage.\n", nil, []string{"!t-risk.csv"}},
+		{"--quiet=maybe", []string{"eval", "t.csv", "--quiet=maybe"}, exitUsage,
+			"riskbatch: eval: --quiet: \"maybe\" is not true or false\nRun \"riskbatch eval --help\" for usage.\n", nil, []string{"!t-risk.csv"}},
 		{"--tolerance not a number", []string{"priors", "t.csv", "--tolerance=abc"}, exitUsage,
 			"riskbatch: priors: --tolerance: \"abc\" is not a number\nRun \"riskbatch priors --help\" for usage.\n", nil, nil},
 
@@ -248,6 +250,24 @@ func TestArrange(t *testing.T) {
 		}
 		if got := line.args[1:]; !slices.Equal(got, c.want) {
 			t.Errorf("%q → %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// A flag name means the same on every command: arrange reads whether a
+// flag before the command takes a value from any command that has it.
+func TestFlagsTakeValuesAlike(t *testing.T) {
+	app := newApp(nil, nil)
+	seen := map[string]string{} // name → the command that has it
+	for _, c := range app.Commands {
+		for n, s := range flagSpecs(c.Flags) {
+			if other, ok := seen[n]; ok && flagSpecs(app.Command(other).Flags)[n].takesValue != s.takesValue {
+				t.Errorf("%s takes a value on %s but not on the other", dashed(n), orList([]string{other, c.Name}))
+			}
+			seen[n] = c.Name
+			if n == "h" || n == "help" || n == "version" {
+				t.Errorf("%s: %s is riskbatch's own flag", c.Name, dashed(n))
+			}
 		}
 	}
 }

@@ -228,6 +228,9 @@ func arrange(app *cli.App, args []string) (commandLine, error) {
 		}
 		flags = append(flags, a)
 		if !s.takesValue {
+			if _, err := strconv.ParseBool(value); inline && err != nil {
+				return commandLine{}, usagef(cmd.Name, "%s: %s: %q is not true or false", cmd.Name, dashed(s.name), value)
+			}
 			continue
 		}
 		if !inline {
