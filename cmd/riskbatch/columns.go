@@ -125,13 +125,13 @@ func selectColumns(rows [][]string, selectors []string) ([][]string, error) {
 	picked := make([]bool, len(rows))
 	var unmatched []string
 	for _, sel := range selectors {
-		any := false
+		hit := false
 		for i, r := range rows {
 			if columnMatches(r, sel) {
-				picked[i], any = true, true
+				picked[i], hit = true, true
 			}
 		}
-		if !any {
+		if !hit {
 			unmatched = append(unmatched, sel)
 		}
 	}
