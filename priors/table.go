@@ -149,7 +149,9 @@ func (e *KeyError) Error() string {
 //
 // Each row adds `targets` targets (a whole number from 1 to MaxTargets,
 // default 1) with prior success p to its key: p must be a finite number in
-// [0, 1] (a number, or text that reads as one), the key a non-empty text.
+// [0, 1] (a number, or text that reads as one, such as "0.3" or "30%"),
+// the key a non-empty text (Lookup says how a release row's prior cell
+// finds it).
 // Rows whose key, p and targets are all empty are skipped. A key may span
 // rows of one file, in any order; a key defined by two files is an error.
 // Errors name their position (*table.Error, joined with errors.Join; Load
@@ -342,7 +344,9 @@ func (ts *Tables) read(t readers.Table, path string, owner map[string]string, er
 	return errs
 }
 
-// probabilityOf reads a p cell: a finite number in [0, 1].
+// probabilityOf reads a p cell: a finite number in [0, 1], written as a
+// number or as text, and in text as a percentage too ("30%" is 0.3), as
+// release cells may be.
 func probabilityOf(c table.Cell) (float64, error) {
 	var x float64
 	switch c.Kind {
@@ -350,22 +354,48 @@ func probabilityOf(c table.Cell) (float64, error) {
 		x = c.Num
 	case table.Integer:
 		x = float64(c.Int)
-	case table.Text:
+	case table.Text, table.Decimal:
 		s := strings.TrimSpace(c.Str)
 		if s == "" {
 			return 0, errors.New("p is empty")
 		}
 		var err error
-		if x, err = strconv.ParseFloat(s, 64); err != nil {
+		if x, err = parseProbability(s); err != nil {
 			return 0, fmt.Errorf("p %q is not a number", s)
 		}
 	case table.Bool:
 		return 0, fmt.Errorf("p is the boolean %v, not a probability", c.Bool)
-	default:
+	case table.Empty:
 		return 0, errors.New("p is empty")
+	default:
+		return 0, fmt.Errorf("p is a %s (%s), not a probability", c.Kind, c.String())
 	}
 	if math.IsNaN(x) || x < 0 || x > 1 {
 		return 0, fmt.Errorf("p = %v is not a probability in [0, 1]", x)
+	}
+	return x, nil
+}
+
+// parseProbability reads the text of a p cell: a decimal number ("0.3",
+// "3e-1") or a percentage ("30%", "30 %"). "inf", "NaN", hexadecimal and
+// other forms that strconv.ParseFloat would take but no one types as a
+// probability are refused.
+func parseProbability(s string) (float64, error) {
+	percent := false
+	if t, ok := strings.CutSuffix(s, "%"); ok {
+		s, percent = strings.TrimSpace(t), true
+	}
+	if s == "" || strings.TrimLeft(s, "0123456789.+-eE") != "" {
+		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, err
+	}
+	if percent {
+		// x/100 is the double nearest the percentage when x is exact
+		// (7% is 0.07); x*0.01 would be 0.07000000000000001.
+		return x / 100, nil
 	}
 	return x, nil
 }

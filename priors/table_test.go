@@ -169,3 +169,36 @@ func TestKeySpec(t *testing.T) {
 		}
 	}
 }
+
+// A p cell may be a percentage, as a release cell may ("30%" is 0.3, the
+// value a person means by it); forms no one types as a probability stay
+// errors.
+func TestLoadPercentages(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, dir, "pct.csv", "prior,p,targets\n"+
+		"a,30%,\n"+
+		"a, 12.5 % ,2\n"+
+		"b,100%,\n"+
+		"c,0%,\n"+
+		"d,3e-1,\n"+
+		"e,7%,\n")
+	ts, err := priors.Load([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string][]float64{"a": {0.3, 0.125, 0.125}, "b": {1}, "c": {0}, "d": {0.3}, "e": {0.07}} {
+		p, err := ts.Lookup(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Ps(); !slices.Equal(got, want) {
+			t.Errorf("%s: p = %v, want %v", key, got, want)
+		}
+	}
+	for _, bad := range []string{"130%", "-5%", "%", "0x1p-2", "inf", "Infinity", "30%%", "1/3"} {
+		path := writeFile(t, dir, "bad.csv", "prior,p\nk,"+bad+"\n")
+		if _, err := priors.Load([]string{path}); err == nil {
+			t.Errorf("p %q loaded without an error", bad)
+		}
+	}
+}

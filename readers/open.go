@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -84,7 +85,7 @@ func Open(path string, opts Options) ([]Table, error) {
 			_ = f.Close()
 			return nil, fileError(path, fmt.Errorf("%s needs a regular file (it is read out of order), not a pipe or device", format))
 		}
-		t, err := newDelimited(path, f, delimiterOf(format), f, opts.Limits)
+		t, err := newDelimited(path, countReader(f, opts.BytesRead), delimiterOf(format), f, opts.Limits)
 		if err != nil {
 			_ = f.Close()
 			return nil, err
@@ -119,6 +120,7 @@ func OpenReader(name string, r io.ReaderAt, size int64, opts Options) ([]Table, 
 // open dispatches on the format. closer, when not nil, is closed when the
 // last returned table is closed; open does not close it on error.
 func open(name, format string, r io.ReaderAt, size int64, closer io.Closer, opts Options) ([]Table, error) {
+	r = countReaderAt(r, opts.BytesRead)
 	switch format {
 	case "csv", "tsv":
 		t, err := newDelimited(name, io.NewSectionReader(r, 0, size), delimiterOf(format), closer, opts.Limits)
@@ -136,6 +138,46 @@ func open(name, format string, r io.ReaderAt, size int64, closer io.Closer, opts
 		return []Table{t}, nil
 	}
 	return nil, fileError(name, fmt.Errorf("unknown format %q: the readable formats are %s", format, formatList))
+}
+
+// countingReader adds the bytes it reads to n.
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c countingReader) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	c.n.Add(int64(k))
+	return k, err
+}
+
+// countReader is r, counting its bytes into n when n is not nil.
+func countReader(r io.Reader, n *atomic.Int64) io.Reader {
+	if n == nil {
+		return r
+	}
+	return countingReader{r, n}
+}
+
+// countingReaderAt adds the bytes it reads to n.
+type countingReaderAt struct {
+	r io.ReaderAt
+	n *atomic.Int64
+}
+
+func (c countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	k, err := c.r.ReadAt(p, off)
+	c.n.Add(int64(k))
+	return k, err
+}
+
+// countReaderAt is r, counting its bytes into n when n is not nil.
+func countReaderAt(r io.ReaderAt, n *atomic.Int64) io.ReaderAt {
+	if n == nil {
+		return r
+	}
+	return countingReaderAt{r, n}
 }
 
 // formatOf returns the format named by explicit, or else by the extension

@@ -147,6 +147,10 @@ func (t *parquetTable) File() string { return t.name }
 // Sheet returns "": Parquet files have no sheets.
 func (t *parquetTable) Sheet() string { return "" }
 
+// NumRows returns the number of data rows the footer gives (checked
+// against the row groups when the file was opened): readers.RowCounter.
+func (t *parquetTable) NumRows() int64 { return t.pf.NumRows() }
+
 // Columns returns the file's columns with their kinds.
 func (t *parquetTable) Columns() []table.Column { return t.cols }
 

@@ -4,6 +4,8 @@
 package readers
 
 import (
+	"sync/atomic"
+
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -27,6 +29,11 @@ type Options struct {
 	// Limits bound what the file may make the reader unpack, parse or
 	// hold in memory; zero fields take their defaults (see Limits).
 	Limits Limits
+	// BytesRead, when not nil, has every byte read from the file added to
+	// it as the tables read on (it may be shared by several files and read
+	// by another goroutine), so that a caller can show how far the reading
+	// is against the file's size.
+	BytesRead *atomic.Int64
 }
 
 // Table is one stream of rows: a CSV/TSV/Parquet file, or one XLSX sheet.
@@ -51,4 +58,10 @@ type Table interface {
 	Columns() []table.Column // header names, in order, with kinds where the format declares them
 	Next() (table.Row, error)
 	Close() error
+}
+
+// RowCounter is a Table that knows its number of data rows before reading
+// them: a Parquet file, from its footer.
+type RowCounter interface {
+	NumRows() int64
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -69,7 +70,10 @@ func runEval(cfg evalConfig) error {
 		evOpts = append(evOpts, evaluate.WithPriors(tables))
 	}
 	ev := evaluate.New(evOpts...)
-	opts := readers.Options{Format: cfg.inputFormat, Sheet: cfg.sheet, Accept: ev.Vocabulary().Recognizes, Limits: cfg.limits}
+	// read counts the bytes read from the inputs, for the progress bar.
+	var read atomic.Int64
+	opts := readers.Options{Format: cfg.inputFormat, Sheet: cfg.sheet, Accept: ev.Vocabulary().Recognizes, Limits: cfg.limits, BytesRead: &read}
+	var size int64 // of the inputs, for the progress bar (≤ 0: unknown)
 
 	var tables []readers.Table
 	closeAll := func() {
@@ -84,7 +88,7 @@ func runEval(cfg evalConfig) error {
 		if err != nil {
 			return cli.Exit(err.Error(), exitUsage)
 		}
-		tables = ts
+		tables, size = ts, int64(len(wb))
 		if cfg.output == "" {
 			cfg.output = sampleOutput
 		}
@@ -96,6 +100,7 @@ func runEval(cfg evalConfig) error {
 			}
 			tables = append(tables, ts...)
 		}
+		size = inputBytes(cfg.inputs)
 		if cfg.output == "" {
 			cfg.output = defaultOutput(cfg.inputs[0])
 		}
@@ -108,6 +113,12 @@ func runEval(cfg evalConfig) error {
 		return cli.Exit(err.Error(), exitUsage)
 	}
 	lay.passThrough = cfg.passThrough
+	headers := newHeaderVocabulary(ev)
+	sources := make([]layout.Source, len(tables))
+	for i, t := range tables {
+		sources[i] = t
+	}
+	reportUnknownColumns(cfg.stderr, headers, sources)
 	sheetName := "Results"
 	if len(tables) == 1 && tables[0].Sheet() != "" {
 		sheetName = tables[0].Sheet()
@@ -132,7 +143,7 @@ func runEval(cfg evalConfig) error {
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	if err := w.WriteHeader(lay.Header()); err != nil {
+	if err := w.WriteHeader(noteUnknownColumns(headers, lay.Header(), lay.Inputs())); err != nil {
 		w.Abort()
 		return cli.Exit(fmt.Sprintf("%s: %v", cfg.output, err), exitUsage)
 	}
@@ -140,8 +151,8 @@ func runEval(cfg evalConfig) error {
 	// any existing file at the output path is left as it was.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	progress := newProgress(cfg.stderr, cfg.quiet)
-	counts, err := lay.stream(ctx, tables, w, cfg.workers, progress, sum)
+	progress := newProgress(cfg.stderr, cfg.quiet, measureWork(tables, size))
+	counts, err := lay.stream(ctx, tables, &read, w, cfg.workers, progress, sum)
 	progress.finish()
 	if err != nil {
 		w.Abort()
@@ -232,6 +243,7 @@ type batch struct {
 	source  string
 	rows    []table.Row
 	errs    []error // a row that could not be decoded: kept, as an error row
+	read    int64   // bytes read from the inputs when the batch was full
 	out     [][]table.Cell
 	status  []evaluate.Status
 }
@@ -247,8 +259,10 @@ func batchLimit(width int) int { return max(1, min(batchRows, batchCells/max(wid
 
 // stream reads every table in order, evaluates batches in parallel and
 // writes the rows in input order. Memory is bounded by the number of
-// batches in flight, not by the number of rows.
-func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, w writers.Writer, workers int, progress *progress, sum *summary) (statusCounts, error) {
+// batches in flight, not by the number of rows. read counts the bytes read
+// from the inputs (readers.Options.BytesRead): the progress bar shows, as
+// each batch is written, how much of the inputs had been read for it.
+func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, read *atomic.Int64, w writers.Writer, workers int, progress *progress, sum *summary) (statusCounts, error) {
 	counts := statusCounts{}
 	todo := make(chan *batch, workers)
 	done := make(chan *batch, workers)
@@ -265,6 +279,7 @@ func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, w wri
 		seq := 0
 		// send hands a batch to the workers; false when the run stops.
 		send := func(b *batch) bool {
+			b.read = read.Load()
 			select {
 			case slots <- struct{}{}:
 			case <-quit:
@@ -360,7 +375,7 @@ collect:
 				sum.add(written, cells, nb.status[i])
 				written++
 			}
-			progress.add(len(nb.out))
+			progress.update(int64(written), nb.read)
 		}
 	}
 	if writeErr != nil {

@@ -5,11 +5,14 @@
 //
 //	riskbatch                                 evaluate the embedded sample, write riskbatch-sample.xlsx
 //	riskbatch eval releases.xlsx -o out.xlsx  evaluate a workbook
-//	riskbatch columns                         print every input and output column with its formula
+//	riskbatch columns [NAME|GROUP|PAPER ...]  print input and output columns with their formulas
+//	riskbatch help [COMMAND]                  the help of riskbatch or of a command
+//
+// Flags may stand before or after the command and the file names.
 //
 // Exit status: 0 every row evaluated; 1 some rows had errors (the output is
 // still written, with every row); 2 usage error or unreadable input (nothing
-// written).
+// written); 130 interrupted by Ctrl-C or SIGTERM (nothing written).
 package main
 
 import (
@@ -17,18 +20,19 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 )
 
-// Exit statuses.
+// Exit statuses. These are the only ones riskbatch returns: run maps any
+// other status (urfave/cli's 3, say) to exitUsage.
 const (
 	exitOK        = 0
 	exitRowErrors = 1
 	exitUsage     = 2
-	// exitInterrupted is the shell's status for a run stopped by Ctrl-C.
+	// exitInterrupted is the shell's status for a run stopped by Ctrl-C
+	// or SIGTERM (128 + SIGINT): nothing was written.
 	exitInterrupted = 130
 )
 
@@ -36,171 +40,160 @@ func main() {
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
 }
 
-// run executes the command line and returns the exit status.
+// run executes the command line and returns the exit status: exitOK,
+// exitRowErrors, exitUsage or exitInterrupted, nothing else. Errors are
+// printed on stderr, one line each; a usage error adds a line naming the
+// help to read.
 func run(args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
-	err := app.Run(flagsFirst(args, app))
+	line, err := arrange(app, args)
+	if err == nil && line.version {
+		fmt.Fprintln(stdout, buildVersion())
+		return exitOK
+	}
+	if err == nil {
+		err = app.Run(line.args)
+	}
+	return exitStatus(err, stderr)
+}
+
+// exitStatus prints err on stderr, one line and for a usage error a second
+// naming the help to read, and returns its exit status: exitOK for no
+// error, else exitRowErrors, exitUsage or exitInterrupted; any other status
+// is exitUsage.
+func exitStatus(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
+	code := exitUsage
 	var exit cli.ExitCoder
 	if errors.As(err, &exit) {
-		if msg := exit.Error(); msg != "" {
-			fmt.Fprintln(stderr, "riskbatch: "+msg)
+		switch c := exit.ExitCode(); c {
+		case exitRowErrors, exitUsage, exitInterrupted:
+			code = c
 		}
-		return exit.ExitCode()
 	}
-	fmt.Fprintln(stderr, "riskbatch: "+err.Error())
-	return exitUsage
+	if msg := err.Error(); msg != "" {
+		fmt.Fprintln(stderr, "riskbatch: "+msg)
+	}
+	var usage *usageError
+	if errors.As(err, &usage) && usage.help != "" {
+		fmt.Fprintf(stderr, "Run %q for usage.\n", usage.help)
+	}
+	return code
 }
 
-// flagsFirst moves the flags of the top level and of `eval` ahead of the
-// input files, so that `riskbatch eval in.xlsx -o out.xlsx` works as users
-// type it: urfave/cli v2 stops reading flags at the first argument. A "--"
-// ends the flags as usual.
-func flagsFirst(args []string, app *cli.App) []string {
-	if len(args) < 2 {
-		return args
-	}
-	takesValue := flagValues(app.Flags)
-	out := []string{args[0]}
-	rest := args[1:]
-	if len(rest) > 0 && (rest[0] == "eval" || rest[0] == "priors") {
-		if rest[0] == "priors" {
-			takesValue = flagValues(priorsFlags())
-		}
-		out = append(out, rest[0])
-		rest = rest[1:]
-	} else if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
-		if cmd := app.Command(rest[0]); cmd != nil {
-			return args // other commands take their arguments as they come
-		}
-	}
-	var flags, positional []string
-	for i := 0; i < len(rest); i++ {
-		a := rest[i]
-		if a == "--" {
-			positional = append(positional, rest[i+1:]...)
-			break
-		}
-		if len(a) < 2 || a[0] != '-' {
-			positional = append(positional, a)
-			continue
-		}
-		flags = append(flags, a)
-		name := strings.TrimLeft(a, "-")
-		if strings.Contains(name, "=") {
-			continue
-		}
-		if takesValue[name] && i+1 < len(rest) {
-			flags = append(flags, rest[i+1])
-			i++
-		}
-	}
-	out = append(out, flags...)
-	if len(positional) > 0 {
-		out = append(out, "--")
-		out = append(out, positional...)
-	}
-	return out
-}
-
-// flagValues tells, for each flag name, whether the flag takes a value.
-func flagValues(flags []cli.Flag) map[string]bool {
-	takesValue := map[string]bool{}
-	for _, f := range flags {
-		_, isBool := f.(*cli.BoolFlag)
-		for _, n := range f.Names() {
-			takesValue[n] = !isBool
-		}
-	}
-	return takesValue
-}
-
+// newApp is the command line: its commands and their flags. Flags may
+// stand anywhere (see arrange); every flag belongs to a command.
 func newApp(stdout, stderr io.Writer) *cli.App {
-	evalFlags := []cli.Flag{
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output file; its extension picks the format (.xlsx, .csv, .tsv, .parquet)"},
-		&cli.StringFlag{Name: "sheet", Usage: "XLSX input sheet (default: every sheet whose first row has known column names)"},
-		&cli.StringSliceFlag{Name: "priors", Usage: "prior table joined on the prior column (repeatable)"},
-		&cli.StringFlag{Name: "confidence", Value: "0.95", Usage: "confidence level(s) of the one-run success upper bound, e.g. 0.95 or 0.05,0.5,0.95 (one column per level)"},
-		&cli.IntFlag{Name: "workers", Value: runtime.NumCPU(), Usage: "rows evaluated in parallel"},
-		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar and no summary on stderr"},
-		&cli.StringFlag{Name: "input-format", Usage: "input format: csv, tsv, xlsx or parquet (default: from the extension)"},
-		&cli.StringFlag{Name: "format", Usage: "output format: csv, tsv, xlsx or parquet (default: from the extension)"},
-		&cli.BoolFlag{Name: "pass-through", Hidden: true, Usage: "read and write without evaluating (benchmark baseline)"},
-		&cli.BoolFlag{Name: "values-only", Usage: "XLSX: write every bound as a value, without the live formulas that recompute closed-form bounds when an input is edited"},
-		&cli.StringFlag{Name: "threshold", Usage: "XLSX: shade the advantage columns red above this probability (e.g. 0.1), amber above half of it, green below; a row's own target_advantage takes precedence"},
-	}
-	evalFlags = append(evalFlags, limitFlags()...)
 	evalAction := func(c *cli.Context) error {
-		limits, err := limitsFrom(c)
+		if c.NArg() == 0 {
+			return usagef("eval", "eval needs at least one input file; `riskbatch` alone evaluates the built-in sample")
+		}
+		cfg, err := evalConfigFrom(c, stderr)
 		if err != nil {
 			return err
 		}
-		cfg := evalConfig{
-			inputs:      c.Args().Slice(),
-			output:      c.String("output"),
-			sheet:       c.String("sheet"),
-			priors:      c.StringSlice("priors"),
-			confidence:  c.String("confidence"),
-			workers:     c.Int("workers"),
-			quiet:       c.Bool("quiet"),
-			inputFormat: c.String("input-format"),
-			format:      c.String("format"),
-			stderr:      stderr,
-			passThrough: c.Bool("pass-through"),
-			valuesOnly:  c.Bool("values-only"),
-			threshold:   c.String("threshold"),
-			limits:      limits,
+		return runEval(cfg)
+	}
+	sampleAction := func(c *cli.Context) error {
+		if c.NArg() > 0 {
+			return usagef("sample", "sample evaluates the built-in sample and takes no input file; to evaluate %s: riskbatch eval %s", c.Args().First(), strings.Join(c.Args().Slice(), " "))
+		}
+		cfg, err := evalConfigFrom(c, stderr)
+		if err != nil {
+			return err
 		}
 		return runEval(cfg)
 	}
-	return &cli.App{
-		Name:  "riskbatch",
-		Usage: "turn differential-privacy release parameters into attack-risk bounds, in bulk",
-		Description: "With no command, riskbatch evaluates the sample workbook built into it and writes riskbatch-sample.xlsx.\n" +
-			"Exit status: 0 every row evaluated; 1 some rows had errors (output still written); 2 usage error or unreadable input.",
-		Writer:          stdout,
-		ErrWriter:       stderr,
-		Flags:           evalFlags,
-		Action:          evalAction,
-		HideHelpCommand: true,
-		// run turns errors into exit statuses; cli must not exit by itself.
-		ExitErrHandler: func(*cli.Context, error) {},
-		Commands: []*cli.Command{
-			{
-				Name:      "eval",
-				Usage:     "evaluate every row of every INPUT and write them back with risk columns",
-				ArgsUsage: "[INPUT ...]",
-				Flags:     evalFlags,
-				Action:    evalAction,
+	// usage turns the errors urfave/cli finds itself (arrange finds most
+	// before it runs) into a usageError: one line and a hint, not the help.
+	usage := func(c *cli.Context, err error, _ bool) error {
+		cmd := ""
+		if c.Command != nil && c.Command.Name != "" {
+			cmd = c.Command.Name
+		}
+		return usagef(cmd, "%v", err)
+	}
+	commands := []*cli.Command{
+		{
+			Name:        "eval",
+			Usage:       "evaluate every row of every INPUT and write them back with risk columns",
+			UsageText:   "riskbatch eval INPUT ... [-o OUTPUT] [flags]",
+			Description: evalDescription,
+			Flags:       evalFlags(),
+			Action:      evalAction,
+		},
+		{
+			Name:      "sample",
+			Usage:     "evaluate the sample built into riskbatch and write riskbatch-sample.xlsx (what riskbatch alone does)",
+			UsageText: "riskbatch [sample] [-o OUTPUT] [flags of eval]",
+			Description: "Evaluates the sample release table built into riskbatch (samples/releases.xlsx) and writes\n" +
+				"riskbatch-sample.xlsx, or --output. Some of its rows are invalid on purpose, to show how errors\n" +
+				"are reported; they do not change the exit status. It takes the flags of eval.",
+			Flags:  evalFlags(),
+			Action: sampleAction,
+		},
+		{
+			Name:  "template",
+			Usage: "write an input workbook to fill in: every column with its note and data validation, one example row per mechanism",
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "workbook to write (default releases.xlsx)"},
+				&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}},
 			},
-			{
-				Name:  "template",
-				Usage: "write an empty release workbook to fill in: every column with its note and data validation, one example row per mechanism",
-				Flags: []cli.Flag{
-					&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "workbook to write (default releases.xlsx)"},
-					&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}},
-				},
-				Action: func(c *cli.Context) error { return runTemplate(c, stderr) },
-			},
-			{
-				Name:  "columns",
-				Usage: "print every input and output column: meaning, formula, paper and equation",
-				Flags: []cli.Flag{
-					&cli.BoolFlag{Name: "markdown", Usage: "print a Markdown table"},
-				},
-				Action: func(c *cli.Context) error {
-					return printColumns(stdout, c.Bool("markdown"))
-				},
-			},
-			{
-				Name:      "priors",
-				Usage:     "build prior tables from raw tabular data (frequencies, conditional frequencies, Zipf fits)",
-				ArgsUsage: "DATA",
-				Flags:     priorsFlags(),
-				Action:    func(c *cli.Context) error { return runPriors(c, stderr) },
+			Action: func(c *cli.Context) error {
+				if c.NArg() > 0 {
+					return usagef("template", "template takes no argument; to name the workbook: riskbatch template -o %s", c.Args().First())
+				}
+				return runTemplate(c, stderr)
 			},
 		},
+		{
+			Name:      "columns",
+			Usage:     "print input and output columns (all, or those named): meaning, formula, paper and equation",
+			UsageText: "riskbatch columns [NAME|GROUP|PAPER ...] [--markdown]",
+			Description: "Without arguments, prints every column. Otherwise prints the columns that match any argument:\n" +
+				"  a column name or alias (epsilon, eps), or a pattern (fdp_*, *_for_target);\n" +
+				"  a group: input, output, or a family of output columns (" + strings.Join(columnFamilies(), ", ") + ");\n" +
+				"  a paper: " + paperList() + ".",
+			Flags: []cli.Flag{
+				&cli.BoolFlag{Name: "markdown", Usage: "print a Markdown table"},
+			},
+			Action: func(c *cli.Context) error {
+				return printColumns(stdout, c.Bool("markdown"), c.Args().Slice())
+			},
+		},
+		{
+			Name:      "priors",
+			Usage:     "build prior tables from raw tabular data (frequencies, conditional frequencies, Zipf fits)",
+			ArgsUsage: "DATA",
+			Flags:     priorsFlags(),
+			Action:    func(c *cli.Context) error { return runPriors(c, stderr) },
+		},
+	}
+	for _, c := range commands {
+		c.OnUsageError = usage
+	}
+	return &cli.App{
+		Name:      "riskbatch",
+		Usage:     "turn differential-privacy release parameters into attack-risk bounds, in bulk",
+		UsageText: "riskbatch [COMMAND] [flags] [FILE ...]",
+		Description: "With no command, riskbatch evaluates the sample built into it and writes riskbatch-sample.xlsx.\n" +
+			"Flags may stand before or after the command and the file names. Help: riskbatch help [COMMAND],\n" +
+			"or -h/--help anywhere.\n" +
+			"Exit status: 0 every row evaluated; 1 some rows had errors (output still written); 2 usage error\n" +
+			"or unreadable input (nothing written); 130 interrupted (nothing written).",
+		Writer:    stdout,
+		ErrWriter: stderr,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "version", Usage: "print the version and the revision riskbatch was built from"},
+		},
+		Action:          func(c *cli.Context) error { return cli.ShowAppHelp(c) },
+		HideHelpCommand: true,
+		HideVersion:     true,
+		OnUsageError:    usage,
+		// run turns errors into exit statuses; cli must not exit by itself.
+		ExitErrHandler: func(*cli.Context, error) {},
+		Commands:       commands,
 	}
 }

@@ -87,6 +87,15 @@ func runPriors(c *cli.Context, stderr io.Writer) error {
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
+	if !anyTargets(res) {
+		for _, n := range res.Notes {
+			if res.Records == 0 {
+				break
+			}
+			fmt.Fprintln(stderr, "riskbatch: note: "+n)
+		}
+		return cli.Exit(noPriorsMessage(data, res, opts), exitRowErrors)
+	}
 	if err := priors.WriteResult(out, res, c.String("format")); err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
@@ -98,6 +107,36 @@ func runPriors(c *cli.Context, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// anyTargets reports whether a build gave at least one prior with a
+// target: a prior table with a row.
+func anyTargets(res *priors.Result) bool {
+	for _, e := range res.Entries {
+		if e.Records > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// noPriorsMessage says why `riskbatch priors` built no prior and what to
+// pass instead.
+func noPriorsMessage(data string, res *priors.Result, opts priors.BuildOptions) string {
+	if res.Records == 0 {
+		return fmt.Sprintf("priors: %s has no records: no prior built, nothing written", data)
+	}
+	msg := fmt.Sprintf("priors: no prior built from the %d records of %s, nothing written: ", res.Records, data)
+	if len(res.Entries) == 0 && len(opts.Columns) == 0 && len(opts.Joint) == 0 && len(opts.Ordinal) == 0 {
+		limit := opts.MaxCategories
+		if limit == 0 {
+			limit = priors.DefaultMaxCategories
+		}
+		return msg + fmt.Sprintf("no column has at most %d distinct values (--max-categories); "+
+			"name the attributes to reconstruct with --columns A,B (any number of values), "+
+			"numeric ones with --ordinal A --tolerance E, or raise --max-categories", limit)
+	}
+	return msg + "every cell of the attributes is empty; pass --missing-as-value to count an empty cell as a value of its own"
 }
 
 // splitList splits a comma-separated flag value, dropping empty items.
