@@ -1171,7 +1171,9 @@ func (s *sheetStream) decodeCell(rc rawCell) (table.Cell, error) {
 			return table.Cell{}, err
 		}
 		formula = strings.TrimPrefix(strings.TrimSpace(formula), "=")
-		cached := rc.hasV || rc.hasIS
+		// openpyxl and pandas write a formula's missing value as an empty
+		// <v></v>: only a string result may be empty.
+		cached := rc.hasIS || rc.hasV && (strings.TrimSpace(rc.v) != "" || rc.typ == "str" || rc.typ == "inlineStr")
 		if s.onFormula != nil && formula != "" {
 			s.onFormula(rc.col, rc.row, formula, cached)
 		}

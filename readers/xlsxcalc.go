@@ -297,7 +297,12 @@ func (e *calcEngine) computeAll(todo []calcNode) {
 		row := strconv.Itoa(i + 1)
 		v, err := e.f.CalcCellValue(n.sheet, n.String(), raw)
 		if err != nil {
-			e.results[n] = calcResult{err: engineError(err)}
+			if dep := e.failedDependency(n); dep != nil {
+				err = dep
+			} else {
+				err = engineError(err)
+			}
+			e.results[n] = calcResult{err: err}
 			continue
 		}
 		typ, err := e.f.CalcCellValue(e.scratch, "A"+row, raw)
@@ -333,6 +338,41 @@ func (e *calcEngine) computeAll(todo []calcNode) {
 	}
 }
 
+// failedDependency returns, for a formula the engine could not compute,
+// the error of a formula it refers to directly whose own computation
+// failed: the cause, rather than the engine's account of it.
+func (e *calcEngine) failedDependency(n calcNode) error {
+	cs := e.sheet(n.sheet)
+	if cs == nil || cs.err != nil {
+		return nil
+	}
+	f := xlformula.Parse(cs.formulas[[2]int{n.col, n.row}])
+	for _, r := range f.Refs {
+		target := n.sheet
+		if r.HasSheet {
+			target = r.Sheet
+		}
+		ts := e.sheet(target)
+		if ts == nil || ts.err != nil || r.Kind != xlformula.CellRef {
+			continue
+		}
+		for col := min(r.Col1, r.Col2); col <= max(r.Col1, r.Col2); col++ {
+			for _, row := range ts.rows[col] {
+				if row < min(r.Row1, r.Row2) || row > max(r.Row1, r.Row2) {
+					continue
+				}
+				dep := calcNode{target, col, row}
+				if res, ok := e.results[dep]; ok && res.err != nil {
+					var ce *calcError
+					advise := errors.As(res.err, &ce) && ce.advise
+					return &calcError{why: "it depends on " + e.cellName(dep, n.sheet) + ", whose formula =" + clip(ts.formulas[[2]int{col, row}]) + " cannot be computed: " + res.err.Error(), advise: advise}
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // engineError explains an error of the calculation engine.
 func engineError(err error) error {
 	msg := err.Error()
@@ -343,7 +383,7 @@ func engineError(err error) error {
 	if strings.HasPrefix(msg, "#") {
 		return &calcError{why: "it gives the error value " + msg}
 	}
-	return &calcError{why: "the calculation engine failed (" + msg + ")", advise: true}
+	return &calcError{why: "the calculation engine could not compute it", advise: true}
 }
 
 // check follows what the formula at n depends on (depth: the length of
