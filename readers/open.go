@@ -42,12 +42,16 @@ const formatList = "csv, tsv, xlsx and parquet"
 // spreadsheet row; without quoted line breaks Row is the line number).
 //
 // XLSX: each worksheet is streamed from the archive (see Options for the
-// choice of sheets, and Limits for the unpacking limits). The header is the first row
-// with a non-empty cell; Row is the sheet's own row number; rows whose
-// cells are all empty are skipped. Numbers (dates included, as serial
-// numbers) are Number cells, strings Text, booleans Bool, error values
-// such as #DIV/0! Text; a formula gives its cached value, and a formula
-// without one is an error for its row. Column kinds are Empty (unknown).
+// choice of sheets and of the header row, and Limits for the unpacking
+// limits); .xlsm is read alike. Row is the sheet's own row number; rows
+// whose cells are all empty are skipped. Numbers are Number cells, or
+// Date, Timestamp and TimeOfDay cells under a date or time format; strings
+// are Text, booleans Bool, error values such as #DIV/0! Text; a formula
+// gives its cached value, or the value excelize's engine computes, with
+// Cell.Formula set; a formula that cannot be computed is an error for its
+// row. Column kinds are Empty (unknown). OpenDocument, Excel 97-2003,
+// Numbers and Excel binary workbooks are refused, by extension and by
+// content, with a message saying what to save them as.
 //
 // Parquet: read by record batches of Options.BatchRows rows; columns have
 // the kinds Integer, Number, Text or Bool from their types (dates and times

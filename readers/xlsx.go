@@ -34,7 +34,9 @@ const (
 // approves, in workbook order (hidden sheets included). A sheet without any
 // non-empty cell is never selected automatically.
 //
-// Header: the first row that has a non-empty cell. Header names are the
+// Header: the row with the most names Options.Known approves among the
+// first 20 non-empty rows, else the first non-empty row (see openSheet);
+// rows above it are not read, and HeaderNote says so. Header names are the
 // cells' text (a number as its shortest decimal form) trimmed of
 // surrounding space; the header ends at its last non-empty cell. Column
 // kinds are Empty (unknown): a sheet does not declare them.
@@ -44,13 +46,17 @@ const (
 // formatted rows. A data cell right of the header's last column is an
 // error for its row, unless it is empty.
 //
-// Cells: a number (dates and times included: they are serial numbers) is a
-// Number cell; a shared, inline or formula string is Text; a boolean is
-// Bool; an error value such as #DIV/0! is Text holding it; a date cell in
-// ISO 8601 form (t="d", rare) is Text. A formula cell holds its cached
-// value, the one last computed by the spreadsheet application; a formula
-// without a cached value is an error for its row (formulas are not
-// evaluated). A cell that cannot be decoded is an error for its row only.
+// Cells: a number is a Number cell, or a Date, Timestamp or TimeOfDay cell
+// when its number format shows a date or time (see serialCell; the
+// workbook's 1904 date system is honoured); a shared, inline or formula
+// string is Text; a boolean is Bool; an error value such as #DIV/0! is
+// Text holding it; a date cell in ISO 8601 form (t="d", rare) is a Date,
+// Timestamp or TimeOfDay cell. A formula cell holds its cached value, the
+// one last computed by the spreadsheet application, and its formula in
+// Cell.Formula (a shared formula moved to the cell; an array formula's
+// cells only their values); a formula without a cached value is computed
+// (see calcEngine), or is an error for its row that names the cell and
+// the formula. A cell that cannot be decoded is an error for its row only.
 //
 // Limits: the archive may hold at most Limits.XLSXParts files and list as
 // many sheets; each part read may unpack to at most Limits.XLSXSheetBytes
