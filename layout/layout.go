@@ -44,6 +44,7 @@ type Layout struct {
 	source   int // index of the source column, or -1
 	bindings []*evaluate.Binding
 	mapping  [][]int // per table: its column i goes to output column mapping[t][i] (-1: dropped)
+	origins  [][]int // per table: output column j comes from its column origins[t][j] (-1: none)
 }
 
 // New builds the layout of the output of tables, in order, evaluated by ev.
@@ -104,6 +105,18 @@ func New(ev *evaluate.Evaluator, tables []Source) (*Layout, error) {
 	}
 	lay.inputs = len(lay.header)
 	lay.header = append(lay.header, ev.Columns()...)
+	for _, m := range lay.mapping {
+		o := make([]int, len(lay.header))
+		for j := range o {
+			o[j] = -1
+		}
+		for i, j := range m {
+			if j >= 0 {
+				o[j] = i
+			}
+		}
+		lay.origins = append(lay.origins, o)
+	}
 	return lay, nil
 }
 
@@ -117,6 +130,13 @@ func (lay *Layout) Width() int { return len(lay.header) }
 // Inputs is the number of input-side columns, the source column included:
 // the status is output column Inputs() and the message Inputs()+1.
 func (lay *Layout) Inputs() int { return lay.inputs }
+
+// Origins returns, for each output column, the 0-based column of table
+// tableNo its cells come from, or -1 (the source column, the evaluator's
+// columns, and input columns the table does not have): where a row's
+// input cells stood, for a writer that keeps their formulas. The caller
+// must not modify it.
+func (lay *Layout) Origins(tableNo int) []int { return lay.origins[tableNo] }
 
 // Place writes the input side of an output row into out (Width() cells):
 // the cells of a row of table tableNo (its index in the list given to New)

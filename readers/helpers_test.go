@@ -79,6 +79,9 @@ func boolean(b bool) table.Cell          { return table.BoolCell(b) }
 func empty() table.Cell                  { return table.Cell{} }
 func cells(c ...table.Cell) []table.Cell { return c }
 
+// formula gives a cell its formula.
+func formula(c table.Cell, f string) table.Cell { c.Formula = f; return c }
+
 // wantRow checks a row entry.
 func wantRow(t *testing.T, got entry, p table.Position, c []table.Cell) {
 	t.Helper()

@@ -43,12 +43,16 @@ const formatList = "csv, tsv, xlsx and parquet"
 // spreadsheet row; without quoted line breaks Row is the line number).
 //
 // XLSX: each worksheet is streamed from the archive (see Options for the
-// choice of sheets, and Limits for the unpacking limits). The header is the first row
-// with a non-empty cell; Row is the sheet's own row number; rows whose
-// cells are all empty are skipped. Numbers (dates included, as serial
-// numbers) are Number cells, strings Text, booleans Bool, error values
-// such as #DIV/0! Text; a formula gives its cached value, and a formula
-// without one is an error for its row. Column kinds are Empty (unknown).
+// choice of sheets and of the header row, and Limits for the unpacking
+// limits); .xlsm is read alike. Row is the sheet's own row number; rows
+// whose cells are all empty are skipped. Numbers are Number cells, or
+// Date, Timestamp and TimeOfDay cells under a date or time format; strings
+// are Text, booleans Bool, error values such as #DIV/0! Text; a formula
+// gives its cached value, or the value excelize's engine computes, with
+// Cell.Formula set; a formula that cannot be computed is an error for its
+// row. Column kinds are Empty (unknown). OpenDocument, Excel 97-2003,
+// Numbers and Excel binary workbooks are refused, by extension and by
+// content, with a message saying what to save them as.
 //
 // Parquet: read by record batches of Options.BatchRows rows; columns have
 // the kinds Integer, Number, Text or Bool from their types (dates and times
@@ -76,9 +80,17 @@ func Open(path string, opts Options) ([]Table, error) {
 	}
 	if st.IsDir() {
 		_ = f.Close()
+		if format == "numbers" {
+			// A Numbers document may be a package: a folder.
+			return nil, fileError(path, errors.New(containerMessage(zipNumbers)))
+		}
 		return nil, fileError(path, errors.New("is a directory, not a file"))
 	}
 	if !st.Mode().IsRegular() {
+		if refused(format) {
+			_ = f.Close()
+			return nil, fileError(path, errors.New(refusal(path, format, "")))
+		}
 		// A pipe or a device: CSV and TSV stream from it; XLSX and Parquet
 		// need to seek, so they need a regular file.
 		if format != "csv" && format != "tsv" {
@@ -119,8 +131,27 @@ func OpenReader(name string, r io.ReaderAt, size int64, opts Options) ([]Table, 
 
 // open dispatches on the format. closer, when not nil, is closed when the
 // last returned table is closed; open does not close it on error.
+//
+// The content is sniffed first: a workbook riskbatch reads is read as
+// XLSX whatever its extension among the spreadsheet ones (a .xls that is
+// an .xlsx renamed); a spreadsheet it does not read (OpenDocument, Excel
+// 97–2003, Numbers, Excel binary) gets one message saying what to save it
+// as, and so does a workbook named as a CSV, TSV or Parquet file.
 func open(name, format string, r io.ReaderAt, size int64, closer io.Closer, opts Options) ([]Table, error) {
+	kind := sniff(r, size, opts.Limits.XLSXParts)
 	r = countReaderAt(r, opts.BytesRead)
+	switch {
+	case refused(format) && kind == zipXLSX:
+		format = "xlsx"
+	case refused(format):
+		return nil, fileError(name, errors.New(refusal(name, format, kind)))
+	case format != "xlsx" && kind != "" && kind != zipOther:
+		msg := refusal(name, format, kind)
+		if kind == zipXLSX {
+			msg = fmt.Sprintf("this is an XLSX workbook, not a %s file: rename it to .xlsx (or name the format explicitly)", strings.ToUpper(format))
+		}
+		return nil, fileError(name, errors.New(msg))
+	}
 	switch format {
 	case "csv", "tsv":
 		t, err := newDelimited(name, io.NewSectionReader(r, 0, size), delimiterOf(format), closer, opts.Limits)
@@ -188,6 +219,8 @@ func formatOf(name, explicit string) (string, error) {
 		switch f {
 		case "csv", "tsv", "xlsx", "parquet":
 			return f, nil
+		case "xlsm":
+			return "xlsx", nil
 		}
 		return "", fileError(name, fmt.Errorf("unknown format %q: the readable formats are %s", explicit, formatList))
 	}
@@ -195,6 +228,10 @@ func formatOf(name, explicit string) (string, error) {
 	switch ext {
 	case ".csv", ".tsv", ".xlsx", ".parquet":
 		return ext[1:], nil
+	case ".xlsm":
+		return "xlsx", nil // a macro-enabled workbook: its sheets are read, its macros never run
+	case ".ods", ".xls", ".numbers", ".xlsb":
+		return ext[1:], nil // refused by open, with what to save it as
 	case "":
 		return "", fileError(name, fmt.Errorf("the file name has no extension to tell its format: the readable formats are %s (name the format explicitly)", formatList))
 	}
@@ -259,4 +296,36 @@ func delimiterOf(format string) rune {
 		return '\t'
 	}
 	return ','
+}
+
+// refused reports whether a format (from an extension) is a spreadsheet
+// riskbatch does not read.
+func refused(format string) bool {
+	switch format {
+	case "ods", "xls", "numbers", "xlsb":
+		return true
+	}
+	return false
+}
+
+// refusal is the message for a file riskbatch does not read: by its
+// content when sniff recognised it, else by its extension.
+func refusal(name, format, kind string) string {
+	switch kind {
+	case zipODS, zipODF, zipNumbers, zipXLSB:
+		return containerMessage(kind)
+	case "ole2":
+		return oleMessage(name)
+	}
+	switch format {
+	case "ods":
+		return containerMessage(zipODS)
+	case "numbers":
+		return containerMessage(zipNumbers)
+	case "xlsb":
+		return containerMessage(zipXLSB)
+	case "xls":
+		return oleMessage(".xls")
+	}
+	return fmt.Sprintf("unknown format %q: the readable formats are %s", format, formatList)
 }

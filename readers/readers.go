@@ -20,9 +20,15 @@ type Options struct {
 	// whatever its header (Accept is not consulted); a name that matches no
 	// sheet is an error listing the workbook's sheets.
 	Sheet string
-	// Accept reports whether a header row (the first row of a sheet) names
-	// columns the caller knows. Nil accepts every sheet.
+	// Accept reports whether a header row names columns the caller knows.
+	// Nil accepts every sheet.
 	Accept func(header []string) bool
+	// Known reports whether a header cell names a column the caller knows.
+	// An XLSX sheet's header is the row, among its first 20 non-empty
+	// ones, with the most known names (title rows and rows of group labels
+	// above it are not read; see HeaderNoter). Nil, or no known name in
+	// those rows: the first non-empty row.
+	Known func(name string) bool
 	// BatchRows is the number of rows Parquet reads per record batch
 	// (0: a default of a few thousand).
 	BatchRows int
@@ -64,4 +70,12 @@ type Table interface {
 // them: a Parquet file, from its footer.
 type RowCounter interface {
 	NumRows() int64
+}
+
+// HeaderNoter is implemented by tables whose header need not be their
+// first row (XLSX sheets). HeaderNote says where the header was found when
+// rows with content stand above it, which are not read ("header on row 3;
+// rows 1–2 above it are not read"), and is "" otherwise.
+type HeaderNoter interface {
+	HeaderNote() string
 }

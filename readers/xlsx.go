@@ -2,7 +2,6 @@ package readers
 
 import (
 	"archive/zip"
-	"bytes"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskbatch/riskbatch/internal/xlformula"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -34,7 +34,9 @@ const (
 // approves, in workbook order (hidden sheets included). A sheet without any
 // non-empty cell is never selected automatically.
 //
-// Header: the first row that has a non-empty cell. Header names are the
+// Header: the row with the most names Options.Known approves among the
+// first 20 non-empty rows, else the first non-empty row (see openSheet);
+// rows above it are not read, and HeaderNote says so. Header names are the
 // cells' text (a number as its shortest decimal form) trimmed of
 // surrounding space; the header ends at its last non-empty cell. Column
 // kinds are Empty (unknown): a sheet does not declare them.
@@ -44,13 +46,17 @@ const (
 // formatted rows. A data cell right of the header's last column is an
 // error for its row, unless it is empty.
 //
-// Cells: a number (dates and times included: they are serial numbers) is a
-// Number cell; a shared, inline or formula string is Text; a boolean is
-// Bool; an error value such as #DIV/0! is Text holding it; a date cell in
-// ISO 8601 form (t="d", rare) is Text. A formula cell holds its cached
-// value, the one last computed by the spreadsheet application; a formula
-// without a cached value is an error for its row (formulas are not
-// evaluated). A cell that cannot be decoded is an error for its row only.
+// Cells: a number is a Number cell, or a Date, Timestamp or TimeOfDay cell
+// when its number format shows a date or time (see serialCell; the
+// workbook's 1904 date system is honoured); a shared, inline or formula
+// string is Text; a boolean is Bool; an error value such as #DIV/0! is
+// Text holding it; a date cell in ISO 8601 form (t="d", rare) is a Date,
+// Timestamp or TimeOfDay cell. A formula cell holds its cached value, the
+// one last computed by the spreadsheet application, and its formula in
+// Cell.Formula (a shared formula moved to the cell; an array formula's
+// cells only their values); a formula without a cached value is computed
+// (see calcEngine), or is an error for its row that names the cell and
+// the formula. A cell that cannot be decoded is an error for its row only.
 //
 // Limits: the archive may hold at most Limits.XLSXParts files and list as
 // many sheets; each part read may unpack to at most Limits.XLSXSheetBytes
@@ -66,23 +72,54 @@ const (
 // A sheet's stream is opened when its first row is read, not at Open, so
 // that a workbook of many sheets does not hold a decompressor per sheet.
 type xlsxSheet struct {
-	wb     *workbook
-	ref    sheetRef
-	name   string // sheet name
-	cols   []table.Column
-	header int          // ordinal of the header among the sheet's <row> elements
-	s      *sheetStream // nil until the first call to Next
-	err    error        // io.EOF once the stream ended
-	closed bool
+	wb        *workbook
+	ref       sheetRef
+	name      string // sheet name
+	cols      []table.Column
+	header    int          // ordinal of the header among the sheet's <row> elements
+	headerRow int          // the header's row number
+	above     [2]int       // the first and last non-empty rows above the header (0: none)
+	s         *sheetStream // nil until the first call to Next
+	err       error        // io.EOF once the stream ended
+	closed    bool
 }
 
 // workbook is what the sheets of one workbook share.
 type workbook struct {
-	name    string // file name as given
-	lim     Limits
-	sst     []string
-	sstLong map[int]int64 // shared strings longer than lim.CellBytes: their lengths
-	closer  *sharedCloser
+	name     string // file name as given
+	lim      Limits
+	sst      []string
+	sstLong  map[int]int64 // shared strings longer than lim.CellBytes: their lengths
+	styles   *styles       // nil when the workbook has no styles part
+	date1904 bool          // serial numbers count days from 1904-01-01
+	refs     []sheetRef
+	zr       *zip.Reader
+	r        io.ReaderAt
+	size     int64
+	calc     *calcEngine
+	closer   *sharedCloser
+}
+
+// hasSheet reports whether the workbook lists a sheet of that name (under
+// case folding, as sheet names compare).
+func (wb *workbook) hasSheet(name string) bool {
+	_, ok := findSheet(wb.refs, name)
+	return ok
+}
+
+// wbCloser releases what a workbook holds when its last table is closed:
+// the calculation engine and the file.
+type wbCloser struct {
+	wb *workbook
+	c  io.Closer
+}
+
+func (c wbCloser) Close() error {
+	c.wb.calc.close()
+	if c.c == nil {
+		return nil
+	}
+	return c.c.Close()
 }
 
 // sheetRef is a sheet listed in the workbook.
@@ -94,9 +131,8 @@ type sheetRef struct {
 // openXLSX lists the workbook's sheets and opens those selected.
 func openXLSX(name string, r io.ReaderAt, size int64, closer io.Closer, opts Options) ([]Table, error) {
 	lim := opts.Limits
-	var magic [8]byte
-	if n, _ := r.ReadAt(magic[:], 0); n == len(magic) && bytes.Equal(magic[:], []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}) {
-		return nil, fileError(name, errors.New("this is an encrypted (password-protected) workbook or an old .xls file, not an .xlsx workbook: save it as an Excel Workbook (.xlsx) without a password"))
+	if isOLE2(r) {
+		return nil, fileError(name, errors.New(oleMessage(name)))
 	}
 	// The number of files is checked before archive/zip reads the central
 	// directory, which it holds in memory.
@@ -110,12 +146,9 @@ func openXLSX(name string, r io.ReaderAt, size int64, closer io.Closer, opts Opt
 	if int64(len(zr.File)) > lim.XLSXParts {
 		return nil, fileError(name, limitError(limitXLSXParts, lim.XLSXParts, "the workbook's archive holds %s files", groupDigits(int64(len(zr.File)))))
 	}
-	parts := make(map[string]*zip.File, len(zr.File))
-	for _, f := range zr.File {
-		key := strings.ToLower(strings.TrimPrefix(strings.ReplaceAll(f.Name, `\`, "/"), "/"))
-		if _, dup := parts[key]; !dup {
-			parts[key] = f
-		}
+	parts := zipParts(zr)
+	if kind := zipKind(zr, parts); kind != zipXLSX && kind != zipOther {
+		return nil, fileError(name, errors.New(containerMessage(kind)))
 	}
 	damaged := func(err error) error {
 		var le *LimitError
@@ -155,7 +188,7 @@ func openXLSX(name string, r io.ReaderAt, size int64, closer io.Closer, opts Opt
 	if wbPart == nil {
 		return nil, damaged(fmt.Errorf("it has no workbook part %s", wbPath))
 	}
-	sheets, err := readWorkbook(wbPart, lim)
+	sheets, date1904, err := readWorkbook(wbPart, lim)
 	if err != nil {
 		return nil, damaged(err)
 	}
@@ -173,15 +206,28 @@ func openXLSX(name string, r io.ReaderAt, size int64, closer io.Closer, opts Opt
 	}
 	byID := make(map[string]rel, len(rels))
 	sstPath := path.Join(dir, "sharedStrings.xml")
+	stylesPath := path.Join(dir, "styles.xml")
 	for _, r := range rels {
 		byID[r.id] = r
-		if strings.HasSuffix(r.typ, "/sharedStrings") {
+		switch {
+		case strings.HasSuffix(r.typ, "/sharedStrings"):
 			sstPath = r.target
+		case strings.HasSuffix(r.typ, "/styles"):
+			stylesPath = r.target
 		}
 	}
-	wb := &workbook{name: name, lim: lim}
+	wb := &workbook{name: name, lim: lim, date1904: date1904, zr: zr, r: r, size: size}
+	wb.calc = &calcEngine{wb: wb}
 	if p := parts[strings.ToLower(sstPath)]; p != nil {
 		if wb.sst, wb.sstLong, err = readSharedStrings(p, lim); err != nil {
+			return nil, damaged(err)
+		}
+		if err := charge(p); err != nil {
+			return nil, err
+		}
+	}
+	if p := parts[strings.ToLower(stylesPath)]; p != nil {
+		if wb.styles, err = readStyles(p, lim); err != nil {
 			return nil, damaged(err)
 		}
 		if err := charge(p); err != nil {
@@ -195,6 +241,15 @@ func openXLSX(name string, r io.ReaderAt, size int64, closer io.Closer, opts Opt
 			refs[i].part = parts[strings.ToLower(r.target)]
 		}
 	}
+	wb.refs = refs
+	// The calculation engine, if a formula opened it, is released with the
+	// last table, or here when no table is returned.
+	ok := false
+	defer func() {
+		if !ok {
+			wb.calc.close()
+		}
+	}()
 
 	// The selected sheets.
 	var out []*xlsxSheet
@@ -213,7 +268,7 @@ func openXLSX(name string, r io.ReaderAt, size int64, closer io.Closer, opts Opt
 		if err := charge(ref.part); err != nil {
 			return nil, err
 		}
-		t, err := openSheet(wb, ref)
+		t, err := openSheet(wb, ref, opts.Known)
 		if err != nil {
 			return nil, err
 		}
@@ -227,7 +282,7 @@ func openXLSX(name string, r io.ReaderAt, size int64, closer io.Closer, opts Opt
 			if err := charge(ref.part); err != nil {
 				return nil, err
 			}
-			t, err := openSheet(wb, ref)
+			t, err := openSheet(wb, ref, opts.Known)
 			if err != nil {
 				return nil, err
 			}
@@ -256,7 +311,8 @@ func openXLSX(name string, r io.ReaderAt, size int64, closer io.Closer, opts Opt
 			return nil, fileError(name, errors.New(what))
 		}
 	}
-	wb.closer = newSharedCloser(closer, len(out))
+	wb.closer = newSharedCloser(wbCloser{wb: wb, c: closer}, len(out))
+	ok = true
 	tables := make([]Table, len(out))
 	for i, t := range out {
 		tables[i] = t
@@ -279,10 +335,20 @@ func findSheet(refs []sheetRef, name string) (sheetRef, bool) {
 	return sheetRef{}, false
 }
 
-// openSheet reads a sheet's header row, and closes its stream until the
+// headerScanRows is how many non-empty rows at the top of a sheet are
+// candidates for its header.
+const headerScanRows = 20
+
+// openSheet finds a sheet's header row, and closes its stream until the
 // first call to Next. It returns nil, nil for a sheet without a non-empty
 // cell.
-func openSheet(wb *workbook, ref sheetRef) (*xlsxSheet, error) {
+//
+// The header is, among the first headerScanRows non-empty rows, the one
+// with the most cells that known approves (the first of those with as
+// many), so that a title row or a row of group labels above the header
+// ("Prior" over baseline and candidates) is not taken for it. Without
+// known, or when no row has a known name, it is the first non-empty row.
+func openSheet(wb *workbook, ref sheetRef, known func(string) bool) (*xlsxSheet, error) {
 	pos := table.Position{File: wb.name, Sheet: ref.name, Column: -1}
 	if ref.part == nil {
 		return nil, &table.Error{Pos: pos, Err: errors.New("the workbook is damaged: the sheet's part is missing")}
@@ -293,16 +359,24 @@ func openSheet(wb *workbook, ref sheetRef) (*xlsxSheet, error) {
 		return nil, err
 	}
 	defer s.close()
-	for i := 0; ; i++ {
+	type candidate struct {
+		ordinal, num int
+		names        []string
+		err          error
+		errCol       int
+		known        int
+	}
+	var cands []candidate
+	for i := 0; len(cands) < headerScanRows; i++ {
 		row, err := s.next()
 		if err == io.EOF {
-			return nil, nil
+			break
 		}
 		if err != nil {
+			if len(cands) > 0 && known != nil {
+				break // the damage is reported when the rows are read
+			}
 			return nil, t.fatal(s, err)
-		}
-		if row.err != nil {
-			return nil, t.cellError(row.num, row.errCol, row.err)
 		}
 		last := -1
 		for i, c := range row.cells {
@@ -310,16 +384,62 @@ func openSheet(wb *workbook, ref sheetRef) (*xlsxSheet, error) {
 				last = i
 			}
 		}
-		if last < 0 {
+		if last < 0 && row.err == nil {
 			continue
 		}
-		t.header = i
-		t.cols = make([]table.Column, last+1)
-		for i := range t.cols {
-			t.cols[i].Name = strings.TrimSpace(row.cells[i].String())
+		c := candidate{ordinal: i, num: row.num, err: row.err, errCol: row.errCol}
+		for _, cell := range row.cells[:last+1] {
+			name := strings.TrimSpace(cell.String())
+			c.names = append(c.names, name)
+			if known != nil && name != "" && known(name) {
+				c.known++
+			}
 		}
-		return t, nil
+		cands = append(cands, c)
+		if known == nil {
+			break
+		}
 	}
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	best := 0
+	for i, c := range cands {
+		if c.known > cands[best].known {
+			best = i
+		}
+	}
+	h := cands[best]
+	if h.err != nil {
+		return nil, t.cellError(h.num, h.errCol, h.err)
+	}
+	t.header, t.headerRow = h.ordinal, h.num
+	for _, c := range cands[:best] {
+		if len(c.names) > 0 || c.err != nil {
+			if t.above[0] == 0 {
+				t.above[0] = c.num
+			}
+			t.above[1] = c.num
+		}
+	}
+	t.cols = make([]table.Column, len(h.names))
+	for i := range t.cols {
+		t.cols[i].Name = h.names[i]
+	}
+	return t, nil
+}
+
+// HeaderNote says where the header was found when rows with content stand
+// above it ("header on row 3; rows 1–2 above it are not read"), and is ""
+// otherwise.
+func (t *xlsxSheet) HeaderNote() string {
+	switch {
+	case t.above[0] == 0:
+		return ""
+	case t.above[0] == t.above[1]:
+		return fmt.Sprintf("header on row %d; row %d above it is not read", t.headerRow, t.above[0])
+	}
+	return fmt.Sprintf("header on row %d; rows %d–%d above it are not read", t.headerRow, t.above[0], t.above[1])
 }
 
 // openStream starts reading the sheet's XML from its beginning.
@@ -331,6 +451,9 @@ func (t *xlsxSheet) openStream() (*sheetStream, *table.Error) {
 			err = fmt.Errorf("cannot read the sheet: %w", err)
 		}
 		return nil, &table.Error{Pos: table.Position{File: t.wb.name, Sheet: t.name, Column: -1}, Err: err}
+	}
+	s.calc = func(col, row int, _ string) (table.Cell, error) {
+		return t.wb.calc.compute(t.name, col+1, row)
 	}
 	return s, nil
 }
@@ -518,11 +641,21 @@ func readRels(parts map[string]*zip.File, name, dir string, lim Limits) ([]rel, 
 // wbSheet is a <sheet> of workbook.xml.
 type wbSheet struct{ name, rid string }
 
-// readWorkbook lists the workbook's sheets in order.
-func readWorkbook(f *zip.File, lim Limits) ([]wbSheet, error) {
+// readWorkbook lists the workbook's sheets in order, and tells whether
+// its dates count from 1904 (workbookPr date1904, set by old Mac Excel).
+func readWorkbook(f *zip.File, lim Limits) ([]wbSheet, bool, error) {
 	var out []wbSheet
+	date1904 := false
 	err := scanPart(f, lim, func(d *xml.Decoder, se xml.StartElement) error {
-		if se.Name.Local != "sheet" {
+		switch se.Name.Local {
+		case "workbookPr":
+			switch strings.ToLower(strings.TrimSpace(attrOr(se, "date1904"))) {
+			case "1", "true", "on":
+				date1904 = true
+			}
+			return nil
+		case "sheet":
+		default:
 			return nil
 		}
 		var s wbSheet
@@ -538,9 +671,9 @@ func readWorkbook(f *zip.File, lim Limits) ([]wbSheet, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, partError(f.Name, err)
+		return nil, false, partError(f.Name, err)
 	}
-	return out, nil
+	return out, date1904, nil
 }
 
 // readSharedStrings reads the shared strings table. Strings longer than
@@ -776,17 +909,25 @@ func (b *rowBudget) Read(p []byte) (int, error) {
 
 // sheetStream parses a worksheet's XML one row at a time.
 type sheetStream struct {
-	rc      io.ReadCloser
-	budget  *rowBudget
-	d       *xml.Decoder
-	sst     []string
-	sstLong map[int]int64
-	cellMax int64
-	row     int          // number of the last row started
-	rows    int          // <row> elements started
-	inRow   bool         // reading a <row> element
-	buf     []table.Cell // cells of the current row, reused
-	done    bool
+	rc       io.ReadCloser
+	budget   *rowBudget
+	d        *xml.Decoder
+	sst      []string
+	sstLong  map[int]int64
+	cellMax  int64
+	styles   *styles
+	date1904 bool
+	// calc computes a formula without a cached value at 0-based column
+	// col of row; nil: such a formula is an error.
+	calc func(col, row int, formula string) (table.Cell, error)
+	// onFormula, when not nil, is told of every formula cell.
+	onFormula func(col, row int, formula string, cached bool)
+	shared    map[string]sharedFormula // the shared formulas met, by si
+	row       int                      // number of the last row started
+	rows      int                      // <row> elements started
+	inRow     bool                     // reading a <row> element
+	buf       []table.Cell             // cells of the current row, reused
+	done      bool
 }
 
 // sheetRow is one <row> of a sheet.
@@ -808,7 +949,7 @@ func openSheetStream(f *zip.File, wb *workbook) (*sheetStream, error) {
 	}
 	budget := &rowBudget{r: rc, max: wb.lim.RowBytes}
 	d := xml.NewDecoder(budget)
-	return &sheetStream{rc: rc, budget: budget, d: d, sst: wb.sst, sstLong: wb.sstLong, cellMax: wb.lim.CellBytes}, nil
+	return &sheetStream{rc: rc, budget: budget, d: d, sst: wb.sst, sstLong: wb.sstLong, cellMax: wb.lim.CellBytes, styles: wb.styles, date1904: wb.date1904}, nil
 }
 
 // close releases the stream. It may be called more than once, and on nil.
@@ -913,6 +1054,24 @@ func (s *sheetStream) readRow(start xml.StartElement) (sheetRow, error) {
 	}
 }
 
+// sharedFormula is the master cell of a shared formula: the formula as
+// written there, and where (0-based column, row).
+type sharedFormula struct {
+	text     string
+	col, row int
+}
+
+// rawCell is a <c> element as read.
+type rawCell struct {
+	col, row    int // 0-based column, 1-based row
+	typ, style  string
+	v, inline   string
+	hasV, hasIS bool
+	f           string // the <f> element's text
+	hasF        bool
+	fType, fSI  string // its t and si attributes
+}
+
 // readCell reads a <c> element up to its end. prev is the column of the
 // previous cell of the row. It returns the cell's column and value, or an
 // error about the cell (cerr), or an error about the XML (err).
@@ -929,9 +1088,9 @@ func (s *sheetStream) readCell(start xml.StartElement, prev int) (col int, cell 
 	if cerr == nil && col >= maxSheetCols {
 		cerr = fmt.Errorf("cell is beyond the last column %s", table.ColumnLetter(maxSheetCols-1))
 	}
-	typ, _ := attr(start, "t")
-	var v, formula, inline string
-	hasV, hasF, hasIS := false, false, false
+	rc := rawCell{col: col, row: s.row}
+	rc.typ, _ = attr(start, "t")
+	rc.style, _ = attr(start, "s")
 	var long int64 // the length of a value longer than s.cellMax
 	for {
 		tok, err := s.d.RawToken()
@@ -944,14 +1103,16 @@ func (s *sheetStream) readCell(start xml.StartElement, prev int) (col int, cell 
 			var n int64
 			switch t.Name.Local {
 			case "v":
-				hasV = true
-				v, n, err = text(s.d, s.cellMax)
+				rc.hasV = true
+				rc.v, n, err = text(s.d, s.cellMax)
 			case "f":
-				hasF = true
-				formula, _, err = text(s.d, s.cellMax)
+				rc.hasF = true
+				rc.fType, _ = attr(t, "t")
+				rc.fSI, _ = attr(t, "si")
+				rc.f, n, err = text(s.d, s.cellMax)
 			case "is":
-				hasIS = true
-				inline, n, err = richText(s.d, s.cellMax)
+				rc.hasIS = true
+				rc.inline, n, err = richText(s.d, s.cellMax)
 			default:
 				_, _, err = text(s.d, 0) // skip, e.g. <extLst>
 			}
@@ -968,22 +1129,109 @@ func (s *sheetStream) readCell(start xml.StartElement, prev int) (col int, cell 
 			if cerr != nil {
 				return col, cell, cerr, nil
 			}
-			cell, cerr = s.decodeCell(typ, v, hasV, inline, hasIS, formula, hasF)
+			cell, cerr = s.decodeCell(rc)
 			return col, cell, cerr, nil
 		}
 	}
 }
 
-// decodeCell types a cell's value.
-func (s *sheetStream) decodeCell(typ, v string, hasV bool, inline string, hasIS bool, formula string, hasF bool) (table.Cell, error) {
-	if hasF && !hasV && !hasIS {
-		f := strings.TrimSpace(formula)
-		if f == "" {
-			return table.Cell{}, errors.New("this formula cell has no computed value; open the workbook in a spreadsheet application and save it, so that its formulas are calculated")
+// formulaOf returns the formula of a cell: its own text, or for a cell
+// that shares the formula of a master cell (t="shared" with only an si),
+// the master's formula moved to the cell as a spreadsheet moves it. An
+// array formula (and a data table's) gives "": its text is not the
+// formula of the cell alone, so its value is kept without it.
+func (s *sheetStream) formulaOf(rc rawCell) (f string, array bool, err error) {
+	switch rc.fType {
+	case "array", "dataTable":
+		return "", true, nil
+	case "shared":
+		if strings.TrimSpace(rc.f) != "" {
+			if s.shared == nil {
+				s.shared = map[string]sharedFormula{}
+			}
+			s.shared[rc.fSI] = sharedFormula{text: rc.f, col: rc.col, row: rc.row}
+			return rc.f, false, nil
 		}
-		return table.Cell{}, fmt.Errorf("the formula =%s has no computed value; open the workbook in a spreadsheet application and save it, so that its formulas are calculated", clip(f))
+		m, ok := s.shared[rc.fSI]
+		if !ok {
+			return "", false, fmt.Errorf("the workbook is damaged: the shared formula %q this cell uses is not defined before it", clip(rc.fSI))
+		}
+		moved, ok := xlformula.Shift(m.text, rc.row-m.row, rc.col-m.col)
+		if !ok {
+			return "", false, fmt.Errorf("the shared formula =%s cannot be moved to this cell: a reference leaves the sheet", clip(m.text))
+		}
+		return moved, false, nil
 	}
-	switch typ {
+	return rc.f, false, nil
+}
+
+// decodeCell types a cell's value: by its type attribute, and for a
+// number by its number format (a date or time format makes a Date,
+// Timestamp or TimeOfDay cell). A formula's value is its cached one, or
+// the one the calculation engine computes; Cell.Formula holds it.
+func (s *sheetStream) decodeCell(rc rawCell) (table.Cell, error) {
+	formula, array := "", false
+	if rc.hasF {
+		var err error
+		if formula, array, err = s.formulaOf(rc); err != nil {
+			return table.Cell{}, err
+		}
+		formula = strings.TrimPrefix(strings.TrimSpace(formula), "=")
+		// openpyxl and pandas write a formula's missing value as an empty
+		// <v></v>: only a string result may be empty.
+		cached := rc.hasIS || rc.hasV && (strings.TrimSpace(rc.v) != "" || rc.typ == "str" || rc.typ == "inlineStr")
+		if s.onFormula != nil && formula != "" {
+			s.onFormula(rc.col, rc.row, formula, cached)
+		}
+		if !cached {
+			return s.computeCell(rc, formula, array)
+		}
+	}
+	cell, err := s.value(rc)
+	if err != nil {
+		return table.Cell{}, err
+	}
+	cell.Formula = formula
+	return cell, nil
+}
+
+// computeCell is the value of a formula without a cached value.
+func (s *sheetStream) computeCell(rc rawCell, formula string, array bool) (table.Cell, error) {
+	where := table.ColumnLetter(rc.col) + strconv.Itoa(rc.row)
+	const advice = "open the workbook in a spreadsheet application and save it, so that its formulas are calculated"
+	switch {
+	case array:
+		return table.Cell{}, fmt.Errorf("cell %s holds an array formula without a computed value, which riskbatch does not compute; %s", where, advice)
+	case formula == "":
+		return table.Cell{}, fmt.Errorf("cell %s holds an empty formula without a computed value; %s", where, advice)
+	case s.calc == nil:
+		return table.Cell{}, fmt.Errorf("the formula =%s in cell %s has no computed value; %s", clip(formula), where, advice)
+	}
+	cell, err := s.calc(rc.col, rc.row, formula)
+	if err != nil {
+		msg := fmt.Sprintf("the formula =%s in cell %s has no computed value, and riskbatch cannot compute it: %v", clip(formula), where, err)
+		var ce *calcError
+		if errors.As(err, &ce) && ce.advise {
+			msg += "; " + advice
+		}
+		if ce != nil && ce.err != nil {
+			return table.Cell{}, fmt.Errorf("%s: %w", msg, ce.err)
+		}
+		return table.Cell{}, errors.New(msg)
+	}
+	if cell.Kind == table.Number {
+		if t, ok := serialCell(cell.Num, s.styles.classOf(rc.style), s.date1904); ok {
+			cell = t
+		}
+	}
+	cell.Formula = formula
+	return cell, nil
+}
+
+// value types a cell's cached (or plain) value.
+func (s *sheetStream) value(rc rawCell) (table.Cell, error) {
+	v := rc.v
+	switch rc.typ {
 	case "s":
 		if strings.TrimSpace(v) == "" {
 			return table.Cell{}, nil
@@ -997,12 +1245,14 @@ func (s *sheetStream) decodeCell(typ, v string, hasV bool, inline string, hasIS 
 		}
 		return textCell(s.sst[i]), nil
 	case "inlineStr":
-		if !hasIS {
+		if !rc.hasIS {
 			return textCell(v), nil
 		}
-		return textCell(inline), nil
-	case "str", "e", "d":
+		return textCell(rc.inline), nil
+	case "str", "e":
 		return textCell(v), nil
+	case "d":
+		return isoCell(v), nil
 	case "b":
 		switch strings.TrimSpace(v) {
 		case "1", "true", "TRUE":
@@ -1022,9 +1272,12 @@ func (s *sheetStream) decodeCell(typ, v string, hasV bool, inline string, hasIS 
 		if err != nil {
 			return table.Cell{}, fmt.Errorf("number cell holds %q", clip(v))
 		}
+		if c, ok := serialCell(x, s.styles.classOf(rc.style), s.date1904); ok {
+			return c, nil
+		}
 		return table.NumberCell(x), nil
 	}
-	return table.Cell{}, fmt.Errorf("unknown cell type %q", clip(typ))
+	return table.Cell{}, fmt.Errorf("unknown cell type %q", clip(rc.typ))
 }
 
 // textCell is a Text cell, or an Empty one for "".

@@ -158,6 +158,10 @@ func (w *xlsxWriter) writeCurves(c *Charts) error {
 	if err != nil {
 		return wrap(err)
 	}
+	// The stream writer declares the used range it was told of.
+	if err := w.f.SetSheetDimension(CurvesSheetName, "A1:"+table.ColumnLetter(len(c.Curves))+strconv.Itoa(len(c.X)+1)); err != nil {
+		return wrap(err)
+	}
 	sw, err := w.f.NewStreamWriter(CurvesSheetName)
 	if err != nil {
 		return wrap(err)

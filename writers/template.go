@@ -117,6 +117,10 @@ func WriteTemplate(path, sheet string, cols []TemplateColumn, examples [][]table
 			}
 		}
 	}
+	// excelize leaves a sheet's used range at A1 whatever it holds.
+	if err := f.SetSheetDimension(sheet, "A1:"+table.ColumnLetter(len(cols)-1)+strconv.Itoa(len(examples)+1)); err != nil {
+		return fmt.Errorf("writers: %s: %w", path, err)
+	}
 	if err := f.SetPanes(sheet, &excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
 		return fmt.Errorf("writers: %s: %w", path, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -114,13 +115,32 @@ type xlsxWriter struct {
 	shades shadeStyles
 
 	sampling bool            // rows are held in pending until the widths are known
-	pending  [][]table.Cell  // the first rows
+	pending  []pendingRow    // the first rows
 	widths   []float64       // per column, from the header and the first rows
 	fbuf     []string        // the formulas of the current row
 	cells    []excelize.Cell // reused for every row
 	vals     []interface{}
 	cut      int64 // cells truncated
+
+	tmpDir    string            // excelize's temporary files, beside the output
+	dims      map[string]string // placeholder dimension of a data sheet → its used range
+	numFmts   map[string]int    // styles of input cells by number format (dates, decimals)
+	asValues  int64             // input formulas written as their values
+	origin    RowOrigin         // of the row being written
+	inputCols []bool            // per column: an input column
 }
+
+// pendingRow is a row held until the column widths are known.
+type pendingRow struct {
+	cells  []table.Cell
+	origin RowOrigin
+}
+
+// TempPrefix starts the names of the temporary directories the XLSX
+// writer creates beside its output for excelize's spill files (a sheet's
+// rows beyond 16 MiB); Close and Abort remove them. A run that was killed
+// leaves one behind: a later run may remove those it finds.
+const TempPrefix = ".riskbatch-tmp-"
 
 func newXLSX(path string, opts Options) (*xlsxWriter, error) {
 	name := opts.SheetName
@@ -141,7 +161,16 @@ func newXLSX(path string, opts Options) (*xlsxWriter, error) {
 	if err != nil {
 		return nil, err
 	}
+	// excelize spills a large sheet to temporary files: beside the output,
+	// not in the system's temporary folder, so that they count against the
+	// output's disk and are found next to it if the run is killed.
+	tmp, err := os.MkdirTemp(filepath.Dir(path), TempPrefix+filepath.Base(path)+".*")
+	if err != nil {
+		_ = out.abort()
+		return nil, fmt.Errorf("writers: creating a temporary folder for %s: %w", path, err)
+	}
 	return &xlsxWriter{
+		tmpDir:    tmp,
 		lifecycle: lifecycle{out: out},
 		sheetName: name,
 		docs:      opts.Docs,
@@ -191,7 +220,7 @@ func (w *xlsxWriter) WriteHeader(cols []table.Column) error {
 			return w.fail(fmt.Errorf("writers: %s: %w", w.out.target, err))
 		}
 	}
-	w.f = excelize.NewFile()
+	w.f = excelize.NewFile(excelize.Options{TmpDir: w.tmpDir})
 	if err := w.setup(); err != nil {
 		return w.fail(fmt.Errorf("writers: starting the workbook %s: %w", w.out.target, err))
 	}
@@ -210,14 +239,15 @@ func (w *xlsxWriter) startData() error {
 			continue
 		}
 		for _, row := range w.pending {
-			w.widths[i] = max(w.widths[i], min(float64(cellWidth(row[i], c.Format)+2), maxColWidth))
+			w.widths[i] = max(w.widths[i], min(float64(cellWidth(row.cells[i], c.Format)+2), maxColWidth))
 		}
 	}
 	if err := w.startSheet(); err != nil {
 		return err
 	}
 	for _, row := range w.pending {
-		if err := w.writeRow(row); err != nil {
+		w.origin = row.origin
+		if err := w.writeRow(row.cells); err != nil {
 			return err
 		}
 	}
@@ -242,6 +272,14 @@ func cellWidth(c table.Cell, f table.Format) int {
 		return len(strconv.FormatInt(c.Int, 10))
 	case table.Bool:
 		return len("FALSE")
+	case table.Date:
+		return len("2006-01-02")
+	case table.Timestamp:
+		return len("2006-01-02 15:04:05")
+	case table.TimeOfDay:
+		return len("15:04:05")
+	case table.Decimal, table.Nested:
+		return min(utf8.RuneCountInString(c.Str), maxColWidth)
 	case table.Number:
 		switch f {
 		case table.Probability:
@@ -300,10 +338,13 @@ func (w *xlsxWriter) setup() error {
 	w.headerStyle = make([]int, n)
 	w.colStyle = make([]int, n)
 	w.flagged = make([]bool, n)
+	w.inputCols = make([]bool, n)
 	for i, c := range w.cols {
 		w.headerStyle[i] = inHeader
 		if c.Role != table.Input {
 			w.headerStyle[i] = outHeader
+		} else {
+			w.inputCols[i] = true
 		}
 		switch c.Format {
 		case table.Probability:
@@ -378,6 +419,18 @@ func (w *xlsxWriter) startSheet() error {
 			return fmt.Errorf("writers: %s: adding sheet %q: %w", w.out.target, name, err)
 		}
 	}
+	// The stream writer writes the sheet's <dimension> (its used range)
+	// when it starts, before the rows are known: a placeholder, unique to
+	// the sheet, is written there and replaced by the real range as the
+	// archive is written (see zipSink).
+	placeholder := "XFD" + strconv.Itoa(MaxSheetRows-w.sheets)
+	if err := w.f.SetSheetDimension(name, placeholder); err != nil {
+		return fmt.Errorf("writers: %s: starting sheet %q: %w", w.out.target, name, err)
+	}
+	if w.dims == nil {
+		w.dims = map[string]string{}
+	}
+	w.dims[placeholder] = "A1:" + w.lastCol + "1"
 	sw, err := w.f.NewStreamWriter(name)
 	if err != nil {
 		return fmt.Errorf("writers: %s: starting sheet %q: %w", w.out.target, name, err)
@@ -485,6 +538,7 @@ func (w *xlsxWriter) endSheet() error {
 	sw := w.sw
 	w.sw = nil
 	ref := "A1:" + w.lastCol + strconv.Itoa(w.row)
+	w.dims["XFD"+strconv.Itoa(MaxSheetRows-w.sheets)] = ref
 	if err := w.f.AutoFilter(w.sheet, ref, nil); err != nil {
 		return fmt.Errorf("writers: %s: autofilter on sheet %q: %w", w.out.target, w.sheet, err)
 	}
@@ -512,11 +566,18 @@ func (w *xlsxWriter) endSheet() error {
 // Write appends one row: held while the first rows fix the column widths,
 // then written, starting a new sheet when the current one is full.
 func (w *xlsxWriter) Write(cells []table.Cell) error {
+	return w.WriteFrom(cells, RowOrigin{})
+}
+
+// WriteFrom is Write for a row whose input side was read at origin, so
+// that the formulas of its input cells can be kept live where they land
+// (see OriginWriter).
+func (w *xlsxWriter) WriteFrom(cells []table.Cell, origin RowOrigin) error {
 	if err := w.beginRow(cells); err != nil {
 		return err
 	}
 	if w.sampling {
-		w.pending = append(w.pending, append([]table.Cell(nil), cells...))
+		w.pending = append(w.pending, pendingRow{append([]table.Cell(nil), cells...), origin})
 		if len(w.pending) < widthSampleRows {
 			return nil
 		}
@@ -525,6 +586,7 @@ func (w *xlsxWriter) Write(cells []table.Cell) error {
 		}
 		return nil
 	}
+	w.origin = origin
 	if err := w.writeRow(cells); err != nil {
 		return w.fail(err)
 	}
@@ -559,20 +621,38 @@ func (w *xlsxWriter) writeRow(cells []table.Cell) error {
 		if flag != 0 && w.flagged[i] {
 			style = flag
 		}
-		v := w.value(c)
+		v, numFmt := w.value(c)
 		if c.Kind == table.Text && w.numeric[i] {
 			if x, ok := plainNumber(c.Str); ok {
 				v = x
+			}
+		}
+		if numFmt != "" && (flag == 0 || !w.flagged[i]) {
+			st, err := w.numFmtStyle(numFmt)
+			if err != nil {
+				return fmt.Errorf("writers: %s: number format %q: %w", w.out.target, numFmt, err)
+			}
+			style = st
+		}
+		formula := ""
+		if w.fbuf != nil && w.fbuf[i] != "" && len(w.fbuf[i]) <= maxFormulaChars {
+			if _, isNum := v.(float64); isNum {
+				formula = w.fbuf[i]
+			}
+		} else if c.Formula != "" && w.inputCols[i] {
+			var ok bool
+			if formula, ok = w.inputFormula(c.Formula, i); !ok {
+				formula = ""
+				w.asValues++
+			} else if v == nil {
+				v = "" // a formula whose value is empty: no cached value
 			}
 		}
 		if v == nil && (flag == 0 || !w.flagged[i]) {
 			w.vals[i] = nil // nothing to write: no value, no fill
 			continue
 		}
-		w.cells[i] = excelize.Cell{StyleID: style, Value: v}
-		if _, isNum := v.(float64); isNum && w.fbuf != nil && w.fbuf[i] != "" && len(w.fbuf[i]) <= maxFormulaChars {
-			w.cells[i].Formula = w.fbuf[i]
-		}
+		w.cells[i] = excelize.Cell{StyleID: style, Value: v, Formula: formula}
 		w.vals[i] = &w.cells[i]
 	}
 	w.row++
@@ -584,26 +664,55 @@ func (w *xlsxWriter) writeRow(cells []table.Cell) error {
 	return nil
 }
 
-// value is the excelize value of a cell: nil for an empty cell.
-func (w *xlsxWriter) value(c table.Cell) interface{} {
+// numFmtStyle returns the style of an input cell with a number format.
+func (w *xlsxWriter) numFmtStyle(code string) (int, error) {
+	if st, ok := w.numFmts[code]; ok {
+		return st, nil
+	}
+	st, err := w.f.NewStyle(&excelize.Style{CustomNumFmt: &code})
+	if err != nil {
+		return 0, err
+	}
+	if w.numFmts == nil {
+		w.numFmts = map[string]int{}
+	}
+	w.numFmts[code] = st
+	return st, nil
+}
+
+// value is the excelize value of a cell (nil for an empty cell) and the
+// number format it needs, if any: a date or time is a serial number in a
+// date or time format, a decimal a number shown with its digits.
+func (w *xlsxWriter) value(c table.Cell) (interface{}, string) {
 	switch c.Kind {
 	case table.Number:
-		return c.Num
+		return c.Num, ""
 	case table.Integer:
 		if c.Int > maxExactInteger || c.Int < -maxExactInteger {
-			return strconv.FormatInt(c.Int, 10)
+			return strconv.FormatInt(c.Int, 10), ""
 		}
-		return c.Int
-	case table.Text:
+		return c.Int, ""
+	case table.Text, table.Nested:
 		s, cut := truncate(c.Str)
 		if cut {
 			w.cut++
 		}
-		return s
+		return s, ""
 	case table.Bool:
-		return c.Bool
+		return c.Bool, ""
+	case table.Date, table.Timestamp, table.TimeOfDay:
+		if x, format, ok := serialOf(c); ok {
+			return x, format
+		}
+		return c.String(), ""
+	case table.Decimal:
+		if x, format, ok := decimalNumber(c); ok {
+			return x, format
+		}
+		s, _ := truncate(c.Str)
+		return s, ""
 	}
-	return nil
+	return nil, ""
 }
 
 // Close finishes the sheets, adds the Columns sheet and writes the
@@ -670,7 +779,7 @@ func (w *xlsxWriter) finish() error {
 	// excelize assembles the archive in memory unless it is given a
 	// ZipWriter: hand it one that writes straight into the temporary file,
 	// so that memory does not grow with the size of the workbook.
-	zs := &zipSink{Writer: zip.NewWriter(w.out.f)}
+	zs := &zipSink{Writer: zip.NewWriter(w.out.f), dims: w.dims}
 	w.f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return zs })
 	if err := w.f.Write(io.Discard); err != nil {
 		return fmt.Errorf("writers: writing the workbook %s: %w", w.out.target, err)
@@ -774,6 +883,12 @@ func textSheet(f *excelize.File, name string, rows [][]string, before func(ncols
 			widths[j] = min(max(widths[j], longest+2), docsMaxColWidth)
 		}
 	}
+	if len(rows) > 0 && ncols > 0 {
+		// The stream writer declares the used range it was told of.
+		if err := f.SetSheetDimension(name, "A1:"+table.ColumnLetter(ncols-1)+strconv.Itoa(len(rows))); err != nil {
+			return wrap(err)
+		}
+	}
 	sw, err := f.NewStreamWriter(name)
 	if err != nil {
 		return wrap(err)
@@ -866,11 +981,15 @@ func wrappedLines(row []string, widths []int) int {
 	return most
 }
 
-// closeFile releases excelize's temporary files.
+// closeFile releases excelize's temporary files and their folder.
 func (w *xlsxWriter) closeFile() {
 	if w.f != nil {
 		_ = w.f.Close()
 		w.f = nil
+	}
+	if w.tmpDir != "" {
+		_ = os.RemoveAll(w.tmpDir)
+		w.tmpDir = ""
 	}
 }
 
@@ -886,6 +1005,10 @@ func (w *xlsxWriter) Abort() error {
 // TruncatedCells returns how many cells (headers, data and the Columns
 // sheet) were cut to MaxCellChars so far.
 func (w *xlsxWriter) TruncatedCells() int64 { return w.cut }
+
+// FormulasAsValues returns how many input formulas were written as their
+// values alone, so far (see OriginWriter).
+func (w *xlsxWriter) FormulasAsValues() int64 { return w.asValues }
 
 // truncate cuts s to MaxCellChars UTF-16 code units, ending it with
 // TruncatedMarker, and reports whether it did.
@@ -922,10 +1045,14 @@ func cutUTF16(s string, n int) (string, bool) {
 }
 
 // zipSink is the ZipWriter handed to excelize: a zip.Writer on the
-// temporary file that remembers which entries outgrew 4 GiB.
+// temporary file that remembers which entries outgrew 4 GiB, and that
+// writes the real used range into each data sheet's <dimension> element
+// in place of the placeholder the sheet was started with (dims).
 type zipSink struct {
 	*zip.Writer
+	dims    map[string]string
 	cur     *countWriter
+	dim     *dimensionWriter
 	curName string
 	big     []string // entries of more than math.MaxUint32 bytes
 	closed  bool
@@ -933,18 +1060,26 @@ type zipSink struct {
 
 // Create starts an entry.
 func (z *zipSink) Create(name string) (io.Writer, error) {
-	z.endEntry()
+	if err := z.endEntry(); err != nil {
+		return nil, err
+	}
 	w, err := z.Writer.Create(name)
 	if err != nil {
 		return nil, err
 	}
 	z.cur, z.curName = &countWriter{w: w}, name
+	if len(z.dims) > 0 && strings.HasPrefix(name, "xl/worksheets/") && strings.HasSuffix(name, ".xml") {
+		z.dim = &dimensionWriter{w: z.cur, dims: z.dims}
+		return z.dim, nil
+	}
 	return z.cur, nil
 }
 
 // Close finishes the archive.
 func (z *zipSink) Close() error {
-	z.endEntry()
+	if err := z.endEntry(); err != nil {
+		return err
+	}
 	if err := z.Writer.Close(); err != nil {
 		return err
 	}
@@ -952,11 +1087,66 @@ func (z *zipSink) Close() error {
 	return nil
 }
 
-func (z *zipSink) endEntry() {
+func (z *zipSink) endEntry() error {
+	if z.dim != nil {
+		err := z.dim.flush()
+		z.dim = nil
+		if err != nil {
+			return err
+		}
+	}
 	if z.cur != nil && z.cur.n > math.MaxUint32 {
 		z.big = append(z.big, z.curName)
 	}
 	z.cur = nil
+	return nil
+}
+
+// dimensionWriter holds the head of a worksheet's XML until its
+// <dimension ref="..."/> element has passed, and replaces a placeholder
+// ref there by the range dims gives for it. The element comes before the
+// sheet's data, within its first few kilobytes; past maxDimensionHead
+// bytes without one, the XML passes unchanged.
+type dimensionWriter struct {
+	w    io.Writer
+	dims map[string]string
+	head []byte
+	done bool
+}
+
+const maxDimensionHead = 1 << 16
+
+func (d *dimensionWriter) Write(p []byte) (int, error) {
+	if d.done {
+		return d.w.Write(p)
+	}
+	d.head = append(d.head, p...)
+	const open = `<dimension ref="`
+	if i := bytes.Index(d.head, []byte(open)); i >= 0 {
+		start := i + len(open)
+		if end := bytes.IndexByte(d.head[start:], '"'); end >= 0 {
+			if real, ok := d.dims[string(d.head[start:start+end])]; ok {
+				d.head = append(d.head[:start:start], append([]byte(real), d.head[start+end:]...)...)
+			}
+			return len(p), d.flush()
+		}
+	}
+	if len(d.head) > maxDimensionHead || bytes.Contains(d.head, []byte("<sheetData")) {
+		return len(p), d.flush()
+	}
+	return len(p), nil
+}
+
+// flush writes what is held and lets the rest pass.
+func (d *dimensionWriter) flush() error {
+	d.done = true
+	head := d.head
+	d.head = nil
+	if len(head) == 0 {
+		return nil
+	}
+	_, err := d.w.Write(head)
+	return err
 }
 
 // countWriter counts the bytes written through it.

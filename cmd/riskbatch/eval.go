@@ -72,7 +72,8 @@ func runEval(cfg evalConfig) error {
 	ev := evaluate.New(evOpts...)
 	// read counts the bytes read from the inputs, for the progress bar.
 	var read atomic.Int64
-	opts := readers.Options{Format: cfg.inputFormat, Sheet: cfg.sheet, Accept: ev.Vocabulary().Recognizes, Limits: cfg.limits, BytesRead: &read}
+	known := func(name string) bool { _, ok := ev.Vocabulary().Lookup(name); return ok }
+	opts := readers.Options{Format: cfg.inputFormat, Sheet: cfg.sheet, Accept: ev.Vocabulary().Recognizes, Known: known, Limits: cfg.limits, BytesRead: &read}
 	var size int64 // of the inputs, for the progress bar (≤ 0: unknown)
 
 	var tables []readers.Table
@@ -107,6 +108,13 @@ func runEval(cfg evalConfig) error {
 	}
 	if err := refuseOverwrite(cfg.output, cfg.inputs); err != nil {
 		return cli.Exit(err.Error(), exitUsage)
+	}
+	// A sheet whose header stands below a title or group labels: say which
+	// row was taken, since the rows above it are not read.
+	for _, t := range tables {
+		if h, ok := t.(readers.HeaderNoter); ok && h.HeaderNote() != "" {
+			fmt.Fprintf(cfg.stderr, "riskbatch: %s, sheet %s: %s\n", t.File(), t.Sheet(), h.HeaderNote())
+		}
 	}
 	lay, err := newLayout(ev, tables)
 	if err != nil {
@@ -174,6 +182,9 @@ func runEval(cfg evalConfig) error {
 		if tr, ok := w.(writers.TruncationReporter); ok && tr.TruncatedCells() > 0 {
 			fmt.Fprintf(cfg.stderr, "riskbatch: %d cells longer than %d characters were cut to fit the workbook; each ends with %q\n",
 				tr.TruncatedCells(), writers.MaxCellChars, writers.TruncatedMarker)
+		}
+		if fr, ok := w.(writers.FormulaReporter); ok && fr.FormulasAsValues() > 0 {
+			fmt.Fprintf(cfg.stderr, "riskbatch: %d input formulas refer to other rows, other sheets or defined names, which are elsewhere in the output: they were written as their values\n", fr.FormulasAsValues())
 		}
 		if nr, ok := w.(writers.NullReporter); ok && nr.NulledCells() > 0 {
 			fmt.Fprintf(cfg.stderr, "riskbatch: %d cells could not be stored in their column's type and were written as nulls\n", nr.NulledCells())
@@ -366,7 +377,7 @@ collect:
 			<-slots
 			for i, cells := range nb.out {
 				if writeErr == nil {
-					if err := w.Write(cells); err != nil {
+					if err := lay.write(w, nb, i, cells); err != nil {
 						writeErr = err
 						stopReading()
 					}
@@ -390,6 +401,15 @@ collect:
 	default:
 		return counts, nil // the reader stopped early: only on quit or ctx, handled above
 	}
+}
+
+// write writes output row i of a batch, with where its input cells were
+// read for a writer that keeps their formulas.
+func (lay *evalLayout) write(w writers.Writer, b *batch, i int, cells []table.Cell) error {
+	if ow, ok := w.(writers.OriginWriter); ok {
+		return ow.WriteFrom(cells, writers.RowOrigin{Row: b.rows[i].Pos.Row, Columns: lay.Origins(b.tableNo)})
+	}
+	return w.Write(cells)
 }
 
 // evaluate fills a batch's output rows.
