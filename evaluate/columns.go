@@ -1101,7 +1101,7 @@ const guoCitation = "Guo, Sablayrolles & Sanjabi 2023, \"Analyzing Privacy Leaka
 func fanoColumn(name, meaning string, pick func(alpha1, best FanoBound) float64) OutputColumn {
 	return OutputColumn{
 		Name: name, Family: "fano", Format: table.Probability,
-		Applies: Applies{Mechanisms: fanoMechanisms(), Only: onlyPureApprox, Asks: requestPrior},
+		Applies: Applies{Mechanisms: fanoMechanisms(), Only: "(approx rows only with delta empty or 0 and one composition, rr rows only with one composition)", Asks: requestPrior},
 		Meaning: meaning,
 		Formula: "Fano's inequality with I(X; M(X)) ≤ μ: H(X) − μ ≤ h(P_e) + P_e·ln(M − 1), solved for P(correct) = 1 − P_e; Rényi version D_α(Ber(P)‖Ber(1/M)) ≤ μ_α; " +
 			"μ from the mechanism: ρ (zcdp, and μ²/2 for gaussian, gdp, marginals, whose α = 1 bound uses Thm 2's tighter −Σ p_m·ln(p_m + (1 − p_m)·e^{−μ²/2})), the RDP curve (rdp), ε at order ∞ (pure, laplace), the exact mutual information (rr)",
@@ -1115,7 +1115,7 @@ func fanoColumn(name, meaning string, pick func(alpha1, best FanoBound) float64)
 			a1, best, why := r.fano()
 			switch why {
 			case "":
-			case whyFanoAddRemove, whyFanoNoRenyi:
+			case whyFanoAddRemove, whyFanoNoRenyi, whyFanoComposedRR:
 				return 0, skip{silent: true} // Applies: not this mechanism
 			default:
 				return 0, skip{why: why}

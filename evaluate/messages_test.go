@@ -76,7 +76,7 @@ func messageProblems(b *Binding, cells, dst []table.Cell) []string {
 	if partial != (st == StatusPartial) {
 		bad = append(bad, fmt.Sprintf("status %s, but the marks say partial = %v: %q", st, partial, msg))
 	}
-	for _, old := range []string{"assume pure", "Rényi or mutual-information view", "replace-one parameters", "not a pure"} {
+	for _, old := range []string{"assume pure", "Rényi or mutual-information view", "replace-one parameters", "not a pure", "for one composition", "M = 0"} {
 		if strings.Contains(msg, old) {
 			bad = append(bad, fmt.Sprintf("the message speaks of bounds that do not apply: %q", msg))
 		}

@@ -223,6 +223,9 @@ func worseFano(a, b FanoBound) FanoBound {
 const (
 	whyFanoAddRemove = "the Fano bounds need replace-one parameters, and DP-SGD is accounted here under add/remove neighbours"
 	whyFanoNoRenyi   = "the Fano bounds need a Rényi or mutual-information view of the mechanism, which (ε, δ)-DP does not give"
+	// The mutual information of randomized response is computed for one
+	// release only.
+	whyFanoComposedRR = "the Fano bounds of rr rows are for one composition"
 )
 
 // fanoFor computes the Fano bounds for M candidates with a uniform prior
@@ -233,7 +236,10 @@ func (r *Release) fanoFor(m int, prior []float64) (alpha1, best FanoBound, why s
 	case r.Mechanism == MechanismDPSGD:
 		return alpha1, best, whyFanoAddRemove
 	case r.Mechanism == MechanismRR:
-		rr, _ := r.Curve.(RandomizedResponse)
+		rr, ok := r.Curve.(RandomizedResponse)
+		if !ok {
+			return alpha1, best, whyFanoComposedRR
+		}
 		var mi float64
 		if mi, err = FanoMIRandomizedResponse(rr, prior); err == nil {
 			alpha1, err = FanoAlgorithm1(mi, m, prior)
