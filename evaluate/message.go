@@ -188,6 +188,9 @@ func clip(s string, n int) string {
 		return s
 	}
 	r := []rune(s)
+	if n < 2 {
+		return "…"
+	}
 	return strings.TrimRight(string(r[:n-1]), " ;,:") + "…"
 }
 
