@@ -21,45 +21,81 @@ type OutputColumn struct {
 	Citation string
 	Needs    string // the inputs it needs, in words
 	Assumes  string // neighbouring relation, pure vs approximate DP, …
-	// Request names the inputs that ask for this column; a row without
-	// them leaves it empty without a message (the row did not ask).
-	Request string
+	// Applies says when the column is filled: which mechanisms, which
+	// inputs ask for it and which it requires (see Applies).
+	Applies Applies
 	Format  table.Format
 	// Sheet is how the column is written in a workbook: the spreadsheet
 	// formula that recomputes it from the row's inputs where its bound has
 	// a closed form, and whether it is an advantage (see SheetForm).
-	Sheet   SheetForm
-	compute func(r *Release) (float64, skip)
+	Sheet      SheetForm
+	compute    func(r *Release) (float64, skip)
+	mechanisms uint32 // Applies.Mechanisms as a set (mechanismSet)
 }
 
-// skip says why a column is empty for a row. Silent skips are columns the
-// row did not ask for (no target_advantage, say); they leave the status ok.
+// skip says why a column is empty for a row, in one of the ways Applies
+// describes: silent (the column does not apply, or the row did not ask for
+// it), need (the row lacks an input it requires: partial), fault (an input
+// the row has cannot be used: partial), or why alone (the bound is not
+// defined for the row's values: the status is unchanged).
 type skip struct {
 	why    string
 	silent bool
-	// info marks a reason that explains an empty cell without making the
-	// row partial: the bound does not apply to this kind of release (for
-	// example a pure-DP bound on a row with δ > 0), which no input of the
-	// row could change.
-	info bool
+	need   Need
+	fault  bool
+	// unused marks a why about an input the row filled that the column
+	// cannot use for this row (pmp_data with compositions): the status is
+	// unchanged, and the message gives it early.
+	unused bool
+	// bare marks a why or note that names the input it is about
+	// ("pmp_data: …"): the message gives it without the column names.
+	bare bool
 	// note is a warning about a value that is written: the row keeps its
 	// status and the message says it, once for the columns that share it.
 	note string
 }
 
-func (s skip) ok() bool { return s.why == "" && !s.silent }
+func (s skip) ok() bool { return s.why == "" && !s.silent && s.need == 0 }
 
 // Reasons shared by several columns, so that a row's message names them once.
 const (
-	whyNoBaseline    = "no baseline: fill baseline or candidates"
-	whyBaselineOne   = "baseline is 1: the generalized advantage (success − baseline)/(1 − baseline) is undefined"
-	whyTargetTooLow  = "no ε ≥ 0 keeps onerun_advantage at or below target_advantage, because target_advantage is below delta"
-	whyTargetTrivial = "every ε keeps onerun_advantage at or below target_advantage"
-	whyNotPure       = "these bounds assume pure ε-DP (δ = 0) and the row is not a pure ε-DP release"
+	// The inverse columns (…_for_target, onerun_eps_protect) share these,
+	// so that a row whose target is out of reach says so once.
+	whyTargetTooLow  = "no privacy level meets target_advantage: it is below what delta alone allows"
+	whyTargetTrivial = "every privacy level meets target_advantage, so there is no limit to report"
 	// whyNumericalFailure marks a value that came out NaN or infinite: a
 	// defect of riskbatch, reported rather than written.
 	whyNumericalFailure = "not computable for these inputs (numerical failure; please report it)"
 )
+
+// The conditions of the pure ε-DP columns beyond the mechanism: a pure
+// ε-DP guarantee (an approx row of one composition at δ = 0 is one), and
+// for the bounds of Guerra-Balboa et al. one stated without a δ.
+const (
+	onlyPureApprox = "(approx rows only with delta empty or 0 and one composition)"
+	onlyPureRow    = "whose delta is empty or 0 (approx rows: also one composition)"
+)
+
+// pureMechanisms are the mechanisms that can state a pure ε-DP guarantee.
+func pureMechanisms() []Mechanism {
+	return []Mechanism{MechanismPure, MechanismApprox, MechanismLaplace, MechanismRR, MechanismExponential}
+}
+
+// fanoMechanisms are the mechanisms with a Rényi or mutual-information
+// view (Guo et al.): all but dpsgd, whose accounting is for add/remove
+// neighbours; approx rows only as pure ε-DP.
+func fanoMechanisms() []Mechanism {
+	return []Mechanism{MechanismPure, MechanismApprox, MechanismGaussian, MechanismGDP, MechanismLaplace, MechanismZCDP, MechanismRDP, MechanismRR, MechanismMarginals, MechanismExponential}
+}
+
+// whyBaselineOne says why the advantage columns are empty at a baseline of
+// 1, naming the prior the 1 came from, if it did.
+func (r *Release) whyBaselineOne() string {
+	if r.HasPrior {
+		return "the advantage is undefined at baseline 1, which comes from prior " + strconv.Quote(r.Prior.Key()) + " (its largest p)"
+	}
+	return "the advantage is undefined at baseline 1"
+}
 
 // outputColumns is the registry, in output order. confidences are the
 // levels of the one-run success upper bound (see WithConfidence).
@@ -80,6 +116,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 	cols := []OutputColumn{
 		{
 			Name: "fdp_success", Family: "fdp", Format: table.Probability,
+			Applies: Applies{Requires: NeedBaseline},
 			Sheet: SheetForm{Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
 				return x.success(x.curve(), x.base()).s
 			}},
@@ -90,7 +127,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 			Assumes:  "f-DP under add/remove or replace-one neighbours, as the mechanism's parameters were stated; the attacker knows every other record (strong threat model)",
 			compute: func(r *Release) (float64, skip) {
 				if !r.HasBaseline {
-					return 0, skip{why: whyNoBaseline}
+					return 0, skip{need: NeedBaseline}
 				}
 				adv := r.advantage()
 				if adv == 0 {
@@ -101,6 +138,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "fdp_advantage", Family: "fdp", Format: table.Probability,
+			Applies: Applies{Requires: NeedBaseline},
 			Sheet: SheetForm{Advantage: true, Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
 				return form("$1-$2", x.output("fdp_success"), x.base())
 			}},
@@ -111,13 +149,14 @@ func outputColumns(confidences []float64) []OutputColumn {
 			Assumes:  "as fdp_success",
 			compute: func(r *Release) (float64, skip) {
 				if !r.HasBaseline {
-					return 0, skip{why: whyNoBaseline}
+					return 0, skip{need: NeedBaseline}
 				}
 				return roundUp(r.advantage(), 0, 1-r.Baseline), skip{}
 			},
 		},
 		{
 			Name: "fdp_worst_advantage", Family: "fdp", Format: table.Probability,
+			Applies: Applies{},
 			Sheet: SheetForm{Advantage: true, Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
 				return x.worst(x.curve())
 			}},
@@ -132,6 +171,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "fdp_norm_advantage", Family: "fdp", Format: table.Probability,
+			Applies: Applies{Requires: NeedBaseline},
 			Sheet: SheetForm{Advantage: true, Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
 				b := x.base()
 				x.need(b.v <= 1-minSheetGap)
@@ -144,16 +184,17 @@ func outputColumns(confidences []float64) []OutputColumn {
 			Assumes:  "as fdp_success",
 			compute: func(r *Release) (float64, skip) {
 				if !r.HasBaseline {
-					return 0, skip{why: whyNoBaseline}
+					return 0, skip{need: NeedBaseline}
 				}
 				if r.Baseline >= 1 {
-					return 0, skip{why: whyBaselineOne}
+					return 0, skip{why: r.whyBaselineOne()}
 				}
 				return NormalizedAdvantage(r.advantage(), r.Baseline), skip{}
 			},
 		},
 		{
-			Name: "fdp_binary_success", Family: "fdp", Format: table.Probability, Request: "a baseline of at least 0.5",
+			Name: "fdp_binary_success", Family: "fdp", Format: table.Probability,
+			Applies: Applies{Asks: "a baseline of at least 0.5"},
 			Sheet: SheetForm{Rows: sheetRowsBinary, formula: func(x *sheetRow) string {
 				return x.binarySuccess(x.curve(), x.base())
 			}},
@@ -170,7 +211,8 @@ func outputColumns(confidences []float64) []OutputColumn {
 			},
 		},
 		{
-			Name: "fdp_eps_for_target", Family: "fdp", Format: table.Real, Request: "target_advantage (pure, approx, laplace rows)",
+			Name: "fdp_eps_for_target", Family: "fdp", Format: table.Real,
+			Applies:  Applies{Mechanisms: []Mechanism{MechanismPure, MechanismApprox, MechanismLaplace}, Only: "of one composition", Asks: "target_advantage"},
 			Meaning:  "the largest ε whose advantage bound stays at or below target_advantage: at the row's baseline when it has one, else in the worst case (for laplace rows: ε = sensitivity/b of the Laplace curve)",
 			Formula:  "inverse of fdp_advantage (with a baseline) or fdp_worst_advantage (without) in ε, at the row's δ; closed forms of §9, checked against the rounded forward bound",
 			Citation: kulynych + ", Thm 3.3/3.4 and §9 (calibration)",
@@ -181,7 +223,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 					return 0, skip{silent: true}
 				}
 				if _, composed := r.Curve.(*ComposedApprox); composed {
-					return 0, skip{why: "calibrating ε for several compositions is not available; evaluate one composition"}
+					return 0, skip{silent: true} // Applies.Only: one composition
 				}
 				var eps float64
 				var ok bool
@@ -199,7 +241,8 @@ func outputColumns(confidences []float64) []OutputColumn {
 			},
 		},
 		{
-			Name: "fdp_mu_for_target", Family: "fdp", Format: table.Real, Request: "target_advantage (gaussian, gdp rows)",
+			Name: "fdp_mu_for_target", Family: "fdp", Format: table.Real,
+			Applies:  Applies{Mechanisms: []Mechanism{MechanismGaussian, MechanismGDP}, Asks: "target_advantage"},
 			Meaning:  "the largest μ (Gaussian DP) whose advantage bound stays at or below target_advantage: at the row's baseline when it has one, else in the worst case",
 			Formula:  "μ = Φ⁻¹(1 − b) − Φ⁻¹(1 − b − A) at baseline b; μ = 2Φ⁻¹((1 + A)/2) in the worst case",
 			Citation: kulynych + ", §9 (calibration)",
@@ -217,7 +260,8 @@ func outputColumns(confidences []float64) []OutputColumn {
 			},
 		},
 		{
-			Name: "fdp_sigma_for_target", Family: "fdp", Format: table.Real, Request: "target_advantage (gaussian rows)",
+			Name: "fdp_sigma_for_target", Family: "fdp", Format: table.Real,
+			Applies:  Applies{Mechanisms: []Mechanism{MechanismGaussian}, Asks: "target_advantage"},
 			Meaning:  "the smallest noise standard deviation σ whose advantage bound stays at or below target_advantage, for the row's sensitivity (and compositions)",
 			Formula:  "σ = sensitivity·√compositions/μ with μ as in fdp_mu_for_target",
 			Citation: kulynych + ", §9 (calibration)",
@@ -235,10 +279,10 @@ func outputColumns(confidences []float64) []OutputColumn {
 					mu, ok = MuForWorstAdvantage(r.Target)
 				}
 				if !ok {
-					return 0, skip{why: "no noise level meets target_advantage"}
+					return 0, skip{why: whyTargetTooLow}
 				}
 				if math.IsInf(mu, 1) {
-					return 0, skip{why: "any noise level meets target_advantage"}
+					return 0, skip{why: whyTargetTrivial}
 				}
 				if mu == 0 {
 					return 0, skip{why: "only infinite noise meets target_advantage"}
@@ -249,7 +293,8 @@ func outputColumns(confidences []float64) []OutputColumn {
 			},
 		},
 		{
-			Name: "fdp_noise_for_target", Family: "fdp", Format: table.Real, Request: "target_advantage (dpsgd rows)",
+			Name: "fdp_noise_for_target", Family: "fdp", Format: table.Real,
+			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: "target_advantage"},
 			Meaning:  "the smallest DP-SGD noise multiplier whose advantage bound stays at or below target_advantage, at the row's sample_rate and steps (and extra_stages, kept fixed): at the row's baseline when it has one, else in the worst case; PLD accounting (or RDP accounting where that needs less noise, which happens only for targets near 1e-9)",
 			Formula:  "a safeguarded secant search on ln σ of the PLD accountant's 1 − f(b) − b (or η), to 0.01% of σ, returning the end that meets the target; the smaller of that and fdp_noise_for_target_rdp",
 			Citation: kulynych + ", §4.2 and §9 (calibration, \"less noise\")",
@@ -263,7 +308,8 @@ func outputColumns(confidences []float64) []OutputColumn {
 			},
 		},
 		{
-			Name: "fdp_noise_for_target_rdp", Family: "fdp", Format: table.Real, Request: "target_advantage (dpsgd rows)",
+			Name: "fdp_noise_for_target_rdp", Family: "fdp", Format: table.Real,
+			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: "target_advantage"},
 			Meaning:  "comparison: fdp_noise_for_target under RDP accounting, the conservative accountant most published DP-SGD guarantees use",
 			Formula:  "bisection on 1/σ of the RDP-based curve's 1 − f(b) − b (or η) (the optimal RDP → f-DP conversion over dp_accounting's 156 orders), returning the conservative end",
 			Citation: kulynych + ", §4.2 (\"Balle et al.\", RDP optimised over orders); Mironov, Talwar & Zhang 2019",
@@ -277,7 +323,8 @@ func outputColumns(confidences []float64) []OutputColumn {
 			},
 		},
 		{
-			Name: "fdp_noise_reduction", Family: "fdp", Format: table.Probability, Request: "target_advantage (dpsgd rows)",
+			Name: "fdp_noise_reduction", Family: "fdp", Format: table.Probability,
+			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: "target_advantage"},
 			Meaning:  "the share of noise that tight (PLD) accounting saves over RDP accounting for the same risk target (Kulynych et al.'s \"≈ 20% less noise\")",
 			Formula:  "1 − fdp_noise_for_target / fdp_noise_for_target_rdp",
 			Citation: kulynych + ", Fig. 1 and §4.2",
@@ -299,7 +346,8 @@ func outputColumns(confidences []float64) []OutputColumn {
 			},
 		},
 		{
-			Name: "spso_success", Family: "fdp", Format: table.Probability, Request: "w",
+			Name: "spso_success", Family: "fdp", Format: table.Probability,
+			Applies: Applies{Asks: "w"},
 			Sheet: SheetForm{Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
 				return x.success(x.curve(), x.ref(FieldPredicateWeight)).s
 			}},
@@ -316,7 +364,8 @@ func outputColumns(confidences []float64) []OutputColumn {
 			},
 		},
 		{
-			Name: "pso_baseline", Family: "fdp", Format: table.Probability, Request: "records and w",
+			Name: "pso_baseline", Family: "fdp", Format: table.Probability,
+			Applies: Applies{Asks: "records and w"},
 			Sheet: SheetForm{Rows: sheetRowsAll, formula: func(x *sheetRow) string {
 				n, w := x.ref(FieldRecords), x.ref(FieldPredicateWeight)
 				x.need(n.v <= maxSheetRecords)
@@ -335,7 +384,8 @@ func outputColumns(confidences []float64) []OutputColumn {
 			},
 		},
 		{
-			Name: "pso_cohen_nissim", Family: "fdp", Format: table.Probability, Request: "records and w",
+			Name: "pso_cohen_nissim", Family: "fdp", Format: table.Probability,
+			Applies: Applies{Asks: "records and w", Requires: NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				n, e, w := x.ref(FieldRecords), x.eps(), x.ref(FieldPredicateWeight)
 				x.need(math.Log(n.v)+e.v+numeric.LogPos(w.v) <= maxSheetExp) // n·e^ε·w must not overflow
@@ -350,15 +400,16 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !r.HasWeight || r.Records == 0 {
 					return 0, skip{silent: true}
 				}
-				eps, delta, why := r.EpsilonDelta()
-				if why != "" {
-					return 0, skip{why: why}
+				eps, delta, s := r.epsDelta()
+				if !s.ok() {
+					return 0, s
 				}
 				return PSOCohenNissim(eps, delta, r.Records, r.Weight), skip{}
 			},
 		},
 		{
-			Name: "pso_fdp", Family: "fdp", Format: table.Probability, Request: "records and w",
+			Name: "pso_fdp", Family: "fdp", Format: table.Probability,
+			Applies: Applies{Asks: "records and w"},
 			Sheet: SheetForm{Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
 				return form("MIN(1,$1*$2)", x.ref(FieldRecords), x.output("spso_success"))
 			}},
@@ -375,7 +426,8 @@ func outputColumns(confidences []float64) []OutputColumn {
 			},
 		},
 		{
-			Name: "rero_eps", Family: "rero", Format: table.Probability, Request: "a pure ε-DP row (pure, laplace, rr)",
+			Name: "rero_eps", Family: "rero", Format: table.Probability,
+			Applies: Applies{Mechanisms: pureMechanisms(), Only: onlyPureApprox, Requires: NeedBaseline},
 			Sheet: SheetForm{Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 				return form("MIN(1,EXP($1)*$2)", x.pureEps(), x.base())
 			}},
@@ -389,13 +441,14 @@ func outputColumns(confidences []float64) []OutputColumn {
 					return 0, skip{silent: true}
 				}
 				if !r.HasBaseline {
-					return 0, skip{why: whyNoBaseline}
+					return 0, skip{need: NeedBaseline}
 				}
 				return ReRoPure(r.pureEps, r.Baseline), skip{}
 			},
 		},
 		{
-			Name: "rero_rdp", Family: "rero", Format: table.Probability, Request: "a row with a Rényi-DP view (gaussian, gdp, marginals, zcdp, rdp, dpsgd)",
+			Name: "rero_rdp", Family: "rero", Format: table.Probability,
+			Applies: Applies{Mechanisms: []Mechanism{MechanismGaussian, MechanismGDP, MechanismZCDP, MechanismRDP, MechanismDPSGD, MechanismMarginals}, Requires: NeedBaseline},
 			Sheet: SheetForm{Rows: sheetRowsRDP, formula: func(x *sheetRow) string {
 				return x.reroRDP()
 			}},
@@ -409,7 +462,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 					return 0, skip{silent: true}
 				}
 				if !r.HasBaseline {
-					return 0, skip{why: whyNoBaseline}
+					return 0, skip{need: NeedBaseline}
 				}
 				if r.hasRDP {
 					return ReRoRDPCurve(r.rdp.Orders, r.rdp.Epsilons, r.Baseline), skip{}
@@ -418,7 +471,8 @@ func outputColumns(confidences []float64) []OutputColumn {
 			},
 		},
 		{
-			Name: "rero_zcdp", Family: "rero", Format: table.Probability, Request: "a zCDP row (zcdp, gaussian, gdp, marginals)",
+			Name: "rero_zcdp", Family: "rero", Format: table.Probability,
+			Applies: Applies{Mechanisms: []Mechanism{MechanismGaussian, MechanismGDP, MechanismZCDP, MechanismMarginals}, Requires: NeedBaseline},
 			Sheet: SheetForm{Rows: sheetRowsRho, formula: func(x *sheetRow) string {
 				return x.reroZCDP()
 			}},
@@ -432,13 +486,14 @@ func outputColumns(confidences []float64) []OutputColumn {
 					return 0, skip{silent: true}
 				}
 				if !r.HasBaseline {
-					return 0, skip{why: whyNoBaseline}
+					return 0, skip{need: NeedBaseline}
 				}
 				return ReRoZCDP(r.rho, r.Baseline), skip{}
 			},
 		},
 		{
-			Name: "eps_at_delta", Family: "conversion", Format: table.Real, Request: "delta (for gaussian, gdp, marginals, zcdp, rdp, dpsgd rows) or a native ε",
+			Name: "eps_at_delta", Family: "conversion", Format: table.Real,
+			Applies: Applies{Requires: NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				return x.eps().s
 			}},
@@ -448,49 +503,52 @@ func outputColumns(confidences []float64) []OutputColumn {
 			Needs:    mechs + "; delta for mechanisms without a native ε",
 			Assumes:  "the neighbouring relation of the mechanism's parameters; rounded up",
 			compute: func(r *Release) (float64, skip) {
-				eps, _, why := r.EpsilonDelta()
-				if why != "" {
-					if r.epsilonAt != nil && !r.hasDelta {
-						return 0, skip{silent: true}
-					}
-					return 0, skip{why: why}
+				eps, _, s := r.epsDelta()
+				if !s.ok() {
+					return 0, s
 				}
 				return eps, skip{}
 			},
 		},
 		{
-			Name: "eps_at_delta_rdp", Family: "dpsgd", Format: table.Real, Request: "delta (dpsgd rows)",
+			Name: "eps_at_delta_rdp", Family: "dpsgd", Format: table.Real,
+			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Requires: NeedDelta},
 			Meaning:  "comparison: eps_at_delta of a dpsgd row under RDP accounting",
 			Formula:  "min over dp_accounting's 156 orders α of ε_α + ln((α−1)/α) − (ln δ + ln α)/(α − 1), ε_α the composed RDP of the Poisson-subsampled Gaussian",
 			Citation: "Mironov, Talwar & Zhang 2019; Balle, Barthe, Gaboardi, Hsu & Sato 2020",
 			Needs:    "noise_multiplier, sample_rate, steps; delta",
 			Assumes:  "add/remove neighbours; rounded up",
 			compute: func(r *Release) (float64, skip) {
-				if r.Mechanism != MechanismDPSGD || !r.hasDelta {
+				if r.Mechanism != MechanismDPSGD {
 					return 0, skip{silent: true}
 				}
-				if r.delta == 0 {
-					return 0, skip{why: "delta is 0: DP-SGD has no finite ε at δ = 0"}
+				if !r.hasDelta || r.delta == 0 {
+					return 0, skip{need: NeedDelta} // DP-SGD has no finite ε at δ = 0
 				}
 				return r.rdp.EpsilonAt(r.delta), skip{}
 			},
 		},
 		{
-			Name: "fdp_advantage_rdp", Family: "dpsgd", Format: table.Probability, Request: "a baseline (dpsgd rows)",
+			Name: "fdp_advantage_rdp", Family: "dpsgd", Format: table.Probability,
+			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Requires: NeedBaseline},
 			Meaning:  "comparison: fdp_advantage of a dpsgd row under RDP accounting",
 			Formula:  "1 − f(baseline) − baseline for the optimal conversion of the composed RDP curve (Zhu, Dong & Wang 2022)",
 			Citation: kulynych + ", §4.2; Mironov, Talwar & Zhang 2019",
 			Needs:    "noise_multiplier, sample_rate, steps; baseline or candidates",
 			Assumes:  "add/remove neighbours; rounded up",
 			compute: func(r *Release) (float64, skip) {
-				if r.Mechanism != MechanismDPSGD || !r.HasBaseline {
+				if r.Mechanism != MechanismDPSGD {
 					return 0, skip{silent: true}
+				}
+				if !r.HasBaseline {
+					return 0, skip{need: NeedBaseline}
 				}
 				return roundUp(r.rdp.Advantage(r.Baseline), 0, 1-r.Baseline), skip{}
 			},
 		},
 		{
-			Name: "fdp_worst_advantage_rdp", Family: "dpsgd", Format: table.Probability, Request: "a dpsgd row",
+			Name: "fdp_worst_advantage_rdp", Family: "dpsgd", Format: table.Probability,
+			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}},
 			Meaning:  "comparison: fdp_worst_advantage of a dpsgd row under RDP accounting",
 			Formula:  "η = max_α (1 − f(α) − α) for the optimal conversion of the composed RDP curve",
 			Citation: kulynych + ", Thm 3.4 and §4.2; Mironov, Talwar & Zhang 2019",
@@ -504,7 +562,8 @@ func outputColumns(confidences []float64) []OutputColumn {
 			},
 		},
 		{
-			Name: "pld_error", Family: "dpsgd", Format: table.Probability, Request: "a dpsgd row",
+			Name: "pld_error", Family: "dpsgd", Format: table.Probability,
+			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}},
 			Meaning:  "how much the PLD accountant's δ(ε) may exceed the exact δ(ε) of the continuous mechanism, for every ε; the same bounds the excess of fdp_advantage, fdp_worst_advantage and 1 − fdp_success of dpsgd rows (the accountant is pessimistic, so its values are never below the exact ones)",
 			Formula:  "discretisation (twice the largest difference between δ on a grid twice as coarse and δ on the grid used, at the grid points and midway between them: connect-the-dots error falls as the square of the grid step where δ is smooth and as the grid step at its kinks, so this covers both) + floating-point round-off (a rigorous bound) + the tail mass moved to an infinite loss",
 			Citation: "Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022 (connect-the-dots); Koskela, Jälkö & Honkela 2020 (error terms)",
@@ -525,7 +584,8 @@ func outputColumns(confidences []float64) []OutputColumn {
 			},
 		},
 		{
-			Name: "pld_grid_step", Family: "dpsgd", Format: table.Real, Request: "a dpsgd row",
+			Name: "pld_grid_step", Family: "dpsgd", Format: table.Real,
+			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}},
 			Meaning:  "the grid step h of the PLD accountant's privacy-loss grid (chosen per row: a thirtieth of one step's privacy-loss standard deviation, coarsened so that the composed grid stays near 2^17 points, refined to at least 2^13 points down to s/300 when the composition is small)",
 			Formula:  "h = s/30, s² the step-weighted mean variance of one step's privacy loss",
 			Citation: "Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022",
@@ -543,6 +603,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "adp_advantage", Family: "adp", Format: table.Probability,
+			Applies: Applies{Requires: NeedDelta},
 			Sheet: SheetForm{Advantage: true, Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				return form("(EXP($1)-1+2*$2)/(EXP($1)+1)", x.eps(), x.delta())
 			}},
@@ -552,9 +613,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 			Needs:    "epsilon (and delta); for gaussian and gdp: sigma or mu, and delta",
 			Assumes:  "(ε, δ)-DP under the neighbouring relation the parameters were stated for",
 			compute: func(r *Release) (float64, skip) {
-				eps, delta, why := r.EpsilonDelta()
-				if why != "" {
-					return 0, skip{why: why}
+				eps, delta, s := r.epsDelta()
+				if !s.ok() {
+					return 0, s
 				}
 				return roundUp(EpsDelta{Epsilon: eps, Delta: delta}.WorstAdvantage(), 0, 1), skip{}
 			},
@@ -578,13 +639,13 @@ func outputColumns(confidences []float64) []OutputColumn {
 			})),
 		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("MIN($2*(EXP($1)-1),(EXP($1)-1)/(EXP($1)+1))", x.pureEps(), x.base())
-		}}, gbColumn("gb_urero", "upper bound on the unbiased reconstruction-robustness advantage (success beyond the best a-priori guess κ = baseline), any tolerance", "min{κ·(e^ε − 1), t}, t = (e^ε − 1)/(e^ε + 1)", "Thm 7.2", "",
+		}}, requires(NeedBaseline, gbColumn("gb_urero", "upper bound on the unbiased reconstruction-robustness advantage (success beyond the best a-priori guess κ = baseline), any tolerance", "min{κ·(e^ε − 1), t}, t = (e^ε − 1)/(e^ε + 1)", "Thm 7.2", "",
 			func(r *Release, eps float64) (float64, skip) {
 				if !r.HasBaseline {
-					return 0, skip{why: whyNoBaseline}
+					return 0, skip{need: NeedBaseline}
 				}
 				return GBUReRo(eps, r.Baseline), skip{}
-			})),
+			}))),
 		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("MIN((EXP($1)-1)/$2,($2-1)/$2*((EXP($1)-1)/(EXP($1)+1)))", x.pureEps(), x.candidates())
 		}}, gbColumn("gb_urero_uniform", "the unbiased reconstruction-robustness bound for a uniform prior over `candidates` values; also the informed membership-inference and uniform attribute-inference bound", "min{(e^ε − 1)/m, ((m − 1)/m)·t}, t = (e^ε − 1)/(e^ε + 1)", "Eq. (6)", "candidates",
@@ -605,19 +666,20 @@ func outputColumns(confidences []float64) []OutputColumn {
 				}
 				return r.gbWorstOverPrior(func(p GBPrior) float64 { return GBAIAAdvantage(eps, p.Kappa0, p.Kappa0Min, p.Mu, p.M) })
 			})),
-		withFormat(table.Real, gbColumn("gb_eps_for_target", "the largest ε whose unbiased reconstruction-robustness advantage (gb_urero) stays at or below target_advantage at the row's baseline", "inverse of min{κ(e^ε − 1), t} in ε; rounded down", "§5.2 (inverse formulas), Thm 7.2", "target_advantage",
+		withFormat(table.Real, requires(NeedBaseline, gbColumn("gb_eps_for_target", "the largest ε whose unbiased reconstruction-robustness advantage (gb_urero) stays at or below target_advantage at the row's baseline", "inverse of min{κ(e^ε − 1), t} in ε; rounded down", "§5.2 (inverse formulas), Thm 7.2", "target_advantage",
 			func(r *Release, eps float64) (float64, skip) {
 				if !r.HasTarget {
 					return 0, skip{silent: true}
 				}
 				if !r.HasBaseline {
-					return 0, skip{why: whyNoBaseline}
+					return 0, skip{need: NeedBaseline}
 				}
 				e, ok := GBUReRoEpsilon(r.Target, r.Baseline)
 				return inverseResult(e, ok, "ε")
-			})),
+			}))),
 		{
 			Name: "gb_mia_humphries", Family: "gb", Format: table.Probability,
+			Applies: Applies{Requires: NeedDelta},
 			Sheet: SheetForm{Advantage: true, Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				return form("(EXP($1)-1+2*$2)/(EXP($1)+1)", x.eps(), x.delta())
 			}},
@@ -627,18 +689,19 @@ func outputColumns(confidences []float64) []OutputColumn {
 			Needs:    mechs,
 			Assumes:  "(ε, δ)-DP under replace-one neighbours",
 			compute: func(r *Release) (float64, skip) {
-				eps, delta, why := r.EpsilonDelta()
-				if why != "" {
-					return 0, skip{why: why}
+				eps, delta, s := r.epsDelta()
+				if !s.ok() {
+					return 0, s
 				}
 				return GBMIAHumphries(eps, delta), skip{}
 			},
 		},
-		withSheet(SheetForm{Advantage: true}, fanoColumn("fano_adv_alpha1", "Algorithm 1: the mutual-information (α = 1) bound", func(a1, _ FanoBound) float64 { return a1.Advantage })),
-		withSheet(SheetForm{Advantage: true}, fanoColumn("fano_adv_opt", "Algorithm 2 optimised over Rényi orders (never above fano_adv_alpha1)", func(_, best FanoBound) float64 { return best.Advantage })),
-		fanoColumn("fano_success_opt", "the success bound P(correct) of Algorithm 2 optimised over orders", func(_, best FanoBound) float64 { return best.Success }),
+		withSheet(SheetForm{Advantage: true}, fanoColumn("fano_adv_alpha1", fanoAdvantage+"Algorithm 1, the mutual-information (α = 1) bound", func(a1, _ FanoBound) float64 { return a1.Advantage })),
+		withSheet(SheetForm{Advantage: true}, fanoColumn("fano_adv_opt", fanoAdvantage+"Algorithm 2 optimised over Rényi orders (never above fano_adv_alpha1)", func(_, best FanoBound) float64 { return best.Advantage })),
+		fanoColumn("fano_success_opt", "bound on the success probability P(correct) of reconstructing a target's value among M candidates (a probability, not an advantage): Algorithm 2 optimised over Rényi orders, as fano_adv_opt", func(_, best FanoBound) float64 { return best.Success }),
 		{
 			Name: "pmp_mia_success", Family: "pmp", Format: table.Probability,
+			Applies: Applies{Requires: NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				return form("(EXP($1)+$2)/(1+EXP($1))", x.eps(), x.delta())
 			}},
@@ -648,9 +711,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 			Needs:    mechs,
 			Assumes:  "(ε, δ)-DP under replace-one neighbours; the attacker's prior on membership is 1/2",
 			compute: func(r *Release) (float64, skip) {
-				eps, delta, why := r.EpsilonDelta()
-				if why != "" {
-					return 0, skip{why: why}
+				eps, delta, s := r.epsDelta()
+				if !s.ok() {
+					return 0, s
 				}
 				if delta > 0 {
 					return PMPSuccessDelta(eps, delta), skip{}
@@ -659,7 +722,8 @@ func outputColumns(confidences []float64) []OutputColumn {
 			},
 		},
 		{
-			Name: "pmp_eps_for_target", Family: "pmp", Format: table.Real, Request: "target_advantage",
+			Name: "pmp_eps_for_target", Family: "pmp", Format: table.Real,
+			Applies: Applies{Asks: "target_advantage"},
 			Sheet: SheetForm{Rows: sheetRowsAll, formula: func(x *sheetRow) string {
 				a := x.ref(FieldTargetAdvantage)
 				x.need(a.v <= 1-1e-4) // riskbatch's value is the largest ε whose rounded-up bound meets the target
@@ -691,6 +755,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 			}),
 		{
 			Name: "onerun_posterior", Family: "onerun", Format: table.Probability,
+			Applies: Applies{Requires: NeedBaseline | NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				return form("$2*EXP($1)/($2*EXP($1)+1-$2)", x.eps(), x.base())
 			}},
@@ -701,11 +766,11 @@ func outputColumns(confidences []float64) []OutputColumn {
 			Assumes:  "ε-DP under replace-one neighbours; the attacker's prior is independent across targets",
 			compute: func(r *Release) (float64, skip) {
 				if !r.HasBaseline {
-					return 0, skip{why: whyNoBaseline}
+					return 0, skip{need: NeedBaseline}
 				}
-				eps, _, why := r.EpsilonDelta()
-				if why != "" {
-					return 0, skip{why: why}
+				eps, _, s := r.epsDelta()
+				if !s.ok() {
+					return 0, s
 				}
 				beta := OneRunPosterior(eps, r.Baseline)
 				if beta == r.Baseline {
@@ -716,6 +781,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "onerun_advantage", Family: "onerun", Format: table.Probability,
+			Applies: Applies{Requires: NeedBaseline | NeedDelta},
 			Sheet: SheetForm{Advantage: true, Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				return form("$3+(1-$3)*$2*(EXP($1)-1)/(1+$2*(EXP($1)-1))", x.eps(), x.base(), x.delta())
 			}},
@@ -726,20 +792,21 @@ func outputColumns(confidences []float64) []OutputColumn {
 			Assumes:  "(ε, δ)-DP under replace-one neighbours",
 			compute: func(r *Release) (float64, skip) {
 				if !r.HasBaseline {
-					return 0, skip{why: whyNoBaseline}
+					return 0, skip{need: NeedBaseline}
 				}
 				if r.Baseline >= 1 {
-					return 0, skip{why: whyBaselineOne}
+					return 0, skip{why: r.whyBaselineOne()}
 				}
-				eps, delta, why := r.EpsilonDelta()
-				if why != "" {
-					return 0, skip{why: why}
+				eps, delta, s := r.epsDelta()
+				if !s.ok() {
+					return 0, s
 				}
 				return roundUp(OneRunAdvantage(eps, delta, r.Baseline), 0, 1), skip{}
 			},
 		},
 		{
-			Name: "onerun_eps_protect", Family: "onerun", Format: table.Real, Request: "target_advantage",
+			Name: "onerun_eps_protect", Family: "onerun", Format: table.Real,
+			Applies: Applies{Asks: "target_advantage", Requires: NeedBaseline | NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsDelta, formula: func(x *sheetRow) string {
 				a, d, b := x.ref(FieldTargetAdvantage), x.delta(), x.base()
 				x.need(b.v > 0 && a.v <= 1-minSheetGap)
@@ -755,14 +822,14 @@ func outputColumns(confidences []float64) []OutputColumn {
 					return 0, skip{silent: true}
 				}
 				if !r.HasBaseline {
-					return 0, skip{why: whyNoBaseline}
+					return 0, skip{need: NeedBaseline}
 				}
 				if r.Baseline >= 1 {
-					return 0, skip{why: whyBaselineOne}
+					return 0, skip{why: r.whyBaselineOne()}
 				}
-				_, delta, why := r.EpsilonDelta()
-				if why != "" {
-					return 0, skip{why: why}
+				_, delta, s := r.epsDelta()
+				if !s.ok() {
+					return 0, s
 				}
 				eps, ok := OneRunEpsilonProtect(r.Target, delta, r.Baseline)
 				switch {
@@ -775,7 +842,8 @@ func outputColumns(confidences []float64) []OutputColumn {
 			},
 		},
 		{
-			Name: "onerun_tail_prob", Family: "onerun", Format: table.Probability, Request: "successes",
+			Name: "onerun_tail_prob", Family: "onerun", Format: table.Probability,
+			Applies:  Applies{Asks: "successes", Requires: NeedBaseline | NeedDelta},
 			Meaning:  "upper bound on the probability that the attack succeeds on at least `successes` of the row's targets (one run of the mechanism)",
 			Formula:  "Pr[S ≥ v] for S = Σᵢ Bernoulli(βᵢ), βᵢ = e^ε/(e^ε − 1 + 1/pᵢ) (Thm 3.2, δ = 0); Pr[S ≥ v] + α·n·δ with α = maxⱼ (Pr[S ≥ v − j] − Pr[S ≥ v])/j (Thm 3.5, δ > 0); S computed exactly (divide-and-conquer FFT convolution, binomial for equal pᵢ); " + epsView,
 			Citation: swanberg + ", Thm 3.2 and Thm 3.5",
@@ -806,7 +874,8 @@ func outputColumns(confidences []float64) []OutputColumn {
 			},
 		},
 		{
-			Name: "onerun_tail_log10", Family: "onerun", Format: table.Real, Request: "successes",
+			Name: "onerun_tail_log10", Family: "onerun", Format: table.Real,
+			Applies:  Applies{Asks: "successes", Requires: NeedBaseline | NeedDelta},
 			Meaning:  "log10 of onerun_tail_prob, exact where the probability itself is too small to print (below 1e-300)",
 			Formula:  "log10(Pr[S ≥ v]) for δ = 0; log10(Pr[S ≥ v] + α·n·δ) for δ > 0, formed in log space",
 			Citation: swanberg + ", Thm 3.2 and Thm 3.5",
@@ -835,7 +904,8 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		successesColumn("onerun_successes_ub", -1),
 		{
-			Name: "onerun_expected_successes", Family: "onerun", Format: table.Real, Request: "targets or prior",
+			Name: "onerun_expected_successes", Family: "onerun", Format: table.Real,
+			Applies:  Applies{Asks: "targets or prior", Requires: NeedBaseline | NeedDelta},
 			Meaning:  "expected number of targets the dominating attack gets right: an upper bound on the expected successes for δ = 0 (add n·δ for δ > 0)",
 			Formula:  "Σᵢ βᵢ with βᵢ as in onerun_tail_prob",
 			Citation: swanberg + ", Thm 3.2 (stochastic dominance)",
@@ -851,6 +921,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "onerun_bits_leaked", Family: "onerun", Format: table.Real,
+			Applies: Applies{Requires: NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				e, d, c := x.eps(), x.delta(), x.confidence()
 				s := (1 - c.v - d.v) / (1 - d.v)
@@ -863,9 +934,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 			Needs:    mechs + "; confidence (default --confidence); delta for gaussian and gdp",
 			Assumes:  "(ε, δ)-DP under replace-one neighbours; the target is uniform over 2^d values",
 			compute: func(r *Release) (float64, skip) {
-				eps, delta, why := r.EpsilonDelta()
-				if why != "" {
-					return 0, skip{why: why}
+				eps, delta, s := r.epsDelta()
+				if !s.ok() {
+					return 0, s
 				}
 				alpha := 1 - r.Confidence
 				if alpha <= delta {
@@ -880,6 +951,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 		},
 		{
 			Name: "onerun_narcissus", Family: "onerun", Format: table.Probability,
+			Applies: Applies{Requires: NeedBaseline | NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				return form("MIN(1,EXP($1)*$2+$3)", x.eps(), x.base(), x.delta())
 			}},
@@ -890,11 +962,11 @@ func outputColumns(confidences []float64) []OutputColumn {
 			Assumes:  "(ε, δ)-DP",
 			compute: func(r *Release) (float64, skip) {
 				if !r.HasBaseline {
-					return 0, skip{why: whyNoBaseline}
+					return 0, skip{need: NeedBaseline}
 				}
-				eps, delta, why := r.EpsilonDelta()
-				if why != "" {
-					return 0, skip{why: why}
+				eps, delta, s := r.epsDelta()
+				if !s.ok() {
+					return 0, s
 				}
 				v, err := OneRunNarcissus(eps, delta, r.Baseline)
 				if err != nil {
@@ -909,6 +981,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 			cols = append(cols, successesColumn("onerun_successes_ub_"+confidenceSuffix(c), c))
 		}
 	}
+	for i := range cols {
+		cols[i].mechanisms = mechanismSet(cols[i].Applies.Mechanisms)
+	}
 	return cols
 }
 
@@ -920,7 +995,8 @@ func successesColumn(name string, level float64) OutputColumn {
 		at = "at confidence " + strconv.FormatFloat(level, 'g', -1, 64)
 	}
 	return OutputColumn{
-		Name: name, Family: "onerun", Format: table.Count, Request: "targets or prior",
+		Name: name, Family: "onerun", Format: table.Count,
+		Applies:  Applies{Asks: "targets or prior", Requires: NeedBaseline | NeedDelta},
 		Meaning:  "upper bound on the number of targets the attack gets right: with probability at least the confidence, at most this many, " + at,
 		Formula:  "v_UB = min{u : B(u + 1) ≤ 1 − confidence}, B the bound of onerun_tail_prob (Thm 3.2 for δ = 0, the non-increasing envelope of Thm 3.5 for δ > 0); n when B never gets that low",
 		Citation: "Swanberg, Annamalai, Hayes, Balle & Smith 2025, \"Beyond the Worst Case: Extending Differential Privacy Guarantees to Realistic Adversaries\", §3.1 and Thm 3.5",
@@ -960,9 +1036,9 @@ func confidenceSuffix(c float64) string {
 func inverseResult(x float64, ok bool, name string) (float64, skip) {
 	switch {
 	case !ok || math.IsNaN(x):
-		return 0, skip{why: "no " + name + " ≥ 0 keeps the advantage at or below target_advantage (it is below δ or the baseline's floor)"}
+		return 0, skip{why: whyTargetTooLow}
 	case math.IsInf(x, 1):
-		return 0, skip{why: "every " + name + " keeps the advantage at or below target_advantage"}
+		return 0, skip{why: whyTargetTrivial}
 	}
 	return x, skip{}
 }
@@ -972,10 +1048,11 @@ const guerraBalboa = "Guerra-Balboa, Sauer & Strufe 2024, \"Analysis and Measure
 
 // gbColumn is a bound of Guerra-Balboa et al., which all assume pure ε-DP
 // under replace-one neighbours: rows that are not pure ε-DP leave it empty
-// with a message saying so (without making the row partial).
+// without a message (it does not apply to them).
 func gbColumn(name, meaning, formula, where, request string, f func(r *Release, eps float64) (float64, skip)) OutputColumn {
 	return OutputColumn{
-		Name: name, Family: "gb", Format: table.Probability, Request: request,
+		Name: name, Family: "gb", Format: table.Probability,
+		Applies:  Applies{Mechanisms: pureMechanisms(), Only: onlyPureRow, Asks: request},
 		Meaning:  meaning,
 		Formula:  formula + "; ε is the row's pure ε (pure, laplace, rr rows; δ must be 0)",
 		Citation: guerraBalboa + ", " + where,
@@ -987,7 +1064,7 @@ func gbColumn(name, meaning, formula, where, request string, f func(r *Release, 
 				return 0, skip{silent: true} // not asked for: no message
 			}
 			if !r.hasPure || r.rowDelta() > 0 {
-				return 0, skip{why: whyNotPure, info: true}
+				return 0, skip{silent: true} // Applies.Only: not a pure ε-DP row
 			}
 			return f(r, r.pureEps)
 		},
@@ -999,22 +1076,33 @@ func gbColumn(name, meaning, formula, where, request string, f func(r *Release, 
 // frequency table is loaded.
 const requestPrior = "candidates or a prior with its frequency table"
 
+// requires sets the inputs a column requires (Applies.Requires).
+func requires(n Need, c OutputColumn) OutputColumn {
+	c.Applies.Requires = n
+	return c
+}
+
 // withFormat sets a column's display format.
 func withFormat(f table.Format, c OutputColumn) OutputColumn {
 	c.Format = f
 	return c
 }
 
+// fanoAdvantage begins the meaning of the Fano advantage columns.
+const fanoAdvantage = "bound on the advantage (P(correct) − p*)/(1 − p*) of reconstructing a target's value among M candidates, p* the best a-priori guess: "
+
 // guoCitation cites seed 004.
 const guoCitation = "Guo, Sablayrolles & Sanjabi 2023, \"Analyzing Privacy Leakage in Machine Learning via Multiple Hypothesis Testing: A Lesson From Fano\""
 
 // fanoColumn is a bound of Guo et al. on the attacker's chance to pick the
 // target among `candidates` equally likely values (the bound uses the
-// mechanism's Rényi-DP or mutual-information view).
-func fanoColumn(name, what string, pick func(alpha1, best FanoBound) float64) OutputColumn {
+// mechanism's Rényi-DP or mutual-information view); meaning says what it
+// bounds, the advantage or the success probability.
+func fanoColumn(name, meaning string, pick func(alpha1, best FanoBound) float64) OutputColumn {
 	return OutputColumn{
-		Name: name, Family: "fano", Format: table.Probability, Request: requestPrior,
-		Meaning: "bound on the advantage (P(correct) − p*)/(1 − p*) of reconstructing a target's value among M candidates, p* the best a-priori guess: " + what,
+		Name: name, Family: "fano", Format: table.Probability,
+		Applies: Applies{Mechanisms: fanoMechanisms(), Only: "(approx rows only with delta empty or 0 and one composition, rr rows only with one composition)", Asks: requestPrior},
+		Meaning: meaning,
 		Formula: "Fano's inequality with I(X; M(X)) ≤ μ: H(X) − μ ≤ h(P_e) + P_e·ln(M − 1), solved for P(correct) = 1 − P_e; Rényi version D_α(Ber(P)‖Ber(1/M)) ≤ μ_α; " +
 			"μ from the mechanism: ρ (zcdp, and μ²/2 for gaussian, gdp, marginals, whose α = 1 bound uses Thm 2's tighter −Σ p_m·ln(p_m + (1 − p_m)·e^{−μ²/2})), the RDP curve (rdp), ε at order ∞ (pure, laplace), the exact mutual information (rr)",
 		Citation: guoCitation + ", Algorithms 1 and 2, Thm 1 and Thm 2",
@@ -1025,8 +1113,12 @@ func fanoColumn(name, what string, pick func(alpha1, best FanoBound) float64) Ou
 				return 0, skip{silent: true}
 			}
 			a1, best, why := r.fano()
-			if why != "" {
-				return 0, skip{why: why, info: true}
+			switch why {
+			case "":
+			case whyFanoAddRemove, whyFanoNoRenyi, whyFanoComposedRR:
+				return 0, skip{silent: true} // Applies: not this mechanism
+			default:
+				return 0, skip{why: why}
 			}
 			return pick(a1, best), skip{}
 		},
@@ -1038,7 +1130,8 @@ func fanoColumn(name, what string, pick func(alpha1, best FanoBound) float64) Ou
 // once per row from the pmp_data table (pmpdata.go).
 func pmpDataColumn(name string, format table.Format, meaning string, f func(eps, delta float64) float64) OutputColumn {
 	return OutputColumn{
-		Name: name, Family: "pmp", Format: format, Request: "pmp_data",
+		Name: name, Family: "pmp", Format: format,
+		Applies: Applies{Mechanisms: []Mechanism{MechanismGaussian, MechanismExponential}, Asks: "pmp_data", AskedBy: []Field{FieldPMPData}, Requires: NeedDelta},
 		Meaning: meaning,
 		Formula: "gaussian: ε̃ = min{ε ≥ 0 : max_x B(x; ε) ≤ δ}, B(x; ε) = (1/(2n − 1))·Σ_{x' ≠ x} δ_G(ε; ‖f(x) − f(x')‖₂/σ), δ_G(ε; μ) = Φ(μ/2 − ε/μ) − e^ε·Φ(−μ/2 − ε/μ); " +
 			"exponential: ε̃ = max_{x, w} |ln Σ_{D ∋ x} P(w|D) − ln Σ_{D ∌ x} P(w|D)| over the C(2n, n) halves D of X, P(w|D) ∝ exp(−ε·Σ_{i ∈ D} loss(w, x_i)/(2Δ)); " +
@@ -1050,11 +1143,18 @@ func pmpDataColumn(name string, format table.Format, meaning string, f func(eps,
 			if r.pmpPath == "" {
 				return 0, skip{silent: true}
 			}
-			eps, delta, why := r.pmpFromData()
-			if why != "" {
-				return 0, skip{why: why}
+			if r.Mechanism == MechanismGaussian && !(r.delta > 0) {
+				return 0, skip{need: NeedDelta} // Prop. 12 gives ε̃ at the row's δ
 			}
-			return f(eps, delta), skip{note: r.pmpNote}
+			eps, delta, why := r.pmpFromData()
+			switch {
+			case why != "" && r.compositions > 1:
+				return 0, skip{why: why, bare: true, unused: true}
+			case why != "":
+				// The parent set cannot be used: pmp_data is as good as missing.
+				return 0, skip{why: why, bare: true, fault: true}
+			}
+			return f(eps, delta), skip{note: r.pmpNote, bare: true}
 		},
 	}
 }

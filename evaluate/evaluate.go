@@ -10,6 +10,7 @@ package evaluate
 import (
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/table"
@@ -20,8 +21,8 @@ type Status string
 
 // Row outcomes.
 const (
-	StatusOK      Status = "ok"      // every column computed
-	StatusPartial Status = "partial" // some columns empty; message says why
+	StatusOK      Status = "ok"      // every column that applies to the row computed
+	StatusPartial Status = "partial" // an input is missing; message says which to add
 	StatusError   Status = "error"   // row rejected; message says why
 )
 
@@ -33,6 +34,7 @@ type Evaluator struct {
 	specs       []mechanismSpec
 	mechIndex   map[string]int // canonical mechanism name or alias → specs index
 	outputs     []OutputColumn
+	unused      []unusedInput // inputs only some mechanisms' columns use
 	priors      *priors.Tables
 	confidences []float64
 	rdps        *rdpCache
@@ -69,6 +71,7 @@ func New(opts ...Option) *Evaluator {
 	}
 	e.mechIndex = mechanismIndex(e.specs)
 	e.outputs = outputColumns(e.confidences)
+	e.unused = unusedInputs(e.outputs)
 	return e
 }
 
@@ -91,14 +94,23 @@ func (e *Evaluator) Outputs() []OutputColumn { return e.outputs }
 // message, then one per output column, each with its note.
 func (e *Evaluator) Columns() []table.Column {
 	cols := []table.Column{
-		{Name: "status", Kind: table.Text, Role: table.Status, Note: "ok: every bound computed; partial: some bounds empty, reason in message; error: row rejected, reason in message"},
-		{Name: "message", Kind: table.Text, Role: table.Message, Note: "why cells are empty or the row was rejected, naming the column at fault"},
+		{Name: "status", Kind: table.Text, Role: table.Status, Note: StatusNote},
+		{Name: "message", Kind: table.Text, Role: table.Message, Note: MessageNote},
 	}
 	for _, o := range e.outputs {
 		cols = append(cols, table.Column{Name: o.Name, Kind: table.Number, Role: table.Output, Format: o.Format, Note: o.Note()})
 	}
 	return cols
 }
+
+// StatusNote says what each status means (the status column's note).
+const StatusNote = "ok: every bound that applies to the row is computed; " +
+	"partial: an input the row could have had is missing, and the bounds that need it are empty (the message says what to add); " +
+	"error: the row was rejected (the message says why)"
+
+// MessageNote says what a message holds (the message column's note).
+const MessageNote = "what to act on, in one sentence of at most 160 characters, naming the column: the input to add, the cell that was rejected, " +
+	"or why a bound that applies is empty. Bounds that do not apply to the row's mechanism, or that the row did not ask for, stay empty without a message (see the Columns sheet)"
 
 // Note is the header note of an output column: meaning, formula, source.
 func (o OutputColumn) Note() string {
@@ -168,8 +180,27 @@ func (e *Evaluator) Width() int { return 2 + len(e.outputs) }
 
 // Evaluate computes the output cells of one row into dst, which must have
 // Width() cells: dst[0] is the status, dst[1] the message, then one cell per
-// output column (a number, or empty with its reason in the message).
+// output column (a number, or empty: see Applies for when and why).
 func (b *Binding) Evaluate(cells []table.Cell, dst []table.Cell) Status {
+	// Most rows have a few marks, so they live on the stack.
+	var buf [32]mark
+	status, r, problems, marks := b.evaluate(cells, dst, buf[:0])
+	dst[0] = table.TextCell(string(status))
+	switch {
+	case status == StatusError:
+		dst[1] = table.TextCell(errorMessage(problems))
+	case len(marks) == 0:
+		dst[1] = table.Cell{}
+	default:
+		dst[1] = table.TextCell(b.message(marks, r))
+	}
+	return status
+}
+
+// evaluate computes the output cells dst[2:] of one row and returns its
+// status with what its message is made of: the problems of a rejected row,
+// or the marks of the output columns that have something to say.
+func (b *Binding) evaluate(cells []table.Cell, dst []table.Cell, marks []mark) (Status, *Release, rowError, []mark) {
 	var in inputs
 	var problems rowError
 	for _, bf := range b.bound {
@@ -184,7 +215,12 @@ func (b *Binding) Evaluate(cells []table.Cell, dst []table.Cell) Status {
 		}
 		v, err := cellNumber(cells[i])
 		if err != nil {
-			problems.add("%s: %v; expected %s", b.name(f), err, bf.domain)
+			if msg := err.Error(); utf8.RuneCountInString(msg) > 60 {
+				// A long cell: quote its start, not all of it.
+				problems.add("%s: %s is not a number; expected %s", b.name(f), quoteClipped(cells[i].String()), bf.domain)
+			} else {
+				problems.add("%s: %s; expected %s", b.name(f), msg, bf.domain)
+			}
 			continue
 		}
 		if !bf.domain.Contains(v) {
@@ -201,110 +237,94 @@ func (b *Binding) Evaluate(cells []table.Cell, dst []table.Cell) Status {
 		dst[k] = table.Cell{}
 	}
 	if r == nil {
-		dst[0] = table.TextCell(string(StatusError))
-		dst[1] = table.TextCell(strings.Join(problems, "; "))
-		return StatusError
+		return StatusError, nil, problems, marks
 	}
 	status := StatusOK
-	// The reasons for empty cells and the notes on written ones, in column
-	// order; most rows have a few, so they live on the stack.
-	var buf [32]mark
-	marks := buf[:0]
+	bit := mechanismBit(r.Mechanism)
+	for _, u := range b.unused {
+		if in.has(u.field) && u.mechanisms&bit == 0 {
+			marks = append(marks, mark{kind: markUnused, column: -1, text: b.name(u.field) + ": filled, but only " + u.users + " rows use it; clear it or correct mechanism"})
+		}
+	}
 	for k := range b.outputs {
 		o := &b.outputs[k]
+		if o.mechanisms&bit == 0 {
+			continue // the column does not apply to this mechanism
+		}
 		v, s := o.compute(r)
 		if s.ok() && (math.IsNaN(v) || math.IsInf(v, 0)) {
 			// Never write NaN or ±Inf: report it (tests look for this).
-			s = skip{why: whyNumericalFailure}
+			s = skip{why: whyNumericalFailure, fault: true}
 		}
-		if s.ok() {
+		switch {
+		case s.ok():
 			dst[2+k] = table.NumberCell(v)
 			if s.note != "" {
-				marks = append(marks, mark{text: s.note, column: k, note: true})
+				marks = append(marks, mark{kind: markNote, text: s.note, bare: s.bare, column: k})
 			}
-			continue
-		}
-		if s.silent {
-			continue
-		}
-		if !s.info {
+		case s.silent:
+		case s.need != 0:
 			status = StatusPartial
-		}
-		marks = append(marks, mark{text: s.why, column: k})
-	}
-	dst[0] = table.TextCell(string(status))
-	if len(marks) == 0 {
-		dst[1] = table.Cell{}
-	} else {
-		dst[1] = table.TextCell(b.message(marks))
-	}
-	return status
-}
-
-// mark is one output column of a row that has a reason (why it is empty)
-// or a note (a warning about its value) in the row's message.
-type mark struct {
-	text   string
-	column int // index in the evaluator's outputs
-	note   bool
-}
-
-// message writes a row's message from its marks: one part per distinct
-// reason, in order of first appearance, naming its columns ("a, b empty:
-// why"), then one part per distinct note ("c: note"), joined by "; ".
-func (b *Binding) message(marks []mark) string {
-	// A mark whose text appeared before is written with its first
-	// occurrence. The scans are quadratic in the marks of one row, which
-	// are a few dozen at most, and allocate nothing but the message.
-	var sb strings.Builder
-	sb.Grow(256)
-	for _, notes := range [2]bool{false, true} {
-		for i := range marks {
-			m := &marks[i]
-			if m.note != notes || seenBefore(marks, i) {
-				continue
-			}
-			if sb.Len() > 0 {
-				sb.WriteString("; ")
-			}
-			first := true
-			for j := i; j < len(marks); j++ {
-				if marks[j].note != notes || marks[j].text != m.text {
-					continue
-				}
-				if !first {
-					sb.WriteString(", ")
-				}
-				first = false
-				sb.WriteString(b.outputs[marks[j].column].Name)
-			}
-			if notes {
-				sb.WriteString(": ")
-			} else {
-				sb.WriteString(" empty: ")
-			}
-			sb.WriteString(m.text)
+			marks = append(marks, mark{kind: markNeed, need: s.need, column: k})
+		case s.fault:
+			status = StatusPartial
+			marks = append(marks, mark{kind: markFault, text: s.why, bare: s.bare, column: k})
+		case s.unused:
+			marks = append(marks, mark{kind: markUnused, text: s.why, bare: s.bare, column: k})
+		default:
+			marks = append(marks, mark{kind: markWhy, text: s.why, bare: s.bare, column: k})
 		}
 	}
-	return sb.String()
+	return status, r, problems, marks
 }
 
-// seenBefore reports whether a mark before marks[i], of the same kind
-// (reason or note), has the same text.
-func seenBefore(marks []mark, i int) bool {
-	for j := 0; j < i; j++ {
-		if marks[j].note == marks[i].note && marks[j].text == marks[i].text {
-			return true
+// unusedInput is an input field whose only use is to ask for some output
+// columns (Applies.AskedBy), with the mechanisms those columns apply to.
+type unusedInput struct {
+	field      Field
+	mechanisms uint32 // the mechanisms of the columns it asks for
+	users      string // those mechanisms, for a message: "gaussian and exponential"
+}
+
+// unusedInputs lists the fields that ask for columns of some mechanisms
+// only, so that a row of another mechanism that fills one is told.
+func unusedInputs(outputs []OutputColumn) []unusedInput {
+	var us []unusedInput
+	for _, o := range outputs {
+		for _, f := range o.Applies.AskedBy {
+			i := 0
+			for i < len(us) && us[i].field != f {
+				i++
+			}
+			if i == len(us) {
+				us = append(us, unusedInput{field: f})
+			}
+			us[i].mechanisms |= o.mechanisms
 		}
 	}
-	return false
+	kept := us[:0]
+	for _, u := range us {
+		if u.mechanisms == mechanismSet(nil) {
+			continue // every mechanism uses it
+		}
+		var names []string
+		for _, n := range MechanismNames() {
+			if u.mechanisms&mechanismBit(Mechanism(n)) != 0 {
+				names = append(names, n)
+			}
+		}
+		u.users = andList(names)
+		kept = append(kept, u)
+	}
+	return kept
 }
 
 // Docs returns the column reference as rows (the first is the header): every
-// input column, then status, message and every output column. The workbook's
-// Columns sheet and `riskbatch columns` are made from it.
+// input column, then status, message and every output column, each output
+// with when it applies (Applies.Text). The workbook's Columns sheet and
+// `riskbatch columns` are made from it.
 func (e *Evaluator) Docs() [][]string {
-	rows := [][]string{{"column", "kind", "meaning", "formula", "source", "needs", "assumptions"}}
+	rows := [][]string{{"column", "kind", "meaning", "formula", "source", "needs", "assumptions", "applies to"}}
 	for _, c := range e.vocab.Columns() {
 		kind, valid := "input", ""
 		if c.Text {
@@ -316,17 +336,13 @@ func (e *Evaluator) Docs() [][]string {
 		if len(c.Aliases) > 0 {
 			name += " (also " + strings.Join(c.Aliases, ", ") + ")"
 		}
-		rows = append(rows, []string{name, kind, c.Meaning, "", "riskbatch contract", valid, ""})
+		rows = append(rows, []string{name, kind, c.Meaning, "", "riskbatch contract", valid, "", ""})
 	}
 	for _, c := range e.Columns()[:2] {
-		rows = append(rows, []string{c.Name, "output", c.Note, "", "riskbatch", "", ""})
+		rows = append(rows, []string{c.Name, "output", c.Note, "", "riskbatch", "", "", "every row"})
 	}
 	for _, o := range e.outputs {
-		needs := o.Needs
-		if o.Request != "" {
-			needs += ". Filled only for " + o.Request + "; otherwise empty without a message"
-		}
-		rows = append(rows, []string{o.Name, "output (" + o.Family + ")", o.Meaning, o.Formula, o.Citation, needs, o.Assumes})
+		rows = append(rows, []string{o.Name, "output (" + o.Family + ")", o.Meaning, o.Formula, o.Citation, o.Needs, o.Assumes, o.Applies.Text()})
 	}
 	return rows
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/table"
@@ -85,13 +86,13 @@ func TestBadValues(t *testing.T) {
 		{map[string]string{"mechanism": "pure", "epsilon": "1", "sigma": "3"},
 			"sigma: filled, but mechanism pure does not use it; clear it or correct mechanism"},
 		{map[string]string{"mechanism": "pure", "epsilon": "1", "delta": "1e-5"},
-			"delta: 1e-05, but mechanism pure means δ = 0; use approx"},
+			"delta: 1e-05, but mechanism pure means δ = 0; expected empty or 0, or mechanism approx"},
 		{map[string]string{"mechanism": "gdp", "epsilon": "1", "mu": "1"},
 			"epsilon: filled, but mechanism gdp does not use it; clear it or correct mechanism"},
 		{map[string]string{"mechanism": "gaussian", "mu": "1"},
-			"sigma: empty, but mechanism gaussian needs it"},
+			"sigma: empty, but mechanism gaussian needs it; expected a number > 0"},
 		{map[string]string{"mechanism": "gausian", "sigma": "1"},
-			"mechanism: \"gausian\" is not a mechanism (use one of pure, approx, gaussian, gdp, laplace, zcdp, rdp, rr, dpsgd, marginals, exponential)"},
+			"mechanism: \"gausian\" is not a mechanism; did you mean gaussian?"},
 		{map[string]string{"epsilon": "2", "mu": "1"},
 			"mechanism: empty, and the filled columns epsilon, mu describe different mechanisms; fill mechanism to say which one the release uses"},
 		{map[string]string{"baseline": "0.1"},
@@ -105,7 +106,7 @@ func TestBadValues(t *testing.T) {
 		{map[string]string{"mechanism": "approx", "epsilon": "1", "delta": "1e-5", "compositions": "2.5"},
 			"compositions: 2.5 is out of range; expected a whole number ≥ 1"},
 		{map[string]string{"mechanism": "rr", "epsilon": "1"},
-			"rr_categories: empty, but mechanism rr needs it"},
+			"rr_categories: empty, but mechanism rr needs it; expected a whole number ≥ 2"},
 		{map[string]string{"rr_categories": "1", "epsilon": "1"},
 			"rr_categories: 1 is out of range; expected a whole number ≥ 2"},
 		{map[string]string{"rho": "-1"},
@@ -113,23 +114,23 @@ func TestBadValues(t *testing.T) {
 		{map[string]string{"rdp_order": "1", "rdp_epsilon": "1"},
 			"rdp_order: 1 is out of range; expected a number > 1"},
 		{map[string]string{"rdp_order": "2"},
-			"rdp_epsilon: empty, but mechanism rdp needs it"},
+			"rdp_epsilon: empty, but mechanism rdp needs it; expected a number ≥ 0"},
 		{map[string]string{"noise_multiplier": "1", "sample_rate": "0.01"},
-			"steps: empty, but mechanism dpsgd needs it"},
+			"steps: empty, but mechanism dpsgd needs it; expected a whole number ≥ 1"},
 		{map[string]string{"noise_multiplier": "1", "sample_rate": "1.5", "steps": "10"},
 			"sample_rate: 1.5 is out of range; expected a number in (0, 1]"},
 		{map[string]string{"noise_multiplier": "1", "sample_rate": "0.1", "steps": "10.5"},
 			"steps: 10.5 is out of range; expected a whole number ≥ 1"},
 		{map[string]string{"marginal_k": "3", "columns_total": "2", "columns_unknown": "1", "sigma": "1"},
-			"marginal_k, columns_unknown: marginal_k and columns_unknown must not exceed columns_total (2)"},
+			"marginal_k: 3 is more than columns_total = 2; expected a whole number from 1 to columns_total"},
 		{map[string]string{"marginal_k": "3", "columns_total": "10", "columns_unknown": "1"},
-			"sigma: empty, but mechanism marginals needs it"},
+			"sigma: empty, but mechanism marginals needs it; expected a number > 0"},
 		{map[string]string{"mechanism": "zcdp", "rho": "1", "epsilon": "1"},
 			"epsilon: filled, but mechanism zcdp does not use it; clear it or correct mechanism"},
 		{map[string]string{"rho": "1", "mu": "1"},
 			"mechanism: empty, and the filled columns mu, rho describe different mechanisms; fill mechanism to say which one the release uses"},
 		{map[string]string{"mu": "1", "baseline": "0.1", "targets": "10", "successes": "11"},
-			"successes: 11 is more than the 10 targets"},
+			"successes: 11 is more than the 10 targets; expected 0 ≤ successes ≤ targets"},
 		{map[string]string{"mu": "1", "baseline": "0.1", "successes": "1"},
 			"successes: filled, but the row has no targets: fill targets (with baseline) or a prior"},
 		{map[string]string{"mu": "1", "confidence": "1"},
@@ -147,25 +148,25 @@ func TestBadValues(t *testing.T) {
 		{map[string]string{"epsilon": "1e999"},
 			"epsilon: \"1e999\" is not a number; expected a number ≥ 0"},
 		{map[string]string{"epsilon": "1", "records": "100", "w": "0.5"},
-			"w: 0.5 is above 1/records = 0.01: a singling-out predicate has weight at most 1/records"},
+			"w: 0.5 is more than 1/records = 0.01; expected a singling-out predicate's weight, from 0 to 1/records"},
 		{map[string]string{"epsilon": "1", "prior": "uniform(abc)"},
-			"prior: inline prior \"uniform(abc)\": M: \"abc\" is not a number; the inline priors are uniform(M) with a whole number M ≥ 2, zipf(s, N) and zipf(s, N, rank) with an exponent s ≥ 0, a whole domain size N ≥ 2 or inf (then s > 1), and a whole rank from 1 to N"},
+			"prior: inline prior \"uniform(abc)\": M: \"abc\" is not a number; expected uniform(M), zipf(s, N) or zipf(s, N, rank)"},
 		{map[string]string{"epsilon": "1", "prior": "zipf(0.5, inf)"},
-			"prior: inline prior \"zipf(0.5, inf)\": zipf(s, inf) needs s > 1 (Σ r^−s diverges for s ≤ 1), not s = 0.5; the inline priors are uniform(M) with a whole number M ≥ 2, zipf(s, N) and zipf(s, N, rank) with an exponent s ≥ 0, a whole domain size N ≥ 2 or inf (then s > 1), and a whole rank from 1 to N"},
+			"prior: inline prior \"zipf(0.5, inf)\": zipf(s, inf) needs s > 1 (Σ r^−s diverges for s ≤ 1), not s = 0.5; expected uniform(M), zipf(s, N) or zipf(s, N, rank)"},
 		{map[string]string{"noise_multiplier": "0", "sample_rate": "0.1", "steps": "10"},
 			"noise_multiplier: 0 is out of range; expected a number > 0"},
 		{map[string]string{"mechanism": "laplace", "laplace_scale": "1", "sigma": "2"},
 			"sigma: filled, but mechanism laplace does not use it; clear it or correct mechanism"},
 		{map[string]string{"epsilon": "1", "prior": "penguins:sex"},
-			"prior \"penguins:sex\": no prior tables were loaded (and it is not an inline prior: the inline priors are uniform(M) with a whole number M ≥ 2, zipf(s, N) and zipf(s, N, rank) with an exponent s ≥ 0, a whole domain size N ≥ 2 or inf (then s > 1), and a whole rank from 1 to N)"},
+			"prior \"penguins:sex\": no prior tables were loaded (pass --priors FILE), and it is not an inline prior: uniform(M), zipf(s, N) or zipf(s, N, rank)"},
 		{map[string]string{"epsilon": "1", "prior": "uniform(1)"},
-			"prior: inline prior \"uniform(1)\": M must be from 2 to 2^53, not 1; the inline priors are uniform(M) with a whole number M ≥ 2, zipf(s, N) and zipf(s, N, rank) with an exponent s ≥ 0, a whole domain size N ≥ 2 or inf (then s > 1), and a whole rank from 1 to N"},
+			"prior: inline prior \"uniform(1)\": M must be from 2 to 2^53, not 1; expected uniform(M), zipf(s, N) or zipf(s, N, rank)"},
 		{map[string]string{"epsilon": "1", "prior": "zipf(1.1)"},
-			"prior: inline prior \"zipf(1.1)\": zipf takes two or three arguments, s, N and optionally rank, not 1; the inline priors are uniform(M) with a whole number M ≥ 2, zipf(s, N) and zipf(s, N, rank) with an exponent s ≥ 0, a whole domain size N ≥ 2 or inf (then s > 1), and a whole rank from 1 to N"},
+			"prior: inline prior \"zipf(1.1)\": zipf takes two or three arguments, s, N and optionally rank, not 1; expected uniform(M), zipf(s, N) or zipf(s, N, rank)"},
 		{map[string]string{"epsilon": "1", "prior": "uniform(10)", "baseline": "0.2"},
 			"baseline: 0.2 disagrees with prior \"uniform(10)\", whose largest p is 0.1; fill one or the other"},
 		{map[string]string{"epsilon": "1", "prior": "uniform(10)", "targets": "3"},
-			"targets: 3 disagrees with prior \"uniform(10)\", which has 1 target"},
+			"targets: 3 disagrees with prior \"uniform(10)\", which has 1 target; fill one or the other"},
 		{map[string]string{"epsilon": "TRUE"},
 			"epsilon: \"TRUE\" is not a number; expected a number ≥ 0"},
 		{map[string]string{"epsilon": "-inf"},
@@ -179,11 +180,31 @@ func TestBadValues(t *testing.T) {
 		{map[string]string{"sigma": "1", "delta": "1"},
 			"delta: 1 is out of range; expected a number in [0, 1)"},
 		{map[string]string{"epsilon": "1", "prior": "zipf(1.1, 10, 11)"},
-			"prior: inline prior \"zipf(1.1, 10, 11)\": the rank must be from 1 to N, not 11; the inline priors are uniform(M) with a whole number M ≥ 2, zipf(s, N) and zipf(s, N, rank) with an exponent s ≥ 0, a whole domain size N ≥ 2 or inf (then s > 1), and a whole rank from 1 to N"},
+			"prior: inline prior \"zipf(1.1, 10, 11)\": the rank must be from 1 to N, not 11; expected uniform(M), zipf(s, N) or zipf(s, N, rank)"},
 		{map[string]string{"epsilon": "1", "prior": "zipf(1.1, 10"},
-			"prior: inline prior \"zipf(1.1, 10\": missing the closing parenthesis; the inline priors are uniform(M) with a whole number M ≥ 2, zipf(s, N) and zipf(s, N, rank) with an exponent s ≥ 0, a whole domain size N ≥ 2 or inf (then s > 1), and a whole rank from 1 to N"},
+			"prior: inline prior \"zipf(1.1, 10\": missing the closing parenthesis; expected uniform(M), zipf(s, N) or zipf(s, N, rank)"},
 		{map[string]string{"epsilon": "1", "prior": "zipf(-1, 10)"},
-			"prior: inline prior \"zipf(-1, 10)\": the exponent s = \"-1\" is not a finite number ≥ 0; the inline priors are uniform(M) with a whole number M ≥ 2, zipf(s, N) and zipf(s, N, rank) with an exponent s ≥ 0, a whole domain size N ≥ 2 or inf (then s > 1), and a whole rank from 1 to N"},
+			"prior: inline prior \"zipf(-1, 10)\": the exponent s = \"-1\" is not a finite number ≥ 0; expected uniform(M), zipf(s, N) or zipf(s, N, rank)"},
+		// Messages added with the one-sentence rule (issue 19).
+		{map[string]string{"marginal_k": "3", "columns_total": "16", "columns_unknown": "0", "sigma": "50"},
+			"columns_unknown: 0 leaves no marginal on an unknown column (K = 0), so there is nothing to bound; expected a whole number from 1 to columns_total = 16"},
+		{map[string]string{"marginal_k": "2", "columns_total": "16", "columns_unknown": "20", "sigma": "50"},
+			"columns_unknown: 20 is more than columns_total = 16; expected a whole number from 1 to columns_total"},
+		{map[string]string{"epsilon": "1", "compositions": "1e8"},
+			"compositions: 100000000 is more than the 16777216 compositions riskbatch composes for mechanism pure; expected a whole number from 1 to 16777216"},
+		{map[string]string{"mechanism": "xyz", "epsilon": "1"},
+			"mechanism: \"xyz\" is not a mechanism; expected one of pure, approx, gaussian, gdp, laplace, zcdp, rdp, rr, dpsgd, marginals, exponential"},
+		{map[string]string{"epsilon": "1", "prior": "uniform(10)", "successes": "2"},
+			"successes: 2 is more than the 1 targets of prior \"uniform(10)\"; expected 0 ≤ successes ≤ 1"},
+		{map[string]string{"epsilon": strings.Repeat("9", 200) + "x"},
+			"epsilon: \"9999999999999999999999999999999999999999…\" is not a number; expected a number ≥ 0"},
+		// Several problems: the first in full, the others after it.
+		{map[string]string{"epsilon": "ten", "delta": "1.5", "baseline": "2"},
+			"epsilon: \"ten\" is not a number; expected a number ≥ 0 (+2 more: delta; baseline)"},
+		{map[string]string{"epsilon": "ten", "delta": "1.5"},
+			"epsilon: \"ten\" is not a number; expected a number ≥ 0 (+1 more: delta: 1.5 is out of range; expected a number in [0, 1))"},
+		{map[string]string{"epsilon": "ten", "delta": "1.5", "baseline": "2", "sigma": "-1", "mu": "x", "rho": "-3"},
+			"epsilon: \"ten\" is not a number; expected a number ≥ 0 (+5 more: delta; sigma; mu; rho; baseline)"},
 	}
 	if len(cases) < 50 {
 		t.Fatalf("the catalogue has %d bad inputs, fewer than 50", len(cases))
@@ -196,6 +217,9 @@ func TestBadValues(t *testing.T) {
 		}
 		if msg != want {
 			t.Errorf("%v: message\n got %q\nwant %q", row, msg, want)
+		}
+		if n := utf8.RuneCountInString(msg); n > MaxMessage {
+			t.Errorf("%v: message of %d characters, more than %d", row, n, MaxMessage)
 		}
 		for name, cell := range out {
 			if name != "status" && name != "message" && cell.Kind != table.Empty {
@@ -223,7 +247,9 @@ func TestBadValues(t *testing.T) {
 		want string
 	}{
 		{map[string]string{"epsilon": "1", "prior": "penguins:island"},
-			`prior "penguins:island": no such key in the prior tables loaded: ` + path + " (1 key)"},
+			`prior "penguins:island": no such key in the prior tables loaded (penguins.csv (1 key))`},
+		{map[string]string{"epsilon": "1", "prior": "penguins:sexx"},
+			`prior "penguins:sexx": no such key in the prior tables loaded (penguins.csv (1 key)); did you mean "penguins:sex"?`},
 	} {
 		var cols []table.Column
 		var cells []table.Cell
@@ -327,23 +353,24 @@ func TestMechanismInference(t *testing.T) {
 }
 
 // A row without baseline is partial: baseline-free bounds are filled, the
-// others are empty with one message naming them. No target_advantage leaves
-// onerun_eps_protect empty without making the row partial.
+// others are empty, and the message says which input to add for them. No
+// target_advantage leaves onerun_eps_protect empty without a message; a
+// baseline of 1 leaves the advantages empty with a reason, but no input is
+// missing, so the row is ok.
 func TestPartialRows(t *testing.T) {
 	st, msg, out := evalRow(t, map[string]string{"mu": "0.5"})
 	if st != StatusPartial || out["fdp_worst_advantage"].Kind != table.Number || out["fdp_success"].Kind != table.Empty {
 		t.Fatalf("status %s, message %q", st, msg)
 	}
-	if !strings.Contains(msg, "fdp_success, fdp_advantage,") || !strings.Contains(msg, "onerun_advantage") || !strings.Contains(msg, "empty: no baseline") ||
-		!strings.Contains(msg, "adp_advantage") || !strings.Contains(msg, "no delta") {
-		t.Errorf("message %q", msg)
+	if want := "add baseline (or candidates, or prior) and delta (e.g. 1e-5) to get fdp_success, fdp_advantage and 11 more"; msg != want {
+		t.Errorf("message %q, want %q", msg, want)
 	}
 	st, msg, out = evalRow(t, map[string]string{"epsilon": "1", "baseline": "0.2"})
 	if st != StatusOK || msg != "" || out["onerun_eps_protect"].Kind != table.Empty {
 		t.Errorf("no target: status %s, message %q", st, msg)
 	}
 	st, msg, _ = evalRow(t, map[string]string{"epsilon": "1", "baseline": "1", "target_advantage": "0.1"})
-	if st != StatusPartial || !strings.Contains(msg, "onerun_advantage, onerun_eps_protect empty: baseline is 1") {
+	if st != StatusOK || !strings.HasPrefix(msg, "fdp_norm_advantage, onerun_advantage and onerun_eps_protect empty: the advantage is undefined at baseline 1") {
 		t.Errorf("baseline 1: status %s, message %q", st, msg)
 	}
 }

@@ -3,6 +3,7 @@ package evaluate
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Mechanism names the privacy accounting a release row describes.
@@ -118,7 +119,55 @@ func lookupMechanism(specs []mechanismSpec, index map[string]int, name string) (
 	if i, ok := index[CanonicalName(name)]; ok {
 		return &specs[i], nil
 	}
-	return nil, fmt.Errorf("%q is not a mechanism (use one of %s)", name, mechanismNames(specs))
+	if near := closestMechanism(specs, name); near != "" {
+		return nil, fmt.Errorf("%s is not a mechanism; did you mean %s?", quoteClipped(name), near)
+	}
+	return nil, fmt.Errorf("%s is not a mechanism; expected one of %s", quoteClipped(name), mechanismNames(specs))
+}
+
+// closestMechanism returns the mechanism whose name or alias is nearest to
+// name (at most two edits, or one for short names), or "".
+func closestMechanism(specs []mechanismSpec, name string) string {
+	c := CanonicalName(name)
+	limit := 2
+	if utf8.RuneCountInString(c) <= 4 {
+		limit = 1
+	}
+	best, bestD := "", limit+1
+	for _, s := range specs {
+		for _, n := range append([]string{string(s.name)}, s.aliases...) {
+			if d := editDistance(c, CanonicalName(n), limit); d < bestD {
+				best, bestD = string(s.name), d
+			}
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in runes, or
+// limit+1 when it is more than limit.
+func editDistance(a, b string, limit int) int {
+	ra, rb := []rune(a), []rune(b)
+	if d := len(ra) - len(rb); d > limit || -d > limit {
+		return limit + 1
+	}
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return min(prev[len(rb)], limit+1)
 }
 
 func hasField(fs []Field, f Field) bool {

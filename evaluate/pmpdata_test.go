@@ -146,7 +146,9 @@ func TestPMPDataExponential(t *testing.T) {
 }
 
 // TestPMPDataProblems: a bad pmp_data leaves the pmp_data columns empty
-// with a message naming pmp_data; the other columns are computed.
+// with a message naming pmp_data, first, since the user gave it; the other
+// columns are computed. pmp_data on a row of another mechanism is named
+// as unused; a gaussian row without delta lacks an input.
 func TestPMPDataProblems(t *testing.T) {
 	ev := New()
 	dir := t.TempDir()
@@ -174,9 +176,9 @@ func TestPMPDataProblems(t *testing.T) {
 		{map[string]string{"sigma": "1", "delta": "1e-5", "pmp_data": filepath.Join(dir, "missing.csv")}, []string{"pmp_data", "missing.csv"}},
 		{map[string]string{"sigma": "1", "delta": "1e-5", "pmp_data": bad}, []string{"pmp_data", "bad.csv", "row 3", "y", "oops"}},
 		{map[string]string{"sigma": "1", "delta": "1e-5", "pmp_data": odd}, []string{"pmp_data", "odd.csv"}},
-		{map[string]string{"sigma": "1", "pmp_data": odd}, []string{"pmp_data", "needs delta > 0"}},
-		{map[string]string{"mu": "1", "delta": "1e-5", "pmp_data": odd}, []string{"pmp_data", "this row is gdp"}},
-		{map[string]string{"epsilon": "1", "pmp_data": odd}, []string{"pmp_data", "gaussian rows", "exponential rows", "pure"}},
+		{map[string]string{"sigma": "1", "pmp_data": odd}, []string{"add baseline (or candidates, or prior) and delta (e.g. 1e-5) to get", "and 13 more"}},
+		{map[string]string{"mu": "1", "delta": "1e-5", "pmp_data": odd}, []string{"pmp_data: filled, but only gaussian and exponential rows use it; clear it or correct mechanism"}},
+		{map[string]string{"epsilon": "1", "pmp_data": odd}, []string{"pmp_data: filled, but only gaussian and exponential rows use it; clear it or correct mechanism"}},
 		{map[string]string{"mechanism": "exponential", "epsilon": "1", "pmp_data": big}, []string{"pmp_data", "big.csv"}},
 		{map[string]string{"mechanism": "exponential", "epsilon": "1", "compositions": "2", "pmp_data": odd}, []string{"pmp_data", "compositions must be 1"}},
 	} {
@@ -227,7 +229,7 @@ func TestPMPDataBeyondSensitivity(t *testing.T) {
 		t.Fatalf("status %s, pmp_data_eps %v", st, got["pmp_data_eps"])
 	}
 	msg := got["message"].Str
-	if !strings.Contains(msg, "pmp_data_eps, pmp_data_success: pmp_data: two records are 5 apart, more than sensitivity = 1") {
+	if !strings.HasPrefix(msg, "pmp_data: two records are 5 apart, more than sensitivity = 1") {
 		t.Errorf("message %q", msg)
 	}
 	_, within := evalWith(t, New(), map[string]string{"sigma": "1", "sensitivity": "5", "delta": "1e-5", "baseline": "0.5", "pmp_data": "0, 0; 3, 4"})

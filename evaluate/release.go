@@ -1,8 +1,10 @@
 package evaluate
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -61,6 +63,7 @@ type Release struct {
 	epsilon, delta float64
 	epsState       int8   // 0 not computed, 1 known, -1 unavailable
 	epsWhy         string // why it is unavailable
+	noDelta        bool   // unavailable for want of a δ > 0
 	hasDelta       bool
 	// epsilonAt converts the mechanism to (ε, δ) at the row's δ; nil when
 	// the row's own ε (pure, approx, laplace and rr at δ = 0) is used.
@@ -216,15 +219,27 @@ func worseFano(a, b FanoBound) FanoBound {
 	return w
 }
 
+// The reasons a mechanism has no Fano bounds (see fanoMechanisms).
+const (
+	whyFanoAddRemove = "the Fano bounds need replace-one parameters, and DP-SGD is accounted here under add/remove neighbours"
+	whyFanoNoRenyi   = "the Fano bounds need a Rényi or mutual-information view of the mechanism, which (ε, δ)-DP does not give"
+	// The mutual information of randomized response is computed for one
+	// release only.
+	whyFanoComposedRR = "the Fano bounds of rr rows are for one composition"
+)
+
 // fanoFor computes the Fano bounds for M candidates with a uniform prior
 // (prior nil) or for a prior vector (m 0).
 func (r *Release) fanoFor(m int, prior []float64) (alpha1, best FanoBound, why string) {
 	var err error
 	switch {
 	case r.Mechanism == MechanismDPSGD:
-		return alpha1, best, "the Fano bounds need replace-one parameters, and DP-SGD is accounted here under add/remove neighbours"
+		return alpha1, best, whyFanoAddRemove
 	case r.Mechanism == MechanismRR:
-		rr, _ := r.Curve.(RandomizedResponse)
+		rr, ok := r.Curve.(RandomizedResponse)
+		if !ok {
+			return alpha1, best, whyFanoComposedRR
+		}
 		var mi float64
 		if mi, err = FanoMIRandomizedResponse(rr, prior); err == nil {
 			alpha1, err = FanoAlgorithm1(mi, m, prior)
@@ -245,7 +260,7 @@ func (r *Release) fanoFor(m int, prior []float64) (alpha1, best FanoBound, why s
 	case r.hasPure:
 		alpha1, best, err = FanoRDP(RDP{Orders: []float64{math.Inf(1)}, Epsilons: []float64{r.pureEps}}, m, prior)
 	default:
-		return alpha1, best, "the Fano bounds need a Rényi or mutual-information view of the mechanism, which (ε, δ)-DP does not give"
+		return alpha1, best, whyFanoNoRenyi
 	}
 	if err != nil {
 		return alpha1, best, err.Error()
@@ -305,14 +320,17 @@ func (r *Release) Tail() (*OneRunTail, skip) {
 		return nil, skip{silent: true}
 	}
 	if !r.HasBaseline {
-		return nil, skip{why: whyNoBaseline}
+		return nil, skip{need: NeedBaseline}
 	}
-	eps, delta, why := r.EpsilonDelta()
-	if why != "" {
-		return nil, skip{why: why}
+	eps, delta, s := r.epsDelta()
+	if !s.ok() {
+		return nil, s
 	}
 	if r.Targets > maxTailTargets {
-		r.tailWhy = fmt.Sprintf("%d targets is more than the %d the tail bounds evaluate", r.Targets, maxTailTargets)
+		r.tailWhy = fmt.Sprintf("targets: %d is more than the %d the tail bounds evaluate", r.Targets, maxTailTargets)
+		if r.HasPrior {
+			r.tailWhy = fmt.Sprintf("prior %q has %d targets, more than the %d the tail bounds evaluate", r.Prior.Key(), r.Targets, maxTailTargets)
+		}
 		return nil, skip{why: r.tailWhy}
 	}
 	var p []float64
@@ -343,7 +361,7 @@ func (r *Release) EpsilonDelta() (eps, delta float64, why string) {
 		return 0, 0, r.epsWhy
 	}
 	if !r.hasDelta || r.delta <= 0 {
-		r.epsState, r.epsWhy = -1, "no delta: fill delta (e.g. 1e-5) to convert mechanism "+string(r.Mechanism)+" to (ε, δ)-DP"
+		r.epsState, r.epsWhy, r.noDelta = -1, "no delta: fill delta (e.g. 1e-5) to convert mechanism "+string(r.Mechanism)+" to (ε, δ)-DP", true
 		return 0, 0, r.epsWhy
 	}
 	r.epsilon = r.epsilonAt(r.delta)
@@ -353,6 +371,20 @@ func (r *Release) EpsilonDelta() (eps, delta float64, why string) {
 	}
 	r.epsState = 1
 	return r.epsilon, r.delta, ""
+}
+
+// epsDelta is EpsilonDelta for the output columns: a row of a mechanism
+// without a native ε that has no δ > 0 lacks an input (NeedDelta); any
+// other reason is the row's values'.
+func (r *Release) epsDelta() (eps, delta float64, s skip) {
+	eps, delta, why := r.EpsilonDelta()
+	switch {
+	case why == "":
+		return eps, delta, skip{}
+	case r.noDelta:
+		return 0, 0, skip{need: NeedDelta}
+	}
+	return 0, 0, skip{why: why}
 }
 
 // rowError collects the problems of a row; each names its column.
@@ -383,7 +415,7 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 	}
 	for _, f := range spec.required {
 		if !in.has(f) {
-			problems.add("%s: empty, but mechanism %s needs it", name(f), spec.name)
+			problems.add("%s: empty, but mechanism %s needs it; expected %s", name(f), spec.name, b.vocab.Column(f).Domain)
 		}
 	}
 	if len(*problems) > 0 {
@@ -392,6 +424,11 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 	compositions := 1.0
 	if in.has(FieldCompositions) {
 		compositions = in.num[FieldCompositions]
+	}
+	if compositions > composeMaxK && composesOptimally(spec.name) {
+		problems.add("%s: %s is more than the %d compositions riskbatch composes for mechanism %s; expected a whole number from 1 to %d",
+			name(FieldCompositions), formatNumber(compositions), composeMaxK, spec.name, composeMaxK)
+		return nil
 	}
 	k := int(compositions)
 	r := &Release{Mechanism: spec.name, compositions: k}
@@ -445,7 +482,7 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 	switch spec.name {
 	case MechanismPure, MechanismExponential:
 		if r.delta != 0 {
-			problems.add("%s: %s, but mechanism %s means δ = 0; use approx", name(FieldDelta), formatNumber(r.delta), spec.name)
+			problems.add("%s: %s, but mechanism %s means δ = 0; expected empty or 0, or mechanism approx", name(FieldDelta), formatNumber(r.delta), spec.name)
 			return nil
 		}
 		eps := in.num[FieldEpsilon]
@@ -497,13 +534,19 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 		setGaussian(mu)
 	case MechanismMarginals:
 		d, kw, du := in.num[FieldColumnsTotal], in.num[FieldMarginalK], in.num[FieldColumnsUnknown]
-		if kw > d || du > d {
-			problems.add("%s, %s: marginal_k and columns_unknown must not exceed columns_total (%s)", name(FieldMarginalK), name(FieldColumnsUnknown), formatNumber(d))
+		for _, f := range []Field{FieldMarginalK, FieldColumnsUnknown} {
+			if v := in.num[f]; v > d {
+				problems.add("%s: %s is more than %s = %s; expected a whole number from 1 to %s", name(f), formatNumber(v), name(FieldColumnsTotal), formatNumber(d), name(FieldColumnsTotal))
+			}
+		}
+		if len(*problems) > 0 {
 			return nil
 		}
 		queries := MarginalQueries(int(d), int(kw), int(du))
 		if queries == 0 {
-			problems.add("%s: no k-way marginal touches an unknown column, so the release says nothing about it", name(FieldColumnsUnknown))
+			// K = C(d, k) − C(d − d′, k) is 0 only for d′ = 0.
+			problems.add("%s: %s leaves no marginal on an unknown column (K = 0), so there is nothing to bound; expected a whole number from 1 to %s = %s",
+				name(FieldColumnsUnknown), formatNumber(du), name(FieldColumnsTotal), formatNumber(d))
 			return nil
 		}
 		// Each marginal has L2 sensitivity √2 (one count down, one up):
@@ -582,7 +625,7 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 	}
 	r.Records, r.Weight, r.HasWeight = int(in.num[FieldRecords]), in.num[FieldPredicateWeight], in.has(FieldPredicateWeight)
 	if r.HasWeight && r.Records > 0 && r.Weight > 1/float64(r.Records) {
-		problems.add("%s: %s is above 1/%s = %s: a singling-out predicate has weight at most 1/records", name(FieldPredicateWeight), formatNumber(r.Weight), name(FieldRecords), formatNumber(1/float64(r.Records)))
+		problems.add("%s: %s is more than 1/%s = %s; expected a singling-out predicate's weight, from 0 to 1/%s", name(FieldPredicateWeight), formatNumber(r.Weight), name(FieldRecords), formatNumber(1/float64(r.Records)), name(FieldRecords))
 		return nil
 	}
 	switch {
@@ -598,7 +641,11 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 			return nil
 		}
 		if r.Successes > r.Targets {
-			problems.add("%s: %d is more than the %d targets", name(FieldSuccesses), r.Successes, r.Targets)
+			if r.HasPrior {
+				problems.add("%s: %d is more than the %d targets of prior %q; expected 0 ≤ %s ≤ %d", name(FieldSuccesses), r.Successes, r.Targets, r.Prior.Key(), name(FieldSuccesses), r.Targets)
+			} else {
+				problems.add("%s: %d is more than the %d targets; expected 0 ≤ %s ≤ %s", name(FieldSuccesses), r.Successes, r.Targets, name(FieldSuccesses), name(FieldTargets))
+			}
 			return nil
 		}
 	}
@@ -616,17 +663,11 @@ func (b *Binding) joinPrior(r *Release, in *inputs, problems *rowError) bool {
 	name := b.name
 	p, err := b.priors.Resolve(in.text[FieldPrior])
 	if err != nil {
-		// The prior package's messages start with `prior "KEY"`: they
-		// already name the column when it is called prior.
-		msg := err.Error()
-		if !strings.HasPrefix(msg, name(FieldPrior)+" ") {
-			msg = name(FieldPrior) + ": " + msg
-		}
-		problems.add("%s", msg)
+		problems.add("%s", priorProblem(name(FieldPrior), err))
 		return false
 	}
 	if p.Targets() == 0 {
-		problems.add("%s: %q describes no targets", name(FieldPrior), in.text[FieldPrior])
+		problems.add("%s: %s describes no targets", name(FieldPrior), quoteClipped(in.text[FieldPrior]))
 		return false
 	}
 	base := p.Max()
@@ -639,7 +680,7 @@ func (b *Binding) joinPrior(r *Release, in *inputs, problems *rowError) bool {
 		return false
 	}
 	if in.has(FieldTargets) && int(in.num[FieldTargets]) != p.Targets() {
-		problems.add("%s: %s disagrees with prior %q, which has %s", name(FieldTargets), formatNumber(in.num[FieldTargets]), in.text[FieldPrior], countOf(p.Targets(), "target", "targets"))
+		problems.add("%s: %s disagrees with prior %q, which has %s; fill one or the other", name(FieldTargets), formatNumber(in.num[FieldTargets]), in.text[FieldPrior], countOf(p.Targets(), "target", "targets"))
 		return false
 	}
 	r.Prior, r.HasPrior = p, true
@@ -721,6 +762,45 @@ func (b *Binding) mechanism(in *inputs, problems *rowError) *mechanismSpec {
 	problems.add("%s: empty, and the filled columns %s describe different mechanisms; fill mechanism to say which one the release uses", b.name(FieldMechanism), strings.Join(filled, ", "))
 	return nil
 }
+
+// composesOptimally reports whether a mechanism's compositions are
+// composed by the optimal composition theorem (ComposeApprox), which takes
+// at most composeMaxK of them; the others compose in closed form.
+func composesOptimally(m Mechanism) bool {
+	switch m {
+	case MechanismPure, MechanismApprox, MechanismLaplace, MechanismRR, MechanismExponential:
+		return true
+	}
+	return false
+}
+
+// priorProblem is the message of a prior cell that resolves to no prior,
+// within a row message's length: the key and what is wrong, the tables
+// loaded by file name, and the valid inline forms in brief.
+func priorProblem(column string, err error) string {
+	var ke *priors.KeyError
+	var ie *priors.InlineError
+	switch {
+	case errors.As(err, &ke) && len(ke.Files) == 0:
+		return fmt.Sprintf("%s %s: no prior tables were loaded (pass --priors FILE), and it is not an inline prior: %s", column, quoteClipped(ke.Key), inlineBrief)
+	case errors.As(err, &ke):
+		files := make([]string, len(ke.Files))
+		for i, f := range ke.Files {
+			files[i] = filepath.Base(f) // "name (n keys)": the name without its directory
+		}
+		msg := fmt.Sprintf("%s %s: no such key in the prior tables loaded (%s)", column, quoteClipped(ke.Key), strings.Join(files, "; "))
+		if len(ke.Suggestions) > 0 {
+			msg += "; did you mean " + quoteClipped(ke.Suggestions[0]) + "?"
+		}
+		return msg
+	case errors.As(err, &ie):
+		return fmt.Sprintf("%s: inline prior %s: %s; expected %s", column, quoteClipped(ie.Text), ie.Problem, inlineBrief)
+	}
+	return column + ": " + err.Error()
+}
+
+// inlineBrief lists the inline priors for a message.
+const inlineBrief = "uniform(M), zipf(s, N) or zipf(s, N, rank)"
 
 // countOf writes n with the singular or plural noun: "1 target", "3 targets".
 func countOf(n int, one, many string) string {

@@ -12,6 +12,19 @@ const inlineForms = "the inline priors are uniform(M) with a whole number M ≥ 
 	"zipf(s, N) and zipf(s, N, rank) with an exponent s ≥ 0, a whole domain size N ≥ 2 or inf (then s > 1), " +
 	"and a whole rank from 1 to N"
 
+// InlineError is the error of a malformed inline prior: the text as
+// written and what is wrong with it, so that a caller with little room
+// (a row's message) can say it briefly.
+type InlineError struct {
+	Text    string // the prior cell as written
+	Problem string // what is wrong: "M must be from 2 to 2^53, not 1"
+}
+
+// Error names the inline prior and the problem, and lists the valid forms.
+func (e *InlineError) Error() string {
+	return fmt.Sprintf("inline prior %q: %s; %s", e.Text, e.Problem, inlineForms)
+}
+
 // maxCandidates is the largest M of uniform(M): integers beyond 2^53 are
 // not exact in float64.
 const maxCandidates = 1 << 53
@@ -44,7 +57,7 @@ func ParseInline(s string) (p Prior, inline bool, err error) {
 		return Prior{}, false, nil
 	}
 	fail := func(format string, a ...any) (Prior, bool, error) {
-		return Prior{}, true, fmt.Errorf("inline prior %q: %s; %s", s, fmt.Sprintf(format, a...), inlineForms)
+		return Prior{}, true, &InlineError{Text: s, Problem: fmt.Sprintf(format, a...)}
 	}
 	if !strings.HasSuffix(text, ")") {
 		return fail("missing the closing parenthesis")

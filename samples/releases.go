@@ -72,7 +72,7 @@ func Releases() ([]table.Column, [][]table.Cell) {
 			"pmp_data": "0, 1, 2; 1, 0, 1; 2, 1, 0; 0.5, 0.5, 1.5",
 			"note":     "The exponential mechanism at ε = 2 choosing among 3 outputs; pmp_data gives each of the 4 parent records' loss for each output: pmp_data_eps is its exact practical membership privacy (Lowy et al. Prop. 9)."},
 		{"id": "gdp-no-baseline", "mu": 0.5,
-			"note": "μ-GDP with no baseline and no mechanism column: riskbatch infers gdp and reports only the baseline-free bound (status partial)."},
+			"note": "μ-GDP with no baseline, delta or mechanism column: riskbatch infers gdp and reports the bounds that need neither (status partial); the message says to add baseline and delta."},
 		{"id": "bad-mechanism", "mechanism": "gausian", "delta": 1e-5, "sigma": 2.0, "baseline": 0.1,
 			"note": "Deliberately invalid: a typo in mechanism. The row is kept with status error."},
 		{"id": "bad-delta", "mechanism": "approx", "epsilon": 1.0, "delta": 1.5, "baseline": 0.1,

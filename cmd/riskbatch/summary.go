@@ -135,7 +135,7 @@ func (s *summary) rows() [][]string {
 		{"ok", strconv.Itoa(s.counts[evaluate.StatusOK])},
 		{"partial", strconv.Itoa(s.counts[evaluate.StatusPartial])},
 		{"error", strconv.Itoa(s.counts[evaluate.StatusError])},
-		{"ok: every bound computed; partial: some bounds empty; error: the row was rejected. The message column says why."},
+		{"ok: every bound that applies computed; partial: an input is missing, and the message says which to add; error: the row was rejected, and the message says why."},
 		{""},
 		{fmt.Sprintf("The %d riskiest releases by fdp_worst_advantage (the baseline-free bound):", len(s.top))},
 		{"rank", "id", "row", "fdp_worst_advantage", "fdp_success"},
