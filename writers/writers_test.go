@@ -436,8 +436,8 @@ func TestAtomic(t *testing.T) {
 				t.Errorf("target exists before Close: %v", err)
 			}
 			names := dirNames(t, dir)
-			if len(names) != 1 || !strings.HasPrefix(names[0], ".out"+ext+".") || !strings.HasSuffix(names[0], ".tmp") {
-				t.Errorf("while writing the directory holds %v, want one .out%s.*.tmp", names, ext)
+			if len(names) != 1 || !strings.HasPrefix(names[0], TempPrefix+strconv.Itoa(os.Getpid())+"-") {
+				t.Errorf("while writing the directory holds %v, want one %s%d-…", names, TempPrefix, os.Getpid())
 			}
 			if err := w.Close(); err != nil {
 				t.Fatal(err)

@@ -137,7 +137,7 @@ func newXLSX(path string, opts Options) (*xlsxWriter, error) {
 		opts.Charts != nil && strings.EqualFold(name, CurvesSheetName) {
 		return nil, fmt.Errorf("writers: %s: sheet name %q is taken by the summary", path, name)
 	}
-	out, err := createAtomic(path)
+	out, err := openOutput(path, opts, FormatXLSX)
 	if err != nil {
 		return nil, err
 	}
@@ -665,6 +665,9 @@ func (w *xlsxWriter) finish() error {
 	if err := w.f.SetDocProps(&excelize.DocProperties{
 		Creator: commentAuthor, LastModifiedBy: commentAuthor, Created: now, Modified: now,
 	}); err != nil {
+		return fmt.Errorf("writers: %s: document properties: %w", w.out.target, err)
+	}
+	if err := markWorkbook(w.f); err != nil {
 		return fmt.Errorf("writers: %s: document properties: %w", w.out.target, err)
 	}
 	// excelize assembles the archive in memory unless it is given a
