@@ -125,6 +125,7 @@ type Release struct {
 	// cache of such tables and results, and this row's result.
 	pmpPath  string
 	pmp      *pmpCache
+	pmpFrom  pmpSource // the table the row comes from, and who opens files
 	pmpDone  bool
 	pmpEps   float64
 	pmpDelta float64
@@ -397,6 +398,7 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 	r := &Release{Mechanism: spec.name, compositions: k}
 	if in.has(FieldPMPData) {
 		r.pmpPath, r.pmp = strings.TrimSpace(in.text[FieldPMPData]), b.pmpData
+		r.pmpFrom = pmpSource{file: b.source, loader: b.data}
 	}
 	r.hasDelta = in.has(FieldDelta)
 	r.delta = in.num[FieldDelta]
