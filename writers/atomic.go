@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"golang.org/x/term"
-
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -119,7 +117,7 @@ func unwrapPath(err error) error {
 // spooled to a temporary file (it is written out of order) and copied to
 // the stream on commit; other formats are written to the stream directly.
 func openStream(name string, stream *os.File, own bool, format string, seekable bool) (*atomicFile, error) {
-	if (format == FormatXLSX || format == FormatParquet) && term.IsTerminal(int(stream.Fd())) {
+	if (format == FormatXLSX || format == FormatParquet) && isTerminal(stream.Fd()) {
 		what := "an XLSX workbook"
 		if format == FormatParquet {
 			what = "a Parquet file"
