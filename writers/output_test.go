@@ -356,16 +356,16 @@ func TestStaleTemporaryFiles(t *testing.T) {
 		old    bool
 		remove bool
 	}{
-		{name: TempPrefix + strconv.Itoa(dead) + "-" + host + "-111", remove: true},                    // killed run here
-		{name: TempPrefix + strconv.Itoa(dead) + "-" + host + "-222", dir: true, remove: true},         // its spill folder
-		{name: TempPrefix + strconv.Itoa(live) + "-" + host + "-333", old: true},                       // a live run, however old
-		{name: TempPrefix + strconv.Itoa(os.Getpid()) + "-" + host + "-444"},                           // this run
-		{name: TempPrefix + strconv.Itoa(dead) + "-" + other + "-555"},                                 // another machine, fresh
-		{name: TempPrefix + strconv.Itoa(dead) + "-" + other + "-666", old: true, remove: true},        // another machine, old
-		{name: TempPrefix + "excelize-777", old: true, remove: true},                                    // no owner in the name, old
-		{name: TempPrefix + "excelize-888"},                                                            // no owner in the name, fresh
-		{name: ".out.csv.123.tmp", old: true},                                                          // not ours
-		{name: "notes.txt", old: true},                                                                 // not ours
+		{name: TempPrefix + strconv.Itoa(dead) + "-" + host + "-111", remove: true},             // killed run here
+		{name: TempPrefix + strconv.Itoa(dead) + "-" + host + "-222", dir: true, remove: true},  // its spill folder
+		{name: TempPrefix + strconv.Itoa(live) + "-" + host + "-333", old: true},                // a live run, however old
+		{name: TempPrefix + strconv.Itoa(os.Getpid()) + "-" + host + "-444"},                    // this run
+		{name: TempPrefix + strconv.Itoa(dead) + "-" + other + "-555"},                          // another machine, fresh
+		{name: TempPrefix + strconv.Itoa(dead) + "-" + other + "-666", old: true, remove: true}, // another machine, old
+		{name: TempPrefix + "excelize-777", old: true, remove: true},                            // no owner in the name, old
+		{name: TempPrefix + "excelize-888"},                                                     // no owner in the name, fresh
+		{name: ".out.csv.123.tmp", old: true},                                                   // not ours
+		{name: "notes.txt", old: true},                                                          // not ours
 	}
 	for _, e := range entries {
 		p := filepath.Join(dir, e.name)
