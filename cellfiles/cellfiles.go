@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/readers"
@@ -45,13 +46,31 @@ type Options struct {
 }
 
 // Loader opens files named in cells under its rules; it implements
-// evaluate.DataLoader. It is read-only after New and safe for concurrent
-// use.
+// evaluate.DataLoader. It is safe for concurrent use.
 type Loader struct {
 	allowed []folder
 	outputs []output
 	limits  readers.Limits
 	flag    string
+
+	mu    sync.Mutex
+	clash *OutputNamed // the first cell found naming an output
+}
+
+// OutputNamed is a cell that named a file the run writes.
+type OutputNamed struct {
+	Source string // the file of the table the cell is in
+	Ref    string // the cell's text
+	Output string // the output it names, as given in Options.Outputs
+}
+
+// OutputNamed returns the first cell that named an output, if any. Such a
+// cell is refused like any other; a program should also refuse to replace
+// the output (its file is one the table refers to).
+func (l *Loader) OutputNamed() *OutputNamed {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.clash
 }
 
 // folder is an allowed folder: its absolute path as given and with links
@@ -178,6 +197,11 @@ func (l *Loader) Resolve(source, ref string) (string, fs.FileInfo, error) {
 	}
 	for _, o := range l.outputs {
 		if o.real == real || o.info != nil && os.SameFile(o.info, fi) {
+			l.mu.Lock()
+			if l.clash == nil {
+				l.clash = &OutputNamed{Source: source, Ref: ref, Output: o.named}
+			}
+			l.mu.Unlock()
 			return "", nil, fmt.Errorf("%s names the output file %s; riskbatch never overwrites a file it reads, choose another -o", ref, o.named)
 		}
 	}
