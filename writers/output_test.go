@@ -1,6 +1,7 @@
 package writers
 
 import (
+	"archive/zip"
 	"bytes"
 	"errors"
 	"io"
@@ -465,23 +466,30 @@ func TestReplaceable(t *testing.T) {
 	if err := f.SaveAs(foreignXLSX); err != nil {
 		t.Fatal(err)
 	}
-	// A workbook riskbatch wrote that a person then edited and saved: the
-	// saving program names itself in docProps/app.xml.
+	// A workbook riskbatch wrote that a script then filled in and saved
+	// (its properties still name riskbatch), and one whose archive keeps
+	// riskbatch's comment but has an entry changed.
 	edited := filepath.Join(dir, "edited.xlsx")
 	g, err := excelize.OpenFile(filepath.Join(dir, "ours.xlsx"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	g.SetCellValue("Results", "A2", "edited")
-	g.SetAppProps(&excelize.AppProperties{Application: "Microsoft Excel"})
 	if err := g.SaveAs(edited); err != nil {
 		t.Fatal(err)
 	}
+	if app, _ := g.GetAppProps(); app.Application != Marker {
+		t.Fatalf("the script's workbook names %q as its application", app.Application)
+	}
+	tampered := filepath.Join(dir, "tampered.xlsx")
+	rewriteZip(t, filepath.Join(dir, "ours.xlsx"), tampered, "xl/worksheets/sheet1.xml", func(b []byte) []byte {
+		return bytes.Replace(b, []byte("<v>2</v>"), []byte("<v>3</v>"), 1)
+	})
 	foreignCSV := filepath.Join(dir, "theirs.csv")
 	os.WriteFile(foreignCSV, []byte("epsilon,delta\n1,0\n"), 0o644)
 	notCSV := filepath.Join(dir, "binary.csv")
 	os.WriteFile(notCSV, []byte{0, 1, 2, '"', 3}, 0o644)
-	for _, p := range []string{foreignXLSX, edited, foreignCSV, notCSV} {
+	for _, p := range []string{foreignXLSX, edited, tampered, foreignCSV, notCSV} {
 		err := Replaceable(p, header)
 		var fe *ForeignFileError
 		if !errors.As(err, &fe) || err.Error() != p+" exists and was not written by riskbatch" {
@@ -498,5 +506,50 @@ func TestReplaceable(t *testing.T) {
 		if err := Replaceable(link, header); err == nil || err.Error() != link+" exists and was not written by riskbatch" {
 			t.Errorf("link to a foreign workbook: %v", err)
 		}
+	}
+}
+
+// rewriteZip copies the archive src to dst, entry by entry and with its
+// comment, passing the content of the entry named name through change.
+func rewriteZip(t *testing.T, src, dst, name string, change func([]byte) []byte) {
+	t.Helper()
+	zr, err := zip.OpenReader(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	changed := false
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Name == name {
+			nb := change(b)
+			changed = !bytes.Equal(nb, b)
+			b = nb
+		}
+		w, err := zw.Create(f.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(b)
+	}
+	if !changed {
+		t.Fatalf("%s: %s not changed", src, name)
+	}
+	zw.SetComment(zr.Comment)
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -3,10 +3,16 @@ package writers
 import (
 	"archive/zip"
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/csv"
+	"encoding/hex"
 	"encoding/xml"
+	"errors"
+	"hash"
+	"hash/crc32"
 	"io"
+	"io/fs"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -18,9 +24,10 @@ import (
 // Every file riskbatch writes carries a mark by which a later run knows it
 // may replace the file (see Replaceable):
 //
-//   - a workbook names riskbatch as its application (docProps/app.xml),
-//     which every spreadsheet program rewrites when it saves the file, so a
-//     workbook someone edited and saved is no longer riskbatch's;
+//   - a workbook names riskbatch as its application (docProps/app.xml) and
+//     its archive's comment is a fingerprint of its entries: a workbook
+//     that any program changed and saved since (filled in, edited) is no
+//     longer riskbatch's;
 //   - a Parquet file has the key-value metadata riskbatch = the version;
 //   - CSV and TSV have no room for a mark: the caller recognises its own
 //     tables by their header.
@@ -39,6 +46,86 @@ func Version() string {
 // markWorkbook names riskbatch as the application of a workbook.
 func markWorkbook(f *excelize.File) error {
 	return f.SetAppProps(&excelize.AppProperties{Application: Marker})
+}
+
+// commentedZip is what markedZip needs of the archive it writes into.
+type commentedZip interface {
+	excelize.ZipWriter
+	SetComment(string) error
+}
+
+// markedZip is the ZipWriter riskbatch hands to excelize: it writes every
+// entry into zw and, on Close, the archive's comment "riskbatch " followed
+// by the fingerprint of the entries (zipFingerprint). A program that
+// changes the workbook writes a new archive, whose entries no longer match
+// the fingerprint (or which has no such comment): by it riskbatch knows a
+// workbook it wrote that nobody changed since, such as a template not yet
+// filled in.
+type markedZip struct {
+	zw      commentedZip
+	fp      hash.Hash
+	cur     *crcWriter
+	curName string
+}
+
+func markZip(zw commentedZip) *markedZip { return &markedZip{zw: zw, fp: sha256.New()} }
+
+// Create starts an entry.
+func (m *markedZip) Create(name string) (io.Writer, error) {
+	m.endEntry()
+	w, err := m.zw.Create(name)
+	if err != nil {
+		return nil, err
+	}
+	m.cur, m.curName = &crcWriter{w: w, crc: crc32.NewIEEE()}, name
+	return m.cur, nil
+}
+
+// AddFS is refused: the entries would escape the fingerprint.
+func (m *markedZip) AddFS(fs.FS) error {
+	return errors.New("writers: adding a file system to a workbook is not supported")
+}
+
+// Close writes the fingerprint as the archive's comment and finishes the
+// archive.
+func (m *markedZip) Close() error {
+	m.endEntry()
+	if err := m.zw.SetComment(Marker + " " + hex.EncodeToString(m.fp.Sum(nil))); err != nil {
+		return err
+	}
+	return m.zw.Close()
+}
+
+func (m *markedZip) endEntry() {
+	if m.cur != nil {
+		addEntry(m.fp, m.curName, m.cur.crc.Sum32(), uint64(m.cur.n))
+		m.cur = nil
+	}
+}
+
+// addEntry adds an archive entry to a fingerprint: its name, CRC-32 and
+// size, as the archive's central directory records them.
+func addEntry(h hash.Hash, name string, crc uint32, size uint64) {
+	var b [12]byte
+	binary.LittleEndian.PutUint32(b[:4], crc)
+	binary.LittleEndian.PutUint64(b[4:], size)
+	h.Write([]byte(name))
+	h.Write([]byte{0})
+	h.Write(b[:])
+}
+
+// crcWriter computes the CRC-32 and counts the bytes written through it.
+type crcWriter struct {
+	w   io.Writer
+	crc hash.Hash32
+	n   int64
+}
+
+func (c *crcWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.crc.Write(p[:n])
+	c.n += int64(n)
+	return n, err
 }
 
 // ForeignFileError is the refusal to replace a file riskbatch did not
@@ -104,11 +191,19 @@ func WrittenByRiskbatch(path string, header func(names []string) bool) bool {
 	return header != nil && ownHeader(f, header)
 }
 
-// markedWorkbook reports whether the workbook's docProps/app.xml names
-// riskbatch as its application.
+// markedWorkbook reports whether a workbook is as riskbatch wrote it: its
+// archive's comment is the fingerprint of its entries (see markedZip) and
+// its docProps/app.xml names riskbatch as its application.
 func markedWorkbook(f io.ReaderAt, size int64) bool {
 	zr, err := zip.NewReader(f, size)
 	if err != nil {
+		return false
+	}
+	fp := sha256.New()
+	for _, zf := range zr.File {
+		addEntry(fp, zf.Name, zf.CRC32, zf.UncompressedSize64)
+	}
+	if zr.Comment != Marker+" "+hex.EncodeToString(fp.Sum(nil)) {
 		return false
 	}
 	for _, zf := range zr.File {

@@ -1,9 +1,11 @@
 package writers
 
 import (
+	"archive/zip"
 	"errors"
 	"fmt"
 	"html"
+	"io"
 	"math"
 	"os"
 	"strconv"
@@ -147,6 +149,7 @@ func writeTemplate(path string, opts Options, sheet string, cols []TemplateColum
 	if err := markWorkbook(f); err != nil {
 		return fmt.Errorf("writers: %s: %w", path, err)
 	}
+	f.SetZipWriter(func(w io.Writer) excelize.ZipWriter { return markZip(zip.NewWriter(w)) })
 	if err := f.Write(a.f); err != nil {
 		return fmt.Errorf("writers: %s: %w", path, err)
 	}

@@ -674,7 +674,7 @@ func (w *xlsxWriter) finish() error {
 	// ZipWriter: hand it one that writes straight into the temporary file,
 	// so that memory does not grow with the size of the workbook.
 	zs := &zipSink{Writer: zip.NewWriter(w.out.f)}
-	w.f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return zs })
+	w.f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return markZip(zs) })
 	if err := w.f.Write(io.Discard); err != nil {
 		return fmt.Errorf("writers: writing the workbook %s: %w", w.out.target, err)
 	}
