@@ -108,12 +108,12 @@ func (c *pmpCache) table(ref pmpRef, src pmpSource) (*pmpTable, error) {
 			return
 		}
 		if src.loader == nil {
-			l.err = fmt.Errorf("pmp_data: %s is not a parent set written in the cell (records separated by \";\"), and this evaluation reads no files named in cells", ref.ref)
+			l.err = &pmpRefError{fmt.Errorf("%s is not a parent set written in the cell (records separated by \";\"), and this evaluation reads no files named in cells", ref.ref)}
 			return
 		}
 		dt, err := src.loader.OpenData(ref.file, ref.ref)
 		if err != nil {
-			l.err = fmt.Errorf("pmp_data: %w", err)
+			l.err = &pmpRefError{err}
 			return
 		}
 		defer dt.Close()
@@ -121,6 +121,14 @@ func (c *pmpCache) table(ref pmpRef, src pmpSource) (*pmpTable, error) {
 	})
 	return l.t, l.err
 }
+
+// pmpRefError is the error of a pmp_data cell whose file cannot be used:
+// the loader refused or could not open it, or there is no loader. It makes
+// the row an error.
+type pmpRefError struct{ err error }
+
+func (e *pmpRefError) Error() string { return "pmp_data: " + e.err.Error() }
+func (e *pmpRefError) Unwrap() error { return e.err }
 
 // parsePMPInline reads a small parent set written in the cell itself:
 // records separated by ";", a record's values by "," or spaces

@@ -173,7 +173,6 @@ func TestPMPDataProblems(t *testing.T) {
 		row  map[string]string
 		want []string
 	}{
-		{map[string]string{"sigma": "1", "delta": "1e-5", "pmp_data": filepath.Join(dir, "missing.csv")}, []string{"pmp_data", "missing.csv"}},
 		{map[string]string{"sigma": "1", "delta": "1e-5", "pmp_data": bad}, []string{"pmp_data file " + bad + ", row 3, column 2: not a number"}},
 		{map[string]string{"sigma": "1", "delta": "1e-5", "pmp_data": odd}, []string{"pmp_data", "odd.csv"}},
 		{map[string]string{"sigma": "1", "pmp_data": odd}, []string{"pmp_data", "needs delta > 0"}},
@@ -191,6 +190,19 @@ func TestPMPDataProblems(t *testing.T) {
 			if !strings.Contains(msg, w) {
 				t.Errorf("%v: message %q lacks %q", tc.row, msg, w)
 			}
+		}
+	}
+}
+
+// TestPMPDataUnusableFile: a cell naming a file the loader cannot open is
+// an error of the row, naming the column as the table writes it.
+func TestPMPDataUnusableFile(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing.csv")
+	for _, header := range []string{"pmp_data", "parent_set"} {
+		st, got := evalWith(t, New(WithDataLoader(fileLoader{})), map[string]string{"sigma": "1", "delta": "1e-5", "baseline": "0.5", header: missing})
+		want := header + ": " + missing + ": cannot open the file: no such file or directory"
+		if st != StatusError || got["message"].Str != want || !got["fdp_success"].IsEmpty() {
+			t.Errorf("%s: status %s, message %q, want error %q", header, st, got["message"].Str, want)
 		}
 	}
 }
@@ -239,12 +251,13 @@ func TestPMPDataBeyondSensitivity(t *testing.T) {
 }
 
 // TestPMPDataWithoutLoader: an evaluator without a DataLoader opens no
-// file a cell names; a parent set written in the cell still works.
+// file a cell names (the row is an error); a parent set written in the
+// cell still works.
 func TestPMPDataWithoutLoader(t *testing.T) {
 	path := writeTable(t, "x.csv", "f\n0\n1\n")
-	_, got := evalWith(t, New(), map[string]string{"sigma": "1", "delta": "1e-5", "pmp_data": path})
+	st, got := evalWith(t, New(), map[string]string{"sigma": "1", "delta": "1e-5", "pmp_data": path})
 	want := "pmp_data: " + path + " is not a parent set written in the cell (records separated by \";\"), and this evaluation reads no files named in cells"
-	if !got["pmp_data_eps"].IsEmpty() || !strings.Contains(got["message"].Str, want) {
+	if st != StatusError || got["message"].Str != want {
 		t.Errorf("%v %q, want the message to hold %q", got["pmp_data_eps"], got["message"].Str, want)
 	}
 	_, inline := evalWith(t, New(), map[string]string{"sigma": "1", "delta": "1e-5", "pmp_data": "0; 1"})

@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -399,6 +400,15 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 	if in.has(FieldPMPData) {
 		r.pmpPath, r.pmp = strings.TrimSpace(in.text[FieldPMPData]), b.pmpData
 		r.pmpFrom = pmpSource{file: b.source, loader: b.data}
+		// A cell naming a file that cannot be used (refused where it
+		// points, missing, not a regular file) is an error of the row,
+		// as any unusable input.
+		if _, err := r.pmp.table(pmpRef{file: b.source, ref: r.pmpPath}, r.pmpFrom); err != nil {
+			if ref, ok := errors.AsType[*pmpRefError](err); ok {
+				problems.add("%s: %v", b.name(FieldPMPData), ref.err)
+				return nil
+			}
+		}
 	}
 	r.hasDelta = in.has(FieldDelta)
 	r.delta = in.num[FieldDelta]
