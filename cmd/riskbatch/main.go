@@ -119,7 +119,7 @@ func flagValues(flags []cli.Flag) map[string]bool {
 
 func newApp(stdout, stderr io.Writer) *cli.App {
 	evalFlags := []cli.Flag{
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output file; its extension picks the format (.xlsx, .csv, .tsv, .parquet)"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output file; its extension picks the format (.xlsx, .csv, .tsv, .parquet); - for standard output (CSV unless --format)"},
 		&cli.StringFlag{Name: "sheet", Usage: "XLSX input sheet (default: every sheet whose first row has known column names)"},
 		&cli.StringSliceFlag{Name: "priors", Usage: "prior table joined on the prior column (repeatable)"},
 		&cli.StringFlag{Name: "confidence", Value: "0.95", Usage: "confidence level(s) of the one-run success upper bound, e.g. 0.95 or 0.05,0.5,0.95 (one column per level)"},
@@ -130,6 +130,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		&cli.BoolFlag{Name: "pass-through", Hidden: true, Usage: "read and write without evaluating (benchmark baseline)"},
 		&cli.BoolFlag{Name: "values-only", Usage: "XLSX: write every bound as a value, without the live formulas that recompute closed-form bounds when an input is edited"},
 		&cli.StringFlag{Name: "threshold", Usage: "XLSX: shade the advantage columns red above this probability (e.g. 0.1), amber above half of it, green below; a row's own target_advantage takes precedence"},
+		&cli.BoolFlag{Name: "force", Usage: "replace an existing output file that riskbatch did not write"},
+		&cli.StringSliceFlag{Name: "data-dir", Usage: "a folder whose files cells (pmp_data) may name, besides the input file's own folder (repeatable)"},
 	}
 	evalFlags = append(evalFlags, limitFlags()...)
 	evalAction := func(c *cli.Context) error {
@@ -148,6 +150,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			inputFormat: c.String("input-format"),
 			format:      c.String("format"),
 			stderr:      stderr,
+			stdout:      stdout,
+			force:       c.Bool("force"),
+			dataDirs:    c.StringSlice("data-dir"),
 			passThrough: c.Bool("pass-through"),
 			valuesOnly:  c.Bool("values-only"),
 			threshold:   c.String("threshold"),
@@ -179,10 +184,11 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 				Name:  "template",
 				Usage: "write an empty release workbook to fill in: every column with its note and data validation, one example row per mechanism",
 				Flags: []cli.Flag{
-					&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "workbook to write (default releases.xlsx)"},
+					&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "workbook to write (default releases.xlsx; - for standard output)"},
 					&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}},
+					&cli.BoolFlag{Name: "force", Usage: "replace an existing file that riskbatch did not write"},
 				},
-				Action: func(c *cli.Context) error { return runTemplate(c, stderr) },
+				Action: func(c *cli.Context) error { return runTemplate(c, stdout, stderr) },
 			},
 			{
 				Name:  "columns",
