@@ -42,6 +42,8 @@ type Evaluator struct {
 	pmpData     *pmpCache
 	plds        *pldCache
 	noise       *noiseCache
+	// data opens the tables that cells name (nil: none is opened).
+	data DataLoader
 }
 
 // DefaultConfidence is the confidence of the one-run success upper bound
@@ -123,6 +125,9 @@ type Binding struct {
 	index   [numFields]int    // column index of each field, -1 if absent
 	headers [numFields]string // the header as the file writes it
 	bound   []boundField      // the fields the table has, in field order
+	// source is the file the table was read from (BindSource): files its
+	// cells name are found relative to it.
+	source string
 }
 
 // boundField is what Evaluate needs of an input field the table has, kept

@@ -145,7 +145,7 @@ func inputColumns() []InputColumn {
 		{Field: FieldTargetAdvantage, Name: "target_advantage", Domain: probability, Meaning: "risk target for the inverse columns"},
 		{Field: FieldRecords, Name: "records", Domain: wholeFrom(2), Meaning: "n, dataset size for predicate singling out (PSO)"},
 		{Field: FieldPredicateWeight, Name: "w", Aliases: []string{"predicate_weight"}, Domain: probability, Meaning: "weight w of the attacker's predicate (singling out: w ≤ 1/records)"},
-		{Field: FieldPMPData, Name: "pmp_data", Aliases: []string{"parent_set"}, Text: true, Meaning: "a table (CSV, TSV, XLSX or Parquet file; a relative path is read from the current directory) of the attacker's parent set X of 2n records, one row per record: for gaussian rows the record's query vector f(x), for exponential rows its loss for each candidate output (one column per output); columns named id, record or name are labels; a small parent set may be written in the cell, records separated by \";\" and values by \",\" (\"0.1, 0.2; 0.4, 0.1\")"},
+		{Field: FieldPMPData, Name: "pmp_data", Aliases: []string{"parent_set"}, Text: true, Meaning: "a table (CSV, TSV, XLSX or Parquet file, named relative to the folder of the input file, which it may not leave unless --data-dir allows another folder) of the attacker's parent set X of 2n records, one row per record: for gaussian rows the record's query vector f(x), for exponential rows its loss for each candidate output (one column per output); columns named id, record or name are labels; a small parent set may be written in the cell, records separated by \";\" and values by \",\" (\"0.1, 0.2; 0.4, 0.1\")"},
 	}
 }
 

@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 	"sync"
 
-	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -47,9 +45,22 @@ type pmpTable struct {
 	columns []string // the data columns' headers
 }
 
+// pmpSource is where a row's pmp_data reference is resolved: the file of
+// the row's table, and the loader that opens files named in cells.
+type pmpSource struct {
+	file   string
+	loader DataLoader
+}
+
+// pmpRef identifies a pmp_data table: the cell's text and the file of the
+// table the cell is in (a relative reference depends on it).
+type pmpRef struct {
+	file, ref string
+}
+
 // pmpKey identifies a PMP computation.
 type pmpKey struct {
-	path      string
+	table     pmpRef
 	mechanism Mechanism
 	a, b, c   float64 // gaussian: σ, δ; exponential: ε, Δ
 }
@@ -67,7 +78,7 @@ type pmpResult struct {
 // full it starts afresh.
 type pmpCache struct {
 	mu      sync.Mutex
-	tables  map[string]*pmpLoad
+	tables  map[pmpRef]*pmpLoad
 	results map[pmpKey]pmpResult
 }
 
@@ -78,27 +89,46 @@ type pmpLoad struct {
 	err  error
 }
 
-// table returns the table at path, reading it on first use.
-func (c *pmpCache) table(path string) (*pmpTable, error) {
+// table returns the table that ref names, written in the cell or opened
+// by src's loader on first use.
+func (c *pmpCache) table(ref pmpRef, src pmpSource) (*pmpTable, error) {
 	c.mu.Lock()
 	if c.tables == nil || len(c.tables) >= pmpCacheSize {
-		c.tables = map[string]*pmpLoad{}
+		c.tables = map[pmpRef]*pmpLoad{}
 	}
-	l := c.tables[path]
+	l := c.tables[ref]
 	if l == nil {
 		l = &pmpLoad{}
-		c.tables[path] = l
+		c.tables[ref] = l
 	}
 	c.mu.Unlock()
 	l.once.Do(func() {
-		if t, ok := parsePMPInline(path); ok {
+		if t, ok := parsePMPInline(ref.ref); ok {
 			l.t = t
 			return
 		}
-		l.t, l.err = readPMPTable(path)
+		if src.loader == nil {
+			l.err = &pmpRefError{fmt.Errorf("%s is not a parent set written in the cell (records separated by \";\"), and this evaluation reads no files named in cells", ref.ref)}
+			return
+		}
+		dt, err := src.loader.OpenData(ref.file, ref.ref)
+		if err != nil {
+			l.err = &pmpRefError{err}
+			return
+		}
+		defer dt.Close()
+		l.t, l.err = readPMPTable(ref.ref, dt)
 	})
 	return l.t, l.err
 }
+
+// pmpRefError is the error of a pmp_data cell whose file cannot be used:
+// the loader refused or could not open it, or there is no loader. It makes
+// the row an error.
+type pmpRefError struct{ err error }
+
+func (e *pmpRefError) Error() string { return "pmp_data: " + e.err.Error() }
+func (e *pmpRefError) Unwrap() error { return e.err }
 
 // parsePMPInline reads a small parent set written in the cell itself:
 // records separated by ";", a record's values by "," or spaces
@@ -157,31 +187,13 @@ func (c *pmpCache) result(key pmpKey, compute func() pmpResult) pmpResult {
 	return r
 }
 
-// readPMPTable reads a pmp_data table: every sheet's rows are records (a
-// workbook's first sheet only), every non-label cell a number.
-func readPMPTable(path string) (*pmpTable, error) {
-	// A release table names the file: never read a device or a pipe from
-	// it (a read could block the run or never end).
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	tables, err := readers.Open(path, readers.Options{})
-	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		for _, t := range tables {
-			t.Close()
-		}
-	}()
-	if len(tables) == 0 {
-		return nil, fmt.Errorf("%s: no table", path)
-	}
-	t := tables[0]
+// readPMPTable reads a pmp_data table that the cell ref names: its rows
+// are records, every non-label cell a number. Its messages give positions
+// and never quote the file: the user did not name it on the command line,
+// and a workbook received from someone else must not copy lines of a local
+// file into its messages.
+func readPMPTable(ref string, t DataTable) (*pmpTable, error) {
+	name := "pmp_data file " + ref
 	var data []int
 	pt := &pmpTable{}
 	for i, c := range t.Columns() {
@@ -195,18 +207,26 @@ func readPMPTable(path string) (*pmpTable, error) {
 		}
 	}
 	if len(data) == 0 {
-		return nil, fmt.Errorf("%s: no data columns (columns named %s are labels)", path, strings.Join(pmpLabelColumns[:], ", "))
+		return nil, fmt.Errorf("%s: no data columns (columns named %s are labels)", name, strings.Join(pmpLabelColumns[:], ", "))
 	}
-	for {
+	for n := 2; ; n++ { // the header is row 1
 		row, err := t.Next()
 		if err == io.EOF {
 			break
 		}
+		at := n
+		if row.Pos.Row > 0 {
+			at = row.Pos.Row
+		}
 		if err != nil {
-			return nil, err
+			var te *table.Error
+			if errors.As(err, &te) && te.Pos.Row > 0 {
+				at = te.Pos.Row
+			}
+			return nil, fmt.Errorf("%s, row %d: cannot be read", name, at)
 		}
 		if len(pt.records) == maxPMPDataRecords || (len(pt.records)+1)*len(data) > maxPMPDataCells {
-			return nil, fmt.Errorf("%s: more than %d records or %d cells: too large for the exact PMP computations", path, maxPMPDataRecords, maxPMPDataCells)
+			return nil, fmt.Errorf("%s: more than %d records or %d cells: too large for the exact PMP computations", name, maxPMPDataRecords, maxPMPDataCells)
 		}
 		v := make([]float64, len(data))
 		for j, i := range data {
@@ -216,37 +236,39 @@ func readPMPTable(path string) (*pmpTable, error) {
 			}
 			x, err := pmpNumber(c)
 			if err != nil {
-				pos := row.Pos
-				pos.Column, pos.ColumnName = i, t.Columns()[i].Name
-				return nil, &table.Error{Pos: pos, Err: err}
+				return nil, fmt.Errorf("%s, row %d, column %d: %w", name, at, i+1, err)
 			}
 			v[j] = x
 		}
 		pt.records = append(pt.records, v)
 	}
 	if len(pt.records) == 0 {
-		return nil, fmt.Errorf("%s: no records", path)
+		return nil, fmt.Errorf("%s: no records", name)
 	}
 	return pt, nil
 }
 
-// pmpNumber reads a data cell: a finite number.
+// pmpNumber reads a data cell: a finite number. Its errors do not quote
+// the cell.
 func pmpNumber(c table.Cell) (float64, error) {
 	switch c.Kind {
 	case table.Number:
 		if math.IsNaN(c.Num) || math.IsInf(c.Num, 0) {
-			return 0, fmt.Errorf("%v is not a finite number", c.Num)
+			return 0, errors.New("not a finite number")
 		}
 		return c.Num, nil
 	case table.Integer:
 		return float64(c.Int), nil
-	case table.Text:
-		return ParseNumber(c.Str)
 	}
 	if c.IsEmpty() {
 		return 0, errors.New("empty: every record needs a value in every data column")
 	}
-	return 0, fmt.Errorf("%s is not a number", c.String())
+	if c.Kind == table.Text {
+		if x, err := ParseNumber(c.Str); err == nil {
+			return x, nil
+		}
+	}
+	return 0, errors.New("not a number")
 }
 
 // pmpFromData returns the row's PMP parameter ε̃ with respect to its
@@ -273,23 +295,23 @@ func (r *Release) computePMPFromData() (eps, delta float64, why string) {
 		if !(r.delta > 0) {
 			return 0, 0, "pmp_data: a gaussian row needs delta > 0: Prop. 12 gives ε̃ of (ε̃, δ)-PMP at the row's δ"
 		}
-		key = pmpKey{path: r.pmpPath, mechanism: r.Mechanism, a: r.sigma, b: r.delta}
+		key = pmpKey{table: pmpRef{file: r.pmpFrom.file, ref: r.pmpPath}, mechanism: r.Mechanism, a: r.sigma, b: r.delta}
 		delta = r.delta
 	case MechanismExponential:
-		key = pmpKey{path: r.pmpPath, mechanism: r.Mechanism, a: r.pureEps, b: r.sensitiv}
+		key = pmpKey{table: pmpRef{file: r.pmpFrom.file, ref: r.pmpPath}, mechanism: r.Mechanism, a: r.pureEps, b: r.sensitiv}
 	default:
 		return 0, 0, "pmp_data: used by gaussian rows (Prop. 12) and exponential rows (Prop. 9); this row is " + string(r.Mechanism)
 	}
 	res := r.pmp.result(key, func() pmpResult {
-		t, err := r.pmp.table(key.path)
+		t, err := r.pmp.table(key.table, r.pmpFrom)
 		if err != nil {
-			return pmpResult{why: "pmp_data: " + err.Error()}
+			return pmpResult{why: err.Error()}
 		}
 		switch key.mechanism {
 		case MechanismGaussian:
 			b, err := PMPGaussian(t.records, key.a, key.b)
 			if err != nil {
-				return pmpResult{why: fmt.Sprintf("pmp_data %s: %v", key.path, err)}
+				return pmpResult{why: fmt.Sprintf("pmp_data %s: %v", key.table.ref, err)}
 			}
 			return pmpResult{eps: b.Epsilon, maxDistance: b.MaxDistance}
 		default:
@@ -302,7 +324,7 @@ func (r *Release) computePMPFromData() (eps, delta float64, why string) {
 			}
 			x, err := PMPExponential(loss, key.a, key.b)
 			if err != nil {
-				return pmpResult{why: fmt.Sprintf("pmp_data %s: %v", key.path, err)}
+				return pmpResult{why: fmt.Sprintf("pmp_data %s: %v", key.table.ref, err)}
 			}
 			return pmpResult{eps: x.Epsilon, maxDistance: math.NaN()}
 		}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/readers"
 )
 
 // writeTable writes CSV text to a file in a temporary directory.
@@ -26,7 +28,7 @@ func writeTable(t *testing.T, name, text string) string {
 // independent gdp path of the evaluator (tested against mpmath in
 // TestReferenceCore).
 func TestPMPDataGaussianTwoRecords(t *testing.T) {
-	ev := New()
+	ev := New(WithDataLoader(fileLoader{}))
 	for _, tc := range []struct {
 		a, b         [2]float64
 		sigma, delta string
@@ -68,7 +70,7 @@ func TestPMPDataGaussianMany(t *testing.T) {
 		fmt.Fprintf(&b, "%v,%v\n", r[0], r[1])
 	}
 	path := writeTable(t, "six.csv", b.String())
-	ev := New()
+	ev := New(WithDataLoader(fileLoader{}))
 	prev := 0.0
 	for _, sigma := range []float64{4, 2, 1, 0.5, 0.25} {
 		st, got := evalWith(t, ev, map[string]string{"sigma": fmt.Sprint(sigma), "sensitivity": "1.2", "delta": "1e-5", "pmp_data": path})
@@ -99,7 +101,7 @@ func TestPMPDataGaussianMany(t *testing.T) {
 // computed here directly. With 4 records the column equals PMPExponential
 // on the transposed table and lies at or below the DP ε.
 func TestPMPDataExponential(t *testing.T) {
-	ev := New()
+	ev := New(WithDataLoader(fileLoader{}))
 	loss := [2][3]float64{{0, 1, 2}, {2, 0.5, 0}}
 	path := writeTable(t, "loss.csv", fmt.Sprintf("record,w1,w2,w3\nx1,%v,%v,%v\nx2,%v,%v,%v\n",
 		loss[0][0], loss[0][1], loss[0][2], loss[1][0], loss[1][1], loss[1][2]))
@@ -150,7 +152,7 @@ func TestPMPDataExponential(t *testing.T) {
 // columns are computed. pmp_data on a row of another mechanism is named
 // as unused; a gaussian row without delta lacks an input.
 func TestPMPDataProblems(t *testing.T) {
-	ev := New()
+	ev := New(WithDataLoader(fileLoader{}))
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.csv")
 	if err := os.WriteFile(bad, []byte("x,y\n1,2\n3,oops\n"), 0o644); err != nil {
@@ -173,8 +175,7 @@ func TestPMPDataProblems(t *testing.T) {
 		row  map[string]string
 		want []string
 	}{
-		{map[string]string{"sigma": "1", "delta": "1e-5", "pmp_data": filepath.Join(dir, "missing.csv")}, []string{"pmp_data", "missing.csv"}},
-		{map[string]string{"sigma": "1", "delta": "1e-5", "pmp_data": bad}, []string{"pmp_data", "bad.csv", "row 3", "y", "oops"}},
+		{map[string]string{"sigma": "1", "delta": "1e-5", "pmp_data": bad}, []string{"pmp_data file " + bad + ", row 3, column 2: not a number"}},
 		{map[string]string{"sigma": "1", "delta": "1e-5", "pmp_data": odd}, []string{"pmp_data", "odd.csv"}},
 		{map[string]string{"sigma": "1", "pmp_data": odd}, []string{"add baseline (or candidates, or prior) and delta (e.g. 1e-5) to get", "and 13 more"}},
 		{map[string]string{"mu": "1", "delta": "1e-5", "pmp_data": odd}, []string{"pmp_data: filled, but only gaussian and exponential rows use it; clear it or correct mechanism"}},
@@ -195,10 +196,23 @@ func TestPMPDataProblems(t *testing.T) {
 	}
 }
 
+// TestPMPDataUnusableFile: a cell naming a file the loader cannot open is
+// an error of the row, naming the column as the table writes it.
+func TestPMPDataUnusableFile(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing.csv")
+	for _, header := range []string{"pmp_data", "parent_set"} {
+		st, got := evalWith(t, New(WithDataLoader(fileLoader{})), map[string]string{"sigma": "1", "delta": "1e-5", "baseline": "0.5", header: missing})
+		want := header + ": " + missing + ": cannot open the file: no such file or directory"
+		if st != StatusError || got["message"].Str != want || !got["fdp_success"].IsEmpty() {
+			t.Errorf("%s: status %s, message %q, want error %q", header, st, got["message"].Str, want)
+		}
+	}
+}
+
 // TestPMPDataInline: a parent set written in the cell gives the same
 // result as the same records in a file.
 func TestPMPDataInline(t *testing.T) {
-	ev := New()
+	ev := New(WithDataLoader(fileLoader{}))
 	path := writeTable(t, "f.csv", "a,b\n0,1\n1,0\n0.5,0.5\n0.2,0.9\n")
 	for _, row := range []map[string]string{
 		{"sigma": "0.7", "delta": "1e-6"},
@@ -238,13 +252,57 @@ func TestPMPDataBeyondSensitivity(t *testing.T) {
 	}
 }
 
-// TestPMPDataNotAFile: a device or a directory named in pmp_data is refused
-// without reading it.
-func TestPMPDataNotAFile(t *testing.T) {
-	for _, path := range []string{"/dev/zero", t.TempDir()} {
-		_, got := evalWith(t, New(), map[string]string{"sigma": "1", "delta": "1e-5", "pmp_data": path})
-		if !got["pmp_data_eps"].IsEmpty() || !strings.Contains(got["message"].Str, "not a regular file") {
-			t.Errorf("%s: %v %q", path, got["pmp_data_eps"], got["message"].Str)
+// TestPMPDataWithoutLoader: an evaluator without a DataLoader opens no
+// file a cell names (the row is an error); a parent set written in the
+// cell still works.
+func TestPMPDataWithoutLoader(t *testing.T) {
+	path := writeTable(t, "x.csv", "f\n0\n1\n")
+	st, got := evalWith(t, New(), map[string]string{"sigma": "1", "delta": "1e-5", "pmp_data": path})
+	want := "pmp_data: " + path + " is not a parent set written in the cell (records separated by \";\"), and this evaluation reads no files named in cells"
+	if st != StatusError || got["message"].Str != want {
+		t.Errorf("%v %q, want the message to hold %q", got["pmp_data_eps"], got["message"].Str, want)
+	}
+	_, inline := evalWith(t, New(), map[string]string{"sigma": "1", "delta": "1e-5", "pmp_data": "0; 1"})
+	if inline["pmp_data_eps"].IsEmpty() {
+		t.Errorf("inline parent set without a loader: %q", inline["message"].Str)
+	}
+}
+
+// TestPMPDataQuotesNoContent: whatever is wrong in a pmp_data file, the
+// message gives a position and never a cell or a header of the file.
+func TestPMPDataQuotesNoContent(t *testing.T) {
+	const secret = "SECRET-7f3a"
+	ev := New(WithDataLoader(fileLoader{}))
+	for _, tc := range []struct{ text, want string }{
+		{"x,y\n1,2\n3," + secret + "\n", ", row 3, column 2: not a number"},
+		{"id," + secret + "\n" + secret + ",1\n" + secret + ",\n", ", row 3, column 2: empty: every record needs a value in every data column"},
+		{"x\n" + secret + "\n", ", row 2, column 1: not a number"},
+		{"id\n" + secret + "\n", ": no data columns (columns named id, record, name are labels)"},
+	} {
+		path := writeTable(t, "leak.csv", tc.text)
+		_, got := evalWith(t, ev, map[string]string{"sigma": "1", "delta": "1e-5", "pmp_data": path})
+		msg := got["message"].Str
+		if want := "pmp_data file " + path + tc.want; !strings.Contains(msg, want) {
+			t.Errorf("%q: message %q, want it to hold %q", tc.text, msg, want)
+		}
+		if strings.Contains(msg, secret) {
+			t.Errorf("%q: message quotes the file: %q", tc.text, msg)
 		}
 	}
+}
+
+// fileLoader opens the file a cell names as it is, without the rules of
+// package cellfiles (tested there): the tests here are about the
+// computation and the messages.
+type fileLoader struct{}
+
+func (fileLoader) OpenData(_, ref string) (DataTable, error) {
+	tables, err := readers.Open(ref, readers.Options{})
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range tables[1:] {
+		t.Close()
+	}
+	return tables[0], nil
 }

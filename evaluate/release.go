@@ -128,6 +128,7 @@ type Release struct {
 	// cache of such tables and results, and this row's result.
 	pmpPath  string
 	pmp      *pmpCache
+	pmpFrom  pmpSource // the table the row comes from, and who opens files
 	pmpDone  bool
 	pmpEps   float64
 	pmpDelta float64
@@ -434,6 +435,16 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 	r := &Release{Mechanism: spec.name, compositions: k}
 	if in.has(FieldPMPData) {
 		r.pmpPath, r.pmp = strings.TrimSpace(in.text[FieldPMPData]), b.pmpData
+		r.pmpFrom = pmpSource{file: b.source, loader: b.data}
+		// A cell naming a file that cannot be used (refused where it
+		// points, missing, not a regular file) is an error of the row,
+		// as any unusable input.
+		if _, err := r.pmp.table(pmpRef{file: b.source, ref: r.pmpPath}, r.pmpFrom); err != nil {
+			if ref, ok := errors.AsType[*pmpRefError](err); ok {
+				problems.add("%s: %v", b.name(FieldPMPData), ref.err)
+				return nil
+			}
+		}
 	}
 	r.hasDelta = in.has(FieldDelta)
 	r.delta = in.num[FieldDelta]

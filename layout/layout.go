@@ -62,7 +62,7 @@ func New(ev *evaluate.Evaluator, tables []Source) (*Layout, error) {
 		computed[evaluate.CanonicalName(c.Name)] = true
 	}
 	for _, t := range tables {
-		b, err := ev.Bind(t.Columns())
+		b, err := ev.BindSource(t.File(), t.Columns())
 		if err != nil {
 			pos := table.Position{File: t.File(), Sheet: t.Sheet(), Row: 1, Column: -1}
 			var dup *evaluate.DuplicateColumnError

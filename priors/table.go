@@ -108,6 +108,7 @@ type Tables struct {
 	priors map[string]*Prior   // by key
 	folded map[string][]string // by normalised key: the keys
 	files  []loadedFile
+	opened []string // every file opened, companions included
 }
 
 // loadedFile is one loaded file and how many keys it defined.
@@ -178,6 +179,7 @@ func load(paths []string, files fileSet) (*Tables, error) {
 	for i := 0; i < len(paths); i++ {
 		path := paths[i]
 		before := len(ts.priors)
+		ts.opened = append(ts.opened, path)
 		tables, err := files.open(path, readers.Options{Accept: isPriorOrFrequencyHeader})
 		if err != nil {
 			errs = append(errs, err)
@@ -435,6 +437,16 @@ func (ts *Tables) Files() []string {
 		names[i] = f.name
 	}
 	return names
+}
+
+// Opened returns every file Load read, in order: the files it was given and
+// the frequency tables it found beside prior tables. A program that writes
+// files must not replace any of them.
+func (ts *Tables) Opened() []string {
+	if ts == nil {
+		return nil
+	}
+	return slices.Clone(ts.opened)
 }
 
 // Lookup returns the prior of a key: the key as written (surrounding

@@ -3,58 +3,194 @@ package writers
 import (
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// atomicFile is a temporary file beside target that becomes target on
-// commit.
+// atomicFile is where a writer's bytes go: a temporary file beside the
+// target that becomes the target on commit, or a stream (standard output,
+// a pipe, a device) written as the writer goes.
+//
+// A target named through symbolic links is written where the links lead:
+// the temporary file is made in the folder of the final file and renamed
+// onto it, so the links stay links.
 type atomicFile struct {
-	target string
-	f      *os.File // nil once committed or aborted
+	target string // the output as named, for messages
+	final  string // the file renamed onto (target with links followed); "" for a stream
+	// f is what the writer writes into: the temporary file, the stream
+	// itself, or (spool) a temporary file copied to the stream on commit.
+	// nil once committed or aborted.
+	f *os.File
+	// stream is the stream output, nil for a file.
+	stream *os.File
+	// ownStream is set when this package opened stream (a device or a
+	// pipe named by path) and so closes it.
+	ownStream bool
+	// spool is set when f is a temporary copy of a stream's content: a
+	// workbook is written out of order, which a stream cannot take.
+	spool bool
+	// spoolName is the spool's path while it still has one (it is
+	// removed at once where the system allows an open file to lose its
+	// name).
+	spoolName string
 }
 
-// createAtomic creates the temporary file for target. It fails at once when
-// target is a directory or its directory does not exist or is not writable.
-func createAtomic(target string) (*atomicFile, error) {
-	dir, base := filepath.Split(target)
-	if base == "" || base == "." || base == ".." {
-		return nil, fmt.Errorf("writers: %q is not a file name", target)
+// openOutput opens the output of a writer of format for path, or for
+// opts.stream when CreateStream set it.
+//
+// A path naming a pipe, a character device or a socket is a stream too;
+// any other path gets a temporary file in the folder of the file it names
+// (links followed), after the temporary files that killed runs left there
+// are removed (see removeStale). It fails at once when the path is a
+// folder, or its folder does not exist or is not writable, and it refuses
+// to write a binary format (XLSX, Parquet) to a terminal.
+func openOutput(path string, opts Options, format string) (*atomicFile, error) {
+	seekable := format == FormatXLSX
+	if opts.stream != nil {
+		return openStream(path, opts.stream, false, format, seekable)
 	}
-	if dir == "" {
-		dir = "."
+	base := filepath.Base(path)
+	if path == "" || strings.HasSuffix(path, string(filepath.Separator)) || base == "." || base == ".." {
+		return nil, fmt.Errorf("cannot write %q: not a file name", path)
 	}
-	if fi, err := os.Stat(target); err == nil && fi.IsDir() {
-		return nil, fmt.Errorf("writers: %s is a directory", target)
-	}
-	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	final, err := followLinks(path)
 	if err != nil {
-		return nil, fmt.Errorf("writers: creating a temporary file for %s: %w", target, err)
+		return nil, err
 	}
-	return &atomicFile{target: target, f: f}, nil
+	if fi, err := os.Stat(final); err == nil {
+		switch {
+		case fi.IsDir():
+			return nil, fmt.Errorf("cannot write %s: it is a folder", path)
+		case !fi.Mode().IsRegular():
+			f, err := os.OpenFile(final, os.O_WRONLY, 0)
+			if err != nil {
+				return nil, fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
+			}
+			out, err := openStream(path, f, true, format, seekable)
+			if err != nil {
+				_ = f.Close()
+			}
+			return out, err
+		}
+	}
+	dir := filepath.Dir(final)
+	if fi, err := os.Stat(dir); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("cannot write %s: the folder %s does not exist", path, folderName(path, final))
+		}
+		return nil, fmt.Errorf("cannot write %s: the folder %s: %w", path, folderName(path, final), unwrapPath(err))
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("cannot write %s: %s is not a folder", path, folderName(path, final))
+	}
+	f, err := createTemp(dir)
+	if err != nil {
+		return nil, fmt.Errorf("cannot write %s: cannot create a file in the folder %s: %w", path, folderName(path, final), unwrapPath(err))
+	}
+	return &atomicFile{target: path, final: final, f: f}, nil
 }
 
-// name returns the temporary file's path ("" once closed).
-func (a *atomicFile) name() string {
-	if a.f == nil {
-		return ""
+// folderName names the folder an output goes in, for messages: the folder
+// as the user wrote it, unless links lead elsewhere.
+func folderName(path, final string) string {
+	if final != path {
+		return filepath.Dir(final)
 	}
-	return a.f.Name()
+	return filepath.Dir(path)
 }
 
-// commit syncs and closes the temporary file and renames it to the target.
-// On any failure the temporary file is removed and the target left alone.
-// The new file gets the permissions of the file it replaces, or 0644.
+// unwrapPath drops the path from an *fs.PathError, whose message would
+// name the temporary file or repeat the target.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// openStream makes the output that writes to stream. A workbook is
+// spooled to a temporary file (it is written out of order) and copied to
+// the stream on commit; other formats are written to the stream directly.
+func openStream(name string, stream *os.File, own bool, format string, seekable bool) (*atomicFile, error) {
+	if (format == FormatXLSX || format == FormatParquet) && isTerminal(stream.Fd()) {
+		what := "an XLSX workbook"
+		if format == FormatParquet {
+			what = "a Parquet file"
+		}
+		return nil, fmt.Errorf("cannot write %s to %s: it is a terminal; redirect the output to a file or a pipe, or name a file with -o", what, name)
+	}
+	out := &atomicFile{target: name, f: stream, stream: stream, ownStream: own}
+	if !seekable {
+		return out, nil
+	}
+	dir := os.TempDir()
+	spool, err := createTemp(dir)
+	if err != nil {
+		return nil, fmt.Errorf("cannot write %s: cannot create a temporary file in %s: %w", name, dir, unwrapPath(err))
+	}
+	out.f, out.spool, out.spoolName = spool, true, spool.Name()
+	// Where an open file may lose its name, a killed run leaves nothing.
+	if os.Remove(spool.Name()) == nil {
+		out.spoolName = ""
+	}
+	return out, nil
+}
+
+// maxLinks bounds the symbolic links followed to an output's final file.
+const maxLinks = 40
+
+// followLinks returns the file that path names once every symbolic link
+// is followed: the file to replace. It may not exist yet (a link to a
+// file still to be made).
+func followLinks(path string) (string, error) {
+	p := path
+	for range maxLinks {
+		fi, err := os.Lstat(p)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return p, nil
+		}
+		dest, err := os.Readlink(p)
+		if err != nil {
+			return "", fmt.Errorf("cannot write %s: reading the link %s: %w", path, p, unwrapPath(err))
+		}
+		if !filepath.IsAbs(dest) {
+			dir := filepath.Dir(p)
+			// ".." in a link is taken from the folder the link is
+			// really in, as the system does.
+			if real, err := filepath.EvalSymlinks(dir); err == nil {
+				dir = real
+			}
+			dest = filepath.Join(dir, dest)
+		}
+		p = dest
+	}
+	return "", fmt.Errorf("cannot write %s: more than %d links in a row", path, maxLinks)
+}
+
+// closed reports whether the output was committed or aborted.
+func (a *atomicFile) closed() bool { return a.f == nil }
+
+// commit makes the output final. A file output is synced, closed and
+// renamed onto the final file; on any failure the temporary file is
+// removed and the target left alone. The new file gets the permissions of
+// the file it replaces, or 0644. A stream output copies the spool, if any,
+// to the stream.
 func (a *atomicFile) commit() error {
 	if a.f == nil {
 		return fmt.Errorf("writers: %s: already closed", a.target)
 	}
 	f := a.f
 	a.f = nil
+	if a.stream != nil {
+		return a.finishStream(f)
+	}
 	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(a.target); err == nil && fi.Mode().IsRegular() {
+	if fi, err := os.Stat(a.final); err == nil && fi.Mode().IsRegular() {
 		mode = fi.Mode().Perm()
 	}
 	err := f.Chmod(mode)
@@ -65,24 +201,73 @@ func (a *atomicFile) commit() error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), a.target)
+		err = os.Rename(f.Name(), a.final)
 	}
 	if err != nil {
 		_ = os.Remove(f.Name())
-		return fmt.Errorf("writers: finishing %s: %w", a.target, err)
+		return fmt.Errorf("writers: finishing %s: %w", a.target, unwrapLink(err))
 	}
-	syncDir(filepath.Dir(a.target))
+	syncDir(filepath.Dir(a.final))
 	return nil
 }
 
-// abort closes and removes the temporary file. It is a no-op once the file
-// has been committed or aborted.
+// unwrapLink drops the paths from an *os.LinkError, whose message would
+// name the temporary file.
+func unwrapLink(err error) error {
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}
+
+// finishStream copies the spool f (when there is one) to the stream and
+// closes what this package opened.
+func (a *atomicFile) finishStream(f *os.File) error {
+	var err error
+	if a.spool {
+		if _, err = f.Seek(0, io.SeekStart); err == nil {
+			_, err = io.Copy(a.stream, f)
+		}
+		a.dropSpool(f)
+	}
+	if a.ownStream {
+		if cerr := a.stream.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("writers: writing %s: %w", a.target, unwrapPath(err))
+	}
+	return nil
+}
+
+// dropSpool closes and removes the spool.
+func (a *atomicFile) dropSpool(f *os.File) {
+	_ = f.Close()
+	if a.spoolName != "" {
+		_ = os.Remove(a.spoolName)
+	}
+}
+
+// abort closes and removes the temporary file (what went to a stream
+// stays there). It is a no-op once the output has been committed or
+// aborted.
 func (a *atomicFile) abort() error {
 	if a.f == nil {
 		return nil
 	}
 	f := a.f
 	a.f = nil
+	if a.stream != nil {
+		if a.spool {
+			a.dropSpool(f)
+		}
+		if a.ownStream {
+			_ = a.stream.Close()
+		}
+		return nil
+	}
 	cerr := f.Close()
 	if err := os.Remove(f.Name()); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("writers: removing %s: %w", f.Name(), err)
@@ -185,7 +370,7 @@ func (l *lifecycle) beginClose() error {
 // beginAbort marks the writer done; it reports whether there is anything
 // left to abort.
 func (l *lifecycle) beginAbort() bool {
-	if l.done && l.out.f == nil {
+	if l.done && l.out.closed() {
 		return false
 	}
 	l.done = true

@@ -20,8 +20,12 @@ type delimitedWriter struct {
 	record []string
 }
 
-func newDelimited(path string, sep rune) (*delimitedWriter, error) {
-	out, err := createAtomic(path)
+func newDelimited(path string, sep rune, opts Options) (*delimitedWriter, error) {
+	format := FormatCSV
+	if sep == '\t' {
+		format = FormatTSV
+	}
+	out, err := openOutput(path, opts, format)
 	if err != nil {
 		return nil, err
 	}

@@ -78,8 +78,8 @@ type columnBuilder struct {
 // a few thousand rows of each row group.
 const parquetDictionaryBytes = 64 << 10
 
-func newParquet(path string) (*parquetWriter, error) {
-	out, err := createAtomic(path)
+func newParquet(path string, opts Options) (*parquetWriter, error) {
+	out, err := openOutput(path, opts, FormatParquet)
 	if err != nil {
 		return nil, err
 	}
@@ -153,6 +153,9 @@ func (w *parquetWriter) WriteHeader(cols []table.Column) error {
 		return w.fail(fmt.Errorf("writers: starting the Parquet file %s: %w", w.out.target, err))
 	}
 	w.fw = fw
+	if err := fw.AppendKeyValueMetadata(Marker, Version()); err != nil {
+		return w.fail(fmt.Errorf("writers: starting the Parquet file %s: %w", w.out.target, err))
+	}
 	w.rb = array.NewRecordBuilder(memory.DefaultAllocator, schema)
 	w.cols = make([]columnBuilder, len(cols))
 	for i, k := range w.kinds {

@@ -1,10 +1,13 @@
 package writers
 
 import (
+	"archive/zip"
 	"errors"
 	"fmt"
 	"html"
+	"io"
 	"math"
+	"os"
 	"strconv"
 	"unicode/utf8"
 
@@ -40,14 +43,29 @@ const TemplateRows = 1000
 // else), the example rows filled in, a frozen header, and a Columns sheet
 // when docs is not nil. The file is written to a temporary file and renamed
 // into place, like every writer.
-func WriteTemplate(path, sheet string, cols []TemplateColumn, examples [][]table.Cell, docs [][]string) (err error) {
+func WriteTemplate(path, sheet string, cols []TemplateColumn, examples [][]table.Cell, docs [][]string) error {
+	return writeTemplate(path, Options{}, sheet, cols, examples, docs)
+}
+
+// WriteTemplateStream writes the workbook of WriteTemplate to the stream f
+// (standard output, a pipe), as CreateStream does; name is how messages
+// call f. It is refused when f is a terminal.
+func WriteTemplateStream(f *os.File, name, sheet string, cols []TemplateColumn, examples [][]table.Cell, docs [][]string) error {
+	if f == nil {
+		return fmt.Errorf("writers: %s: no stream", name)
+	}
+	return writeTemplate(name, Options{stream: f}, sheet, cols, examples, docs)
+}
+
+// writeTemplate writes a template to the output of path or opts.stream.
+func writeTemplate(path string, opts Options, sheet string, cols []TemplateColumn, examples [][]table.Cell, docs [][]string) (err error) {
 	if len(cols) == 0 {
 		return errors.New("writers: a template needs columns")
 	}
 	if err := checkSheetName(sheet); err != nil {
 		return err
 	}
-	a, err := createAtomic(path)
+	a, err := openOutput(path, opts, FormatXLSX)
 	if err != nil {
 		return err
 	}
@@ -132,6 +150,10 @@ func WriteTemplate(path, sheet string, cols []TemplateColumn, examples [][]table
 		}
 	}
 	f.SetActiveSheet(0)
+	if err := markWorkbook(f); err != nil {
+		return fmt.Errorf("writers: %s: %w", path, err)
+	}
+	f.SetZipWriter(func(w io.Writer) excelize.ZipWriter { return markZip(zip.NewWriter(w)) })
 	if err := f.Write(a.f); err != nil {
 		return fmt.Errorf("writers: %s: %w", path, err)
 	}

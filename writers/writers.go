@@ -16,6 +16,7 @@ package writers
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -56,6 +57,9 @@ type Options struct {
 	// amber or red against a limit (XLSX conditional formatting, which
 	// follows edits). Other formats ignore it.
 	Shading *Shading
+
+	// stream is the output of CreateStream.
+	stream *os.File
 }
 
 // Writer receives the header once, then every row in order.
@@ -121,25 +125,71 @@ const CurvesSheetName = "Curves"
 
 // Create returns a Writer for path. The format is opts.Format or, when
 // that is empty, the extension of path (.csv, .tsv, .xlsx or .parquet, in
-// any case). The output goes to a temporary file in the same directory as
-// path ("."+name+".*.tmp"), which Close syncs and renames to path and Abort
-// removes; path itself is not touched before a successful Close.
+// any case). The output goes to a temporary file in the folder of the file
+// path names, links followed (TempPrefix…), which Close syncs and renames
+// onto that file and Abort removes; the file itself is not touched before a
+// successful Close, and a link named by path stays a link. Temporary files
+// that killed runs left in that folder are removed first.
+//
+// A path that names a pipe, a character device or a socket is written as a
+// stream, as by CreateStream; its format defaults to CSV when the name has
+// no extension.
 func Create(path string, opts Options) (Writer, error) {
+	opts.stream = nil
+	return create(path, opts)
+}
+
+// CreateStream returns a Writer that writes to f, an open stream such as
+// standard output or a pipe; name is how messages call it ("standard
+// output"). The format is opts.Format, else name's extension, else CSV.
+// CSV, TSV and Parquet are written as the rows come; a workbook is written
+// out of order, so it is spooled to a temporary file (nameless where the
+// system allows) and copied to f on Close. XLSX and Parquet are refused
+// when f is a terminal. Close does not close f. What was written before an
+// error or Abort stays written: a reader of the stream must check the
+// writing program's exit status.
+func CreateStream(f *os.File, name string, opts Options) (Writer, error) {
+	if f == nil {
+		return nil, fmt.Errorf("writers: %s: no stream", name)
+	}
+	opts.stream = f
+	return create(name, opts)
+}
+
+// create opens the output of path (or opts.stream) and the writer of its
+// format.
+func create(path string, opts Options) (Writer, error) {
 	format, err := FormatOf(path, opts.Format)
+	if err != nil && opts.Format == "" && (opts.stream != nil || isStream(path)) {
+		format, err = FormatCSV, nil
+	}
 	if err != nil {
 		return nil, err
 	}
+	var w Writer
 	switch format {
 	case FormatCSV:
-		return newDelimited(path, ',')
+		w, err = newDelimited(path, ',', opts)
 	case FormatTSV:
-		return newDelimited(path, '\t')
+		w, err = newDelimited(path, '\t', opts)
 	case FormatXLSX:
-		return newXLSX(path, opts)
+		w, err = newXLSX(path, opts)
 	case FormatParquet:
-		return newParquet(path)
+		w, err = newParquet(path, opts)
+	default:
+		return nil, fmt.Errorf("writers: %s: unsupported format %q", path, format)
 	}
-	return nil, fmt.Errorf("writers: %s: unsupported format %q", path, format)
+	if err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// isStream reports whether path names (links followed) a pipe, a
+// character device or a socket.
+func isStream(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && !fi.IsDir() && !fi.Mode().IsRegular()
 }
 
 // FormatOf returns the output format for path: format itself when it is

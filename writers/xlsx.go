@@ -136,12 +136,6 @@ type pendingRow struct {
 	origin RowOrigin
 }
 
-// TempPrefix starts the names of the temporary directories the XLSX
-// writer creates beside its output for excelize's spill files (a sheet's
-// rows beyond 16 MiB); Close and Abort remove them. A run that was killed
-// leaves one behind: a later run may remove those it finds.
-const TempPrefix = ".riskbatch-tmp-"
-
 func newXLSX(path string, opts Options) (*xlsxWriter, error) {
 	name := opts.SheetName
 	if name == "" {
@@ -157,14 +151,16 @@ func newXLSX(path string, opts Options) (*xlsxWriter, error) {
 		opts.Charts != nil && strings.EqualFold(name, CurvesSheetName) {
 		return nil, fmt.Errorf("writers: %s: sheet name %q is taken by the summary", path, name)
 	}
-	out, err := createAtomic(path)
+	out, err := openOutput(path, opts, FormatXLSX)
 	if err != nil {
 		return nil, err
 	}
 	// excelize spills a large sheet to temporary files: beside the output,
 	// not in the system's temporary folder, so that they count against the
-	// output's disk and are found next to it if the run is killed.
-	tmp, err := os.MkdirTemp(filepath.Dir(path), TempPrefix+filepath.Base(path)+".*")
+	// output's disk and are found next to it if the run is killed (named
+	// like every temporary entry, so that a later run removes them: see
+	// removeStale). Close and Abort remove the folder.
+	tmp, err := os.MkdirTemp(filepath.Dir(out.f.Name()), tempPattern())
 	if err != nil {
 		_ = out.abort()
 		return nil, fmt.Errorf("writers: creating a temporary folder for %s: %w", path, err)
@@ -776,11 +772,16 @@ func (w *xlsxWriter) finish() error {
 	}); err != nil {
 		return fmt.Errorf("writers: %s: document properties: %w", w.out.target, err)
 	}
+	if err := markWorkbook(w.f); err != nil {
+		return fmt.Errorf("writers: %s: document properties: %w", w.out.target, err)
+	}
 	// excelize assembles the archive in memory unless it is given a
 	// ZipWriter: hand it one that writes straight into the temporary file,
 	// so that memory does not grow with the size of the workbook.
-	zs := &zipSink{Writer: zip.NewWriter(w.out.f), dims: w.dims}
-	w.f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return zs })
+	// The used ranges are put in above the mark, so that its fingerprint is
+	// of the entries as the archive holds them.
+	zs := &zipSink{Writer: zip.NewWriter(w.out.f)}
+	w.f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return &dimensionZip{ZipWriter: markZip(zs), dims: w.dims} })
 	if err := w.f.Write(io.Discard); err != nil {
 		return fmt.Errorf("writers: writing the workbook %s: %w", w.out.target, err)
 	}
@@ -1050,9 +1051,7 @@ func cutUTF16(s string, n int) (string, bool) {
 // in place of the placeholder the sheet was started with (dims).
 type zipSink struct {
 	*zip.Writer
-	dims    map[string]string
 	cur     *countWriter
-	dim     *dimensionWriter
 	curName string
 	big     []string // entries of more than math.MaxUint32 bytes
 	closed  bool
@@ -1068,10 +1067,6 @@ func (z *zipSink) Create(name string) (io.Writer, error) {
 		return nil, err
 	}
 	z.cur, z.curName = &countWriter{w: w}, name
-	if len(z.dims) > 0 && strings.HasPrefix(name, "xl/worksheets/") && strings.HasSuffix(name, ".xml") {
-		z.dim = &dimensionWriter{w: z.cur, dims: z.dims}
-		return z.dim, nil
-	}
 	return z.cur, nil
 }
 
@@ -1088,18 +1083,49 @@ func (z *zipSink) Close() error {
 }
 
 func (z *zipSink) endEntry() error {
-	if z.dim != nil {
-		err := z.dim.flush()
-		z.dim = nil
-		if err != nil {
-			return err
-		}
-	}
 	if z.cur != nil && z.cur.n > math.MaxUint32 {
 		z.big = append(z.big, z.curName)
 	}
 	z.cur = nil
 	return nil
+}
+
+// dimensionZip is a ZipWriter that puts the real used range into each
+// worksheet entry it passes on (see dimensionWriter).
+type dimensionZip struct {
+	excelize.ZipWriter
+	dims map[string]string
+	dim  *dimensionWriter
+}
+
+// Create starts an entry, after finishing the previous one.
+func (z *dimensionZip) Create(name string) (io.Writer, error) {
+	if err := z.endEntry(); err != nil {
+		return nil, err
+	}
+	w, err := z.ZipWriter.Create(name)
+	if err != nil || len(z.dims) == 0 || !strings.HasPrefix(name, "xl/worksheets/") || !strings.HasSuffix(name, ".xml") {
+		return w, err
+	}
+	z.dim = &dimensionWriter{w: w, dims: z.dims}
+	return z.dim, nil
+}
+
+// Close finishes the last entry and the archive.
+func (z *dimensionZip) Close() error {
+	if err := z.endEntry(); err != nil {
+		return err
+	}
+	return z.ZipWriter.Close()
+}
+
+func (z *dimensionZip) endEntry() error {
+	if z.dim == nil {
+		return nil
+	}
+	err := z.dim.flush()
+	z.dim = nil
+	return err
 }
 
 // dimensionWriter holds the head of a worksheet's XML until its

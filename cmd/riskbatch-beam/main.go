@@ -43,7 +43,7 @@ func (l *stringList) String() string     { return strings.Join(*l, ",") }
 func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
 
 func main() {
-	var inputs, priorPaths stringList
+	var inputs, priorPaths, dataDirs stringList
 	flag.Var(&inputs, "input", "input file pattern: a path or a glob, local or in a Beam file system such as gs:// (repeatable; patterns may also follow the flags)")
 	output := flag.String("output", "", "prefix of the output shards: PREFIX-00000-of-00004.csv …; an extension (.csv, .tsv, .parquet) sets --format")
 	format := flag.String("format", "", "output format: csv (default), tsv or parquet")
@@ -52,6 +52,7 @@ func main() {
 	flag.Var(&priorPaths, "priors", "prior table joined on the prior column (repeatable); read by the workers as a side input")
 	confidence := flag.String("confidence", "0.95", "confidence level(s) of the one-run success upper bound, e.g. 0.95 or 0.05,0.5,0.95")
 	quiet := flag.Bool("quiet", false, "no summary on stderr")
+	flag.Var(&dataDirs, "data-dir", "a folder whose files cells (pmp_data) may name, besides the input file's own folder (repeatable)")
 	var limits readers.Limits
 	def := readers.DefaultLimits()
 	for _, l := range readers.LimitSettings() {
@@ -82,6 +83,7 @@ func main() {
 		Output:      *output,
 		Format:      *format,
 		Limits:      limits,
+		DataDirs:    dataDirs,
 	}
 	cfg.Output, cfg.Format = splitOutput(cfg.Output, cfg.Format)
 	os.Exit(run(context.Background(), cfg, os.Stderr, *quiet))

@@ -16,6 +16,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
+	"github.com/riskbatch/riskbatch/cellfiles"
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/layout"
 	"github.com/riskbatch/riskbatch/priors"
@@ -68,6 +69,10 @@ type Config struct {
 	// Limits bound what an input may make the readers unpack or hold, as
 	// eval's --max-* flags; zero fields are readers.DefaultLimits.
 	Limits readers.Limits
+	// DataDirs are folders whose files cells (pmp_data) may name besides
+	// the input file's own folder, as eval's --data-dir (package
+	// cellfiles). Files named in cells are read only beside local inputs.
+	DataDirs []string
 }
 
 // fileTask is one input file to read, and the number of its first table
@@ -166,7 +171,7 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) (*Plan, error) {
 			priorPaths = append(priorPaths, q)
 		}
 	}
-	ev, err := newEvaluator(cfg.Confidence, cfg.Priors, contents)
+	ev, err := newEvaluator(cfg.Confidence, cfg.Priors, contents, cfg.DataDirs, cfg.Limits)
 	if err != nil {
 		return nil, err
 	}
@@ -205,6 +210,7 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) (*Plan, error) {
 		InputFormat: cfg.InputFormat,
 		Sheet:       cfg.Sheet,
 		Limits:      cfg.Limits,
+		DataDirs:    cfg.DataDirs,
 	}, work, beam.SideInput{Input: priorData})
 	temp := tempDir(cfg.Output)
 	written := beam.ParDo(s, &writeShardFn{TempDir: temp, Format: format, Header: lay.Header()}, rows)
@@ -237,9 +243,14 @@ func frequencySibling(path string) string {
 }
 
 // newEvaluator builds the evaluator of a run, as eval does: the confidence
-// levels, and the prior tables when there are any.
-func newEvaluator(levels []float64, priorPaths []string, contents map[string][]byte) (*evaluate.Evaluator, error) {
-	var opts []evaluate.Option
+// levels, the prior tables when there are any, and the loader of files
+// named in cells, confined as eval confines them.
+func newEvaluator(levels []float64, priorPaths []string, contents map[string][]byte, dataDirs []string, limits readers.Limits) (*evaluate.Evaluator, error) {
+	loader, err := cellfiles.New(cellfiles.Options{Allowed: dataDirs, Limits: limits, Flag: "--data-dir"})
+	if err != nil {
+		return nil, err
+	}
+	opts := []evaluate.Option{evaluate.WithDataLoader(loader)}
 	if len(levels) > 0 {
 		opts = append(opts, evaluate.WithConfidence(levels...))
 	}
@@ -315,6 +326,7 @@ type evaluateFileFn struct {
 	InputFormat string
 	Sheet       string
 	Limits      readers.Limits
+	DataDirs    []string // --data-dir
 
 	ev                  *evaluate.Evaluator
 	lay                 *layout.Layout
@@ -340,7 +352,7 @@ func (fn *evaluateFileFn) ProcessElement(ctx context.Context, task fileTask, pri
 		for priorData(&pf) {
 			contents[pf.Path] = pf.Data
 		}
-		ev, err := newEvaluator(fn.Confidence, fn.Priors, contents)
+		ev, err := newEvaluator(fn.Confidence, fn.Priors, contents, fn.DataDirs, fn.Limits)
 		if err != nil {
 			return err
 		}

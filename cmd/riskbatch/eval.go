@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/riskbatch/riskbatch/cellfiles"
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/layout"
 	"github.com/riskbatch/riskbatch/priors"
@@ -36,6 +38,13 @@ type evalConfig struct {
 	inputFormat string
 	format      string
 	stderr      io.Writer
+	// stdout is where -o - writes.
+	stdout io.Writer
+	// force lets the output replace a file riskbatch did not write.
+	force bool
+	// dataDirs are the --data-dir folders: files named in cells may be
+	// read there too, besides the input's folder.
+	dataDirs []string
 	// passThrough reads and writes every row without evaluating it: the
 	// I/O baseline of the benchmarks (hidden flag --pass-through).
 	passThrough bool
@@ -61,13 +70,48 @@ func runEval(cfg evalConfig) error {
 	if cfg.workers < 1 {
 		cfg.workers = 1
 	}
-	evOpts := []evaluate.Option{evaluate.WithConfidence(levels...)}
+	if len(cfg.inputs) == 0 {
+		if cfg.output == "" {
+			cfg.output = sampleOutput
+		}
+	} else if cfg.output == "" {
+		cfg.output = defaultOutput(cfg.inputs[0])
+	}
+	out := outputOf(cfg.output, cfg.stdout)
+	var outFiles []string
+	if !out.stdout {
+		outFiles = []string{cfg.output}
+	}
+	// Files named in cells are read from the input's folder, or a
+	// --data-dir folder, and never the output.
+	loader, err := cellfiles.New(cellfiles.Options{Allowed: cfg.dataDirs, Outputs: outFiles, Limits: cfg.limits})
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	evOpts := []evaluate.Option{evaluate.WithConfidence(levels...), evaluate.WithDataLoader(loader)}
+	var reads []readFile
+	for _, in := range cfg.inputs {
+		reads = append(reads, readFile{path: in, role: "the input file"})
+	}
 	if len(cfg.priors) > 0 {
 		tables, err := priors.Load(cfg.priors)
 		if err != nil {
 			return cli.Exit("--priors: "+err.Error(), exitUsage)
 		}
 		evOpts = append(evOpts, evaluate.WithPriors(tables))
+		for _, p := range tables.Opened() {
+			role := "the frequency table read with a --priors table"
+			if slices.Contains(cfg.priors, p) {
+				role = "the --priors table"
+			}
+			reads = append(reads, readFile{path: p, role: role})
+		}
+	}
+	if err := refuseOverwrite([]output{out}, reads, cfg.stdout); err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	if err := refuseForeign(outFiles, cfg.force); err != nil {
+		return cli.Exit(err.Error(), exitUsage)
 	}
 	ev := evaluate.New(evOpts...)
 	// read counts the bytes read from the inputs, for the progress bar.
@@ -90,9 +134,6 @@ func runEval(cfg evalConfig) error {
 			return cli.Exit(err.Error(), exitUsage)
 		}
 		tables, size = ts, int64(len(wb))
-		if cfg.output == "" {
-			cfg.output = sampleOutput
-		}
 	} else {
 		for _, in := range cfg.inputs {
 			ts, err := readers.Open(in, opts)
@@ -102,12 +143,6 @@ func runEval(cfg evalConfig) error {
 			tables = append(tables, ts...)
 		}
 		size = inputBytes(cfg.inputs)
-		if cfg.output == "" {
-			cfg.output = defaultOutput(cfg.inputs[0])
-		}
-	}
-	if err := refuseOverwrite(cfg.output, cfg.inputs); err != nil {
-		return cli.Exit(err.Error(), exitUsage)
 	}
 	// A sheet whose header stands below a title or group labels: say which
 	// row was taken, since the rows above it are not read.
@@ -147,13 +182,23 @@ func runEval(cfg evalConfig) error {
 	sum := newSummary(lay.Layout, ev, sheet)
 	wopts := workbookOptions(cfg, threshold, ev, sheet, sum)
 	wopts.Format, wopts.SheetName = cfg.format, sheetName
-	w, err := writers.Create(cfg.output, wopts)
-	if err != nil {
+	var w writers.Writer
+	if out.stdout {
+		f, done, err := stdoutFile(cfg.stdout)
+		if err != nil {
+			return cli.Exit(fmt.Sprintf("%s: %v", stdoutName, err), exitUsage)
+		}
+		defer done()
+		w, err = writers.CreateStream(f, stdoutName, wopts)
+		if err != nil {
+			return cli.Exit(err.Error(), exitUsage)
+		}
+	} else if w, err = writers.Create(cfg.output, wopts); err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
 	if err := w.WriteHeader(noteUnknownColumns(headers, lay.Header(), lay.Inputs())); err != nil {
 		w.Abort()
-		return cli.Exit(fmt.Sprintf("%s: %v", cfg.output, err), exitUsage)
+		return cli.Exit(fmt.Sprintf("%s: %v", out.name(), err), exitUsage)
 	}
 	// Ctrl-C or SIGTERM stops the run: the temporary output is removed and
 	// any existing file at the output path is left as it was.
@@ -169,13 +214,19 @@ func runEval(cfg evalConfig) error {
 		}
 		return cli.Exit(err.Error(), exitUsage)
 	}
+	// A cell that named the output was refused; the output must not
+	// replace that file either: the input refers to it.
+	if c := loader.OutputNamed(); c != nil {
+		w.Abort()
+		return cli.Exit(fmt.Sprintf("%s: the output is the file that pmp_data %s names in %s; riskbatch never overwrites a file it reads, choose another -o", c.Output, c.Ref, c.Source), exitUsage)
+	}
 	if err := w.Close(); err != nil {
-		return cli.Exit(fmt.Sprintf("%s: %v", cfg.output, err), exitUsage)
+		return cli.Exit(fmt.Sprintf("%s: %v", out.name(), err), exitUsage)
 	}
 	sample := len(cfg.inputs) == 0
 	if !cfg.quiet {
 		fmt.Fprintf(cfg.stderr, "riskbatch: %d rows: %d ok, %d partial, %d error → %s\n",
-			counts.total(), counts[evaluate.StatusOK], counts[evaluate.StatusPartial], counts[evaluate.StatusError], cfg.output)
+			counts.total(), counts[evaluate.StatusOK], counts[evaluate.StatusPartial], counts[evaluate.StatusError], out.name())
 		if sample {
 			fmt.Fprintln(cfg.stderr, "riskbatch: this was the built-in sample; its error rows are invalid on purpose, to show how bad cells are reported")
 		}
@@ -202,21 +253,6 @@ func runEval(cfg evalConfig) error {
 func defaultOutput(input string) string {
 	ext := filepath.Ext(input)
 	return strings.TrimSuffix(input, ext) + "-risk" + ext
-}
-
-// refuseOverwrite returns an error when the output is one of the inputs,
-// also through links or different spellings of the same path.
-func refuseOverwrite(output string, inputs []string) error {
-	out, err := os.Stat(output)
-	if err != nil {
-		return nil // does not exist yet, so it is no input
-	}
-	for _, in := range inputs {
-		if st, err := os.Stat(in); err == nil && os.SameFile(st, out) {
-			return fmt.Errorf("%s: the output is the input file %s; riskbatch never overwrites an input, choose another -o", output, in)
-		}
-	}
-	return nil
 }
 
 // statusCounts counts rows per status.

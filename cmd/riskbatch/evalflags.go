@@ -13,7 +13,7 @@ import (
 // for it to be accepted anywhere on the command line (see arrange).
 func evalFlags() []cli.Flag {
 	flags := []cli.Flag{
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output file; its extension picks the format (.xlsx, .csv, .tsv, .parquet)"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output file; its extension picks the format (.xlsx, .csv, .tsv, .parquet); - for standard output (CSV unless --format)"},
 		&cli.StringFlag{Name: "sheet", Usage: "XLSX input sheet (default: every sheet whose first row has known column names)"},
 		&cli.StringSliceFlag{Name: "priors", Usage: "prior table joined on the prior column (repeatable); see PRIOR TABLES above"},
 		&cli.StringFlag{Name: "confidence", Value: "0.95", Usage: "confidence level(s) of the one-run success upper bound, e.g. 0.95 or 0.05,0.5,0.95 (one column per level)"},
@@ -24,12 +24,14 @@ func evalFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "pass-through", Hidden: true, Usage: "read and write without evaluating (benchmark baseline)"},
 		&cli.BoolFlag{Name: "values-only", Usage: "XLSX: write every bound as a value, without the live formulas that recompute closed-form bounds when an input is edited"},
 		&cli.StringFlag{Name: "threshold", Usage: "XLSX: shade the advantage columns red above this probability (e.g. 0.1), amber above half of it, green below; a row's own target_advantage takes precedence"},
+		&cli.BoolFlag{Name: "force", Usage: "replace an existing output file that riskbatch did not write"},
+		&cli.StringSliceFlag{Name: "data-dir", Usage: "a folder whose files cells (pmp_data) may name, besides the input file's own folder (repeatable)"},
 	}
 	return append(flags, limitFlags()...)
 }
 
 // evalConfigFrom reads the flags of evalFlags and the input files.
-func evalConfigFrom(c *cli.Context, stderr io.Writer) (evalConfig, error) {
+func evalConfigFrom(c *cli.Context, stdout, stderr io.Writer) (evalConfig, error) {
 	limits, err := limitsFrom(c)
 	if err != nil {
 		return evalConfig{}, err
@@ -45,6 +47,9 @@ func evalConfigFrom(c *cli.Context, stderr io.Writer) (evalConfig, error) {
 		inputFormat: c.String("input-format"),
 		format:      c.String("format"),
 		stderr:      stderr,
+		stdout:      stdout,
+		force:       c.Bool("force"),
+		dataDirs:    c.StringSlice("data-dir"),
 		passThrough: c.Bool("pass-through"),
 		valuesOnly:  c.Bool("values-only"),
 		threshold:   c.String("threshold"),

@@ -90,7 +90,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		if c.NArg() == 0 {
 			return usagef("eval", "eval needs at least one input file; `riskbatch` alone evaluates the built-in sample")
 		}
-		cfg, err := evalConfigFrom(c, stderr)
+		cfg, err := evalConfigFrom(c, stdout, stderr)
 		if err != nil {
 			return err
 		}
@@ -100,7 +100,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		if c.NArg() > 0 {
 			return usagef("sample", "sample evaluates the built-in sample and takes no input file; to evaluate %s: riskbatch eval %s", c.Args().First(), strings.Join(c.Args().Slice(), " "))
 		}
-		cfg, err := evalConfigFrom(c, stderr)
+		cfg, err := evalConfigFrom(c, stdout, stderr)
 		if err != nil {
 			return err
 		}
@@ -138,14 +138,15 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			Name:  "template",
 			Usage: "write an input workbook to fill in: every column with its note and data validation, one example row per mechanism",
 			Flags: []cli.Flag{
-				&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "workbook to write (default releases.xlsx)"},
+				&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "workbook to write (default releases.xlsx; - for standard output)"},
 				&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}},
+				&cli.BoolFlag{Name: "force", Usage: "replace an existing file that riskbatch did not write"},
 			},
 			Action: func(c *cli.Context) error {
 				if c.NArg() > 0 {
 					return usagef("template", "template takes no argument; to name the workbook: riskbatch template -o %s", c.Args().First())
 				}
-				return runTemplate(c, stderr)
+				return runTemplate(c, stdout, stderr)
 			},
 		},
 		{

@@ -34,6 +34,7 @@ func priorsFlags() []cli.Flag {
 		&cli.StringFlag{Name: "input-format", Usage: "data format: csv, tsv, xlsx or parquet (default: from the extension)"},
 		&cli.StringFlag{Name: "format", Usage: "output format (default: from the extension)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no summary on stderr"},
+		&cli.BoolFlag{Name: "force", Usage: "replace existing output files that riskbatch did not write"},
 	}, limitFlags()...)
 }
 
@@ -76,7 +77,21 @@ func runPriors(c *cli.Context, stderr io.Writer) error {
 	if out == "" {
 		out = strings.TrimSuffix(data, filepath.Ext(data)) + "-priors.xlsx"
 	}
-	if err := refuseOverwrite(out, []string{data}); err != nil {
+	if out == "-" {
+		return cli.Exit("priors: -o -: the prior table cannot go to standard output, as its frequency table and summary are written beside it; name a file", exitUsage)
+	}
+	// Every file written must not be the data file: the frequency table
+	// and summary beside the output too.
+	pp, fp, sp, err := priors.OutputPaths(out, c.String("format"))
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	written := []string{pp, fp, sp}
+	outs := []output{{path: pp}, {path: fp}, {path: sp}}
+	if err := refuseOverwrite(outs, []readFile{{path: data, role: "the data file"}}, nil); err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	if err := refuseForeign(written, c.Bool("force")); err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
 	limits, err := limitsFrom(c)
@@ -100,8 +115,7 @@ func runPriors(c *cli.Context, stderr io.Writer) error {
 		return cli.Exit(err.Error(), exitUsage)
 	}
 	if !c.Bool("quiet") {
-		_, freq, summary, _ := priors.OutputPaths(out, c.String("format"))
-		fmt.Fprintf(stderr, "riskbatch: %d records, %d priors → %s (frequencies: %s, summary: %s)\n", res.Records, len(res.Entries), out, freq, summary)
+		fmt.Fprintf(stderr, "riskbatch: %d records, %d priors → %s (frequencies: %s, summary: %s)\n", res.Records, len(res.Entries), out, fp, sp)
 		for _, n := range res.Notes {
 			fmt.Fprintln(stderr, "riskbatch: note: "+n)
 		}

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/riskbatch/riskbatch/writers"
 )
 
 // Ctrl-C during a run removes the temporary output, leaves an existing
@@ -30,7 +32,7 @@ func TestInterruptRemovesTemporaryOutput(t *testing.T) {
 	old := []byte("the previous output\n")
 	os.WriteFile(out, old, 0o644)
 
-	cmd := exec.Command(bin, "eval", fifo, "-o", out, "-q")
+	cmd := exec.Command(bin, "eval", fifo, "-o", out, "-q", "--force")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +48,7 @@ func TestInterruptRemovesTemporaryOutput(t *testing.T) {
 	// Wait until the temporary output exists: the run is writing.
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		tmps, _ := filepath.Glob(filepath.Join(dir, ".out.csv.*"))
+		tmps, _ := filepath.Glob(filepath.Join(dir, writers.TempPrefix+"*"))
 		if len(tmps) > 0 {
 			break
 		}
@@ -62,7 +64,7 @@ func TestInterruptRemovesTemporaryOutput(t *testing.T) {
 	if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted {
 		t.Fatalf("exit: %v, want status %d", err, exitInterrupted)
 	}
-	if tmps, _ := filepath.Glob(filepath.Join(dir, ".out.csv.*")); len(tmps) != 0 {
+	if tmps, _ := filepath.Glob(filepath.Join(dir, writers.TempPrefix+"*")); len(tmps) != 0 {
 		t.Errorf("temporary files left: %v", tmps)
 	}
 	if got, _ := os.ReadFile(out); string(got) != string(old) {

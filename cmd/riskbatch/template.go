@@ -16,13 +16,21 @@ import (
 // runTemplate writes an empty release workbook to fill in: the contract's
 // columns with their notes and data validation, and one example row per
 // mechanism taken from the sample table.
-func runTemplate(c *cli.Context, stderr io.Writer) error {
-	out := c.String("output")
-	if out == "" {
-		out = "releases.xlsx"
+func runTemplate(c *cli.Context, stdout, stderr io.Writer) error {
+	path := c.String("output")
+	if path == "" {
+		path = "releases.xlsx"
 	}
-	if !strings.EqualFold(strings.TrimPrefix(strings.ToLower(out[strings.LastIndex(out, ".")+1:]), "."), "xlsx") {
-		return cli.Exit(fmt.Sprintf("template: %s: the template is a workbook; name it .xlsx", out), exitUsage)
+	out := outputOf(path, stdout)
+	if !out.stdout && !strings.EqualFold(strings.TrimPrefix(strings.ToLower(path[strings.LastIndex(path, ".")+1:]), "."), "xlsx") {
+		return cli.Exit(fmt.Sprintf("template: %s: the template is a workbook; name it .xlsx", path), exitUsage)
+	}
+	if !out.stdout {
+		// A filled-in workbook of that name is the user's: kept unless
+		// --force.
+		if err := refuseForeign([]string{path}, c.Bool("force")); err != nil {
+			return cli.Exit(err.Error(), exitUsage)
+		}
 	}
 	ev := evaluate.New()
 	var cols []writers.TemplateColumn
@@ -40,11 +48,23 @@ func runTemplate(c *cli.Context, stderr io.Writer) error {
 		cols = append(cols, tc)
 	}
 	cols = append(cols, writers.TemplateColumn{Name: "note", Note: "free text: passed through untouched, like every column riskbatch does not know"})
-	if err := writers.WriteTemplate(out, "Releases", cols, templateExamples(cols), ev.Docs()); err != nil {
+	if out.stdout {
+		f, done, err := stdoutFile(stdout)
+		if err != nil {
+			return cli.Exit(fmt.Sprintf("%s: %v", stdoutName, err), exitUsage)
+		}
+		err = writers.WriteTemplateStream(f, stdoutName, "Releases", cols, templateExamples(cols), ev.Docs())
+		if derr := done(); err == nil && derr != nil {
+			err = fmt.Errorf("%s: %w", stdoutName, derr)
+		}
+		if err != nil {
+			return cli.Exit(err.Error(), exitUsage)
+		}
+	} else if err := writers.WriteTemplate(path, "Releases", cols, templateExamples(cols), ev.Docs()); err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
 	if !c.Bool("quiet") {
-		fmt.Fprintf(stderr, "riskbatch: template with %d columns and one example row per mechanism → %s\n", len(cols), out)
+		fmt.Fprintf(stderr, "riskbatch: template with %d columns and one example row per mechanism → %s\n", len(cols), out.name())
 	}
 	return nil
 }
