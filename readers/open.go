@@ -84,7 +84,7 @@ func Open(path string, opts Options) ([]Table, error) {
 			_ = f.Close()
 			return nil, fileError(path, fmt.Errorf("%s needs a regular file (it is read out of order), not a pipe or device", format))
 		}
-		t, err := newDelimited(path, f, delimiterOf(format), f, opts.Limits)
+		t, err := newDelimited(path, delimitedSource{stream: f}, format, f, opts)
 		if err != nil {
 			_ = f.Close()
 			return nil, err
@@ -121,7 +121,7 @@ func OpenReader(name string, r io.ReaderAt, size int64, opts Options) ([]Table, 
 func open(name, format string, r io.ReaderAt, size int64, closer io.Closer, opts Options) ([]Table, error) {
 	switch format {
 	case "csv", "tsv":
-		t, err := newDelimited(name, io.NewSectionReader(r, 0, size), delimiterOf(format), closer, opts.Limits)
+		t, err := newDelimited(name, delimitedSource{at: r, size: size}, format, closer, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -211,8 +211,8 @@ type fatalError struct{ err error }
 func (f fatalError) Error() string { return f.err.Error() }
 func (f fatalError) Unwrap() error { return f.err }
 
-// delimiterOf returns the field separator of a delimited format.
-func delimiterOf(format string) rune {
+// delimiterOf returns the default field separator of a delimited format.
+func delimiterOf(format string) byte {
 	if format == "tsv" {
 		return '\t'
 	}
