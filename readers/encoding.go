@@ -48,7 +48,7 @@ var (
 var encodingNames = map[string]string{
 	"utf8": "UTF-8", "utf16le": "UTF-16LE", "utf16be": "UTF-16BE", "utf16": "UTF-16",
 	"unicode": "UTF-16", // Excel's "Unicode text"
-	"cp1252": "Windows-1252", "windows1252": "Windows-1252", "ansi": "Windows-1252",
+	"cp1252":  "Windows-1252", "windows1252": "Windows-1252", "ansi": "Windows-1252",
 	"latin1": "ISO-8859-1", "iso88591": "ISO-8859-1", "l1": "ISO-8859-1",
 	"latin9": "ISO-8859-15", "iso885915": "ISO-8859-15",
 	"macroman": "Macintosh", "macintosh": "Macintosh", "mac": "Macintosh", "xmacroman": "Macintosh",
