@@ -1,7 +1,6 @@
 package readers
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 )
@@ -74,7 +73,7 @@ func (d Dialect) Note() string {
 }
 
 // candidateDelimiters are the delimiters detection chooses from.
-var candidateDelimiters = []byte{',', ';', '\t', '|'}
+const candidateDelimiters = ",;\t|"
 
 // sepLine recognises Excel's first line "sep=X" (also quoted, "sep=X",
 // and followed by delimiters where a spreadsheet wrote the line back as a
@@ -147,7 +146,7 @@ func lineCounts(text []byte, atEOF bool, max int) [][4]int {
 		}
 		blank = false
 		fieldStart = false
-		if k := bytes.IndexByte(candidateDelimiters, c); k >= 0 {
+		if k := strings.IndexByte(candidateDelimiters, c); k >= 0 {
 			cur[k]++
 			fieldStart = true
 		}
@@ -209,7 +208,7 @@ func detectDelimiter(text []byte, atEOF bool, def byte) (byte, bool) {
 	if best < 0 || candidateDelimiters[best] == def {
 		return def, false
 	}
-	if k := bytes.IndexByte(candidateDelimiters, def); k >= 0 && scores[k].header > 0 && scores[k].records >= scores[best].records {
+	if k := strings.IndexByte(candidateDelimiters, def); k >= 0 && scores[k].header > 0 && scores[k].records >= scores[best].records {
 		return def, false
 	}
 	if tie {
@@ -245,7 +244,7 @@ func crLineEnds(text []byte) bool {
 		case '\r':
 			return i+1 < len(text) && text[i+1] != '\n'
 		}
-		fieldStart = bytes.IndexByte(candidateDelimiters, c) >= 0
+		fieldStart = strings.IndexByte(candidateDelimiters, c) >= 0
 	}
 	return false
 }

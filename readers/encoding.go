@@ -21,7 +21,7 @@ type textEncoding struct {
 	name   string            // the name messages give: "UTF-8", "UTF-16LE", "Windows-1252"
 	kind   encodingKind      // how the bytes are decoded
 	legacy encoding.Encoding // the decoder of a legacy encoding
-	bom    []byte            // the byte order mark of the encoding, dropped where the file starts with it
+	bom    string            // the byte order mark of the encoding, dropped where the file starts with it
 }
 
 // encodingKind tells how the bytes of a file become UTF-8 text.
@@ -35,23 +35,42 @@ const (
 )
 
 // The encodings riskbatch chooses by itself.
-var (
-	encUTF8        = textEncoding{name: "UTF-8", kind: kindUTF8, bom: []byte{0xEF, 0xBB, 0xBF}}
-	encUTF16LE     = textEncoding{name: "UTF-16LE", kind: kindUTF16LE, bom: []byte{0xFF, 0xFE}}
-	encUTF16BE     = textEncoding{name: "UTF-16BE", kind: kindUTF16BE, bom: []byte{0xFE, 0xFF}}
-	encWindows1252 = textEncoding{name: "Windows-1252", kind: kindLegacy, legacy: charmap.Windows1252}
-)
+func encUTF8() textEncoding {
+	return textEncoding{name: "UTF-8", kind: kindUTF8, bom: "\xEF\xBB\xBF"}
+}
+func encUTF16LE() textEncoding {
+	return textEncoding{name: "UTF-16LE", kind: kindUTF16LE, bom: "\xFF\xFE"}
+}
+func encUTF16BE() textEncoding {
+	return textEncoding{name: "UTF-16BE", kind: kindUTF16BE, bom: "\xFE\xFF"}
+}
+func encWindows1252() textEncoding {
+	return textEncoding{name: "Windows-1252", kind: kindLegacy, legacy: charmap.Windows1252}
+}
 
-// encodingNames are the spellings of common encodings that the IANA index
-// does not know, and the names messages give to some it knows by a longer
-// name. Keys are lower case without spaces, '-' or '_'.
-var encodingNames = map[string]string{
-	"utf8": "UTF-8", "utf16le": "UTF-16LE", "utf16be": "UTF-16BE", "utf16": "UTF-16",
-	"unicode": "UTF-16", // Excel's "Unicode text"
-	"cp1252":  "Windows-1252", "windows1252": "Windows-1252", "ansi": "Windows-1252",
-	"latin1": "ISO-8859-1", "iso88591": "ISO-8859-1", "l1": "ISO-8859-1",
-	"latin9": "ISO-8859-15", "iso885915": "ISO-8859-15",
-	"macroman": "Macintosh", "macintosh": "Macintosh", "mac": "Macintosh", "xmacroman": "Macintosh",
+// encodingAlias returns the name messages give to an encoding that users
+// spell in several ways, some of which the IANA index does not know, or
+// "". key is the name in lower case without spaces, '-' or '_'.
+func encodingAlias(key string) string {
+	switch key {
+	case "utf8":
+		return "UTF-8"
+	case "utf16le":
+		return "UTF-16LE"
+	case "utf16be":
+		return "UTF-16BE"
+	case "utf16":
+		return "UTF-16"
+	case "cp1252", "windows1252", "ansi":
+		return "Windows-1252"
+	case "latin1", "iso88591", "l1":
+		return "ISO-8859-1"
+	case "latin9", "iso885915":
+		return "ISO-8859-15"
+	case "macroman", "macintosh", "mac", "xmacroman":
+		return "Macintosh"
+	}
+	return ""
 }
 
 // encodingByName returns the encoding a user names (Options.Encoding): UTF-8,
@@ -60,20 +79,20 @@ var encodingNames = map[string]string{
 // decodes (windows-1252, iso-8859-1, iso-8859-15, macintosh, shift_jis, …).
 func encodingByName(name string) (textEncoding, error) {
 	key := strings.NewReplacer("-", "", "_", "", " ", "").Replace(strings.ToLower(strings.TrimSpace(name)))
-	display := encodingNames[key]
+	display := encodingAlias(key)
 	switch display {
 	case "UTF-8":
-		return encUTF8, nil
+		return encUTF8(), nil
 	case "UTF-16LE":
-		return encUTF16LE, nil
+		return encUTF16LE(), nil
 	case "UTF-16BE", "UTF-16":
-		e := encUTF16BE
+		e := encUTF16BE()
 		if display == "UTF-16" {
 			e.name = "UTF-16"
 		}
 		return e, nil
 	case "Windows-1252":
-		return encWindows1252, nil
+		return encWindows1252(), nil
 	case "ISO-8859-1":
 		return textEncoding{name: display, kind: kindLegacy, legacy: charmap.ISO8859_1}, nil
 	case "ISO-8859-15":
@@ -243,22 +262,21 @@ const sniffLen = 64 << 10
 
 // fileMagic names the formats a file named .csv or .tsv may really be,
 // by the bytes they start with.
-var fileMagic = []struct {
-	magic []byte
-	what  string
-}{
-	{[]byte("PK\x03\x04"), "this is a ZIP archive (an .xlsx workbook?) named .%s; rename it to .xlsx or pass --input-format xlsx"},
-	{[]byte("PAR1"), "this is a Parquet file named .%s; rename it to .parquet or pass --input-format parquet"},
-	{[]byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}, "this is an Excel 97–2003 workbook (.xls) named .%s; save it as .xlsx or as CSV (UTF-8)"},
-	{[]byte{0xFF, 0xFE, 0, 0}, "this is UTF-32 text, which riskbatch does not read; save it as UTF-8 or UTF-16 (.%s)"},
-	{[]byte{0, 0, 0xFE, 0xFF}, "this is UTF-32 text, which riskbatch does not read; save it as UTF-8 or UTF-16 (.%s)"},
+func fileMagic() []struct{ magic, what string } {
+	return []struct{ magic, what string }{
+		{"PK\x03\x04", "this is a ZIP archive (an .xlsx workbook?) named .%s; rename it to .xlsx or pass --input-format xlsx"},
+		{"PAR1", "this is a Parquet file named .%s; rename it to .parquet or pass --input-format parquet"},
+		{"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1", "this is an Excel 97–2003 workbook (.xls) named .%s; save it as .xlsx or as CSV (UTF-8)"},
+		{"\xFF\xFE\x00\x00", "this is UTF-32 text, which riskbatch does not read; save it as UTF-8 or UTF-16 .%s"},
+		{"\x00\x00\xFE\xFF", "this is UTF-32 text, which riskbatch does not read; save it as UTF-8 or UTF-16 .%s"},
+	}
 }
 
 // notText returns why a file whose first bytes are head is not CSV or TSV
 // text, or nil.
 func notText(head []byte, format string) error {
-	for _, m := range fileMagic {
-		if bytes.HasPrefix(head, m.magic) {
+	for _, m := range fileMagic() {
+		if bytes.HasPrefix(head, []byte(m.magic)) {
 			return fmt.Errorf(m.what, format)
 		}
 	}
@@ -298,19 +316,19 @@ func chooseEncoding(head []byte, named string, scan func() (valid, multibyte boo
 		}
 		c := encodingChoice{enc: enc}
 		switch {
-		case enc.name == "UTF-16" && bytes.HasPrefix(head, encUTF16LE.bom):
-			c.enc = encUTF16LE
+		case enc.name == "UTF-16" && bytes.HasPrefix(head, []byte(encUTF16LE().bom)):
+			c.enc = encUTF16LE()
 			c.skip = 2
-		case enc.name == "UTF-16" && bytes.HasPrefix(head, encUTF16BE.bom):
-			c.enc = encUTF16BE
+		case enc.name == "UTF-16" && bytes.HasPrefix(head, []byte(encUTF16BE().bom)):
+			c.enc = encUTF16BE()
 			c.skip = 2
-		case enc.bom != nil && bytes.HasPrefix(head, enc.bom):
+		case enc.bom != "" && bytes.HasPrefix(head, []byte(enc.bom)):
 			c.skip = len(enc.bom)
 		}
 		return c, nil
 	}
-	for _, e := range []textEncoding{encUTF8, encUTF16LE, encUTF16BE} {
-		if bytes.HasPrefix(head, e.bom) {
+	for _, e := range []textEncoding{encUTF8(), encUTF16LE(), encUTF16BE()} {
+		if bytes.HasPrefix(head, []byte(e.bom)) {
 			return encodingChoice{enc: e, skip: len(e.bom)}, nil
 		}
 	}
@@ -326,11 +344,11 @@ func chooseEncoding(head []byte, named string, scan func() (valid, multibyte boo
 	}
 	switch {
 	case valid:
-		return encodingChoice{enc: encUTF8}, nil
+		return encodingChoice{enc: encUTF8()}, nil
 	case multibyte:
-		return encodingChoice{enc: encUTF8, why: "it mixes UTF-8 characters and bytes that are not UTF-8, which are errors of their cells"}, nil
+		return encodingChoice{enc: encUTF8(), why: "it mixes UTF-8 characters and bytes that are not UTF-8, which are errors of their cells"}, nil
 	}
-	return encodingChoice{enc: encWindows1252, why: "not valid UTF-8"}, nil
+	return encodingChoice{enc: encWindows1252(), why: "not valid UTF-8"}, nil
 }
 
 // bomlessUTF16 recognises UTF-16 text without a byte order mark by its
@@ -356,9 +374,9 @@ func bomlessUTF16(head []byte) (textEncoding, bool) {
 	units := n / 2
 	switch {
 	case 3*odd >= units && 16*even <= odd:
-		return encUTF16LE, true
+		return encUTF16LE(), true
 	case 3*even >= units && 16*odd <= even:
-		return encUTF16BE, true
+		return encUTF16BE(), true
 	}
 	return textEncoding{}, false
 }
