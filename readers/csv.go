@@ -84,7 +84,7 @@ func newDelimited(name string, src delimitedSource, format string, closer io.Clo
 	var scan func() (bool, bool, error)
 	if src.at != nil {
 		head = make([]byte, min(src.size, sniffLen))
-		if n, err := src.at.ReadAt(head, 0); n < len(head) {
+		if _, err := io.ReadFull(&sizedReader{r: src.at, size: src.size}, head); err != nil {
 			return nil, fileError(name, fatalError{fmt.Errorf("cannot read the file: %w", err)})
 		}
 		scan = func() (bool, bool, error) { return scanUTF8(&sizedReader{r: src.at, size: src.size}, scanLen) }

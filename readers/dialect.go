@@ -78,7 +78,7 @@ const candidateDelimiters = ",;\t|"
 // sepLine recognises Excel's first line "sep=X" (also quoted, "sep=X",
 // and followed by delimiters where a spreadsheet wrote the line back as a
 // row) at the start of text. It returns the delimiter and the length of
-// the line without its line end.
+// the line with its line end.
 func sepLine(text []byte) (delim byte, n int, ok bool) {
 	i := 0
 	quoted := len(text) > 0 && text[0] == '"'
@@ -102,7 +102,16 @@ func sepLine(text []byte) (delim byte, n int, ok bool) {
 	for i < len(text) && text[i] == d {
 		i++
 	}
-	if i < len(text) && text[i] != '\r' && text[i] != '\n' {
+	switch {
+	case i == len(text):
+	case text[i] == '\n':
+		i++
+	case text[i] == '\r':
+		i++
+		if i < len(text) && text[i] == '\n' {
+			i++
+		}
+	default:
 		return 0, 0, false
 	}
 	return d, i, true

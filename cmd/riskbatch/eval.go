@@ -46,6 +46,9 @@ type evalConfig struct {
 	// limits bound what the inputs may make the readers unpack or hold
 	// (the --max-* flags).
 	limits readers.Limits
+	// text is how CSV/TSV text and numbers written as text are read
+	// (--encoding, --delimiter, --decimal-comma, --decimal-point).
+	text textSettings
 }
 
 // sampleOutput is where `riskbatch` with no input writes.
@@ -60,7 +63,7 @@ func runEval(cfg evalConfig) error {
 	if cfg.workers < 1 {
 		cfg.workers = 1
 	}
-	evOpts := []evaluate.Option{evaluate.WithConfidence(levels...)}
+	evOpts := []evaluate.Option{evaluate.WithConfidence(levels...), evaluate.WithDecimalMark(cfg.text.decimal)}
 	if len(cfg.priors) > 0 {
 		tables, err := priors.Load(cfg.priors)
 		if err != nil {
@@ -69,7 +72,8 @@ func runEval(cfg evalConfig) error {
 		evOpts = append(evOpts, evaluate.WithPriors(tables))
 	}
 	ev := evaluate.New(evOpts...)
-	opts := readers.Options{Format: cfg.inputFormat, Sheet: cfg.sheet, Accept: ev.Vocabulary().Recognizes, Limits: cfg.limits}
+	opts := readers.Options{Format: cfg.inputFormat, Sheet: cfg.sheet, Accept: ev.Vocabulary().Recognizes, Limits: cfg.limits,
+		Encoding: cfg.text.encoding, Delimiter: cfg.text.delimiter}
 
 	var tables []readers.Table
 	closeAll := func() {
@@ -89,13 +93,11 @@ func runEval(cfg evalConfig) error {
 			cfg.output = sampleOutput
 		}
 	} else {
-		for _, in := range cfg.inputs {
-			ts, err := readers.Open(in, opts)
-			if err != nil {
-				return cli.Exit(err.Error(), exitUsage)
-			}
-			tables = append(tables, ts...)
+		ts, err := openInputs(cfg, opts, ev.Vocabulary())
+		if err != nil {
+			return cli.Exit(err.Error(), exitUsage)
 		}
+		tables = ts
 		if cfg.output == "" {
 			cfg.output = defaultOutput(cfg.inputs[0])
 		}

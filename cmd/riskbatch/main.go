@@ -131,9 +131,14 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		&cli.BoolFlag{Name: "values-only", Usage: "XLSX: write every bound as a value, without the live formulas that recompute closed-form bounds when an input is edited"},
 		&cli.StringFlag{Name: "threshold", Usage: "XLSX: shade the advantage columns red above this probability (e.g. 0.1), amber above half of it, green below; a row's own target_advantage takes precedence"},
 	}
+	evalFlags = append(evalFlags, textFlags()...)
 	evalFlags = append(evalFlags, limitFlags()...)
 	evalAction := func(c *cli.Context) error {
 		limits, err := limitsFrom(c)
+		if err != nil {
+			return err
+		}
+		text, err := textSettingsFrom(c)
 		if err != nil {
 			return err
 		}
@@ -152,6 +157,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			valuesOnly:  c.Bool("values-only"),
 			threshold:   c.String("threshold"),
 			limits:      limits,
+			text:        text,
 		}
 		return runEval(cfg)
 	}
