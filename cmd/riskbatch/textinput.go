@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
@@ -219,7 +220,14 @@ func suggestions(vocab *evaluate.Vocabulary, headers []string) string {
 	var parts []string
 	seen := map[string]bool{}
 	for _, h := range headers {
-		k := evaluate.CanonicalName(h)
+		// Zero bytes and other controls (UTF-16 read as UTF-8) are no
+		// part of the name meant.
+		k := evaluate.CanonicalName(strings.Map(func(r rune) rune {
+			if unicode.IsControl(r) {
+				return -1
+			}
+			return r
+		}, h))
 		if utf8.RuneCountInString(k) < 3 || seen[k] {
 			continue // a name of one or two letters is close to too many
 		}
@@ -227,7 +235,8 @@ func suggestions(vocab *evaluate.Vocabulary, headers []string) string {
 		close := priors.Closest(k, known, 3)
 		var names []string
 		for _, c := range close {
-			if n := contract[c]; !slices.Contains(names, n) {
+			// id is no input of a release: a header near it is no clue.
+			if n := contract[c]; n != "id" && !slices.Contains(names, n) {
 				names = append(names, n)
 			}
 		}
@@ -241,7 +250,7 @@ func suggestions(vocab *evaluate.Vocabulary, headers []string) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return "did you mean " + strings.Join(parts, ", ") + "?"
+	return "closest known names: " + strings.Join(parts, ", ")
 }
 
 // quoteNames quotes up to n header names for a message.
