@@ -32,14 +32,26 @@ const formatList = "csv, tsv, xlsx and parquet"
 // The caller must Close every returned table; the file stays open until the
 // last of them is closed.
 //
-// CSV and TSV: the header is the first record (names trimmed of space); a
-// UTF-8 byte order mark is dropped; quotes are lenient; every non-empty
-// field is a Text cell, every empty one an Empty cell; short records are
-// padded with Empty cells, long ones are an error for that record unless
-// the extra fields are empty. Row is the row a spreadsheet application
-// shows: the record's first line, less the line breaks inside quoted fields
-// of earlier records (so a record after a quoted line break keeps its
-// spreadsheet row; without quoted line breaks Row is the line number).
+// CSV and TSV: the text is decoded from its encoding (Options.Encoding,
+// else a byte order mark, else UTF-16 recognised by its zero bytes, else
+// UTF-8 when valid, else Windows-1252) and never replaced: a field that is
+// not text of its encoding is an error of its record. Lines end with LF,
+// CRLF or CR. The delimiter is Options.Delimiter, else the one a first line
+// sep=X names (that line is neither header nor row), else the one the
+// header and first records show, kept at the format's default (',' for
+// CSV, tab for TSV) in any doubt. The tables implement DialectTable, which
+// says how the file was read. A file that starts like a ZIP archive, a
+// Parquet file or an .xls workbook is refused, saying so. The header is the
+// first record that is not blank (names trimmed of space); quotes are
+// lenient; every non-empty field is a Text cell, every empty one an Empty
+// cell; short records are padded with Empty cells, long ones are an error
+// for that record unless the extra fields are empty; blank records (blank
+// lines, lines of delimiters only) are skipped; a record cut inside a
+// quoted field by the end of the file is an error for that record, and a
+// file that gets shorter or longer while it is read ends the stream with
+// an error. Row is the row a spreadsheet application shows: 1 plus the
+// line ends before the record outside quoted fields, blank lines included
+// (so without quoted line breaks Row is the line number).
 //
 // XLSX: each worksheet is streamed from the archive (see Options for the
 // choice of sheets, and Limits for the unpacking limits). The header is the first row
