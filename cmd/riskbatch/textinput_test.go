@@ -81,6 +81,27 @@ func TestDecimalCommaEndToEnd(t *testing.T) {
 		}
 	}
 
+	// The same rule for text in a workbook; a typed number is exact.
+	book := filepath.Join(t.TempDir(), "de.xlsx")
+	f := excelize.NewFile()
+	f.SetSheetRow("Sheet1", "A1", &[]any{"id", "sigma", "baseline"})
+	f.SetSheetRow("Sheet1", "A2", &[]any{"text", "2,500", 0.1})
+	f.SetSheetRow("Sheet1", "A3", &[]any{"typed", 2.5, 0.1})
+	if err := f.SaveAs(book); err != nil {
+		t.Fatal(err)
+	}
+	if code, stderr := riskbatch(t, "eval", book, "-o", out, "-q"); code != exitRowErrors {
+		t.Fatalf("workbook: exit %d: %s", code, stderr)
+	}
+	header, rows := readAll(t, out)
+	st, msg, adv := column(header, "status"), column(header, "message"), column(header, "fdp_advantage")
+	if rows[0][st] != "error" || !strings.HasPrefix(rows[0][msg], `sigma: "2,500" reads as 2500 with a decimal point or 2.5 with a decimal comma`) {
+		t.Errorf("workbook text: %s %q", rows[0][st], rows[0][msg])
+	}
+	if v, err := parseFloat(rows[1][adv]); err != nil || math.Abs(v-0.08900967851770922) > 1e-9 {
+		t.Errorf("workbook number: %s %q, fdp_advantage %s", rows[1][st], rows[1][msg], rows[1][adv])
+	}
+
 	code, stderr = riskbatch(t, "eval", in, "-o", out, "--decimal-comma", "--decimal-point")
 	if code != exitUsage || !strings.Contains(stderr, "--decimal-comma and --decimal-point contradict each other") {
 		t.Errorf("both flags: exit %d: %s", code, stderr)
