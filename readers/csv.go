@@ -130,12 +130,15 @@ func newDelimited(name string, src delimitedSource, format string, closer io.Clo
 		if err != nil {
 			return nil, fileError(name, err)
 		}
-		p.delim, t.dialect.DelimiterFrom = d, "option"
+		p.setDelim(d)
+		t.dialect.DelimiterFrom = "option"
 	case hasSep:
-		p.delim, t.dialect.DelimiterFrom = sep, "sep line"
+		p.setDelim(sep)
+		t.dialect.DelimiterFrom = "sep line"
 	default:
 		d, detected := detectDelimiter(text, atEOF, def)
-		p.delim, t.dialect.DelimiterFrom = d, "format"
+		p.setDelim(d)
+		t.dialect.DelimiterFrom = "format"
 		if detected {
 			t.dialect.DelimiterFrom = "detected"
 		}

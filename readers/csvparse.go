@@ -34,24 +34,41 @@ type recordParser struct {
 	lines    int // line ends read so far
 	rows     int // line ends read so far outside quoted fields
 
-	rec  []byte // the fields of the record being read, one after the other
-	ends []int  // the end of each field in rec
+	rec    []byte   // the fields of the record being read, one after the other
+	ends   []int    // the end of each field in rec
+	fields []string // the fields of the last record, reused
+
+	// stops marks the bytes that end a run of an unquoted field (the
+	// delimiter, CR, LF) with 1, and of a quoted field ('"', CR, LF) with 2.
+	stops [256]uint8
 }
 
 // record is one record of the text.
 type record struct {
-	fields []string
-	row    int // 1 + the line ends outside quoted fields before the record
-	line   int // the line of the text the record starts on
+	fields []string // valid until the next record is read
+	row    int      // 1 + the line ends outside quoted fields before the record
+	line   int      // the line of the text the record starts on
 	// cut is the index of the field that the end of the text cut inside
 	// its quotes, or -1; cutLine is the line its quote opened on.
 	cut, cutLine int
 }
 
-// newRecordParser returns a parser of r; delim and crBreak are set by the
-// caller once it has looked at the start of the text (peek).
+// newRecordParser returns a parser of r with delimiter ','; the caller
+// sets the delimiter (setDelim) and crBreak once it has looked at the start
+// of the text (peek).
 func newRecordParser(r io.Reader, maxBytes int64) *recordParser {
-	return &recordParser{r: r, buf: make([]byte, sniffLen), maxBytes: maxBytes, delim: ','}
+	p := &recordParser{r: r, buf: make([]byte, sniffLen), maxBytes: maxBytes}
+	p.setDelim(',')
+	return p
+}
+
+// setDelim sets the delimiter.
+func (p *recordParser) setDelim(d byte) {
+	p.delim = d
+	p.stops = [256]uint8{}
+	p.stops['\r'], p.stops['\n'] = 3, 3
+	p.stops['"'] |= 2
+	p.stops[d] |= 1
 }
 
 // fill reads more text into buf; false when no more is coming (rerr set).
@@ -151,7 +168,6 @@ func (p *recordParser) parse() (record, error) {
 	p.rec = p.rec[:0]
 	p.ends = p.ends[:0]
 	start := p.consumed()
-	size := func() int64 { return p.consumed() - start }
 fields:
 	for {
 		if p.more() && p.buf[p.pos] == '"' {
@@ -167,15 +183,12 @@ fields:
 					break fields
 				}
 				i := p.pos
-				for i < p.end {
-					if c := p.buf[i]; c == '"' || c == '\n' || c == '\r' {
-						break
-					}
+				for i < p.end && p.stops[p.buf[i]]&2 == 0 {
 					i++
 				}
 				p.rec = append(p.rec, p.buf[p.pos:i]...)
 				p.pos = i
-				if size() > p.maxBytes {
+				if p.consumed()-start > p.maxBytes {
 					return record{}, p.errTooLong()
 				}
 				if p.pos == p.end {
@@ -234,15 +247,12 @@ fields:
 				break fields
 			}
 			i := p.pos
-			for i < p.end {
-				if c := p.buf[i]; c == p.delim || c == '\n' || c == '\r' {
-					break
-				}
+			for i < p.end && p.stops[p.buf[i]]&1 == 0 {
 				i++
 			}
 			p.rec = append(p.rec, p.buf[p.pos:i]...)
 			p.pos = i
-			if size() > p.maxBytes {
+			if p.consumed()-start > p.maxBytes {
 				return record{}, p.errTooLong()
 			}
 			if p.pos == p.end {
@@ -257,16 +267,17 @@ fields:
 			break fields
 		}
 	}
-	if size() > p.maxBytes {
+	if p.consumed()-start > p.maxBytes {
 		return record{}, p.errTooLong()
 	}
 	s := string(p.rec)
-	rec.fields = make([]string, len(p.ends))
+	p.fields = p.fields[:0]
 	prev := 0
-	for i, e := range p.ends {
-		rec.fields[i] = s[prev:e]
+	for _, e := range p.ends {
+		p.fields = append(p.fields, s[prev:e])
 		prev = e
 	}
+	rec.fields = p.fields
 	return rec, nil
 }
 
