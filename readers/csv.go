@@ -1,7 +1,7 @@
 package readers
 
 import (
-	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -73,7 +73,7 @@ type delimitedSource struct {
 // nil, is closed by Close but not on error.
 //
 // The encoding is opts.Encoding, else chosen by chooseEncoding from the
-// first 16 MiB of the file (of a stream: its first 64 KiB). The delimiter is
+// first 16 MiB of the file (of a stream: its first lines, see sniffStream). The delimiter is
 // opts.Delimiter, else the one a first line sep=X names, else the one
 // detectDelimiter finds in the first records, which keeps the format's
 // default (',' for CSV, tab for TSV) unless another is clearly the file's.
@@ -81,33 +81,32 @@ func newDelimited(name string, src delimitedSource, format string, closer io.Clo
 	lim := opts.Limits
 	var head []byte
 	var raw io.Reader
+	whole := false // head is the whole file
 	var scan func() (bool, bool, error)
 	if src.at != nil {
 		head = make([]byte, min(src.size, sniffLen))
+		whole = src.size <= sniffLen
 		if _, err := io.ReadFull(&sizedReader{r: src.at, size: src.size}, head); err != nil {
 			return nil, fileError(name, fatalError{fmt.Errorf("cannot read the file: %w", err)})
 		}
 		scan = func() (bool, bool, error) { return scanUTF8(&sizedReader{r: src.at, size: src.size}, scanLen) }
 	} else {
-		br := bufio.NewReaderSize(src.stream, sniffLen)
 		var err error
-		head, err = br.Peek(sniffLen)
-		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		if head, whole, err = sniffStream(src.stream); err != nil {
 			return nil, fileError(name, fatalError{fmt.Errorf("cannot read the file: %w", err)})
 		}
-		raw = br
 	}
 	if err := notText(head, format); err != nil {
 		return nil, fileError(name, err)
 	}
-	choice, err := chooseEncoding(head, opts.Encoding, scan)
+	choice, err := chooseEncoding(head, whole, opts.Encoding, scan)
 	if err != nil {
 		return nil, fileError(name, err)
 	}
 	if src.at != nil {
 		raw = &sizedReader{r: src.at, off: int64(choice.skip), size: src.size}
-	} else if _, err := raw.(*bufio.Reader).Discard(choice.skip); err != nil {
-		return nil, fileError(name, fmt.Errorf("cannot read the file: %w", err))
+	} else {
+		raw = io.MultiReader(bytes.NewReader(head[choice.skip:]), src.stream)
 	}
 	p := newRecordParser(choice.enc.decoder(raw), lim.RowBytes)
 	t := &delimited{name: name, lim: lim, p: p, enc: choice.enc, closer: closer}
@@ -316,6 +315,37 @@ func clip(s string) string {
 		i--
 	}
 	return s[:i] + "…"
+}
+
+// sniffLines is the number of line end bytes (CR or LF) after which the
+// start of a stream is enough to choose an encoding and a delimiter: the
+// header and 20 records, or half as many CRLF lines.
+const sniffLines = 22
+
+// sniffStream reads the start of a stream (a pipe), to choose its
+// encoding and delimiter: up to sniffLen bytes, but no further than
+// sniffLines line ends, so that a pipe fed a line at a time is read as
+// its lines come rather than after 64 KiB.
+// It reports whether that is the whole stream.
+func sniffStream(r io.Reader) ([]byte, bool, error) {
+	buf := make([]byte, sniffLen)
+	n := 0
+	for n < len(buf) && lineEnds(buf[:n]) < sniffLines {
+		m, err := r.Read(buf[n:])
+		n += m
+		if err == io.EOF {
+			return buf[:n], true, nil
+		}
+		if err != nil {
+			return nil, false, err
+		}
+	}
+	return buf[:n], false, nil
+}
+
+// lineEnds counts the CR and LF bytes of b.
+func lineEnds(b []byte) int {
+	return bytes.Count(b, []byte{'\n'}) + bytes.Count(b, []byte{'\r'})
 }
 
 // sizedReader reads a file of a known size through its io.ReaderAt from

@@ -212,3 +212,18 @@ func TestCSVFileChangesWhileRead(t *testing.T) {
 	_, err := OpenReader("short.csv", &changingFile{data: data[:16]}, size, Options{})
 	wantError(t, err, pos("short.csv", "", 0), "the file ended after 16 of the")
 }
+
+// The start of a stream may end inside a character: that is not a byte
+// that is not UTF-8, unless it is the end of the file.
+func TestChooseEncodingCutCharacter(t *testing.T) {
+	head := []byte("id,epsilon\ncaf\xC3")
+	for _, c := range []struct {
+		whole bool
+		want  string
+	}{{false, "UTF-8"}, {true, "Windows-1252"}} {
+		got, err := chooseEncoding(head, c.whole, "", nil)
+		if err != nil || got.enc.name != c.want {
+			t.Errorf("whole %v: %+v, %v; want %s", c.whole, got, err, c.want)
+		}
+	}
+}

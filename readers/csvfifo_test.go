@@ -31,7 +31,7 @@ func fifo(t *testing.T, data []byte) string {
 }
 
 // Every corpus file reads the same through a pipe, where the reader
-// cannot read the file twice and judges it by its first 64 KiB.
+// cannot read the file twice and judges it by its first lines.
 func TestCSVCorpusThroughPipe(t *testing.T) {
 	for _, c := range csvCorpus() {
 		t.Run(c.name, func(t *testing.T) {
@@ -46,8 +46,8 @@ func TestCSVCorpusThroughPipe(t *testing.T) {
 
 // The encoding of a large file: a file that can be read twice is checked
 // for UTF-8 in its first 16 MiB, so a legacy byte after 64 KiB still
-// makes it Windows-1252; a stream is judged by its first 64 KiB, and a
-// later byte that is not UTF-8 is an error of its cell.
+// makes it Windows-1252; a stream is judged by its first lines (up to
+// 64 KiB), and a later byte that is not UTF-8 is an error of its cell.
 func TestCSVEncodingOfLargeFile(t *testing.T) {
 	var b bytes.Buffer
 	b.WriteString("id,epsilon\n")

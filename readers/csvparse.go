@@ -105,10 +105,12 @@ func (p *recordParser) more() bool {
 	return true
 }
 
-// peek returns the unread start of the text, up to len(buf) bytes, and
-// whether it reaches the end of the text. Its error is a read error.
+// peek returns the unread start of the text, up to len(buf) bytes but no
+// further than the sniffLines-th line end (a pipe fed a line at a time is
+// not kept waiting), and whether it reaches the end of the text. Its error
+// is a read error.
 func (p *recordParser) peek() ([]byte, bool, error) {
-	for p.end-p.pos < len(p.buf) && p.rerr == nil {
+	for p.end-p.pos < len(p.buf) && p.rerr == nil && lineEnds(p.buf[p.pos:p.end]) < sniffLines {
 		p.fill()
 	}
 	if p.rerr != nil && p.rerr != io.EOF {

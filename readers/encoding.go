@@ -295,7 +295,8 @@ type encodingChoice struct {
 }
 
 // chooseEncoding chooses the encoding of a file that starts with head (up
-// to sniffLen bytes). named is Options.Encoding. scan, when not nil,
+// to sniffLen bytes; whole tells whether that is the whole file). named is
+// Options.Encoding. scan, when not nil,
 // tells whether the file (its first scanLen bytes) is valid UTF-8 and
 // whether it has non-ASCII UTF-8 characters, for a file that can be read
 // twice; otherwise head alone decides.
@@ -308,7 +309,7 @@ type encodingChoice struct {
 // characters and invalid bytes is read as UTF-8: its invalid bytes are
 // errors of their cells (decoding it as Windows-1252 would turn its UTF-8
 // characters into two or three wrong ones each).
-func chooseEncoding(head []byte, named string, scan func() (valid, multibyte bool, err error)) (encodingChoice, error) {
+func chooseEncoding(head []byte, whole bool, named string, scan func() (valid, multibyte bool, err error)) (encodingChoice, error) {
 	if named != "" {
 		enc, err := encodingByName(named)
 		if err != nil {
@@ -335,7 +336,7 @@ func chooseEncoding(head []byte, named string, scan func() (valid, multibyte boo
 	if e, ok := bomlessUTF16(head); ok {
 		return encodingChoice{enc: e, why: "no byte order mark, but the zero bytes of UTF-16 text"}, nil
 	}
-	valid, multibyte := utf8Stats(head, len(head) < sniffLen)
+	valid, multibyte := utf8Stats(head, whole)
 	if scan != nil {
 		var err error
 		if valid, multibyte, err = scan(); err != nil {
