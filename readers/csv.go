@@ -11,9 +11,6 @@ import (
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// csvBufferSize is the size of the read buffer of CSV and TSV files.
-const csvBufferSize = 64 << 10
-
 // delimited is a CSV or TSV file.
 //
 // The text is decoded to UTF-8 from the file's encoding (see chooseEncoding,

@@ -126,7 +126,7 @@ func TestCSVHeaderOnlyAndEmpty(t *testing.T) {
 func TestCSVRecordTooLong(t *testing.T) {
 	var b bytes.Buffer
 	b.WriteString("a,b\n1,2\n\"")
-	b.Write(bytes.Repeat([]byte("x"), DefaultRowBytes+csvBufferSize))
+	b.Write(bytes.Repeat([]byte("x"), DefaultRowBytes+sniffLen))
 	path := writeFile(t, "long.csv", b.Bytes())
 	tb := openOne(t, path, Options{})
 	got := drain(t, tb)
