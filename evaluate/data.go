@@ -36,11 +36,11 @@ type DataLoader interface {
 // and only tables written in the cell itself are used.
 func WithDataLoader(l DataLoader) Option { return func(e *Evaluator) { e.data = l } }
 
-// BindSource is Bind for a table read from the file source (its path as
-// given): the files its cells name are opened relative to it, by the
-// evaluator's DataLoader.
-func (e *Evaluator) BindSource(source string, cols []table.Column) (*Binding, error) {
-	b, err := e.Bind(cols)
+// BindSource is BindTable for a table read from the file source (its
+// path as given): the files its cells name are opened relative to it, by
+// the evaluator's DataLoader.
+func (e *Evaluator) BindSource(source string, cols []table.Column, suggested DecimalMark) (*Binding, error) {
+	b, err := e.BindTable(cols, suggested)
 	if err != nil {
 		return nil, err
 	}

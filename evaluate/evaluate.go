@@ -37,6 +37,7 @@ type Evaluator struct {
 	unused      []unusedInput // inputs only some mechanisms' columns use
 	priors      *priors.Tables
 	confidences []float64
+	decimal     DecimalMark // the decimal mark of every input's text numbers, or DecimalUnknown
 	rdps        *rdpCache
 	epsilons    *epsCache
 	pmpData     *pmpCache
@@ -64,6 +65,13 @@ func WithPriors(t *priors.Tables) Option { return func(e *Evaluator) { e.priors 
 func WithConfidence(levels ...float64) Option {
 	return func(e *Evaluator) { e.confidences = append([]float64(nil), levels...) }
 }
+
+// WithDecimalMark settles the decimal mark of the numbers written as text
+// in every input (the --decimal-point and --decimal-comma flags): with
+// DecimalPoint or DecimalComma, a text in the other convention is an error,
+// and no text is ambiguous. DecimalUnknown, the default, leaves it to each
+// table (see BindTable and NumberFormat).
+func WithDecimalMark(m DecimalMark) Option { return func(e *Evaluator) { e.decimal = m } }
 
 // New returns an evaluator for every registered output column.
 func New(opts ...Option) *Evaluator {
@@ -127,24 +135,41 @@ type Binding struct {
 	bound   []boundField      // the fields the table has, in field order
 	// source is the file the table was read from (BindSource): files its
 	// cells name are found relative to it.
-	source string
+	source  string
+	numbers NumberFormat // how the table's text numbers are read (Percent aside)
 }
 
 // boundField is what Evaluate needs of an input field the table has, kept
 // apart from the vocabulary's descriptions so that a row reads no more
 // than it uses.
 type boundField struct {
-	field  Field
-	column int // index of the field's cell in a row
-	text   bool
-	domain Domain
+	field   Field
+	column  int // index of the field's cell in a row
+	text    bool
+	percent bool // a probability: "5%" reads as 0.05
+	domain  Domain
 }
 
 // Bind matches a table's header to the input vocabulary. Columns it does
 // not know are left alone (they pass through). Two headers naming the same
 // input are an error, since riskbatch cannot tell which one the user means.
+// It is BindTable for a table whose form suggests no decimal mark.
 func (e *Evaluator) Bind(cols []table.Column) (*Binding, error) {
-	b := &Binding{Evaluator: e}
+	return e.BindTable(cols, DecimalUnknown)
+}
+
+// BindTable is Bind for a table whose form suggests the decimal mark of
+// its numbers written as text: DecimalComma for a semicolon-delimited CSV
+// file, whose comma cannot be the delimiter and is, in the spreadsheets
+// that write such files, the decimal mark. The evaluator's own mark
+// (WithDecimalMark) takes precedence and settles it; otherwise the text
+// numbers are read in the suggested convention (the decimal point when
+// none), with doubt: see NumberFormat.
+func (e *Evaluator) BindTable(cols []table.Column, suggested DecimalMark) (*Binding, error) {
+	b := &Binding{Evaluator: e, numbers: NumberFormat{Mark: suggested}}
+	if e.decimal != DecimalUnknown {
+		b.numbers = NumberFormat{Mark: e.decimal, Settled: true}
+	}
 	for f := range b.index {
 		b.index[f] = -1
 	}
@@ -162,10 +187,18 @@ func (e *Evaluator) Bind(cols []table.Column) (*Binding, error) {
 	for f := Field(0); f < numFields; f++ {
 		if i := b.index[f]; i >= 0 {
 			col := e.vocab.Column(f)
-			b.bound = append(b.bound, boundField{field: f, column: i, text: col.Text, domain: col.Domain})
+			b.bound = append(b.bound, boundField{field: f, column: i, text: col.Text, percent: col.Percent, domain: col.Domain})
 		}
 	}
 	return b, nil
+}
+
+// format is how the table's text numbers are read in a column that does,
+// or does not, take percentages.
+func (b *Binding) format(percent bool) NumberFormat {
+	f := b.numbers
+	f.Percent = percent
+	return f
 }
 
 // Has reports whether the table has a column for the field.
@@ -218,9 +251,11 @@ func (b *Binding) evaluate(cells []table.Cell, dst []table.Cell, marks []mark) (
 			in.set[f] = true
 			continue
 		}
-		v, err := cellNumber(cells[i])
+		v, err := cellNumber(cells[i], b.format(bf.percent))
 		if err != nil {
-			if msg := err.Error(); utf8.RuneCountInString(msg) > 60 {
+			if isLocaleError(err) {
+				problems.add("%s: %v", b.name(f), err)
+			} else if msg := err.Error(); utf8.RuneCountInString(msg) > 60 {
 				// A long cell: quote its start, not all of it.
 				problems.add("%s: %s is not a number; expected %s", b.name(f), quoteClipped(cells[i].String()), bf.domain)
 			} else {
@@ -336,6 +371,9 @@ func (e *Evaluator) Docs() [][]string {
 			valid = "text"
 		} else {
 			valid = c.Domain.String()
+			if c.Percent {
+				valid += ", or a percentage (5% is 0.05)"
+			}
 		}
 		name := c.Name
 		if len(c.Aliases) > 0 {

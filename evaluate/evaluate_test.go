@@ -144,7 +144,7 @@ func TestBadValues(t *testing.T) {
 		{map[string]string{"sensitivity": "2"},
 			"no privacy parameters: fill epsilon (and delta), sigma, mu or another mechanism's columns; see riskbatch columns"},
 		{map[string]string{"sigma": "1,00"},
-			"sigma: \"1,00\" is not a number; expected a number > 0"},
+			"sigma: \"1,00\" reads as 1 only with a decimal comma, which the file does not settle; pass --decimal-comma or --decimal-point, or write it unambiguously"},
 		{map[string]string{"epsilon": "1e999"},
 			"epsilon: \"1e999\" is not a number; expected a number ≥ 0"},
 		{map[string]string{"epsilon": "1", "records": "100", "w": "0.5"},

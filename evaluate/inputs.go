@@ -102,6 +102,10 @@ type InputColumn struct {
 	Meaning string
 	Text    bool   // a text column (not parsed as a number)
 	Domain  Domain // valid values of a numeric column
+	// Percent marks the columns that hold a probability, which may be
+	// written as a percentage ("5%" is 0.05). In any other column a
+	// percentage is an error: 5% of an ε, a σ or a count means nothing.
+	Percent bool
 	// Defines marks the columns that define a mechanism's privacy
 	// parameters; filling them selects (or contradicts) a mechanism.
 	Defines bool
@@ -118,7 +122,7 @@ func inputColumns() []InputColumn {
 		{Field: FieldID, Name: "id", Text: true, Meaning: "optional row label, passed through"},
 		{Field: FieldMechanism, Name: "mechanism", Text: true, Meaning: "pure, approx, gaussian, gdp, laplace, zcdp, rdp, rr, dpsgd, marginals or exponential; inferred from the filled columns when empty (exponential only when named)"},
 		{Field: FieldEpsilon, Name: "epsilon", Aliases: []string{"eps"}, Domain: nonNegative, Defines: true, Meaning: "ε of an (ε, δ)-DP guarantee"},
-		{Field: FieldDelta, Name: "delta", Domain: Domain{Min: 0, Max: 1, MaxOpen: true}, Meaning: "δ of an (ε, δ)-DP guarantee (empty or 0: pure ε-DP); for Gaussian rows, the δ at which ε is reported"},
+		{Field: FieldDelta, Name: "delta", Domain: Domain{Min: 0, Max: 1, MaxOpen: true}, Percent: true, Meaning: "δ of an (ε, δ)-DP guarantee (empty or 0: pure ε-DP); for Gaussian rows, the δ at which ε is reported"},
 		{Field: FieldSigma, Name: "sigma", Aliases: []string{"noise_std", "noise_stddev"}, Domain: positive, Defines: true, Meaning: "standard deviation of Gaussian noise"},
 		{Field: FieldSensitivity, Name: "sensitivity", Domain: positive, Meaning: "L2 sensitivity of the query for sigma, L1 for laplace_scale (default 1)"},
 		{Field: FieldMu, Name: "mu", Domain: nonNegative, Defines: true, Meaning: "μ of μ-Gaussian DP"},
@@ -127,7 +131,7 @@ func inputColumns() []InputColumn {
 		{Field: FieldRDPOrder, Name: "rdp_order", Aliases: []string{"rdp_alpha"}, Domain: Domain{Min: 1, Max: math.Inf(1), MinOpen: true}, Defines: true, Meaning: "order α of a Rényi-DP guarantee"},
 		{Field: FieldRDPEpsilon, Name: "rdp_epsilon", Aliases: []string{"rdp_eps"}, Domain: nonNegative, Defines: true, Meaning: "ε_α of a Rényi-DP guarantee"},
 		{Field: FieldNoiseMultiplier, Name: "noise_multiplier", Domain: positive, Defines: true, Meaning: "DP-SGD noise multiplier (noise std / clipping norm)"},
-		{Field: FieldSampleRate, Name: "sample_rate", Aliases: []string{"sampling_rate"}, Domain: Domain{Min: 0, Max: 1, MinOpen: true}, Defines: true, Meaning: "DP-SGD Poisson sampling probability"},
+		{Field: FieldSampleRate, Name: "sample_rate", Aliases: []string{"sampling_rate"}, Domain: Domain{Min: 0, Max: 1, MinOpen: true}, Defines: true, Percent: true, Meaning: "DP-SGD Poisson sampling probability"},
 		{Field: FieldSteps, Name: "steps", Aliases: []string{"num_steps"}, Domain: wholeFrom(1), Defines: true, Meaning: "DP-SGD number of steps"},
 		{Field: FieldExtraStages, Name: "extra_stages", Aliases: []string{"more_stages"}, Text: true, Meaning: "further stages of a dpsgd row, composed with its own (noise_multiplier, sample_rate, steps): \"σ, q, steps\" per stage, stages separated by \";\" (\"8, 1, 2\" is two releases of the plain Gaussian mechanism with σ = 8); fdp_noise_for_target calibrates the row's own stage with these fixed"},
 		{Field: FieldRRCategories, Name: "rr_categories", Domain: wholeFrom(2), Defines: true, Meaning: "k for k-ary randomized response (with epsilon)"},
@@ -135,16 +139,16 @@ func inputColumns() []InputColumn {
 		{Field: FieldColumnsTotal, Name: "columns_total", Domain: wholeFrom(1), Defines: true, Meaning: "d, number of attributes of the marginals release"},
 		{Field: FieldColumnsUnknown, Name: "columns_unknown", Domain: wholeFrom(0), Defines: true, Meaning: "d′, number of attributes unknown to the attacker"},
 		{Field: FieldCompositions, Name: "compositions", Domain: wholeFrom(1), Meaning: "number of times the mechanism is composed (default 1)"},
-		{Field: FieldBaseline, Name: "baseline", Aliases: []string{"kappa"}, Domain: probability, Meaning: "prior success probability of the best a-priori attack"},
+		{Field: FieldBaseline, Name: "baseline", Aliases: []string{"kappa"}, Domain: probability, Percent: true, Meaning: "prior success probability of the best a-priori attack"},
 		{Field: FieldCandidates, Name: "candidates", Domain: wholeFrom(2), Meaning: "size M of a uniform candidate set (baseline = 1/M)"},
 		{Field: FieldPrior, Name: "prior", Text: true, Meaning: "key into a prior table, or uniform(M), zipf(s, N), zipf(s, N, rank)"},
 		{Field: FieldTargets, Name: "targets", Domain: wholeFrom(1), Meaning: "n, number of target records for the one-run tail bound"},
 		{Field: FieldSuccesses, Name: "successes", Domain: wholeFrom(0), Meaning: "v, for the probability of at least v successes"},
-		{Field: FieldConfidence, Name: "confidence", Domain: Domain{Min: 0, Max: 1, MinOpen: true, MaxOpen: true}, Meaning: "per-row override of --confidence"},
+		{Field: FieldConfidence, Name: "confidence", Domain: Domain{Min: 0, Max: 1, MinOpen: true, MaxOpen: true}, Percent: true, Meaning: "per-row override of --confidence"},
 		{Field: FieldTolerance, Name: "tolerance", Domain: nonNegative, Meaning: "L1 error E allowed for approximate reconstruction"},
-		{Field: FieldTargetAdvantage, Name: "target_advantage", Domain: probability, Meaning: "risk target for the inverse columns"},
+		{Field: FieldTargetAdvantage, Name: "target_advantage", Domain: probability, Percent: true, Meaning: "risk target for the inverse columns"},
 		{Field: FieldRecords, Name: "records", Domain: wholeFrom(2), Meaning: "n, dataset size for predicate singling out (PSO)"},
-		{Field: FieldPredicateWeight, Name: "w", Aliases: []string{"predicate_weight"}, Domain: probability, Meaning: "weight w of the attacker's predicate (singling out: w ≤ 1/records)"},
+		{Field: FieldPredicateWeight, Name: "w", Aliases: []string{"predicate_weight"}, Domain: probability, Percent: true, Meaning: "weight w of the attacker's predicate (singling out: w ≤ 1/records)"},
 		{Field: FieldPMPData, Name: "pmp_data", Aliases: []string{"parent_set"}, Text: true, Meaning: "a table (CSV, TSV, XLSX or Parquet file, named relative to the folder of the input file, which it may not leave unless --data-dir allows another folder) of the attacker's parent set X of 2n records, one row per record: for gaussian rows the record's query vector f(x), for exponential rows its loss for each candidate output (one column per output); columns named id, record or name are labels; a small parent set may be written in the cell, records separated by \";\" and values by \",\" (\"0.1, 0.2; 0.4, 0.1\")"},
 	}
 }

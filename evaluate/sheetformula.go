@@ -277,7 +277,7 @@ func (b *Binding) parseInputs(cells []table.Cell) (inputs, bool) {
 			in.set[f] = true
 			continue
 		}
-		v, err := cellNumber(cells[i])
+		v, err := cellNumber(cells[i], b.format(col.Percent))
 		if err != nil || !col.Domain.Contains(v) {
 			return in, false
 		}

@@ -22,6 +22,20 @@ type Source interface {
 	Columns() []table.Column // the header, in order
 }
 
+// decimalCommaSource is a Source whose form may suggest decimal commas in
+// its numbers: readers' CSV and TSV tables, for a semicolon-delimited file.
+type decimalCommaSource interface {
+	DecimalComma() bool
+}
+
+// suggestedMark is the decimal mark a source's form suggests.
+func suggestedMark(s Source) evaluate.DecimalMark {
+	if d, ok := s.(decimalCommaSource); ok && d.DecimalComma() {
+		return evaluate.DecimalComma
+	}
+	return evaluate.DecimalUnknown
+}
+
 // SourceName is the text of the source column for a table: the file's path
 // as given, followed by ":" and the sheet name for a workbook sheet.
 func SourceName(s Source) string {
@@ -62,7 +76,7 @@ func New(ev *evaluate.Evaluator, tables []Source) (*Layout, error) {
 		computed[evaluate.CanonicalName(c.Name)] = true
 	}
 	for _, t := range tables {
-		b, err := ev.BindSource(t.File(), t.Columns())
+		b, err := ev.BindSource(t.File(), t.Columns(), suggestedMark(t))
 		if err != nil {
 			pos := table.Position{File: t.File(), Sheet: t.Sheet(), Row: 1, Column: -1}
 			var dup *evaluate.DuplicateColumnError

@@ -1,9 +1,7 @@
 package readers
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -13,23 +11,23 @@ import (
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// csvBufferSize is the size of the read buffer of CSV and TSV files.
-const csvBufferSize = 64 << 10
-
-// delimited is a CSV or TSV file read with encoding/csv.
+// delimited is a CSV or TSV file.
 //
-// The header is the first record; its names are trimmed of surrounding
-// space, and every column has kind Text. Leading UTF-8 byte order marks are
-// dropped, CRLF and LF line ends are both accepted, quotes are lenient
-// (csv.Reader.LazyQuotes), and a TSV file follows the same quoting rules as
-// a CSV file with a tab as separator (as spreadsheets write it).
+// The text is decoded to UTF-8 from the file's encoding (see chooseEncoding,
+// or Options.Encoding), split into records by recordParser with the
+// delimiter of the file (see openDelimited), and the header is the first
+// record that is not blank; its names are trimmed of surrounding space, and
+// every column has kind Text.
 //
 // Cells: an empty field is an Empty cell, any other field a Text cell (the
-// evaluator parses numbers). Text that is not valid UTF-8 has its invalid
-// bytes replaced by U+FFFD. A record with fewer fields than the header is
+// evaluator parses numbers). A record with fewer fields than the header is
 // padded with Empty cells; a record with more is an error for that record
 // only, unless the extra fields are all empty (trailing separators), which
-// are dropped.
+// are dropped. A field that is not text of the file's encoding (an invalid
+// UTF-8 sequence, a byte a legacy encoding does not define) is an error for
+// its record, never replaced; so is a record the end of the file cuts
+// inside a quoted field. Blank records (blank lines, and lines of
+// delimiters only, ",,,," as spreadsheets export) are skipped.
 //
 // Limits: a header of more than Limits.Columns fields, or with a field
 // longer than Limits.CellBytes, makes Open fail; a data field longer than
@@ -38,68 +36,153 @@ const csvBufferSize = 64 << 10
 // stream, since the reader cannot tell where it would end.
 //
 // Row numbers are the row a spreadsheet application shows when it opens
-// the file, the header being row 1 when it is on the first line: the line
-// on which the record starts, less the line breaks inside quoted fields of
-// the records before it. Blank lines, which encoding/csv skips, still count,
-// as they do in a spreadsheet. Without quoted line breaks the row is the
-// line number a text editor shows.
+// the file, the header being row 1 when it is on the first line: 1 plus the
+// line ends before the record that are outside quoted fields. Blank lines
+// still count, as they do in a spreadsheet; a first line sep=X does not,
+// since Excel, whose convention it is, does not show it. Without quoted
+// line breaks or a sep= line, the row is the line number a text editor
+// shows.
 type delimited struct {
-	name   string
-	lim    Limits
-	guard  *capReader
-	r      *csv.Reader
-	cols   []table.Column
-	closer io.Closer
+	name    string
+	lim     Limits
+	p       *recordParser
+	enc     textEncoding
+	dialect Dialect
+	cols    []table.Column
+	closer  io.Closer
 
-	extra  int   // line breaks inside quoted fields of the records read so far
 	last   int   // row of the last record read
 	err    error // io.EOF once the stream ended
 	closed bool
 }
 
-// newDelimited reads the header of a CSV (comma ',') or TSV ('\t') stream.
-// closer, if not nil, is closed by Close but not on error.
-func newDelimited(name string, src io.Reader, comma rune, closer io.Closer, lim Limits) (*delimited, error) {
-	// The guard bounds the bytes of one record, so that a file that is not
-	// CSV, or a runaway quote, cannot make the reader hold the whole file.
-	guard := &capReader{r: src, max: lim.RowBytes}
-	br := bufio.NewReaderSize(guard, csvBufferSize)
-	if bom, err := br.Peek(3); err == nil && bytes.Equal(bom, []byte{0xEF, 0xBB, 0xBF}) {
-		_, _ = br.Discard(3)
-	}
-	r := csv.NewReader(br)
-	r.Comma = comma
-	r.FieldsPerRecord = -1
-	r.LazyQuotes = true
-	r.ReuseRecord = true
-	t := &delimited{name: name, lim: lim, guard: guard, r: r, closer: closer}
+// delimitedSource is the bytes of a CSV or TSV file: a file read by offset
+// (at, of size bytes), which can be read twice and whose length is checked
+// against size, or a stream (a pipe), read once.
+type delimitedSource struct {
+	at     io.ReaderAt
+	size   int64
+	stream io.Reader
+}
 
-	header, err := r.Read()
+// newDelimited opens a CSV or TSV file: it chooses the encoding and the
+// delimiter and reads the header. format is "csv" or "tsv". closer, if not
+// nil, is closed by Close but not on error.
+//
+// The encoding is opts.Encoding, else chosen by chooseEncoding from the
+// first 16 MiB of the file (of a stream: its first lines, see sniffStream). The delimiter is
+// opts.Delimiter, else the one a first line sep=X names, else the one
+// detectDelimiter finds in the first records, which keeps the format's
+// default (',' for CSV, tab for TSV) unless another is clearly the file's.
+func newDelimited(name string, src delimitedSource, format string, closer io.Closer, opts Options) (*delimited, error) {
+	lim := opts.Limits
+	var head []byte
+	var raw io.Reader
+	whole := false // head is the whole file
+	var scan func() (bool, bool, error)
+	if src.at != nil {
+		head = make([]byte, min(src.size, sniffLen))
+		whole = src.size <= sniffLen
+		if _, err := io.ReadFull(&sizedReader{r: src.at, size: src.size}, head); err != nil {
+			return nil, fileError(name, fatalError{fmt.Errorf("cannot read the file: %w", err)})
+		}
+		scan = func() (bool, bool, error) { return scanUTF8(&sizedReader{r: src.at, size: src.size}, scanLen) }
+	} else {
+		var err error
+		if head, whole, err = sniffStream(src.stream); err != nil {
+			return nil, fileError(name, fatalError{fmt.Errorf("cannot read the file: %w", err)})
+		}
+	}
+	if err := notText(head, format); err != nil {
+		return nil, fileError(name, err)
+	}
+	choice, err := chooseEncoding(head, whole, opts.Encoding, scan)
+	if err != nil {
+		return nil, fileError(name, err)
+	}
+	if src.at != nil {
+		raw = &sizedReader{r: src.at, off: int64(choice.skip), size: src.size}
+	} else {
+		raw = io.MultiReader(bytes.NewReader(head[choice.skip:]), src.stream)
+	}
+	p := newRecordParser(choice.enc.decoder(raw), lim.RowBytes)
+	t := &delimited{name: name, lim: lim, p: p, enc: choice.enc, closer: closer}
+	t.dialect = Dialect{Encoding: choice.enc.name, EncodingAssumed: choice.why}
+
+	text, atEOF, err := p.peek()
+	if err != nil {
+		return nil, t.readError(err, 1)
+	}
+	def := delimiterOf(format)
+	sep, n, hasSep := sepLine(text)
+	if hasSep {
+		p.skipLine(n)
+		text = text[n:]
+		t.dialect.SepLine = true
+	}
+	switch {
+	case opts.Delimiter != 0:
+		d, err := delimiterByte(opts.Delimiter)
+		if err != nil {
+			return nil, fileError(name, err)
+		}
+		p.setDelim(d)
+		t.dialect.DelimiterFrom = "option"
+	case hasSep:
+		p.setDelim(sep)
+		t.dialect.DelimiterFrom = "sep line"
+	default:
+		d, detected := detectDelimiter(text, atEOF, def)
+		p.setDelim(d)
+		t.dialect.DelimiterFrom = "format"
+		if detected {
+			t.dialect.DelimiterFrom = "detected"
+		}
+	}
+	t.dialect.Delimiter = rune(p.delim)
+	p.crBreak = crLineEnds(text)
+
+	rec, err := p.next()
 	if err == io.EOF {
 		return nil, fileError(name, errors.New("the file is empty: there is no header row"))
 	}
 	if err != nil {
 		return nil, t.readError(err, 1)
 	}
-	line, _ := r.FieldPos(0)
-	t.last = line
+	header := rec.fields
+	t.last = rec.row
+	if rec.cut >= 0 {
+		return nil, &table.Error{Pos: table.Position{File: name, Row: rec.row, Column: rec.cut},
+			Err: fmt.Errorf("the file ends inside the quoted header cell that starts on line %d: the header has no end", rec.cutLine)}
+	}
 	if int64(len(header)) > lim.Columns {
-		return nil, &table.Error{Pos: table.Position{File: name, Row: line, Column: -1},
+		return nil, &table.Error{Pos: table.Position{File: name, Row: rec.row, Column: -1},
 			Err: limitError(limitColumns, lim.Columns, "the header row has %s columns", groupDigits(int64(len(header))))}
 	}
 	for i, h := range header {
 		if int64(len(h)) > lim.CellBytes {
-			return nil, &table.Error{Pos: table.Position{File: name, Row: line, Column: i},
+			return nil, &table.Error{Pos: table.Position{File: name, Row: rec.row, Column: i},
 				Err: limitError(limitCellBytes, lim.CellBytes, "this header cell holds %s", byteSize(int64(len(h))))}
+		}
+		if err := choice.enc.checkCell(h); err != nil {
+			return nil, &table.Error{Pos: table.Position{File: name, Row: rec.row, Column: i},
+				Err: fmt.Errorf("this header cell %w", err)}
 		}
 	}
 	t.cols = make([]table.Column, len(header))
 	for i, h := range header {
-		t.extra += strings.Count(h, "\n")
-		t.cols[i] = table.Column{Name: strings.TrimSpace(validUTF8(h)), Kind: table.Text}
+		t.cols[i] = table.Column{Name: strings.TrimSpace(h), Kind: table.Text}
 	}
-	guard.reset()
 	return t, nil
+}
+
+// delimiterByte checks a delimiter given by the caller: one ASCII
+// character other than a quote or a line end.
+func delimiterByte(d rune) (byte, error) {
+	if d <= 0 || d >= 0x80 || d == '"' || d == '\r' || d == '\n' {
+		return 0, fmt.Errorf("the delimiter %q cannot separate fields: give one ASCII character other than a quote or a line end", d)
+	}
+	return byte(d), nil
 }
 
 // File returns the file's name as given to Open.
@@ -111,9 +194,18 @@ func (t *delimited) Sheet() string { return "" }
 // Columns returns the header's columns, all of kind Text.
 func (t *delimited) Columns() []table.Column { return t.cols }
 
+// Dialect says how the file was read.
+func (t *delimited) Dialect() Dialect { return t.dialect }
+
+// DecimalComma reports whether the file is semicolon-delimited, which
+// suggests decimal commas in its numbers.
+func (t *delimited) DecimalComma() bool { return t.dialect.Delimiter == ';' }
+
 // Next returns the next record. An error about one record (too many
-// fields, a malformed record) concerns that record only, and the next call
-// reads on; after a read error the stream ends (io.EOF).
+// fields, a cell that is not text of the file's encoding, a record cut by
+// the end of the file) concerns that record only, comes with its readable
+// cells, and the next call reads on; after a read error the stream ends
+// (io.EOF).
 func (t *delimited) Next() (table.Row, error) {
 	if t.err != nil {
 		return table.Row{}, t.err
@@ -121,68 +213,68 @@ func (t *delimited) Next() (table.Row, error) {
 	if t.closed {
 		return table.Row{}, fileError(t.name, errors.New("read after close"))
 	}
-	rec, err := t.r.Read()
-	t.guard.reset()
+	rec, err := t.p.next()
 	if err == io.EOF {
 		t.err = io.EOF
 		return table.Row{}, io.EOF
 	}
 	if err != nil {
-		var pe *csv.ParseError
-		var le *LimitError
-		if errors.As(err, &pe) && !errors.As(err, &le) && pe.Err != nil && isCSVSyntax(pe.Err) {
-			// A malformed record: report it and read on.
-			row := max(pe.StartLine-t.extra, t.last+1)
-			t.last = row
-			return table.Row{}, &table.Error{
-				Pos: table.Position{File: t.name, Row: row, Column: -1},
-				Err: fmt.Errorf("malformed record (line %d, byte %d): %w", pe.Line, pe.Column, pe.Err),
-			}
-		}
 		t.err = io.EOF // the error is reported once
 		return table.Row{}, t.readError(err, t.last+1)
 	}
-
-	line, _ := t.r.FieldPos(0)
-	row := max(line-t.extra, t.last+1)
+	row := max(rec.row, t.last+1)
 	t.last = row
 	pos := table.Position{File: t.name, Row: row, Column: -1}
-	for _, f := range rec {
-		t.extra += strings.Count(f, "\n")
-	}
 
+	fields := rec.fields
 	n := len(t.cols)
 	cells := make([]table.Cell, n)
-	long := -1 // the first cell longer than the limit
-	for i := 0; i < n && i < len(rec); i++ {
-		if int64(len(rec[i])) > t.lim.CellBytes {
-			if long < 0 {
-				long = i
+	bad, why := -1, error(nil) // the first cell that is not kept, and why
+	for i := 0; i < n && i < len(fields); i++ {
+		f := fields[i]
+		if f == "" {
+			continue
+		}
+		switch {
+		case i == rec.cut:
+			continue // not kept: its value is incomplete
+		case int64(len(f)) > t.lim.CellBytes:
+			if bad < 0 {
+				bad, why = i, limitError(limitCellBytes, t.lim.CellBytes, "this cell holds %s", byteSize(int64(len(f))))
 			}
 			continue // not kept: the row is an error row, its message says why
 		}
-		if rec[i] != "" {
-			cells[i] = table.TextCell(validUTF8(rec[i]))
+		if err := t.enc.checkCell(f); err != nil {
+			if bad < 0 {
+				bad, why = i, fmt.Errorf("this cell %w", err)
+			}
+			continue
 		}
+		cells[i] = table.TextCell(f)
 	}
-	if long >= 0 {
-		pos.Column, pos.ColumnName = long, t.cols[long].Name
-		return table.Row{Pos: pos, Cells: cells}, &table.Error{Pos: pos,
-			Err: limitError(limitCellBytes, t.lim.CellBytes, "this cell holds %s", byteSize(int64(len(rec[long]))))}
+	if rec.cut >= 0 {
+		bad, why = rec.cut, fmt.Errorf("the file ends inside this quoted cell, which starts on line %d: the record is cut (a quote without its closing quote, or a file cut short)", rec.cutLine)
 	}
-	if len(rec) > n {
-		for i := n; i < len(rec); i++ {
-			if rec[i] == "" {
+	if bad >= 0 {
+		pos.Column = bad
+		if bad < n {
+			pos.ColumnName = t.cols[bad].Name
+		}
+		return table.Row{Pos: pos, Cells: cells}, &table.Error{Pos: pos, Err: why}
+	}
+	if len(fields) > n {
+		for i := n; i < len(fields); i++ {
+			if fields[i] == "" {
 				continue
 			}
 			pos.Column = i
 			where := ""
-			if line != row {
-				where = fmt.Sprintf(" (line %d)", line)
+			if rec.line != row {
+				where = fmt.Sprintf(" (line %d)", rec.line)
 			}
 			// The row's cells under the header come with the error, so the
 			// caller can keep the row as an error row.
-			return table.Row{Pos: pos, Cells: cells}, &table.Error{Pos: pos, Err: fmt.Errorf("this record%s has %d fields but the header names %d columns; field %d (%q) has no header", where, len(rec), n, i+1, clip(rec[i]))}
+			return table.Row{Pos: pos, Cells: cells}, &table.Error{Pos: pos, Err: fmt.Errorf("this record%s has %d fields but the header names %d columns; field %d (%q) has no header", where, len(fields), n, i+1, clip(fields[i]))}
 		}
 	}
 	return table.Row{Pos: pos, Cells: cells}, nil
@@ -202,29 +294,11 @@ func (t *delimited) Close() error {
 
 // readError is the fatal error for a failed read at the given row.
 func (t *delimited) readError(err error, row int) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) && pe.Err != nil {
-		err = pe.Err
-	}
 	var le *LimitError
 	if !errors.As(err, &le) {
 		err = fmt.Errorf("cannot read the file: %w", err)
 	}
 	return &table.Error{Pos: table.Position{File: t.name, Row: row, Column: -1}, Err: fatalError{err}}
-}
-
-// isCSVSyntax reports whether err is one of encoding/csv's syntax errors,
-// after which the reader can go on with the next record.
-func isCSVSyntax(err error) bool {
-	return errors.Is(err, csv.ErrBareQuote) || errors.Is(err, csv.ErrQuote) || errors.Is(err, csv.ErrFieldCount) || errors.Is(err, csv.ErrTrailingComma)
-}
-
-// validUTF8 replaces the invalid bytes of s by U+FFFD.
-func validUTF8(s string) string {
-	if utf8.ValidString(s) {
-		return s
-	}
-	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
 // clip shortens a value quoted in an error message.
@@ -240,26 +314,66 @@ func clip(s string) string {
 	return s[:i] + "…"
 }
 
-// capReader fails with a *LimitError (max-row-bytes) once more than max
-// bytes were read since the last reset.
-type capReader struct {
-	r   io.Reader
-	n   int64
-	max int64
+// sniffLines is the number of line end bytes (CR or LF) after which the
+// start of a stream is enough to choose an encoding and a delimiter: the
+// header and 20 records, or half as many CRLF lines.
+const sniffLines = 22
+
+// sniffStream reads the start of a stream (a pipe), to choose its
+// encoding and delimiter: up to sniffLen bytes, but no further than
+// sniffLines line ends, so that a pipe fed a line at a time is read as
+// its lines come rather than after 64 KiB.
+// It reports whether that is the whole stream.
+func sniffStream(r io.Reader) ([]byte, bool, error) {
+	buf := make([]byte, sniffLen)
+	n := 0
+	for n < len(buf) && lineEnds(buf[:n]) < sniffLines {
+		m, err := r.Read(buf[n:])
+		n += m
+		if err == io.EOF {
+			return buf[:n], true, nil
+		}
+		if err != nil {
+			return nil, false, err
+		}
+	}
+	return buf[:n], false, nil
 }
 
-// Read reads from the underlying reader within the cap.
-func (c *capReader) Read(p []byte) (int, error) {
-	if c.n >= c.max {
-		return 0, limitError(limitRowBytes, c.max, "this record (a line, or the lines of a quoted field) is too long; a quote without its closing quote makes the rest of the file one record")
+// lineEnds counts the CR and LF bytes of b.
+func lineEnds(b []byte) int {
+	return bytes.Count(b, []byte{'\n'}) + bytes.Count(b, []byte{'\r'})
+}
+
+// sizedReader reads a file of a known size through its io.ReaderAt from
+// off, and fails when the file is not that size any more: a file cut or
+// rewritten while it is read ends early, one appended to goes on past the
+// size it had when it was opened. Either is an error, never fewer or
+// other rows than the file had.
+type sizedReader struct {
+	r         io.ReaderAt
+	off, size int64
+}
+
+// Read reads the next bytes of the file.
+func (s *sizedReader) Read(p []byte) (int, error) {
+	if s.off >= s.size {
+		var one [1]byte
+		if n, _ := s.r.ReadAt(one[:], s.size); n > 0 {
+			return 0, fmt.Errorf("the file grew while it was read: it had %s bytes when it was opened", groupDigits(s.size))
+		}
+		return 0, io.EOF
 	}
-	if rest := c.max - c.n; int64(len(p)) > rest {
+	if rest := s.size - s.off; int64(len(p)) > rest {
 		p = p[:rest]
 	}
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
+	n, err := s.r.ReadAt(p, s.off)
+	s.off += int64(n)
+	if n < len(p) {
+		if err == nil || err == io.EOF {
+			err = fmt.Errorf("the file ended after %s of the %s bytes it had when it was opened: it was cut or rewritten while it was read", groupDigits(s.off), groupDigits(s.size))
+		}
+		return n, err
+	}
+	return n, nil
 }
-
-// reset starts a new count.
-func (c *capReader) reset() { c.n = 0 }

@@ -50,7 +50,14 @@ func TestCSV(t *testing.T) {
 		t.Errorf("a long record is fatal")
 	}
 	wantRow(t, got[4], pos(path, "", 7), cells(txt("d"), txt("5"), txt("6")))
-	wantRow(t, got[5], pos(path, "", 8), cells(txt(`e "q"`), txt(`x"y`), txt("\uFFFD7")))
+	// The file declares UTF-8 (its byte order mark): a byte that is not
+	// UTF-8 is an error of its cell, never replaced; the row's other
+	// cells come with it.
+	bad := table.Position{File: path, Row: 8, Column: 2, ColumnName: "delta"}
+	wantError(t, got[5].Err, bad, "row 8, column delta: this cell is not valid UTF-8 (byte 0xFF after \"\"); pass --encoding")
+	if IsFatal(got[5].Err) || !reflect.DeepEqual(got[5].Row.Cells, cells(txt(`e "q"`), txt(`x"y`), empty())) {
+		t.Errorf("row 8: fatal %v, cells %#v", IsFatal(got[5].Err), got[5].Row.Cells)
+	}
 	wantRow(t, got[6], pos(path, "", 9), cells(txt("f"), empty(), empty()))
 	// After the end, Next keeps returning io.EOF.
 	if _, err := tb.Next(); err != io.EOF {
@@ -119,7 +126,7 @@ func TestCSVHeaderOnlyAndEmpty(t *testing.T) {
 func TestCSVRecordTooLong(t *testing.T) {
 	var b bytes.Buffer
 	b.WriteString("a,b\n1,2\n\"")
-	b.Write(bytes.Repeat([]byte("x"), DefaultRowBytes+csvBufferSize))
+	b.Write(bytes.Repeat([]byte("x"), DefaultRowBytes+sniffLen))
 	path := writeFile(t, "long.csv", b.Bytes())
 	tb := openOne(t, path, Options{})
 	got := drain(t, tb)

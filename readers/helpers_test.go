@@ -33,7 +33,7 @@ func drain(t *testing.T, tb Table) []entry {
 			if n := len(out); n > 0 && out[n-1].Err != nil && out[n-1].Err.Error() == err.Error() {
 				t.Fatalf("error returned twice: %v", err)
 			}
-			out = append(out, entry{Err: err})
+			out = append(out, entry{Row: row, Err: err})
 			continue
 		}
 		out = append(out, entry{Row: row})

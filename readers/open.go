@@ -33,14 +33,26 @@ const formatList = "csv, tsv, xlsx and parquet"
 // The caller must Close every returned table; the file stays open until the
 // last of them is closed.
 //
-// CSV and TSV: the header is the first record (names trimmed of space); a
-// UTF-8 byte order mark is dropped; quotes are lenient; every non-empty
-// field is a Text cell, every empty one an Empty cell; short records are
-// padded with Empty cells, long ones are an error for that record unless
-// the extra fields are empty. Row is the row a spreadsheet application
-// shows: the record's first line, less the line breaks inside quoted fields
-// of earlier records (so a record after a quoted line break keeps its
-// spreadsheet row; without quoted line breaks Row is the line number).
+// CSV and TSV: the text is decoded from its encoding (Options.Encoding,
+// else a byte order mark, else UTF-16 recognised by its zero bytes, else
+// UTF-8 when valid, else Windows-1252) and never replaced: a field that is
+// not text of its encoding is an error of its record. Lines end with LF,
+// CRLF or CR. The delimiter is Options.Delimiter, else the one a first line
+// sep=X names (that line is neither header nor row), else the one the
+// header and first records show, kept at the format's default (',' for
+// CSV, tab for TSV) in any doubt. The tables implement DialectTable, which
+// says how the file was read. A file that starts like a ZIP archive, a
+// Parquet file or an .xls workbook is refused, saying so. The header is the
+// first record that is not blank (names trimmed of space); quotes are
+// lenient; every non-empty field is a Text cell, every empty one an Empty
+// cell; short records are padded with Empty cells, long ones are an error
+// for that record unless the extra fields are empty; blank records (blank
+// lines, lines of delimiters only) are skipped; a record cut inside a
+// quoted field by the end of the file is an error for that record, and a
+// file that gets shorter or longer while it is read ends the stream with
+// an error. Row is the row a spreadsheet application shows: 1 plus the
+// line ends before the record outside quoted fields, blank lines included
+// (so without quoted line breaks Row is the line number).
 //
 // XLSX: each worksheet is streamed from the archive (see Options for the
 // choice of sheets and of the header row, and Limits for the unpacking
@@ -97,7 +109,7 @@ func Open(path string, opts Options) ([]Table, error) {
 			_ = f.Close()
 			return nil, fileError(path, fmt.Errorf("%s needs a regular file (it is read out of order), not a pipe or device", format))
 		}
-		t, err := newDelimited(path, countReader(f, opts.BytesRead), delimiterOf(format), f, opts.Limits)
+		t, err := newDelimited(path, delimitedSource{stream: countReader(f, opts.BytesRead)}, format, f, opts)
 		if err != nil {
 			_ = f.Close()
 			return nil, err
@@ -154,7 +166,7 @@ func open(name, format string, r io.ReaderAt, size int64, closer io.Closer, opts
 	}
 	switch format {
 	case "csv", "tsv":
-		t, err := newDelimited(name, io.NewSectionReader(r, 0, size), delimiterOf(format), closer, opts.Limits)
+		t, err := newDelimited(name, delimitedSource{at: r, size: size}, format, closer, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -290,8 +302,8 @@ type fatalError struct{ err error }
 func (f fatalError) Error() string { return f.err.Error() }
 func (f fatalError) Unwrap() error { return f.err }
 
-// delimiterOf returns the field separator of a delimited format.
-func delimiterOf(format string) rune {
+// delimiterOf returns the default field separator of a delimited format.
+func delimiterOf(format string) byte {
 	if format == "tsv" {
 		return '\t'
 	}

@@ -29,6 +29,15 @@ type Options struct {
 	// above it are not read; see HeaderNoter). Nil, or no known name in
 	// those rows: the first non-empty row.
 	Known func(name string) bool
+	// Encoding names the character encoding of CSV and TSV files:
+	// "utf-8", "utf-16le", "utf-16be", "utf-16" (byte order mark, else
+	// big-endian), "windows-1252", "iso-8859-1", "iso-8859-15",
+	// "mac-roman", or another name of the IANA registry that
+	// golang.org/x/text decodes. Empty: chosen from the file (see Open).
+	Encoding string
+	// Delimiter is the field delimiter of CSV and TSV files, one ASCII
+	// character; 0: chosen from the file (see Open).
+	Delimiter rune
 	// BatchRows is the number of rows Parquet reads per record batch
 	// (0: a default of a few thousand).
 	BatchRows int

@@ -41,7 +41,7 @@ func TestCellFilesConfined(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := ev.BindSource(in, cols)
+		b, err := ev.BindSource(in, cols, evaluate.DecimalUnknown)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -56,6 +56,9 @@ type evalConfig struct {
 	// limits bound what the inputs may make the readers unpack or hold
 	// (the --max-* flags).
 	limits readers.Limits
+	// text is how CSV/TSV text and numbers written as text are read
+	// (--encoding, --delimiter, --decimal-comma, --decimal-point).
+	text textSettings
 }
 
 // sampleOutput is where `riskbatch` with no input writes.
@@ -88,7 +91,7 @@ func runEval(cfg evalConfig) error {
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	evOpts := []evaluate.Option{evaluate.WithConfidence(levels...), evaluate.WithDataLoader(loader)}
+	evOpts := []evaluate.Option{evaluate.WithConfidence(levels...), evaluate.WithDataLoader(loader), evaluate.WithDecimalMark(cfg.text.decimal)}
 	var reads []readFile
 	for _, in := range cfg.inputs {
 		reads = append(reads, readFile{path: in, role: "the input file"})
@@ -117,7 +120,8 @@ func runEval(cfg evalConfig) error {
 	// read counts the bytes read from the inputs, for the progress bar.
 	var read atomic.Int64
 	known := func(name string) bool { _, ok := ev.Vocabulary().Lookup(name); return ok }
-	opts := readers.Options{Format: cfg.inputFormat, Sheet: cfg.sheet, Accept: ev.Vocabulary().Recognizes, Known: known, Limits: cfg.limits, BytesRead: &read}
+	opts := readers.Options{Format: cfg.inputFormat, Sheet: cfg.sheet, Accept: ev.Vocabulary().Recognizes, Known: known, Limits: cfg.limits, BytesRead: &read,
+		Encoding: cfg.text.encoding, Delimiter: cfg.text.delimiter}
 	var size int64 // of the inputs, for the progress bar (≤ 0: unknown)
 
 	var tables []readers.Table
@@ -135,14 +139,11 @@ func runEval(cfg evalConfig) error {
 		}
 		tables, size = ts, int64(len(wb))
 	} else {
-		for _, in := range cfg.inputs {
-			ts, err := readers.Open(in, opts)
-			if err != nil {
-				return cli.Exit(err.Error(), exitUsage)
-			}
-			tables = append(tables, ts...)
+		ts, err := openInputs(cfg, opts, ev.Vocabulary())
+		if err != nil {
+			return cli.Exit(err.Error(), exitUsage)
 		}
-		size = inputBytes(cfg.inputs)
+		tables, size = ts, inputBytes(cfg.inputs)
 	}
 	// A sheet whose header stands below a title or group labels: say which
 	// row was taken, since the rows above it are not read.

@@ -27,12 +27,17 @@ func evalFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "force", Usage: "replace an existing output file that riskbatch did not write"},
 		&cli.StringSliceFlag{Name: "data-dir", Usage: "a folder whose files cells (pmp_data) may name, besides the input file's own folder (repeatable)"},
 	}
+	flags = append(flags, textFlags()...)
 	return append(flags, limitFlags()...)
 }
 
 // evalConfigFrom reads the flags of evalFlags and the input files.
 func evalConfigFrom(c *cli.Context, stdout, stderr io.Writer) (evalConfig, error) {
 	limits, err := limitsFrom(c)
+	if err != nil {
+		return evalConfig{}, err
+	}
+	text, err := textSettingsFrom(c)
 	if err != nil {
 		return evalConfig{}, err
 	}
@@ -54,6 +59,7 @@ func evalConfigFrom(c *cli.Context, stdout, stderr io.Writer) (evalConfig, error
 		valuesOnly:  c.Bool("values-only"),
 		threshold:   c.String("threshold"),
 		limits:      limits,
+		text:        text,
 	}, nil
 }
 

@@ -1,0 +1,341 @@
+package main
+
+import (
+	"context"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/riskbatch/riskbatch/readers"
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// writeInput writes an input file into a temporary directory.
+func writeInput(t *testing.T, name string, data []byte) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// outputRow returns the first row of an output CSV as a map from header to
+// cell text.
+func outputRow(t *testing.T, path string) map[string]string {
+	t.Helper()
+	header, rows := readAll(t, path)
+	if len(rows) == 0 {
+		t.Fatalf("%s has no rows", path)
+	}
+	m := map[string]string{}
+	for i, h := range header {
+		m[h] = rows[0][i]
+	}
+	return m
+}
+
+// A σ written "2,500" is an error naming the column and both readings;
+// --decimal-comma reads it as 2.5 and --decimal-point as 2500, and a
+// semicolon-delimited file reads it as 2.5 by itself.
+func TestDecimalCommaEndToEnd(t *testing.T) {
+	in := writeInput(t, "de.csv", []byte("id,sigma,baseline\nde,\"2,500\",10%\n"))
+	out := filepath.Join(t.TempDir(), "out.csv")
+	code, stderr := riskbatch(t, "eval", in, "-o", out, "-q")
+	if code != exitRowErrors {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	r := outputRow(t, out)
+	if want := `sigma: "2,500" reads as 2500 with a decimal point or 2.5 with a decimal comma; pass --decimal-comma or --decimal-point, or write it unambiguously`; r["status"] != "error" || r["message"] != want {
+		t.Errorf("status %s, message %q\nwant %q", r["status"], r["message"], want)
+	}
+
+	// fdp_advantage of σ = 2.5 (μ = 0.4) at baseline 0.1: 1 − Φ(Φ⁻¹(0.9) −
+	// 0.4) − 0.1, and of σ = 2500 (μ = 0.0004), as Python's
+	// statistics.NormalDist computes them.
+	semi := writeInput(t, "semi.csv", []byte("id;sigma;baseline\nde;2,500;10%\n"))
+	for _, c := range []struct {
+		args []string
+		want float64
+	}{
+		{[]string{in, "--decimal-comma"}, 0.08900967851770922},
+		{[]string{"--decimal-point", in}, 7.021732678810788e-05},
+		{[]string{semi}, 0.08900967851770922},
+	} {
+		code, stderr := riskbatch(t, append([]string{"eval", "-o", out, "-q"}, c.args...)...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		r := outputRow(t, out)
+		v, err := parseFloat(r["fdp_advantage"])
+		if r["status"] == "error" || err != nil || math.Abs(v-c.want) > 1e-9*c.want {
+			t.Errorf("%v: status %s (%s), fdp_advantage %s; want %g", c.args, r["status"], r["message"], r["fdp_advantage"], c.want)
+		}
+	}
+
+	// The same rule for text in a workbook; a typed number is exact.
+	book := filepath.Join(t.TempDir(), "de.xlsx")
+	f := excelize.NewFile()
+	f.SetSheetRow("Sheet1", "A1", &[]any{"id", "sigma", "baseline"})
+	f.SetSheetRow("Sheet1", "A2", &[]any{"text", "2,500", 0.1})
+	f.SetSheetRow("Sheet1", "A3", &[]any{"typed", 2.5, 0.1})
+	if err := f.SaveAs(book); err != nil {
+		t.Fatal(err)
+	}
+	if code, stderr := riskbatch(t, "eval", book, "-o", out, "-q"); code != exitRowErrors {
+		t.Fatalf("workbook: exit %d: %s", code, stderr)
+	}
+	header, rows := readAll(t, out)
+	st, msg, adv := column(header, "status"), column(header, "message"), column(header, "fdp_advantage")
+	if rows[0][st] != "error" || !strings.HasPrefix(rows[0][msg], `sigma: "2,500" reads as 2500 with a decimal point or 2.5 with a decimal comma`) {
+		t.Errorf("workbook text: %s %q", rows[0][st], rows[0][msg])
+	}
+	if v, err := parseFloat(rows[1][adv]); err != nil || math.Abs(v-0.08900967851770922) > 1e-9 {
+		t.Errorf("workbook number: %s %q, fdp_advantage %s", rows[1][st], rows[1][msg], rows[1][adv])
+	}
+
+	code, stderr = riskbatch(t, "eval", in, "-o", out, "--decimal-comma", "--decimal-point")
+	if code != exitUsage || !strings.Contains(stderr, "--decimal-comma and --decimal-point contradict each other") {
+		t.Errorf("both flags: exit %d: %s", code, stderr)
+	}
+}
+
+// What riskbatch assumed or detected to read a CSV file is said once on
+// stderr, before the run's summary.
+func TestDialectNotes(t *testing.T) {
+	legacy := writeInput(t, "legacy.csv", []byte("id,epsilon\ncaf\xE9,1\n"))
+	semi := writeInput(t, "semi.csv", []byte("id;epsilon\na;1,5\n"))
+	out := filepath.Join(t.TempDir(), "out.csv")
+	code, stderr := riskbatch(t, "eval", legacy, semi, "-o", out, "-q")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := "riskbatch: " + legacy + ": read as Windows-1252 (not valid UTF-8); pass --encoding to choose another\n" +
+		"riskbatch: " + semi + ": fields separated by ';' (detected from the header); pass --delimiter to choose another; its numbers are read with decimal commas, as it is semicolon-delimited (pass --decimal-point if they have decimal points)\n"
+	if stderr != want {
+		t.Errorf("stderr\n%s\nwant\n%s", stderr, want)
+	}
+	_, rows := readAll(t, out)
+	if rows[0][0] != "café" || rows[1][1] != "1,5" {
+		t.Errorf("rows %q", rows)
+	}
+	// Told, riskbatch says nothing.
+	code, stderr = riskbatch(t, "eval", legacy, "-o", out, "-q", "--encoding", "windows-1252")
+	if code != exitOK || stderr != "" {
+		t.Errorf("--encoding: exit %d, stderr %q", code, stderr)
+	}
+	for _, c := range []struct{ flag, value, want string }{
+		{"--encoding", "klingon", `unknown encoding "klingon"`},
+		{"--delimiter", "ab", `--delimiter: "ab" is not a delimiter`},
+	} {
+		code, stderr := riskbatch(t, "eval", legacy, "-o", out, c.flag, c.value)
+		if code != exitUsage || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%s %s: exit %d: %q", c.flag, c.value, code, stderr)
+		}
+	}
+}
+
+// A file whose header names no input column is refused at once, with one
+// line: what was read, the closest known names, and the likely cause.
+func TestNoKnownColumn(t *testing.T) {
+	utf16 := []byte{}
+	for _, c := range "id,dlta\nx,1\n" {
+		utf16 = append(utf16, byte(c), 0)
+	}
+	book := filepath.Join(t.TempDir(), "book.xlsx")
+	f := excelize.NewFile()
+	f.SetSheetRow("Sheet1", "A1", &[]any{"epsilo", "dlta", "sgma"})
+	f.SetSheetRow("Sheet1", "A2", &[]any{1, 2, 3})
+	if err := f.SaveAs(book); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		data []byte
+		args []string
+		want string // the line after "riskbatch: PATH"
+	}{
+		{"typos.csv", []byte("id,dlta,epsilo,sgma\na,1,2,3\n"), nil,
+			`: the header names no input column riskbatch knows (read as UTF-8, fields separated by ','): "id", "dlta", "epsilo", "sgma"; closest known names: "dlta" → delta, "epsilo" → epsilon, "sgma" → sigma; ` + "`riskbatch columns` lists the input columns"},
+		{"semi.csv", []byte("id;epsilon\na;1\n"), []string{"--delimiter", ","},
+			`: the header names no input column riskbatch knows (read as UTF-8, fields separated by ','): "id;epsilon"; the header holds ';': if it separates the fields, pass --delimiter ;; ` + "`riskbatch columns` lists the input columns"},
+		{"wide.csv", utf16, []string{"--encoding", "utf-8"},
+			`: the header names no input column riskbatch knows (read as UTF-8, fields separated by ','): "i\x00d\x00", "\x00d\x00l\x00t\x00a\x00"; closest known names: "\x00d\x00l\x00t\x00a\x00" → delta; the header holds zero bytes or undecodable ones: the file may be UTF-16 or another encoding (pass --encoding, e.g. utf-16le); ` + "`riskbatch columns` lists the input columns"},
+		{"book.csv", zipHead(t, book), nil,
+			`: this is a ZIP archive (an .xlsx workbook?) named .csv; rename it to .xlsx or pass --input-format xlsx`},
+		{"book.xlsx", nil, nil,
+			`: no sheet has a header row with known columns; the sheets are "Sheet1" (header: "epsilo", "dlta", "sgma"); closest known names: "epsilo" → epsilon, "dlta" → delta, "sgma" → sigma`},
+	}
+	for _, c := range cases {
+		path := book
+		if c.data != nil {
+			path = writeInput(t, c.name, c.data)
+		}
+		out := filepath.Join(t.TempDir(), "out.csv")
+		code, stderr := riskbatch(t, append([]string{"eval", path, "-o", out}, c.args...)...)
+		want := "riskbatch: " + path + strings.ReplaceAll(c.want, "\x00", "\\x00") + "\n"
+		if code != exitUsage || stderr != want {
+			t.Errorf("%s: exit %d:\n%q\nwant\n%q", c.name, code, stderr, want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: an output was written", c.name)
+		}
+	}
+}
+
+// zipHead returns the bytes of a file (a workbook, to be named .csv).
+func zipHead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// readTable reads a file's first table: header and every row's cells,
+// kept even when the row is an error.
+func readTable(t *testing.T, path string) ([]string, [][]table.Cell) {
+	t.Helper()
+	tables, err := readers.Open(path, readers.Options{})
+	if err != nil {
+		t.Fatalf("open %s: %v", path, err)
+	}
+	defer func() {
+		for _, tb := range tables {
+			tb.Close()
+		}
+	}()
+	header := headerNames(tables[0])
+	var rows [][]table.Cell
+	for {
+		r, err := tables[0].Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil && readers.IsFatal(err) {
+			t.Fatalf("read %s: %v", path, err)
+		}
+		rows = append(rows, r.Cells)
+	}
+	return header, rows
+}
+
+// Round trip: every CSV and TSV file of the readers' corpus that riskbatch
+// reads, written back with --pass-through to CSV (always UTF-8 with commas),
+// holds the same header and the same values, row by row, the rows that are
+// errors (a cut record, a cell that is not text of its encoding) included.
+func TestCSVCorpusPassThrough(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "readers", "testdata", "csv", "*.?sv"))
+	if len(files) < 10 {
+		t.Fatalf("%d corpus files", len(files))
+	}
+	read := 0
+	for _, in := range files {
+		if _, err := readers.Open(in, readers.Options{}); err != nil {
+			continue // not readable on purpose (a workbook named .csv)
+		}
+		read++
+		out := filepath.Join(t.TempDir(), "out.csv")
+		code, stderr := riskbatch(t, "eval", "--pass-through", in, "-o", out, "-q")
+		if code == exitUsage {
+			t.Errorf("%s: exit %d: %s", in, code, stderr)
+			continue
+		}
+		wantHeader, wantRows := readTable(t, in)
+		gotHeader, gotRows := readTable(t, out)
+		if !reflect.DeepEqual(gotHeader[:len(wantHeader)], wantHeader) || len(gotRows) != len(wantRows) {
+			t.Errorf("%s: header %q and %d rows, want %q and %d", in, gotHeader, len(gotRows), wantHeader, len(wantRows))
+			continue
+		}
+		for i := range wantRows {
+			if got := gotRows[i][:len(wantHeader)]; !reflect.DeepEqual(got, wantRows[i]) {
+				t.Errorf("%s: row %d: %#v, want %#v", filepath.Base(in), i+2, got, wantRows[i])
+			}
+		}
+	}
+	if read < 10 {
+		t.Errorf("only %d corpus files read", read)
+	}
+}
+
+// LibreOffice set to German writes CSV with semicolons and decimal
+// commas; riskbatch reads it to the same values as the workbook it came
+// from, so every bound agrees.
+func TestLibreOfficeGermanCSV(t *testing.T) {
+	office := ""
+	for _, name := range []string{"soffice", "libreoffice"} {
+		if p, err := exec.LookPath(name); err == nil {
+			office = p
+			break
+		}
+	}
+	if office == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("LibreOffice is absent (neither soffice nor libreoffice is on PATH), and CI=true")
+		}
+		t.Skip("LibreOffice is absent (neither soffice nor libreoffice is on PATH); install libreoffice-calc to run this test")
+	}
+	dir := t.TempDir()
+	book := filepath.Join(dir, "de.xlsx")
+	f := excelize.NewFile()
+	rows := [][]any{
+		{"id", "epsilon", "delta", "sigma", "baseline"},
+		{"Müller", 1.5, 1e-5, nil, 0.1},
+		{"b", nil, nil, 2.5, 0.25},
+		{"c", 1234.5, 0, nil, 0.5},
+	}
+	for i, r := range rows {
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		f.SetSheetRow("Sheet1", cell, &r)
+	}
+	if err := f.SaveAs(book); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	// 59,34,76,1: semicolons, double quotes, UTF-8, from line 1; the
+	// German locale makes LibreOffice write decimal commas.
+	cmd := exec.CommandContext(ctx, office, "--headless", "--norestore",
+		"-env:UserInstallation=file://"+filepath.ToSlash(filepath.Join(dir, "profile")),
+		"--convert-to", "csv:Text - txt - csv (StarCalc):59,34,76,1", "--outdir", filepath.Join(dir, "csv"), book)
+	cmd.Env = append(os.Environ(), "LC_ALL=de_DE.UTF-8", "LANG=de_DE.UTF-8")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("LibreOffice: %v\n%s", err, out)
+	}
+	csvPath := filepath.Join(dir, "csv", "de.csv")
+	data, _ := os.ReadFile(csvPath)
+	if !strings.Contains(string(data), "1,5;0,00001") || !strings.Contains(string(data), "Müller") {
+		t.Fatalf("LibreOffice did not write German CSV:\n%s", data)
+	}
+	fromBook, fromCSV := filepath.Join(dir, "book-out.csv"), filepath.Join(dir, "csv-out.csv")
+	for _, run := range [][2]string{{book, fromBook}, {csvPath, fromCSV}} {
+		if code, stderr := riskbatch(t, "eval", run[0], "-o", run[1], "-q"); code != exitOK {
+			t.Fatalf("%s: exit %d: %s", run[0], code, stderr)
+		}
+	}
+	wantHeader, want := readAll(t, fromBook)
+	header, got := readAll(t, fromCSV)
+	if !reflect.DeepEqual(header, wantHeader) || len(got) != len(want) {
+		t.Fatalf("header %q, %d rows; want %q, %d", header, len(got), wantHeader, len(want))
+	}
+	inputs := len(rows[0])
+	for i := range want {
+		if got[i][0] != want[i][0] {
+			t.Errorf("row %d: id %q, want %q", i+2, got[i][0], want[i][0])
+		}
+		for j := inputs; j < len(header); j++ {
+			if !sameValue(got[i][j], want[i][j]) {
+				t.Errorf("row %d, %s: %q from the CSV, %q from the workbook", i+2, header[j], got[i][j], want[i][j])
+			}
+		}
+	}
+}

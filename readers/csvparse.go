@@ -1,0 +1,302 @@
+package readers
+
+import (
+	"io"
+)
+
+// recordParser splits CSV text (UTF-8, already decoded) into records.
+//
+// Fields follow RFC 4180 with the leniency of encoding/csv's LazyQuotes,
+// which real exports need: a field is quoted when it starts with '"'; in a
+// quoted field "" is a quote, and a quote followed by anything but a
+// quote, the delimiter or a line end is kept as a character; a quote
+// inside an unquoted field is an ordinary character.
+//
+// Line ends are LF, CRLF or a lone CR (old Mac files), in any mixture.
+// Inside a quoted field a line end is a line break of the value and is
+// kept as "\n", as encoding/csv keeps CRLF; a lone CR there is such a
+// line break only in a file whose lines end with CR (crBreak), and is
+// kept as it is otherwise.
+//
+// Unlike encoding/csv, the parser tells a record that the end of the text
+// cut inside a quoted field (record.cut), counts the rows a spreadsheet
+// shows (record.row: line ends outside quoted fields, blank lines
+// included), and bounds the bytes of a record (maxBytes).
+type recordParser struct {
+	r        io.Reader
+	buf      []byte
+	pos, end int
+	taken    int64 // bytes dropped from the front of buf so far
+	rerr     error // the reader's error (io.EOF at the end), met once buf is drained
+	delim    byte
+	crBreak  bool
+	maxBytes int64
+	lines    int // line ends read so far
+	rows     int // line ends read so far outside quoted fields
+
+	rec    []byte   // the fields of the record being read, one after the other
+	ends   []int    // the end of each field in rec
+	fields []string // the fields of the last record, reused
+
+	// stops marks the bytes that end a run of an unquoted field (the
+	// delimiter, CR, LF) with 1, and of a quoted field ('"', CR, LF) with 2.
+	stops [256]uint8
+}
+
+// record is one record of the text.
+type record struct {
+	fields []string // valid until the next record is read
+	row    int      // 1 + the line ends outside quoted fields before the record
+	line   int      // the line of the text the record starts on
+	// cut is the index of the field that the end of the text cut inside
+	// its quotes, or -1; cutLine is the line its quote opened on.
+	cut, cutLine int
+}
+
+// newRecordParser returns a parser of r with delimiter ','; the caller
+// sets the delimiter (setDelim) and crBreak once it has looked at the start
+// of the text (peek).
+func newRecordParser(r io.Reader, maxBytes int64) *recordParser {
+	p := &recordParser{r: r, buf: make([]byte, sniffLen), maxBytes: maxBytes}
+	p.setDelim(',')
+	return p
+}
+
+// setDelim sets the delimiter.
+func (p *recordParser) setDelim(d byte) {
+	p.delim = d
+	p.stops = [256]uint8{}
+	p.stops['\r'], p.stops['\n'] = 3, 3
+	p.stops['"'] |= 2
+	p.stops[d] |= 1
+}
+
+// fill reads more text into buf; false when no more is coming (rerr set).
+func (p *recordParser) fill() bool {
+	if p.rerr != nil {
+		return false
+	}
+	if p.pos > 0 {
+		p.taken += int64(p.pos)
+		p.end = copy(p.buf, p.buf[p.pos:p.end])
+		p.pos = 0
+	}
+	for p.end < len(p.buf) {
+		n, err := p.r.Read(p.buf[p.end:])
+		p.end += n
+		if err != nil {
+			p.rerr = err
+			return n > 0
+		}
+		if n > 0 {
+			return true
+		}
+	}
+	return true
+}
+
+// more reports whether a byte is there to read, reading more text if needed.
+func (p *recordParser) more() bool {
+	for p.pos == p.end {
+		if !p.fill() {
+			return false
+		}
+	}
+	return true
+}
+
+// peek returns the unread start of the text, up to len(buf) bytes but no
+// further than the sniffLines-th line end (a pipe fed a line at a time is
+// not kept waiting), and whether it reaches the end of the text. Its error
+// is a read error.
+func (p *recordParser) peek() ([]byte, bool, error) {
+	for p.end-p.pos < len(p.buf) && p.rerr == nil && lineEnds(p.buf[p.pos:p.end]) < sniffLines {
+		p.fill()
+	}
+	if p.rerr != nil && p.rerr != io.EOF {
+		return nil, false, p.rerr
+	}
+	return p.buf[p.pos:p.end], p.rerr == io.EOF, nil
+}
+
+// skipLine drops the rest of the current line, which the caller has
+// peeked at (a sep= line), counting it as a line but not as a row.
+func (p *recordParser) skipLine(n int) {
+	p.pos += n
+	p.lines++
+}
+
+// endErr is the error of a text that ended: io.EOF, or a read error.
+func (p *recordParser) endErr() error {
+	if p.rerr == nil {
+		return io.EOF
+	}
+	return p.rerr
+}
+
+// next returns the next record that is not blank: blank lines, and records
+// whose fields are all empty (",,,," as spreadsheets export rows they think
+// used), are skipped, but count as rows. At the end of the text it returns
+// io.EOF; a read error, or a record longer than maxBytes (a *LimitError),
+// ends the text.
+func (p *recordParser) next() (record, error) {
+	for {
+		rec, err := p.parse()
+		if err != nil {
+			return record{}, err
+		}
+		if rec.cut >= 0 {
+			return rec, nil
+		}
+		for _, f := range rec.fields {
+			if f != "" {
+				return rec, nil
+			}
+		}
+	}
+}
+
+// errTooLong is the error of a record longer than maxBytes.
+func (p *recordParser) errTooLong() error {
+	return limitError(limitRowBytes, p.maxBytes, "this record (a line, or the lines of a quoted field) is too long; a quote without its closing quote makes the rest of the file one record")
+}
+
+// parse reads one record.
+func (p *recordParser) parse() (record, error) {
+	if !p.more() {
+		return record{}, p.endErr()
+	}
+	rec := record{row: p.rows + 1, line: p.lines + 1, cut: -1}
+	p.rec = p.rec[:0]
+	p.ends = p.ends[:0]
+	start := p.consumed()
+fields:
+	for {
+		if p.more() && p.buf[p.pos] == '"' {
+			p.pos++
+			opened := p.lines + 1
+			for {
+				if !p.more() {
+					if p.rerr != io.EOF {
+						return record{}, p.rerr
+					}
+					rec.cut, rec.cutLine = len(p.ends), opened
+					p.ends = append(p.ends, len(p.rec))
+					break fields
+				}
+				i := p.pos
+				for i < p.end && p.stops[p.buf[i]]&2 == 0 {
+					i++
+				}
+				p.rec = append(p.rec, p.buf[p.pos:i]...)
+				p.pos = i
+				if p.consumed()-start > p.maxBytes {
+					return record{}, p.errTooLong()
+				}
+				if p.pos == p.end {
+					continue
+				}
+				c := p.buf[p.pos]
+				p.pos++
+				switch c {
+				case '\n':
+					p.rec = append(p.rec, '\n')
+					p.lines++
+				case '\r':
+					switch {
+					case p.more() && p.buf[p.pos] == '\n':
+						p.pos++
+						p.rec = append(p.rec, '\n')
+						p.lines++
+					case p.crBreak:
+						p.rec = append(p.rec, '\n')
+						p.lines++
+					default:
+						p.rec = append(p.rec, '\r')
+					}
+				case '"':
+					if !p.more() {
+						if p.rerr != io.EOF {
+							return record{}, p.rerr
+						}
+						p.ends = append(p.ends, len(p.rec))
+						break fields
+					}
+					switch n := p.buf[p.pos]; {
+					case n == '"':
+						p.rec = append(p.rec, '"')
+						p.pos++
+					case n == p.delim:
+						p.pos++
+						p.ends = append(p.ends, len(p.rec))
+						continue fields
+					case n == '\n' || n == '\r':
+						p.ends = append(p.ends, len(p.rec))
+						p.lineEnd()
+						break fields
+					default:
+						p.rec = append(p.rec, '"') // a lone quote, kept
+					}
+				}
+			}
+		}
+		for {
+			if !p.more() {
+				if p.rerr != io.EOF {
+					return record{}, p.rerr
+				}
+				p.ends = append(p.ends, len(p.rec))
+				break fields
+			}
+			i := p.pos
+			for i < p.end && p.stops[p.buf[i]]&1 == 0 {
+				i++
+			}
+			p.rec = append(p.rec, p.buf[p.pos:i]...)
+			p.pos = i
+			if p.consumed()-start > p.maxBytes {
+				return record{}, p.errTooLong()
+			}
+			if p.pos == p.end {
+				continue
+			}
+			p.ends = append(p.ends, len(p.rec))
+			if p.buf[p.pos] == p.delim {
+				p.pos++
+				continue fields
+			}
+			p.lineEnd()
+			break fields
+		}
+	}
+	if p.consumed()-start > p.maxBytes {
+		return record{}, p.errTooLong()
+	}
+	s := string(p.rec)
+	p.fields = p.fields[:0]
+	prev := 0
+	for _, e := range p.ends {
+		p.fields = append(p.fields, s[prev:e])
+		prev = e
+	}
+	rec.fields = p.fields
+	return rec, nil
+}
+
+// lineEnd consumes a line end outside quoted fields: LF, CRLF or CR.
+func (p *recordParser) lineEnd() {
+	if p.buf[p.pos] == '\r' {
+		p.pos++
+		if p.more() && p.buf[p.pos] == '\n' {
+			p.pos++
+		}
+	} else {
+		p.pos++
+	}
+	p.lines++
+	p.rows++
+}
+
+// consumed counts the bytes the parser has taken from the text; only
+// differences of it are meaningful.
+func (p *recordParser) consumed() int64 { return p.taken + int64(p.pos) }
