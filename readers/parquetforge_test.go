@@ -9,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow/go/v17/arrow"
-	"github.com/apache/arrow/go/v17/arrow/array"
-	"github.com/apache/arrow/go/v17/arrow/memory"
-	"github.com/apache/arrow/go/v17/parquet"
-	"github.com/apache/arrow/go/v17/parquet/compress"
-	"github.com/apache/arrow/go/v17/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -264,7 +264,7 @@ func TestParquetForgedFooter(t *testing.T) {
 			f.codec = 1
 			f.payload = compressWith(t, compress.Codecs.Snappy, f.values)
 			f.payload = append(binary.AppendUvarint(nil, 1<<32-1), f.payload[1:]...) // was 24, one byte
-		}, "forged.parquet, row 2: the Parquet file is damaged: the decoder failed: the page's Snappy data unpacks to 4294967295 bytes, its header declares 24"},
+		}, "forged.parquet, row 2: the Parquet file is damaged: row group 0: parquet: could not decompress page: the page's Snappy data unpacks to 4294967295 bytes, its header declares 24"},
 		{"Zstandard frame declares 8 GiB", func(f *forge) {
 			f.codec = 6
 			// A frame (RFC 8878): magic, a descriptor with an 8-byte
@@ -277,7 +277,7 @@ func TestParquetForgedFooter(t *testing.T) {
 				fr = binary.LittleEndian.AppendUint64(fr, uint64(v))
 			}
 			f.payload = fr
-		}, "forged.parquet, row 2: the Parquet file is damaged: the decoder failed: the page's Zstandard data may unpack to more than the 24 bytes its header declares"},
+		}, "forged.parquet, row 2: the Parquet file is damaged: row group 0: parquet: could not decompress page: the page's Zstandard data may unpack to more than the 24 bytes its header declares"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := newForge(1, 2, 3)
