@@ -240,7 +240,7 @@ func pmpNumber(c table.Cell) (float64, error) {
 		return c.Num, nil
 	case table.Integer:
 		return float64(c.Int), nil
-	case table.Text:
+	case table.Text, table.Decimal:
 		return ParseNumber(c.Str)
 	}
 	if c.IsEmpty() {

@@ -328,8 +328,8 @@ func TestDecimalText(t *testing.T) {
 	}
 }
 
-// Binary values read as their UTF-8 text unless they are not valid UTF-8
-// or read as a hexadecimal literal: then as "0x" and their digits, so that
+// Binary values read as their UTF-8 text unless they are not text (invalid
+// UTF-8, control characters) or read as a hexadecimal literal: then as "0x" and their digits, so that
 // the text always names the bytes exactly.
 func TestTextFromBytes(t *testing.T) {
 	for _, c := range []struct {
@@ -338,6 +338,7 @@ func TestTextFromBytes(t *testing.T) {
 	}{
 		{[]byte("id-7 é"), "id-7 é"}, {[]byte{}, ""}, {[]byte{0xff, 0}, "0xff00"},
 		{[]byte("0xab"), "0x30786162"}, {[]byte("0x"), "0x3078"}, {[]byte("0xA"), "0xA"}, {[]byte("0xabc"), "0xabc"},
+		{[]byte{0, 'A'}, "0x0041"}, {[]byte("a\tb\r\n"), "a\tb\r\n"}, {[]byte{0x7f}, "0x7f"},
 	} {
 		if got := textFromBytes(c.b); got != c.want {
 			t.Errorf("textFromBytes(% x) = %q, want %q", c.b, got, c.want)

@@ -36,8 +36,8 @@ import (
 //     distinct from null.
 //   - binary types (and fixed-size binary other than UUID, Parquet's
 //     INTERVAL among them): Text, the bytes as they are when they are
-//     valid UTF-8 and do not look like "0x" and hexadecimal digits, else
-//     "0x" followed by their hexadecimal digits, so that the text names the
+//     text and do not look like "0x" and hexadecimal digits, else "0x"
+//     followed by their hexadecimal digits, so that the text names the
 //     bytes exactly (see textFromBytes).
 //   - UUID: Text in the canonical 8-4-4-4-12 form.
 //   - bool: Bool.
@@ -347,16 +347,28 @@ func uuidText(b []byte) string {
 }
 
 // textFromBytes is the text of a binary value: the bytes themselves when
-// they are valid UTF-8 and do not read as a hexadecimal literal ("0x"
-// followed by pairs of hexadecimal digits), else "0x" followed by their
-// hexadecimal digits. The text so names the bytes exactly: the Parquet
-// writer writes a text that is such a literal as the bytes it spells, any
-// other text as its UTF-8 bytes.
+// they are text (valid UTF-8 without control characters other than tab,
+// line feed and carriage return) and do not read as a hexadecimal literal
+// ("0x" followed by pairs of lower-case hexadecimal digits), else "0x"
+// followed by their hexadecimal digits. The text so names the bytes
+// exactly: the Parquet writer writes a text that is such a literal as the
+// bytes it spells, any other text as its UTF-8 bytes.
 func textFromBytes(b []byte) string {
-	if utf8.Valid(b) && !isHexLiteral(string(b)) {
+	if isText(b) && !isHexLiteral(string(b)) {
 		return string(b)
 	}
 	return "0x" + hex.EncodeToString(b)
+}
+
+// isText reports whether b is valid UTF-8 without control characters
+// other than tab, line feed and carriage return.
+func isText(b []byte) bool {
+	for _, c := range b {
+		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
+			return false
+		}
+	}
+	return utf8.Valid(b)
 }
 
 // isHexLiteral reports whether s is "0x" followed by pairs of lower-case
