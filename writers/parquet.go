@@ -49,9 +49,10 @@ const (
 // Other columns take their type from table.Column.Kind: Number → DOUBLE,
 // Integer → INT64, Bool → BOOLEAN, Date → DATE (date32), Timestamp →
 // TIMESTAMP in the unit of the column's cell in the first row
-// (microseconds when it is empty), adjusted to UTC when that cell is an
-// instant in UTC, TimeOfDay → TIME (time32 for seconds and milliseconds,
-// time64 for micro- and nanoseconds, likewise), and Text, Decimal, Nested
+// (microseconds when it is empty, milliseconds for seconds, which Parquet
+// lacks), adjusted to UTC when that cell is an instant in UTC, TimeOfDay →
+// TIME likewise (time32 for milliseconds, time64 for micro- and
+// nanoseconds), and Text, Decimal, Nested
 // and Empty (unknown) → UTF8 string holding the cell's String(): a decimal
 // in plain notation (exact, whatever its digits; a DECIMAL type would need
 // one precision and scale for the whole column), a nested value as JSON.
@@ -155,7 +156,7 @@ func columnType(c table.Column, first table.Cell) arrow.DataType {
 	case table.Timestamp:
 		t := &arrow.TimestampType{Unit: arrow.Microsecond}
 		if first.Kind == table.Timestamp {
-			t.Unit = arrowUnit(first.Unit)
+			t.Unit = parquetUnit(first.Unit)
 			if first.Unit.UTC() {
 				t.TimeZone = "UTC"
 			}
@@ -164,14 +165,23 @@ func columnType(c table.Column, first table.Cell) arrow.DataType {
 	case table.TimeOfDay:
 		unit := arrow.Microsecond
 		if first.Kind == table.TimeOfDay {
-			unit = arrowUnit(first.Unit)
+			unit = parquetUnit(first.Unit)
 		}
-		if unit == arrow.Second || unit == arrow.Millisecond {
+		if unit == arrow.Millisecond {
 			return &arrow.Time32Type{Unit: unit}
 		}
 		return &arrow.Time64Type{Unit: unit}
 	}
 	return arrow.BinaryTypes.String
+}
+
+// parquetUnit is the Arrow unit of a column of cells in unit u: u, but
+// milliseconds for seconds, which Parquet's TIMESTAMP and TIME lack.
+func parquetUnit(u table.TimeUnit) arrow.TimeUnit {
+	if u := arrowUnit(u); u != arrow.Second {
+		return u
+	}
+	return arrow.Millisecond
 }
 
 // writable reports whether the writer writes columns of type dt: types
