@@ -165,7 +165,9 @@ func (t *parquetTable) Next() (row table.Row, err error) {
 		}
 	}()
 	for t.i >= t.n {
-		if t.rr != nil && t.rr.Next() {
+		// An empty batch ends the row group: a reader that kept giving
+		// them would never end (finishGroup then checks the rows).
+		if t.rr != nil && t.rr.Next() && t.rr.RecordBatch().NumRows() > 0 {
 			if err := t.startBatch(t.rr.RecordBatch()); err != nil {
 				return table.Row{}, err
 			}
