@@ -24,8 +24,9 @@ const DefaultBatchRows = 4096
 // encoding (PLAIN, RLE_DICTIONARY, DELTA_BINARY_PACKED,
 // DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT), data pages
 // of versions 1 and 2, and the codecs UNCOMPRESSED, SNAPPY, GZIP, ZSTD,
-// BROTLI and LZ4_RAW. The legacy LZ4 codec (Hadoop's framing), LZO and
-// encrypted columns are refused with an error that says so.
+// BROTLI and LZ4_RAW. The legacy LZ4 codec (Hadoop's framing), LZO,
+// DELTA_BYTE_ARRAY on fixed-length values (which arrow-go does not decode)
+// and encrypted columns are refused with an error that says so.
 //
 // Memory holds one batch, the pages being decoded, and the metadata of the
 // row group being read: row groups are read one after the other, each with
@@ -335,8 +336,8 @@ func (t *parquetTable) checkPages() error {
 		}
 		if err != nil {
 			var le *LimitError
-			var ce *codecError
-			if !errors.As(err, &le) && !errors.As(err, &ce) {
+			var ue *unsupportedError
+			if !errors.As(err, &le) && !errors.As(err, &ue) {
 				err = fmt.Errorf("the Parquet file is damaged: row group %d: %w", t.rg, err)
 			}
 			// A leaf of a nested column is named by its top-level column.

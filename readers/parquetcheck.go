@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
+	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
@@ -161,16 +163,16 @@ func chunkRange(cc *metadata.ColumnChunkMetaData) (off, n int64) {
 }
 
 // checkChunkPages walks the page headers of a column chunk, before Arrow
-// reads its pages, and refuses a chunk whose codec Arrow lacks (see
-// codecError), a page that unpacks to more than lim.ParquetPageBytes, runs
+// reads its pages, and refuses a chunk whose codec or encodings Arrow
+// lacks (see checkDecodable), a page that unpacks to more than lim.ParquetPageBytes, runs
 // past its chunk, or whose counts are absurd (a dictionary of more values
 // than bytes, pages that hold a number of values other than the chunk's).
 // Arrow allocates each page from the size its header declares. legacy
 // marks the files of old parquet-mr writers, whose chunk sizes leave out
 // the dictionary page header.
 func checkChunkPages(r io.ReaderAt, size int64, cc *metadata.ColumnChunkMetaData, legacy bool, lim Limits) error {
-	if _, err := compress.GetCodec(cc.Compression()); err != nil {
-		return &codecError{cc.Compression()}
+	if err := checkDecodable(cc); err != nil {
+		return err
 	}
 	start, n := chunkRange(cc)
 	end := start + n
@@ -306,11 +308,45 @@ func isLegacyWriter(md *metadata.FileMetaData) bool {
 	return md.WriterVersion().LessThan(metadata.Parquet816FixedVersion)
 }
 
-// codecError reports a column chunk compressed with a codec that cannot
-// be unpacked: the legacy LZ4 codec (Hadoop's framing, which arrow-go does
-// not read; LZ4_RAW replaced it), LZO, or an unknown one.
-type codecError struct{ codec compress.Compression }
-
-func (e *codecError) Error() string {
-	return fmt.Sprintf("its pages are compressed with %s, which riskbatch cannot unpack; write the file again with SNAPPY, ZSTD, GZIP, BROTLI, LZ4_RAW or no compression", e.codec)
+// decodable lists the encodings arrow-go v18 decodes, by physical type,
+// besides dictionary encoding (PLAIN_DICTIONARY, RLE_DICTIONARY) and the
+// encodings of repetition and definition levels (RLE, BIT_PACKED), which
+// a chunk's list of encodings also names.
+var decodable = map[parquet.Type][]parquet.Encoding{
+	parquet.Types.Boolean:           {parquet.Encodings.Plain},
+	parquet.Types.Int32:             {parquet.Encodings.Plain, parquet.Encodings.DeltaBinaryPacked, parquet.Encodings.ByteStreamSplit},
+	parquet.Types.Int64:             {parquet.Encodings.Plain, parquet.Encodings.DeltaBinaryPacked, parquet.Encodings.ByteStreamSplit},
+	parquet.Types.Int96:             {parquet.Encodings.Plain},
+	parquet.Types.Float:             {parquet.Encodings.Plain, parquet.Encodings.ByteStreamSplit},
+	parquet.Types.Double:            {parquet.Encodings.Plain, parquet.Encodings.ByteStreamSplit},
+	parquet.Types.ByteArray:         {parquet.Encodings.Plain, parquet.Encodings.DeltaLengthByteArray, parquet.Encodings.DeltaByteArray},
+	parquet.Types.FixedLenByteArray: {parquet.Encodings.Plain, parquet.Encodings.ByteStreamSplit},
 }
+
+// checkDecodable refuses a column chunk that Arrow cannot unpack or decode:
+// compressed with the legacy LZ4 codec (Hadoop's framing, which arrow-go
+// does not read; LZ4_RAW replaced it), LZO or an unknown codec, or whose
+// metadata lists an encoding Arrow does not decode for the column's type
+// (DELTA_BYTE_ARRAY for FIXED_LEN_BYTE_ARRAY, which parquet-mr's version 2
+// writer uses for long decimals: Arrow would panic on the first page).
+func checkDecodable(cc *metadata.ColumnChunkMetaData) error {
+	if _, err := compress.GetCodec(cc.Compression()); err != nil {
+		return &unsupportedError{fmt.Sprintf("its pages are compressed with %s, which riskbatch cannot unpack; write the file again with SNAPPY, ZSTD, GZIP, BROTLI, LZ4_RAW or no compression", cc.Compression())}
+	}
+	for _, e := range cc.Encodings() {
+		switch e {
+		case parquet.Encodings.PlainDict, parquet.Encodings.RLEDict, parquet.Encodings.RLE, parquet.Encodings.BitPacked:
+			continue
+		}
+		if !slices.Contains(decodable[cc.Type()], e) {
+			return &unsupportedError{fmt.Sprintf("its pages use the encoding %s, which riskbatch cannot decode for %s values; write the file again with the default encodings", e, cc.Type())}
+		}
+	}
+	return nil
+}
+
+// unsupportedError reports a column chunk that is well-formed but uses a
+// codec or an encoding that cannot be read: not damage.
+type unsupportedError struct{ msg string }
+
+func (e *unsupportedError) Error() string { return e.msg }

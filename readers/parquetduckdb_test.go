@@ -214,4 +214,3 @@ func duckdbModules(t *testing.T) string {
 	}
 	return modules
 }
-

@@ -291,3 +291,23 @@ func TestParquetLegacyLZ4(t *testing.T) {
 		t.Errorf("%v: not a fatal error, or reported as damage", err)
 	}
 }
+
+// A column chunk whose metadata lists an encoding arrow-go does not decode
+// for its type (DELTA_BYTE_ARRAY for INT64 here; for FIXED_LEN_BYTE_ARRAY,
+// as parquet-mr's version 2 writer uses it, likewise) is refused by name
+// before Arrow, which would panic on its first page, reads it. Level
+// encodings and dictionary encodings in the list are fine.
+func TestParquetUndecodableEncoding(t *testing.T) {
+	f := newForge(1, 2, 3)
+	f.chunkEncodings = []int64{3, 4, 8, 2, 0} // RLE, BIT_PACKED, RLE_DICTIONARY, PLAIN_DICTIONARY, PLAIN
+	if rows, err, _ := readForged(t, f.bytes(), Options{}); err != nil || len(rows) != 3 {
+		t.Fatalf("%d rows, %v", len(rows), err)
+	}
+	f.chunkEncodings = []int64{0, 7} // PLAIN, DELTA_BYTE_ARRAY
+	_, err, _ := readForged(t, f.bytes(), Options{})
+	te := wantError(t, err, table.Position{File: "forged.parquet", Row: 2, Column: 0, ColumnName: "x"},
+		"forged.parquet, row 2, column x: its pages use the encoding DELTA_BYTE_ARRAY, which riskbatch cannot decode for INT64 values; write the file again with the default encodings")
+	if !IsFatal(te) || strings.Contains(err.Error(), "damaged") {
+		t.Errorf("%v: not a fatal error, or reported as damage", err)
+	}
+}

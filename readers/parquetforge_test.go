@@ -81,9 +81,10 @@ type forge struct {
 	chunkSize        int64 // total_compressed_size added to the real one
 	groupRows        int64
 	fileRows         int64
-	rowGroups        uint64 // the row_groups list declares so many (1 written)
-	schemaElements   uint64 // the schema list declares so many (2 written)
-	footerLength     int64  // the footer length field (0: the real one)
+	rowGroups        uint64  // the row_groups list declares so many (1 written)
+	schemaElements   uint64  // the schema list declares so many (2 written)
+	footerLength     int64   // the footer length field (0: the real one)
+	chunkEncodings   []int64 // the chunk's list of encodings (nil: PLAIN)
 }
 
 // newForge is an honest file of the given values.
@@ -161,8 +162,14 @@ func (f *forge) bytes() []byte {
 	m.i64(2, start)
 	m.structField(3)
 	m.i32(1, 2)
-	m.list(2, ctI32, 1)
-	m.zigzag(0)
+	encodings := f.chunkEncodings
+	if encodings == nil {
+		encodings = []int64{0} // PLAIN
+	}
+	m.list(2, ctI32, uint64(len(encodings)))
+	for _, e := range encodings {
+		m.zigzag(e)
+	}
 	m.list(3, ctBinary, 1)
 	m.uvarint(1)
 	m.b = append(m.b, 'x')
