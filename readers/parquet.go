@@ -7,10 +7,12 @@ import (
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/parquet/schema"
 
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -133,9 +135,22 @@ func openParquet(name string, r io.ReaderAt, size int64, closer io.Closer, opts 
 		if err != nil {
 			return nil, &table.Error{Pos: table.Position{File: name, Column: i, ColumnName: f.Name}, Err: err}
 		}
-		t.cols[i] = table.Column{Name: f.Name, Kind: k, Source: f.Type}
+		t.cols[i] = table.Column{Name: f.Name, Kind: k, Source: sourceType(f.Type, md.Schema.Root().Field(i))}
 	}
 	return t, nil
+}
+
+// sourceType is the Source of a column of Arrow type dt whose Parquet
+// schema node is n: dt, but for a JSON column, which pqarrow reads as
+// binary, Arrow's JSON extension type over strings, so that the Parquet
+// writer writes it back as JSON (its cells are the JSON text).
+func sourceType(dt arrow.DataType, n schema.Node) arrow.DataType {
+	if _, ok := n.LogicalType().(schema.JSONLogicalType); ok && dt.ID() == arrow.BINARY {
+		if j, err := extensions.NewJSONType(arrow.BinaryTypes.String); err == nil {
+			return j
+		}
+	}
+	return dt
 }
 
 // File returns the file's name as given to Open.

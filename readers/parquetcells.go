@@ -33,7 +33,7 @@ import (
 //     with as many fraction digits as the column's scale ("-100.0000"),
 //     and its nearest float64.
 //   - string types: Text; an empty string is a Text cell holding "",
-//     distinct from null.
+//     distinct from null. JSON (binary in Arrow): Text, the JSON text.
 //   - binary types (and fixed-size binary other than UUID, Parquet's
 //     INTERVAL among them): Text, the bytes as they are when they are
 //     text and do not look like "0x" and hexadecimal digits, else "0x"

@@ -56,6 +56,7 @@ var duckdbColumns = []struct {
 	{"m", table.Nested, "map<utf8, int32, items_nullable>"},
 	{"ev", table.Nested, "struct<at: date32 nullable, amount: decimal(9, 2) nullable, xs: list<element: float64, nullable> nullable>"},
 	{"bin", table.Text, "binary"},
+	{"doc", table.Text, "extension<arrow.json[storage_type=utf8]>"}, // Parquet JSON: binary in Arrow, kept as JSON for the writer
 }
 
 // duckdbRow is row i of the fixtures, computed from the formulas of
@@ -114,6 +115,9 @@ func duckdbRow(i int) []table.Cell {
 	c[24] = table.NestedCell(fmt.Sprintf(`{"amount":"%s","at":"%s","xs":[%s,%d]}`,
 		strconv.FormatFloat(float64(i-150)*0.5, 'f', -1, 64), day, strconv.FormatFloat(float64(i)/4, 'f', -1, 64), -i))
 	c[25] = txt(fmt.Sprintf("0x%04x", i)) // two bytes, a NUL first: not text
+	if i%4 != 3 {
+		c[26] = txt(fmt.Sprintf(`{"i":%d,"tags":[%d,%d]}`, i, i, -i)) // as DuckDB's json_object writes it
+	}
 	return c
 }
 

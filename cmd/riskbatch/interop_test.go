@@ -139,7 +139,7 @@ func TestXLSXOpensInLibreOffice(t *testing.T) {
 // A Parquet file written by DuckDB with every logical type (the readers'
 // fixture duckdb_v2.parquet: PARQUET_VERSION V2, timestamps of each unit
 // with and without time zone, date, time, decimals, UUID, list, struct,
-// map, blob), passed through riskbatch into Parquet, reads in DuckDB with
+// map, blob, JSON), passed through riskbatch into Parquet, reads in DuckDB with
 // the same column types and the same values as the original. Needs node
 // and DuckDB's Node package (RISKBATCH_NODE_MODULES, as above); skips
 // where they are absent, and fails then when CI=true.
@@ -193,7 +193,7 @@ console.log(JSON.stringify({ in: await read(process.argv[2]), out: await read(pr
 	if err := json.Unmarshal(data, &got); err != nil {
 		t.Fatalf("%v: %s", err, data)
 	}
-	if len(got.In.Types) != 26 || len(got.In.Rows) != 300 {
+	if len(got.In.Types) != 27 || len(got.In.Rows) != 300 {
 		t.Fatalf("DuckDB sees %d columns and %d rows in the fixture", len(got.In.Types), len(got.In.Rows))
 	}
 	if len(got.Out.Rows) != len(got.In.Rows) || len(got.Out.Types) < len(got.In.Types) {

@@ -1,6 +1,9 @@
 // Writes the DuckDB Parquet fixtures of the readers' tests: one table of
-// 300 rows, every column a formula of the row number i (readers'
-// duckdbRow computes the same values independently), in three files:
+// 300 rows and 27 columns (every DuckDB type with a Parquet logical type:
+// integers, floats, timestamps of each unit with and without time zone,
+// date, time, decimals, UUID, list, struct, map, blob, JSON), every column
+// a formula of the row number i (readers' duckdbRow computes the same
+// values independently), in three files:
 //
 //   duckdb_v2.parquet      PARQUET_VERSION V2 (DELTA_BINARY_PACKED,
 //                          DELTA_LENGTH_BYTE_ARRAY, BYTE_STREAM_SPLIT and
@@ -46,7 +49,8 @@ await con.run(`CREATE TABLE t AS SELECT
   CASE WHEN i % 9 = 8 THEN NULL ELSE {'a': i, 'b': 'x' || i} END AS s,
   MAP {'k' || (i % 3): i} AS m,
   {'at': DATE '2024-03-01' + i, 'amount': ((i - 150)::DECIMAL(9,0) * 0.5)::DECIMAL(9,2), 'xs': [i / 4, -i]::DOUBLE[]} AS ev,
-  from_hex(printf('%04x', i)) AS bin
+  from_hex(printf('%04x', i)) AS bin,
+  CASE WHEN i % 4 = 3 THEN NULL ELSE json_object('i', i, 'tags', [i, -i]) END AS doc
 FROM (SELECT range::INTEGER AS i FROM range(0, 300))`)
 const q = (name) => join(dir, name).replaceAll("'", "''")
 await con.run(`COPY t TO '${q('duckdb_v2.parquet')}' (FORMAT parquet, PARQUET_VERSION V2)`)
