@@ -103,7 +103,7 @@ func writeBenchParquet(path string, rows int) error {
 				}
 			}
 		}
-		rec := rb.NewRecord()
+		rec := rb.NewRecordBatch()
 		err := w.Write(rec)
 		rec.Release()
 		if err != nil {

@@ -32,7 +32,7 @@ var dictWords = []string{"low", "mid", "high"}
 
 // writeParquet writes a record with pqarrow, storing the Arrow schema so
 // that dictionary columns read back as dictionaries.
-func writeParquet(t testing.TB, rec arrow.Record) []byte {
+func writeParquet(t testing.TB, rec arrow.RecordBatch) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w, err := pqarrow.NewFileWriter(rec.Schema(), &buf,
@@ -101,7 +101,7 @@ func parquetFixture(t testing.TB) []byte {
 		rb.Field(8).(*array.TimestampBuilder).Append(arrow.Timestamp(base.Add(time.Duration(i) * time.Second).UnixMilli()))
 		rb.Field(9).(*array.Date32Builder).Append(arrow.Date32FromTime(base.AddDate(0, 0, i)))
 	}
-	rec := rb.NewRecord()
+	rec := rb.NewRecordBatch()
 	defer rec.Release()
 	return writeParquet(t, rec)
 }
@@ -199,7 +199,7 @@ func TestParquetMoreTypes(t *testing.T) {
 	rb.Field(4).(*array.TimestampBuilder).AppendValues([]arrow.Timestamp{arrow.Timestamp(ts.UnixMicro()), 0}, nil)
 	rb.Field(5).(*array.StringBuilder).AppendValues([]string{"", "x"}, nil)
 	rb.Field(6).(*array.Decimal256Builder).AppendValues([]decimal256.Num{decimal256.FromI64(-12345), decimal256.FromI64(1)}, nil)
-	rec := rb.NewRecord()
+	rec := rb.NewRecordBatch()
 	defer rec.Release()
 	path := writeFile(t, "more.parquet", writeParquet(t, rec))
 	tb := openOne(t, path, Options{})

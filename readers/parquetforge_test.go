@@ -429,7 +429,7 @@ func TestParquetCodecs(t *testing.T) {
 			rb.Field(1).(*array.StringBuilder).Append(dictWords[i%3])
 		}
 	}
-	rec := rb.NewRecord()
+	rec := rb.NewRecordBatch()
 	defer rec.Release()
 	for i, c := range []compress.Compression{compress.Codecs.Uncompressed, compress.Codecs.Snappy, compress.Codecs.Gzip, compress.Codecs.Brotli, compress.Codecs.Zstd, compress.Codecs.Snappy, compress.Codecs.Zstd} {
 		version := parquet.DataPageV1

@@ -223,7 +223,7 @@ func readParquet(t *testing.T, path string) (*arrow.Schema, [][]any, int, compre
 	defer rr.Release()
 	var rows [][]any
 	for rr.Next() {
-		rec := rr.Record()
+		rec := rr.RecordBatch()
 		for r := 0; r < int(rec.NumRows()); r++ {
 			row := make([]any, rec.NumCols())
 			for c := range row {
