@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/extensions"
@@ -100,6 +101,12 @@ func openParquet(name string, r io.ReaderAt, size int64, closer io.Closer, opts 
 	}
 	props := parquet.NewReaderProperties(memory.DefaultAllocator)
 	props.BufferedStreamEnabled = true // read pages as needed, not whole column chunks
+	// checkChunkPages applies the page limit, which --max-parquet-page-bytes
+	// may raise above Arrow's own (256 MiB unpacked, 64 MiB packed; packed
+	// data can be a little larger than unpacked).
+	pageLimit := opts.Limits.ParquetPageBytes
+	props.MaxUncompressedPageSize = max(pageLimit, parquet.DefaultMaxUncompressedPageSize)
+	props.MaxCompressedPageSize = max(min(pageLimit, math.MaxInt64/2)*2, parquet.DefaultMaxCompressedPageSize)
 	t = &parquetTable{name: name, src: r, size: size, lim: opts.Limits, props: props, footer: footer, rg: -1, closer: closer}
 	t.batch = int64(opts.BatchRows)
 	if t.batch <= 0 {
