@@ -21,7 +21,7 @@ import (
 // of rows. Reading row group g decodes a footer of one row group, the
 // group's bytes read again from the file spliced into the footer in place
 // of the list: memory does not grow with the number of row groups, only
-// the index does (16 bytes per row group).
+// the index does (24 bytes per row group).
 //
 // The footer's key-value metadata is dropped (an empty list in its place):
 // riskbatch reads none of it, and Arrow's IPC decoder trusts the lengths in
