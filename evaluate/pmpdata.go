@@ -263,7 +263,7 @@ func pmpNumber(c table.Cell) (float64, error) {
 	if c.IsEmpty() {
 		return 0, errors.New("empty: every record needs a value in every data column")
 	}
-	if c.Kind == table.Text {
+	if c.Kind == table.Text || c.Kind == table.Decimal {
 		if x, err := ParseNumber(c.Str); err == nil {
 			return x, nil
 		}

@@ -8,6 +8,7 @@ package layout
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate"
@@ -105,9 +106,14 @@ func New(ev *evaluate.Evaluator, tables []Source) (*Layout, error) {
 			if !ok {
 				j = len(lay.header)
 				index[key] = j
-				lay.header = append(lay.header, table.Column{Name: c.Name, Kind: c.Kind, Role: table.Input})
-			} else if lay.header[j].Kind != c.Kind {
-				lay.header[j].Kind = table.Empty // mixed kinds: written as text
+				lay.header = append(lay.header, table.Column{Name: c.Name, Kind: c.Kind, Role: table.Input, Source: c.Source})
+			} else {
+				if lay.header[j].Kind != c.Kind {
+					lay.header[j].Kind = table.Empty // mixed kinds: written as text
+				}
+				if !sameSource(lay.header[j].Source, c.Source) {
+					lay.header[j].Source = nil // typed by its kind
+				}
 			}
 			m[i] = j
 		}
@@ -184,4 +190,20 @@ func (lay *Layout) Row(tableNo int, source string, cells []table.Cell, readErr e
 		return evaluate.StatusError
 	}
 	return lay.bindings[tableNo].Evaluate(cells, out[lay.inputs:])
+}
+
+// sameSource reports whether two columns' source types are the same: both
+// none, equal by their Fingerprint (an arrow.DataType's identity), or
+// equal comparable values.
+func sameSource(a, b any) bool {
+	type fingerprinter interface{ Fingerprint() string }
+	if fa, ok := a.(fingerprinter); ok {
+		fb, ok := b.(fingerprinter)
+		return ok && fa.Fingerprint() == fb.Fingerprint()
+	}
+	if a == nil || b == nil {
+		return a == b
+	}
+	ta, tb := reflect.TypeOf(a), reflect.TypeOf(b)
+	return ta == tb && ta.Comparable() && a == b
 }

@@ -226,3 +226,51 @@ func TestDuplicateInputIsPositionedError(t *testing.T) {
 		t.Errorf("err = %v, want it to wrap *evaluate.DuplicateColumnError", err)
 	}
 }
+
+// fingerprinted stands for an arrow.DataType: a source type with a
+// Fingerprint.
+type fingerprinted string
+
+func (f fingerprinted) Fingerprint() string { return string(f) }
+
+// An input column keeps its source type (for Parquet input, its Arrow
+// type, which the Parquet writer writes back) when every table that has it
+// agrees on it; tables that disagree leave it without one.
+func TestSourceTypes(t *testing.T) {
+	cols := func(ts, note any) []table.Column {
+		c := textColumns("epsilon", "ts", "note")
+		c[1].Source, c[2].Source = ts, note
+		return c
+	}
+	ev := evaluate.New()
+	one, err := New(ev, []Source{header{file: "a.parquet", cols: cols(fingerprinted("timestamp[us]"), nil)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := one.Header()[1].Source; got != fingerprinted("timestamp[us]") {
+		t.Errorf("one table: source %v", got)
+	}
+	two, err := New(ev, []Source{
+		header{file: "a.parquet", cols: cols(fingerprinted("timestamp[us]"), "x")},
+		header{file: "b.parquet", cols: cols(fingerprinted("timestamp[us]"), "y")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := two.Header()[1].Source; got != fingerprinted("timestamp[us]") {
+		t.Errorf("two tables that agree: source %v", got)
+	}
+	if got := two.Header()[2].Source; got != nil {
+		t.Errorf("two tables that disagree: source %v, want none", got)
+	}
+	three, err := New(ev, []Source{
+		header{file: "a.parquet", cols: cols(fingerprinted("timestamp[us]"), nil)},
+		header{file: "b.csv", cols: cols(nil, nil)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := three.Header()[1].Source; got != nil {
+		t.Errorf("a typed and an untyped table: source %v, want none", got)
+	}
+}

@@ -4,24 +4,28 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	"github.com/apache/arrow/go/v17/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/compress"
 )
 
 // Arrow unpacks a compressed Parquet page into a buffer of the size its
 // page header declares (which checkChunkPages bounds), but its codecs do
 // not all stop there: the Snappy codec allocates the length written at the
-// start of the compressed data (up to 4 GiB), the Zstandard codec appends
-// for as long as the frames go on, and the gzip and Brotli codecs read
-// everything when the declared size is 0. A page of a few bytes could so
-// ask for gigabytes. boundedCodec wraps Arrow's codec and refuses, before
+// start of the compressed data (up to 4 GiB) when it exceeds the buffer,
+// and the Zstandard codec appends for as long as the frames go on,
+// allocating what a frame header declares (checked with arrow-go v18.8.0:
+// a page of 24 bytes declaring 8 GiB). A page of a few bytes could so ask
+// for gigabytes. boundedCodec wraps Arrow's codec and refuses, before
 // decoding, compressed data that could unpack to more than the page
-// declares.
+// declares. The gzip and Brotli codecs of v18 stop at the buffer's size
+// and LZ4_RAW decodes into the buffer only; they are wrapped all the same,
+// for the nil buffer of an empty page (Arrow's gzip and Brotli codecs read
+// all of their input into a nil buffer).
 //
 // The codecs are replaced in Arrow's registry when the package is loaded,
 // as compress.RegisterCodec intends (its documentation registers codecs in
 // init); only decoding changes, compression is Arrow's own.
 func init() {
-	for _, c := range []compress.Compression{compress.Codecs.Snappy, compress.Codecs.Zstd, compress.Codecs.Gzip, compress.Codecs.Brotli} {
+	for _, c := range []compress.Compression{compress.Codecs.Snappy, compress.Codecs.Zstd, compress.Codecs.Gzip, compress.Codecs.Brotli, compress.Codecs.Lz4Raw} {
 		if codec, err := compress.GetCodec(c); err == nil {
 			compress.RegisterCodec(c, boundedCodec{Codec: codec, kind: c})
 		}
@@ -29,16 +33,17 @@ func init() {
 }
 
 // boundedCodec is an Arrow codec whose Decode never unpacks more than
-// len(dst) bytes. Like Arrow's codecs, it panics on data it refuses; the
-// Parquet reader recovers the panic into an error.
+// len(dst) bytes. It implements compress.ErrorCodec, through which Arrow's
+// page reader decodes: data it refuses is an error. Decode, the older
+// entry point, panics on it as Arrow's codecs do.
 type boundedCodec struct {
 	compress.Codec
 	kind compress.Compression
 }
 
-// Decode unpacks src into dst, refusing data that could unpack to more
-// than len(dst) bytes.
-func (b boundedCodec) Decode(dst, src []byte) []byte {
+// DecodeWithError unpacks src into dst, refusing data that could unpack to
+// more than len(dst) bytes.
+func (b boundedCodec) DecodeWithError(dst, src []byte) ([]byte, error) {
 	if dst == nil {
 		dst = []byte{} // Arrow's gzip and Brotli codecs read all of src into a nil dst
 	}
@@ -47,14 +52,23 @@ func (b boundedCodec) Decode(dst, src []byte) []byte {
 		// Snappy data starts with its unpacked length as a uvarint.
 		n, k := binary.Uvarint(src)
 		if k <= 0 || n > uint64(len(dst)) {
-			panic(fmt.Errorf("the page's Snappy data unpacks to %d bytes, its header declares %d", n, len(dst)))
+			return nil, fmt.Errorf("the page's Snappy data unpacks to %d bytes, its header declares %d", n, len(dst))
 		}
 	case compress.Codecs.Zstd:
 		if n, ok := zstdBound(src); !ok || n > uint64(len(dst))+zstdBlockMax {
-			panic(fmt.Errorf("the page's Zstandard data may unpack to more than the %d bytes its header declares", len(dst)))
+			return nil, fmt.Errorf("the page's Zstandard data may unpack to more than the %d bytes its header declares", len(dst))
 		}
 	}
-	return b.Codec.Decode(dst, src)
+	return compress.Decode(b.Codec, dst, src)
+}
+
+// Decode is DecodeWithError that panics on an error, as Arrow's codecs do.
+func (b boundedCodec) Decode(dst, src []byte) []byte {
+	out, err := b.DecodeWithError(dst, src)
+	if err != nil {
+		panic(err)
+	}
+	return out
 }
 
 // zstdBlockMax is the most bytes a Zstandard block unpacks to

@@ -10,12 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow/go/v17/arrow"
-	"github.com/apache/arrow/go/v17/arrow/array"
-	"github.com/apache/arrow/go/v17/arrow/memory"
-	"github.com/apache/arrow/go/v17/parquet"
-	"github.com/apache/arrow/go/v17/parquet/compress"
-	"github.com/apache/arrow/go/v17/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/xuri/excelize/v2"
 
 	"github.com/riskbatch/riskbatch/table"
@@ -169,7 +169,7 @@ func parquetSeeds(f *testing.F) {
 				b.Append(arrow.Date32(19000 + i))
 			}
 		}
-		rec := rb.NewRecord()
+		rec := rb.NewRecordBatch()
 		f.Add(writeParquet(f, rec))
 		rec.Release()
 		rb.Release()
@@ -181,7 +181,7 @@ func parquetSeeds(f *testing.F) {
 			rb.Field(0).(*array.Float64Builder).Append(float64(i))
 			rb.Field(1).(*array.StringBuilder).Append(dictWords[i%3])
 		}
-		rec := rb.NewRecord()
+		rec := rb.NewRecordBatch()
 		var buf bytes.Buffer
 		if w, err := pqarrow.NewFileWriter(schema, &buf, parquet.NewWriterProperties(parquet.WithCompression(c), parquet.WithMaxRowGroupLength(16), parquet.WithDataPageSize(64)), pqarrow.DefaultWriterProps()); err == nil {
 			w.Write(rec)

@@ -66,11 +66,12 @@ const formatList = "csv, tsv, xlsx and parquet"
 // Numbers and Excel binary workbooks are refused, by extension and by
 // content, with a message saying what to save them as.
 //
-// Parquet: read by record batches of Options.BatchRows rows; columns have
-// the kinds Integer, Number, Text or Bool from their types (dates and times
-// as ISO 8601 Text, decimals as the nearest float64); nested columns make
-// Open fail. Row is the 0-based data row index plus 2: the first data row
-// is row 2, as under a spreadsheet's header row.
+// Parquet: read by record batches of Options.BatchRows rows, one row group
+// at a time; columns keep their types: Integer, Number, Decimal, Text,
+// Bool, Date, Timestamp, TimeOfDay or Nested (JSON text) cells, and their
+// Arrow type as the column's Source (see parquetcells.go). Row is the
+// 0-based data row index plus 2: the first data row is row 2, as under a
+// spreadsheet's header row.
 func Open(path string, opts Options) ([]Table, error) {
 	opts.Limits = opts.Limits.orDefaults()
 	format, err := formatOf(path, opts.Format)

@@ -2,22 +2,18 @@ package readers
 
 import (
 	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"strconv"
-	"strings"
-	"time"
-	"unicode/utf8"
 
-	"github.com/apache/arrow/go/v17/arrow"
-	"github.com/apache/arrow/go/v17/arrow/array"
-	"github.com/apache/arrow/go/v17/arrow/memory"
-	"github.com/apache/arrow/go/v17/parquet"
-	"github.com/apache/arrow/go/v17/parquet/file"
-	"github.com/apache/arrow/go/v17/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/parquet/schema"
 
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -27,68 +23,66 @@ import (
 const DefaultBatchRows = 4096
 
 // parquetTable reads a Parquet file one record batch at a time (see
-// Options.BatchRows), never the whole file: memory holds one batch, plus
-// the pages being decoded. Row groups are read one after the other, each
-// with its own record reader: a batch that spans two row groups of a
-// dictionary-encoded column has two dictionaries, which pqarrow's record
-// reader (arrow/go v17) rejects with "not implemented".
+// Options.BatchRows), never the whole file, with arrow-go's pqarrow: every
+// encoding (PLAIN, RLE_DICTIONARY, DELTA_BINARY_PACKED,
+// DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT), data pages
+// of versions 1 and 2, and the codecs UNCOMPRESSED, SNAPPY, GZIP, ZSTD,
+// BROTLI and LZ4_RAW. The legacy LZ4 codec (Hadoop's framing), LZO,
+// DELTA_BYTE_ARRAY on fixed-length values (which arrow-go does not decode)
+// and encrypted columns are refused with an error that says so.
 //
-// Columns must be flat. Their kinds, reported by Columns, and their cells:
-//   - integers of every width, signed or unsigned: Integer (an unsigned
-//     64-bit value above math.MaxInt64 is a Number cell, the only cell
-//     whose kind differs from its column's);
-//   - float16, float32, float64: Number;
-//   - decimal128, decimal256: Number, the float64 nearest to the decimal
-//     (exact up to 15 significant digits; larger decimals are rounded and
-//     those beyond the float64 range become ±Inf);
-//   - string, large string, string view: Text; an empty string is a Text
-//     cell holding "", distinct from null;
-//   - binary of any kind: Text, the bytes as they are when they are valid
-//     UTF-8, else "0x" followed by their hexadecimal digits;
-//   - dictionary-encoded columns: decoded through the dictionary, with the
-//     kind of the dictionary's values;
-//   - bool: Bool;
-//   - date32, date64: Text "2006-01-02"; timestamp: Text in RFC 3339 form,
-//     in UTC with a "Z" when the column has a time zone, without a zone
-//     when it has none (a local date and time); time32, time64: Text
-//     "15:04:05.999999999"; duration: Text such as "1h30m0s";
-//   - a column of type null: Empty.
+// Memory holds one batch, the pages being decoded, and the metadata of the
+// row group being read: row groups are read one after the other, each with
+// a reader of its own built from its own metadata (see parquetFooter), so
+// that memory does not grow with their number.
 //
-// Nulls are Empty cells. Any other type (list, struct, map, union,
-// interval) makes Open fail with an error naming the column.
+// Columns keep their types (see kindOf for the cells of each type), and
+// Columns reports each column's arrow.DataType as its Source, so that the
+// Parquet writer writes the column back with the same type.
+//
+// A column shorter or longer than its batch, a row group that gives fewer
+// or more rows than its metadata declares, and a file whose row groups give
+// fewer or more rows than its footer declares end the stream with an error
+// naming the file, the row group and (for a batch) the column: a file is
+// never read in part without an error.
 //
 // Row numbers are the 1-based index of the data row plus one, so the first
 // data row is row 2, as in a spreadsheet whose header is row 1.
 type parquetTable struct {
-	name    string
-	src     io.ReaderAt
-	size    int64
-	lim     Limits
-	pf      *file.Reader
-	fr      *pqarrow.FileReader
-	rr      pqarrow.RecordReader // of row group rg; nil before the first
-	rg      int                  // the row group being read
-	cols    []table.Column
-	closer  io.Closer
+	name   string
+	src    io.ReaderAt
+	size   int64
+	lim    Limits
+	batch  int64
+	props  *parquet.ReaderProperties
+	footer *parquetFooter
+	cols   []table.Column
+	closer io.Closer
+
+	rg      int                  // the row group being read; -1 before the first
+	pf      *file.Reader         // of row group rg
+	rr      pqarrow.RecordReader // of row group rg
+	rgRows  int64                // rows of row group rg read so far
+	meta    []byte               // buffer for a row group's metadata
+	spliced []byte               // buffer for the footer of one row group
+	// faulty, when set (by tests), wraps each record reader, to
+	// simulate an Arrow reader that returns wrong batches.
+	faulty func(pqarrow.RecordReader) pqarrow.RecordReader
+
 	getters []getter // for the current batch
+	cellErr error    // set by a getter whose value cannot be read
 	i, n    int      // next row in the batch, rows in the batch
-	rows    int      // data rows returned so far
+	rows    int64    // data rows returned so far
 	err     error    // io.EOF once the stream ended
 	closed  bool
 }
 
-// getter returns the cell of row i of a column of the current batch.
-type getter func(i int) table.Cell
-
-// openParquet reads a Parquet file's schema and prepares to read batches.
+// openParquet reads a Parquet file's footer and schema and prepares to
+// read its row groups.
 func openParquet(name string, r io.ReaderAt, size int64, closer io.Closer, opts Options) (t *parquetTable, err error) {
-	var pf *file.Reader
 	defer func() {
 		if p := recover(); p != nil {
 			t, err = nil, fileError(name, fmt.Errorf("not a readable Parquet file: the decoder failed: %v", p))
-		}
-		if err != nil && pf != nil {
-			_ = pf.Close()
 		}
 	}()
 	notParquet := func(err error) error {
@@ -98,47 +92,72 @@ func openParquet(name string, r io.ReaderAt, size int64, closer io.Closer, opts 
 		}
 		return fileError(name, err)
 	}
-	if err := checkParquetFooter(r, size, opts.Limits); err != nil {
+	footer, err := readParquetFooter(r, size, opts.Limits)
+	if err != nil {
+		return nil, notParquet(err)
+	}
+	if err := footer.checkRows(); err != nil {
 		return nil, notParquet(err)
 	}
 	props := parquet.NewReaderProperties(memory.DefaultAllocator)
 	props.BufferedStreamEnabled = true // read pages as needed, not whole column chunks
-	pf, err = file.NewParquetReader(io.NewSectionReader(r, 0, size), file.WithReadProps(props))
-	if err != nil {
-		return nil, fileError(name, fmt.Errorf("not a readable Parquet file: %w", err))
+	// checkChunkPages applies the page limit, which --max-parquet-page-bytes
+	// may raise above Arrow's own (256 MiB unpacked, 64 MiB packed; packed
+	// data can be a little larger than unpacked).
+	pageLimit := opts.Limits.ParquetPageBytes
+	props.MaxUncompressedPageSize = max(pageLimit, parquet.DefaultMaxUncompressedPageSize)
+	props.MaxCompressedPageSize = max(min(pageLimit, math.MaxInt64/2)*2, parquet.DefaultMaxCompressedPageSize)
+	t = &parquetTable{name: name, src: r, size: size, lim: opts.Limits, props: props, footer: footer, rg: -1, closer: closer}
+	t.batch = int64(opts.BatchRows)
+	if t.batch <= 0 {
+		t.batch = DefaultBatchRows
 	}
-	dropStoredArrowSchema(pf)
-	if err := checkParquetMetadata(pf, size, opts.Limits); err != nil {
+	md, _, err := footer.metadata(nil, size, nil)
+	if err != nil {
 		return nil, notParquet(err)
 	}
-	batch := opts.BatchRows
-	if batch <= 0 {
-		batch = DefaultBatchRows
+	if ncol := md.Schema.NumColumns(); int64(ncol) > opts.Limits.Columns {
+		return nil, notParquet(limitError(limitColumns, opts.Limits.Columns, "the file has %s columns", groupDigits(int64(ncol))))
 	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(batch)}, memory.DefaultAllocator)
+	pf, err := file.NewParquetReader(io.NewSectionReader(r, 0, size), file.WithMetadata(md), file.WithReadProps(props))
 	if err != nil {
-		return nil, fileError(name, fmt.Errorf("not a readable Parquet file: %w", err))
+		return nil, notParquet(err)
+	}
+	defer pf.Close()
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: t.batch}, memory.DefaultAllocator)
+	if err != nil {
+		return nil, notParquet(err)
 	}
 	schema, err := fr.Schema()
 	if err != nil {
-		return nil, fileError(name, fmt.Errorf("not a readable Parquet file: %w", err))
+		return nil, notParquet(err)
 	}
 	fields := schema.Fields()
 	if len(fields) == 0 {
 		return nil, fileError(name, errors.New("the Parquet file has no columns"))
 	}
-	cols := make([]table.Column, len(fields))
+	t.cols = make([]table.Column, len(fields))
 	for i, f := range fields {
 		k, err := kindOf(f.Type)
 		if err != nil {
-			return nil, &table.Error{
-				Pos: table.Position{File: name, Column: i, ColumnName: f.Name},
-				Err: fmt.Errorf("%w; only flat columns of numbers, text, booleans, dates and times can be read", err),
-			}
+			return nil, &table.Error{Pos: table.Position{File: name, Column: i, ColumnName: f.Name}, Err: err}
 		}
-		cols[i] = table.Column{Name: f.Name, Kind: k}
+		t.cols[i] = table.Column{Name: f.Name, Kind: k, Source: sourceType(f.Type, md.Schema.Root().Field(i))}
 	}
-	return &parquetTable{name: name, src: r, size: size, lim: opts.Limits, pf: pf, fr: fr, rg: -1, cols: cols, closer: closer}, nil
+	return t, nil
+}
+
+// sourceType is the Source of a column of Arrow type dt whose Parquet
+// schema node is n: dt, but for a JSON column, which pqarrow reads as
+// binary, Arrow's JSON extension type over strings, so that the Parquet
+// writer writes it back as JSON (its cells are the JSON text).
+func sourceType(dt arrow.DataType, n schema.Node) arrow.DataType {
+	if _, ok := n.LogicalType().(schema.JSONLogicalType); ok && dt.ID() == arrow.BINARY {
+		if j, err := extensions.NewJSONType(arrow.BinaryTypes.String); err == nil {
+			return j
+		}
+	}
+	return dt
 }
 
 // File returns the file's name as given to Open.
@@ -147,11 +166,11 @@ func (t *parquetTable) File() string { return t.name }
 // Sheet returns "": Parquet files have no sheets.
 func (t *parquetTable) Sheet() string { return "" }
 
-// NumRows returns the number of data rows the footer gives (checked
-// against the row groups when the file was opened): readers.RowCounter.
-func (t *parquetTable) NumRows() int64 { return t.pf.NumRows() }
+// NumRows returns the number of data rows the footer declares (the reader
+// checks it against the rows its row groups hold): readers.RowCounter.
+func (t *parquetTable) NumRows() int64 { return t.footer.numRows }
 
-// Columns returns the file's columns with their kinds.
+// Columns returns the file's columns with their kinds and Arrow types.
 func (t *parquetTable) Columns() []table.Column { return t.cols }
 
 // Next returns the next row. Errors end the stream (they come from a
@@ -165,61 +184,155 @@ func (t *parquetTable) Next() (row table.Row, err error) {
 	}
 	defer func() {
 		if p := recover(); p != nil {
+			row, err = table.Row{}, t.fatal(-1, fmt.Errorf("the decoder failed: %v", p))
+		}
+		if err != nil && err != io.EOF {
+			t.endGroup()
 			t.err = io.EOF
-			row, err = table.Row{}, t.fatal(fmt.Errorf("the decoder failed: %v", p))
 		}
 	}()
 	for t.i >= t.n {
-		if t.rr == nil || !t.rr.Next() {
-			if t.rr != nil {
-				err := t.rr.Err()
-				t.rr.Release()
-				t.rr = nil
-				if err != nil && !errors.Is(err, io.EOF) {
-					t.err = io.EOF
-					return table.Row{}, t.fatal(fmt.Errorf("row group %d: %w", t.rg, err))
-				}
-			}
-			t.rg++
-			if t.rg >= t.pf.NumRowGroups() {
-				t.err = io.EOF
-				return table.Row{}, io.EOF
-			}
-			if err := t.checkPages(t.rg); err != nil {
-				t.err = io.EOF
+		// An empty batch ends the row group: a reader that kept giving
+		// them would never end (finishGroup then checks the rows).
+		if t.rr != nil && t.rr.Next() && t.rr.RecordBatch().NumRows() > 0 {
+			if err := t.startBatch(t.rr.RecordBatch()); err != nil {
 				return table.Row{}, err
 			}
-			rr, err := t.fr.GetRecordReader(context.Background(), nil, []int{t.rg})
-			if err != nil {
-				t.err = io.EOF
-				return table.Row{}, t.fatal(fmt.Errorf("row group %d: %w", t.rg, err))
-			}
-			t.rr = rr
 			continue
 		}
-		rec := t.rr.Record()
-		if int(rec.NumCols()) != len(t.cols) {
-			t.err = io.EOF
-			return table.Row{}, t.fatal(fmt.Errorf("a batch has %d columns, the schema %d", rec.NumCols(), len(t.cols)))
+		if err := t.finishGroup(); err != nil {
+			return table.Row{}, err
 		}
-		t.getters = t.getters[:0]
-		for j := range len(t.cols) {
-			g, err := getterFor(rec.Column(j))
-			if err != nil {
-				t.err = io.EOF
-				return table.Row{}, &table.Error{Pos: table.Position{File: t.name, Row: t.rows + 2, Column: j, ColumnName: t.cols[j].Name}, Err: fatalError{err}}
+		if t.rg+1 >= len(t.footer.groups) {
+			if t.rows != t.footer.numRows {
+				return table.Row{}, t.fatal(-1, fmt.Errorf("its row groups hold %d rows, its footer declares %d", t.rows, t.footer.numRows))
 			}
-			t.getters = append(t.getters, g)
+			t.err = io.EOF
+			return table.Row{}, io.EOF
 		}
-		t.i, t.n = 0, int(rec.NumRows())
+		if err := t.startGroup(t.rg + 1); err != nil {
+			return table.Row{}, err
+		}
 	}
 	cells := make([]table.Cell, len(t.getters))
 	for j, g := range t.getters {
 		cells[j] = g(t.i)
+		if t.cellErr != nil {
+			return table.Row{}, t.fail(j, t.cellErr)
+		}
 	}
 	t.i++
 	t.rows++
-	return table.Row{Pos: table.Position{File: t.name, Row: t.rows + 1, Column: -1}, Cells: cells}, nil
+	return table.Row{Pos: table.Position{File: t.name, Row: int(t.rows) + 1, Column: -1}, Cells: cells}, nil
+}
+
+// startBatch checks a record batch of row group t.rg and prepares its
+// getters. Every column must hold one value per row of the batch: a
+// reader that returns a column shorter than the others (arrow/go v17 did
+// for BYTE_STREAM_SPLIT pages) must not shift or drop cells unnoticed.
+func (t *parquetTable) startBatch(rec arrow.RecordBatch) error {
+	if int(rec.NumCols()) != len(t.cols) {
+		return t.fatal(-1, fmt.Errorf("row group %d: a batch has %d columns, the schema %d", t.rg, rec.NumCols(), len(t.cols)))
+	}
+	rows := rec.NumRows()
+	for j := range len(t.cols) {
+		if n := int64(rec.Column(j).Len()); n != rows {
+			return t.fatal(j, fmt.Errorf("row group %d: the column gives %d values for the %d rows of a batch", t.rg, n, rows))
+		}
+	}
+	t.rgRows += rows
+	if want := t.footer.groups[t.rg].rows; t.rgRows > want {
+		return t.fatal(-1, fmt.Errorf("row group %d gives more than the %d rows its metadata declares", t.rg, want))
+	}
+	t.getters = t.getters[:0]
+	for j := range len(t.cols) {
+		g, err := getterFor(rec.Column(j), &t.cellErr)
+		if err != nil {
+			return t.fatal(j, err)
+		}
+		t.getters = append(t.getters, g)
+	}
+	t.i, t.n = 0, int(rows)
+	return nil
+}
+
+// finishGroup ends the row group being read, if any: its reader must have
+// ended without error, after as many rows as its metadata declares.
+func (t *parquetTable) finishGroup() error {
+	if t.rr == nil {
+		return nil
+	}
+	err := t.rr.Err()
+	t.endGroup()
+	if err != nil && !errors.Is(err, io.EOF) {
+		return t.fatal(-1, fmt.Errorf("row group %d: %w", t.rg, err))
+	}
+	if want := t.footer.groups[t.rg].rows; t.rgRows != want {
+		return t.fatal(-1, fmt.Errorf("row group %d gives %d rows, its metadata declares %d", t.rg, t.rgRows, want))
+	}
+	return nil
+}
+
+// endGroup releases the readers of the row group being read.
+func (t *parquetTable) endGroup() {
+	t.getters = t.getters[:0]
+	t.i, t.n = 0, 0
+	if t.rr != nil {
+		t.rr.Release()
+		t.rr = nil
+	}
+	if t.pf != nil {
+		_ = t.pf.Close()
+		t.pf = nil
+	}
+}
+
+// startGroup opens row group g: it decodes the group's metadata, checks it
+// and its page headers (see checkParquetMetadata and checkChunkPages),
+// and opens a record reader on it.
+func (t *parquetTable) startGroup(g int) error {
+	t.rg, t.rgRows = g, 0
+	damaged := func(err error) error {
+		return t.fatal(-1, fmt.Errorf("row group %d: %w", g, err))
+	}
+	var err error
+	if t.meta, err = t.footer.readGroup(t.src, g, t.meta); err != nil {
+		return damaged(err)
+	}
+	// The bytes were checked when the file was opened; they are read
+	// again, and checked again in case the file changed meanwhile.
+	if n, err := checkThriftStruct(t.meta); err != nil || n != len(t.meta) {
+		return damaged(errors.New("its metadata changed since the file was opened"))
+	}
+	md, spliced, err := t.footer.metadata([][]byte{t.meta}, t.size, t.spliced)
+	t.spliced = spliced
+	if err != nil {
+		return damaged(err)
+	}
+	pf, err := file.NewParquetReader(io.NewSectionReader(t.src, 0, t.size), file.WithMetadata(md), file.WithReadProps(t.props))
+	if err != nil {
+		return damaged(err)
+	}
+	t.pf = pf
+	if err := checkParquetMetadata(pf, t.size); err != nil {
+		return damaged(err)
+	}
+	if err := t.checkPages(); err != nil {
+		return err
+	}
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: t.batch}, memory.DefaultAllocator)
+	if err != nil {
+		return damaged(err)
+	}
+	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
+	if err != nil {
+		return damaged(err)
+	}
+	if t.faulty != nil {
+		rr = t.faulty(rr)
+	}
+	t.rr = rr
+	return nil
 }
 
 // Close releases the file. It may be called more than once.
@@ -228,234 +341,54 @@ func (t *parquetTable) Close() error {
 		return nil
 	}
 	t.closed = true
+	t.endGroup()
 	t.getters = nil
-	if t.rr != nil {
-		t.rr.Release()
-		t.rr = nil
-	}
-	err := t.pf.Close()
 	if t.closer != nil {
-		if cerr := t.closer.Close(); err == nil {
-			err = cerr
-		}
+		return t.closer.Close()
 	}
-	return err
+	return nil
 }
 
-// checkPages checks the page headers of every chunk of row group g before
-// Arrow reads them (see checkChunkPages).
-func (t *parquetTable) checkPages(g int) error {
+// checkPages checks the page headers of every chunk of the row group being
+// read before Arrow reads them (see checkChunkPages).
+func (t *parquetTable) checkPages() error {
 	md := t.pf.MetaData()
-	rg := md.RowGroup(g)
+	rg := md.RowGroup(0)
 	legacy := isLegacyWriter(md)
-	for j := range t.cols {
+	for j := range md.Schema.NumColumns() {
 		cc, err := rg.ColumnChunk(j)
 		if err == nil {
-			err = checkChunkPages(t.src, t.size, cc, md.Schema.Column(j), legacy, t.lim)
+			err = checkChunkPages(t.src, t.size, cc, legacy, t.lim)
 		}
 		if err != nil {
 			var le *LimitError
-			if !errors.As(err, &le) {
-				err = fmt.Errorf("the Parquet file is damaged: row group %d: %w", g, err)
+			var ue *unsupportedError
+			if !errors.As(err, &le) && !errors.As(err, &ue) {
+				err = fmt.Errorf("the Parquet file is damaged: row group %d: %w", t.rg, err)
 			}
-			return &table.Error{Pos: table.Position{File: t.name, Row: t.rows + 2, Column: j, ColumnName: t.cols[j].Name}, Err: fatalError{err}}
+			// A leaf of a nested column is named by its top-level column.
+			root := md.Schema.ColumnRoot(j)
+			if path := md.Schema.Column(j).Path(); path != root.Name() {
+				err = fmt.Errorf("%s: %w", path, err)
+			}
+			return t.fail(md.Schema.Root().FieldIndexByField(root), err)
 		}
 	}
 	return nil
 }
 
-// fatal is an error that ends the stream, at the next row.
-func (t *parquetTable) fatal(err error) error {
-	return &table.Error{
-		Pos: table.Position{File: t.name, Row: t.rows + 2, Column: -1},
-		Err: fatalError{fmt.Errorf("the Parquet file is damaged: %w", err)},
-	}
+// fatal is the error of a damaged file, which ends the stream at the next
+// row, in column j (-1 for the whole row).
+func (t *parquetTable) fatal(j int, err error) error {
+	return t.fail(j, fmt.Errorf("the Parquet file is damaged: %w", err))
 }
 
-// kindOf is the kind of the cells of a column of type dt.
-func kindOf(dt arrow.DataType) (table.Kind, error) {
-	switch dt.ID() {
-	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64,
-		arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64:
-		return table.Integer, nil
-	case arrow.FLOAT16, arrow.FLOAT32, arrow.FLOAT64, arrow.DECIMAL128, arrow.DECIMAL256:
-		return table.Number, nil
-	case arrow.STRING, arrow.LARGE_STRING, arrow.STRING_VIEW,
-		arrow.BINARY, arrow.LARGE_BINARY, arrow.BINARY_VIEW, arrow.FIXED_SIZE_BINARY,
-		arrow.DATE32, arrow.DATE64, arrow.TIMESTAMP, arrow.TIME32, arrow.TIME64, arrow.DURATION:
-		return table.Text, nil
-	case arrow.BOOL:
-		return table.Bool, nil
-	case arrow.NULL:
-		return table.Empty, nil
-	case arrow.DICTIONARY:
-		if d, ok := dt.(*arrow.DictionaryType); ok {
-			return kindOf(d.ValueType)
-		}
-	case arrow.EXTENSION:
-		if e, ok := dt.(arrow.ExtensionType); ok {
-			return kindOf(e.StorageType())
-		}
+// fail is an error that ends the stream at the next row, in column j (-1
+// for the whole row).
+func (t *parquetTable) fail(j int, err error) error {
+	pos := table.Position{File: t.name, Row: int(t.rows) + 2, Column: -1}
+	if j >= 0 {
+		pos.Column, pos.ColumnName = j, t.cols[j].Name
 	}
-	return table.Empty, fmt.Errorf("the column's type %s is not supported", dt)
-}
-
-// getterFor returns the cells of a column of a batch.
-func getterFor(arr arrow.Array) (getter, error) {
-	g, err := valueGetter(arr)
-	if err != nil || arr.NullN() == 0 {
-		return g, err
-	}
-	return func(i int) table.Cell {
-		if arr.IsNull(i) {
-			return table.Cell{}
-		}
-		return g(i)
-	}, nil
-}
-
-// valueGetter returns the cells of the non-null values of a column.
-func valueGetter(arr arrow.Array) (getter, error) {
-	switch a := arr.(type) {
-	case *array.Int8:
-		return func(i int) table.Cell { return table.IntegerCell(int64(a.Value(i))) }, nil
-	case *array.Int16:
-		return func(i int) table.Cell { return table.IntegerCell(int64(a.Value(i))) }, nil
-	case *array.Int32:
-		return func(i int) table.Cell { return table.IntegerCell(int64(a.Value(i))) }, nil
-	case *array.Int64:
-		return func(i int) table.Cell { return table.IntegerCell(a.Value(i)) }, nil
-	case *array.Uint8:
-		return func(i int) table.Cell { return table.IntegerCell(int64(a.Value(i))) }, nil
-	case *array.Uint16:
-		return func(i int) table.Cell { return table.IntegerCell(int64(a.Value(i))) }, nil
-	case *array.Uint32:
-		return func(i int) table.Cell { return table.IntegerCell(int64(a.Value(i))) }, nil
-	case *array.Uint64:
-		return func(i int) table.Cell {
-			v := a.Value(i)
-			if v > math.MaxInt64 {
-				return table.NumberCell(float64(v))
-			}
-			return table.IntegerCell(int64(v))
-		}, nil
-	case *array.Float16:
-		return func(i int) table.Cell { return table.NumberCell(float64(a.Value(i).Float32())) }, nil
-	case *array.Float32:
-		return func(i int) table.Cell { return table.NumberCell(float64(a.Value(i))) }, nil
-	case *array.Float64:
-		return func(i int) table.Cell { return table.NumberCell(a.Value(i)) }, nil
-	case *array.Decimal128:
-		scale := a.DataType().(*arrow.Decimal128Type).Scale
-		return func(i int) table.Cell {
-			v := a.Value(i)
-			hi, lo := v.HighBits(), v.LowBits()
-			if (hi == 0 && lo <= math.MaxInt64) || (hi == -1 && lo > math.MaxInt64) {
-				return table.NumberCell(decimalFloat(strconv.FormatInt(int64(lo), 10), scale))
-			}
-			return table.NumberCell(decimalFloat(v.BigInt().String(), scale))
-		}, nil
-	case *array.Decimal256:
-		scale := a.DataType().(*arrow.Decimal256Type).Scale
-		return func(i int) table.Cell { return table.NumberCell(decimalFloat(a.Value(i).BigInt().String(), scale)) }, nil
-	case *array.String:
-		// Clone: the value points into the batch's buffers.
-		return func(i int) table.Cell { return table.TextCell(strings.Clone(a.Value(i))) }, nil
-	case *array.LargeString:
-		return func(i int) table.Cell { return table.TextCell(strings.Clone(a.Value(i))) }, nil
-	case *array.StringView:
-		return func(i int) table.Cell { return table.TextCell(strings.Clone(a.Value(i))) }, nil
-	case *array.Binary:
-		return func(i int) table.Cell { return bytesCell(a.Value(i)) }, nil
-	case *array.LargeBinary:
-		return func(i int) table.Cell { return bytesCell(a.Value(i)) }, nil
-	case *array.BinaryView:
-		return func(i int) table.Cell { return bytesCell(a.Value(i)) }, nil
-	case *array.FixedSizeBinary:
-		return func(i int) table.Cell { return bytesCell(a.Value(i)) }, nil
-	case *array.Boolean:
-		return func(i int) table.Cell { return table.BoolCell(a.Value(i)) }, nil
-	case *array.Date32:
-		return func(i int) table.Cell { return table.TextCell(a.Value(i).ToTime().Format(time.DateOnly)) }, nil
-	case *array.Date64:
-		return func(i int) table.Cell { return table.TextCell(a.Value(i).ToTime().Format(time.DateOnly)) }, nil
-	case *array.Timestamp:
-		tt := a.DataType().(*arrow.TimestampType)
-		layout := "2006-01-02T15:04:05.999999999"
-		if tt.TimeZone != "" {
-			layout = time.RFC3339Nano
-		}
-		return func(i int) table.Cell { return table.TextCell(a.Value(i).ToTime(tt.Unit).UTC().Format(layout)) }, nil
-	case *array.Time32:
-		unit := a.DataType().(*arrow.Time32Type).Unit
-		return func(i int) table.Cell { return table.TextCell(a.Value(i).ToTime(unit).Format("15:04:05.999999999")) }, nil
-	case *array.Time64:
-		unit := a.DataType().(*arrow.Time64Type).Unit
-		return func(i int) table.Cell { return table.TextCell(a.Value(i).ToTime(unit).Format("15:04:05.999999999")) }, nil
-	case *array.Duration:
-		unit := a.DataType().(*arrow.DurationType).Unit
-		return func(i int) table.Cell { return table.TextCell(durationText(int64(a.Value(i)), unit)) }, nil
-	case *array.Null:
-		return func(int) table.Cell { return table.Cell{} }, nil
-	case *array.Dictionary:
-		values, err := getterFor(a.Dictionary())
-		if err != nil {
-			return nil, err
-		}
-		return func(i int) table.Cell { return values(a.GetValueIndex(i)) }, nil
-	case array.ExtensionArray:
-		return getterFor(a.Storage())
-	}
-	return nil, fmt.Errorf("the column's type %s is not supported", arr.DataType())
-}
-
-// decimalFloat is the float64 nearest to the decimal digits × 10^-scale
-// (Num.ToFloat64 of arrow is not correctly rounded: 1.005 would become
-// 1.0050000000000001).
-func decimalFloat(digits string, scale int32) float64 {
-	x, err := strconv.ParseFloat(digits+"e"+strconv.Itoa(int(-scale)), 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return math.NaN() // not reached: digits come from big.Int.String
-	}
-	return x // ±Inf or 0 when out of range, like the decimal's magnitude
-}
-
-// bytesCell is the Text cell of binary data.
-func bytesCell(b []byte) table.Cell {
-	if utf8.Valid(b) {
-		return table.TextCell(string(b))
-	}
-	return table.TextCell("0x" + hex.EncodeToString(b))
-}
-
-// durationText formats a duration of v units.
-func durationText(v int64, unit arrow.TimeUnit) string {
-	m := int64(unit.Multiplier())
-	if v > math.MaxInt64/m || v < math.MinInt64/m {
-		return strconv.FormatInt(v, 10) + unit.String()
-	}
-	return time.Duration(v * m).String()
-}
-
-// dropStoredArrowSchema removes the serialized Arrow schema that Arrow
-// writers store in a Parquet footer (key ARROW:schema) before pqarrow reads
-// it. Arrow's IPC decoder trusts the lengths in that blob: one damaged byte
-// made it allocate 177 GB and kill the process (found by fuzzing; a fatal
-// out-of-memory cannot be recovered). The Parquet schema alone gives every
-// type riskbatch reads; only Arrow-specific refinements (dictionary
-// encoding of the Arrow side, large string types) are lost, and the cells
-// are the same.
-func dropStoredArrowSchema(pf *file.Reader) {
-	md := pf.MetaData()
-	if md == nil || md.FileMetaData == nil {
-		return
-	}
-	kvs := md.FileMetaData.KeyValueMetadata
-	kept := kvs[:0]
-	for _, kv := range kvs {
-		if kv != nil && kv.GetKey() != "ARROW:schema" {
-			kept = append(kept, kv)
-		}
-	}
-	md.FileMetaData.KeyValueMetadata = kept
+	return &table.Error{Pos: pos, Err: fatalError{err}}
 }

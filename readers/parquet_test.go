@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"math/big"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,13 +12,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow/go/v17/arrow"
-	"github.com/apache/arrow/go/v17/arrow/array"
-	"github.com/apache/arrow/go/v17/arrow/decimal128"
-	"github.com/apache/arrow/go/v17/arrow/decimal256"
-	"github.com/apache/arrow/go/v17/arrow/memory"
-	"github.com/apache/arrow/go/v17/parquet"
-	"github.com/apache/arrow/go/v17/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/decimal256"
+	"github.com/apache/arrow-go/v18/arrow/float16"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -30,7 +32,7 @@ var dictWords = []string{"low", "mid", "high"}
 
 // writeParquet writes a record with pqarrow, storing the Arrow schema so
 // that dictionary columns read back as dictionaries.
-func writeParquet(t testing.TB, rec arrow.Record) []byte {
+func writeParquet(t testing.TB, rec arrow.RecordBatch) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w, err := pqarrow.NewFileWriter(rec.Schema(), &buf,
@@ -99,7 +101,7 @@ func parquetFixture(t testing.TB) []byte {
 		rb.Field(8).(*array.TimestampBuilder).Append(arrow.Timestamp(base.Add(time.Duration(i) * time.Second).UnixMilli()))
 		rb.Field(9).(*array.Date32Builder).Append(arrow.Date32FromTime(base.AddDate(0, 0, i)))
 	}
-	rec := rb.NewRecord()
+	rec := rb.NewRecordBatch()
 	defer rec.Release()
 	return writeParquet(t, rec)
 }
@@ -112,7 +114,7 @@ func wantParquetRow(i int) []table.Cell {
 	}
 	c[1] = integer(int64(i) * 1_000_000_000)
 	c[2] = num(float64(i) / 4)
-	c[3] = num(float64(i) + 0.005)
+	c[3] = table.DecimalCell(fmt.Sprintf("%d.005", i)) // i×1000+5 at scale 3
 	if i%5 != 4 {
 		c[4] = txt(fmt.Sprintf("s%d", i))
 	}
@@ -121,13 +123,13 @@ func wantParquetRow(i int) []table.Cell {
 		c[6] = boolean(i%2 == 0)
 	}
 	if i == 0 {
-		c[7] = num(float64(uint64(math.MaxUint64)))
+		c[7] = table.DecimalCell("18446744073709551615") // exact: beyond int64, and float64 would round it to 2⁶⁴
 	} else {
 		c[7] = integer(int64(i))
 	}
 	base := time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
-	c[8] = txt(base.Add(time.Duration(i) * time.Second).Format(time.RFC3339Nano))
-	c[9] = txt(base.AddDate(0, 0, i).Format("2006-01-02"))
+	c[8] = table.TimestampCell(base.Add(time.Duration(i)*time.Second).UnixMilli(), table.Millisecond.InUTC())
+	c[9] = table.DateCell(int64(19783 + i)) // 2024-03-01 is day 19,783 after 1970-01-01
 	return c
 }
 
@@ -144,7 +146,7 @@ func TestParquet(t *testing.T) {
 			if !reflect.DeepEqual(names, []string{"i32", "i64", "f64", "dec", "s", "dict", "b", "u64", "ts", "day"}) {
 				t.Errorf("names %q", names)
 			}
-			wantKinds := []table.Kind{table.Integer, table.Integer, table.Number, table.Number, table.Text, table.Text, table.Bool, table.Integer, table.Text, table.Text}
+			wantKinds := []table.Kind{table.Integer, table.Integer, table.Number, table.Decimal, table.Text, table.Text, table.Bool, table.Integer, table.Timestamp, table.Date}
 			if !reflect.DeepEqual(kinds, wantKinds) {
 				t.Errorf("kinds %v, want %v", kinds, wantKinds)
 			}
@@ -197,40 +199,70 @@ func TestParquetMoreTypes(t *testing.T) {
 	rb.Field(4).(*array.TimestampBuilder).AppendValues([]arrow.Timestamp{arrow.Timestamp(ts.UnixMicro()), 0}, nil)
 	rb.Field(5).(*array.StringBuilder).AppendValues([]string{"", "x"}, nil)
 	rb.Field(6).(*array.Decimal256Builder).AppendValues([]decimal256.Num{decimal256.FromI64(-12345), decimal256.FromI64(1)}, nil)
-	rec := rb.NewRecord()
+	rec := rb.NewRecordBatch()
 	defer rec.Release()
 	path := writeFile(t, "more.parquet", writeParquet(t, rec))
 	tb := openOne(t, path, Options{})
 	_, kinds := columnNames(tb.Columns())
-	if !reflect.DeepEqual(kinds, []table.Kind{table.Integer, table.Integer, table.Number, table.Text, table.Text, table.Text, table.Number}) {
+	if !reflect.DeepEqual(kinds, []table.Kind{table.Integer, table.Integer, table.Number, table.Text, table.Timestamp, table.Text, table.Decimal}) {
 		t.Errorf("kinds %v", kinds)
 	}
 	got := drain(t, tb)
 	if len(got) != 2 {
 		t.Fatalf("%d entries", len(got))
 	}
-	wantRow(t, got[0], pos(path, "", 2), cells(integer(-128), integer(65535), num(0.5), txt("utf8 é"), txt("2023-12-31T23:59:58.123456"), txt(""), num(-123.45)))
-	wantRow(t, got[1], pos(path, "", 3), cells(integer(5), integer(0), num(-1), txt("0xff00"), txt("1970-01-01T00:00:00"), txt("x"), num(0.01)))
+	wantRow(t, got[0], pos(path, "", 2), cells(integer(-128), integer(65535), num(0.5), txt("utf8 é"), table.TimestampCell(ts.UnixMicro(), table.Microsecond), txt(""), table.DecimalCell("-123.45")))
+	wantRow(t, got[1], pos(path, "", 3), cells(integer(5), integer(0), num(-1), txt("0xff00"), table.TimestampCell(0, table.Microsecond), txt("x"), table.DecimalCell("0.01")))
 }
 
+// Nested columns (list, struct, map) read as JSON text, as Arrow marshals
+// them; they used to make Open fail.
 func TestParquetNested(t *testing.T) {
 	mem := memory.NewGoAllocator()
 	schema := arrow.NewSchema([]arrow.Field{
 		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
-		{Name: "tags", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32)},
+		{Name: "tags", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32), Nullable: true},
+		{Name: "s", Type: arrow.StructOf(arrow.Field{Name: "b", Type: arrow.BinaryTypes.String, Nullable: true}, arrow.Field{Name: "a", Type: arrow.PrimitiveTypes.Float64}), Nullable: true},
+		{Name: "m", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int64), Nullable: true},
 	}, nil)
-	rb := array.NewRecordBuilder(mem, schema)
-	defer rb.Release()
-	rb.Field(0).(*array.Int64Builder).Append(1)
-	lb := rb.Field(1).(*array.ListBuilder)
-	lb.Append(true)
-	lb.ValueBuilder().(*array.Int32Builder).AppendValues([]int32{1, 2}, nil)
-	rec := rb.NewRecord()
+	// array.FromJSON reads numbers exactly (2⁵³+1 stays odd).
+	var cols []arrow.Array
+	for j, values := range []string{
+		`[1, 2, 3]`,
+		`[[1,2], [], null]`,
+		`[{"b":"x<y","a":0.5}, null, {"b":null,"a":-1e300}]`,
+		`[[{"key":"k","value":9007199254740993}], [], null]`,
+	} {
+		arr, _, err := array.FromJSON(mem, schema.Field(j).Type, strings.NewReader(values))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer arr.Release()
+		cols = append(cols, arr)
+	}
+	rec := array.NewRecordBatch(schema, cols, 3)
 	defer rec.Release()
 	path := writeFile(t, "nested.parquet", writeParquet(t, rec))
-	_, err := Open(path, Options{})
-	wantError(t, err, table.Position{File: path, Column: 1, ColumnName: "tags"},
-		path+", column tags: the column's type list<", "> is not supported", "only flat columns")
+	tb := openOne(t, path, Options{})
+	_, kinds := columnNames(tb.Columns())
+	if !reflect.DeepEqual(kinds, []table.Kind{table.Integer, table.Nested, table.Nested, table.Nested}) {
+		t.Errorf("kinds %v", kinds)
+	}
+	for j, c := range tb.Columns() {
+		if !arrow.TypeEqual(c.Source.(arrow.DataType), schema.Field(j).Type) {
+			t.Errorf("%s: Source %v, want %v", c.Name, c.Source, schema.Field(j).Type)
+		}
+	}
+	got := drain(t, tb)
+	if len(got) != 3 {
+		t.Fatalf("%d entries", len(got))
+	}
+	nested := table.NestedCell
+	// Struct fields come in name order (Arrow marshals a struct as a Go
+	// map); HTML characters are not escaped.
+	wantRow(t, got[0], pos(path, "", 2), cells(integer(1), nested(`[1,2]`), nested(`{"a":0.5,"b":"x<y"}`), nested(`[{"key":"k","value":9007199254740993}]`)))
+	wantRow(t, got[1], pos(path, "", 3), cells(integer(2), nested(`[]`), empty(), nested(`[]`)))
+	wantRow(t, got[2], pos(path, "", 4), cells(integer(3), empty(), nested(`{"a":-1e+300,"b":null}`), empty()))
 }
 
 func TestParquetUnreadable(t *testing.T) {
@@ -279,18 +311,58 @@ func TestParquetUnreadable(t *testing.T) {
 	t.Logf("%d of 40 damaged files gave an error", failed)
 }
 
-func TestDecimalFloat(t *testing.T) {
+func TestDecimalText(t *testing.T) {
 	for _, c := range []struct {
-		digits string
-		scale  int32
-		want   float64
+		unscaled string
+		scale    int32
+		want     string
 	}{
-		{"1005", 3, 1.005}, {"-1005", 3, -1.005}, {"7", -2, 700}, {"0", 5, 0},
-		{"123456789012345678901234567890", 10, 12345678901234567890.123456789},
-		{"1", 400, 0}, {"1", -400, math.Inf(1)},
+		{"1005", 3, "1.005"}, {"-1005", 3, "-1.005"}, {"7", -2, "700"}, {"0", 5, "0.00000"}, {"0", -3, "0"},
+		{"-1000000", 4, "-100.0000"}, {"5", 3, "0.005"}, {"-5", 1, "-0.5"},
+		{"123456789012345678901234567890", 10, "12345678901234567890.1234567890"},
 	} {
-		if got := decimalFloat(c.digits, c.scale); got != c.want {
-			t.Errorf("decimalFloat(%s, %d) = %v, want %v", c.digits, c.scale, got, c.want)
+		v, _ := new(big.Int).SetString(c.unscaled, 10)
+		if got := decimalText(v, c.scale); got != c.want {
+			t.Errorf("decimalText(%s, %d) = %q, want %q", c.unscaled, c.scale, got, c.want)
+		}
+	}
+}
+
+// Binary values read as their UTF-8 text unless they are not text (invalid
+// UTF-8, control characters) or read as a hexadecimal literal: then as "0x" and their digits, so that
+// the text always names the bytes exactly.
+func TestTextFromBytes(t *testing.T) {
+	for _, c := range []struct {
+		b    []byte
+		want string
+	}{
+		{[]byte("id-7 é"), "id-7 é"}, {[]byte{}, ""}, {[]byte{0xff, 0}, "0xff00"},
+		{[]byte("0xab"), "0x30786162"}, {[]byte("0x"), "0x3078"}, {[]byte("0xA"), "0xA"}, {[]byte("0xabc"), "0xabc"},
+		{[]byte{0, 'A'}, "0x0041"}, {[]byte("a\tb\r\n"), "a\tb\r\n"}, {[]byte{0x7f}, "0x7f"},
+	} {
+		if got := textFromBytes(c.b); got != c.want {
+			t.Errorf("textFromBytes(% x) = %q, want %q", c.b, got, c.want)
+		}
+	}
+}
+
+// float32 and float16 values read as the shortest decimal that reads back
+// as the same value.
+func TestShortFloats(t *testing.T) {
+	for _, c := range []struct {
+		v    float32
+		want float64
+	}{{0.1, 0.1}, {1.0 / 3, 0.33333334}, {-2.5, -2.5}, {1e-45, 1e-45}} {
+		if got := float32Value(c.v); got != c.want {
+			t.Errorf("float32Value(%v) = %v, want %v", c.v, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		v    float32
+		want float64
+	}{{0.1, 0.1}, {1.0 / 3, 0.3333}, {-0.5, -0.5}, {65504, 65504}} { // float16.New truncates: 65500 would be 65472
+		if got := float16Value(float16.New(c.v)); got != c.want {
+			t.Errorf("float16Value(%v) = %v, want %v", c.v, got, c.want)
 		}
 	}
 }

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow/go/v17/arrow"
-	"github.com/apache/arrow/go/v17/arrow/array"
-	"github.com/apache/arrow/go/v17/arrow/memory"
-	"github.com/apache/arrow/go/v17/parquet"
-	"github.com/apache/arrow/go/v17/parquet/compress"
-	"github.com/apache/arrow/go/v17/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -81,9 +81,10 @@ type forge struct {
 	chunkSize        int64 // total_compressed_size added to the real one
 	groupRows        int64
 	fileRows         int64
-	rowGroups        uint64 // the row_groups list declares so many (1 written)
-	schemaElements   uint64 // the schema list declares so many (2 written)
-	footerLength     int64  // the footer length field (0: the real one)
+	rowGroups        uint64  // the row_groups list declares so many (1 written)
+	schemaElements   uint64  // the schema list declares so many (2 written)
+	footerLength     int64   // the footer length field (0: the real one)
+	chunkEncodings   []int64 // the chunk's list of encodings (nil: PLAIN)
 }
 
 // newForge is an honest file of the given values.
@@ -161,8 +162,14 @@ func (f *forge) bytes() []byte {
 	m.i64(2, start)
 	m.structField(3)
 	m.i32(1, 2)
-	m.list(2, ctI32, 1)
-	m.zigzag(0)
+	encodings := f.chunkEncodings
+	if encodings == nil {
+		encodings = []int64{0} // PLAIN
+	}
+	m.list(2, ctI32, uint64(len(encodings)))
+	for _, e := range encodings {
+		m.zigzag(e)
+	}
 	m.list(3, ctBinary, 1)
 	m.uvarint(1)
 	m.b = append(m.b, 'x')
@@ -245,13 +252,13 @@ func TestParquetForgedFooter(t *testing.T) {
 		{"a billion schema elements", func(f *forge) { f.schemaElements = 1_000_000_000 },
 			damaged + "the footer is damaged: a Thrift value declares 1,000,000,000 items in the {rest} that remain"},
 		{"chunk num_values lies", func(f *forge) { f.chunkValues = 1 << 50 },
-			damaged + "row group 0, column 0: its chunk declares 1125899906842624 values for 3 rows"},
+			"forged.parquet, row 2: the Parquet file is damaged: row group 0: column 0: its chunk declares 1125899906842624 values for 3 rows"},
 		{"row group rows lie", func(f *forge) { f.groupRows, f.fileRows = 1<<50, 1<<50 },
-			damaged + "row group 0, column 0: its chunk declares 3 values for 1125899906842624 rows"},
+			"forged.parquet, row 2: the Parquet file is damaged: row group 0: column 0: its chunk declares 3 values for 1125899906842624 rows"},
 		{"row group has more rows than the file", func(f *forge) { f.groupRows = 4 },
 			damaged + "row group 0 gives 4 rows, the file 3"},
 		{"chunk beyond the file", func(f *forge) { f.chunkSize = 1 << 40 },
-			damaged + "row group 0, column 0: its pages (offset 4, {chunk} bytes) lie outside the file of {size} bytes"},
+			"forged.parquet, row 2: the Parquet file is damaged: row group 0: column 0: its pages (offset 4, {chunk} bytes) lie outside the file of {size} bytes"},
 		{"page num_values lies", func(f *forge) { f.pageValues = 1 << 30 },
 			"forged.parquet, row 2, column x: the Parquet file is damaged: row group 0: its pages hold 1073741824 values, its metadata declares 3"},
 		{"page unpacks to 2 GiB", func(f *forge) { f.pageUncompressed = 1<<31 - 1 },
@@ -264,7 +271,7 @@ func TestParquetForgedFooter(t *testing.T) {
 			f.codec = 1
 			f.payload = compressWith(t, compress.Codecs.Snappy, f.values)
 			f.payload = append(binary.AppendUvarint(nil, 1<<32-1), f.payload[1:]...) // was 24, one byte
-		}, "forged.parquet, row 2: the Parquet file is damaged: the decoder failed: the page's Snappy data unpacks to 4294967295 bytes, its header declares 24"},
+		}, "forged.parquet, row 2: the Parquet file is damaged: row group 0: parquet: could not decompress page: the page's Snappy data unpacks to 4294967295 bytes, its header declares 24"},
 		{"Zstandard frame declares 8 GiB", func(f *forge) {
 			f.codec = 6
 			// A frame (RFC 8878): magic, a descriptor with an 8-byte
@@ -277,7 +284,7 @@ func TestParquetForgedFooter(t *testing.T) {
 				fr = binary.LittleEndian.AppendUint64(fr, uint64(v))
 			}
 			f.payload = fr
-		}, "forged.parquet, row 2: the Parquet file is damaged: the decoder failed: the page's Zstandard data may unpack to more than the 24 bytes its header declares"},
+		}, "forged.parquet, row 2: the Parquet file is damaged: row group 0: parquet: could not decompress page: the page's Zstandard data may unpack to more than the 24 bytes its header declares"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := newForge(1, 2, 3)
@@ -422,7 +429,7 @@ func TestParquetCodecs(t *testing.T) {
 			rb.Field(1).(*array.StringBuilder).Append(dictWords[i%3])
 		}
 	}
-	rec := rb.NewRecord()
+	rec := rb.NewRecordBatch()
 	defer rec.Release()
 	for i, c := range []compress.Compression{compress.Codecs.Uncompressed, compress.Codecs.Snappy, compress.Codecs.Gzip, compress.Codecs.Brotli, compress.Codecs.Zstd, compress.Codecs.Snappy, compress.Codecs.Zstd} {
 		version := parquet.DataPageV1

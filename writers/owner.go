@@ -17,7 +17,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/apache/arrow/go/v17/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/xuri/excelize/v2"
 )
 

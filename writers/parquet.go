@@ -4,13 +4,14 @@ import (
 	"bufio"
 	"fmt"
 	"math"
+	"strings"
 
-	"github.com/apache/arrow/go/v17/arrow"
-	"github.com/apache/arrow/go/v17/arrow/array"
-	"github.com/apache/arrow/go/v17/arrow/memory"
-	"github.com/apache/arrow/go/v17/parquet"
-	"github.com/apache/arrow/go/v17/parquet/compress"
-	"github.com/apache/arrow/go/v17/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -36,39 +37,68 @@ const (
 // parquetWriter writes a Parquet file through pqarrow, one row group per
 // rowGroupRows rows, Snappy-compressed.
 //
-// Column types follow table.Column.Kind: Number → DOUBLE, Integer → INT64,
-// Bool → BOOLEAN, Text and Empty (unknown) → UTF8 string; all nullable. An
-// empty cell is a null. A cell of another kind than its column is
-// converted when that is lossless: an Integer into a DOUBLE column when
-// float64 holds it exactly, a Number with an integral value into an INT64
-// column, any cell into a string column as its String(). A cell that cannot
-// be converted (text in a number column, a fraction in an integer column,
-// a boolean in a number column) is written as a null and counted: see
-// NulledCells.
+// A column whose Source is an arrow.DataType (a column read from a Parquet
+// file) is written with that type: integers of every width, floats,
+// decimals with their precision and scale, timestamps with their unit and
+// time zone, dates, times, UUIDs, binary values (a Text cell "0x…" of
+// lower-case hexadecimal digit pairs spells bytes, as the Parquet reader
+// writes binary values that are not text), and nested types (lists,
+// structs, maps), rebuilt from the JSON text of their Nested cells as
+// Arrow's array builders read it.
+//
+// Other columns take their type from table.Column.Kind: Number → DOUBLE,
+// Integer → INT64, Bool → BOOLEAN, Date → DATE (date32), Timestamp →
+// TIMESTAMP in the unit of the column's cell in the first row
+// (microseconds when it is empty, milliseconds for seconds, which Parquet
+// lacks), adjusted to UTC when that cell is an instant in UTC, TimeOfDay →
+// TIME likewise (time32 for milliseconds, time64 for micro- and
+// nanoseconds), and Text, Decimal, Nested
+// and Empty (unknown) → UTF8 string holding the cell's String(): a decimal
+// in plain notation (exact, whatever its digits; a DECIMAL type would need
+// one precision and scale for the whole column), a nested value as JSON.
+// All columns are nullable; an empty cell is a null.
+//
+// A cell of another kind than its column is converted when that is
+// lossless: an Integer into a DOUBLE column when float64 holds it exactly,
+// a Number with an integral value into an INT64 column, a timestamp into a
+// coarser unit when it has no finer part, any cell into a string column as
+// its String(). A cell that cannot be converted (text in a number column,
+// a fraction in an integer column, a boolean in a number column, a value
+// beyond the column's precision or range) is written as a null and
+// counted: see NulledCells.
 type parquetWriter struct {
 	lifecycle
 	rowGroupRows  int // rows per row group; set before WriteHeader
 	rowGroupBytes int // string bytes per row group
 
 	buf     *bufio.Writer
-	fw      *pqarrow.FileWriter
-	rb      *array.RecordBuilder
-	kinds   []table.Kind // the storage kind of each column
-	cols    []columnBuilder
-	pending int // rows in rb
-	strLen  int // bytes of strings in rb
+	fw      *pqarrow.FileWriter // nil until the first row (or Close) fixes the schema
+	schema  *arrow.Schema
+	columns []columnBuilder
+	pending int // rows buffered
+	strLen  int // bytes of strings buffered
 	nulled  int64
 }
 
 // columnBuilder is the builder of one column under its own type, so that
-// appending a cell is a direct call rather than an interface lookup and a
-// type assertion per cell. Exactly one field is set, as the column's
-// storage kind says.
+// appending a cell of the common types is a direct call rather than an
+// interface lookup and a type assertion per cell. Exactly one of f64, i64,
+// b, str, put and nested is set, as the column's type says.
 type columnBuilder struct {
 	f64 *array.Float64Builder
 	i64 *array.Int64Builder
 	b   *array.BooleanBuilder
 	str *array.StringBuilder
+	// put appends a cell to a column of another type, built by typed.
+	put   putter
+	typed array.Builder
+	// nested, for a column of a nested type: the JSON text of each
+	// buffered cell ("null" for a null), read into an array of type dt
+	// when the row group is written.
+	nested *[]string
+	dt     arrow.DataType
+	// builder is the builder of all but nested columns, to release.
+	builder array.Builder
 }
 
 // parquetDictionaryBytes is the dictionary page size above which a column
@@ -90,16 +120,8 @@ func newParquet(path string, opts Options) (*parquetWriter, error) {
 	}, nil
 }
 
-// storageKind is the Parquet representation of a column of kind k.
-func storageKind(k table.Kind) table.Kind {
-	switch k {
-	case table.Number, table.Integer, table.Bool:
-		return k
-	}
-	return table.Text
-}
-
-// WriteHeader fixes the schema and opens the Parquet writer.
+// WriteHeader records the columns. The schema is fixed by the first row
+// (see columnType), or by Close when there is none.
 func (w *parquetWriter) WriteHeader(cols []table.Column) error {
 	if err := w.beginHeader(cols); err != nil {
 		return err
@@ -107,21 +129,94 @@ func (w *parquetWriter) WriteHeader(cols []table.Column) error {
 	if w.rowGroupRows < 1 {
 		w.rowGroupRows = DefaultParquetRowGroupRows
 	}
-	fields := make([]arrow.Field, len(cols))
-	w.kinds = make([]table.Kind, len(cols))
-	for i, c := range cols {
-		k := storageKind(c.Kind)
-		w.kinds[i] = k
-		var t arrow.DataType
-		switch k {
-		case table.Number:
-			t = arrow.PrimitiveTypes.Float64
-		case table.Integer:
-			t = arrow.PrimitiveTypes.Int64
-		case table.Bool:
-			t = arrow.FixedWidthTypes.Boolean
-		default:
-			t = arrow.BinaryTypes.String
+	return nil
+}
+
+// columnType is the Arrow type a column is written with: its Source's when
+// that is an Arrow type, else its kind's (see parquetWriter); first is the
+// column's cell in the first row (an empty cell when there is no row).
+func columnType(c table.Column, first table.Cell) arrow.DataType {
+	if dt, ok := c.Source.(arrow.DataType); ok {
+		if d, ok := dt.(*arrow.DictionaryType); ok {
+			dt = d.ValueType // Parquet has no dictionary type, only the encoding
+		}
+		if writable(dt) {
+			return dt
+		}
+	}
+	switch c.Kind {
+	case table.Number:
+		return arrow.PrimitiveTypes.Float64
+	case table.Integer:
+		return arrow.PrimitiveTypes.Int64
+	case table.Bool:
+		return arrow.FixedWidthTypes.Boolean
+	case table.Date:
+		return arrow.FixedWidthTypes.Date32
+	case table.Timestamp:
+		t := &arrow.TimestampType{Unit: arrow.Microsecond}
+		if first.Kind == table.Timestamp {
+			t.Unit = parquetUnit(first.Unit)
+			if first.Unit.UTC() {
+				t.TimeZone = "UTC"
+			}
+		}
+		return t
+	case table.TimeOfDay:
+		unit := arrow.Microsecond
+		if first.Kind == table.TimeOfDay {
+			unit = parquetUnit(first.Unit)
+		}
+		if unit == arrow.Millisecond {
+			return &arrow.Time32Type{Unit: unit}
+		}
+		return &arrow.Time64Type{Unit: unit}
+	}
+	return arrow.BinaryTypes.String
+}
+
+// parquetUnit is the Arrow unit of a column of cells in unit u: u, but
+// milliseconds for seconds, which Parquet's TIMESTAMP and TIME lack.
+func parquetUnit(u table.TimeUnit) arrow.TimeUnit {
+	if u := arrowUnit(u); u != arrow.Second {
+		return u
+	}
+	return arrow.Millisecond
+}
+
+// writable reports whether the writer writes columns of type dt: types
+// with a putter, and nested types (read from JSON).
+func writable(dt arrow.DataType) bool {
+	if isNested(dt) {
+		return true
+	}
+	b := array.NewBuilder(memory.DefaultAllocator, dt)
+	defer b.Release()
+	return putterFor(dt, b) != nil
+}
+
+// isNested reports whether values of type dt are written from JSON text.
+func isNested(dt arrow.DataType) bool {
+	switch dt.ID() {
+	case arrow.LIST, arrow.LARGE_LIST, arrow.FIXED_SIZE_LIST, arrow.STRUCT, arrow.MAP:
+		return true
+	case arrow.EXTENSION:
+		switch dt.(arrow.ExtensionType).StorageType().ID() {
+		case arrow.STRUCT, arrow.LIST, arrow.LARGE_LIST, arrow.MAP:
+			return true
+		}
+	}
+	return false
+}
+
+// start fixes the schema from the columns and the first row (nil when
+// there is none) and opens the Parquet writer.
+func (w *parquetWriter) start(first []table.Cell) error {
+	fields := make([]arrow.Field, len(w.cols))
+	for i, c := range w.cols {
+		var cell table.Cell
+		if first != nil {
+			cell = first[i]
 		}
 		keys := []string{ParquetRoleKey, ParquetFormatKey}
 		vals := []string{roleName(c.Role), formatName(c.Format)}
@@ -129,26 +224,26 @@ func (w *parquetWriter) WriteHeader(cols []table.Column) error {
 			keys = append(keys, ParquetNoteKey)
 			vals = append(vals, c.Note)
 		}
-		fields[i] = arrow.Field{Name: c.Name, Type: t, Nullable: true, Metadata: arrow.NewMetadata(keys, vals)}
+		fields[i] = arrow.Field{Name: c.Name, Type: columnType(c, cell), Nullable: true, Metadata: arrow.NewMetadata(keys, vals)}
 	}
-	schema := arrow.NewSchema(fields, nil)
+	w.schema = arrow.NewSchema(fields, nil)
 	popts := []parquet.WriterProperty{
 		parquet.WithCompression(compress.Codecs.Snappy),
 		parquet.WithMaxRowGroupLength(int64(w.rowGroupRows)),
 		parquet.WithDictionaryPageSizeLimit(parquetDictionaryBytes),
 	}
-	for i, c := range cols {
+	for _, f := range fields {
 		// Numbers (bounds, parameters) are nearly all distinct: a
 		// dictionary only costs a hash per value before the fallback.
-		if k := w.kinds[i]; k == table.Number || k == table.Integer {
-			popts = append(popts, parquet.WithDictionaryPath(parquet.ColumnPath{c.Name}, false))
+		if id := f.Type.ID(); id == arrow.FLOAT64 || id == arrow.INT64 {
+			popts = append(popts, parquet.WithDictionaryPath(parquet.ColumnPath{f.Name}, false))
 		}
 	}
 	props := parquet.NewWriterProperties(popts...)
 	// The bufio.Writer also keeps pqarrow from closing the file: the
 	// temporary file must stay open for the sync before the rename.
 	w.buf = bufio.NewWriterSize(w.out.f, 1<<20)
-	fw, err := pqarrow.NewFileWriter(schema, w.buf, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	fw, err := pqarrow.NewFileWriter(w.schema, w.buf, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		return w.fail(fmt.Errorf("writers: starting the Parquet file %s: %w", w.out.target, err))
 	}
@@ -156,18 +251,27 @@ func (w *parquetWriter) WriteHeader(cols []table.Column) error {
 	if err := fw.AppendKeyValueMetadata(Marker, Version()); err != nil {
 		return w.fail(fmt.Errorf("writers: starting the Parquet file %s: %w", w.out.target, err))
 	}
-	w.rb = array.NewRecordBuilder(memory.DefaultAllocator, schema)
-	w.cols = make([]columnBuilder, len(cols))
-	for i, k := range w.kinds {
-		switch b := w.rb.Field(i); k {
-		case table.Number:
-			w.cols[i].f64 = b.(*array.Float64Builder)
-		case table.Integer:
-			w.cols[i].i64 = b.(*array.Int64Builder)
-		case table.Bool:
-			w.cols[i].b = b.(*array.BooleanBuilder)
+	w.columns = make([]columnBuilder, len(fields))
+	for i, f := range fields {
+		col := &w.columns[i]
+		col.dt = f.Type
+		if isNested(f.Type) {
+			col.nested = new([]string)
+			continue
+		}
+		b := array.NewBuilder(memory.DefaultAllocator, f.Type)
+		col.builder = b
+		switch f.Type.ID() {
+		case arrow.FLOAT64:
+			col.f64 = b.(*array.Float64Builder)
+		case arrow.INT64:
+			col.i64 = b.(*array.Int64Builder)
+		case arrow.BOOL:
+			col.b = b.(*array.BooleanBuilder)
+		case arrow.STRING:
+			col.str = b.(*array.StringBuilder)
 		default:
-			w.cols[i].str = b.(*array.StringBuilder)
+			col.typed, col.put = b, putterFor(f.Type, b)
 		}
 	}
 	return nil
@@ -177,6 +281,11 @@ func (w *parquetWriter) WriteHeader(cols []table.Column) error {
 func (w *parquetWriter) Write(cells []table.Cell) error {
 	if err := w.beginRow(cells); err != nil {
 		return err
+	}
+	if w.fw == nil {
+		if err := w.start(cells); err != nil {
+			return err
+		}
 	}
 	for i, c := range cells {
 		w.appendCell(i, c)
@@ -192,9 +301,9 @@ func (w *parquetWriter) Write(cells []table.Cell) error {
 // appendCell appends c to column i, converting it or writing a null as the
 // type doc above says.
 func (w *parquetWriter) appendCell(i int, c table.Cell) {
-	col := &w.cols[i]
-	switch w.kinds[i] {
-	case table.Number:
+	col := &w.columns[i]
+	switch {
+	case col.f64 != nil:
 		switch {
 		case c.Kind == table.Number:
 			col.f64.Append(c.Num)
@@ -204,7 +313,7 @@ func (w *parquetWriter) appendCell(i int, c table.Cell) {
 			col.f64.AppendNull()
 			w.nullUnlessBlank(c)
 		}
-	case table.Integer:
+	case col.i64 != nil:
 		switch {
 		case c.Kind == table.Integer:
 			col.i64.Append(c.Int)
@@ -214,14 +323,14 @@ func (w *parquetWriter) appendCell(i int, c table.Cell) {
 			col.i64.AppendNull()
 			w.nullUnlessBlank(c)
 		}
-	case table.Bool:
+	case col.b != nil:
 		if c.Kind == table.Bool {
 			col.b.Append(c.Bool)
 		} else {
 			col.b.AppendNull()
 			w.nullUnlessBlank(c)
 		}
-	default:
+	case col.str != nil:
 		if c.Kind == table.Empty {
 			col.str.AppendNull()
 			return
@@ -229,7 +338,43 @@ func (w *parquetWriter) appendCell(i int, c table.Cell) {
 		s := c.String()
 		col.str.Append(s)
 		w.strLen += len(s)
+	case col.nested != nil:
+		text := "null"
+		if c.Kind == table.Nested || (c.Kind == table.Text && !c.IsEmpty()) {
+			if validJSONValue(col.dt, c.Str) {
+				text = c.Str
+			} else {
+				w.nulled++
+			}
+		} else {
+			w.nullUnlessBlank(c)
+		}
+		*col.nested = append(*col.nested, text)
+		w.strLen += len(text)
+	default:
+		switch {
+		case c.Kind == table.Empty:
+			col.typed.AppendNull()
+		case c.Kind == table.Text && c.IsEmpty() && col.dt.ID() != arrow.STRING && col.dt.ID() != arrow.LARGE_STRING && col.dt.ID() != arrow.STRING_VIEW:
+			col.typed.AppendNull() // a blank stands for an empty cell
+		case col.put(c):
+			w.strLen += len(c.Str)
+		default:
+			col.typed.AppendNull()
+			w.nulled++
+		}
 	}
+}
+
+// validJSONValue reports whether text is one value of type dt as Arrow's
+// array builders read JSON.
+func validJSONValue(dt arrow.DataType, text string) bool {
+	arr, _, err := array.FromJSON(memory.DefaultAllocator, dt, strings.NewReader("["+text+"]"))
+	if err != nil {
+		return false
+	}
+	defer arr.Release()
+	return arr.Len() == 1
 }
 
 // nullUnlessBlank counts a nulled cell, except a blank text cell, which
@@ -256,7 +401,38 @@ func (w *parquetWriter) flush() error {
 	if w.pending == 0 {
 		return nil
 	}
-	rec := w.rb.NewRecord()
+	arrays := make([]arrow.Array, len(w.columns))
+	defer func() {
+		for _, a := range arrays {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}()
+	for i := range w.columns {
+		col := &w.columns[i]
+		switch {
+		case col.f64 != nil:
+			arrays[i] = col.f64.NewArray()
+		case col.i64 != nil:
+			arrays[i] = col.i64.NewArray()
+		case col.b != nil:
+			arrays[i] = col.b.NewArray()
+		case col.str != nil:
+			arrays[i] = col.str.NewArray()
+		case col.nested != nil:
+			text := "[" + strings.Join(*col.nested, ",") + "]"
+			*col.nested = (*col.nested)[:0]
+			arr, _, err := array.FromJSON(memory.DefaultAllocator, col.dt, strings.NewReader(text))
+			if err != nil {
+				return w.fail(fmt.Errorf("writers: writing column %s of %s: %w", w.cols[i].Name, w.out.target, err))
+			}
+			arrays[i] = arr
+		default:
+			arrays[i] = col.typed.NewArray()
+		}
+	}
+	rec := array.NewRecordBatch(w.schema, arrays, int64(w.pending))
 	defer rec.Release()
 	w.pending, w.strLen = 0, 0
 	if err := w.fw.Write(rec); err != nil {
@@ -276,9 +452,15 @@ func (w *parquetWriter) Close() error {
 		w.release()
 		return err
 	}
-	err := w.flush()
-	if cerr := w.fw.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("writers: finishing the Parquet file %s: %w", w.out.target, cerr)
+	var err error
+	if w.fw == nil {
+		err = w.start(nil) // no row: the schema from the header alone
+	}
+	if err == nil {
+		err = w.flush()
+		if cerr := w.fw.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("writers: finishing the Parquet file %s: %w", w.out.target, cerr)
+		}
 	}
 	if err == nil {
 		if ferr := w.buf.Flush(); ferr != nil {
@@ -295,10 +477,12 @@ func (w *parquetWriter) Close() error {
 
 // release frees the Arrow builders.
 func (w *parquetWriter) release() {
-	if w.rb != nil {
-		w.rb.Release()
-		w.rb = nil
+	for _, col := range w.columns {
+		if col.builder != nil {
+			col.builder.Release()
+		}
 	}
+	w.columns = nil
 }
 
 // Abort removes the temporary file.

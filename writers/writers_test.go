@@ -13,12 +13,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow/go/v17/arrow"
-	"github.com/apache/arrow/go/v17/arrow/array"
-	"github.com/apache/arrow/go/v17/arrow/memory"
-	"github.com/apache/arrow/go/v17/parquet/compress"
-	"github.com/apache/arrow/go/v17/parquet/file"
-	"github.com/apache/arrow/go/v17/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -223,7 +223,7 @@ func readParquet(t *testing.T, path string) (*arrow.Schema, [][]any, int, compre
 	defer rr.Release()
 	var rows [][]any
 	for rr.Next() {
-		rec := rr.Record()
+		rec := rr.RecordBatch()
 		for r := 0; r < int(rec.NumRows()); r++ {
 			row := make([]any, rec.NumCols())
 			for c := range row {

@@ -88,12 +88,12 @@ type fileTask struct {
 type tableHeader struct {
 	Path    string // the file's path as matched
 	SheetOf string // the sheet, "" for formats without sheets
-	Header  []table.Column
+	Header  []column
 }
 
 func (h tableHeader) File() string            { return h.Path }
 func (h tableHeader) Sheet() string           { return h.SheetOf }
-func (h tableHeader) Columns() []table.Column { return h.Header }
+func (h tableHeader) Columns() []table.Column { return tableColumns(h.Header) }
 
 // fileDone records that an input file was read whole, and how many output
 // rows it gave.
@@ -186,7 +186,12 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) (*Plan, error) {
 		}
 		tasks = append(tasks, fileTask{Path: f, FirstTable: len(headers), Tables: len(ts)})
 		for _, t := range ts {
-			headers = append(headers, tableHeader{Path: t.File(), SheetOf: t.Sheet(), Header: t.Columns()})
+			cols, err := toColumns(t.Columns())
+			if err != nil {
+				done()
+				return nil, fmt.Errorf("%s: %w", layout.SourceName(t), err)
+			}
+			headers = append(headers, tableHeader{Path: t.File(), SheetOf: t.Sheet(), Header: cols})
 		}
 		done()
 	}
@@ -213,8 +218,12 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) (*Plan, error) {
 		DataDirs:    cfg.DataDirs,
 	}, work, beam.SideInput{Input: priorData})
 	temp := tempDir(cfg.Output)
-	written := beam.ParDo(s, &writeShardFn{TempDir: temp, Format: format, Header: lay.Header()}, rows)
-	beam.ParDo0(s, &finalizeFn{Output: cfg.Output, TempDir: temp, Format: format, Header: lay.Header(), Files: len(tasks)},
+	header, err := toColumns(lay.Header())
+	if err != nil {
+		return nil, err
+	}
+	written := beam.ParDo(s, &writeShardFn{TempDir: temp, Format: format, Header: header}, rows)
+	beam.ParDo0(s, &finalizeFn{Output: cfg.Output, TempDir: temp, Format: format, Header: header, Files: len(tasks)},
 		beam.Impulse(s), beam.SideInput{Input: written}, beam.SideInput{Input: done})
 	return &Plan{Files: files, Header: lay.Header(), Shards: cfg.Output + "-*-of-*." + format, TempDir: temp}, nil
 }
@@ -375,7 +384,7 @@ func (fn *evaluateFileFn) ProcessElement(ctx context.Context, task fileTask, pri
 	var counts [3]int64
 	for i, t := range tables {
 		tableNo := task.FirstTable + i
-		if !sameHeader(t.Columns(), fn.Tables[tableNo].Header) {
+		if !sameHeader(t.Columns(), fn.Tables[tableNo].Columns()) {
 			return fmt.Errorf("%s: changed since the pipeline was built: its header differs", layout.SourceName(t))
 		}
 		source := layout.SourceName(t)
@@ -420,7 +429,7 @@ func sameHeader(a, b []table.Column) bool {
 type writeShardFn struct {
 	TempDir string
 	Format  string
-	Header  []table.Column
+	Header  []column
 
 	w    *fileWriter
 	name string
@@ -436,7 +445,7 @@ func (fn *writeShardFn) ProcessElement(ctx context.Context, row outputRow, _ fun
 		if err != nil {
 			return err
 		}
-		if err := w.WriteHeader(fn.Header); err != nil {
+		if err := w.WriteHeader(tableColumns(fn.Header)); err != nil {
 			w.Abort()
 			return err
 		}
@@ -487,7 +496,7 @@ type finalizeFn struct {
 	Output  string
 	TempDir string
 	Format  string
-	Header  []table.Column
+	Header  []column
 	Files   int // the number of input files to read
 }
 
@@ -514,7 +523,7 @@ func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, written func
 		if err != nil {
 			return err
 		}
-		if err := w.WriteHeader(fn.Header); err != nil {
+		if err := w.WriteHeader(tableColumns(fn.Header)); err != nil {
 			w.Abort()
 			return err
 		}

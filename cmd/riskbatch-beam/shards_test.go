@@ -18,7 +18,7 @@ import (
 func TestShardsOfSeveralBundles(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	header := []table.Column{{Name: "id", Kind: table.Text}, {Name: "x", Kind: table.Number}}
+	header := []column{{Name: "id", Kind: table.Text}, {Name: "x", Kind: table.Number}}
 	prefix := filepath.Join(dir, "out", "risk")
 	temp := tempDir(prefix)
 	w := &writeShardFn{TempDir: temp, Format: "csv", Header: header}

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"math/rand"
 	"slices"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
 
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -18,7 +22,7 @@ func TestRowCoderRoundTrip(t *testing.T) {
 	for n := 0; n < 200; n++ {
 		cells := make([]table.Cell, rng.Intn(12))
 		for i := range cells {
-			switch rng.Intn(5) {
+			switch rng.Intn(10) {
 			case 0:
 			case 1:
 				v := rng.NormFloat64() * math.Pow(10, float64(rng.Intn(40)-20))
@@ -32,6 +36,16 @@ func TestRowCoderRoundTrip(t *testing.T) {
 				cells[i] = table.TextCell(string([]rune{rune(rng.Intn(0x2000)), 'é', '\n', 0})[:rng.Intn(5)])
 			case 4:
 				cells[i] = table.BoolCell(rng.Intn(2) == 1)
+			case 5:
+				cells[i] = table.DateCell(rng.Int63n(1e6) - 5e5)
+			case 6:
+				cells[i] = table.TimestampCell(rng.Int63()-rng.Int63(), table.TimeUnit(1+rng.Intn(4)).InUTC())
+			case 7:
+				cells[i] = table.TimeOfDayCell(rng.Int63n(86_400_000_000), table.Microsecond)
+			case 8:
+				cells[i] = table.DecimalCell([]string{"-0.10", "18446744073709551615", "123456789012345678.0000000001"}[rng.Intn(3)])
+			case 9:
+				cells[i] = table.NestedCell(`{"a":[1,"é"],"b":null}`[:rng.Intn(24)])
 			}
 		}
 		b, err := encodeRow(outputRow{Cells: cells})
@@ -82,6 +96,36 @@ func TestParseConfidences(t *testing.T) {
 	for _, bad := range []string{"", "1", "0", "x", "0.5,,2"} {
 		if _, err := parseConfidences(bad); err == nil {
 			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// A header travels through Beam with its columns' Arrow types (the Source
+// of Parquet input columns), which Beam's schemas cannot hold as they are.
+func TestColumnsCarryArrowTypes(t *testing.T) {
+	types := []arrow.DataType{
+		&arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: "UTC"},
+		&arrow.Decimal128Type{Precision: 38, Scale: 10},
+		extensions.NewUUIDType(),
+		arrow.MapOf(arrow.BinaryTypes.String, arrow.ListOf(arrow.PrimitiveTypes.Int32)),
+	}
+	cols := []table.Column{{Name: "plain", Kind: table.Text, Role: table.Status, Format: table.Probability, Note: "n"}}
+	for i, dt := range types {
+		cols = append(cols, table.Column{Name: fmt.Sprint("c", i), Kind: table.Nested, Source: dt})
+	}
+	enc, err := toColumns(cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := tableColumns(enc)
+	if got[0] != cols[0] {
+		t.Errorf("%+v, want %+v", got[0], cols[0])
+	}
+	for i, dt := range types {
+		c := got[i+1]
+		back, ok := c.Source.(arrow.DataType)
+		if c.Name != cols[i+1].Name || c.Kind != table.Nested || !ok || !arrow.TypeEqual(back, dt) {
+			t.Errorf("column %d: %+v, want type %v", i+1, c, dt)
 		}
 	}
 }

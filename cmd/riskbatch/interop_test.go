@@ -135,3 +135,81 @@ func TestXLSXOpensInLibreOffice(t *testing.T) {
 		}
 	}
 }
+
+// A Parquet file written by DuckDB with every logical type (the readers'
+// fixture duckdb_v2.parquet: PARQUET_VERSION V2, timestamps of each unit
+// with and without time zone, date, time, decimals, UUID, list, struct,
+// map, blob, JSON), passed through riskbatch into Parquet, reads in DuckDB with
+// the same column types and the same values as the original. Needs node
+// and DuckDB's Node package (RISKBATCH_NODE_MODULES, as above); skips
+// where they are absent, and fails then when CI=true.
+func TestParquetPassThroughReadByDuckDB(t *testing.T) {
+	modules := os.Getenv("RISKBATCH_NODE_MODULES")
+	node, err := exec.LookPath("node")
+	if err == nil && modules != "" {
+		_, err = os.Stat(filepath.Join(modules, "@duckdb", "node-api"))
+	}
+	if err != nil || modules == "" {
+		msg := "DuckDB for Node.js is absent: run `npm install @duckdb/node-api` in a folder and set RISKBATCH_NODE_MODULES to its node_modules"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	dir := t.TempDir()
+	in, err := filepath.Abs(filepath.Join("..", "..", "readers", "testdata", "duckdb_v2.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.parquet")
+	if code, stderr := riskbatch(t, "eval", in, "-o", out, "-q", "--pass-through"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	script := filepath.Join(dir, "read.mjs")
+	os.WriteFile(script, []byte(`import { createRequire } from 'module'
+const require = createRequire(process.env.RISKBATCH_NODE_MODULES + '/')
+const { DuckDBInstance } = require('@duckdb/node-api')
+const con = await (await DuckDBInstance.create(':memory:')).connect()
+await con.run("SET TimeZone = 'UTC'")
+const read = async (f) => {
+  f = f.replaceAll("'", "''")
+  const types = await con.runAndReadAll("DESCRIBE SELECT * FROM read_parquet('" + f + "')")
+  const rows = await con.runAndReadAll("SELECT * FROM read_parquet('" + f + "')")
+  return { types: types.getRowObjectsJson().map(x => [x.column_name, x.column_type]), rows: rows.getRowObjectsJson() }
+}
+console.log(JSON.stringify({ in: await read(process.argv[2]), out: await read(process.argv[3]) }))
+`), 0o644)
+	cmd := exec.Command(node, script, in, out)
+	cmd.Env = append(os.Environ(), "RISKBATCH_NODE_MODULES="+modules)
+	data, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("DuckDB could not read the files: %v", err)
+	}
+	type duckTable struct {
+		Types [][2]string
+		Rows  []map[string]any
+	}
+	var got struct{ In, Out duckTable }
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatalf("%v: %s", err, data)
+	}
+	if len(got.In.Types) != 27 || len(got.In.Rows) != 300 {
+		t.Fatalf("DuckDB sees %d columns and %d rows in the fixture", len(got.In.Types), len(got.In.Rows))
+	}
+	if len(got.Out.Rows) != len(got.In.Rows) || len(got.Out.Types) < len(got.In.Types) {
+		t.Fatalf("DuckDB sees %d rows and %d columns in the output, %d and %d in the input", len(got.Out.Rows), len(got.Out.Types), len(got.In.Rows), len(got.In.Types))
+	}
+	for j, ty := range got.In.Types {
+		if got.Out.Types[j] != ty {
+			t.Errorf("column %d: %v in the input, %v in the output", j, ty, got.Out.Types[j])
+		}
+		name := ty[0]
+		for i := range got.In.Rows {
+			a, _ := json.Marshal(got.In.Rows[i][name])
+			b, _ := json.Marshal(got.Out.Rows[i][name])
+			if string(a) != string(b) {
+				t.Errorf("row %d, %s: %s in the input, %s in the output", i+2, name, a, b)
+			}
+		}
+	}
+}
