@@ -258,7 +258,7 @@ func TestPMPDataBeyondSensitivity(t *testing.T) {
 func TestPMPDataWithoutLoader(t *testing.T) {
 	path := writeTable(t, "x.csv", "f\n0\n1\n")
 	st, got := evalWith(t, New(), map[string]string{"sigma": "1", "delta": "1e-5", "pmp_data": path})
-	want := "pmp_data: " + path + " is not a parent set written in the cell (records separated by \";\"), and this evaluation reads no files named in cells"
+	want := clip("pmp_data: "+path+" is not a parent set written in the cell (records separated by \";\"), and this evaluation reads no files named in cells", MaxMessage)
 	if st != StatusError || got["message"].Str != want {
 		t.Errorf("%v %q, want the message to hold %q", got["pmp_data_eps"], got["message"].Str, want)
 	}

@@ -58,9 +58,12 @@ type delimited struct {
 
 // delimitedSource is the bytes of a CSV or TSV file: a file read by offset
 // (at, of size bytes), which can be read twice and whose length is checked
-// against size, or a stream (a pipe), read once.
+// against size, or a stream (a pipe), read once. data, when set, is at
+// as the records are read from it (counting the bytes for the progress),
+// while at serves the look-ahead that chooses the encoding.
 type delimitedSource struct {
 	at     io.ReaderAt
+	data   io.ReaderAt
 	size   int64
 	stream io.Reader
 }
@@ -101,7 +104,11 @@ func newDelimited(name string, src delimitedSource, format string, closer io.Clo
 		return nil, fileError(name, err)
 	}
 	if src.at != nil {
-		raw = &sizedReader{r: src.at, off: int64(choice.skip), size: src.size}
+		data := src.data
+		if data == nil {
+			data = src.at
+		}
+		raw = &sizedReader{r: data, off: int64(choice.skip), size: src.size}
 	} else {
 		raw = io.MultiReader(bytes.NewReader(head[choice.skip:]), src.stream)
 	}

@@ -152,6 +152,7 @@ func OpenReader(name string, r io.ReaderAt, size int64, opts Options) ([]Table, 
 // as, and so does a workbook named as a CSV, TSV or Parquet file.
 func open(name, format string, r io.ReaderAt, size int64, closer io.Closer, opts Options) ([]Table, error) {
 	kind := sniff(r, size, opts.Limits.XLSXParts)
+	plain := r // for looking ahead, which the progress does not count
 	r = countReaderAt(r, opts.BytesRead)
 	switch {
 	case refused(format) && kind == zipXLSX:
@@ -161,13 +162,13 @@ func open(name, format string, r io.ReaderAt, size int64, closer io.Closer, opts
 	case format != "xlsx" && kind != "" && kind != zipOther:
 		msg := refusal(name, format, kind)
 		if kind == zipXLSX {
-			msg = fmt.Sprintf("this is an XLSX workbook, not a %s file: rename it to .xlsx (or name the format explicitly)", strings.ToUpper(format))
+			msg = fmt.Sprintf("this is an XLSX workbook, not a %s file: rename it to .xlsx or pass --input-format xlsx", strings.ToUpper(format))
 		}
 		return nil, fileError(name, errors.New(msg))
 	}
 	switch format {
 	case "csv", "tsv":
-		t, err := newDelimited(name, delimitedSource{at: r, size: size}, format, closer, opts)
+		t, err := newDelimited(name, delimitedSource{at: plain, size: size, data: r}, format, closer, opts)
 		if err != nil {
 			return nil, err
 		}

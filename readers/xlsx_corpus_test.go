@@ -174,7 +174,7 @@ func TestSpreadsheetsRefused(t *testing.T) {
 		{"renamed.xlsx", "releases.numbers", numbers},
 		{"releases.csv", "releases.ods", ods},
 		{"releases.parquet", "releases.xls", "this is an Excel 97-2003 workbook (.xls) or a password-protected workbook"},
-		{"releases.csv", "macro.xlsm", "this is an XLSX workbook, not a CSV file: rename it to .xlsx (or name the format explicitly)"},
+		{"releases.csv", "macro.xlsm", "this is an XLSX workbook, not a CSV file: rename it to .xlsx or pass --input-format xlsx"},
 		// By extension, whatever the content.
 		{"text.ods", "", ods},
 		{"text.numbers", "", numbers},

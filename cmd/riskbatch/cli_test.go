@@ -103,9 +103,9 @@ func TestCommandLine(t *testing.T) {
 
 		// Flags without their value, or with a value of the wrong kind.
 		{"--output without a value", []string{"eval", "t.csv", "--output"}, exitUsage,
-			"riskbatch: eval: --output needs a value: output file; its extension picks the format (.xlsx, .csv, .tsv, .parquet)\nRun \"riskbatch eval --help\" for usage.\n", nil, []string{"!t-risk.csv"}},
+			"riskbatch: eval: --output needs a value: output file; its extension picks the format (.xlsx, .csv, .tsv, .parquet); - for standard output (CSV unless --format)\nRun \"riskbatch eval --help\" for usage.\n", nil, []string{"!t-risk.csv"}},
 		{"-o followed by a flag", []string{"eval", "t.csv", "-o", "--quiet"}, exitUsage,
-			"riskbatch: eval: --output needs a value: output file; its extension picks the format (.xlsx, .csv, .tsv, .parquet)\nRun \"riskbatch eval --help\" for usage.\n", nil, []string{"!t-risk.csv", "!--quiet"}},
+			"riskbatch: eval: --output needs a value: output file; its extension picks the format (.xlsx, .csv, .tsv, .parquet); - for standard output (CSV unless --format)\nRun \"riskbatch eval --help\" for usage.\n", nil, []string{"!t-risk.csv", "!--quiet"}},
 		{"--workers not a number", []string{"eval", "t.csv", "--workers", "two"}, exitUsage,
 			"riskbatch: eval: --workers: \"two\" is not a whole number\nRun \"riskbatch eval --help\" for usage.\n", nil, []string{"!t-risk.csv"}},
 		{"--quiet=maybe", []string{"eval", "t.csv", "--quiet=maybe"}, exitUsage,
@@ -352,12 +352,14 @@ func TestColumnsFilters(t *testing.T) {
 func TestUnknownColumnsNamed(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "releases.csv")
-	if err := os.WriteFile(in, []byte("id,epsln,dlta,baselin,note\nr1,1,1e-5,0.1,free text\nr2,2,1e-5,0.1,\n"), 0o644); err != nil {
+	if err := os.WriteFile(in, []byte("id,epsln,dlta,baselin,note,mechanism\nr1,1,1e-5,0.1,free text,approx\nr2,2,1e-5,0.1,,approx\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out.xlsx")
 	code, _, stderr := cliRun(t, "", "eval", in, "-o", out, "-q")
 	// The rows name no privacy parameter, so they are error rows: exit 1.
+	// (A file whose only known columns are id and note is refused: see
+	// TestNoKnownColumn.)
 	if code != exitRowErrors {
 		t.Errorf("exit %d, want %d: %s", code, exitRowErrors, stderr)
 	}
@@ -391,7 +393,7 @@ func TestUnknownColumnsNamed(t *testing.T) {
 			t.Errorf("note on %s: %q, want %q", cell, notes[cell], want)
 		}
 	}
-	for _, cell := range []string{"A1", "E1"} { // id is known; note is the template's own
+	for _, cell := range []string{"A1", "E1", "F1"} { // id and mechanism are known; note is the template's own
 		if n, ok := notes[cell]; ok {
 			t.Errorf("note on %s: %q", cell, n)
 		}

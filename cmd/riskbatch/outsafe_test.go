@@ -658,7 +658,7 @@ func TestCellFilesConfined(t *testing.T) {
 	notRegular := "pmp_data: pipe.csv is not a regular file (a device or a pipe is never read from a cell)"
 	missing := "pmp_data: missing.csv does not exist in the input's folder " + data
 	notNumber := func(ref string) string {
-		return "pmp_data_eps, pmp_data_success empty: pmp_data file " + ref + ", row 2, column 1: not a number"
+		return "pmp_data file " + ref + ", row 2, column 1: not a number"
 	}
 	for _, tc := range []struct {
 		flags []string
@@ -700,7 +700,7 @@ func TestCellFilesConfined(t *testing.T) {
 		for _, r := range got {
 			id, status, msg := r[column(header, "id")], r[column(header, "status")], r[column(header, "message")]
 			w := tc.want[id]
-			if status != w[0] || (w[1] == "" && strings.Contains(msg, "pmp_data")) || !strings.Contains(msg, w[1]) {
+			if status != w[0] || (w[1] == "" && strings.Contains(msg, "pmp_data")) || !holdsClipped(msg, w[1]) {
 				t.Errorf("%v %s: %s %q, want %s %q", tc.flags, id, status, msg, w[0], w[1])
 			}
 			if id == "inside" && r[column(header, "pmp_data_eps")] == "" {
@@ -728,4 +728,15 @@ func pythonWith(module string) string {
 		}
 	}
 	return ""
+}
+
+// holdsClipped reports whether a row's message holds want, or begins with
+// the part of it that fits when the message was clipped at its limit
+// ("…" at the end): long temporary paths make some messages that long.
+func holdsClipped(msg, want string) bool {
+	if strings.Contains(msg, want) {
+		return true
+	}
+	head, clipped := strings.CutSuffix(msg, "…")
+	return clipped && len(head) > len(want)/2 && strings.HasPrefix(want, head)
 }

@@ -170,7 +170,7 @@ func TestNoKnownColumn(t *testing.T) {
 		{"wide.csv", utf16, []string{"--encoding", "utf-8"},
 			`: the header names no input column riskbatch knows (read as UTF-8, fields separated by ','): "i\x00d\x00", "\x00d\x00l\x00t\x00a\x00"; closest known names: "\x00d\x00l\x00t\x00a\x00" → delta; the header holds zero bytes or undecodable ones: the file may be UTF-16 or another encoding (pass --encoding, e.g. utf-16le); ` + "`riskbatch columns` lists the input columns"},
 		{"book.csv", zipHead(t, book), nil,
-			`: this is a ZIP archive (an .xlsx workbook?) named .csv; rename it to .xlsx or pass --input-format xlsx`},
+			`: this is an XLSX workbook, not a CSV file: rename it to .xlsx or pass --input-format xlsx`},
 		{"book.xlsx", nil, nil,
 			`: no sheet has a header row with known columns; the sheets are "Sheet1" (header: "epsilo", "dlta", "sgma"); closest known names: "epsilo" → epsilon, "dlta" → delta, "sgma" → sigma`},
 	}
