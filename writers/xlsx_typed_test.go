@@ -284,7 +284,8 @@ func TestXLSXTemporaryFilesBesideOutput(t *testing.T) {
 	var spill []string
 	for _, n := range dirNames(t, dir) {
 		if strings.HasPrefix(n, TempPrefix) {
-			spill, _ = filepath.Glob(filepath.Join(dir, n, "excelize-*"))
+			m, _ := filepath.Glob(filepath.Join(dir, n, "excelize-*"))
+			spill = append(spill, m...)
 		}
 	}
 	if len(spill) == 0 {

@@ -36,7 +36,7 @@ func TestCellFilesConfined(t *testing.T) {
 	}{
 		{nil, "vals.csv", "ok", ""},
 		{nil, "../outside/secret.csv", "error", "pmp_data: ../outside/secret.csv is outside the input's folder " + data + "; pass --data-dir " + outside + " to allow it"},
-		{[]string{outside}, "../outside/secret.csv", "partial", "pmp_data_eps, pmp_data_success empty: pmp_data file ../outside/secret.csv, row 2, column 1: not a number"},
+		{[]string{outside}, "../outside/secret.csv", "partial", "pmp_data file ../outside/secret.csv, row 2, column 1: not a number"},
 	} {
 		ev, err := newEvaluator(nil, nil, nil, tc.dirs, readers.Limits{})
 		if err != nil {
@@ -49,8 +49,19 @@ func TestCellFilesConfined(t *testing.T) {
 		dst := make([]table.Cell, ev.Width())
 		st := b.Evaluate(row(tc.ref), dst)
 		msg := dst[1].String()
-		if string(st) != tc.status || (tc.msg == "" && strings.Contains(msg, "pmp_data")) || !strings.Contains(msg, tc.msg) || strings.Contains(msg, "SECRET") {
+		if string(st) != tc.status || (tc.msg == "" && strings.Contains(msg, "pmp_data")) || !holdsClipped(msg, tc.msg) || strings.Contains(msg, "SECRET") {
 			t.Errorf("%v %s: %s %q, want %s %q", tc.dirs, tc.ref, st, msg, tc.status, tc.msg)
 		}
 	}
+}
+
+// holdsClipped reports whether a row's message holds want, or begins with
+// the part of it that fits when the message was clipped at its limit
+// ("…" at the end): long temporary paths make some messages that long.
+func holdsClipped(msg, want string) bool {
+	if strings.Contains(msg, want) {
+		return true
+	}
+	head, clipped := strings.CutSuffix(msg, "…")
+	return clipped && len(head) > len(want)/2 && strings.HasPrefix(want, head)
 }
