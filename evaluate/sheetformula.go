@@ -203,6 +203,18 @@ func (s *SheetBinding) Advantages() []int {
 	return cols
 }
 
+// OutputColumns returns the header indexes of the output columns (those
+// after status and message) for which keep is true.
+func (s *SheetBinding) OutputColumns(keep func(OutputColumn) bool) []int {
+	var cols []int
+	for k, o := range s.outputs {
+		if keep(o) {
+			cols = append(cols, s.first+2+k)
+		}
+	}
+	return cols
+}
+
 // Describe returns what the header note of column col says about its cells
 // in a workbook ("" for inputs, status and message).
 func (s *SheetBinding) Describe(col int) string {
