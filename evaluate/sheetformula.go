@@ -12,7 +12,7 @@ import (
 )
 
 // Live workbooks. An output column whose bound has a closed form that a
-// spreadsheet computes with its own functions (EXP, LN, NORM.S.DIST, …) is
+// spreadsheet computes with its own functions (EXP, LN, NORMSDIST, …) is
 // written as a formula over the row's input cells, with riskbatch's value
 // as the formula's cached result: the workbook opens showing riskbatch's
 // numbers and recomputes them when an analyst edits ε, δ, σ or the
@@ -30,20 +30,31 @@ import (
 //     number, which the workbook writes as a number: see NumberColumns);
 //   - the inputs lie where spreadsheet arithmetic is safe: ε ≤ 700 (e^ε
 //     overflows near 709.8), baselines of Gaussian curves in
-//     [1e-300, 1 − 1e-15] (the domain of NORM.S.INV), and the ranges named
+//     [1e-300, 1 − 1e-15] (the domain of NORMSINV), and the ranges named
 //     on each formula where a spreadsheet would lose precision.
 //
 // Everywhere else the cell holds the value alone. The formulas reproduce
 // riskbatch's values to 1e-9 absolute (riskbatch rounds its upper bounds
 // up by a few ulps and computes tails without cancellation; a spreadsheet
 // that recalculates may differ in the last digits).
+//
+// The formulas use only functions of Excel 2007's file format, which every
+// spreadsheet reads by their plain names: the normal distribution is
+// NORMSDIST(x) and NORMSINV(p), not NORM.S.DIST(x,TRUE) and NORM.S.INV(p).
+// Those two are Excel 2010 functions, which a file must name
+// _xlfn.NORM.S.DIST and _xlfn.NORM.S.INV; and Gnumeric (1.12) has no
+// NORM.S.DIST under either name (#NAME? once it recalculates). They are
+// the same functions: Excel 2010 gave NORMSDIST and NORMSINV the improved
+// algorithms of their new names (Microsoft, "What's new: changes made to
+// Excel functions"), and LibreOffice computes both pairs with the same
+// code.
 
 // maxSheetExp is the largest exponent a formula passes to EXP: e^700 ≈
 // 1e304 still fits a double, e^710 does not.
 const maxSheetExp = 700
 
 // Gaussian baselines outside [minSheetQuantile, 1 − maxSheetQuantileGap]
-// are beyond what NORM.S.INV accepts or resolves.
+// are beyond what NORMSINV accepts or resolves.
 const (
 	minSheetQuantile    = 1e-300
 	maxSheetQuantileGap = 1e-15
@@ -186,6 +197,18 @@ func (s *SheetBinding) Advantages() []int {
 	var cols []int
 	for k, o := range s.outputs {
 		if o.Sheet.Advantage {
+			cols = append(cols, s.first+2+k)
+		}
+	}
+	return cols
+}
+
+// OutputColumns returns the header indexes of the output columns (those
+// after status and message) for which keep is true.
+func (s *SheetBinding) OutputColumns(keep func(OutputColumn) bool) []int {
+	var cols []int
+	for k, o := range s.outputs {
+		if keep(o) {
 			cols = append(cols, s.first+2+k)
 		}
 	}
@@ -573,7 +596,7 @@ func (x *sheetRow) success(c sheetCurve, b term) term {
 		f = form("MIN(1,$2+EXP($1)*$3,1-EXP(-$1)*(1-$2-$3))", c.e, c.d, b)
 	case curveGaussian: // Φ(μ + Φ⁻¹(b))
 		x.need(b.v >= minSheetQuantile && b.v <= 1-maxSheetQuantileGap)
-		f = form("_xlfn.NORM.S.DIST($1+_xlfn.NORM.S.INV($2),TRUE)", c.m, b)
+		f = form("NORMSDIST($1+NORMSINV($2))", c.m, b)
 	case curveLaplace: // b·e^ε below e^{−ε}/2, 1 − e^{−ε}/(4b) up to 1/2, 1 − e^{−ε}(1 − b) beyond
 		f = form("IF($2<EXP(-$1)/2,$2*EXP($1),IF($2<=0.5,1-EXP(-$1)/(4*$2),1-EXP(-$1)*(1-$2)))", c.e, b)
 	case curveRR: // min{b·e^ε, b + η, 1 − e^{−ε}(1 − b)}, η = (e^ε − 1)/(e^ε + k − 1)
@@ -590,7 +613,7 @@ func (x *sheetRow) worst(c sheetCurve) string {
 	case curveEpsDelta:
 		return form("(EXP($1)-1+2*$2)/(EXP($1)+1)", c.e, c.d)
 	case curveGaussian:
-		return form("2*_xlfn.NORM.S.DIST($1/2,TRUE)-1", c.m)
+		return form("2*NORMSDIST($1/2)-1", c.m)
 	case curveLaplace:
 		return form("1-EXP(-$1/2)", c.e)
 	case curveRR:
@@ -608,7 +631,7 @@ func (x *sheetRow) binarySuccess(c sheetCurve, pi term) string {
 		return form("1-(1-$2)*MIN($3,1-$3,1/(1+EXP($1)))", c.e, c.d, pi)
 	case curveGaussian: // R = π·Φ(−λ/μ − μ/2) + (1 − π)·Φ(λ/μ − μ/2)
 		x.need(c.m.v > 0 && pi.v <= 1-minSheetGap)
-		return form("1-($2*_xlfn.NORM.S.DIST(-LN($2/(1-$2))/$1-$1/2,TRUE)+(1-$2)*_xlfn.NORM.S.DIST(LN($2/(1-$2))/$1-$1/2,TRUE))", c.m, pi)
+		return form("1-($2*NORMSDIST(-LN($2/(1-$2))/$1-$1/2)+(1-$2)*NORMSDIST(LN($2/(1-$2))/$1-$1/2))", c.m, pi)
 	case curveLaplace: // R = √(π(1 − π))·e^{−ε/2} if |λ| ≤ ε, else min(π, 1 − π)
 		x.need(pi.v <= 1-minSheetGap)
 		return form("1-IF(ABS(LN($2/(1-$2)))<=$1,SQRT($2*(1-$2))*EXP(-$1/2),MIN($2,1-$2))", c.e, pi)

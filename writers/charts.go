@@ -145,8 +145,11 @@ func (w *xlsxWriter) writeCurves(c *Charts) error {
 	if _, err := w.f.NewSheet(CurvesSheetName); err != nil {
 		return wrap(err)
 	}
+	if err := printSetup(w.f, CurvesSheetName, 1, true); err != nil {
+		return wrap(err)
+	}
 	head, err := w.f.NewStyle(&excelize.Style{
-		Font:      &excelize.Font{Bold: true},
+		Font:      styleFont(w.f, true, ""),
 		Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{inputHeaderFill}},
 		Alignment: &excelize.Alignment{Vertical: "top", WrapText: true},
 	})

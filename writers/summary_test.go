@@ -12,8 +12,8 @@ import (
 )
 
 // The Summary sheet is readable as rendered: its fractions are shown in the
-// data sheet's probability format (six decimals, scientific below 1e-4)
-// rather than with General's 15 digits, its counts as integers; it prints
+// data sheet's probability format (four significant digits, scientific
+// below 0.01) rather than with General's 15 digits, its counts as integers; it prints
 // one page wide; and the charts' tick labels are dark grey, not excelize's default of text 85%
 // lighter (D9D9D9), which LibreOffice draws barely visible on white.
 func TestXLSXSummaryReadable(t *testing.T) {
@@ -40,8 +40,8 @@ func TestXLSXSummaryReadable(t *testing.T) {
 	writeTable(t, path, opts, sampleCols(), sampleRows())
 	f := openXLSX(t, path)
 	// Raw values (excelize's own rendering of a conditional number format
-	// is not what spreadsheets show; LibreOffice shows 0.999909 and
-	// 2.20E-05, as on the data sheet).
+	// is not what spreadsheets show; LibreOffice shows 0.9999 and
+	// 2.203E-05, as on the data sheet).
 	for cell, want := range map[string]float64{
 		"B2": 27, "A4": 1, "C4": 10,
 		"D4": 0.999909204262596, "E4": 2.20264657948067e-05,

@@ -57,9 +57,30 @@ type Options struct {
 	// amber or red against a limit (XLSX conditional formatting, which
 	// follows edits). Other formats ignore it.
 	Shading *Shading
+	// Outline, when not nil, folds columns of the XLSX data sheets away:
+	// hidden, in collapsed outline groups that a spreadsheet's [+] buttons
+	// open (see Outline). Other formats ignore it.
+	Outline *Outline
 
 	// stream is the output of CreateStream.
 	stream *os.File
+}
+
+// Outline says which columns of an XLSX data sheet open folded away, so
+// that the sheet shows its headline columns on screen and on paper (hidden
+// columns are not printed). Every run of adjacent folded columns becomes
+// one collapsed outline group; the values stay in their cells, in the
+// header's order, and the autofilter, formulas and notes are unchanged.
+type Outline struct {
+	// Columns are the header indexes of the columns folded on every sheet.
+	Columns []int
+	// Empty folds, besides, every column that holds no value on any data
+	// row of its sheet (a sheet without data rows folds none).
+	Empty bool
+	// SparseInputs folds, besides, every input column that is empty on
+	// more than half of its sheet's data rows: the parameters of a table
+	// of many mechanisms, each used by a few rows.
+	SparseInputs bool
 }
 
 // Writer receives the header once, then every row in order.

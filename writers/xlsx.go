@@ -32,19 +32,21 @@ const (
 	TruncatedMarker = " …[truncated]"
 )
 
-// ProbabilityNumFmt is the number format of Probability columns: values
-// below 0.0001 (tiny ones included) in scientific notation with three
-// significant digits, larger ones with six decimals. No non-zero
-// probability is ever shown as 0.
-const ProbabilityNumFmt = "[<0.0001]0.00E+00;0.000000"
+// ProbabilityNumFmt is the number format of Probability columns (and of
+// the Summary's and the Curves' fractions): four significant digits in
+// view, the cell keeping the full value. Below 0.01 (tiny ones included)
+// in scientific notation (2.203E-05), below 0.1 with five decimals
+// (0.03988), else four (0.5205). No non-zero probability is ever shown as
+// 0. The conditions follow a recalculated value.
+const ProbabilityNumFmt = "[<0.01]0.000E+00;[<0.1]0.00000;0.0000"
 
 // Cell fills (RGB) of the XLSX output.
 const (
 	inputHeaderFill   = "D9D9D9" // grey: columns passed through
 	outputHeaderFill  = "BDD7EE" // light blue: status, message and outputs
-	errorFill         = "FFC7CE" // light red: status and message of error rows
+	errorFill         = "FFC7CE" // light red: error rows
 	errorFont         = "9C0006"
-	partialFill       = "FFEB9C" // light amber: status and message of partial rows
+	partialFill       = "FFEB9C" // light amber: partial rows
 	partialFont       = "9C5700"
 	commentAuthor     = "riskbatch"
 	maxExactInteger   = 1 << 53 // integers beyond are written as text
@@ -55,6 +57,7 @@ const (
 	generalNumWidth   = 11 // the most characters Excel's General format shows
 	widthSampleRows   = 200
 	docsMaxColWidth   = 80
+	docsPagesWide     = 2 // the Columns sheet's printed width, in pages
 	commentWidthPx    = 320
 	commentCharsPerLn = 48
 )
@@ -65,19 +68,24 @@ const (
 // and active sheet. Its header row is bold and frozen, with an autofilter
 // over the table; input columns have a grey header, status, message and
 // output columns a blue one. A header whose Column.Note is not empty
-// carries the note as a comment. Numbers are written as numbers, in the
-// column's format: Probability → ProbabilityNumFmt, Count → "0", others
-// General; integers beyond ±2^53, which Excel cannot hold exactly, are
-// written as text. The status and message cells of rows whose status is
-// "error" are filled light red, those of "partial" rows light amber. Text
-// beyond MaxCellChars is truncated (with TruncatedMarker); rows beyond
-// MaxSheetRows continue on further sheets. Options.Docs becomes a
-// "Columns" sheet after the data sheets, and a header note that refers to
-// it names the row that documents its column.
+// carries the note as a comment. Numbers are written as numbers, in full
+// precision, in the column's format: Probability → ProbabilityNumFmt,
+// Count → "0", Real outputs 4 significant digits (realNumFmt), others
+// (inputs: as typed) General; integers beyond ±2^53, which Excel cannot
+// hold exactly, are written as text. Rows whose status is "error" are
+// filled light red across, "partial" rows light amber; the status is
+// centred. Text beyond MaxCellChars is truncated (with TruncatedMarker);
+// rows beyond MaxSheetRows continue on further sheets, each with the same
+// set-up. Options.Docs becomes a "Columns" sheet after the data sheets,
+// and a header note that refers to it names the row that documents its
+// column.
 //
 // Column widths come from the header and from the first widthSampleRows
 // rows, which are held until the widths are known (the stream writer
-// fixes widths before the first row).
+// fixes widths before the first row). Options.Outline folds columns into
+// collapsed outline groups, decided when a sheet is finished (see
+// headWriter). Every sheet prints in landscape, the data sheets one page
+// wide with the header row on every page (see printSetup).
 //
 // Options.Formulas makes cells live: a cell with a formula is written as
 // the formula with the cell's value as its cached result, so a spreadsheet
@@ -104,13 +112,15 @@ type xlsxWriter struct {
 	row     int                    // the last row written on the current sheet
 	lastCol string                 // letter of the last column
 
-	headerStyle []int  // per column
-	colStyle    []int  // per column: the number format of its data cells
-	flagged     []bool // per column: a status or message column
-	numeric     []bool // per column: plain numbers in text are numbers
-	statusCol   int    // -1 when there is none
-	errorStyle  int
-	partStyle   int
+	headerStyle []int    // per column
+	colFmt      []string // per column: the number format of its data cells
+	real        []bool   // per column: a Real output column (format by value)
+	numeric     []bool   // per column: plain numbers in text are numbers
+	statusCol   int      // -1 when there is none
+	styles      map[styleKey]int
+	outline     *Outline
+	filled      []int // per column: the data rows of the current sheet with a value in it
+	count       []int
 
 	shades shadeStyles
 
@@ -122,12 +132,11 @@ type xlsxWriter struct {
 	vals     []interface{}
 	cut      int64 // cells truncated
 
-	tmpDir    string            // excelize's temporary files, beside the output
-	dims      map[string]string // placeholder dimension of a data sheet → its used range
-	numFmts   map[string]int    // styles of input cells by number format (dates, decimals)
-	asValues  int64             // input formulas written as their values
-	origin    RowOrigin         // of the row being written
-	inputCols []bool            // per column: an input column
+	tmpDir    string                // excelize's temporary files, beside the output
+	dims      map[string]*sheetHead // placeholder dimension of a data sheet → its used range and columns
+	asValues  int64                 // input formulas written as their values
+	origin    RowOrigin             // of the row being written
+	inputCols []bool                // per column: an input column
 }
 
 // pendingRow is a row held until the column widths are known.
@@ -175,6 +184,7 @@ func newXLSX(path string, opts Options) (*xlsxWriter, error) {
 		formulas:  opts.Formulas,
 		numbers:   opts.NumberColumns,
 		shading:   opts.Shading,
+		outline:   opts.Outline,
 		maxRows:   MaxSheetRows,
 		statusCol: -1,
 	}, nil
@@ -216,6 +226,11 @@ func (w *xlsxWriter) WriteHeader(cols []table.Column) error {
 			return w.fail(fmt.Errorf("writers: %s: %w", w.out.target, err))
 		}
 	}
+	if w.outline != nil {
+		if err := w.outline.check(len(cols)); err != nil {
+			return w.fail(fmt.Errorf("writers: %s: %w", w.out.target, err))
+		}
+	}
 	w.f = excelize.NewFile(excelize.Options{TmpDir: w.tmpDir})
 	if err := w.setup(); err != nil {
 		return w.fail(fmt.Errorf("writers: starting the workbook %s: %w", w.out.target, err))
@@ -235,7 +250,7 @@ func (w *xlsxWriter) startData() error {
 			continue
 		}
 		for _, row := range w.pending {
-			w.widths[i] = max(w.widths[i], min(float64(cellWidth(row.cells[i], c.Format)+2), maxColWidth))
+			w.widths[i] = max(w.widths[i], min(float64(w.cellWidth(row.cells[i], i)+2), maxColWidth))
 		}
 	}
 	if err := w.startSheet(); err != nil {
@@ -295,7 +310,7 @@ func (w *xlsxWriter) setup() error {
 	}
 	header := func(fill string) (int, error) {
 		return w.f.NewStyle(&excelize.Style{
-			Font:      &excelize.Font{Bold: true},
+			Font:      styleFont(w.f, true, ""),
 			Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{fill}},
 			Border:    []excelize.Border{{Type: "bottom", Color: "808080", Style: 1}},
 			Alignment: &excelize.Alignment{Vertical: "center", WrapText: true},
@@ -309,31 +324,11 @@ func (w *xlsxWriter) setup() error {
 	if err != nil {
 		return err
 	}
-	probFmt := ProbabilityNumFmt
-	prob, err := w.f.NewStyle(&excelize.Style{CustomNumFmt: &probFmt})
-	if err != nil {
-		return err
-	}
-	count, err := w.f.NewStyle(&excelize.Style{NumFmt: 1}) // "0"
-	if err != nil {
-		return err
-	}
-	flag := func(fill, font string) (int, error) {
-		return w.f.NewStyle(&excelize.Style{
-			Font: &excelize.Font{Color: font},
-			Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{fill}},
-		})
-	}
-	if w.errorStyle, err = flag(errorFill, errorFont); err != nil {
-		return err
-	}
-	if w.partStyle, err = flag(partialFill, partialFont); err != nil {
-		return err
-	}
 	n := len(w.cols)
 	w.headerStyle = make([]int, n)
-	w.colStyle = make([]int, n)
-	w.flagged = make([]bool, n)
+	w.colFmt = make([]string, n)
+	w.real = make([]bool, n)
+	w.filled = make([]int, n)
 	w.inputCols = make([]bool, n)
 	for i, c := range w.cols {
 		w.headerStyle[i] = inHeader
@@ -344,18 +339,15 @@ func (w *xlsxWriter) setup() error {
 		}
 		switch c.Format {
 		case table.Probability:
-			w.colStyle[i] = prob
+			w.colFmt[i] = ProbabilityNumFmt
 		case table.Count:
-			w.colStyle[i] = count
+			w.colFmt[i] = countNumFmt
+		case table.Real:
+			// Inputs are shown as typed.
+			w.real[i] = c.Role != table.Input
 		}
-		switch c.Role {
-		case table.Status:
-			w.flagged[i] = true
-			if w.statusCol < 0 {
-				w.statusCol = i
-			}
-		case table.Message:
-			w.flagged[i] = true
+		if c.Role == table.Status && w.statusCol < 0 {
+			w.statusCol = i
 		}
 	}
 	w.lastCol = table.ColumnLetter(n - 1)
@@ -424,14 +416,19 @@ func (w *xlsxWriter) startSheet() error {
 		return fmt.Errorf("writers: %s: starting sheet %q: %w", w.out.target, name, err)
 	}
 	if w.dims == nil {
-		w.dims = map[string]string{}
+		w.dims = map[string]*sheetHead{}
 	}
-	w.dims[placeholder] = "A1:" + w.lastCol + "1"
+	w.dims[placeholder] = &sheetHead{dim: "A1:" + w.lastCol + "1"}
+	if err := printSetup(w.f, name, 1, true); err != nil {
+		return fmt.Errorf("writers: %s: page set-up of sheet %q: %w", w.out.target, name, err)
+	}
 	sw, err := w.f.NewStreamWriter(name)
 	if err != nil {
 		return fmt.Errorf("writers: %s: starting sheet %q: %w", w.out.target, name, err)
 	}
 	w.sw, w.sheet, w.row = sw, name, 0
+	clear(w.filled)
+	w.count = make([]int, len(w.cols))
 	wrap := func(err error) error {
 		return fmt.Errorf("writers: %s: writing the header of sheet %q: %w", w.out.target, name, err)
 	}
@@ -534,7 +531,9 @@ func (w *xlsxWriter) endSheet() error {
 	sw := w.sw
 	w.sw = nil
 	ref := "A1:" + w.lastCol + strconv.Itoa(w.row)
-	w.dims["XFD"+strconv.Itoa(MaxSheetRows-w.sheets)] = ref
+	head := w.dims["XFD"+strconv.Itoa(MaxSheetRows-w.sheets)]
+	head.dim = ref
+	head.cols, head.outline = w.colsElement()
 	if err := w.f.AutoFilter(w.sheet, ref, nil); err != nil {
 		return fmt.Errorf("writers: %s: autofilter on sheet %q: %w", w.out.target, w.sheet, err)
 	}
@@ -603,32 +602,22 @@ func (w *xlsxWriter) writeRow(cells []table.Cell) error {
 	if w.formulas != nil {
 		w.formulas.Formulas(cells, w.row+1, w.fbuf)
 	}
-	flag := 0
+	flag := flagNone
 	if w.statusCol >= 0 {
-		switch strings.ToLower(strings.TrimSpace(cells[w.statusCol].String())) {
-		case "error":
-			flag = w.errorStyle
-		case "partial":
-			flag = w.partStyle
-		}
+		flag = rowFlagOf(cells[w.statusCol].String())
 	}
 	for i, c := range cells {
-		style := w.colStyle[i]
-		if flag != 0 && w.flagged[i] {
-			style = flag
-		}
 		v, numFmt := w.value(c)
 		if c.Kind == table.Text && w.numeric[i] {
 			if x, ok := plainNumber(c.Str); ok {
 				v = x
 			}
 		}
-		if numFmt != "" && (flag == 0 || !w.flagged[i]) {
-			st, err := w.numFmtStyle(numFmt)
-			if err != nil {
-				return fmt.Errorf("writers: %s: number format %q: %w", w.out.target, numFmt, err)
+		if numFmt == "" {
+			numFmt = w.colFmt[i]
+			if x, ok := v.(float64); ok && w.real[i] {
+				numFmt = realNumFmt(realDecimals(x))
 			}
-			style = st
 		}
 		formula := ""
 		if w.fbuf != nil && w.fbuf[i] != "" && len(w.fbuf[i]) <= maxFormulaChars {
@@ -644,9 +633,17 @@ func (w *xlsxWriter) writeRow(cells []table.Cell) error {
 				v = "" // a formula whose value is empty: no cached value
 			}
 		}
-		if v == nil && (flag == 0 || !w.flagged[i]) {
+		if v == nil && flag == flagNone {
 			w.vals[i] = nil // nothing to write: no value, no fill
 			continue
+		}
+		if v != nil && (v != "" || formula != "") {
+			w.filled[i]++
+			w.count[i]++
+		}
+		style, err := w.cellStyle(numFmt, flag, i == w.statusCol)
+		if err != nil {
+			return err
 		}
 		w.cells[i] = excelize.Cell{StyleID: style, Value: v, Formula: formula}
 		w.vals[i] = &w.cells[i]
@@ -658,22 +655,6 @@ func (w *xlsxWriter) writeRow(cells []table.Cell) error {
 	}
 	w.rows++
 	return nil
-}
-
-// numFmtStyle returns the style of an input cell with a number format.
-func (w *xlsxWriter) numFmtStyle(code string) (int, error) {
-	if st, ok := w.numFmts[code]; ok {
-		return st, nil
-	}
-	st, err := w.f.NewStyle(&excelize.Style{CustomNumFmt: &code})
-	if err != nil {
-		return 0, err
-	}
-	if w.numFmts == nil {
-		w.numFmts = map[string]int{}
-	}
-	w.numFmts[code] = st
-	return st, nil
 }
 
 // value is the excelize value of a cell (nil for an empty cell) and the
@@ -805,22 +786,21 @@ func (w *xlsxWriter) writeTextSheet(name string, rows [][]string, charts *Charts
 	if charts != nil {
 		before = func(ncols int) error { return w.addCharts(name, ncols, charts) }
 	}
-	if charts != nil {
-		// Printed (or exported to PDF) at the default scale, the charts
-		// right of the table fall across page edges: fit the sheet's width
-		// to one landscape page, as many pages down as it needs. Set on the
-		// new sheet before textSheet streams it (the stream writer takes
-		// these settings when it starts).
-		fit, landscape, wide, tall := true, "landscape", 1, 0
-		if _, err := w.f.NewSheet(name); err != nil {
-			return fmt.Errorf("writers: %s: writing sheet %q: %w", w.out.target, name, err)
-		}
-		if err := w.f.SetSheetProps(name, &excelize.SheetPropsOptions{FitToPage: &fit}); err != nil {
-			return fmt.Errorf("writers: %s: sheet %q: %w", w.out.target, name, err)
-		}
-		if err := w.f.SetPageLayout(name, &excelize.PageLayoutOptions{Orientation: &landscape, FitToWidth: &wide, FitToHeight: &tall}); err != nil {
-			return fmt.Errorf("writers: %s: sheet %q: %w", w.out.target, name, err)
-		}
+	// Printed (or exported to PDF) at the default scale, the charts right
+	// of the Summary's table fall across page edges: it prints one
+	// landscape page wide, as many pages down as it needs. The Columns
+	// sheet, long text in many columns, prints two pages wide (on one its
+	// text would be too small to read), its header row on every page. Set
+	// on the new sheet before textSheet streams it.
+	if _, err := w.f.NewSheet(name); err != nil {
+		return fmt.Errorf("writers: %s: writing sheet %q: %w", w.out.target, name, err)
+	}
+	wide, titles := docsPagesWide, true
+	if name == SummarySheetName {
+		wide, titles = 1, false // its first row is its title
+	}
+	if err := printSetup(w.f, name, wide, titles); err != nil {
+		return fmt.Errorf("writers: %s: page set-up of sheet %q: %w", w.out.target, name, err)
 	}
 	cut, err := textSheet(w.f, name, rows, before)
 	w.cut += cut
@@ -840,7 +820,7 @@ func textSheet(f *excelize.File, name string, rows [][]string, before func(ncols
 		return wrap(err)
 	}
 	head, err := f.NewStyle(&excelize.Style{
-		Font:      &excelize.Font{Bold: true},
+		Font:      styleFont(f, true, ""),
 		Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{inputHeaderFill}},
 		Border:    []excelize.Border{{Type: "bottom", Color: "808080", Style: 1}},
 		Alignment: &excelize.Alignment{Vertical: "top", WrapText: true},
@@ -1048,7 +1028,8 @@ func cutUTF16(s string, n int) (string, bool) {
 // zipSink is the ZipWriter handed to excelize: a zip.Writer on the
 // temporary file that remembers which entries outgrew 4 GiB, and that
 // writes the real used range into each data sheet's <dimension> element
-// in place of the placeholder the sheet was started with (dims).
+// in place of the placeholder the sheet was started with, and its final
+// <cols> (dims; see headWriter).
 type zipSink struct {
 	*zip.Writer
 	cur     *countWriter
@@ -1090,12 +1071,13 @@ func (z *zipSink) endEntry() error {
 	return nil
 }
 
-// dimensionZip is a ZipWriter that puts the real used range into each
-// worksheet entry it passes on (see dimensionWriter).
+// dimensionZip is a ZipWriter that puts each data sheet's real used range
+// and column layout into the worksheet entries it passes on (see
+// headWriter).
 type dimensionZip struct {
 	excelize.ZipWriter
-	dims map[string]string
-	dim  *dimensionWriter
+	dims map[string]*sheetHead
+	dim  *headWriter
 }
 
 // Create starts an entry, after finishing the previous one.
@@ -1107,7 +1089,7 @@ func (z *dimensionZip) Create(name string) (io.Writer, error) {
 	if err != nil || len(z.dims) == 0 || !strings.HasPrefix(name, "xl/worksheets/") || !strings.HasSuffix(name, ".xml") {
 		return w, err
 	}
-	z.dim = &dimensionWriter{w: w, dims: z.dims}
+	z.dim = &headWriter{w: w, heads: z.dims}
 	return z.dim, nil
 }
 
@@ -1125,53 +1107,6 @@ func (z *dimensionZip) endEntry() error {
 	}
 	err := z.dim.flush()
 	z.dim = nil
-	return err
-}
-
-// dimensionWriter holds the head of a worksheet's XML until its
-// <dimension ref="..."/> element has passed, and replaces a placeholder
-// ref there by the range dims gives for it. The element comes before the
-// sheet's data, within its first few kilobytes; past maxDimensionHead
-// bytes without one, the XML passes unchanged.
-type dimensionWriter struct {
-	w    io.Writer
-	dims map[string]string
-	head []byte
-	done bool
-}
-
-const maxDimensionHead = 1 << 16
-
-func (d *dimensionWriter) Write(p []byte) (int, error) {
-	if d.done {
-		return d.w.Write(p)
-	}
-	d.head = append(d.head, p...)
-	const open = `<dimension ref="`
-	if i := bytes.Index(d.head, []byte(open)); i >= 0 {
-		start := i + len(open)
-		if end := bytes.IndexByte(d.head[start:], '"'); end >= 0 {
-			if real, ok := d.dims[string(d.head[start:start+end])]; ok {
-				d.head = append(d.head[:start:start], append([]byte(real), d.head[start+end:]...)...)
-			}
-			return len(p), d.flush()
-		}
-	}
-	if len(d.head) > maxDimensionHead || bytes.Contains(d.head, []byte("<sheetData")) {
-		return len(p), d.flush()
-	}
-	return len(p), nil
-}
-
-// flush writes what is held and lets the rest pass.
-func (d *dimensionWriter) flush() error {
-	d.done = true
-	head := d.head
-	d.head = nil
-	if len(head) == 0 {
-		return nil
-	}
-	_, err := d.w.Write(head)
 	return err
 }
 

@@ -266,7 +266,13 @@ func TestXLSX(t *testing.T) {
 		t.Errorf("n number format %d, want 1 (\"0\")", s.NumFmt)
 	}
 	if s := styleOf(t, f, "Results", "B2"); s.NumFmt != 0 || s.CustomNumFmt != nil {
-		t.Errorf("epsilon has number format %d %v, want General", s.NumFmt, s.CustomNumFmt)
+		t.Errorf("epsilon (a Real input: as typed) has number format %d %v, want General", s.NumFmt, s.CustomNumFmt)
+	}
+	// A Real output shows 4 significant digits: 1.25 as 1.250, 3.5 as 3.500.
+	for _, ref := range []string{"I2", "I5"} {
+		if s := styleOf(t, f, "Results", ref); s.CustomNumFmt == nil || *s.CustomNumFmt != "0.000" {
+			t.Errorf("mu %s number format %v, want 0.000", ref, s.CustomNumFmt)
+		}
 	}
 	// A tiny probability is displayed in scientific notation, not as 0.
 	for _, ref := range []string{"H3", "H6"} {
@@ -279,25 +285,27 @@ func TestXLSX(t *testing.T) {
 		}
 	}
 
-	// Status fills: row 3 partial, row 4 error, rows 2 and 5 ok, row 6 partial
-	// with an empty message.
+	// Row fills: row 3 partial, row 4 error, rows 2 and 5 ok, row 6 partial
+	// with an empty message. A shaded row is shaded across, its empty
+	// cells included, and its cells keep their number formats.
 	for _, chk := range []struct {
 		row  int
 		fill string
 	}{{2, ""}, {3, partialFill}, {4, errorFill}, {5, ""}, {6, partialFill}, {7, ""}} {
-		for _, col := range []string{"F", "G"} {
-			ref := col + strconv.Itoa(chk.row)
+		for col := range cols {
+			ref := cellRef(col, chk.row)
 			if got := fillOf(styleOf(t, f, "Results", ref)); got != chk.fill {
 				t.Errorf("%s fill %q, want %q", ref, got, chk.fill)
 			}
 		}
-		// Other cells of the row keep their own style.
-		if got := fillOf(styleOf(t, f, "Results", "A"+strconv.Itoa(chk.row))); got != "" {
-			t.Errorf("A%d fill %q", chk.row, got)
+	}
+	for _, ref := range []string{"A4", "F4", "G4", "I4"} {
+		if s := styleOf(t, f, "Results", ref); s.Font == nil || !strings.EqualFold(strings.TrimPrefix(s.Font.Color, "FF"), errorFont) || s.Font.Family == "" {
+			t.Errorf("%s: error row font %+v, want the default face in %s", ref, s.Font, errorFont)
 		}
 	}
-	if s := styleOf(t, f, "Results", "F4"); s.Font == nil || !strings.EqualFold(strings.TrimPrefix(s.Font.Color, "FF"), errorFont) {
-		t.Errorf("error status font %+v", s.Font)
+	if s := styleOf(t, f, "Results", "H3"); s.CustomNumFmt == nil || *s.CustomNumFmt != ProbabilityNumFmt {
+		t.Errorf("H3 of a partial row: number format %v, want %q", s.CustomNumFmt, ProbabilityNumFmt)
 	}
 
 	// The Columns sheet.
@@ -618,6 +626,18 @@ func TestXLSXWithLibreOffice(t *testing.T) {
 	for i, c := range cols {
 		if recs[0][i] != c.Name {
 			t.Errorf("header %d = %q", i, recs[0][i])
+		}
+	}
+	// LibreOffice shows the number formats as meant: probabilities and
+	// Real outputs with 4 significant digits, scientific below 0.01, a
+	// whole number in a probability column with its decimals.
+	for ref, want := range map[string]string{
+		"H2": "0.05000", "H3": "1.000E-300", "H5": "1.0000", "H7": "0.9990",
+		"I2": "1.250", "I5": "3.500", "C2": "1000",
+	} {
+		col, row := int(ref[0]-'A'), int(ref[1]-'0')
+		if got := recs[row-1][col]; got != want {
+			t.Errorf("LibreOffice shows %s as %q, want %q", ref, got, want)
 		}
 	}
 	for i, row := range rows {

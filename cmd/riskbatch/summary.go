@@ -117,6 +117,32 @@ func (s *summary) ranked() []risky {
 	return top
 }
 
+// rankText is how the Summary writes the rank of its i-th release (from
+// 0): "#1". Text, left-aligned in its own column, so that it stands apart
+// from the id beside it (a number is right-aligned against it: "1canary")
+// and reads as the chart titles do.
+func rankText(i int) string { return "#" + strconv.Itoa(i+1) }
+
+// titleDigits are the significant digits of the bounds in chart titles,
+// as the data sheet shows probabilities.
+const titleDigits = 4
+
+// significant formats x with the given significant digits, except that a
+// value below 1 is never shown as 1 (nor one above 0 as 0): 0.99991 is
+// "0.9999", 0.999995 "0.999995", never "1", since a bound of 1 means no
+// protection at all.
+func significant(x float64, digits int) string {
+	s := strconv.FormatFloat(x, 'g', digits, 64)
+	for d := digits + 1; d <= 17; d++ {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || (x < 1) == (v < 1) && (x > 0) == (v > 0) {
+			break
+		}
+		s = strconv.FormatFloat(x, 'g', d, 64)
+	}
+	return s
+}
+
 // name is how the summary names a release: its id, else its row.
 func (r risky) name() string {
 	if r.label != "" {
@@ -135,7 +161,9 @@ func (s *summary) rows() [][]string {
 		{"ok", strconv.Itoa(s.counts[evaluate.StatusOK])},
 		{"partial", strconv.Itoa(s.counts[evaluate.StatusPartial])},
 		{"error", strconv.Itoa(s.counts[evaluate.StatusError])},
-		{"ok: every bound that applies computed; partial: an input is missing, and the message says which to add; error: the row was rejected, and the message says why."},
+		// Lines short enough to stay clear of the charts right of them.
+		{"ok: every bound that applies computed; partial: an input is missing,"},
+		{"and the message says which to add; error: the row was rejected, and the message says why."},
 		{""},
 		{fmt.Sprintf("The %d riskiest releases by fdp_worst_advantage (the baseline-free bound):", len(s.top))},
 		{"rank", "id", "row", "fdp_worst_advantage", "fdp_success"},
@@ -146,7 +174,7 @@ func (s *summary) rows() [][]string {
 		if r.hasSuccess {
 			succ = strconv.FormatFloat(r.success, 'g', -1, 64)
 		}
-		out = append(out, []string{strconv.Itoa(i + 1), r.label, strconv.Itoa(r.seq + 1), strconv.FormatFloat(r.worst, 'g', -1, 64), succ})
+		out = append(out, []string{rankText(i), r.label, strconv.Itoa(r.seq + 1), strconv.FormatFloat(r.worst, 'g', -1, 64), succ})
 	}
 	if len(top) > 0 {
 		out = append(out, []string{""},
@@ -189,7 +217,7 @@ func (s *summary) charts() *writers.Charts {
 		}
 		c.Curves = append(c.Curves, writers.Curve{Name: r.name(), Y: y})
 		c.Plots = append(c.Plots, writers.Plot{
-			Title:  fmt.Sprintf("#%d %s: fdp_worst_advantage %.3g", i+1, r.name(), r.worst),
+			Title:  rankText(i) + " " + r.name() + ": fdp_worst_advantage " + significant(r.worst, titleDigits),
 			Curves: []int{0, len(c.Curves) - 1},
 		})
 	}

@@ -11,10 +11,13 @@ import (
 
 // workbookOptions are the writer options of a run's output beyond its
 // format and sheet name: the Columns sheet, the Summary sheet and its
-// charts, live formulas (unless --values-only) and the shading of the
-// advantage columns against each row's target_advantage and --threshold.
+// charts, live formulas (unless --values-only), the shading of the
+// advantage columns against each row's target_advantage and --threshold,
+// and the columns folded away (all outputs but the headline ones, and the
+// empty columns).
 func workbookOptions(cfg evalConfig, threshold float64, ev *evaluate.Evaluator, sheet *evaluate.SheetBinding, sum *summary) writers.Options {
-	opts := writers.Options{Docs: ev.Docs(), Summary: sum.rows, Charts: sum.charts, NumberColumns: sheet.NumberColumns()}
+	opts := writers.Options{Docs: ev.Docs(), Summary: sum.rows, Charts: sum.charts, NumberColumns: sheet.NumberColumns(),
+		Outline: &writers.Outline{Columns: sheet.OutputColumns(func(o evaluate.OutputColumn) bool { return !headline(o.Name) }), Empty: true, SparseInputs: true}}
 	if !cfg.valuesOnly {
 		opts.Formulas = sheet
 		opts.Docs = docsWithWorkbook(ev)
@@ -32,6 +35,21 @@ func workbookOptions(cfg evalConfig, threshold float64, ev *evaluate.Evaluator, 
 		sum.shading = []string{"Shading: the advantage columns are red above " + limit + ",", "amber above half of it, green at or below half."}
 	}
 	return opts
+}
+
+// headline reports whether an output column is one the workbook shows
+// when it opens, beside the inputs, status and message: the bounds the
+// README's worked example reads (success and advantage at the row's
+// baseline, the baseline-free worst case, the standard (ε, δ) bound, the
+// one-run advantage and the largest ε that keeps it within
+// target_advantage). The other outputs fold into collapsed outline groups,
+// as do the columns empty on every row.
+func headline(name string) bool {
+	switch name {
+	case "fdp_success", "fdp_advantage", "fdp_worst_advantage", "adp_advantage", "onerun_advantage", "onerun_eps_protect":
+		return true
+	}
+	return false
 }
 
 // docsWithWorkbook is the Columns sheet with a last column saying how each

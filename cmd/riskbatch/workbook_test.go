@@ -314,13 +314,12 @@ func mechanismsNamed(rows string) map[string]bool {
 	return named
 }
 
-// The live formulas of a workbook compute, in LibreOffice, the values
-// riskbatch computed, to 1e-9, on random releases of every mechanism whose
-// parameters span many orders of magnitude and reach the edges of the
-// ranges where formulas are written; and they are written on exactly the
-// rows their columns' notes name.
+// The live formulas of a workbook compute, in LibreOffice and in Gnumeric,
+// the values riskbatch computed, to 1e-9, on random releases of every
+// mechanism whose parameters span many orders of magnitude and reach the
+// edges of the ranges where formulas are written; and they are written on
+// exactly the rows their columns' notes name.
 func TestLiveFormulasRecalculate(t *testing.T) {
-	office := soffice(t)
 	dir := t.TempDir()
 	in := filepath.Join(dir, "releases.csv")
 	rows, kinds := randomReleases(1000, 1)
@@ -336,6 +335,10 @@ func TestLiveFormulasRecalculate(t *testing.T) {
 	if code, stderr := riskbatch(t, "eval", in, "-o", out, "-q"); code != exitOK && code != exitRowErrors {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
+	t.Run("gnumeric", func(t *testing.T) {
+		checkGnumeric(t, program(t, "Gnumeric's ssconvert is absent (apt-get install gnumeric)", "ssconvert"), out, "Results", len(rows)-1)
+	})
+	office := soffice(t)
 	cells := readFormulaCells(t, out)
 	recalc := filepath.Join(dir, "recalc.xlsx")
 	stripCached(t, out, recalc)
