@@ -79,7 +79,7 @@ func writeTemplate(path string, opts Options, sheet string, cols []TemplateColum
 	if err := f.SetSheetName("Sheet1", sheet); err != nil {
 		return fmt.Errorf("writers: %s: %w", path, err)
 	}
-	bold, err := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{inputHeaderFill}}})
+	bold, err := f.NewStyle(&excelize.Style{Font: styleFont(f, true, ""), Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{inputHeaderFill}}})
 	if err != nil {
 		return fmt.Errorf("writers: %s: %w", path, err)
 	}
