@@ -158,9 +158,14 @@ func TestLoadFrequencyErrors(t *testing.T) {
 		t.Errorf("bad sum: %v", err)
 	}
 	write("p-frequencies.csv", "key,value,probability\nd:a,x,0.5\nd:a,y,0.5\nd:other,x,1\n")
-	ts, _, err := priorfiles.Load([]string{prior})
+	ts, opened, err := priorfiles.Load([]string{prior})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The frequency table found beside the prior table is among the files
+	// read, which a program writing files must not replace.
+	if want := []string{prior, filepath.Join(dir, "p-frequencies.csv")}; !slices.Equal(opened, want) {
+		t.Errorf("opened %q, want %q", opened, want)
 	}
 	p, err := ts.Lookup("d:a")
 	if err != nil {
@@ -173,9 +178,12 @@ func TestLoadFrequencyErrors(t *testing.T) {
 		t.Error("a key with frequencies only became a prior")
 	}
 	// Given explicitly as well as beside the prior table: read once.
-	ts, _, err = priorfiles.Load([]string{prior, filepath.Join(dir, "p-frequencies.csv")})
+	ts, opened, err = priorfiles.Load([]string{prior, filepath.Join(dir, "p-frequencies.csv")})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(opened) != 2 {
+		t.Errorf("opened %q: the frequency table twice", opened)
 	}
 	if p, _ := ts.Lookup("d:a"); p.Distributions() == nil || p.Distributions().Cells != 1 {
 		t.Errorf("explicit frequencies: %+v", p.Distributions())
