@@ -10,7 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -237,7 +237,7 @@ func TestBadValues(t *testing.T) {
 	if err := os.WriteFile(path, []byte("prior,p,targets\npenguins:sex,0.5,1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ts, err := priors.Load([]string{path})
+	ts, _, err := priorfiles.Load([]string{path})
 	if err != nil {
 		t.Fatal(err)
 	}

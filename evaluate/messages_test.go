@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/samples"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -189,7 +189,7 @@ func TestBaselineFromPriorNamed(t *testing.T) {
 	if err := os.WriteFile(path, []byte("prior,p,targets\npenguins:Sex,1,1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ts, err := priors.Load([]string{path})
+	ts, _, err := priorfiles.Load([]string{path})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -23,7 +24,7 @@ func loadPriorFiles(t *testing.T, prior, frequencies string) *priors.Tables {
 	if err := os.WriteFile(filepath.Join(dir, "p-frequencies.csv"), []byte(frequencies), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ts, err := priors.Load([]string{path})
+	ts, _, err := priorfiles.Load([]string{path})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -245,26 +244,6 @@ func (r *Result) Entry(key string) *Entry {
 	return nil
 }
 
-// BuildFile opens the data file at path with readers.Open, builds its
-// priors and closes it. opts.Name defaults to the file's base name without
-// extension.
-func BuildFile(path string, ropts readers.Options, opts BuildOptions) (*Result, error) {
-	tables, err := readers.Open(path, ropts)
-	if err != nil {
-		return nil, err
-	}
-	res, err := Build(tables, opts)
-	for _, t := range tables {
-		if cerr := t.Close(); cerr != nil && err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	return res, nil
-}
-
 // Build reads every row of the tables once, in order, and returns the
 // priors they imply (see the package documentation and BuildOptions).
 // The tables are read to their end but not closed. Every table must have
@@ -272,7 +251,7 @@ func BuildFile(path string, ropts readers.Options, opts BuildOptions) (*Result, 
 // default attributes. A row the reader cannot decode, a count that is not
 // a whole number ≥ 0, or a cell of an Ordinal column that is not a number
 // stops the build with an error naming its position (*table.Error).
-func Build(tables []readers.Table, opts BuildOptions) (*Result, error) {
+func Build(tables []Rows, opts BuildOptions) (*Result, error) {
 	if len(tables) == 0 {
 		return nil, errors.New("priors: no data tables to build priors from")
 	}
@@ -324,7 +303,7 @@ func (k *knownCells) count() int { return len(k.in.vals) }
 type builder struct {
 	opts     BuildOptions
 	res      *Result
-	tables   []readers.Table
+	tables   []Rows
 	header   []string // the first table's column names
 	cols     []*column
 	cats     []*catTarget
@@ -340,7 +319,7 @@ type builder struct {
 
 // newBuilder validates the options and resolves the columns against the
 // first table's header.
-func newBuilder(tables []readers.Table, opts BuildOptions) (*builder, error) {
+func newBuilder(tables []Rows, opts BuildOptions) (*builder, error) {
 	if math.IsNaN(opts.Tolerance) || math.IsInf(opts.Tolerance, 0) || opts.Tolerance < 0 {
 		return nil, fmt.Errorf("priors: the tolerance E must be a finite number ≥ 0, not %v", opts.Tolerance)
 	}
@@ -611,12 +590,12 @@ func quoteList(names []string) string {
 }
 
 // sourceName describes a table: "file" or "file, sheet S".
-func sourceName(t readers.Table) string {
+func sourceName(t Rows) string {
 	return table.Position{File: t.File(), Sheet: t.Sheet(), Column: -1}.String()
 }
 
 // mapTable finds the builder's columns in table ti.
-func (b *builder) mapTable(ti int, t readers.Table) error {
+func (b *builder) mapTable(ti int, t Rows) error {
 	var header []string
 	for _, c := range t.Columns() {
 		header = append(header, c.Name)

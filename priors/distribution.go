@@ -7,11 +7,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strings"
 
-	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -69,11 +67,6 @@ func isFrequencyHeader(header []string) bool {
 	return found == len(frequencyColumns)
 }
 
-// isPriorOrFrequencyHeader accepts the sheets Load reads.
-func isPriorOrFrequencyHeader(header []string) bool {
-	return isPriorHeader(header) || isFrequencyHeader(header)
-}
-
 // isWindowKey reports whether a key names an approximate (window)
 // reconstruction: an unescaped "~" before any unescaped "|".
 func isWindowKey(key string) bool {
@@ -120,7 +113,7 @@ func newFrequencyReader() *frequencyReader {
 // read loads the rows of one frequency table, appending errors to errs.
 // A row's cell is identified by every column other than value, count and
 // probability (the key, the given columns' values, cell_records).
-func (fr *frequencyReader) read(t readers.Table, path string, errs []error) []error {
+func (fr *frequencyReader) read(t Rows, path string, errs []error) []error {
 	keyCol, valueCol, pCol, recordsCol := -1, -1, -1, -1
 	var names []string
 	var identity []int
@@ -268,18 +261,4 @@ func (fr *frequencyReader) attach(ts *Tables, errs []error) []error {
 		pr.dists = d
 	}
 	return errs
-}
-
-// siblingFrequencies returns the frequency table that `riskbatch priors`
-// writes beside a prior table at path (see OutputPaths), when it exists
-// and is not path itself.
-func siblingFrequencies(path string) (string, bool) {
-	_, freq, _, err := OutputPaths(path, "")
-	if err != nil || freq == path {
-		return "", false
-	}
-	if st, err := os.Stat(freq); err != nil || !st.Mode().IsRegular() {
-		return "", false
-	}
-	return freq, true
 }

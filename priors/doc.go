@@ -1,6 +1,7 @@
 // Package priors turns data into the attacker priors that every
-// non-worst-case bound of riskbatch depends on, and loads them back for the
-// evaluator.
+// non-worst-case bound of riskbatch depends on, and reads them back for the
+// evaluator. It knows no file format: it reads rows already opened
+// ([Rows]); package priorfiles opens and writes the files.
 //
 // The p_i of a target is the attacker's a-priori probability of success on
 // that target (Swanberg et al., "Beyond the Worst Case", arXiv 2507.08158,
@@ -20,9 +21,9 @@
 //
 // # Building priors
 //
-// [Build] reads data tables (package readers) once, row by row, and returns
-// a [Result]: a frequency table, a summary and a prior table per attribute,
-// which [WriteResult] writes with package writers. Memory holds the
+// [Build] reads data tables once, row by row, and returns a [Result]: a
+// frequency table, a summary and a prior table per attribute
+// ([Result.Outputs]), which priorfiles.WriteResult writes. Memory holds the
 // frequency tables and, when known columns are given, 4 bytes per data row
 // (the row's cell of known values; 8 more with a count column) plus one
 // bit per row and attribute (whether its value is missing), so that the
@@ -55,7 +56,7 @@
 // `prior` (the key) and `p` (a target's prior success probability), one row
 // per target; the optional column `targets` (a whole number ≥ 1, default 1)
 // says how many targets with that same p the row stands for. Every other
-// column is ignored by [Load]. A key whose rows add up to n targets
+// column is ignored by a [Loader]. A key whose rows add up to n targets
 // describes n targets: the one-run tail bound uses all n values, a
 // single-target bound uses the largest ([Prior.Max]).
 //

@@ -6,11 +6,12 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
 )
 
 // openCSV opens CSV text held in memory as the tables of a file name.
-func openCSV(t testing.TB, name, text string) []readers.Table {
+func openCSV(t testing.TB, name, text string) []priors.Rows {
 	t.Helper()
 	tables, err := readers.OpenReader(name, bytes.NewReader([]byte(text)), int64(len(text)), readers.Options{})
 	if err != nil {
@@ -21,7 +22,7 @@ func openCSV(t testing.TB, name, text string) []readers.Table {
 			tb.Close()
 		}
 	})
-	return tables
+	return priorfiles.Rows(tables)
 }
 
 // buildCSV builds priors from CSV text.

@@ -2,9 +2,10 @@ package priors
 
 import "slices"
 
-// WrittenHeader reports whether names is the header of a table that
-// WriteResult writes: a prior table, a frequency table or a summary, with
-// any columns of known values or sources WriteResult inserts. A program
+// WrittenHeader reports whether names is the header of a table of
+// Result.Outputs (as priorfiles.WriteResult writes them): a prior table, a
+// frequency table or a summary, with any columns of known values or
+// sources they insert. A program
 // recognises its own CSV and TSV prior tables by it (they have no room
 // for another mark), to replace them without asking.
 func WrittenHeader(names []string) bool {

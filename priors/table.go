@@ -11,14 +11,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
 
 // MaxTargets is the most targets one key may describe.
 const MaxTargets = 1_000_000_000
 
-// maxLoadErrors is the number of row errors after which Load stops.
+// maxLoadErrors is the number of errors after which a Loader is done.
 const maxLoadErrors = 20
 
 // Group is a run of targets with the same prior success probability.
@@ -103,12 +102,11 @@ func (p *Prior) add(q float64, count int) {
 	p.max = math.Max(p.max, q)
 }
 
-// Tables are the prior tables loaded by Load, indexed by key.
+// Tables are the prior tables read by a Loader, indexed by key.
 type Tables struct {
 	priors map[string]*Prior   // by key
 	folded map[string][]string // by normalised key: the keys
 	files  []loadedFile
-	opened []string // every file opened, companions included
 }
 
 // loadedFile is one loaded file and how many keys it defined.
@@ -141,88 +139,8 @@ func (e *KeyError) Error() string {
 	return b.String()
 }
 
-// Load reads prior tables (CSV, TSV, XLSX or Parquet, by extension) with
-// readers.Open, streaming their rows. A table needs the columns `prior`
-// (the key) and `p`; the column `targets` is optional; names match
-// ignoring case, surrounding spaces, and with space, "-" and "_" alike;
-// other columns are ignored. In a workbook every sheet with those columns
-// is read (so a table continued over several sheets is read whole).
-//
-// Each row adds `targets` targets (a whole number from 1 to MaxTargets,
-// default 1) with prior success p to its key: p must be a finite number in
-// [0, 1] (a number, or text that reads as one, such as "0.3" or "30%"),
-// the key a non-empty text (Lookup says how a release row's prior cell
-// finds it).
-// Rows whose key, p and targets are all empty are skipped. A key may span
-// rows of one file, in any order; a key defined by two files is an error.
-// Errors name their position (*table.Error, joined with errors.Join; Load
-// stops after 20).
-//
-// Load also reads frequency tables (columns key, value and probability, as
-// `riskbatch priors` writes them): every cell of a key, i.e. every
-// combination of the other columns' values, is one distribution of the
-// attribute, and the prior of that key gets them (Prior.Distributions).
-// The frequency table written beside a prior table ("PATH-frequencies.EXT",
-// see OutputPaths) is loaded with it when it exists.
-func Load(paths []string) (*Tables, error) { return load(paths, diskFiles{}) }
-
-// load is Load reading the files of files.
-func load(paths []string, files fileSet) (*Tables, error) {
-	ts := &Tables{priors: map[string]*Prior{}, folded: map[string][]string{}}
-	var errs []error
-	owner := map[string]string{} // key → the file that defines it
-	freqs := newFrequencyReader()
-	loaded := map[string]bool{}
-	for _, path := range paths {
-		loaded[path] = true
-	}
-	for i := 0; i < len(paths); i++ {
-		path := paths[i]
-		before := len(ts.priors)
-		ts.opened = append(ts.opened, path)
-		tables, err := files.open(path, readers.Options{Accept: isPriorOrFrequencyHeader})
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		priorTable := false
-		for _, t := range tables {
-			if header := columnNames(t); isPriorHeader(header) {
-				errs = ts.read(t, path, owner, errs)
-				priorTable = true
-			} else if isFrequencyHeader(header) {
-				errs = freqs.read(t, path, errs)
-			} else {
-				errs = ts.read(t, path, owner, errs) // a named sheet: says what is missing
-			}
-			if err := t.Close(); err != nil {
-				errs = append(errs, err)
-			}
-		}
-		if priorTable {
-			ts.files = append(ts.files, loadedFile{name: path, keys: len(ts.priors) - before})
-			if freq, ok := files.frequencies(path); ok && !loaded[freq] {
-				loaded[freq] = true
-				paths = append(paths[:len(paths):len(paths)], freq)
-			}
-		}
-		if len(errs) >= maxLoadErrors {
-			break
-		}
-	}
-	errs = freqs.attach(ts, errs)
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	for key := range ts.priors {
-		f := foldKey(key)
-		ts.folded[f] = append(ts.folded[f], key)
-	}
-	return ts, nil
-}
-
 // columnNames returns a table's header.
-func columnNames(t readers.Table) []string {
+func columnNames(t Rows) []string {
 	var names []string
 	for _, c := range t.Columns() {
 		names = append(names, c.Name)
@@ -252,7 +170,7 @@ func isPriorHeader(header []string) bool {
 }
 
 // read loads the rows of one table, appending errors to errs.
-func (ts *Tables) read(t readers.Table, path string, owner map[string]string, errs []error) []error {
+func (ts *Tables) read(t Rows, path string, owner map[string]string, errs []error) []error {
 	src := sourceName(t)
 	keyCol, pCol, nCol := -1, -1, -1
 	var names []string
@@ -437,16 +355,6 @@ func (ts *Tables) Files() []string {
 		names[i] = f.name
 	}
 	return names
-}
-
-// Opened returns every file Load read, in order: the files it was given and
-// the frequency tables it found beside prior tables. A program that writes
-// files must not replace any of them.
-func (ts *Tables) Opened() []string {
-	if ts == nil {
-		return nil
-	}
-	return slices.Clone(ts.opened)
 }
 
 // Lookup returns the prior of a key: the key as written (surrounding

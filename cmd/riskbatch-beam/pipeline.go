@@ -19,7 +19,7 @@ import (
 	"github.com/riskbatch/riskbatch/cellfiles"
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/layout"
-	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 	"github.com/riskbatch/riskbatch/writers"
@@ -56,7 +56,7 @@ type Config struct {
 	// Sheet selects one XLSX sheet, as eval's --sheet does.
 	Sheet string
 	// Priors are prior tables, as eval's --priors (loaded with
-	// priors.Load's rules, the frequency table beside each included).
+	// priorfiles.Load's rules, the frequency table beside each included).
 	Priors []string
 	// Confidence are the levels of the one-run success upper bound
 	// (evaluate.WithConfidence); empty: the evaluator's default.
@@ -155,7 +155,7 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) (*Plan, error) {
 
 	// The prior tables, read here to fail early and by the workers for
 	// their side input. The frequency table beside a prior table is
-	// shipped too when it exists, as priors.Load reads it.
+	// shipped too when it exists, as priorfiles.Load reads it.
 	var priorPaths []string
 	contents := map[string][]byte{}
 	for _, p := range cfg.Priors {
@@ -242,9 +242,9 @@ func outputFormat(f string) (string, error) {
 }
 
 // frequencySibling is the frequency table `riskbatch priors` writes beside
-// the prior table at path (priors.OutputPaths), or "".
+// the prior table at path (priorfiles.OutputPaths), or "".
 func frequencySibling(path string) string {
-	_, freq, _, err := priors.OutputPaths(path, "")
+	_, freq, _, err := priorfiles.OutputPaths(path, "")
 	if err != nil || freq == path {
 		return ""
 	}
@@ -264,7 +264,7 @@ func newEvaluator(levels []float64, priorPaths []string, contents map[string][]b
 		opts = append(opts, evaluate.WithConfidence(levels...))
 	}
 	if len(priorPaths) > 0 {
-		tables, err := priors.LoadMemory(priorPaths, contents)
+		tables, err := priorfiles.LoadMemory(priorPaths, contents)
 		if err != nil {
 			return nil, fmt.Errorf("--priors: %w", err)
 		}

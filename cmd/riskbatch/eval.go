@@ -19,7 +19,7 @@ import (
 	"github.com/riskbatch/riskbatch/cellfiles"
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/layout"
-	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/samples"
 	"github.com/riskbatch/riskbatch/table"
@@ -97,12 +97,12 @@ func runEval(cfg evalConfig) error {
 		reads = append(reads, readFile{path: in, role: "the input file"})
 	}
 	if len(cfg.priors) > 0 {
-		tables, err := priors.Load(cfg.priors)
+		tables, opened, err := priorfiles.Load(cfg.priors)
 		if err != nil {
 			return cli.Exit("--priors: "+err.Error(), exitUsage)
 		}
 		evOpts = append(evOpts, evaluate.WithPriors(tables))
-		for _, p := range tables.Opened() {
+		for _, p := range opened {
 			role := "the frequency table read with a --priors table"
 			if slices.Contains(cfg.priors, p) {
 				role = "the --priors table"

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
 )
 
@@ -82,7 +83,7 @@ func runPriors(c *cli.Context, stderr io.Writer) error {
 	}
 	// Every file written must not be the data file: the frequency table
 	// and summary beside the output too.
-	pp, fp, sp, err := priors.OutputPaths(out, c.String("format"))
+	pp, fp, sp, err := priorfiles.OutputPaths(out, c.String("format"))
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
@@ -98,7 +99,7 @@ func runPriors(c *cli.Context, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res, err := priors.BuildFile(data, readers.Options{Format: c.String("input-format"), Sheet: c.String("sheet"), Limits: limits}, opts)
+	res, err := priorfiles.BuildFile(data, readers.Options{Format: c.String("input-format"), Sheet: c.String("sheet"), Limits: limits}, opts)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
@@ -111,7 +112,7 @@ func runPriors(c *cli.Context, stderr io.Writer) error {
 		}
 		return cli.Exit(noPriorsMessage(data, res, opts), exitRowErrors)
 	}
-	if err := priors.WriteResult(out, res, c.String("format")); err != nil {
+	if err := priorfiles.WriteResult(out, res, c.String("format")); err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
 	if !c.Bool("quiet") {

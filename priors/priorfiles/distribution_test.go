@@ -1,4 +1,4 @@
-package priors_test
+package priorfiles_test
 
 import (
 	"cmp"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
 )
 
@@ -19,7 +20,7 @@ import (
 // distributions counted by hand from the data (directConditional).
 func TestLoadDistributions(t *testing.T) {
 	header, rows := readPenguins(t)
-	res, err := priors.BuildFile(penguinsPath, readers.Options{}, priors.BuildOptions{
+	res, err := priorfiles.BuildFile(penguinsPath, readers.Options{}, priors.BuildOptions{
 		Columns: []string{"Sex", "Species"}, Given: []string{"Island"},
 		Ordinal: []string{"Body Mass (g)"}, Tolerance: 100,
 	})
@@ -29,10 +30,10 @@ func TestLoadDistributions(t *testing.T) {
 	for _, format := range []string{"csv", "xlsx", "parquet"} {
 		t.Run(format, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "p."+format)
-			if err := priors.WriteResult(path, res, ""); err != nil {
+			if err := priorfiles.WriteResult(path, res, ""); err != nil {
 				t.Fatal(err)
 			}
-			ts, err := priors.Load([]string{path})
+			ts, _, err := priorfiles.Load([]string{path})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -153,13 +154,18 @@ func TestLoadFrequencyErrors(t *testing.T) {
 	}
 	prior := write("p.csv", "prior,p\nd:a,0.5\n")
 	write("p-frequencies.csv", "key,value,probability\nd:a,x,0.5\nd:a,y,0.25\n")
-	if _, err := priors.Load([]string{prior}); err == nil || !strings.Contains(err.Error(), `key "d:a"`) || !strings.Contains(err.Error(), "sum to 0.75") {
+	if _, _, err := priorfiles.Load([]string{prior}); err == nil || !strings.Contains(err.Error(), `key "d:a"`) || !strings.Contains(err.Error(), "sum to 0.75") {
 		t.Errorf("bad sum: %v", err)
 	}
 	write("p-frequencies.csv", "key,value,probability\nd:a,x,0.5\nd:a,y,0.5\nd:other,x,1\n")
-	ts, err := priors.Load([]string{prior})
+	ts, opened, err := priorfiles.Load([]string{prior})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The frequency table found beside the prior table is among the files
+	// read, which a program writing files must not replace.
+	if want := []string{prior, filepath.Join(dir, "p-frequencies.csv")}; !slices.Equal(opened, want) {
+		t.Errorf("opened %q, want %q", opened, want)
 	}
 	p, err := ts.Lookup("d:a")
 	if err != nil {
@@ -172,9 +178,12 @@ func TestLoadFrequencyErrors(t *testing.T) {
 		t.Error("a key with frequencies only became a prior")
 	}
 	// Given explicitly as well as beside the prior table: read once.
-	ts, err = priors.Load([]string{prior, filepath.Join(dir, "p-frequencies.csv")})
+	ts, opened, err = priorfiles.Load([]string{prior, filepath.Join(dir, "p-frequencies.csv")})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(opened) != 2 {
+		t.Errorf("opened %q: the frequency table twice", opened)
 	}
 	if p, _ := ts.Lookup("d:a"); p.Distributions() == nil || p.Distributions().Cells != 1 {
 		t.Errorf("explicit frequencies: %+v", p.Distributions())

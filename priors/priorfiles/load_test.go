@@ -1,4 +1,4 @@
-package priors_test
+package priorfiles_test
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -33,7 +34,7 @@ func TestLoadAndLookup(t *testing.T) {
 		"x:sex|island,0.25,1,\n"+
 		"x:sex,0.5,3,later rows of a key\n")
 	b := writeFile(t, dir, "b.tsv", "p\tprior\n1\tother\n0\tother\n")
-	ts, err := priors.Load([]string{a, b})
+	ts, _, err := priorfiles.Load([]string{a, b})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +108,7 @@ func TestLoadErrors(t *testing.T) {
 		"e,0.1,0\n"+ // row 8: targets 0
 		"f,0.1,2.5\n"+ // row 9
 		"g,-0.1,\n") // row 10
-	_, err := priors.Load([]string{bad})
+	_, _, err := priorfiles.Load([]string{bad})
 	if err == nil {
 		t.Fatal("no error")
 	}
@@ -136,37 +137,20 @@ func TestLoadErrors(t *testing.T) {
 
 	// Missing columns, a key defined by two files, a missing file.
 	noP := writeFile(t, dir, "nop.csv", "prior,q\na,0.5\n")
-	if _, err := priors.Load([]string{noP}); err == nil || !strings.Contains(err.Error(), "prior and p") {
+	if _, _, err := priorfiles.Load([]string{noP}); err == nil || !strings.Contains(err.Error(), "prior and p") {
 		t.Errorf("missing p column: %v", err)
 	}
 	one := writeFile(t, dir, "one.csv", "prior,p\nk,0.5\n")
 	two := writeFile(t, dir, "two.csv", "prior,p\nk,0.5\n")
-	if _, err := priors.Load([]string{one, two}); err == nil || !strings.Contains(err.Error(), "also defined in") {
+	if _, _, err := priorfiles.Load([]string{one, two}); err == nil || !strings.Contains(err.Error(), "also defined in") {
 		t.Errorf("key in two files: %v", err)
 	}
-	if _, err := priors.Load([]string{filepath.Join(dir, "none.csv")}); err == nil {
+	if _, _, err := priorfiles.Load([]string{filepath.Join(dir, "none.csv")}); err == nil {
 		t.Errorf("missing file: no error")
 	}
 	dup := writeFile(t, dir, "dup.csv", "prior,p,P\nk,0.5,0.5\n")
-	if _, err := priors.Load([]string{dup}); err == nil {
+	if _, _, err := priorfiles.Load([]string{dup}); err == nil {
 		t.Errorf("two p columns: no error")
-	}
-}
-
-func TestKeySpec(t *testing.T) {
-	for _, tc := range []struct {
-		k    priors.KeySpec
-		want string
-	}{
-		{priors.KeySpec{Name: "penguins", Target: []string{"sex"}, Given: []string{"species", "island"}}, "penguins:sex|species,island"},
-		{priors.KeySpec{Name: "penguins", Target: []string{"sex"}}, "penguins:sex"},
-		{priors.KeySpec{Name: "p", Target: []string{"a", "b"}, Given: []string{"c"}}, "p:a,b|c"},
-		{priors.KeySpec{Name: "p", Target: []string{"age"}, Window: true, Tolerance: 2.5, Given: []string{"c"}}, "p:age~2.5|c"},
-		{priors.KeySpec{Name: "n:x", Target: []string{"a,b", "c|d~e"}}, `n\:x:a\,b,c\|d\~e`},
-	} {
-		if got := tc.k.String(); got != tc.want {
-			t.Errorf("%+v: %q, want %q", tc.k, got, tc.want)
-		}
 	}
 }
 
@@ -182,7 +166,7 @@ func TestLoadPercentages(t *testing.T) {
 		"c,0%,\n"+
 		"d,3e-1,\n"+
 		"e,7%,\n")
-	ts, err := priors.Load([]string{path})
+	ts, _, err := priorfiles.Load([]string{path})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +181,7 @@ func TestLoadPercentages(t *testing.T) {
 	}
 	for _, bad := range []string{"130%", "-5%", "%", "0x1p-2", "inf", "Infinity", "30%%", "1/3"} {
 		path := writeFile(t, dir, "bad.csv", "prior,p\nk,"+bad+"\n")
-		if _, err := priors.Load([]string{path}); err == nil {
+		if _, _, err := priorfiles.Load([]string{path}); err == nil {
 			t.Errorf("p %q loaded without an error", bad)
 		}
 	}

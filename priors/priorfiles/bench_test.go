@@ -1,4 +1,4 @@
-package priors_test
+package priorfiles_test
 
 import (
 	"fmt"
@@ -19,6 +19,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
 )
 
@@ -178,7 +179,7 @@ func BenchmarkBuild1e6(b *testing.B) {
 	for range b.N {
 		runtime.GC()
 		stop := memPeak()
-		res, err := priors.BuildFile(path, readers.Options{}, benchOptions())
+		res, err := priorfiles.BuildFile(path, readers.Options{}, benchOptions())
 		i, s := stop()
 		inuse, sys = max(inuse, i), max(sys, s)
 		if err != nil {
@@ -205,9 +206,9 @@ func BenchmarkBuildWrite1e6(b *testing.B) {
 	for range b.N {
 		runtime.GC()
 		stop := memPeak()
-		res, err := priors.BuildFile(path, readers.Options{}, benchOptions())
+		res, err := priorfiles.BuildFile(path, readers.Options{}, benchOptions())
 		if err == nil {
-			err = priors.WriteResult(out, res, "")
+			err = priorfiles.WriteResult(out, res, "")
 		}
 		i, s := stop()
 		inuse, sys = max(inuse, i), max(sys, s)

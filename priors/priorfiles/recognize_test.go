@@ -1,4 +1,4 @@
-package priors_test
+package priorfiles_test
 
 import (
 	"encoding/csv"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/priorfiles"
 )
 
 // TestWrittenHeader: the headers of the three tables WriteResult writes,
@@ -16,10 +17,10 @@ func TestWrittenHeader(t *testing.T) {
 	res := buildCSV(t, "d.csv", "zip,age,sex\n1,30,f\n1,31,m\n2,30,f\n", priors.BuildOptions{Columns: []string{"sex"}, Given: []string{"zip", "age"}})
 	dir := t.TempDir()
 	out := filepath.Join(dir, "p.csv")
-	if err := priors.WriteResult(out, res, ""); err != nil {
+	if err := priorfiles.WriteResult(out, res, ""); err != nil {
 		t.Fatal(err)
 	}
-	pp, fp, sp, _ := priors.OutputPaths(out, "")
+	pp, fp, sp, _ := priorfiles.OutputPaths(out, "")
 	for _, path := range []string{pp, fp, sp} {
 		f, err := os.Open(path)
 		if err != nil {

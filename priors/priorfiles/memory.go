@@ -1,9 +1,10 @@
-package priors
+package priorfiles
 
 import (
 	"bytes"
 	"errors"
 
+	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -15,8 +16,9 @@ import (
 // frequency table beside a prior table (see Load) is loaded when contents
 // has it. Positions and messages name the paths as given, so that a row's
 // message is the same as with Load.
-func LoadMemory(paths []string, contents map[string][]byte) (*Tables, error) {
-	return load(paths, memoryFiles(contents))
+func LoadMemory(paths []string, contents map[string][]byte) (*priors.Tables, error) {
+	ts, _, err := load(paths, memoryFiles(contents))
+	return ts, err
 }
 
 // fileSet is where load finds the files it reads.

@@ -1,15 +1,11 @@
 package priors
 
 import (
-	"errors"
-	"fmt"
 	"iter"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/riskbatch/riskbatch/table"
-	"github.com/riskbatch/riskbatch/writers"
 )
 
 // Names of the output tables of a Result.
@@ -33,9 +29,9 @@ type OutputTable struct {
 }
 
 // Outputs returns the tables a Result is written as: the prior table
-// (columns prior, p and targets, which Load reads, then row, source when
+// (columns prior, p and targets, which a Loader reads, then row, source when
 // several tables were read, the known values, best_guess, cell_records and
-// warning, which Load ignores), the frequency table and the summary.
+// warning, which a Loader ignores), the frequency table and the summary.
 func (r *Result) Outputs() []OutputTable {
 	return []OutputTable{r.priorsTable(), r.frequencyTable(), r.summaryTable()}
 }
@@ -335,89 +331,4 @@ func (r *Result) summaryTable() OutputTable {
 		}
 	}
 	return OutputTable{Name: SummaryTable, Columns: cols, Docs: docsOf(cols, r.Notes), Rows: rows}
-}
-
-// OutputPaths returns the files WriteResult writes for path: the prior
-// table at path itself (the file to give to the evaluator's --priors),
-// the frequency table and the summary beside it, named after path's base
-// name with "-frequencies" and "-summary" before the extension
-// ("out/priors.csv" → "out/priors-frequencies.csv", "out/priors-summary.csv").
-// format is "csv", "tsv", "xlsx" or "parquet", or empty for path's
-// extension; a path without that extension gets it for the other two.
-func OutputPaths(path, format string) (priors, frequencies, summary string, err error) {
-	f, err := writers.FormatOf(path, format)
-	if err != nil {
-		return "", "", "", err
-	}
-	ext := filepath.Ext(path)
-	base := path
-	if strings.EqualFold(ext, "."+f) {
-		base = strings.TrimSuffix(path, ext)
-	} else {
-		ext = "." + f
-	}
-	return path, base + "-frequencies" + ext, base + "-summary" + ext, nil
-}
-
-// sheetNames are the XLSX sheet names of the output tables.
-func sheetName(name string) string {
-	switch name {
-	case PriorsTable:
-		return "Priors"
-	case FrequenciesTable:
-		return "Frequencies"
-	}
-	return "Summary"
-}
-
-// WriteResult writes a Result with package writers as three files of one
-// format (see OutputPaths): the prior table at path, the frequency table
-// and the summary beside it. Each XLSX file has its data sheet (Priors,
-// Frequencies or Summary, continued on further sheets past Excel's row
-// limit) and a Columns sheet documenting the columns and the conventions
-// (Result.Notes). Nothing is written unless all three tables are: every
-// file goes to a temporary file first and is renamed into place only once
-// the three are complete (a failure while renaming leaves the files
-// already renamed).
-func WriteResult(path string, r *Result, format string) error {
-	if r == nil {
-		return errors.New("priors: no result to write")
-	}
-	f, err := writers.FormatOf(path, format)
-	if err != nil {
-		return err
-	}
-	pp, fp, sp, err := OutputPaths(path, f)
-	if err != nil {
-		return err
-	}
-	outs := r.Outputs()
-	paths := []string{pp, fp, sp}
-	var ws []writers.Writer
-	defer func() {
-		for _, w := range ws {
-			_ = w.Abort() // a no-op after a successful Close
-		}
-	}()
-	for i, o := range outs {
-		w, err := writers.Create(paths[i], writers.Options{Format: f, SheetName: sheetName(o.Name), Docs: o.Docs})
-		if err != nil {
-			return err
-		}
-		ws = append(ws, w)
-		if err := w.WriteHeader(o.Columns); err != nil {
-			return err
-		}
-		for row := range o.Rows {
-			if err := w.Write(row); err != nil {
-				return err
-			}
-		}
-	}
-	for i, w := range ws {
-		if err := w.Close(); err != nil {
-			return fmt.Errorf("priors: writing %s: %w", paths[i], err)
-		}
-	}
-	return nil
 }

@@ -1,4 +1,4 @@
-package priors_test
+package priorfiles_test
 
 import (
 	"encoding/csv"
@@ -10,10 +10,9 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
 )
-
-const penguinsPath = "../samples/penguins.csv"
 
 // readPenguins reads the sample with encoding/csv, independently of
 // package readers: the header and the data rows.
@@ -86,7 +85,7 @@ func TestPenguinsConditionals(t *testing.T) {
 		{"Species", []string{"Island"}, "penguins:Species|Island"},
 	} {
 		t.Run(tc.key, func(t *testing.T) {
-			res, err := priors.BuildFile(penguinsPath, readers.Options{}, priors.BuildOptions{Columns: []string{tc.target}, Given: tc.given})
+			res, err := priorfiles.BuildFile(penguinsPath, readers.Options{}, priors.BuildOptions{Columns: []string{tc.target}, Given: tc.given})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -151,10 +150,10 @@ func TestPenguinsConditionals(t *testing.T) {
 
 			// Through a written prior table and back.
 			out := filepath.Join(t.TempDir(), "priors.csv")
-			if err := priors.WriteResult(out, res, ""); err != nil {
+			if err := priorfiles.WriteResult(out, res, ""); err != nil {
 				t.Fatal(err)
 			}
-			tables, err := priors.Load([]string{out})
+			tables, _, err := priorfiles.Load([]string{out})
 			if err != nil {
 				t.Fatal(err)
 			}

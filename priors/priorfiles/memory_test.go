@@ -1,4 +1,4 @@
-package priors_test
+package priorfiles_test
 
 import (
 	"os"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
 )
 
@@ -16,12 +17,12 @@ import (
 // must agree, since a distributed run's row messages must be eval's.
 func TestLoadMemoryIsLoad(t *testing.T) {
 	dir := t.TempDir()
-	res, err := priors.BuildFile(penguinsPath, readers.Options{}, priors.BuildOptions{Columns: []string{"Sex"}, Given: []string{"Island"}})
+	res, err := priorfiles.BuildFile(penguinsPath, readers.Options{}, priors.BuildOptions{Columns: []string{"Sex"}, Given: []string{"Island"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	built := filepath.Join(dir, "p.csv")
-	if err := priors.WriteResult(built, res, ""); err != nil {
+	if err := priorfiles.WriteResult(built, res, ""); err != nil {
 		t.Fatal(err)
 	}
 	freq := filepath.Join(dir, "p-frequencies.csv")
@@ -35,11 +36,11 @@ func TestLoadMemoryIsLoad(t *testing.T) {
 		}
 		contents[p] = data
 	}
-	disk, err := priors.Load(paths)
+	disk, _, err := priorfiles.Load(paths)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mem, err := priors.LoadMemory(paths, contents)
+	mem, err := priorfiles.LoadMemory(paths, contents)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +73,7 @@ func TestLoadMemoryIsLoad(t *testing.T) {
 
 	// Without the frequency table's content, the prior table loads alone.
 	delete(contents, freq)
-	mem, err = priors.LoadMemory(paths, contents)
+	mem, err = priorfiles.LoadMemory(paths, contents)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func TestLoadMemoryIsLoad(t *testing.T) {
 		t.Errorf("no frequency table given, yet distributions (%v)", err)
 	}
 	// A path whose content is absent is an error naming it.
-	_, err = priors.LoadMemory([]string{filepath.Join(dir, "absent.csv")}, contents)
+	_, err = priorfiles.LoadMemory([]string{filepath.Join(dir, "absent.csv")}, contents)
 	if err == nil || !strings.Contains(err.Error(), "absent.csv") {
 		t.Errorf("absent content: %v", err)
 	}

@@ -1,0 +1,53 @@
+package evaluate
+
+import (
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// forbiddenDeps are the packages the math must not depend on: the file
+// formats and the command line are the business of the programs around
+// it (see ARCHITECTURE.md, "Rules that keep it so").
+var forbiddenDeps = []string{
+	"github.com/riskbatch/riskbatch/readers",
+	"github.com/riskbatch/riskbatch/writers",
+	"github.com/riskbatch/riskbatch/priors/priorfiles",
+	"github.com/apache/arrow", // arrow-go, all versions
+	"github.com/xuri/excelize",
+	"github.com/urfave/cli",
+}
+
+// TestImportsNoFiles lists the dependencies of this package and the ones
+// below it with `go list -deps ./...` and fails on any package that reads
+// or writes files of a format, or parses a command line.
+func TestImportsNoFiles(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the go command is needed to list the dependencies: %v", err)
+		}
+		t.Skipf("the go command is not installed: %v", err)
+	}
+	out, err := exec.Command(goTool, "list", "-deps", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list -deps ./...: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 10 || !slices.Contains(deps, "github.com/riskbatch/riskbatch/evaluate") {
+		t.Fatalf("go list -deps ./... listed %d packages, not evaluate's: %q", len(deps), deps)
+	}
+	var bad []string
+	for _, d := range deps {
+		for _, f := range forbiddenDeps {
+			if strings.HasPrefix(d, f) { // github.com/apache/arrow-go/v18/… too
+				bad = append(bad, d)
+			}
+		}
+	}
+	if len(bad) > 0 {
+		t.Errorf("evaluate depends on %d packages of files or command lines: %s", len(bad), strings.Join(bad, ", "))
+	}
+}

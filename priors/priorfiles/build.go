@@ -1,0 +1,36 @@
+package priorfiles
+
+import (
+	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/readers"
+)
+
+// BuildFile opens the data file at path with readers.Open, builds its
+// priors (priors.Build) and closes it. opts.Name defaults to the file's
+// base name without extension.
+func BuildFile(path string, ropts readers.Options, opts priors.BuildOptions) (*priors.Result, error) {
+	tables, err := readers.Open(path, ropts)
+	if err != nil {
+		return nil, err
+	}
+	res, err := priors.Build(Rows(tables), opts)
+	for _, t := range tables {
+		if cerr := t.Close(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// Rows returns the tables opened by package readers as the rows package
+// priors reads.
+func Rows(tables []readers.Table) []priors.Rows {
+	rows := make([]priors.Rows, len(tables))
+	for i, t := range tables {
+		rows[i] = t
+	}
+	return rows
+}

@@ -1,0 +1,8 @@
+// Package priorfiles reads and writes the files of package priors: it
+// loads the prior tables given to the evaluator's --priors (CSV, TSV, XLSX
+// or Parquet, with package readers) and the frequency tables written
+// beside them, builds priors from a data file, and writes a build's
+// result as a prior table, a frequency table and a summary (with package
+// writers). Package priors itself knows no file format, so that the
+// evaluator's math does not depend on them.
+package priorfiles
