@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/riskbatch/riskbatch/internal/editdist"
 )
 
 // Mechanism names the privacy accounting a release row describes.
@@ -136,38 +138,12 @@ func closestMechanism(specs []mechanismSpec, name string) string {
 	best, bestD := "", limit+1
 	for _, s := range specs {
 		for _, n := range append([]string{string(s.name)}, s.aliases...) {
-			if d := editDistance(c, CanonicalName(n), limit); d < bestD {
+			if d := editdist.Distance(c, CanonicalName(n), limit); d < bestD {
 				best, bestD = string(s.name), d
 			}
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes, or
-// limit+1 when it is more than limit.
-func editDistance(a, b string, limit int) int {
-	ra, rb := []rune(a), []rune(b)
-	if d := len(ra) - len(rb); d > limit || -d > limit {
-		return limit + 1
-	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return min(prev[len(rb)], limit+1)
 }
 
 func hasField(fs []Field, f Field) bool {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/riskbatch/riskbatch/internal/editdist"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -404,7 +405,7 @@ func closeKeys(key string, keys []string, n int) []string {
 	var cs []cand
 	for _, c := range keys {
 		f := foldKey(c)
-		d := editDistance(k, f, limit)
+		d := editdist.Distance(k, f, limit)
 		if d > limit && k != "" && (strings.HasPrefix(f, k) || strings.HasPrefix(k, f)) {
 			d = limit
 		}
@@ -418,35 +419,4 @@ func closeKeys(key string, keys []string, n int) []string {
 		out = append(out, cs[i].key)
 	}
 	return out
-}
-
-// editDistance returns the Levenshtein distance of a and b (in runes), or
-// limit+1 as soon as it is certain to exceed limit.
-func editDistance(a, b string, limit int) int {
-	ra, rb := []rune(a), []rune(b)
-	if d := len(ra) - len(rb); d > limit || -d > limit {
-		return limit + 1
-	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		best := cur[0]
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			best = min(best, cur[j])
-		}
-		if best > limit {
-			return limit + 1
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/riskbatch/riskbatch/internal/editdist"
 )
 
 // closest returns up to n of the candidates that look like a misspelling
@@ -37,7 +39,7 @@ func closest(word string, candidates []string, n int) []string {
 		if f == w || seen[c] {
 			continue
 		}
-		d := levenshtein(w, f, limit)
+		d := editdist.Distance(w, f, limit)
 		if d > limit && min(k, utf8.RuneCountInString(f)) >= 3 && (strings.HasPrefix(f, w) || strings.HasPrefix(w, f)) {
 			d = limit
 		}
@@ -59,37 +61,6 @@ func closest(word string, candidates []string, n int) []string {
 func foldName(s string) string {
 	s = strings.ToLower(strings.TrimLeft(strings.TrimSpace(s), "-"))
 	return strings.NewReplacer(" ", "_", "-", "_").Replace(s)
-}
-
-// levenshtein returns the edit distance of a and b in runes, or limit+1 as
-// soon as it certainly exceeds limit.
-func levenshtein(a, b string, limit int) int {
-	ra, rb := []rune(a), []rune(b)
-	if d := len(ra) - len(rb); d > limit || -d > limit {
-		return limit + 1
-	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		best := cur[0]
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			best = min(best, cur[j])
-		}
-		if best > limit {
-			return limit + 1
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // didYouMean is "; did you mean X?" (or "X or Y?") for the suggestions,
