@@ -21,6 +21,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/riskbatch/riskbatch/internal/arrowcell"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -353,16 +354,16 @@ func TestShortFloats(t *testing.T) {
 		v    float32
 		want float64
 	}{{0.1, 0.1}, {1.0 / 3, 0.33333334}, {-2.5, -2.5}, {1e-45, 1e-45}} {
-		if got := float32Value(c.v); got != c.want {
-			t.Errorf("float32Value(%v) = %v, want %v", c.v, got, c.want)
+		if got := arrowcell.Float32Value(c.v); got != c.want {
+			t.Errorf("arrowcell.Float32Value(%v) = %v, want %v", c.v, got, c.want)
 		}
 	}
 	for _, c := range []struct {
 		v    float32
 		want float64
 	}{{0.1, 0.1}, {1.0 / 3, 0.3333}, {-0.5, -0.5}, {65504, 65504}} { // float16.New truncates: 65500 would be 65472
-		if got := float16Value(float16.New(c.v)); got != c.want {
-			t.Errorf("float16Value(%v) = %v, want %v", c.v, got, c.want)
+		if got := arrowcell.Float16Value(float16.New(c.v)); got != c.want {
+			t.Errorf("arrowcell.Float16Value(%v) = %v, want %v", c.v, got, c.want)
 		}
 	}
 }

@@ -14,8 +14,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/extensions"
-	"github.com/apache/arrow-go/v18/arrow/float16"
 
+	"github.com/riskbatch/riskbatch/internal/arrowcell"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -151,9 +151,9 @@ func valueGetter(arr arrow.Array, bad *error) (getter, error) {
 	case *array.Duration:
 		return func(i int) table.Cell { return table.IntegerCell(int64(a.Value(i))) }, nil
 	case *array.Float16:
-		return func(i int) table.Cell { return table.NumberCell(float16Value(a.Value(i))) }, nil
+		return func(i int) table.Cell { return table.NumberCell(arrowcell.Float16Value(a.Value(i))) }, nil
 	case *array.Float32:
-		return func(i int) table.Cell { return table.NumberCell(float32Value(a.Value(i))) }, nil
+		return func(i int) table.Cell { return table.NumberCell(arrowcell.Float32Value(a.Value(i))) }, nil
 	case *array.Float64:
 		return func(i int) table.Cell { return table.NumberCell(a.Value(i)) }, nil
 	case *array.Decimal32:
@@ -198,16 +198,16 @@ func valueGetter(arr arrow.Array, bad *error) (getter, error) {
 		}, nil
 	case *array.Timestamp:
 		tt := a.DataType().(*arrow.TimestampType)
-		unit := tableUnit(tt.Unit)
+		unit := arrowcell.TableUnit(tt.Unit)
 		if tt.TimeZone != "" {
 			unit = unit.InUTC()
 		}
 		return func(i int) table.Cell { return table.TimestampCell(int64(a.Value(i)), unit) }, nil
 	case *array.Time32:
-		unit := tableUnit(a.DataType().(*arrow.Time32Type).Unit)
+		unit := arrowcell.TableUnit(a.DataType().(*arrow.Time32Type).Unit)
 		return func(i int) table.Cell { return table.TimeOfDayCell(int64(a.Value(i)), unit) }, nil
 	case *array.Time64:
-		unit := tableUnit(a.DataType().(*arrow.Time64Type).Unit)
+		unit := arrowcell.TableUnit(a.DataType().(*arrow.Time64Type).Unit)
 		return func(i int) table.Cell { return table.TimeOfDayCell(int64(a.Value(i)), unit) }, nil
 	case *array.Null:
 		return func(int) table.Cell { return table.Cell{} }, nil
@@ -259,45 +259,6 @@ func marshalOne(enc *json.Encoder, arr arrow.Array, i int) (err error) {
 		}
 	}()
 	return enc.Encode(arr.GetOneForMarshal(i))
-}
-
-// tableUnit is the table unit of an Arrow time unit.
-func tableUnit(u arrow.TimeUnit) table.TimeUnit {
-	switch u {
-	case arrow.Second:
-		return table.Second
-	case arrow.Millisecond:
-		return table.Millisecond
-	case arrow.Microsecond:
-		return table.Microsecond
-	}
-	return table.Nanosecond
-}
-
-// float32Value is the float64 of the shortest decimal that reads back as
-// v (strconv formats a float32 so).
-func float32Value(v float32) float64 {
-	x, err := strconv.ParseFloat(strconv.FormatFloat(float64(v), 'g', -1, 32), 64)
-	if err != nil {
-		return float64(v) // NaN and infinities format as such and parse back; not reached
-	}
-	return x
-}
-
-// float16Value is the float64 of the shortest decimal that reads back as
-// v (at most 5 significant digits).
-func float16Value(v float16.Num) float64 {
-	f := v.Float32()
-	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-		return float64(f)
-	}
-	for digits := 1; digits < 5; digits++ {
-		x, _ := strconv.ParseFloat(strconv.FormatFloat(float64(f), 'g', digits, 32), 64)
-		if float16.New(float32(x)).Uint16() == v.Uint16() {
-			return x
-		}
-	}
-	return float32Value(f)
 }
 
 // decimalCell is the Decimal cell of unscaled × 10^-scale.

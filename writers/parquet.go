@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/riskbatch/riskbatch/internal/arrowcell"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -178,7 +179,7 @@ func columnType(c table.Column, first table.Cell) arrow.DataType {
 // parquetUnit is the Arrow unit of a column of cells in unit u: u, but
 // milliseconds for seconds, which Parquet's TIMESTAMP and TIME lack.
 func parquetUnit(u table.TimeUnit) arrow.TimeUnit {
-	if u := arrowUnit(u); u != arrow.Second {
+	if u := arrowcell.ArrowUnit(u); u != arrow.Second {
 		return u
 	}
 	return arrow.Millisecond

@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/apache/arrow-go/v18/arrow/float16"
 
+	"github.com/riskbatch/riskbatch/internal/arrowcell"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -113,7 +114,7 @@ func putterFor(dt arrow.DataType, b array.Builder) putter {
 		return func(c table.Cell) bool {
 			v, ok := cellFloat(c)
 			f := float16.New(float32(v))
-			if ok = ok && sameFloat(float16Value(f), v); ok {
+			if ok = ok && sameFloat(arrowcell.Float16Value(f), v); ok {
 				b.Append(f)
 			}
 			return ok
@@ -123,7 +124,7 @@ func putterFor(dt arrow.DataType, b array.Builder) putter {
 		return func(c table.Cell) bool {
 			v, ok := cellFloat(c)
 			f := float32(v)
-			if ok = ok && (sameFloat(float64(f), v) || sameFloat(float32Value(f), v)); ok {
+			if ok = ok && (sameFloat(float64(f), v) || sameFloat(arrowcell.Float32Value(f), v)); ok {
 				b.Append(f)
 			}
 			return ok
@@ -217,7 +218,7 @@ func putterFor(dt arrow.DataType, b array.Builder) putter {
 			return ok
 		}
 	case arrow.TIMESTAMP:
-		unit := tableUnit(dt.(*arrow.TimestampType).Unit)
+		unit := arrowcell.TableUnit(dt.(*arrow.TimestampType).Unit)
 		b := b.(*array.TimestampBuilder)
 		return func(c table.Cell) bool {
 			var v int64
@@ -234,7 +235,7 @@ func putterFor(dt arrow.DataType, b array.Builder) putter {
 			return ok
 		}
 	case arrow.TIME32:
-		unit := tableUnit(dt.(*arrow.Time32Type).Unit)
+		unit := arrowcell.TableUnit(dt.(*arrow.Time32Type).Unit)
 		b := b.(*array.Time32Builder)
 		return func(c table.Cell) bool {
 			if c.Kind != table.TimeOfDay {
@@ -247,7 +248,7 @@ func putterFor(dt arrow.DataType, b array.Builder) putter {
 			return ok
 		}
 	case arrow.TIME64:
-		unit := tableUnit(dt.(*arrow.Time64Type).Unit)
+		unit := arrowcell.TableUnit(dt.(*arrow.Time64Type).Unit)
 		b := b.(*array.Time64Builder)
 		return func(c table.Cell) bool {
 			if c.Kind != table.TimeOfDay {
@@ -349,32 +350,6 @@ func sameFloat(a, b float64) bool {
 	return a == b || (math.IsNaN(a) && math.IsNaN(b))
 }
 
-// float32Value is the float64 of the shortest decimal that reads back as
-// v, as the Parquet reader reads a float32.
-func float32Value(v float32) float64 {
-	x, err := strconv.ParseFloat(strconv.FormatFloat(float64(v), 'g', -1, 32), 64)
-	if err != nil {
-		return float64(v)
-	}
-	return x
-}
-
-// float16Value is the float64 of the shortest decimal that reads back as
-// v, as the Parquet reader reads a float16.
-func float16Value(v float16.Num) float64 {
-	f := v.Float32()
-	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-		return float64(f)
-	}
-	for digits := 1; digits < 5; digits++ {
-		x, _ := strconv.ParseFloat(strconv.FormatFloat(float64(f), 'g', digits, 32), 64)
-		if float16.New(float32(x)).Uint16() == v.Uint16() {
-			return x
-		}
-	}
-	return float32Value(f)
-}
-
 // cellDecimal reads a cell as a decimal of the given precision and scale,
 // returning its unscaled value: a Decimal, an Integer, or a Number written
 // in the fewest digits that read back as it, when the digits fit.
@@ -473,31 +448,4 @@ func inUnit(v int64, from, to table.TimeUnit, scale int64) (int64, bool) {
 		return 0, false
 	}
 	return v / k, true
-}
-
-// tableUnit is the table unit of an Arrow time unit.
-func tableUnit(u arrow.TimeUnit) table.TimeUnit {
-	switch u {
-	case arrow.Second:
-		return table.Second
-	case arrow.Millisecond:
-		return table.Millisecond
-	case arrow.Microsecond:
-		return table.Microsecond
-	}
-	return table.Nanosecond
-}
-
-// arrowUnit is the Arrow time unit of a table unit (microseconds for an
-// unknown one).
-func arrowUnit(u table.TimeUnit) arrow.TimeUnit {
-	switch u.Resolution() {
-	case table.Second:
-		return arrow.Second
-	case table.Millisecond:
-		return arrow.Millisecond
-	case table.Nanosecond:
-		return arrow.Nanosecond
-	}
-	return arrow.Microsecond
 }
