@@ -19,6 +19,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -30,10 +31,7 @@ func outside(t *testing.T, why string, find func() string) string {
 	if p := find(); p != "" {
 		return p
 	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s (CI=true: it must be installed)", why)
-	}
-	t.Skip(why)
+	testenv.Absent(t, why)
 	return ""
 }
 

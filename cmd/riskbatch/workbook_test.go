@@ -22,18 +22,14 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/internal/testenv"
 )
 
-// soffice returns LibreOffice's executable, or skips the test.
+// soffice returns LibreOffice's executable, or skips the test (fails it
+// under CI=true; install libreoffice-calc to run it).
 func soffice(t *testing.T) string {
 	t.Helper()
-	for _, name := range []string{"soffice", "libreoffice"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Skip("LibreOffice is absent (neither soffice nor libreoffice is on PATH); install libreoffice-calc to run this test")
-	return ""
+	return testenv.LookPath(t, "soffice", "libreoffice")
 }
 
 // convert runs a headless LibreOffice conversion with a profile of its own
