@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/samples"
 	"github.com/riskbatch/riskbatch/table"
@@ -94,7 +95,8 @@ func messageProblems(b *Binding, cells, dst []table.Cell) []string {
 }
 
 // The messages of every sample row and of random rows (the generator of
-// TestNoNaNOut, with another seed) keep the rules of messageProblems.
+// TestNoNaNOut, with another seed: 200, or 1,500 with
+// RISKBATCH_LONG_TESTS=1) keep the rules of messageProblems.
 func TestMessages(t *testing.T) {
 	e := New(WithConfidence(0.05, 0.95))
 	cols, rows := samples.Releases()
@@ -108,7 +110,7 @@ func TestMessages(t *testing.T) {
 		}
 	}
 	rng := newRand(19)
-	for i := 0; i < 1500; i++ {
+	for i, n := 0, testenv.Count(200, 1500); i < n; i++ {
 		_, row := randomRow(rng)
 		if row["target_advantage"] != "" && (row["noise_multiplier"] != "") {
 			continue // the DP-SGD calibrations are TestNoNaNOut's; keep this test fast

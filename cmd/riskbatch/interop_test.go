@@ -92,8 +92,11 @@ console.log(JSON.stringify({ types: types.getRowObjectsJson().map(x => [x.column
 
 // The XLSX output opens in LibreOffice (headless conversion to CSV) and
 // shows the values riskbatch computed. Skips where LibreOffice is absent,
-// fails under CI=true; .ci/run installs it.
+// fails under CI=true; .ci/run installs it. Runs with
+// RISKBATCH_LONG_TESTS=1 (TestLiveFormulasRecalculate opens a workbook in
+// LibreOffice by default).
 func TestXLSXOpensInLibreOffice(t *testing.T) {
+	testenv.SkipUnlessLong(t, "a LibreOffice conversion")
 	soffice := testenv.LookPath(t, "soffice", "libreoffice")
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.xlsx")

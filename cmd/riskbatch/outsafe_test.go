@@ -293,8 +293,9 @@ func tableText(t *testing.T, name string, data []byte) string {
 	return b.String()
 }
 
-// TestHelperProcess is not a test: run as a child by TestDevStdout, it is
-// riskbatch with the arguments after "--".
+// TestHelperProcess is not a test: run as a child by TestDevStdout and
+// TestInterruptRemovesTemporaryOutput, it is riskbatch with the arguments
+// after "--".
 func TestHelperProcess(t *testing.T) {
 	if os.Getenv("RISKBATCH_HELPER_PROCESS") != "1" {
 		return
