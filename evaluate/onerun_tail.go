@@ -260,7 +260,7 @@ func (t *OneRunTail) SuccessUpperBounds(b OneRunBound, confs []float64) ([]int, 
 	switch b {
 	case OneRunPure:
 		if t.delta > 0 {
-			return nil, errors.New("Thm 3.2 holds for pure ε-DP only (δ = 0); use Cor 3.4 or Thm 3.5")
+			return nil, errors.New("the bound of Thm 3.2 holds for pure ε-DP only (δ = 0); use Cor 3.4 or Thm 3.5")
 		}
 		for i, c := range confs {
 			out[i] = t.dist.Quantile(c)

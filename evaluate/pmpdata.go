@@ -62,7 +62,7 @@ type pmpRef struct {
 type pmpKey struct {
 	table     pmpRef
 	mechanism Mechanism
-	a, b, c   float64 // gaussian: σ, δ; exponential: ε, Δ
+	a, b      float64 // gaussian: σ, δ; exponential: ε, Δ
 }
 
 // pmpResult is a computed PMP parameter, or why there is none.

@@ -947,7 +947,7 @@ func (b *builder) fitZipf(t *catTarget, e *Entry) error {
 	}
 	fit, err := FitZipf(counts, n)
 	if err != nil {
-		e.Warnings = append(e.Warnings, "no Zipf fit: "+strings.TrimPrefix(err.Error(), "Zipf fit: "))
+		e.Warnings = append(e.Warnings, "no Zipf fit: "+strings.TrimPrefix(err.Error(), "fitting Zipf(s, N): "))
 		return nil
 	}
 	e.Zipf = &fit

@@ -169,7 +169,7 @@ func FitZipf(counts []float64, n float64) (ZipfFit, error) {
 	var total, a float64
 	for i, c := range counts {
 		if math.IsNaN(c) || math.IsInf(c, 0) || c < 0 {
-			return ZipfFit{}, fmt.Errorf("Zipf fit: the count of rank %d is %v; counts must be finite and ≥ 0", i+1, c)
+			return ZipfFit{}, fmt.Errorf("fitting Zipf(s, N): the count of rank %d is %v; counts must be finite and ≥ 0", i+1, c)
 		}
 		if c > 0 {
 			last = i + 1
@@ -179,17 +179,17 @@ func FitZipf(counts []float64, n float64) (ZipfFit, error) {
 		}
 	}
 	if positive < 2 {
-		return ZipfFit{}, errors.New("Zipf fit: needs positive counts on at least two ranks")
+		return ZipfFit{}, errors.New("fitting Zipf(s, N): needs positive counts on at least two ranks")
 	}
 	observed := n == 0
 	if observed {
 		n = float64(last)
 	}
 	if err := checkZipf(1.5, n); err != nil {
-		return ZipfFit{}, fmt.Errorf("Zipf fit: %w", err)
+		return ZipfFit{}, fmt.Errorf("fitting Zipf(s, N): %w", err)
 	}
 	if n < float64(last) {
-		return ZipfFit{}, fmt.Errorf("Zipf fit: the domain size N = %v is smaller than the %d ranks with counts", n, last)
+		return ZipfFit{}, fmt.Errorf("fitting Zipf(s, N): the domain size N = %v is smaller than the %d ranks with counts", n, last)
 	}
 	loglik := func(s float64) float64 { return -s*a - total*math.Log(harmonic(s, n)) }
 
@@ -202,7 +202,7 @@ func FitZipf(counts []float64, n float64) (ZipfFit, error) {
 	for loglik(2*h) >= loglik(h) {
 		h *= 2
 		if h > 1e6 {
-			return ZipfFit{}, errors.New("Zipf fit: the counts are so concentrated on rank 1 that the exponent has no finite estimate")
+			return ZipfFit{}, errors.New("fitting Zipf(s, N): the counts are so concentrated on rank 1 that the exponent has no finite estimate")
 		}
 	}
 	s := goldenMax(loglik, lo, 2*h)

@@ -216,7 +216,7 @@ func (t *delimited) readError(err error, row int) error {
 // isCSVSyntax reports whether err is one of encoding/csv's syntax errors,
 // after which the reader can go on with the next record.
 func isCSVSyntax(err error) bool {
-	return errors.Is(err, csv.ErrBareQuote) || errors.Is(err, csv.ErrQuote) || errors.Is(err, csv.ErrFieldCount) || errors.Is(err, csv.ErrTrailingComma)
+	return errors.Is(err, csv.ErrBareQuote) || errors.Is(err, csv.ErrQuote) || errors.Is(err, csv.ErrFieldCount)
 }
 
 // validUTF8 replaces the invalid bytes of s by U+FFFD.
