@@ -43,7 +43,7 @@ func TestPLDBelowRDP(t *testing.T) {
 }
 
 // Calibration to a risk target (Kulynych et al. 2025, §4.2 and Fig. 1:
-// "≈ 20% less noise"; catalog seed003 §8.2: the GPT-2 sweep, q = 256/67,349,
+// "≈ 20% less noise"; Kulynych et al. 2025: the GPT-2 sweep, q = 256/67,349,
 // 792 steps, worst-case target 0.15, gives σ 0.7498 → 0.5715 on the paper's
 // grid, 23.8% less noise). The PLD-calibrated σ must meet the target, be
 // the smallest to the stated tolerance, and be below the RDP-calibrated σ.

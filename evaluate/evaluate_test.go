@@ -511,7 +511,7 @@ func TestInlinePriorsEqualTypedBaselines(t *testing.T) {
 	}{
 		{"uniform(10)", 0.1},
 		{"uniform(1e9)", 1e-9},
-		// Zipf(1.2, 1e9) top rank: p = 0.18141 (seed002.md §3 table).
+		// Zipf(1.2, 1e9) top rank: p = 0.18141 (Swanberg et al. 2025 table).
 		{"zipf(1.2, 1e9)", 0.18141},
 	} {
 		for _, col := range []string{"fdp_success", "onerun_advantage", "onerun_eps_protect"} {

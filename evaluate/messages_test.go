@@ -260,7 +260,7 @@ func TestDocsShowApplies(t *testing.T) {
 	}
 	// Spot checks of the text, from the papers' scope.
 	for name, want := range map[string]string{
-		// Guerra-Balboa et al. assume pure ε-DP (seed000.md §5.3 item 1).
+		// Guerra-Balboa et al. assume pure ε-DP (Guerra-Balboa et al. 2024).
 		"gb_mia_yeom":       "pure, approx, laplace, rr and exponential rows whose delta is empty or 0 (approx rows: also one composition); on other rows empty, without a message",
 		"fdp_success":       "all rows. Needs baseline (or candidates, or prior); a row without it is partial, and its message says what to add",
 		"fdp_mu_for_target": "gaussian and gdp rows that have target_advantage; on other rows empty, without a message",

@@ -14,7 +14,7 @@ const harmonicDirect = 64
 //
 //	H_{N,s} = Σ_{r=1}^{N} r^{−s},
 //
-// the normalising constant of Zipf(s, N) (seed002 §3). n is a whole number
+// the normalising constant of Zipf(s, N) (Swanberg et al. 2025). n is a whole number
 // ≥ 1, or +Inf with s > 1 (then H = ζ(s), the Riemann zeta function); s is
 // finite and ≥ 0. The first 64 terms are summed directly (smallest first),
 // the rest by the Euler–Maclaurin formula with Bernoulli terms up to B_14,
@@ -116,7 +116,7 @@ func eulerMaclaurinTail(s, a, b float64) float64 {
 
 // ZipfP returns the probability of rank r under Zipf(s, N),
 //
-//	p(r) = r^{−s} / H_{N,s}   (seed002 §3),
+//	p(r) = r^{−s} / H_{N,s}   (Swanberg et al. 2025),
 //
 // computed as exp(−s·ln r − ln H) so that tiny probabilities keep their
 // precision. r is a whole number from 1 to N (any r ≥ 1 when N = ∞); see

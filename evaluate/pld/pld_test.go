@@ -160,7 +160,7 @@ func TestReferenceAccountants(t *testing.T) {
 // multipliers below were calibrated by the authors' code (dp_accounting PLD,
 // connect-the-dots, grid 1e-4) to ε = 4.0, 3.25, 2.75, 2.0 and 1.5 at
 // δ = 1e-5 with q = 256/67,349 and 792 steps; the paper prints the achieved
-// ε as 3.95, 3.2, 2.7, 1.9 and 1.45 (catalog seed003 §8.1 P14 and §8.2).
+// ε as 3.95, 3.2, 2.7, 1.9 and 1.45 (Kulynych et al. 2025).
 func TestGPT2Table(t *testing.T) {
 	const q, steps = 0.0038010957846441, 792
 	for _, c := range []struct{ sigma, target, printed float64 }{

@@ -10,11 +10,11 @@ import (
 
 // Independent references used below. None of them shares code with the
 // package: a brute-force enumeration of all 2^n outcomes, the plain O(n²)
-// convex-combination DP of seed002.md §2.2 item 1 (in float64 and in log
+// convex-combination DP of Swanberg et al. 2025 (in float64 and in log
 // space), and exact big.Float binomial sums (binomial_test.go).
 
 // sigmoidPair returns β = σ(z) and 1 − β = σ(−z), the way callers build
-// their inputs (seed002.md §2.1).
+// their inputs (Swanberg et al. 2025).
 func sigmoidPair(z float64) (float64, float64) {
 	e := math.Exp(-math.Abs(z))
 	small, large := e/(1+e), 1/(1+e)
@@ -138,7 +138,7 @@ func mustNew(t *testing.T, b, q []float64, o options) *Dist {
 	return d
 }
 
-// seed002.md §4, "Small exact vector": β = [0.1, 0.5, 0.9] has PMF
+// Swanberg et al. 2025, "Small exact vector": β = [0.1, 0.5, 0.9] has PMF
 // [0.045, 0.455, 0.455, 0.045] and T(0..4) = [1, 0.955, 0.5, 0.045, 0].
 func TestCatalogSmallVector(t *testing.T) {
 	b := []float64{0.1, 0.5, 0.9}
@@ -169,7 +169,7 @@ func TestCatalogSmallVector(t *testing.T) {
 	}
 }
 
-// seed002.md §2.5 item 4: counts a: [30,10,10], b: [5,25,20] give p = 0.6
+// Swanberg et al. 2025: counts a: [30,10,10], b: [5,25,20] give p = 0.6
 // (a) and 0.5 (b); records (a,a,a,b,b) at ε = 1 have β = σ(logit p + 1) and
 // PMF [0.000552568, 0.009763224, 0.068389463, 0.237232939, 0.407283781,
 // 0.276778025] (9 decimals), and v_UB(5%, 50%, 95%) = 2, 4, 5.
