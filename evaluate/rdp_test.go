@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/internal/testenv"
 )
 
 // rdpBruteForce brackets f_α(x) of one RDP guarantee by scanning y on a
@@ -534,7 +535,7 @@ func TestCurvesRandomParameters(t *testing.T) {
 			return math.Exp(rng.Float64()*20 - 10)
 		}
 	}
-	for i := 0; i < 1500; i++ {
+	for i, n := 0, testenv.Count(300, 1500); i < n; i++ { // 1,500 with RISKBATCH_LONG_TESTS=1
 		o1, o2, e1, e2 := 1+pick(), 1+pick(), pick(), pick()
 		if rng.Intn(5) == 0 {
 			o1 = 1
