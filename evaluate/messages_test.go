@@ -95,7 +95,7 @@ func messageProblems(b *Binding, cells, dst []table.Cell) []string {
 }
 
 // The messages of every sample row and of random rows (the generator of
-// TestNoNaNOut, with another seed: 200, or 1,500 with
+// TestNoNaNOut, with another seed: 100, or 1,500 with
 // RISKBATCH_LONG_TESTS=1) keep the rules of messageProblems.
 func TestMessages(t *testing.T) {
 	e := New(WithConfidence(0.05, 0.95))
@@ -110,7 +110,7 @@ func TestMessages(t *testing.T) {
 		}
 	}
 	rng := newRand(19)
-	for i, n := 0, testenv.Count(200, 1500); i < n; i++ {
+	for i, n := 0, testenv.Count(100, 1500); i < n; i++ {
 		_, row := randomRow(rng)
 		if row["target_advantage"] != "" && (row["noise_multiplier"] != "") {
 			continue // the DP-SGD calibrations are TestNoNaNOut's; keep this test fast
