@@ -8,7 +8,7 @@ import (
 
 // Binary attribute inference with a Bernoulli prior, Kulynych et al. 2025
 // ("Unifying Re-Identification, Attribute Inference, and Data
-// Reconstruction Risks in Differential Privacy"), App. D; seed003.md §5.
+// Reconstruction Risks in Differential Privacy"), App. D; Kulynych et al. 2025.
 // The attacker knows every other record and that the target is one of two
 // candidates z_0, z_1, the second with prior probability π. Thm D.1 needs
 // the f-DP guarantee under replace-one neighbours.
@@ -19,7 +19,7 @@ import (
 //	R_f(π) = min_{α∈[0,1]} πα + (1 − π)·f(α),
 //
 // rounded down (it is subtracted from 1 to bound success, so a smaller R
-// is the conservative side). Closed forms (seed003.md §5.2), with
+// is the conservative side). Closed forms (Kulynych et al. 2025), with
 // λ = ln(π/(1 − π)):
 //
 //	Gaussian G_μ:    πΦ(−λ/μ − μ/2) + (1 − π)Φ(λ/μ − μ/2)
@@ -94,7 +94,7 @@ func BayesRisk(curve Curve, pi float64) float64 {
 //
 //	succ ≤ 1 − R_f(π),
 //
-// for an f-DP mechanism under replace-one neighbours (seed003.md §5.1),
+// for an f-DP mechanism under replace-one neighbours (Kulynych et al. 2025),
 // rounded up. With π = ½ and f = f_{ε,δ} it is the accuracy bound
 // (e^ε + δ)/(e^ε + 1) of footnote 1 (Kairouz et al. 2015). NaN as for
 // BayesRisk.
@@ -142,13 +142,13 @@ func gaussianLogDeltaUpper(c Gaussian, x float64) float64 {
 
 // BinaryAdvantage returns the advantage bound of Thm D.1 over the baseline
 // max(π, 1 − π) of guessing the likelier candidate (SAI with k = 2,
-// seed003.md §5.1), replace-one neighbours:
+// Kulynych et al. 2025), replace-one neighbours:
 //
 //	adv ≤ 1 − R_f(π) − max(π, 1 − π),
 //
 // rounded up and clipped to [0, min(π, 1 − π)]. For the symmetric closed-form
 // curves it is computed without cancellation through the privacy profile,
-// R_f(π) = (1 − π)·(1 − δ_f(λ)) (seed003.md §5.2 item 1), which gives
+// R_f(π) = (1 − π)·(1 − δ_f(λ)) (Kulynych et al. 2025), which gives
 //
 //	adv = min(π, 1 − π)·δ_f(|λ|),   λ = ln(π/(1 − π)),
 //

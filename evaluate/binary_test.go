@@ -16,7 +16,7 @@ func (o binOpaque) TradeOff(a float64) float64  { return o.c.TradeOff(a) }
 func (o binOpaque) Advantage(b float64) float64 { return o.c.Advantage(b) }
 func (o binOpaque) WorstAdvantage() float64     { return o.c.WorstAdvantage() }
 
-// seed003.md §8.6, closed-form oracle table, Gaussian rows: the Bayes risk
+// Kulynych et al. 2025, closed-form oracle table, Gaussian rows: the Bayes risk
 // R(π) of G_μ at π = 0.5 and π = 0.9 (Def. D.1), 10 significant digits.
 // Both the closed form and the generic numerical minimisation must match.
 func TestBayesRiskGaussianCatalog(t *testing.T) {
@@ -36,7 +36,7 @@ func TestBayesRiskGaussianCatalog(t *testing.T) {
 	}
 }
 
-// seed003.md §8.6, "Approximate DP" table, last column: the footnote-1
+// Kulynych et al. 2025, "Approximate DP" table, last column: the footnote-1
 // accuracy (e^ε + δ)/(e^ε + 1) of binary attribute inference with a uniform
 // prior, which is 1 − R_{f_{ε,δ}}(½) (§2.1, §5.2 item 3).
 func TestBinarySuccessFootnote1Catalog(t *testing.T) {
@@ -57,7 +57,7 @@ func TestBinarySuccessFootnote1Catalog(t *testing.T) {
 	}
 }
 
-// seed003.md §8.6, Laplace table, last column: R(0.5) = ½·e^{−ε/2}, through
+// Kulynych et al. 2025, Laplace table, last column: R(0.5) = ½·e^{−ε/2}, through
 // the closed form of §5.2 item 4 and through the generic path.
 func TestBayesRiskLaplaceCatalog(t *testing.T) {
 	rows := []struct {
@@ -72,7 +72,7 @@ func TestBayesRiskLaplaceCatalog(t *testing.T) {
 	}
 }
 
-// seed003.md §8.6, App. D table (the CODE's replace-one Gaussians μ = 2/σ,
+// Kulynych et al. 2025, App. D table (the CODE's replace-one Gaussians μ = 2/σ,
 // σ = 3, 4, 5, with π = b): the first two numbers of each group, the
 // unified bound 1 − G_μ(b) (Thm 3.2) and Thm D.1's 1 − R(b).
 func TestAppDTable(t *testing.T) {
@@ -97,7 +97,7 @@ func TestAppDTable(t *testing.T) {
 	}
 }
 
-// Footnote 1 (L29) and seed003.md §2.1/§5.2: at π = ½, 1 − R_f(½) = ½ + ½η
+// Footnote 1 (L29) and Kulynych et al. 2025: at π = ½, 1 − R_f(½) = ½ + ½η
 // for every symmetric f, so the binary advantage is η/2.
 func TestBinaryFootnote1Identity(t *testing.T) {
 	comp, err := ComposeApprox(0.3, 1e-6, 7)
@@ -195,7 +195,7 @@ func TestBayesRiskComposedAgainstGrid(t *testing.T) {
 }
 
 // Small advantages keep their relative precision and are never
-// understated (seed003.md §11 item 3). For G_μ the binary advantage is
+// understated (Kulynych et al. 2025). For G_μ the binary advantage is
 // min(π, 1 − π)·δ_μ(|λ|); the reference integrates the hockey-stick
 // divergence directly, δ(x) = ∫_{y<y₀} φ(y)·(1 − e^{x − μ(μ/2 − y)}) dy with
 // y₀ = μ/2 − x/μ (privacy loss of N(0,1) vs N(μ,1) above x), whose

@@ -8,7 +8,7 @@ import (
 
 // Calibration: the inverse problems of Kulynych et al. 2025 ("Unifying
 // Re-Identification, Attribute Inference, and Data Reconstruction Risks in
-// Differential Privacy"; seed003.md §9). Given a target advantage A, find
+// Differential Privacy"; Kulynych et al. 2025). Given a target advantage A, find
 // the largest privacy parameter (ε, μ, ρ), or the smallest noise (σ), whose
 // bound stays at or below A: at the worst-case baseline (Thm 3.4, η ≤ A)
 // when no baseline is given, at baseline b (Thm 3.3, 1 − f(b) − b ≤ A)
@@ -165,7 +165,7 @@ func smallestNear(f func(float64) float64, target, guess float64) float64 {
 
 // EpsilonForWorstAdvantage returns the largest ε such that an (ε, δ)-DP
 // mechanism has worst-case advantage η_{ε,δ} = (e^ε − 1 + 2δ)/(e^ε + 1) at
-// most A (Kulynych et al. Thm 3.4 with Prop. A.1; seed003.md §9):
+// most A (Kulynych et al. Thm 3.4 with Prop. A.1):
 //
 //	ε = ln((1 + A − 2δ)/(1 − A)) = log1p(2(A − δ)/(1 − A)).
 //
@@ -191,7 +191,7 @@ func EpsilonForWorstAdvantage(target, delta float64) (float64, bool) {
 // EpsilonForAdvantage returns the largest ε such that an (ε, δ)-DP
 // mechanism keeps the advantage over baseline b at most A, i.e.
 // 1 − f_{ε,δ}(b) − b ≤ A (Kulynych et al. Thm 3.3, Eq. 11 with Eq. 2;
-// seed003.md §9). With s = b + A the success must satisfy
+// Kulynych et al. 2025). With s = b + A the success must satisfy
 // min(δ + e^ε·b, 1 − e^{−ε}(1 − δ − b)) ≤ s, so
 //
 //	ε = max(ln((s − δ)/b), ln((1 − δ − b)/(1 − s))) = log1p((A − δ)/min(b, 1 − b − A)).
@@ -220,7 +220,7 @@ func EpsilonForAdvantage(target, delta, base float64) (float64, bool) {
 
 // MuForWorstAdvantage returns the largest μ such that μ-GDP (the Gaussian
 // mechanism with μ = Δ/σ) has worst-case advantage η = 2Φ(μ/2) − 1 at most
-// A (Kulynych et al. Thm 3.4; Dong, Roth & Su 2022; seed003.md §9):
+// A (Kulynych et al. Thm 3.4; Dong, Roth & Su 2022; Kulynych et al. 2025):
 //
 //	μ = 2Φ⁻¹((1 + A)/2) = 2√2·erf⁻¹(A),
 //
@@ -243,7 +243,7 @@ func MuForWorstAdvantage(target float64) (float64, bool) {
 
 // MuForAdvantage returns the largest μ such that μ-GDP keeps the advantage
 // over baseline b at most A, Φ(Φ⁻¹(b) + μ) − b ≤ A (Kulynych et al.
-// Thm 3.3 with G_μ; seed003.md §9):
+// Thm 3.3 with G_μ; Kulynych et al. 2025):
 //
 //	μ = Φ⁻¹(b + A) − Φ⁻¹(b) = Φ⁻¹(1 − b) − Φ⁻¹(1 − b − A),
 //
@@ -273,7 +273,7 @@ func MuForAdvantage(target, base float64) (float64, bool) {
 // SigmaForWorstAdvantage returns the smallest noise standard deviation σ of
 // the Gaussian mechanism with L2 sensitivity Δ > 0 whose worst-case
 // advantage stays at most A: σ = Δ/μ with μ from MuForWorstAdvantage
-// (seed003.md §9), checked against the bound at μ = Δ/σ as the evaluator
+// (Kulynych et al. 2025), checked against the bound at μ = Δ/σ as the evaluator
 // computes it. The first result is 0 when any noise meets the target
 // (A ≥ 1) and +Inf when only infinite noise does (A = 0).
 func SigmaForWorstAdvantage(target, sensitivity float64) (float64, bool) {
@@ -286,7 +286,7 @@ func SigmaForWorstAdvantage(target, sensitivity float64) (float64, bool) {
 
 // SigmaForAdvantage returns the smallest σ of the Gaussian mechanism with
 // L2 sensitivity Δ > 0 whose advantage over baseline b stays at most A:
-// σ = Δ/μ with μ from MuForAdvantage (seed003.md §9), checked against the
+// σ = Δ/μ with μ from MuForAdvantage (Kulynych et al. 2025), checked against the
 // bound at μ = Δ/σ. 0 when any noise meets the target; +Inf when only
 // infinite noise does.
 func SigmaForAdvantage(target, base, sensitivity float64) (float64, bool) {
@@ -315,7 +315,7 @@ func sigmaFromMu(mu float64, ok bool, sensitivity, target float64, fwd func(floa
 
 // LaplaceEpsilonForWorstAdvantage returns the largest ε = Δ/b of the
 // Laplace mechanism whose worst-case advantage η = 1 − e^{−ε/2} stays at
-// most A (seed003.md §2.3, §9 [DERIVED]; Kulynych et al. Thm 3.4):
+// most A (derived from Kulynych et al. 2025; Kulynych et al. Thm 3.4):
 //
 //	ε = −2·ln(1 − A).
 //
@@ -336,7 +336,7 @@ func LaplaceEpsilonForWorstAdvantage(target float64) (float64, bool) {
 }
 
 // LaplaceEpsilonForAdvantage returns the largest ε of the Laplace mechanism
-// whose advantage over baseline b stays at most A (seed003.md §9
+// whose advantage over baseline b stays at most A (Kulynych et al. 2025
 // [DERIVED], inverting the three pieces of the Laplace curve of §2.3 at
 // success s = b + A):
 //
@@ -372,7 +372,7 @@ func LaplaceEpsilonForAdvantage(target, base float64) (float64, bool) {
 // RhoForAdvantage returns the largest ρ such that the zCDP reconstruction
 // bound of Balle et al. 2022 (Kulynych et al. Cor. B.1, ReRoZCDP) keeps the
 // advantage over baseline b at most A, i.e. success ≤ s = b + A
-// (seed003.md §9):
+// (Kulynych et al. 2025):
 //
 //	ρ = (√ln(1/b) − √ln(1/s))² = (ln(s/b)/(√ln(1/b) + √ln(1/s)))²,
 //
@@ -396,7 +396,7 @@ func RhoForAdvantage(target, base float64) (float64, bool) {
 
 // RhoForWorstAdvantage returns the largest ρ such that the true worst case
 // over baselines of the zCDP reconstruction bound (Kulynych et al.
-// Cor. B.1, maximised over b as in seed003.md §4.8 by
+// Cor. B.1, maximised over b as in Kulynych et al. 2025 by
 // MaxAdvantageOverBaseline) stays at most A. There is no closed form; the
 // worst case is non-decreasing in ρ, so ρ is bisected with
 // LargestParameter. Either neighbouring relation. A ≥ 1 gives +Inf; A < 0

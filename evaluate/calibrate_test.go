@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// seed003.md §8.6, "Inverse-problem oracles" table: for a worst-case target
+// Kulynych et al. 2025, "Inverse-problem oracles" table: for a worst-case target
 // η, the largest μ (Gaussian), the smallest σ = 1/μ (Δ = 1), the largest ε
 // of an (ε, 1e-5)-DP mechanism and the largest Laplace ε. 10 significant
 // digits.
@@ -34,7 +34,7 @@ func TestCalibrationCatalogTable(t *testing.T) {
 	}
 }
 
-// seed003.md §8.6, "Baseline-specific targets": Gaussian, b = 0.1,
+// Kulynych et al. 2025, "Baseline-specific targets": Gaussian, b = 0.1,
 // adv ≤ 0.1 ⇒ μ = 0.4399303320; b = 0.01, adv ≤ 0.05 ⇒ μ = 0.7715742794;
 // zCDP (Balle), b = 0.1, succ ≤ 0.2 ⇒ ρ ≤ 0.06189690605.
 func TestCalibrationBaselineTargets(t *testing.T) {
@@ -52,7 +52,7 @@ func TestCalibrationBaselineTargets(t *testing.T) {
 }
 
 // Inverting the forward catalog values gives back the parameters they were
-// computed from: seed003.md §8.6 "Approximate DP" (η and adv at b = 0.1 of
+// computed from: Kulynych et al. 2025 "Approximate DP" (η and adv at b = 0.1 of
 // f_{ε,δ}) and "Gaussian" (η of G_μ), §8.3 Census (zCDP maximised 0.730414
 // at ρ = 1.0001). The tolerance is the catalog value's rounding divided by
 // the slope of the bound.
@@ -87,7 +87,7 @@ func TestCalibrationInvertsCatalogForward(t *testing.T) {
 	}
 }
 
-// The three pieces of the Laplace inversion (seed003.md §9): b < ½ with
+// The three pieces of the Laplace inversion (Kulynych et al. 2025): b < ½ with
 // s < ½ gives ε = ln(s/b); b < ½ with s ≥ ½ gives −ln(4b(1 − s)); b ≥ ½
 // gives ln((1 − b)/(1 − s)). The expected values are those formulas.
 func TestLaplaceCalibrationPieces(t *testing.T) {
@@ -222,7 +222,7 @@ func TestLargestParameter(t *testing.T) {
 	}
 }
 
-// Edges (seed003.md §9: "if succ_target = base, the answer is 0"; targets
+// Edges (Kulynych et al. 2025: "if succ_target = base, the answer is 0"; targets
 // below what the weakest mechanism already gives are infeasible; targets
 // that no mechanism can exceed give +Inf, or σ = 0).
 func TestCalibrationEdges(t *testing.T) {

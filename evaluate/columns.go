@@ -1043,7 +1043,7 @@ func inverseResult(x float64, ok bool, name string) (float64, skip) {
 	return x, skip{}
 }
 
-// guerraBalboa cites seed 000.
+// guerraBalboa cites Guerra-Balboa et al. 2024.
 const guerraBalboa = "Guerra-Balboa, Sauer & Strufe 2024, \"Analysis and Measurement of Attack Resilience of Differential Privacy\""
 
 // gbColumn is a bound of Guerra-Balboa et al., which all assume pure ε-DP
@@ -1091,7 +1091,7 @@ func withFormat(f table.Format, c OutputColumn) OutputColumn {
 // fanoAdvantage begins the meaning of the Fano advantage columns.
 const fanoAdvantage = "bound on the advantage (P(correct) − p*)/(1 − p*) of reconstructing a target's value among M candidates, p* the best a-priori guess: "
 
-// guoCitation cites seed 004.
+// guoCitation cites Guo et al. 2023.
 const guoCitation = "Guo, Sablayrolles & Sanjabi 2023, \"Analyzing Privacy Leakage in Machine Learning via Multiple Hypothesis Testing: A Lesson From Fano\""
 
 // fanoColumn is a bound of Guo et al. on the attacker's chance to pick the
@@ -1159,5 +1159,5 @@ func pmpDataColumn(name string, format table.Format, meaning string, f func(eps,
 	}
 }
 
-// lowyCitation cites seed 001.
+// lowyCitation cites Lowy et al. 2024.
 const lowyCitation = "Lowy, Li, Liu, Koike-Akino, Parsons & Wang 2024, \"Why Does Differential Privacy with Large ε Defend Against Practical Membership Inference Attacks?\""

@@ -8,7 +8,7 @@ import (
 
 // Prior-work bounds that Kulynych et al. 2025 ("Unifying Re-Identification,
 // Attribute Inference, and Data Reconstruction Risks in Differential
-// Privacy", App. B; seed003.md §4) compare their f-DP bounds with, and the
+// Privacy", App. B; Kulynych et al. 2025) compare their f-DP bounds with, and the
 // PSO bound of their Thm F.2. Every function returns an upper bound on an
 // attack's success probability (or a normalised advantage), rounded up by
 // roundUp, or NaN when an argument is outside its domain (NaN, a negative
@@ -20,7 +20,7 @@ import (
 //	succ ≤ min(1, e^ε·base),
 //
 // the t → ∞ limit of Kulynych et al. Thm B.2 (ε-DP implies (t, ε)-RDP for
-// every t; seed003.md §4.6). It holds under add/remove and replace-one
+// every t; Kulynych et al. 2025). It holds under add/remove and replace-one
 // neighbours alike and needs pure DP (δ = 0). The product is formed as
 // exp(ε + ln base), so ε up to 700 and more and baselines down to 1e-300
 // neither overflow nor underflow early. base = 0 gives 0 (1 when ε = +Inf).
@@ -49,7 +49,7 @@ func ReRoPure(eps, base float64) float64 {
 // under add/remove or replace-one neighbours. It is computed as
 // exp((1 − 1/t)·(ln base + ε)), so nothing overflows; t = +Inf gives the
 // pure-DP bound ReRoPure. t = 1 carries no information and gives 1
-// (seed003.md §4.3, §4.5); t < 1 is outside the theorem and gives NaN.
+// (Kulynych et al. 2025); t < 1 is outside the theorem and gives NaN.
 func ReRoRDP(order, epsRDP, base float64) float64 {
 	if !(order >= 1) || !(epsRDP >= 0) || !validProbability(base) {
 		return math.NaN()
@@ -72,7 +72,7 @@ func ReRoRDP(order, epsRDP, base float64) float64 {
 
 // ReRoRDPCurve returns the bound of Balle et al. 2022 for a mechanism that
 // is (t_i, ε_i)-RDP for each of the given orders, Kulynych et al. Cor. B.2,
-// Eq. (25), restricted to the given pairs (seed003.md §4.5):
+// Eq. (25), restricted to the given pairs (Kulynych et al. 2025):
 //
 //	succ ≤ min_i min(1, (base·e^{ε_i})^{(t_i−1)/t_i}).
 //
@@ -95,7 +95,7 @@ func ReRoRDPCurve(orders, eps []float64, base float64) float64 {
 
 // ReRoZCDP returns the reconstruction-robustness bound of Balle et al. 2022
 // for a ρ-zCDP mechanism, Kulynych et al. Cor. B.1, Eq. (24), with its
-// validity guard (seed003.md §4.4):
+// validity guard (Kulynych et al. 2025):
 //
 //	succ ≤ exp{−(√ln(1/base) − √ρ)²}   if ρ < ln(1/base),   1 otherwise.
 //
@@ -152,7 +152,7 @@ func PSOBaseline(n int, w float64) float64 {
 // for an (ε, δ)-DP mechanism under replace-one neighbours, n > 1 i.i.d.
 // records and predicates of weight at most w ∈ [0, 1/n]. The sum is formed
 // in log space, ln n + ln(e^{ε + ln w} + e^{ln δ}), so ε up to 700 does not
-// overflow before the clip at 1 (seed003.md §11 item 4). The paper's
+// overflow before the clip at 1 (Kulynych et al. 2025). The paper's
 // figures plot min(n(e^ε w + δ) − base_PSO, 1), which can exceed 1 − base;
 // this function clips the success probability itself at 1.
 func PSOCohenNissim(eps, delta float64, n int, w float64) float64 {
@@ -191,7 +191,7 @@ func PSOFDP(curve Curve, n int, w float64) float64 {
 
 // NormalizedAdvantage returns the advantage normalised by what is left to
 // gain over the baseline, the Guo et al. 2023 normalisation that Kulynych et
-// al. say Thm 3.3 "trivially extends" to (L150; seed003.md §3.3):
+// al. say Thm 3.3 "trivially extends" to (L150; Kulynych et al. 2025):
 //
 //	(succ − base)/(1 − base) ≤ (1 − f(base) − base)/(1 − base),
 //
@@ -208,7 +208,7 @@ func NormalizedAdvantage(adv, base float64) float64 {
 
 // MaxAdvantageOverBaseline returns the true worst case over baselines of a
 // prior-work success bound, max_{b∈[0,1]} (success(b) − b), and the baseline
-// where it is attained (seed003.md §4.8: the paper's figures instead
+// where it is attained (Kulynych et al. 2025: the paper's figures instead
 // evaluate every method at the f-DP worst-case baseline α_w = (1 − η)/2; the
 // two differ, e.g. 0.7304 vs 0.7229 for the Census state level, §8.3).
 //

@@ -10,7 +10,7 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
 )
 
-// catalogValue parses a value as printed in shared/reference/seed003.md and
+// catalogValue parses a value as printed in Kulynych et al. 2025 and
 // returns it with half a unit in its last printed significant digit (×1.01),
 // the tolerance that printing implies.
 func catalogValue(t *testing.T, s string) (v, tol float64) {
@@ -42,7 +42,7 @@ func checkCatalog(t *testing.T, what string, got float64, s string) {
 	}
 }
 
-// seed003.md §8.6, closed-form oracle table, Gaussian rows: Balle et al.'s
+// Kulynych et al. 2025, closed-form oracle table, Gaussian rows: Balle et al.'s
 // zCDP bound (Cor. B.1) with ρ = μ²/2 at b = 0.01 and b = 0.1, and its
 // worst case over baselines on a grid of step 1e-4. The grid maximum is a
 // lower estimate of the true maximum that MaxAdvantageOverBaseline bounds,
@@ -74,7 +74,7 @@ func TestReRoZCDPCatalogTable(t *testing.T) {
 	}
 }
 
-// seed003.md §8.3, Census state level, ρ = 1.0001: the zCDP bound (Cor. B.1)
+// Kulynych et al. 2025, Census state level, ρ = 1.0001: the zCDP bound (Cor. B.1)
 // maximised over baselines is 0.730414 at b ≈ 0.1985 (the paper's "73pp",
 // P3), the CODE's grid over [0.1, 0.2] gives 0.730413 at b = 0.19798, and
 // at the f-DP worst-case baseline α_w = (1 − η)/2 = 0.239739 it is 0.722940
@@ -92,7 +92,7 @@ func TestCensusStateZCDP(t *testing.T) {
 	checkCatalog(t, "zCDP at α_w", ReRoZCDP(rho, aw)-aw, "0.722940")
 }
 
-// seed003.md §8.3, "Census per level" table (Gaussian approximation
+// Kulynych et al. 2025, "Census per level" table (Gaussian approximation
 // μ = √(2ρ), ρ = 3.65·a): for every level the f-DP worst case η, the zCDP
 // bound at α_w and maximised, the relative decrease 1 − η/zCDP@α_w (P9's
 // "up to 33%"), and the advantages at b = 0.01 and 0.1 (ours = 1 − G_μ(b) − b,
@@ -137,7 +137,7 @@ func TestCensusLevelsTable(t *testing.T) {
 	}
 }
 
-// seed003.md §8.4, Fig. 2 grid: Gaussian mechanism under replace-one,
+// Kulynych et al. 2025, Fig. 2 grid: Gaussian mechanism under replace-one,
 // μ = 2/σ with σ = geomspace(0.3, 10, 15)[i], ε from the exact δ(ε) at
 // δ = 1e-5, w = 1/5000, n = 500, 1000, 5000. The catalog (like the paper's
 // CODE) prints min(succ − base_PSO, 1) with the success not clipped; a
@@ -191,7 +191,7 @@ func TestFig2PSOGrid(t *testing.T) {
 	}
 }
 
-// seed003.md §8.5, Fig. 3 grid: SRR, Gaussian under add/remove, μ = 1/σ with
+// Kulynych et al. 2025, Fig. 3 grid: SRR, Gaussian under add/remove, μ = 1/σ with
 // σ = geomspace(0.15, 5, 15)[i], ρ = μ²/2; advantages at b = 0.01, 0.1 and
 // at α_w = Φ(−μ/2). Columns: unified (1 − G_μ(b) − b), zCDP (Cor. B.1) and
 // RDP with t = 2, ε = 2ρ (Thm B.2). As in Fig. 2, the RDP column prints the
@@ -248,7 +248,7 @@ func TestFig3SRRGrid(t *testing.T) {
 	}
 }
 
-// seed003.md §8.6, App. D table, zCDP cells (the third number of each
+// Kulynych et al. 2025, App. D table, zCDP cells (the third number of each
 // group): Balle et al.'s Cor. B.1 with ρ = μ²/2 for the CODE's replace-one
 // Gaussians μ = 2/σ, σ = 3, 4, 5, at b = 0.5, 0.75, 0.9.
 func TestAppDZCDPColumn(t *testing.T) {
@@ -268,7 +268,7 @@ func TestAppDZCDPColumn(t *testing.T) {
 }
 
 // Cor. B.1 is Thm B.2 minimised over the order t > 1 with ε(t) = ρt
-// (seed003.md §4.4): the closed form must agree with a direct minimisation
+// (Kulynych et al. 2025): the closed form must agree with a direct minimisation
 // over a fine grid of orders, and the guard must give 1 where the optimum
 // order would be ≤ 1.
 func TestReRoZCDPIsOptimisedRDP(t *testing.T) {
@@ -290,7 +290,7 @@ func TestReRoZCDPIsOptimisedRDP(t *testing.T) {
 	}
 }
 
-// Properties shared by the success bounds (seed003.md §4, §11 items 6–7):
+// Properties shared by the success bounds (Kulynych et al. 2025):
 // each lies in [base, 1], grows with the privacy parameter, is exact at the
 // edges, and rejects invalid input with NaN instead of panicking.
 func TestComparatorProperties(t *testing.T) {
@@ -365,7 +365,7 @@ func TestComparatorProperties(t *testing.T) {
 	}
 }
 
-// PSO bounds (seed003.md §4.1–4.2): the baseline n·w·(1 − w)^{n−1} against
+// PSO bounds (Kulynych et al. 2025): the baseline n·w·(1 − w)^{n−1} against
 // exact big-float arithmetic (1 − w is exact for a float64 w, and the power
 // is taken by repeated squaring at 256 bits), the Cohen–Nissim bound's
 // log-space sum, and Thm F.2 never exceeding Thm B.1 for f_{ε,δ}.
@@ -429,7 +429,7 @@ func bigPSOBaseline(n int, w float64) float64 {
 
 // MaxAdvantageOverBaseline against maxima known in closed form: the pure
 // ReRo bound min(1, e^ε b) − b peaks at b = e^{−ε} with value 1 − e^{−ε}
-// (seed003.md §4.6), and √b − b peaks at 1/4; and it never reports less
+// (Kulynych et al. 2025), and √b − b peaks at 1/4; and it never reports less
 // than a dense grid finds (it is an upper bound on the maximum).
 func TestMaxAdvantageOverBaseline(t *testing.T) {
 	for _, eps := range []float64{0.01, 0.5, 2, 20} {

@@ -269,7 +269,7 @@ func lnBigBinomial(k, l int) float64 {
 }
 
 // The optimal composition is at least as tight as the simpler theorems
-// (seed003.md §8.2 "Standard"): basic composition (kε, kδ) (Dwork et al.
+// (Kulynych et al. 2025 "Standard"): basic composition (kε, kδ) (Dwork et al.
 // 2006), advanced composition (√(2k ln(1/δ'))ε + kε(e^ε − 1), kδ + δ')
 // (Dwork, Rothblum & Vadhan 2010, Thm III.3), and Kairouz et al.'s own
 // simplified bound (ICML 2015, Thm 3.4): min{kε, kε(e^ε−1)/(e^ε+1) +
@@ -319,7 +319,7 @@ func TestComposeTighterThanSimpleBounds(t *testing.T) {
 	}
 }
 
-// seed003.md §8.3 "Query answering" (Fig. 6, "Standard" side, P10):
+// Kulynych et al. 2025 "Query answering" (Fig. 6, "Standard" side, P10):
 // Laplace queries with b = 5 are pure ε = 0.2-DP each; composed optimally
 // and converted at δ = 1e-5 with f_{ε,δ}, k = 5 gives ε ≈ 1.0 and advantage
 // ≈ 0.1718 at baseline 0.1, k = 6 gives ε ≈ 1.2 and 0.2320 > 0.2, so 5 is
@@ -367,7 +367,7 @@ func TestComposeQueryAnswering(t *testing.T) {
 	}
 }
 
-// Validity for large k (seed003.md §11 item 21): the curve is
+// Validity for large k (Kulynych et al. 2025): the curve is
 // non-increasing, convex, at most 1 − α, and ε(δ) is finite and fast; for
 // ε√k = 1 the k-fold composition of pure ε-DP approaches G_1 (the central
 // limit theorem of Dong, Roth & Su 2022, §3), so η ≈ 2Φ(1/2) − 1.

@@ -13,9 +13,8 @@ func near(got, want, abs, rel float64) bool {
 	return d <= abs || d <= rel*math.Abs(want)
 }
 
-// Reference values of the Gaussian curve from the seed 003 catalog
-// (shared/reference/seed003.md §8.6, "Closed-form oracle table [DERIVED;
-// mpmath; 10 significant digits]"): G(α) = 1 − success, η, ε(δ), δ(ε = 1).
+// Reference values of the Gaussian curve for Kulynych et al. 2025,
+// computed with mpmath (10 significant digits): G(α) = 1 − success, η, ε(δ), δ(ε = 1).
 func TestGaussianCatalogTable(t *testing.T) {
 	rows := []struct {
 		mu, eta, g001, g01, g05, eps1e5, eps1e6, deltaAt1 float64
@@ -45,7 +44,7 @@ func TestGaussianCatalogTable(t *testing.T) {
 	}
 }
 
-// Reference values of f_{ε,δ} from seed003.md §8.6 ("Approximate DP").
+// Reference values of f_{ε,δ} from Kulynych et al. 2025 ("Approximate DP").
 func TestEpsDeltaCatalogTable(t *testing.T) {
 	rows := []struct{ eps, delta, eta, f001, f01, f05, adv01 float64 }{
 		{1, 0, 0.4621171573, 0.9728171817, 0.7281718172, 0.1839397206, 0.1718281828},
@@ -75,7 +74,7 @@ func TestEpsDeltaCatalogTable(t *testing.T) {
 	}
 }
 
-// The US Census 2020 state-level case of seed 003 (§8.3): ρ = 1.0001,
+// The US Census 2020 state-level case of Kulynych et al. 2025: ρ = 1.0001,
 // μ = √(2ρ), δ = 1e-10. The catalog reproduces the paper's 52pp (f-DP
 // worst case) and > 99pp (standard analysis with the Census ε formula),
 // and the prevalence and Wyoming baselines.
@@ -106,7 +105,7 @@ func TestCensusStateLevel(t *testing.T) {
 	}
 }
 
-// seed002.md §4 "GDP": μ(ε = 1, δ = 1e-5) = 0.268051 and μ(3, 1e-5) =
+// Swanberg et al. 2025 "GDP": μ(ε = 1, δ = 1e-5) = 0.268051 and μ(3, 1e-5) =
 // 0.719117 (6 digits), so ε(δ = 1e-5) at those μ must be 1 and 3.
 func TestGaussianEpsilonSeed002(t *testing.T) {
 	for _, c := range []struct{ mu, eps float64 }{{0.268051, 1}, {0.719117, 3}} {

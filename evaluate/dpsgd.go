@@ -12,7 +12,7 @@ import (
 // contributions (L2 norm ≤ C) are summed, and Gaussian noise of standard
 // deviation NoiseMultiplier·C = σ·C is added. Neighbours are add/remove
 // (one record present or absent), as in dp_accounting's and Opacus's RDP
-// accountants; under replace-one the sensitivity doubles (seed003.md §7.3)
+// accountants; under replace-one the sensitivity doubles (Kulynych et al. 2025)
 // and this accounting does not apply as is.
 //
 // RDP() gives its Rényi DP (Mironov, Talwar & Zhang 2019, "Rényi
@@ -76,7 +76,7 @@ func (m DPSGD) RDPAt(orders []float64) RDP {
 // noise multiplier σ, ε_α = ln(A_α)/(α − 1) (Mironov, Talwar & Zhang 2019,
 // §3; see DPSGD). Rounding is towards larger ε throughout.
 //
-// q = 1 is the Gaussian mechanism, ε_α = α/(2σ²) (Mironov 2017; seed003.md
+// q = 1 is the Gaussian mechanism, ε_α = α/(2σ²) (Mironov 2017; Kulynych et al. 2025
 // §2.2).
 //
 // Integer α (up to 100000) uses the binomial expansion of the paper,

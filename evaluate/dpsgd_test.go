@@ -19,7 +19,7 @@ func classicEpsilon(r RDP, delta float64) float64 {
 
 // q = 1 is the Gaussian mechanism: ε_α = α/(2σ²) per step (Mironov 2017,
 // Prop. 7), composed additively; its RDP curve lies below the exact
-// G_{√T/σ} of T composed Gaussian steps (seed003.md §2.2).
+// G_{√T/σ} of T composed Gaussian steps (Kulynych et al. 2025).
 func TestDPSGDFullBatchIsGaussian(t *testing.T) {
 	for _, c := range []struct {
 		sigma float64
@@ -196,7 +196,7 @@ func TestDPSGDComposition(t *testing.T) {
 	}
 }
 
-// seed003.md §8.2, GPT-2 DP-LoRA rows (authors' code): q =
+// Kulynych et al. 2025, GPT-2 DP-LoRA rows (authors' code): q =
 // 0.0038010957846441, 792 steps, σ calibrated by PLD accounting to
 // ε(1e-5) = 4.0, 3.25, 2.75, 2.0, 1.5, achieving 3.95, 3.2, 2.7, 1.9, 1.45
 // (paper Table, P14). Any valid ε is at least the tight one, so the RDP

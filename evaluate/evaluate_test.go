@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -391,11 +392,12 @@ func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 // in [0, 1] and at least the baseline, bounds grow with ε (μ) and with the
 // baseline, equal the baseline at ε = 0, and equivalent parameterisations
 // agree (σ/sensitivity vs μ; candidates vs baseline; compositions vs the
-// composed parameter).
+// composed parameter). 100 random draws by default, 400 with
+// RISKBATCH_LONG_TESTS=1.
 func TestProperties(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
 	probCols := []string{"fdp_success", "fdp_advantage", "fdp_worst_advantage", "adp_advantage", "onerun_posterior", "onerun_advantage"}
-	for i := 0; i < 400; i++ {
+	for i, n := 0, testenv.Count(100, 400); i < n; i++ {
 		eps := 50 * rng.Float64()
 		// δ ≤ 0.01 keeps 1 − confidence (0.05) above δ: onerun_bits_leaked
 		// has no bound otherwise and the row would be partial.
@@ -509,7 +511,7 @@ func TestInlinePriorsEqualTypedBaselines(t *testing.T) {
 	}{
 		{"uniform(10)", 0.1},
 		{"uniform(1e9)", 1e-9},
-		// Zipf(1.2, 1e9) top rank: p = 0.18141 (seed002.md §3 table).
+		// Zipf(1.2, 1e9) top rank: p = 0.18141 (Swanberg et al. 2025 table).
 		{"zipf(1.2, 1e9)", 0.18141},
 	} {
 		for _, col := range []string{"fdp_success", "onerun_advantage", "onerun_eps_protect"} {

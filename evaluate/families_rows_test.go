@@ -15,7 +15,7 @@ import (
 // taken from the vector directly, and Fano's inequality solved by plain
 // bisection.
 
-// gbNaive holds the seed000.md bounds in their printed form.
+// gbNaive holds Guerra-Balboa et al. 2024 bounds in their printed form.
 type gbNaive struct{ e, t float64 }
 
 func newGBNaive(eps float64) gbNaive {
@@ -56,7 +56,7 @@ func relNear(got, want, rel float64) bool {
 // gbPureColumns are the gb_* columns computed for pure ε-DP rows only.
 var gbPureColumns = []string{"gb_mia_yeom", "gb_mia_erlingsson", "gb_rero_exact", "gb_urero", "gb_urero_uniform", "gb_aia_adv", "gb_eps_for_target"}
 
-// seed000.md on random rows: every gb_* column of a pure or Laplace row
+// Guerra-Balboa et al. 2024 on random rows: every gb_* column of a pure or Laplace row
 // with a uniform prior over `candidates` values, or with a baseline κ,
 // equals the printed formula evaluated here (relative 1e-9), and
 // gb_eps_for_target the closed-form inverse of §5.2.
@@ -114,7 +114,7 @@ func TestGBRowsIndependent(t *testing.T) {
 	}
 }
 
-// seed000.md Prop. 5.1, Thm 7.3 and Prop. 8.2 for random non-uniform
+// Guerra-Balboa et al. 2024 Prop. 5.1, Thm 7.3 and Prop. 8.2 for random non-uniform
 // priors: κ₀ = max π, κ₀⁻ = min π, μ = Σπ² read off the vector here.
 func TestGBRandomPriorsIndependent(t *testing.T) {
 	rng := rand.New(rand.NewSource(60))
@@ -155,7 +155,7 @@ func TestGBRandomPriorsIndependent(t *testing.T) {
 	}
 }
 
-// seed000.md §5.3 item 1 (the scope of the gb_* family): rows that are not
+// Guerra-Balboa et al. 2024 (the scope of the gb_* family): rows that are not
 // pure ε-DP (δ > 0, or a mechanism with no pure ε) leave every pure-DP
 // column empty without a word, since no input of the row could fill them
 // (Applies: they do not apply), and the row stays ok; gb_mia_humphries, the
@@ -195,8 +195,8 @@ func TestGBRowsNeedPureDP(t *testing.T) {
 
 // The properties of each family's columns through the evaluator: values in
 // [0, 1], non-decreasing in ε, and the ε = 0 value (to a few ulps, never
-// below it) where the paper's bound has one (seed000.md §5.3 item 3: advantages 0, exact reconstruction the
-// baseline 1/m; seed001.md Lemma 6: 1/2, (1 + δ)/2 with δ; seed004.md: the
+// below it) where the paper's bound has one (Guerra-Balboa et al. 2024: advantages 0, exact reconstruction the
+// baseline 1/m; Lowy et al. 2024 Lemma 6: 1/2, (1 + δ)/2 with δ; Guo et al. 2023: the
 // uniform prior's advantage 0 and success 1/M).
 func TestFamilyRowProperties(t *testing.T) {
 	grid := []float64{0, 1e-9, 1e-4, 0.01, 0.1, 0.3, 0.7, 1, 2, 3, 5, 8, 12, 20, 40, 700}
@@ -276,7 +276,7 @@ func TestFamilyRowProperties(t *testing.T) {
 
 // fanoNaiveAlg1 is Algorithm 1 for a uniform prior over m values, solved
 // by bisection on P ∈ [1/m, 1] in the printed form
-// ln m − μ ≤ h(1 − P) + (1 − P)·ln(m − 1) (seed004.md B2), and returned
+// ln m − μ ≤ h(1 − P) + (1 − P)·ln(m − 1) (Guo et al. 2023 B2), and returned
 // as the advantage (P − 1/m)/(1 − 1/m).
 func fanoNaiveAlg1(mi float64, m int) float64 {
 	fm := float64(m)
@@ -303,7 +303,7 @@ func fanoNaiveAlg1(mi float64, m int) float64 {
 	return (lo - 1/fm) / (1 - 1/fm)
 }
 
-// seed004.md §4.3.4 (Gaussian mechanism, M = 10 one-hot candidates,
+// Guo et al. 2023 (Gaussian mechanism, M = 10 one-hot candidates,
 // Δ = √2, uniform prior) through gaussian rows: fano_adv_alpha1 is the
 // "Thm2 Adv" column (Algorithm 1 with Theorem 2's mutual information) and
 // fano_adv_opt is the smaller of that and the order-optimised Algorithm 2
@@ -366,7 +366,7 @@ func TestFanoGaussianRowsTheorem2(t *testing.T) {
 	}
 }
 
-// seed001.md Lemma 6 (and its δ form) on random rows: pmp_mia_success is
+// Lowy et al. 2024 Lemma 6 (and its δ form) on random rows: pmp_mia_success is
 // 1/(1 + e^{−ε}) for pure rows and (e^ε + δ)/(1 + e^ε) with δ, and
 // pmp_eps_for_target the logit of (1 + A)/2.
 func TestPMPRowsIndependent(t *testing.T) {

@@ -54,7 +54,7 @@ func TestFamilyEquivalences(t *testing.T) {
 		}
 	}
 	// Marginals reduce to the GDP with μ = √K·√2/σ, K = C(16,3) − C(15,3) =
-	// 105 (seed002.md §1.12: ACS single column). σ = 54.06 gives μ ≈ 0.268051,
+	// 105 (Swanberg et al. 2025: ACS single column). σ = 54.06 gives μ ≈ 0.268051,
 	// which is (1, 1e-5)-DP.
 	mu := math.Sqrt(105) * math.Sqrt2 / 54.06
 	for _, col := range []string{"fdp_success", "fdp_worst_advantage", "adp_advantage"} {
@@ -90,7 +90,7 @@ func TestFamilyEquivalences(t *testing.T) {
 	}
 }
 
-// The Fano columns through the evaluator: seed004.md §4.3 (item 5), ρ = 6
+// The Fano columns through the evaluator: Guo et al. 2023 (item 5), ρ = 6
 // (DP-SGD, T = 1, σ = 1/√3, Δ = 2C) and M = 50,256 candidates: Algorithm 1
 // gives 0.61580217 and the order-optimised Algorithm 2 0.481706188.
 func TestFanoColumns(t *testing.T) {
@@ -112,7 +112,7 @@ func TestFanoColumns(t *testing.T) {
 	}
 }
 
-// Practical membership privacy through the evaluator: seed001.md §3,
+// Practical membership privacy through the evaluator: Lowy et al. 2024,
 // sigmoid(0.1) = 0.524979187479 and logit(0.525) = 0.100083458557.
 func TestPMPColumns(t *testing.T) {
 	if got := number(t, map[string]string{"epsilon": "0.1"}, "pmp_mia_success"); !near(got, 0.524979187479, 1e-12, 0) {

@@ -11,7 +11,7 @@ import (
 // Fano bounds on reconstruction of a discrete attribute (Guo, Sablayrolles &
 // Sanjabi 2022, "Analyzing Privacy Leakage in Machine Learning via Multiple
 // Hypothesis Testing: A Lesson From Fano", ICML; catalog
-// shared/reference/seed004.md).
+// Guo et al. 2023).
 //
 // Game (paper §3, eq. 1): a private attribute takes one of M candidate
 // values u_1, …, u_M; the index X is drawn from a prior p, the mechanism

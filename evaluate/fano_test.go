@@ -10,7 +10,7 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
 )
 
-// Oracles come from shared/reference/seed004.md (the catalog of Guo,
+// Oracles are reference values for Guo et al. 2023 (Guo,
 // Sablayrolles & Sanjabi 2022), §4.3, whose values were computed in
 // 25–50-digit mpmath; each test names its table. Printed values are
 // compared to half a unit in their last printed digit (×1.01).

@@ -10,7 +10,7 @@ import (
 
 // Bounds of Guerra-Balboa, Sauer & Strufe, "Analysis and Measurement of
 // Attack Resilience of Differential Privacy" (WPES '24,
-// doi 10.1145/3689943.3695046; catalog shared/reference/seed000.md).
+// doi 10.1145/3689943.3695046; Guerra-Balboa et al. 2024).
 //
 // Assumptions shared by every function here unless its comment says
 // otherwise: the mechanism is pure ε-DP (δ = 0) under BOUNDED DP, i.e.

@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// Tests of guerrabalboa.go. Every expected value is taken from the catalog
-// shared/reference/seed000.md (Guerra-Balboa, Sauer & Strufe, WPES '24); the
-// section is named next to each table. Exact rationals (§4.2) are checked to
+// Tests of guerrabalboa.go. Every expected value is a reference value
+// for Guerra-Balboa et al. 2024 (Guerra-Balboa, Sauer & Strufe, WPES '24),
+// named next to each table. Exact rationals (§4.2) are checked to
 // 1e-14 relative and for direction (an upper bound may not fall below the
 // oracle by more than the oracle's own rounding); decimal tables (§4.3,
 // mpmath values printed to 12 significant digits) to 2e-11 relative.

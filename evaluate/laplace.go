@@ -12,7 +12,7 @@ import (
 // (add/remove or replace-one); its curve is the trade-off T(Lap(0, 1),
 // Lap(ε, 1)) (Dong, Roth & Su 2022, "Gaussian Differential Privacy",
 // JRSS-B, the Laplace example of §2; re-derived from the Neyman–Pearson
-// lemma in seed003.md §2.3 and checked by numerical integration in the
+// lemma in Kulynych et al. 2025 and checked by numerical integration in the
 // tests):
 //
 //	f(α) = 1 − e^ε·α        for 0 ≤ α < e^{−ε}/2
@@ -96,7 +96,7 @@ func (c Laplace) Advantage(b float64) float64 {
 }
 
 // WorstAdvantage returns η = max_α (1 − f(α) − α) = 1 − e^{−ε/2}, attained at
-// α = e^{−ε/2}/2 (seed003.md §2.3 [DERIVED]; Kulynych et al. 2025, Thm 3.4).
+// α = e^{−ε/2}/2 (derived from Kulynych et al. 2025, Thm 3.4).
 // It equals the total variation distance between Lap(0, 1) and Lap(ε, 1),
 // and is computed as −expm1(−ε/2) so that small ε keeps its precision.
 func (c Laplace) WorstAdvantage() float64 {
@@ -108,7 +108,7 @@ func (c Laplace) WorstAdvantage() float64 {
 
 // DeltaAt returns the privacy profile of the Laplace mechanism, the
 // hockey-stick divergence δ(ε') = sup_S P(S) − e^{ε'}Q(S) between Lap(0, 1)
-// and Lap(ε, 1) (seed003.md §2.3 [DERIVED]; it follows by integrating the
+// and Lap(ε, 1) (derived from Kulynych et al. 2025; it follows by integrating the
 // privacy loss, which is ε on x ≤ 0, ε − 2x on [0, ε] and −ε beyond):
 //
 //	δ(ε') = 1 − e^{(ε'−ε)/2}   for 0 ≤ ε' ≤ ε,   0 for ε' ≥ ε.

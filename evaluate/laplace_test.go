@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// seed003.md §8.6, "Laplace (ε = Δ/b)" table [DERIVED; mpmath; 10
+// Kulynych et al. 2025, "Laplace (ε = Δ/b)" table [DERIVED; mpmath; 10
 // significant digits]: η = 1 − e^{−ε/2}, f at 0.01, 0.1, 0.3, 0.7, and
-// R(0.5) = ½e^{−ε/2}, which for a symmetric curve is ½(1 − η) (seed003.md
+// R(0.5) = ½e^{−ε/2}, which for a symmetric curve is ½(1 − η) (Kulynych et al. 2025
 // §5.2, item 1 at π = ½).
 func TestLaplaceCatalogTable(t *testing.T) {
 	rows := []struct{ eps, eta, f001, f01, f03, f07, r05 float64 }{
@@ -77,7 +77,7 @@ func TestLaplaceDeltaAgainstIntegration(t *testing.T) {
 	}
 }
 
-// Properties of seed003.md §2.3: f ≥ f_{ε,0} everywhere, with equality for
+// Properties of Kulynych et al. 2025: f ≥ f_{ε,0} everywhere, with equality for
 // α ≤ e^{−ε}/2 and α ≥ 1/2 and strict inequality in between; f is a valid
 // trade-off function (non-increasing, convex, ≤ 1 − α); Advantage is
 // 1 − f − b; η is the largest advantage.
@@ -115,7 +115,7 @@ func TestLaplaceProperties(t *testing.T) {
 			maxAdv = math.Max(maxAdv, adv)
 			prev = f
 		}
-		// η bounds the grid and is attained at α = e^{−ε/2}/2 (seed003.md §2.3).
+		// η bounds the grid and is attained at α = e^{−ε/2}/2 (Kulynych et al. 2025).
 		eta := c.WorstAdvantage()
 		if at := c.Advantage(math.Exp(-eps/2) / 2); maxAdv > eta+1e-15 || !near(at, eta, 1e-16, 1e-13) {
 			t.Errorf("ε=%v: η = %v, advantage at e^{−ε/2}/2 = %v, largest on the grid %v", eps, eta, at, maxAdv)

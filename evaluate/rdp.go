@@ -291,7 +291,7 @@ func (c RDP) minRoot(root func(renyiOrder, float64) float64, point func(float64)
 // zCDP guarantee implies (riskcal's get_beta_from_zcdp maximizes over an
 // order grid with a bounded refinement; its docstring values lie slightly
 // beyond the supremum, see the tests). ρ-zCDP alone does not imply the Gaussian curve
-// G_{√(2ρ)}; that holds only for the Gaussian mechanism (seed003.md §2.5),
+// G_{√(2ρ)}; that holds only for the Gaussian mechanism (Kulynych et al. 2025),
 // and this curve lies below it.
 //
 // Accuracy and conservativeness. Every order α gives a valid curve f_α ≤ f,
@@ -497,7 +497,7 @@ func (c ZCDP) EpsilonAt(delta float64) float64 {
 
 // ClassicEpsilonAt returns ρ + 2√(ρ·ln(1/δ)), the (ε, δ) guarantee of
 // ρ-zCDP by Bun & Steinke 2016, Prop. 1.3 — the "Census formula" of
-// seed003.md §2.5 (ε = 10.6 at ρ = 1.0001, δ = 1e-10). It is a comparator:
+// Kulynych et al. 2025 (ε = 10.6 at ρ = 1.0001, δ = 1e-10). It is a comparator:
 // EpsilonAt is never larger. Rounded up.
 func (c ZCDP) ClassicEpsilonAt(delta float64) float64 {
 	switch {

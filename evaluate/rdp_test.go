@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/internal/testenv"
 )
 
 // rdpBruteForce brackets f_α(x) of one RDP guarantee by scanning y on a
@@ -179,7 +180,7 @@ func TestRDPAsymptotics(t *testing.T) {
 	}
 }
 
-// riskcal's docstring oracles (seed003.md §8.6 "Library docstring oracles";
+// riskcal's docstring oracles (Kulynych et al. 2025 "Library docstring oracles";
 // anchors.md §3.1): get_beta_from_zcdp(0.5, [0.1, 0.2, 0.3]) =
 // [0.517, 0.34, 0.232] and get_advantage_from_zcdp(0.5) = 0.47. The
 // supremum over orders of the two-sided conversion is lower than those β
@@ -214,7 +215,7 @@ func TestZCDPriskcalDocstrings(t *testing.T) {
 }
 
 // The Gaussian mechanism with noise σ is ρ-zCDP with ρ = μ²/2 (μ = 1/σ;
-// seed003.md §2.2, ε_α = αμ²/2), so its exact curve G_μ is one of the
+// Kulynych et al. 2025, ε_α = αμ²/2), so its exact curve G_μ is one of the
 // curves the zCDP guarantee allows, and the zCDP curve lies below it; the
 // RDP curve on a finite order grid lies below the zCDP curve. Closeness:
 // at μ = 1, G_1(0.1) = 0.6109 (catalog §8.6) and riskcal's zCDP value is
@@ -380,7 +381,7 @@ func TestRDPEpsilonDeltaConsistent(t *testing.T) {
 // Steinke 2016, Prop. 1.3), no smaller than the exact ε of the Gaussian
 // mechanism with μ = √(2ρ) (which is ρ-zCDP), and consistent with DeltaAt
 // of the same conversion. The classic formula gives the Census ε of
-// seed003.md §8.3: ρ = 1.0001, δ = 1e-10 → 10.59763.
+// Kulynych et al. 2025: ρ = 1.0001, δ = 1e-10 → 10.59763.
 func TestZCDPEpsilonAt(t *testing.T) {
 	for _, rho := range []float64{1e-4, 0.01, 0.5, 1.0001, 10} {
 		z := ZCDP{Rho: rho}
@@ -534,7 +535,7 @@ func TestCurvesRandomParameters(t *testing.T) {
 			return math.Exp(rng.Float64()*20 - 10)
 		}
 	}
-	for i := 0; i < 1500; i++ {
+	for i, n := 0, testenv.Count(300, 1500); i < n; i++ { // 1,500 with RISKBATCH_LONG_TESTS=1
 		o1, o2, e1, e2 := 1+pick(), 1+pick(), pick(), pick()
 		if rng.Intn(5) == 0 {
 			o1 = 1

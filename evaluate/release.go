@@ -14,7 +14,7 @@ import (
 
 // Curve is a trade-off function f (Dong, Roth & Su 2022): f(α) is the
 // smallest type II error of any test with type I error α between the outputs
-// on neighbouring datasets. Every bound of Kulynych et al. (seed 003) is
+// on neighbouring datasets. Every bound of Kulynych et al. 2025 is
 // computed from it.
 type Curve interface {
 	// TradeOff returns f(α).

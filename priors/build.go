@@ -37,7 +37,7 @@ type BuildOptions struct {
 	Columns []string
 	// Joint lists attributes of several columns reconstructed together:
 	// the guess is right only when every column is (max-product over the
-	// joint distribution, seed002 §2.5 item 4).
+	// joint distribution, Swanberg et al. 2025).
 	Joint [][]string
 	// MaxCategories bounds the default attributes (0: DefaultMaxCategories;
 	// negative: no bound). Named columns are never bounded.
@@ -61,7 +61,7 @@ type BuildOptions struct {
 	// Smoothing is the additive (Laplace) smoothing α of exact-match
 	// attributes: P(u | k) = (count(k, u) + α)/(n_k + α·m) over the m
 	// observed values of the attribute (0: none). It lowers the largest
-	// probability, so smoothed p_i are not safe upper bounds (seed002 §2.5
+	// probability, so smoothed p_i are not safe upper bounds (Swanberg et al. 2025
 	// item 6); the output says so. Windows are never smoothed.
 	Smoothing float64
 	// MissingAsValue makes an empty cell of an exact-match attribute a
@@ -926,7 +926,7 @@ func (b *builder) fitZipf(t *catTarget, e *Entry) error {
 	}
 	fit, err := FitZipf(counts, n)
 	if err != nil {
-		e.Warnings = append(e.Warnings, "no Zipf fit: "+strings.TrimPrefix(err.Error(), "Zipf fit: "))
+		e.Warnings = append(e.Warnings, "no Zipf fit: "+strings.TrimPrefix(err.Error(), "fitting Zipf(s, N): "))
 		return nil
 	}
 	e.Zipf = &fit

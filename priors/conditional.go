@@ -107,7 +107,7 @@ func (t *catTarget) finishMarginal(b *builder, e *Entry) {
 // records, P(u | k) = (count(k, u) + α)/(n_k + α·m) and the cell's prior is
 // p_k = max_u P(u | k); a record in cell k gets p_i = p_k. For a joint
 // attribute u is the tuple of values, so p_k is the max-product over the
-// joint (seed002 §2.5, item 4), not a product of per-column maxima. The
+// joint (Swanberg et al. 2025), not a product of per-column maxima. The
 // population baseline is the mean of p_i over the records,
 // Σ_k n_k p_k / N, and the entropy the conditional entropy
 // H(U | K) = Σ_k (n_k/N) H(U | K = k).

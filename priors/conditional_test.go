@@ -9,7 +9,7 @@ import (
 	"github.com/riskbatch/riskbatch/priors"
 )
 
-// catalogData is the seed002 §2.5 item 4 test vector: known value a with
+// catalogData is a test vector for Swanberg et al. 2025: known value a with
 // joint counts [30, 10, 10] and b with [5, 25, 20] over the three joint
 // values (L,L), (L,R), (R,R) of the unknown columns U1, U2. Records come
 // interleaved so that the order of rows matters. With count, the same data

@@ -5,7 +5,7 @@
 //
 // The p_i of a target is the attacker's a-priori probability of success on
 // that target (Swanberg et al., "Beyond the Worst Case", arXiv 2507.08158,
-// §3.1 and §3.3; the catalog shared/reference/seed002.md §2.5 and §3):
+// §3.1 and §3.3):
 //
 //   - exact match, attack-independent: p_i = max_x D_i(x), the Bayes-optimal
 //     a-priori guess z*_i = argmax D_i (see [Build], freq.go);

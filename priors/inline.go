@@ -36,7 +36,7 @@ const maxCandidates = 1 << 53
 //     p = 1/M (Candidates() = M);
 //   - zipf(s, N): Zipf(s, N), p(r) = r^{−s}/H_{N,s}; one target whose value
 //     the attacker guesses best by the top rank, p = p(1) = 1/H_{N,s}
-//     (seed002 §3, Harmonic);
+//     (Swanberg et al. 2025, Harmonic);
 //   - zipf(s, N, rank): one target with p = p(rank), the success of a
 //     guess of that rank (e.g. a canary of that rank).
 //

@@ -28,7 +28,7 @@ type Group struct {
 }
 
 // Prior is the prior of one release row: the prior success probabilities
-// p_i of its targets (seed002 §0: p_i = Pr_{X∼D_i}[ℓ_i(X, z) = 1]), from a
+// p_i of its targets (Swanberg et al. 2025: p_i = Pr_{X∼D_i}[ℓ_i(X, z) = 1]), from a
 // prior table or an inline prior. The zero Prior has no targets.
 type Prior struct {
 	key        string

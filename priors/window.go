@@ -23,7 +23,7 @@ type Window struct {
 // BestWindow returns the Bayes-optimal approximate-reconstruction guess
 // for the distribution with the given values and weights (counts or
 // probabilities, not necessarily normalised) under L1 tolerance E
-// (seed002 §2.5, item 3; Swanberg et al. §6.4):
+// (Swanberg et al. 2025, §6.4):
 //
 //	p* = max_z Σ_{x : |x − z| ≤ E} D(x),   D(x) = weight(x)/Σ weight.
 //

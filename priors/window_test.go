@@ -10,7 +10,7 @@ import (
 	"github.com/riskbatch/riskbatch/priors"
 )
 
-// The catalog vector of seed002 §2.5 item 3 over codes 0..9:
+// The reference vector for Swanberg et al. 2025 over codes 0..9:
 // E = 0, 1, 2, 9 → z* = 3, 3, 3, — and p* = 0.20, 0.50, 0.70, 1.
 func TestBestWindowCatalog(t *testing.T) {
 	d := []float64{.05, .10, .15, .20, .15, .10, .10, .07, .05, .03}

@@ -14,7 +14,7 @@ const harmonicDirect = 64
 //
 //	H_{N,s} = Σ_{r=1}^{N} r^{−s},
 //
-// the normalising constant of Zipf(s, N) (seed002 §3). n is a whole number
+// the normalising constant of Zipf(s, N) (Swanberg et al. 2025). n is a whole number
 // ≥ 1, or +Inf with s > 1 (then H = ζ(s), the Riemann zeta function); s is
 // finite and ≥ 0. The first 64 terms are summed directly (smallest first),
 // the rest by the Euler–Maclaurin formula with Bernoulli terms up to B_14,
@@ -116,7 +116,7 @@ func eulerMaclaurinTail(s, a, b float64) float64 {
 
 // ZipfP returns the probability of rank r under Zipf(s, N),
 //
-//	p(r) = r^{−s} / H_{N,s}   (seed002 §3),
+//	p(r) = r^{−s} / H_{N,s}   (Swanberg et al. 2025),
 //
 // computed as exp(−s·ln r − ln H) so that tiny probabilities keep their
 // precision. r is a whole number from 1 to N (any r ≥ 1 when N = ∞); see
@@ -169,7 +169,7 @@ func FitZipf(counts []float64, n float64) (ZipfFit, error) {
 	var total, a float64
 	for i, c := range counts {
 		if math.IsNaN(c) || math.IsInf(c, 0) || c < 0 {
-			return ZipfFit{}, fmt.Errorf("Zipf fit: the count of rank %d is %v; counts must be finite and ≥ 0", i+1, c)
+			return ZipfFit{}, fmt.Errorf("fitting Zipf(s, N): the count of rank %d is %v; counts must be finite and ≥ 0", i+1, c)
 		}
 		if c > 0 {
 			last = i + 1
@@ -179,17 +179,17 @@ func FitZipf(counts []float64, n float64) (ZipfFit, error) {
 		}
 	}
 	if positive < 2 {
-		return ZipfFit{}, errors.New("Zipf fit: needs positive counts on at least two ranks")
+		return ZipfFit{}, errors.New("fitting Zipf(s, N): needs positive counts on at least two ranks")
 	}
 	observed := n == 0
 	if observed {
 		n = float64(last)
 	}
 	if err := checkZipf(1.5, n); err != nil {
-		return ZipfFit{}, fmt.Errorf("Zipf fit: %w", err)
+		return ZipfFit{}, fmt.Errorf("fitting Zipf(s, N): %w", err)
 	}
 	if n < float64(last) {
-		return ZipfFit{}, fmt.Errorf("Zipf fit: the domain size N = %v is smaller than the %d ranks with counts", n, last)
+		return ZipfFit{}, fmt.Errorf("fitting Zipf(s, N): the domain size N = %v is smaller than the %d ranks with counts", n, last)
 	}
 	loglik := func(s float64) float64 { return -s*a - total*math.Log(harmonic(s, n)) }
 
@@ -202,7 +202,7 @@ func FitZipf(counts []float64, n float64) (ZipfFit, error) {
 	for loglik(2*h) >= loglik(h) {
 		h *= 2
 		if h > 1e6 {
-			return ZipfFit{}, errors.New("Zipf fit: the counts are so concentrated on rank 1 that the exponent has no finite estimate")
+			return ZipfFit{}, errors.New("fitting Zipf(s, N): the counts are so concentrated on rank 1 that the exponent has no finite estimate")
 		}
 	}
 	s := goldenMax(loglik, lo, 2*h)

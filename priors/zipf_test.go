@@ -27,7 +27,7 @@ func directHarmonic(s float64, n int) float64 {
 
 func relErr(got, want float64) float64 { return math.Abs(got-want) / math.Abs(want) }
 
-// The seed002 §3 table: H_{N,s} and p_top = 1/H, and ζ(s) for N = ∞.
+// The Swanberg et al. 2025 table: H_{N,s} and p_top = 1/H, and ζ(s) for N = ∞.
 func TestHarmonicSeedTable(t *testing.T) {
 	for _, tc := range []struct {
 		s, n, h, ptop float64
@@ -52,7 +52,7 @@ func TestHarmonicSeedTable(t *testing.T) {
 			t.Errorf("s=%v N=%v: H = %.9g p_top = %.7g, want %v %v", tc.s, tc.n, h, p, tc.h, tc.ptop)
 		}
 	}
-	// ζ(1.1) = 10.5844484649508, ζ(1.2) = 5.5915824411778 (seed002 §3).
+	// ζ(1.1) = 10.5844484649508, ζ(1.2) = 5.5915824411778 (Swanberg et al. 2025).
 	for s, want := range map[float64]float64{1.1: 10.5844484649508, 1.2: 5.5915824411778} {
 		got, err := priors.Harmonic(s, math.Inf(1))
 		if err != nil || relErr(got, want) > 1e-12 {

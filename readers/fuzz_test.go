@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/xuri/excelize/v2"
 
+	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -212,14 +213,15 @@ func parquetSeeds(f *testing.F) {
 // Arrow schema) gives rows or a *table.Error. Two such damages once ended
 // the process from inside Arrow: a forged length in the stored Arrow schema
 // (a 177 GB allocation) and a row group without a chunk for every column
-// (a nil dereference on one of pqarrow's own goroutines).
+// (a nil dereference on one of pqarrow's own goroutines). 300 damaged
+// files by default, 1,500 with RISKBATCH_LONG_TESTS=1.
 func TestParquetRandomDamage(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("..", "samples", "releases.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewSource(5))
-	for i := 0; i < 1500; i++ {
+	for i, n := 0, testenv.Count(300, 1500); i < n; i++ {
 		d := bytes.Clone(data)
 		for k := 0; k < 1+rng.Intn(4); k++ {
 			d[rng.Intn(len(d))] = byte(rng.Intn(256))

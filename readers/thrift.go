@@ -133,7 +133,7 @@ func (c *compactReader) field(last int16) (id int16, typ byte, stop bool, err er
 // the field's value, or skip it.
 func (c *compactReader) structFields(fn func(id int16, typ byte) error) error {
 	if c.depth++; c.depth > maxThriftDepth {
-		return errors.New("Thrift values are nested too deeply")
+		return errors.New("too deeply nested Thrift values")
 	}
 	defer func() { c.depth-- }()
 	last := int16(0)
@@ -199,7 +199,7 @@ func (c *compactReader) skip(typ byte, inField bool) error {
 			return err
 		}
 		if c.depth++; c.depth > maxThriftDepth {
-			return errors.New("Thrift values are nested too deeply")
+			return errors.New("too deeply nested Thrift values")
 		}
 		defer func() { c.depth-- }()
 		for range n {
@@ -237,7 +237,7 @@ func (c *compactReader) listHeader() (elem byte, n int, err error) {
 // skipMany skips n values of type elem (container elements).
 func (c *compactReader) skipMany(n int, elem byte) error {
 	if c.depth++; c.depth > maxThriftDepth {
-		return errors.New("Thrift values are nested too deeply")
+		return errors.New("too deeply nested Thrift values")
 	}
 	defer func() { c.depth-- }()
 	for range n {

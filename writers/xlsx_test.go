@@ -558,16 +558,7 @@ func TestZip64Mark(t *testing.T) {
 // when it is installed, and compares the values (as LibreOffice shows
 // them: numbers in the cells' formats).
 func TestXLSXWithLibreOffice(t *testing.T) {
-	soffice := ""
-	for _, name := range []string{"soffice", "libreoffice"} {
-		if p, err := exec.LookPath(name); err == nil {
-			soffice = p
-			break
-		}
-	}
-	if soffice == "" {
-		t.Skip("LibreOffice is absent (neither soffice nor libreoffice is on PATH): cannot check that it opens the XLSX output")
-	}
+	soffice := libreOffice(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "lo.xlsx")
 	cols, rows := sampleCols(), sampleRows()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/csv"
 	"errors"
 	"os"
 	"path/filepath"
@@ -26,14 +27,31 @@ func cliRun(t *testing.T, dir string, args ...string) (code int, stdout, stderr 
 	return code, out.String(), errOut.String()
 }
 
-// sampleCSV copies the sample release table to dir as t.csv.
+// sampleCSV copies the sample release table to dir as t.csv, without its
+// DP-SGD rows: their accounting takes most of a second per run, and the
+// command line these tests check does not depend on them.
 func sampleCSV(t *testing.T, dir string) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "samples", "releases.csv"))
+	f, err := os.Open(filepath.Join("..", "..", "samples", "releases.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "t.csv"), b, 0o644); err != nil {
+	defer f.Close()
+	records, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mech := slices.Index(records[0], "mechanism")
+	if mech < 0 {
+		t.Fatal("the sample has no mechanism column")
+	}
+	kept := slices.DeleteFunc(records, func(r []string) bool { return r[mech] == "dpsgd" })
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	if err := w.WriteAll(kept); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "t.csv"), b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

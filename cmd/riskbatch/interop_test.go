@@ -10,21 +10,23 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/internal/testenv"
 )
 
 // The Parquet output is readable by an independent Parquet implementation:
 // DuckDB (through its Node.js package). The test needs node and a folder
 // where `npm install @duckdb/node-api` was run, named by
 // RISKBATCH_NODE_MODULES (its node_modules); .ci/run installs both. Where
-// they are absent it skips with a message.
+// they are absent it skips with a message, or fails under CI=true.
 func TestParquetReadByDuckDB(t *testing.T) {
 	modules := os.Getenv("RISKBATCH_NODE_MODULES")
 	node, err := exec.LookPath("node")
 	if err != nil || modules == "" {
-		t.Skip("DuckDB for Node.js is absent: run `npm install @duckdb/node-api` in a folder and set RISKBATCH_NODE_MODULES to its node_modules")
+		testenv.Absent(t, "DuckDB for Node.js is absent: run `npm install @duckdb/node-api` in a folder and set RISKBATCH_NODE_MODULES to its node_modules")
 	}
 	if _, err := os.Stat(filepath.Join(modules, "@duckdb", "node-api")); err != nil {
-		t.Skipf("DuckDB for Node.js is absent from %s", modules)
+		testenv.Absent(t, "DuckDB for Node.js is absent from "+modules)
 	}
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.parquet")
@@ -89,15 +91,13 @@ console.log(JSON.stringify({ types: types.getRowObjectsJson().map(x => [x.column
 }
 
 // The XLSX output opens in LibreOffice (headless conversion to CSV) and
-// shows the values riskbatch computed. Skips where LibreOffice is absent;
-// .ci/run installs it.
+// shows the values riskbatch computed. Skips where LibreOffice is absent,
+// fails under CI=true; .ci/run installs it. Runs with
+// RISKBATCH_LONG_TESTS=1 (TestLiveFormulasRecalculate opens a workbook in
+// LibreOffice by default).
 func TestXLSXOpensInLibreOffice(t *testing.T) {
-	soffice, err := exec.LookPath("soffice")
-	if err != nil {
-		if soffice, err = exec.LookPath("libreoffice"); err != nil {
-			t.Skip("LibreOffice is absent (soffice not on PATH); install libreoffice-calc to run this test")
-		}
-	}
+	testenv.SkipUnlessLong(t, "a LibreOffice conversion")
+	soffice := testenv.LookPath(t, "soffice", "libreoffice")
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.xlsx")
 	if code, stderr := riskbatch(t, "-o", out, "-q"); code != exitOK {

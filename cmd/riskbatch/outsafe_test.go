@@ -21,6 +21,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/xuri/excelize/v2"
 
+	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/writers"
 )
@@ -292,8 +293,9 @@ func tableText(t *testing.T, name string, data []byte) string {
 	return b.String()
 }
 
-// TestHelperProcess is not a test: run as a child by TestDevStdout, it is
-// riskbatch with the arguments after "--".
+// TestHelperProcess is not a test: run as a child by TestDevStdout and
+// TestInterruptRemovesTemporaryOutput, it is riskbatch with the arguments
+// after "--".
 func TestHelperProcess(t *testing.T) {
 	if os.Getenv("RISKBATCH_HELPER_PROCESS") != "1" {
 		return
@@ -602,10 +604,7 @@ func TestTemplateForce(t *testing.T) {
 	// Saved again by openpyxl, as a Python script filling it in would.
 	python := pythonWith("openpyxl")
 	if python == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("python3 with openpyxl is needed")
-		}
-		t.Skip("python3 with openpyxl is absent")
+		testenv.Absent(t, "python3 with openpyxl is absent")
 	}
 	script := "import openpyxl, sys\nwb = openpyxl.load_workbook(sys.argv[1])\nwb['Releases']['A20'] = 'py-release'\nwb.save(sys.argv[1])\n"
 	if out, err := exec.Command(python, "-c", script, name).CombinedOutput(); err != nil {

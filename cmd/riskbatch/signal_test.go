@@ -17,13 +17,10 @@ import (
 // Ctrl-C during a run removes the temporary output, leaves an existing
 // output file untouched and exits 130. The input is a named pipe that the
 // test keeps open, so the run is certainly in progress when the signal
-// arrives.
+// arrives. The child is the test binary running riskbatch
+// (TestHelperProcess): no build of its own.
 func TestInterruptRemovesTemporaryOutput(t *testing.T) {
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "riskbatch")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v: %s", err, out)
-	}
 	fifo := filepath.Join(dir, "in.csv")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip("no named pipes here:", err)
@@ -32,7 +29,8 @@ func TestInterruptRemovesTemporaryOutput(t *testing.T) {
 	old := []byte("the previous output\n")
 	os.WriteFile(out, old, 0o644)
 
-	cmd := exec.Command(bin, "eval", fifo, "-o", out, "-q", "--force")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$", "--", "eval", fifo, "-o", out, "-q", "--force")
+	cmd.Env = append(os.Environ(), "RISKBATCH_HELPER_PROCESS=1")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -4,12 +4,16 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/internal/testenv"
 )
 
 // The FFT convolution's ℓ1 error bound (convolve) must hold, and is worth
 // having only if it is not absurdly loose: measure the actual error against
 // the direct O(n·m) sums, whose own error bound is far smaller, on inputs
 // shaped like PLDs (a sharp head and long thin tails) and on flat ones.
+// Lengths 300 and 4,000, and 30,000 with RISKBATCH_LONG_TESTS=1 (the direct
+// sums take seconds).
 func TestConvolveErrorBound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	cv := newConvolver()
@@ -39,8 +43,12 @@ func TestConvolveErrorBound(t *testing.T) {
 			return normalise(x)
 		},
 	}
+	lengths := []int{300, 4000}
+	if testenv.Long() {
+		lengths = append(lengths, 30000)
+	}
 	for name, shape := range shapes {
-		for _, n := range []int{300, 4000, 30000} {
+		for _, n := range lengths {
 			a, b := shape(n), shape(n/2+7)
 			for _, same := range []bool{false, true} {
 				if same {

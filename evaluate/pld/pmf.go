@@ -161,16 +161,3 @@ func (p *lossPMF) positivePart() *lossPMF {
 	q.trim()
 	return q
 }
-
-// mean returns Σ probs[i]·ε_{offset+i} / Σ probs, for sizing.
-func (p *lossPMF) mean(h float64) float64 {
-	var s, m float64
-	for i, x := range p.probs {
-		s += x
-		m += x * float64(p.offset+i)
-	}
-	if s == 0 {
-		return 0
-	}
-	return m / s * h
-}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mathext"
+
+	"github.com/riskbatch/riskbatch/internal/testenv"
 )
 
 // bigBinomial returns the exact binomial point masses of Bin(n, β'),
@@ -107,7 +109,7 @@ func TestBinomialAgainstBigFloat(t *testing.T) {
 		{5000, 0.05, 1 - 0.05},
 	}
 	for _, c := range cases {
-		if testing.Short() && c.n > 2000 {
+		if !testenv.Long() && c.n > 2000 {
 			continue
 		}
 		bs := make([]float64, c.n)

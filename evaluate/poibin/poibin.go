@@ -9,7 +9,7 @@
 // The API follows gonum's stat/distuv (Prob, CDF, Survival, Quantile, Mean)
 // on the integers, and adds log-space tails.
 //
-// Algorithms (seed002.md §2.2): equal β_i use the binomial law with
+// Algorithms (Swanberg et al. 2025): equal β_i use the binomial law with
 // Loader's saddle-point point masses (binomial.go); otherwise the
 // polynomial Π_i (q_i + β_i x) is multiplied out by divide and conquer
 // (dc.go): exact sequential DP on leaves of 16 targets, then pairwise
@@ -97,7 +97,7 @@ const consistencyTol = 1e-12
 
 // New returns the Poisson-binomial distribution of Σ_i Bernoulli(beta[i]).
 // oneMinusBeta[i] must be 1 − beta[i] computed without cancellation (for
-// β = σ(z), pass σ(−z); seed002.md §2.1); it is what the algorithms use
+// β = σ(z), pass σ(−z); Swanberg et al. 2025); it is what the algorithms use
 // wherever 1 − β appears, so β close to 1 keeps its precision. Both slices
 // must have the same length, finite entries in [0, 1], and
 // |β + (1 − β) − 1| ≤ 1e-12; otherwise New returns an error (it never

@@ -4,15 +4,17 @@ import (
 	"math"
 	"math/rand"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/internal/testenv"
 )
 
 // Independent references used below. None of them shares code with the
 // package: a brute-force enumeration of all 2^n outcomes, the plain O(n²)
-// convex-combination DP of seed002.md §2.2 item 1 (in float64 and in log
+// convex-combination DP of Swanberg et al. 2025 (in float64 and in log
 // space), and exact big.Float binomial sums (binomial_test.go).
 
 // sigmoidPair returns β = σ(z) and 1 − β = σ(−z), the way callers build
-// their inputs (seed002.md §2.1).
+// their inputs (Swanberg et al. 2025).
 func sigmoidPair(z float64) (float64, float64) {
 	e := math.Exp(-math.Abs(z))
 	small, large := e/(1+e), 1/(1+e)
@@ -136,7 +138,7 @@ func mustNew(t *testing.T, b, q []float64, o options) *Dist {
 	return d
 }
 
-// seed002.md §4, "Small exact vector": β = [0.1, 0.5, 0.9] has PMF
+// Swanberg et al. 2025, "Small exact vector": β = [0.1, 0.5, 0.9] has PMF
 // [0.045, 0.455, 0.455, 0.045] and T(0..4) = [1, 0.955, 0.5, 0.045, 0].
 func TestCatalogSmallVector(t *testing.T) {
 	b := []float64{0.1, 0.5, 0.9}
@@ -167,7 +169,7 @@ func TestCatalogSmallVector(t *testing.T) {
 	}
 }
 
-// seed002.md §2.5 item 4: counts a: [30,10,10], b: [5,25,20] give p = 0.6
+// Swanberg et al. 2025: counts a: [30,10,10], b: [5,25,20] give p = 0.6
 // (a) and 0.5 (b); records (a,a,a,b,b) at ε = 1 have β = σ(logit p + 1) and
 // PMF [0.000552568, 0.009763224, 0.068389463, 0.237232939, 0.407283781,
 // 0.276778025] (9 decimals), and v_UB(5%, 50%, 95%) = 2, 4, 5.
@@ -264,7 +266,8 @@ func TestAgainstBruteForce(t *testing.T) {
 	}
 }
 
-// The O(n²) DP reference for n ∈ {1, 10, 1000, 2000} and several shapes
+// The O(n²) DP reference for n ∈ {1, 10, 1000} (and 2000 with
+// RISKBATCH_LONG_TESTS=1) and several shapes
 // (logits centred and spread, skewed towards 0, towards 1): tails to 1e-12
 // absolute and never below the reference by more than its own round-off,
 // quantiles equal, log tails to 1e-10 relative of the tail everywhere
@@ -272,7 +275,11 @@ func TestAgainstBruteForce(t *testing.T) {
 func TestAgainstDP(t *testing.T) {
 	rng := rand.New(rand.NewSource(8))
 	shapes := []struct{ shift, scale float64 }{{0, 2}, {-4, 3}, {3, 1}, {0, 0.3}}
-	for _, n := range []int{1, 10, 1000, 2000} {
+	ns := []int{1, 10, 1000}
+	if testenv.Long() {
+		ns = append(ns, 2000)
+	}
+	for _, n := range ns {
 		for _, sh := range shapes {
 			b, q := randomBetas(rng, n, sh.shift, sh.scale)
 			pmf := refDP(b, q)
@@ -349,13 +356,15 @@ func TestTiltedMatchesWindow(t *testing.T) {
 // n = 10^5: the FFT path against the direct divide-and-conquer path (no
 // FFT), which the double-double comparison in dc.go's notes shows exact to
 // ~1e-16. Survival must agree to 1e-12 and stay above the direct value
-// minus its relative round-off.
+// minus its relative round-off. One shape of logits by default, three with
+// RISKBATCH_LONG_TESTS=1.
 func TestFFTMatchesDirect(t *testing.T) {
-	if testing.Short() {
-		t.Skip("n = 10^5 twice")
-	}
 	rng := rand.New(rand.NewSource(10))
-	for _, sh := range []struct{ shift, scale float64 }{{0, 2}, {-3, 2}, {0, 0.3}} {
+	shapes := []struct{ shift, scale float64 }{{0, 2}, {-3, 2}, {0, 0.3}}
+	if !testenv.Long() {
+		shapes = shapes[:1]
+	}
+	for _, sh := range shapes {
 		b, q := randomBetas(rng, 100000, sh.shift, sh.scale)
 		f := mustNew(t, b, q, options{})
 		g := mustNew(t, b, q, options{noFFT: true})
@@ -539,7 +548,7 @@ func ddMul(x ddNum, f float64) ddNum {
 // the FFT path within its stated allowance, and Survival never below.
 func TestAgainstDoubleDouble(t *testing.T) {
 	n := 20000
-	if testing.Short() {
+	if !testenv.Long() {
 		n = 4000
 	}
 	rng := rand.New(rand.NewSource(13))
