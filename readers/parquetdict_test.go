@@ -38,7 +38,7 @@ func TestParquetDictIndexWidth(t *testing.T) {
 	}
 
 	// 1-bit indices 1, 0, 1 (0b101): the dictionary's values.
-	rows, err, _ := readForged(t, dictFile(page(1, 0b101)), Options{})
+	rows, _, err := readForged(t, dictFile(page(1, 0b101)), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestParquetDictIndexWidth(t *testing.T) {
 		t.Errorf("Arrow allocated %d bytes to refuse it", alloc)
 	}
 	// Through riskbatch: a fatal *table.Error naming the file.
-	_, err, alloc = readForged(t, forged, Options{})
+	_, alloc, err = readForged(t, forged, Options{})
 	wantError(t, err, pos("forged.parquet", "", 2), "forged.parquet, row 2: the Parquet file is damaged: row group 0: ", "dict")
 	if !IsFatal(err) {
 		t.Errorf("%v does not end the stream", err)

@@ -221,7 +221,7 @@ func TestParquetEncodingsAndCodecs(t *testing.T) {
 						t.Fatal(err)
 					}
 					checkEncodings(t, buf.Bytes(), ec, codec)
-					rows, err, _ := readForged(t, buf.Bytes(), Options{BatchRows: 150})
+					rows, _, err := readForged(t, buf.Bytes(), Options{BatchRows: 150})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -284,7 +284,7 @@ func checkEncodings(t *testing.T, data []byte, ec encodingCase, codec compress.C
 func TestParquetLegacyLZ4(t *testing.T) {
 	f := newForge(1, 2, 3)
 	f.codec = 5 // parquet.thrift CompressionCodec LZ4
-	_, err, _ := readForged(t, f.bytes(), Options{})
+	_, _, err := readForged(t, f.bytes(), Options{})
 	te := wantError(t, err, table.Position{File: "forged.parquet", Row: 2, Column: 0, ColumnName: "x"},
 		"forged.parquet, row 2, column x: its pages are compressed with LZ4, which riskbatch cannot unpack; write the file again with SNAPPY, ZSTD, GZIP, BROTLI, LZ4_RAW or no compression")
 	if !IsFatal(te) || strings.Contains(err.Error(), "damaged") {
@@ -300,11 +300,11 @@ func TestParquetLegacyLZ4(t *testing.T) {
 func TestParquetUndecodableEncoding(t *testing.T) {
 	f := newForge(1, 2, 3)
 	f.chunkEncodings = []int64{3, 4, 8, 2, 0} // RLE, BIT_PACKED, RLE_DICTIONARY, PLAIN_DICTIONARY, PLAIN
-	if rows, err, _ := readForged(t, f.bytes(), Options{}); err != nil || len(rows) != 3 {
+	if rows, _, err := readForged(t, f.bytes(), Options{}); err != nil || len(rows) != 3 {
 		t.Fatalf("%d rows, %v", len(rows), err)
 	}
 	f.chunkEncodings = []int64{0, 7} // PLAIN, DELTA_BYTE_ARRAY
-	_, err, _ := readForged(t, f.bytes(), Options{})
+	_, _, err := readForged(t, f.bytes(), Options{})
 	te := wantError(t, err, table.Position{File: "forged.parquet", Row: 2, Column: 0, ColumnName: "x"},
 		"forged.parquet, row 2, column x: its pages use the encoding DELTA_BYTE_ARRAY, which riskbatch cannot decode for INT64 values; write the file again with the default encodings")
 	if !IsFatal(te) || strings.Contains(err.Error(), "damaged") {

@@ -199,7 +199,7 @@ func (f *forge) bytes() []byte {
 
 // readForged opens and reads a Parquet file, returning its rows or the
 // first error, with the memory allocated meanwhile.
-func readForged(t *testing.T, data []byte, opts Options) (rows [][]table.Cell, err error, alloc uint64) {
+func readForged(t *testing.T, data []byte, opts Options) (rows [][]table.Cell, alloc uint64, err error) {
 	t.Helper()
 	alloc, _, _ = measure(func() {
 		var tables []Table
@@ -221,13 +221,13 @@ func readForged(t *testing.T, data []byte, opts Options) (rows [][]table.Cell, e
 			rows = append(rows, row.Cells)
 		}
 	})
-	return rows, err, alloc
+	return rows, alloc, err
 }
 
 // The hand-made file reads back: the forgeries below differ from it only
 // in what they forge.
 func TestParquetForgeHonest(t *testing.T) {
-	rows, err, _ := readForged(t, newForge(7, -1, 1<<40).bytes(), Options{})
+	rows, _, err := readForged(t, newForge(7, -1, 1<<40).bytes(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +290,7 @@ func TestParquetForgedFooter(t *testing.T) {
 			f := newForge(1, 2, 3)
 			c.forge(f)
 			data := f.bytes()
-			_, err, alloc := readForged(t, data, Options{})
+			_, alloc, err := readForged(t, data, Options{})
 			if err == nil {
 				t.Fatal("read without error")
 			}
@@ -376,7 +376,7 @@ func TestParquetMetadataLimit(t *testing.T) {
 	wantLimit(t, err, pos("wide.parquet", "", 0), "max-columns",
 		"wide.parquet: the file has 10 columns: the limit is 4 columns; if the file is genuine, raise it with --max-columns")
 	// Pages: the fixture's largest page is a few KB.
-	_, err, _ = readForged(t, data, Options{Limits: Limits{ParquetPageBytes: 1000}})
+	_, _, err = readForged(t, data, Options{Limits: Limits{ParquetPageBytes: 1000}})
 	var le *LimitError
 	if !errors.As(err, &le) || le.Name != "max-parquet-page-bytes" || !IsFatal(err) {
 		t.Errorf("a page above the limit: %v", err)
@@ -445,7 +445,7 @@ func TestParquetCodecs(t *testing.T) {
 			t.Fatal(err)
 		}
 		w.Close()
-		rows, err, _ := readForged(t, buf.Bytes(), Options{})
+		rows, _, err := readForged(t, buf.Bytes(), Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", c, err)
 		}

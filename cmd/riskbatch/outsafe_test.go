@@ -485,7 +485,7 @@ func foreignFile(t *testing.T, path, format string) {
 		schema := arrow.NewSchema([]arrow.Field{{Name: "amount", Type: arrow.PrimitiveTypes.Float64}}, nil)
 		b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
 		b.Field(0).(*array.Float64Builder).Append(900)
-		rec := b.NewRecord()
+		rec := b.NewRecordBatch()
 		defer rec.Release()
 		f, err := os.Create(path)
 		if err != nil {
