@@ -2,39 +2,15 @@ package writers
 
 import (
 	"os"
-	"strconv"
 	"testing"
 
-	"golang.org/x/sys/unix"
+	"github.com/riskbatch/riskbatch/internal/testenv"
 )
-
-// openTerminal opens a pseudo-terminal and returns its terminal side.
-func openTerminal(t *testing.T) *os.File {
-	t.Helper()
-	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
-	if err != nil {
-		t.Skip("no pseudo-terminals here:", err)
-	}
-	t.Cleanup(func() { ptmx.Close() })
-	if err := unix.IoctlSetPointerInt(int(ptmx.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		t.Skip("cannot unlock a pseudo-terminal:", err)
-	}
-	n, err := unix.IoctlGetInt(int(ptmx.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		t.Skip("no pseudo-terminal number:", err)
-	}
-	tty, err := os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Skip("cannot open the pseudo-terminal:", err)
-	}
-	t.Cleanup(func() { tty.Close() })
-	return tty
-}
 
 // TestTerminal: a workbook or a Parquet file is refused on a terminal,
 // through CreateStream or a path naming the terminal; CSV is written.
 func TestTerminal(t *testing.T) {
-	tty := openTerminal(t)
+	tty := testenv.Terminal(t)
 	if !isTerminal(tty.Fd()) {
 		t.Fatal("the pseudo-terminal is not a terminal")
 	}
