@@ -68,8 +68,8 @@ func TestGBPrintedClaims(t *testing.T) {
 		}
 	}
 	// App. A Eq. 12: for the strong MIA (m = 2, uniform) the subtracted
-	// U-ReRo term is exactly 1/2, so U-ReRo = ReRo − 1/2 (and B10 = B6u − 1/m
-	// in general, catalog B10).
+	// U-ReRo term is exactly 1/2, so U-ReRo = ReRo − 1/2 (and Eq. 6 = the
+	// uniform Prop 5.1 − 1/m in general, since that term is then 1/m).
 	for _, m := range []int{2, 3, 4, 10, 100} {
 		for _, eps := range []float64{0.1, 0.5, 1, 2, 3, 5, 10, 40} {
 			want := GBReRoExactUniform(eps, m) - 1/float64(m)
@@ -424,7 +424,7 @@ var gbEpsGrid = []float64{0, 1e-300, 1e-12, 1e-6, 0.01, 0.1, 0.5, math.Ln2, 1, 2
 func gbBounds() []struct {
 	name  string
 	f     func(eps float64) float64
-	at0   float64 // value at ε = 0 (catalog §5.3 item 3)
+	at0   float64 // value at ε = 0 (each formula evaluated at e^ε = 1)
 	isAdv bool
 } {
 	type b = struct {
@@ -469,7 +469,7 @@ func gbBounds() []struct {
 }
 
 // Properties: in [0, 1], no NaN for ε up to +Inf, non-decreasing in ε, and
-// the ε = 0 value of catalog §5.3 item 3 (advantages 0, Humphries δ, ReRo
+// the value of each formula at ε = 0 (advantages 0, Humphries δ, ReRo
 // the baseline κ_0 or 1/m).
 func TestGBProperties(t *testing.T) {
 	for _, b := range gbBounds() {
@@ -501,7 +501,7 @@ func TestGBProperties(t *testing.T) {
 			prev = v
 		}
 	}
-	// Limits (catalog §5.3 item 5): t → 1, Eq. 6 → (m−1)/m, Prop 5.1
+	// Limits as ε → ∞ of the formulas: t → 1, Eq. 6 → (m−1)/m, Prop 5.1
 	// uniform → 1, Thm 7.2 → 1 (κ > 0), Yeom raw → +Inf.
 	inf := math.Inf(1)
 	gbCheck(t, "Humphries(∞)", GBMIAHumphries(inf, 0), 1, 0)
@@ -537,13 +537,13 @@ func TestGBProperties(t *testing.T) {
 		gbCheck(t, "Eq6 below crossover", GBUReRoUniform(x*0.9, m), math.Expm1(x*0.9)/fm, 1e-14)
 		gbCheck(t, "Eq6 above crossover", GBUReRoUniform(x*1.1+0.01, m), (fm-1)/fm*math.Tanh((x*1.1+0.01)/2), 1e-14)
 	}
-	// Small ε keeps relative precision (catalog §5.3 item 6).
+	// Small ε keeps relative precision (expm1, not exp − 1: e^ε − 1 = ε + ε²/2 + …).
 	gbCheck(t, "Yeom(1e-12)", GBMIAYeom(1e-12), 1.0000000000005e-12, 1e-14)
 	gbCheck(t, "Thm7.2(1e-12, 1e-12)", GBUReRo(1e-12, 1e-12), 1.0000000000005e-24, 1e-14)
 }
 
 // Uniform-prior forms equal the general forms fed with a uniform vector
-// (catalog B6u, B10: κ_0 = κ_0^- = 1/m, μ = 1/m).
+// (the display after Prop 5.1 and Eq. 6: κ_0 = κ_0^- = 1/m, μ = 1/m).
 func TestGBUniformEqualsGeneral(t *testing.T) {
 	for _, m := range []int{1, 2, 3, 4, 7, 10, 100, 1000} {
 		u := make([]float64, m)
@@ -575,7 +575,7 @@ func TestGBUniformEqualsGeneral(t *testing.T) {
 
 // Inverses round-trip: bound(inverse(γ)) ≤ γ exactly (as computed), and
 // within 1e-9 of γ unless the answer is +Inf; infeasible targets have
-// bound(0) > γ (catalog §5.2).
+// bound(0) > γ (the inverses are derived here; the paper prints none).
 func TestGBInverseRoundTrip(t *testing.T) {
 	type pair struct {
 		name string
