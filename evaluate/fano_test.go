@@ -338,7 +338,7 @@ func TestFanoGaussian(t *testing.T) {
 		if b.Advantage < mapAdv || best.Advantage < mapAdv {
 			t.Errorf("σ=%v: a bound is below the exact MAP advantage %v", r.sigma, mapAdv)
 		}
-		// B9: Theorem 2 is never above min(ρ, H(p)).
+		// Theorem 2 (eq. 19) is never above min(ρ, H(p)).
 		if mi > math.Min(mu*mu/2, math.Log(10))*(1+1e-15) {
 			t.Errorf("σ=%v: Thm2 μ %v above min(ρ, ln M)", r.sigma, mi)
 		}

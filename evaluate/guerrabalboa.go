@@ -400,9 +400,9 @@ func GBAIAAdvantage(eps, kappa0, kappa0Min, mu float64, m int) float64 {
 //	γ = min{(e^ε − 1)/m, ((m−1)/m)·t(ε)}.
 //
 // By Prop 8.1 and 8.2 it bounds the membership advantage of an informed MIA
-// with m candidates (B11; m = 2 gives t(ε)/2, i.e. Adv^s_MIA ≤ t(ε)) and
+// with m candidates (§8.1; m = 2 gives t(ε)/2, i.e. Adv^s_MIA ≤ t(ε)) and
 // the attribute advantage of any informed AIA over m uniform attribute
-// values (B12). It is 0 at ε = 0 and at m = 1, below 1 − 1/m = 1 − μ, and
+// values (§8.2). It is 0 at ε = 0 and at m = 1, below 1 − 1/m = 1 − μ, and
 // equals GBReRoExactUniform − 1/m. Pure ε-DP, replace-one neighbours,
 // m ≥ 1 (else NaN).
 func GBUReRoUniform(eps float64, m int) float64 {
