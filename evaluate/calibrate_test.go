@@ -101,7 +101,7 @@ func TestLaplaceCalibrationPieces(t *testing.T) {
 	} {
 		got, ok := LaplaceEpsilonForAdvantage(c.a, c.b)
 		if !ok || math.Abs(got-c.want) > 1e-12*c.want {
-			t.Errorf("b=%v A=%v: ε = %v, §9 closed form %v", c.b, c.a, got, c.want)
+			t.Errorf("b=%v A=%v: ε = %v, closed form %v", c.b, c.a, got, c.want)
 		}
 	}
 	// f_{ε,δ} at baseline: ε = max(ln((s − δ)/b), ln((1 − δ − b)/(1 − s))).
@@ -109,7 +109,7 @@ func TestLaplaceCalibrationPieces(t *testing.T) {
 		s := c.b + c.a
 		want := math.Max(math.Log((s-c.delta)/c.b), math.Log((1-c.delta-c.b)/(1-s)))
 		if got, ok := EpsilonForAdvantage(c.a, c.delta, c.b); !ok || math.Abs(got-want) > 1e-12*want {
-			t.Errorf("f_{ε,δ} b=%v A=%v δ=%v: ε = %v, §9 closed form %v", c.b, c.a, c.delta, got, want)
+			t.Errorf("f_{ε,δ} b=%v A=%v δ=%v: ε = %v, closed form %v", c.b, c.a, c.delta, got, want)
 		}
 	}
 }

@@ -210,7 +210,7 @@ func NormalizedAdvantage(adv, base float64) float64 {
 // prior-work success bound, max_{b∈[0,1]} (success(b) − b), and the baseline
 // where it is attained (Kulynych et al. 2025: the paper's figures instead
 // evaluate every method at the f-DP worst-case baseline α_w = (1 − η)/2; the
-// two differ, e.g. 0.7304 vs 0.7229 for the Census state level, §8.3).
+// two differ, e.g. 0.7304 vs 0.7229 for the Census state level of §1, computed here).
 //
 // success must be concave and non-decreasing on [0, 1], as every bound of
 // App. B is in b (each is a minimum over orders of b ↦ (b·e^ε)^{(t−1)/t},

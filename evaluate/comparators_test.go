@@ -286,7 +286,7 @@ func TestReRoZCDPIsOptimisedRDP(t *testing.T) {
 		}
 	}
 	if ReRoZCDP(math.Log(10)+1e-12, 0.1) != 1 || ReRoZCDP(5, 0.1) != 1 {
-		t.Error("ρ ≥ ln(1/b) must give the vacuous bound 1 (§4.4 validity guard)")
+		t.Error("ρ ≥ ln(1/b) must give the vacuous bound 1 (Cor. B.1 needs the optimal order t* = √(ln(1/b)/ρ) > 1)")
 	}
 }
 

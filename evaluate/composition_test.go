@@ -269,7 +269,7 @@ func lnBigBinomial(k, l int) float64 {
 }
 
 // The optimal composition is at least as tight as the simpler theorems
-// (Kulynych et al. 2025 "Standard"): basic composition (kε, kδ) (Dwork et al.
+// (the "Standard" comparator of Kulynych et al. 2025, Fig. 6): basic composition (kε, kδ) (Dwork et al.
 // 2006), advanced composition (√(2k ln(1/δ'))ε + kε(e^ε − 1), kδ + δ')
 // (Dwork, Rothblum & Vadhan 2010, Thm III.3), and Kairouz et al.'s own
 // simplified bound (ICML 2015, Thm 3.4): min{kε, kε(e^ε−1)/(e^ε+1) +

@@ -180,8 +180,8 @@ func TestRDPAsymptotics(t *testing.T) {
 	}
 }
 
-// riskcal's docstring oracles (Kulynych et al. 2025 "Library docstring oracles";
-// anchors.md §3.1): get_beta_from_zcdp(0.5, [0.1, 0.2, 0.3]) =
+// The docstring examples of riskcal (Kulynych & Gomez's library accompanying
+// Kulynych et al. 2025): get_beta_from_zcdp(0.5, [0.1, 0.2, 0.3]) =
 // [0.517, 0.34, 0.232] and get_advantage_from_zcdp(0.5) = 0.47. The
 // supremum over orders of the two-sided conversion is lower than those β
 // and higher than that η: an independent mpmath computation (40 digits,
