@@ -59,7 +59,7 @@ var gbPureColumns = []string{"gb_mia_yeom", "gb_mia_erlingsson", "gb_rero_exact"
 // Guerra-Balboa et al. 2024 on random rows: every gb_* column of a pure or Laplace row
 // with a uniform prior over `candidates` values, or with a baseline κ,
 // equals the printed formula evaluated here (relative 1e-9), and
-// gb_eps_for_target the closed-form inverse of §5.2.
+// gb_eps_for_target the closed-form inverse (derived; the paper prints none).
 func TestGBRowsIndependent(t *testing.T) {
 	rng := rand.New(rand.NewSource(6))
 	logU := func(lo, hi float64) float64 {
@@ -97,7 +97,7 @@ func TestGBRowsIndependent(t *testing.T) {
 			}
 		}
 
-		// A baseline κ instead: Thm 7.2 and its inverse (§5.2):
+		// A baseline κ instead: Thm 7.2 and its inverse (Thm 7.2 solved for ε):
 		// ε* = max(ln(1 + γ/κ), ln((1 + γ)/(1 − γ))).
 		row = map[string]string{"epsilon": ftoa(eps), "baseline": ftoa(kappa), "target_advantage": ftoa(target)}
 		_, msg, out = evalRow(t, row)
