@@ -91,13 +91,13 @@ func TestAppDTable(t *testing.T) {
 			checkCatalog(t, "1 − G(b) "+what, b+g.Advantage(b), r.unified[j])
 			checkCatalog(t, "1 − R(b) "+what, BinarySuccess(g, b), r.thmD[j])
 			if BinarySuccess(g, b) > b+g.Advantage(b) {
-				t.Errorf("%s: Thm D.1 must not be looser than the unified bound (Fig. 5 claim, L640)", what)
+				t.Errorf("%s: Thm D.1 must not be looser than the unified bound (App. D, Fig. 5 claim)", what)
 			}
 		}
 	}
 }
 
-// Footnote 1 (L29) and Kulynych et al. 2025: at π = ½, 1 − R_f(½) = ½ + ½η
+// Footnote 1 of Kulynych et al. 2025: at π = ½, 1 − R_f(½) = ½ + ½η
 // for every symmetric f, so the binary advantage is η/2.
 func TestBinaryFootnote1Identity(t *testing.T) {
 	comp, err := ComposeApprox(0.3, 1e-6, 7)
