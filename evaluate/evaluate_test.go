@@ -512,7 +512,8 @@ func TestInlinePriorsEqualTypedBaselines(t *testing.T) {
 		{"uniform(10)", 0.1},
 		{"uniform(1e9)", 1e-9},
 		// Zipf(1.2, 1e9) top rank: p = 1/H_{1e9,1.2} = 0.18141 (computed; Swanberg et al.
-		// 2025 §5.1 state s = 1.1, but only s = 1.2 reproduces their Fig. 2 values 0.24 and 0.25).
+		// 2025 §5.1 state s = 1.1 over 10^9 values, which does not give their Fig. 2 values
+		// 0.24 and 0.25; s = 1.2 does).
 		{"zipf(1.2, 1e9)", 0.18141},
 	} {
 		for _, col := range []string{"fdp_success", "onerun_advantage", "onerun_eps_protect"} {
