@@ -16,7 +16,7 @@ func (o binOpaque) TradeOff(a float64) float64  { return o.c.TradeOff(a) }
 func (o binOpaque) Advantage(b float64) float64 { return o.c.Advantage(b) }
 func (o binOpaque) WorstAdvantage() float64     { return o.c.WorstAdvantage() }
 
-// Kulynych et al. 2025, closed-form oracle table, Gaussian rows: the Bayes risk
+// Kulynych et al. 2025 App. D, values computed independently in mpmath: the Bayes risk
 // R(π) of G_μ at π = 0.5 and π = 0.9 (Def. D.1), 10 significant digits.
 // Both the closed form and the generic numerical minimisation must match.
 func TestBayesRiskGaussianCatalog(t *testing.T) {
@@ -36,9 +36,9 @@ func TestBayesRiskGaussianCatalog(t *testing.T) {
 	}
 }
 
-// Kulynych et al. 2025, "Approximate DP" table, last column: the footnote-1
+// Kulynych et al. 2025, footnote 1 (values computed in mpmath): the
 // accuracy (e^ε + δ)/(e^ε + 1) of binary attribute inference with a uniform
-// prior, which is 1 − R_{f_{ε,δ}}(½) (§2.1, §5.2 item 3).
+// prior, which is 1 − R_{f_{ε,δ}}(½) (Def. D.1 with Eq. (2); R = (1 − δ)·min{π, 1 − π, 1/(1 + e^ε)}, derived here).
 func TestBinarySuccessFootnote1Catalog(t *testing.T) {
 	rows := []struct {
 		eps, delta float64
@@ -57,8 +57,8 @@ func TestBinarySuccessFootnote1Catalog(t *testing.T) {
 	}
 }
 
-// Kulynych et al. 2025, Laplace table, last column: R(0.5) = ½·e^{−ε/2}, through
-// the closed form of §5.2 item 4 and through the generic path.
+// Def. D.1 of Kulynych et al. 2025 for the Laplace curve, R(0.5) = ½·e^{−ε/2}
+// (computed in mpmath), through the closed form derived here and through the generic path.
 func TestBayesRiskLaplaceCatalog(t *testing.T) {
 	rows := []struct {
 		eps float64
@@ -91,13 +91,13 @@ func TestAppDTable(t *testing.T) {
 			checkCatalog(t, "1 − G(b) "+what, b+g.Advantage(b), r.unified[j])
 			checkCatalog(t, "1 − R(b) "+what, BinarySuccess(g, b), r.thmD[j])
 			if BinarySuccess(g, b) > b+g.Advantage(b) {
-				t.Errorf("%s: Thm D.1 must not be looser than the unified bound (Fig. 5 claim, L640)", what)
+				t.Errorf("%s: Thm D.1 must not be looser than the unified bound (App. D, Fig. 5 claim)", what)
 			}
 		}
 	}
 }
 
-// Footnote 1 (L29) and Kulynych et al. 2025: at π = ½, 1 − R_f(½) = ½ + ½η
+// Footnote 1 of Kulynych et al. 2025: at π = ½, 1 − R_f(½) = ½ + ½η
 // for every symmetric f, so the binary advantage is η/2.
 func TestBinaryFootnote1Identity(t *testing.T) {
 	comp, err := ComposeApprox(0.3, 1e-6, 7)

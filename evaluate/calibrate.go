@@ -14,7 +14,8 @@ import (
 // when no baseline is given, at baseline b (Thm 3.3, 1 − f(b) − b ≤ A)
 // otherwise.
 //
-// Each function starts from the closed form of §9 and then checks it
+// Each function starts from a closed-form inverse of the bound (derived
+// here; the paper calibrates by bisection) and then checks it
 // against the forward bound exactly as riskbatch reports it (rounded up by
 // roundUp): the answer x satisfies bound(x) ≤ A as computed, and is the
 // largest such float64 up to the last bisection step, so a reported risk
@@ -336,8 +337,8 @@ func LaplaceEpsilonForWorstAdvantage(target float64) (float64, bool) {
 }
 
 // LaplaceEpsilonForAdvantage returns the largest ε of the Laplace mechanism
-// whose advantage over baseline b stays at most A (Kulynych et al. 2025
-// [DERIVED], inverting the three pieces of the Laplace curve of §2.3 at
+// whose advantage over baseline b stays at most A (derived here for the
+// bounds of Kulynych et al. 2025, inverting the three pieces of Laplace.TradeOff at
 // success s = b + A):
 //
 //	b < ½, s < ½:  ε = ln(s/b) = log1p(A/b)

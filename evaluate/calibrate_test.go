@@ -7,7 +7,8 @@ import (
 	"testing"
 )
 
-// Kulynych et al. 2025, "Inverse-problem oracles" table: for a worst-case target
+// Inverse problems for Kulynych et al. 2025 (values computed independently
+// in mpmath): for a worst-case target
 // η, the largest μ (Gaussian), the smallest σ = 1/μ (Δ = 1), the largest ε
 // of an (ε, 1e-5)-DP mechanism and the largest Laplace ε. 10 significant
 // digits.
@@ -34,7 +35,8 @@ func TestCalibrationCatalogTable(t *testing.T) {
 	}
 }
 
-// Kulynych et al. 2025, "Baseline-specific targets": Gaussian, b = 0.1,
+// Baseline-specific targets (Thm 3.3 and Cor. B.1 of Kulynych et al. 2025,
+// solved independently in mpmath): Gaussian, b = 0.1,
 // adv ≤ 0.1 ⇒ μ = 0.4399303320; b = 0.01, adv ≤ 0.05 ⇒ μ = 0.7715742794;
 // zCDP (Balle), b = 0.1, succ ≤ 0.2 ⇒ ρ ≤ 0.06189690605.
 func TestCalibrationBaselineTargets(t *testing.T) {
@@ -51,10 +53,10 @@ func TestCalibrationBaselineTargets(t *testing.T) {
 	checkCatalog(t, "σ(b=0.1, A=0.1, Δ=2)", sigma, strconv.FormatFloat(2/0.4399303320, 'g', 10, 64))
 }
 
-// Inverting the forward catalog values gives back the parameters they were
-// computed from: Kulynych et al. 2025 "Approximate DP" (η and adv at b = 0.1 of
-// f_{ε,δ}) and "Gaussian" (η of G_μ), §8.3 Census (zCDP maximised 0.730414
-// at ρ = 1.0001). The tolerance is the catalog value's rounding divided by
+// Inverting the forward reference values gives back the parameters they were
+// computed from: η and adv at b = 0.1 of f_{ε,δ} (Kulynych et al. 2025 Eq. (2)),
+// η of G_μ, and the §1 Census case (zCDP maximised 0.730414
+// at ρ = 1.0001). The tolerance is the reference value's rounding divided by
 // the slope of the bound.
 func TestCalibrationInvertsCatalogForward(t *testing.T) {
 	for _, r := range []struct {
@@ -99,7 +101,7 @@ func TestLaplaceCalibrationPieces(t *testing.T) {
 	} {
 		got, ok := LaplaceEpsilonForAdvantage(c.a, c.b)
 		if !ok || math.Abs(got-c.want) > 1e-12*c.want {
-			t.Errorf("b=%v A=%v: ε = %v, §9 closed form %v", c.b, c.a, got, c.want)
+			t.Errorf("b=%v A=%v: ε = %v, closed form %v", c.b, c.a, got, c.want)
 		}
 	}
 	// f_{ε,δ} at baseline: ε = max(ln((s − δ)/b), ln((1 − δ − b)/(1 − s))).
@@ -107,7 +109,7 @@ func TestLaplaceCalibrationPieces(t *testing.T) {
 		s := c.b + c.a
 		want := math.Max(math.Log((s-c.delta)/c.b), math.Log((1-c.delta-c.b)/(1-s)))
 		if got, ok := EpsilonForAdvantage(c.a, c.delta, c.b); !ok || math.Abs(got-want) > 1e-12*want {
-			t.Errorf("f_{ε,δ} b=%v A=%v δ=%v: ε = %v, §9 closed form %v", c.b, c.a, c.delta, got, want)
+			t.Errorf("f_{ε,δ} b=%v A=%v δ=%v: ε = %v, closed form %v", c.b, c.a, c.delta, got, want)
 		}
 	}
 }

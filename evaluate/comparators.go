@@ -123,7 +123,7 @@ func ReRoZCDP(rho, base float64) float64 {
 }
 
 // PSOBaseline returns the baseline of predicate singling out (Cohen &
-// Nissim 2020; Kulynych et al. Eq. (5), App. B, L84/L175):
+// Nissim 2020; Kulynych et al. Eq. (5), App. B, §3.2 and §4.1):
 //
 //	base_PSO = n·w·(1 − w)^{n−1},
 //
@@ -191,7 +191,7 @@ func PSOFDP(curve Curve, n int, w float64) float64 {
 
 // NormalizedAdvantage returns the advantage normalised by what is left to
 // gain over the baseline, the Guo et al. 2023 normalisation that Kulynych et
-// al. say Thm 3.3 "trivially extends" to (L150; Kulynych et al. 2025):
+// al. say Thm 3.3 "trivially extends" to (§3.3, after Eq. (11); Kulynych et al. 2025):
 //
 //	(succ − base)/(1 − base) ≤ (1 − f(base) − base)/(1 − base),
 //
@@ -210,7 +210,7 @@ func NormalizedAdvantage(adv, base float64) float64 {
 // prior-work success bound, max_{b∈[0,1]} (success(b) − b), and the baseline
 // where it is attained (Kulynych et al. 2025: the paper's figures instead
 // evaluate every method at the f-DP worst-case baseline α_w = (1 − η)/2; the
-// two differ, e.g. 0.7304 vs 0.7229 for the Census state level, §8.3).
+// two differ, e.g. 0.7304 vs 0.7229 for the Census state level of §1, computed here).
 //
 // success must be concave and non-decreasing on [0, 1], as every bound of
 // App. B is in b (each is a minimum over orders of b ↦ (b·e^ε)^{(t−1)/t},

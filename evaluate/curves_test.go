@@ -44,7 +44,8 @@ func TestGaussianCatalogTable(t *testing.T) {
 	}
 }
 
-// Reference values of f_{ε,δ} from Kulynych et al. 2025 ("Approximate DP").
+// Reference values of f_{ε,δ} (Kulynych et al. 2025, Eq. (2)), computed with
+// mpmath (10 significant digits).
 func TestEpsDeltaCatalogTable(t *testing.T) {
 	rows := []struct{ eps, delta, eta, f001, f01, f05, adv01 float64 }{
 		{1, 0, 0.4621171573, 0.9728171817, 0.7281718172, 0.1839397206, 0.1718281828},
@@ -65,7 +66,7 @@ func TestEpsDeltaCatalogTable(t *testing.T) {
 			{"adv(0.1)", c.Advantage(0.1), r.adv01},
 			{"1−f(0.01)−0.01", c.Advantage(0.01), 1 - r.f001 - 0.01},
 		} {
-			// Absolute 1e-10: the catalog prints f to 10 significant digits,
+			// Absolute 1e-10: the reference gives f to 10 significant digits,
 			// and the last row's advantage is derived from such an f.
 			if !near(x.got, x.want, 1e-10, 5e-10) {
 				t.Errorf("ε=%v δ=%v %s = %.12g, catalog %.10g", r.eps, r.delta, x.what, x.got, x.want)
@@ -75,8 +76,9 @@ func TestEpsDeltaCatalogTable(t *testing.T) {
 }
 
 // The US Census 2020 state-level case of Kulynych et al. 2025: ρ = 1.0001,
-// μ = √(2ρ), δ = 1e-10. The catalog reproduces the paper's 52pp (f-DP
-// worst case) and > 99pp (standard analysis with the Census ε formula),
+// μ = √(2ρ), δ = 1e-10. These values, computed independently, reproduce the
+// paper's §1 figures 52pp (f-DP worst case) and > 99pp (standard analysis
+// with the Census ε formula ρ + 2√(ρ ln(1/δ)) of the authors' code),
 // and the prevalence and Wyoming baselines.
 func TestCensusStateLevel(t *testing.T) {
 	rho := 1.0001
@@ -105,7 +107,8 @@ func TestCensusStateLevel(t *testing.T) {
 	}
 }
 
-// Swanberg et al. 2025 "GDP": μ(ε = 1, δ = 1e-5) = 0.268051 and μ(3, 1e-5) =
+// Swanberg et al. 2025 §6.1 (Gaussian DP accounting at δ = 1e-5; μ computed
+// independently): μ(ε = 1, δ = 1e-5) = 0.268051 and μ(3, 1e-5) =
 // 0.719117 (6 digits), so ε(δ = 1e-5) at those μ must be 1 and 3.
 func TestGaussianEpsilonSeed002(t *testing.T) {
 	for _, c := range []struct{ mu, eps float64 }{{0.268051, 1}, {0.719117, 3}} {

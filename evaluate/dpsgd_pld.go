@@ -280,8 +280,8 @@ const pldNoiseTolerance = 1e-4
 // returns 0 when any σ ≥ 0.001 meets the target; why is non-empty when no
 // finite σ does or an accountant fails.
 //
-// Each evaluation builds an accountant (Kulynych et al. 2025, §9,
-// "PLD/composed: bisection on σ"), so the search is a safeguarded secant
+// Each evaluation builds an accountant (as in the calibration of Kulynych
+// et al. 2025, §4.2, by bisection on σ), so the search is a safeguarded secant
 // method on ln σ, which needs about half the accountants of a bisection:
 // the risk is smooth and non-increasing in σ (up to discretisation). Whatever the shape, the σ returned meets the
 // target as computed, and one just below it (by the tolerance) does not.

@@ -199,7 +199,7 @@ func TestDPSGDComposition(t *testing.T) {
 // Kulynych et al. 2025, GPT-2 DP-LoRA rows (authors' code): q =
 // 0.0038010957846441, 792 steps, σ calibrated by PLD accounting to
 // ε(1e-5) = 4.0, 3.25, 2.75, 2.0, 1.5, achieving 3.95, 3.2, 2.7, 1.9, 1.45
-// (paper Table, P14). Any valid ε is at least the tight one, so the RDP
+// (the table of App. G.2). Any valid ε is at least the tight one, so the RDP
 // ε must be ≥ the achieved PLD value; the RDP route is known to be looser
 // (here by 24–44%, more at smaller ε), so it is checked to stay below
 // 1.5× the PLD target.

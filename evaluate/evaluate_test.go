@@ -47,7 +47,7 @@ func evalRow(t *testing.T, row map[string]string) (Status, string, map[string]ta
 
 // Bad cells: the row is rejected, with no output, and a message that names
 // the column (as the user's header spells it), the value, and what a valid
-// value is. The catalogue gives each message exactly: a change of wording
+// value is. The table below gives each message exactly: a change of wording
 // is a change of what users read, and shows here.
 func TestBadValues(t *testing.T) {
 	cases := []struct {
@@ -511,7 +511,9 @@ func TestInlinePriorsEqualTypedBaselines(t *testing.T) {
 	}{
 		{"uniform(10)", 0.1},
 		{"uniform(1e9)", 1e-9},
-		// Zipf(1.2, 1e9) top rank: p = 0.18141 (Swanberg et al. 2025 table).
+		// Zipf(1.2, 1e9) top rank: p = 1/H_{1e9,1.2} = 0.18141 (computed; Swanberg et al.
+		// 2025 §5.1 state s = 1.1 over 10^9 values, which does not give their Fig. 2 values
+		// 0.24 and 0.25; s = 1.2 does).
 		{"zipf(1.2, 1e9)", 0.18141},
 	} {
 		for _, col := range []string{"fdp_success", "onerun_advantage", "onerun_eps_protect"} {
@@ -519,7 +521,7 @@ func TestInlinePriorsEqualTypedBaselines(t *testing.T) {
 			got := number(t, withPrior, col)
 			base := c.baseline
 			if c.prior == "zipf(1.2, 1e9)" {
-				// The catalog prints 5 digits: compare the bound at that p.
+				// The reference p has 5 digits: compare the bound at that p.
 				want := number(t, map[string]string{"epsilon": "1", "delta": "1e-5", "baseline": ftoa(base), "target_advantage": "0.05"}, col)
 				if !near(got, want, 2e-5, 0) {
 					t.Errorf("%s %s = %v, at typed baseline %v: %v", c.prior, col, got, base, want)

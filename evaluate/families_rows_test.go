@@ -23,26 +23,26 @@ func newGBNaive(eps float64) gbNaive {
 	return gbNaive{e: e, t: (e - 1) / (e + 1)}
 }
 
-func (g gbNaive) yeom() float64       { return math.Min(1, g.e-1) } // §4.1 (B1), capped
-func (g gbNaive) erlingsson() float64 { return 1 - 1/g.e }          // Thm 4.6 corrected (B2)
+func (g gbNaive) yeom() float64       { return math.Min(1, g.e-1) } // §4.1, capped
+func (g gbNaive) erlingsson() float64 { return 1 - 1/g.e }          // Thm 4.6 corrected
 func (g gbNaive) humphries(d float64) float64 {
-	return (g.e - 1 + 2*d) / (g.e + 1) // Thm 4.9 (B3)
+	return (g.e - 1 + 2*d) / (g.e + 1) // Thm 4.9
 }
-func (g gbNaive) urero(k float64) float64 { return math.Min(k*(g.e-1), g.t) } // Thm 7.2 (B8)
+func (g gbNaive) urero(k float64) float64 { return math.Min(k*(g.e-1), g.t) } // Thm 7.2
 
-// reroExact is Prop. 5.1 (B6) clipped at 1.
+// reroExact is Prop. 5.1 clipped at 1.
 func (g gbNaive) reroExact(k0 float64, m int) float64 {
 	return math.Min(1, math.Min(k0*g.e, k0*(1+float64(m-1)*g.t)))
 }
 
-// aia is Prop. 8.2 with Thm 7.3, Thm 7.2's t and the §9 cap 1 − μ (B12, C2).
+// aia is Prop. 8.2 with Thm 7.3, Thm 7.2's t and the §9 cap 1 − μ.
 func (g gbNaive) aia(k0, kmin, mu float64, m int) float64 {
 	v := math.Min(k0*(g.e-1), g.t)
 	v = math.Min(v, k0*float64(m-1)*g.t+k0-kmin)
 	return math.Min(v, 1-mu)
 }
 
-// uniform is Eq. (6) (B10).
+// uniform is Eq. (6).
 func (g gbNaive) uniform(m int) float64 {
 	fm := float64(m)
 	return math.Min((g.e-1)/fm, (fm-1)/fm*g.t)
@@ -59,7 +59,7 @@ var gbPureColumns = []string{"gb_mia_yeom", "gb_mia_erlingsson", "gb_rero_exact"
 // Guerra-Balboa et al. 2024 on random rows: every gb_* column of a pure or Laplace row
 // with a uniform prior over `candidates` values, or with a baseline κ,
 // equals the printed formula evaluated here (relative 1e-9), and
-// gb_eps_for_target the closed-form inverse of §5.2.
+// gb_eps_for_target the closed-form inverse (derived; the paper prints none).
 func TestGBRowsIndependent(t *testing.T) {
 	rng := rand.New(rand.NewSource(6))
 	logU := func(lo, hi float64) float64 {
@@ -97,7 +97,7 @@ func TestGBRowsIndependent(t *testing.T) {
 			}
 		}
 
-		// A baseline κ instead: Thm 7.2 and its inverse (§5.2):
+		// A baseline κ instead: Thm 7.2 and its inverse (Thm 7.2 solved for ε):
 		// ε* = max(ln(1 + γ/κ), ln((1 + γ)/(1 − γ))).
 		row = map[string]string{"epsilon": ftoa(eps), "baseline": ftoa(kappa), "target_advantage": ftoa(target)}
 		_, msg, out = evalRow(t, row)
@@ -276,7 +276,7 @@ func TestFamilyRowProperties(t *testing.T) {
 
 // fanoNaiveAlg1 is Algorithm 1 for a uniform prior over m values, solved
 // by bisection on P ∈ [1/m, 1] in the printed form
-// ln m − μ ≤ h(1 − P) + (1 − P)·ln(m − 1) (Guo et al. 2023 B2), and returned
+// ln m − μ ≤ h(1 − P) + (1 − P)·ln(m − 1) (Guo et al. 2023, eqs. 3 and 6), and returned
 // as the advantage (P − 1/m)/(1 − 1/m).
 func fanoNaiveAlg1(mi float64, m int) float64 {
 	fm := float64(m)
@@ -304,10 +304,11 @@ func fanoNaiveAlg1(mi float64, m int) float64 {
 }
 
 // Guo et al. 2023 (Gaussian mechanism, M = 10 one-hot candidates,
-// Δ = √2, uniform prior) through gaussian rows: fano_adv_alpha1 is the
-// "Thm2 Adv" column (Algorithm 1 with Theorem 2's mutual information) and
+// Δ = √2, uniform prior: the setting of Fig. 3b; values computed in
+// mpmath) through gaussian rows: fano_adv_alpha1 is
+// Algorithm 1 with Theorem 2's mutual information and
 // fano_adv_opt is the smaller of that and the order-optimised Algorithm 2
-// ("Alg2-opt", a grid minimum: the continuous search may be a little lower).
+// (a grid minimum: the continuous search may be a little lower).
 func TestFanoGaussianRowsTheorem2(t *testing.T) {
 	for _, c := range []struct {
 		sigma, thm2, alg2 float64

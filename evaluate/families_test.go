@@ -5,8 +5,10 @@ import (
 	"testing"
 )
 
-// Each family's columns, wired through the evaluator, reproduce catalog
-// values (the functions behind them are tested on their own in their files;
+// Each family's columns, wired through the evaluator, reproduce reference
+// values (src names the paper's result; the numbers were computed
+// independently in mpmath unless src says otherwise; the functions behind
+// them are tested on their own in their files;
 // these tests check the wiring: which inputs reach which function).
 func TestFamilyColumnsCatalog(t *testing.T) {
 	for _, c := range []struct {
@@ -16,18 +18,18 @@ func TestFamilyColumnsCatalog(t *testing.T) {
 		tol  float64
 		src  string
 	}{
-		{map[string]string{"mu": "1", "baseline": "0.01"}, "rero_zcdp", 0.1261459225, 1e-9, "seed003.md §8.6 Balle zCDP succ(b=0.01), μ=1"},
-		{map[string]string{"mu": "1", "baseline": "0.1"}, "rero_zcdp", 0.5186017317, 1e-9, "seed003.md §8.6 Balle zCDP succ(b=0.1), μ=1"},
-		{map[string]string{"mu": "1", "baseline": "0.1"}, "rero_rdp", 0.5186017317, 1e-9, "Cor. B.2 with ε(t) = ρt is Cor. B.1 (seed003.md §4.4)"},
-		{map[string]string{"mu": "1", "baseline": "0.9"}, "fdp_binary_success", 1 - 0.0986636939, 1e-9, "seed003.md §8.6 R(π=0.9), μ=1"},
-		{map[string]string{"mu": "0.5", "baseline": "0.75"}, "fdp_binary_success", 0.7510, 5e-5, "seed003.md §8.6 App. D table, μ=0.5, b=0.75"},
-		{map[string]string{"mu": "0.5", "target_advantage": "0.1"}, "fdp_mu_for_target", 0.2513226937, 1e-9, "seed003.md §8.6 inverse oracles, η=0.1"},
-		{map[string]string{"mu": "0.5", "target_advantage": "0.1", "baseline": "0.1"}, "fdp_mu_for_target", 0.4399303320, 1e-9, "seed003.md §8.6 baseline-specific target"},
-		{map[string]string{"sigma": "2", "target_advantage": "0.1"}, "fdp_sigma_for_target", 3.978948281, 1e-8, "seed003.md §8.6 inverse oracles, η=0.1, Δ=1"},
-		{map[string]string{"epsilon": "1", "delta": "1e-5", "target_advantage": "0.1"}, "fdp_eps_for_target", 0.2006525135, 1e-9, "seed003.md §8.6 inverse oracles, η=0.1, δ=1e-5"},
-		{map[string]string{"laplace_scale": "1", "target_advantage": "0.1"}, "fdp_eps_for_target", 0.2107210313, 1e-9, "seed003.md §8.6 inverse oracles, Laplace ε"},
-		{map[string]string{"laplace_scale": "2", "sensitivity": "2"}, "fdp_worst_advantage", 0.3934693403, 1e-9, "seed003.md §8.6 Laplace table, ε=1"},
-		{map[string]string{"laplace_scale": "5"}, "fdp_worst_advantage", 0.09516258196, 1e-9, "seed003.md §8.6 Laplace table, ε=0.2 (b=5, G.1)"},
+		{map[string]string{"mu": "1", "baseline": "0.01"}, "rero_zcdp", 0.1261459225, 1e-9, "Kulynych et al. Cor. B.1 (Eq. 24) at ρ = μ²/2 = 0.5, b = 0.01"},
+		{map[string]string{"mu": "1", "baseline": "0.1"}, "rero_zcdp", 0.5186017317, 1e-9, "Kulynych et al. Cor. B.1 (Eq. 24) at ρ = μ²/2 = 0.5, b = 0.1"},
+		{map[string]string{"mu": "1", "baseline": "0.1"}, "rero_rdp", 0.5186017317, 1e-9, "Cor. B.2 (Eq. 25) with ε(t) = ρt is Cor. B.1 (Kulynych et al. App. B)"},
+		{map[string]string{"mu": "1", "baseline": "0.9"}, "fdp_binary_success", 1 - 0.0986636939, 1e-9, "Kulynych et al. Thm D.1: 1 − R_{G_μ}(π) at π = 0.9, μ = 1"},
+		{map[string]string{"mu": "0.5", "baseline": "0.75"}, "fdp_binary_success", 0.7510, 5e-5, "Kulynych et al. Thm D.1 at μ = 0.5, b = 0.75 (4 digits)"},
+		{map[string]string{"mu": "0.5", "target_advantage": "0.1"}, "fdp_mu_for_target", 0.2513226937, 1e-9, "Thm 3.4 worst case η = 2Φ(μ/2) − 1 = 0.1 solved for μ"},
+		{map[string]string{"mu": "0.5", "target_advantage": "0.1", "baseline": "0.1"}, "fdp_mu_for_target", 0.4399303320, 1e-9, "Thm 3.3 adv = 1 − G_μ(b) − b = 0.1 at b = 0.1 solved for μ"},
+		{map[string]string{"sigma": "2", "target_advantage": "0.1"}, "fdp_sigma_for_target", 3.978948281, 1e-8, "Thm 3.4 η = 0.1 solved for σ = Δ/μ, Δ = 1"},
+		{map[string]string{"epsilon": "1", "delta": "1e-5", "target_advantage": "0.1"}, "fdp_eps_for_target", 0.2006525135, 1e-9, "Prop. A.1 η = (e^ε − 1 + 2δ)/(e^ε + 1) = 0.1 at δ = 1e-5 solved for ε"},
+		{map[string]string{"laplace_scale": "1", "target_advantage": "0.1"}, "fdp_eps_for_target", 0.2107210313, 1e-9, "Laplace η = 1 − e^{−ε/2} = 0.1 solved for ε"},
+		{map[string]string{"laplace_scale": "2", "sensitivity": "2"}, "fdp_worst_advantage", 0.3934693403, 1e-9, "Laplace η = 1 − e^{−ε/2} at ε = 1"},
+		{map[string]string{"laplace_scale": "5"}, "fdp_worst_advantage", 0.09516258196, 1e-9, "Laplace η = 1 − e^{−ε/2} at ε = 0.2 (b = 5, Kulynych et al. App. G.1)"},
 		{map[string]string{"epsilon": "1", "records": "500", "w": "0.0002"}, "pso_cohen_nissim", 500 * math.E * 0.0002, 1e-12, "Thm B.1 n(e^ε w + δ) at δ=0"},
 		{map[string]string{"epsilon": "1", "records": "500", "w": "0.0002"}, "pso_fdp", 500 * math.E * 0.0002, 1e-12, "Thm F.2 with 1 − f_{ε,0}(w) = e^ε w for small w"},
 		{map[string]string{"epsilon": "1", "records": "500", "w": "0.0002"}, "pso_baseline", 500 * 0.0002 * math.Pow(1-0.0002, 499), 1e-12, "Eq. (5) n w (1−w)^(n−1)"},
@@ -54,7 +56,7 @@ func TestFamilyEquivalences(t *testing.T) {
 		}
 	}
 	// Marginals reduce to the GDP with μ = √K·√2/σ, K = C(16,3) − C(15,3) =
-	// 105 (Swanberg et al. 2025: ACS single column). σ = 54.06 gives μ ≈ 0.268051,
+	// 105 (Swanberg et al. 2025 §6.1: ACS, d = 16, one unknown column). σ = 54.06 gives μ ≈ 0.268051,
 	// which is (1, 1e-5)-DP.
 	mu := math.Sqrt(105) * math.Sqrt2 / 54.06
 	for _, col := range []string{"fdp_success", "fdp_worst_advantage", "adp_advantage"} {
@@ -90,7 +92,7 @@ func TestFamilyEquivalences(t *testing.T) {
 	}
 }
 
-// The Fano columns through the evaluator: Guo et al. 2023 (item 5), ρ = 6
+// The Fano columns through the evaluator: Guo et al. 2023 (§6.3), ρ = 6
 // (DP-SGD, T = 1, σ = 1/√3, Δ = 2C) and M = 50,256 candidates: Algorithm 1
 // gives 0.61580217 and the order-optimised Algorithm 2 0.481706188.
 func TestFanoColumns(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 
 // Fano bounds on reconstruction of a discrete attribute (Guo, Sablayrolles &
 // Sanjabi 2022, "Analyzing Privacy Leakage in Machine Learning via Multiple
-// Hypothesis Testing: A Lesson From Fano", ICML; catalog
+// Hypothesis Testing: A Lesson From Fano", ICML; cited as
 // Guo et al. 2023).
 //
 // Game (paper §3, eq. 1): a private attribute takes one of M candidate
@@ -21,16 +21,18 @@ import (
 //	Adv = (P(X̂ = X) − p*)/(1 − p*).
 //
 // The bounds below hold for every adversary. All logarithms are natural:
-// mutual information, entropies and RDP ε are in nats (catalog §5 item 2).
+// mutual information, entropies and RDP ε are in nats (RDP's ε is defined
+// with the natural log, §2; the paper never states a base).
 //
 // Neighbouring relation: Theorem 1 and Theorem 2 compare the outputs on any
 // two hypotheses D ∪ {z_x} and D ∪ {z_x'}, so every privacy parameter fed
 // in here must be for replace-one (substitution) adjacency. Add/remove
 // accountants (Opacus, TF-Privacy) understate it: for the Gaussian
 // mechanism and DP-SGD the substitution sensitivity is 2C, four times the
-// add/remove RDP ε (catalog §3 and §5 item 1). The caller converts.
+// add/remove RDP ε (§6.3 prints both αT/2σ² and, at α = 1, 2T/σ²: the
+// latter is the replace-one value, Δ = 2C). The caller converts.
 //
-// Prior conventions (catalog §5 items 6–10): M ≥ 2. A nil or empty prior is
+// Prior conventions (chosen here where the paper is silent): M ≥ 2. A nil or empty prior is
 // uniform over M candidates and is never expanded, so M up to 1e9 and beyond
 // costs O(1). A probability vector must have finite non-negative entries
 // that sum to 1 within 1e-6; it is renormalised exactly, and its length is
@@ -42,7 +44,7 @@ import (
 // Numerics. With the success probability written as P = (1 + (M − 1)v)/M,
 // v ∈ [0, 1] (v is the advantage over the uniform baseline 1/M), Fano's
 // condition becomes a Rényi divergence between Bernoulli distributions
-// (catalog B2 and B4, success-probability form),
+// (Algorithms 1 and 2 of §4 and App. A.1 rewritten, derived here),
 //
 //	D_α(Ber(P) ‖ Ber(1/M)) ≤ c_α := μ + D_α(p ‖ U_M) = μ + ln M − H_α(p),
 //
@@ -54,7 +56,7 @@ import (
 // found by bisection on the bit patterns of float64 values in [0, 1], which
 // is bisection in log space: it resolves v to one ulp whether v is 1e-300 or
 // 0.5, in at most 64 steps, deterministically. The end that violates the
-// condition is returned (the conservative end of catalog §5 item 19), c_α is
+// condition is returned (the conservative end, never under-reporting), c_α is
 // enlarged by a relative 2⁻⁴⁴ plus the rounding error of D_α(p‖U) before the
 // comparison, and the results are rounded up (rounding.go).
 
@@ -318,11 +320,12 @@ func (pr fanoPrior) solve(alpha, mi float64) FanoBound {
 //
 //	H(p) − μ ≤ h(1 − P) + (1 − P)·ln(M − 1),
 //
-// equivalently (catalog B2) the largest P ∈ [1/M, 1] with
+// equivalently (eq. 6 rewritten, derived here) the largest P ∈ [1/M, 1] with
 // KL(Ber(P) ‖ Ber(1/M)) ≤ ln M − H(p) + μ, and the advantage
 // (P − p*)/(1 − p*). It is 1 when μ ≥ H(p); for a uniform prior it is 0 at
-// μ = 0 and ≈ √(2μ/(M − 1)) for μ ≪ 1/M (catalog B12); a non-uniform prior
-// leaves Fano slack, a positive advantage at μ = 0 (catalog §5 item 11).
+// μ = 0 and ≈ √(2μ/(M − 1)) for μ ≪ 1/M (a Taylor expansion of eq. 6 at
+// t = 1 − 1/M); a non-uniform prior
+// leaves Fano slack, a positive advantage at μ = 0 (0.01502 for the §6.2 IWPC prior).
 //
 // μ is an upper bound, in nats, on the Shannon mutual information between
 // the candidate index and the release: exact (FanoMIRandomizedResponse), the
@@ -341,12 +344,13 @@ func FanoAlgorithm1(mi float64, m int, prior []float64) (FanoBound, error) {
 //
 //	H_α(p) − μ ≤ ln M − D_α(Ber(1 − P) ‖ Ber(1 − 1/M)),
 //
-// solved for the largest success probability P (catalog B4: the largest
+// solved for the largest success probability P (equivalently the largest
 // P ∈ [1/M, 1] with D_α(Ber(P) ‖ Ber(1/M)) ≤ ln M − H_α(p) + μ), with the
 // advantage (P − p*)/(1 − p*). H_α is the Rényi entropy of the prior (eq.
 // 14) and I_α the Arimoto information (eq. 16). α = 1 is Algorithm 1; α → 1
 // is continuous. α = +Inf is pure ε-DP, with the closed form
-// P = min(1, p*·e^μ) (catalog B12).
+// P = min(1, p*·e^μ) (the α → ∞ limit of eq. 17, derived here; for M = 2
+// it is Yeom et al.'s e^ε − 1 quoted in §2).
 //
 // μ bounds I_α in nats; by Theorem 1, if the mechanism is (α, ε)-RDP for
 // replace-one neighbours (between the outputs on any two candidates), then
@@ -372,9 +376,9 @@ func FanoAlgorithm2(alpha, mi float64, m int, prior []float64) (FanoBound, error
 //
 //   - alpha1: Algorithm 1 with μ = FanoMIFromRDP(curve), the smallest ε of
 //     the curve (ε at order 1 when the curve has it; a larger order is a
-//     valid, looser substitute since D₁ ≤ D_α, paper L173);
+//     valid, looser substitute since D₁ ≤ D_α, paper §5.1);
 //   - best: min over the orders α_i of the curve (and over alpha1) of
-//     Algorithm 2 with μ = ε_i (catalog B5: every term is a valid bound, so
+//     Algorithm 2 with μ = ε_i (every term is a valid bound, so
 //     the minimum is one; the paper's §6.3 "close to 0.5 at ε = 6" matches
 //     only this optimised bound). Order +Inf (pure ε-DP) is used; pairs with
 //     ε = +Inf are skipped. The minimum is over the given orders only.
@@ -411,10 +415,11 @@ func FanoRDP(curve RDP, m int, prior []float64) (alpha1, best FanoBound, err err
 // in Theorem 1.
 //
 //   - alpha1: Algorithm 1 with μ = ρ (Theorem 1 at α = 1);
-//   - best: min over α ≥ 1 of Algorithm 2 with μ = ρα (catalog B5): a grid
+//   - best: min over α ≥ 1 of Algorithm 2 with μ = ρα (App. A.1 gives
+//     Algorithm 2 for one α; the minimum over α is ours): a grid
 //     α ∈ {1} ∪ {1 + 10^{j/16} : j = −80…64} refined by golden-section
 //     search in ln(α − 1) between the neighbours of the best grid point
-//     (Adv(α) is unimodal in every case the catalog tried, §5 item 20, but
+//     (Adv(α) was unimodal in every case tried in high precision, but
 //     that is not guaranteed, hence the grid); best.Order is the minimiser.
 //
 // Errors (NaN fields): ρ NaN or negative, invalid M or prior. ρ = +Inf
@@ -486,10 +491,10 @@ func FanoZCDP(z ZCDP, m int, prior []float64) (alpha1, best FanoBound, err error
 // I(X;Y) from an RDP curve: the smallest ε_i over its orders α_i ≥ 1. By
 // Theorem 1 of Guo, Sablayrolles & Sanjabi (2022) (proof App. B: I(X;Y) =
 // Σ_x P(x)·KL(Y|x ‖ Y) ≤ max_{x,x'} KL(Y|x ‖ Y|x') by convexity), and since
-// KL = D₁ ≤ D_α ≤ ε_α for every α (monotonicity of Rényi divergence, L173),
+// KL = D₁ ≤ D_α ≤ ε_α for every α (monotonicity of Rényi divergence, §5.1),
 // each ε_i bounds I(X;Y) for every prior. The curve must hold for
 // replace-one neighbours (any two candidates); for an add/remove curve of a
-// Gaussian-type mechanism scale ε by 4 first (catalog §3). Errors:
+// Gaussian-type mechanism scale ε by 4 first (Δ = 2C, not C; §6.3). Errors:
 // curve.Validate() fails. Pairs with ε = +Inf give +Inf (no bound).
 func FanoMIFromRDP(curve RDP) (float64, error) {
 	if err := curve.Validate(); err != nil {
@@ -511,7 +516,7 @@ func FanoMIFromRDP(curve RDP) (float64, error) {
 // with mu = Δ/σ (the Gaussian-DP μ; pass 1/(σ/Δ) for a noise-to-sensitivity
 // ratio), so Δ²/(2σ²) = mu²/2. Δ is the largest distance between the
 // encodings of any two candidates (replace-one; for DP-SGD with clipping C
-// it is 2C, not C; catalog §5 item 22). The bound is ≤ min(mu²/2, H(p)).
+// it is 2C, not C). The bound is ≤ min(mu²/2, H(p)).
 // Uniform prior: −ln(1/M + (1 − 1/M)e^{−mu²/2}). Rounded up. Errors: mu NaN
 // or negative, invalid M or prior; mu = +Inf (σ = 0) gives H(p).
 func FanoMIGaussian(mu float64, m int, prior []float64) (float64, error) {
@@ -524,8 +529,8 @@ func FanoMIGaussian(mu float64, m int, prior []float64) (float64, error) {
 // FanoMIKLMixture returns −Σ_m p_m ln(p_m + (1 − p_m)e^{−ε₁}), an upper
 // bound on I(X;Y) for any mechanism whose outputs on any two candidates
 // have KL divergence ≤ ε₁ (i.e. (1, ε₁)-RDP under replace-one adjacency).
-// This is the extension of Theorem 2 in catalog B9 [DERIVED, not in the
-// paper]: I = Σ_m p_m KL(P_m ‖ Σ_l p_l P_l) and
+// This extends Theorem 2 (App. B, eq. 19) by the same argument; it is
+// derived here, not in the paper: I = Σ_m p_m KL(P_m ‖ Σ_l p_l P_l) and
 // KL(P ‖ Σ_j c_j Q_j) ≤ −ln Σ_j c_j e^{−KL(P‖Q_j)} by Jensen's inequality
 // on the concave −log-sum-exp; with ε₁ = Δ²/(2σ²) it is eq. 19. It is never
 // above min(ε₁, H(p)), so it improves on Theorem 1 at α = 1. Each term is
@@ -619,7 +624,8 @@ func FanoMIRandomizedResponse(rr RandomizedResponse, prior []float64) (float64, 
 // RandomizedResponseFromQ returns the k-ary randomized response of the
 // paper's eq. 8 (Y = X with probability 1 − q, else uniform over the k
 // values) in the ε parameterisation of RandomizedResponse:
-// e^ε = a/b = 1 + k(1 − q)/q, so ε = log1p(k(1 − q)/q) (catalog B7). q = 0
+// e^ε = a/b = 1 + k(1 − q)/q, so ε = log1p(k(1 − q)/q) (derived from eq. 8;
+// the paper plots this ε in Fig. 3a without a formula). q = 0
 // gives ε = +Inf, q = 1 gives 0; q outside [0, 1] or NaN gives ε = NaN.
 func RandomizedResponseFromQ(q float64, k int) RandomizedResponse {
 	if !(q >= 0 && q <= 1) {
@@ -630,13 +636,14 @@ func RandomizedResponseFromQ(q float64, k int) RandomizedResponse {
 
 // FanoEpsilonMax returns the largest μ (in nats) for which Algorithm 2 at
 // order α (Algorithm 1 for α = 1) still bounds the advantage by target
-// (catalog B12, the inverse of Algorithm 2 in closed form):
+// (the inverse of Algorithm 2 in closed form, derived here):
 //
 //	μ_max = D_α(Ber(P) ‖ Ber(1/M)) − (ln M − H_α(p)),   P = p* + target·(1 − p*).
 //
 // With μ = ε(α) of a replace-one RDP curve (Theorem 1) it calibrates ε. A
 // negative value means the target is below the Fano slack of a non-uniform
-// prior and cannot be certified (catalog §5 item 11). Rounded down. Errors
+// prior and cannot be certified (e.g. target 0.01 under the §6.2 IWPC
+// prior). Rounded down. Errors
 // (NaN): target outside [0, 1] or NaN, α NaN or below 1, invalid M or
 // prior, delta prior. target = 1 gives H_α(p).
 func FanoEpsilonMax(target, alpha float64, m int, prior []float64) (float64, error) {

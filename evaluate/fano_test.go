@@ -11,11 +11,13 @@ import (
 )
 
 // Oracles are reference values for Guo et al. 2023 (Guo,
-// Sablayrolles & Sanjabi 2022), §4.3, whose values were computed in
-// 25–50-digit mpmath; each test names its table. Printed values are
+// Sablayrolles & Sanjabi 2022) that the paper does not print (it has
+// figures only): they were computed independently in 25–50-digit mpmath
+// from the paper's Algorithms 1 and 2 and eqs. 9, 16–19; each test names
+// its setting (and the figure it reproduces). Printed values are
 // compared to half a unit in their last printed digit (×1.01).
 
-// fanoCatalog parses a catalog value and returns it with the tolerance its
+// fanoCatalog parses a reference value and returns it with the tolerance its
 // printing implies. "0" and "1" are exact (trivial or vanishing bounds).
 func fanoCatalog(t *testing.T, s string) (v, tol float64) {
 	t.Helper()
@@ -65,9 +67,9 @@ func fanoM(t *testing.T) func(float64, error) float64 {
 	}
 }
 
-var fanoIWPC = []float64{0.367, 0.339, 0.294} // catalog §4.3.5 (paper §6.2 L249)
+var fanoIWPC = []float64{0.367, 0.339, 0.294} // the VKORC1 prior of paper §6.2 and App. A.3
 
-// Catalog §4.3.1: Algorithm 1, uniform prior, μ = ε, M from 2 to 10^10,
+// Algorithm 1, uniform prior, μ = ε (the setting of Fig. 2), M from 2 to 10^10,
 // and the four rows with t*.
 func TestFanoAlgorithm1Grid(t *testing.T) {
 	eps := []float64{0.1, 0.5, 1, 2, 4, 6, 8, 10, 15, 20}
@@ -110,7 +112,8 @@ func TestFanoAlgorithm1Grid(t *testing.T) {
 	}
 }
 
-// Catalog §4.3.2 (M = 2), §4.3.8 (ε = c·ln M) and §4.3.10 (small μ).
+// Algorithm 1 at M = 2, at ε = c·ln M (the §5.1 claim that the advantage
+// depends on ε/ln M only holds approximately) and at small μ (mpmath).
 func TestFanoAlgorithm1SmallCases(t *testing.T) {
 	mis := []float64{0.001, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.69}
 	advs := strings.Fields("0.04471390437 0.1411851405 0.3135631967 0.4395892523 0.6103456745 0.7328279493 0.9036225083 0.9992969605")
@@ -146,7 +149,8 @@ func TestFanoAlgorithm1SmallCases(t *testing.T) {
 	}
 }
 
-// Catalog §5 item 15 and B12: near μ = 0 the uniform bound is
+// Near μ = 0 the uniform bound is, by a Taylor expansion of eq. 6 at
+// t = 1 − 1/M,
 // √(2μ/(M − 1))·(1 + O(√(μM))); the stable form must keep it for μ far
 // below float64's resolution of ln M, and for M up to 1e9 and beyond.
 func TestFanoTinyMutualInformation(t *testing.T) {
@@ -163,7 +167,8 @@ func TestFanoTinyMutualInformation(t *testing.T) {
 			}
 		}
 	}
-	// μ = 0 with a uniform prior is exactly the baseline (catalog §5 item 13).
+	// μ = 0 with a uniform prior is exactly the baseline (eq. 6 at μ = 0 has
+	// its double root at t = 1 − 1/M).
 	for _, m := range []int{2, 10, 1000000000} {
 		b := fanoB(t)(FanoAlgorithm1(0, m, nil))
 		if b.Advantage != 0 || b.Success < 1/float64(m) || b.Success > 1/float64(m)*(1+1e-14) {
@@ -176,7 +181,7 @@ func TestFanoTinyMutualInformation(t *testing.T) {
 	}
 }
 
-// Catalog §4.3.5: the IWPC prior (non-uniform; Fano slack at μ = 0),
+// The IWPC prior of §6.2 (non-uniform; Fano slack at μ = 0; mpmath values),
 // Theorem 2 with this prior, randomized response with this prior, and its
 // entropies (H via Theorem 2 at σ = 0, H_α via FanoEpsilonMax at target 1).
 func TestFanoIWPCPrior(t *testing.T) {
@@ -234,7 +239,7 @@ func TestFanoIWPCPrior(t *testing.T) {
 	}
 }
 
-// fanoRRRenyi is the RDP curve of paper-style randomized response (catalog B7):
+// fanoRRRenyi is the RDP curve of the randomized response of eq. 8 (derived here):
 // ε(α) = ln[a^α b^{1−α} + b^α a^{1−α} + (M − 2)b]/(α − 1), and
 // (a − b) ln(a/b) at α = 1, with a = 1 − q + q/M and b = q/M.
 func fanoRRRenyi(q float64, m int, alpha float64) float64 {
@@ -247,9 +252,9 @@ func fanoRRRenyi(q float64, m int, alpha float64) float64 {
 	return math.Log(s) / (alpha - 1)
 }
 
-// Catalog §4.3.3: randomized response, M = 10, uniform prior (Fig. 3a).
+// Randomized response, M = 10, uniform prior (Fig. 3a; mpmath values).
 // The exact-MI bound equals the MAP advantage 1 − q (App. A.2); the
-// α-optimised column uses the catalog's grid α = 1, 1.05, …, 30.95.
+// α-optimised reference values were minimised on the grid α = 1, 1.05, …, 30.95.
 func TestFanoRandomizedResponseM10(t *testing.T) {
 	rows := []struct {
 		q                               float64
@@ -278,7 +283,7 @@ func TestFanoRandomizedResponseM10(t *testing.T) {
 			t.Errorf("q=%v: Alg1(exact I) = %.16g, want 1 − q = %v (App. A.2)", r.q, b.Advantage, want)
 		}
 		fanoCheck(t, "ε_KL", fanoRRRenyi(r.q, 10, 1), r.epsKL)
-		// The RR RDP curve on the catalog's grid; the α = 1 entry is ε_KL.
+		// The RR RDP curve on that grid; the α = 1 entry is ε_KL.
 		var curve RDP
 		for i := 0; i <= 599; i++ {
 			a := 1 + 0.05*float64(i)
@@ -297,8 +302,8 @@ func TestFanoRandomizedResponseM10(t *testing.T) {
 	}
 }
 
-// Catalog §4.3.4 (Gaussian mechanism, M = 10, one-hot, Δ = √2, ρ = 1/σ²)
-// and the M = 2 Gaussian table of §4.3.2.
+// Gaussian mechanism, M = 10, one-hot, Δ = √2, ρ = 1/σ² (Fig. 3b; mpmath
+// values) and the M = 2 Gaussian case.
 func TestFanoGaussian(t *testing.T) {
 	rows := []struct {
 		sigma                                  float64
@@ -319,7 +324,7 @@ func TestFanoGaussian(t *testing.T) {
 			t.Fatal(err)
 		}
 		fanoCheck(t, "Thm1 α=1", a1.Advantage, r.thm1)
-		// The catalog minimised on the grid α = 1…11 step 0.025; the
+		// The reference value was minimised on the grid α = 1…11 step 0.025; the
 		// continuous search can only be lower, and by little.
 		want, _ := fanoCatalog(t, r.alg2opt)
 		if !(best.Advantage <= want+1e-8 && best.Advantage >= want-1e-4) {
@@ -333,7 +338,7 @@ func TestFanoGaussian(t *testing.T) {
 		if b.Advantage < mapAdv || best.Advantage < mapAdv {
 			t.Errorf("σ=%v: a bound is below the exact MAP advantage %v", r.sigma, mapAdv)
 		}
-		// B9: Theorem 2 is never above min(ρ, H(p)).
+		// Theorem 2 (eq. 19) is never above min(ρ, H(p)).
 		if mi > math.Min(mu*mu/2, math.Log(10))*(1+1e-15) {
 			t.Errorf("σ=%v: Thm2 μ %v above min(ρ, ln M)", r.sigma, mi)
 		}
@@ -350,7 +355,7 @@ func TestFanoGaussian(t *testing.T) {
 		i, _ := fanoCatalog(t, r.exactI)
 		b := fanoB(t)(FanoAlgorithm1(i, 2, nil))
 		fanoCheck(t, "M=2 Fano(exact I)", b.Advantage, r.adv)
-		mapAdv := 2*numeric.NormCDF(1/(math.Sqrt2*r.sigma)) - 1 // catalog B8, M = 2
+		mapAdv := 2*numeric.NormCDF(1/(math.Sqrt2*r.sigma)) - 1 // MAP success Φ(1/(√2σ)) of eq. 10 at M = 2
 		fanoCheck(t, "M=2 MAP", mapAdv, r.map_)
 		if b.Advantage < mapAdv {
 			t.Errorf("σ=%v: Fano %v below MAP %v", r.sigma, b.Advantage, mapAdv)
@@ -359,8 +364,8 @@ func TestFanoGaussian(t *testing.T) {
 	}
 }
 
-// Catalog §4.3.6: Algorithm 2 at fixed orders, the α → 1 continuity row and
-// the α → ∞ table with its limit p*(e^ε − 1)/(1 − p*) (catalog B12).
+// Algorithm 2 at fixed orders (mpmath), α → 1 continuity and α → ∞ with
+// its limit p*(e^ε − 1)/(1 − p*) (derived from eq. 17 as α → ∞).
 func TestFanoAlgorithm2Points(t *testing.T) {
 	for _, c := range []struct {
 		alpha, mi float64
@@ -410,9 +415,9 @@ func TestFanoAlgorithm2Points(t *testing.T) {
 	}
 }
 
-// Catalog §4.3.7 and §5 item 5: the GPT-2 canary setting (M = 50,256,
+// The GPT-2 canary setting of §6.3 (M = 50,256,
 // uniform, Gaussian RDP ε(α) = α·ε₁). The paper's "close to 0.5 at ε = 6"
-// (§6.3 L271) fits the α-optimised bound (0.4817), not Algorithm 1 (0.6158).
+// (§6.3, Fig. 5) fits the α-optimised bound (0.4817), not Algorithm 1 (0.6158).
 func TestFanoDPSGDGPT2(t *testing.T) {
 	for _, r := range []struct {
 		eps1       float64
@@ -433,7 +438,7 @@ func TestFanoDPSGDGPT2(t *testing.T) {
 			t.Fatal(err)
 		}
 		fanoCheck(t, "GPT-2 Alg1", a1.Advantage, r.alg1)
-		// The catalog's α-optimised values are grid minima except at ε₁ = 6
+		// The reference α-optimised values are grid minima except at ε₁ = 6
 		// (golden-section, α* = 1.30705); the continuous search can only be
 		// lower, and by little.
 		if r.eps1 == 6 || r.eps1 == 10 {
@@ -445,9 +450,9 @@ func TestFanoDPSGDGPT2(t *testing.T) {
 			t.Errorf("ε₁=%v: α* = %v, catalog %v", r.eps1, best.Order, r.alphaOpt)
 		}
 		if r.reroAdv != "" {
-			// B5: generalised Fano at each order is never looser than
-			// ReRo (Balle et al. 2022) at that order; the catalog's ReRo
-			// optimum is the closed form of B10.
+			// Generalised Fano at each order is never looser than
+			// ReRo (Balle et al. 2022, §6.1) at that order; the reference
+			// ReRo optimum is exp(−(√ln M − √ρ)²) at α* = √(ln M/ρ).
 			rero, _ := fanoCatalog(t, r.reroAdv)
 			if best.Advantage > rero+1e-9 {
 				t.Errorf("ε₁=%v: α-opt %v above ReRo %v", r.eps1, best.Advantage, rero)
@@ -462,11 +467,11 @@ func TestFanoDPSGDGPT2(t *testing.T) {
 	sigma := 1 / math.Sqrt(3)
 	a1, best, _ := FanoZCDP(ZCDP{Rho: 1 * 4 / (2 * sigma * sigma)}, 50256, nil)
 	if math.Abs(best.Advantage-0.5) > 0.02 || math.Abs(a1.Advantage-0.5) < 0.1 {
-		t.Errorf("ε=6: α-opt %v should be ≈ 0.5 and α=1 %v should not (catalog §5 item 5)", best.Advantage, a1.Advantage)
+		t.Errorf("ε=6: α-opt %v should be ≈ 0.5 and α=1 %v should not (§6.3)", best.Advantage, a1.Advantage)
 	}
 }
 
-// Catalog §4.3.9: inverse calibration ε_max(a) at α = 1, and the round trip
+// Inverse calibration ε_max(a) at α = 1 (mpmath), and the round trip
 // Alg1(ε_max(a)) = a.
 func TestFanoEpsilonMax(t *testing.T) {
 	targets := []float64{0.1, 0.5, 0.9}
@@ -569,8 +574,8 @@ func TestFanoBruteForceGrid(t *testing.T) {
 
 // Independent re-derivation of the exact MI of randomized response: the
 // double sum of eq. 9 over k² cells, for random priors; and the uniform
-// closed form log M − h(q − q/M) − (q − q/M) log(M − 1) (App. A.2,
-// catalog B7) for large M.
+// closed form log M − h(q − q/M) − (q − q/M) log(M − 1) (App. A.2:
+// Fano holds with equality) for large M.
 func TestFanoRandomizedResponseMIBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewSource(4))
 	for trial := 0; trial < 200; trial++ {
@@ -690,14 +695,14 @@ func TestFanoProperties(t *testing.T) {
 		}
 	}
 	// Non-uniform prior at μ = 0: the bound is at least the baseline
-	// (Fano slack, catalog §5 item 11), and not 0.
+	// (Fano slack of a non-uniform prior), and not 0.
 	b := fanoB(t)(FanoAlgorithm1(0, 0, fanoIWPC))
 	if !(b.Advantage > 0.01 && b.Success > 0.367) {
 		t.Errorf("IWPC μ=0: %+v", b)
 	}
 }
 
-// Edge cases and errors (catalog §5 items 6, 8, 10, 12): no panics, errors
+// Edge cases and errors (M < 2, delta prior, unnormalised prior, μ ≥ H): no panics, errors
 // with NaN fields for invalid inputs, NaN advantage for a delta prior.
 func TestFanoEdgeCases(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
@@ -725,7 +730,7 @@ func TestFanoEdgeCases(t *testing.T) {
 	if b.Advantage != 1 || !b.Trivial {
 		t.Errorf("μ = +Inf: %+v", b)
 	}
-	// M = 2 is trivial exactly from μ ≥ ln 2 (catalog §5 item 7).
+	// M = 2 is trivial exactly from μ ≥ ln 2 = H(p) (Algorithm 1's early return).
 	if b := fanoB(t)(FanoAlgorithm1(math.Ln2, 2, nil)); b.Advantage != 1 {
 		t.Errorf("M=2 μ=ln 2: %v", b.Advantage)
 	}

@@ -17,10 +17,10 @@ import (
 // replace-one neighbours (d_H(D, D') ≤ 1; the paper's Def. 3.1 and §3.1).
 // A pure-DP ε stated for add/remove neighbours must be doubled (group
 // privacy) before it is fed in. Feeding the ε of an (ε, δ > 0) accountant
-// into these formulas is unsound (catalog §5.3 item 1); only GBMIAHumphries
+// into these formulas is unsound (only Thm 4.9 has a δ); only GBMIAHumphries
 // accepts δ.
 //
-// Prior parameters (catalog §0), for a prior π over the candidate set Z
+// Prior parameters (the paper's notation), for a prior π over the set Z
 // (the reconstructions, the m attribute values of an AIA, or the two
 // records of a strong MIA):
 //
@@ -36,12 +36,13 @@ import (
 //
 // GBPriorStats computes κ_0, κ_0^-, μ and m from a probability vector.
 // t(ε) below is (e^ε − 1)/(e^ε + 1), evaluated as tanh(ε/2), which neither
-// overflows nor cancels (catalog §5.3 item 5).
+// overflows nor cancels (e^ε overflows float64 above ε ≈ 709.78).
 //
 // Every bound is rounded up with roundUp and clipped to its range; every
 // "largest ε" is the largest float64 at which the rounded-up bound, as
-// computed, is at most the target (found from the closed forms of catalog
-// §5.2 by largestNear), so it errs on the small side. Out-of-domain input
+// computed, is at most the target (found from the closed-form inverse of
+// each term, derived here: the paper prints none; then largestNear),
+// so it errs on the small side. Out-of-domain input
 // (NaN, ε < 0, a probability outside [0, 1], m < 1, an impossible prior)
 // gives NaN (and false for the inverses); nothing panics. ε = +Inf is
 // accepted and gives the limit of each bound.
@@ -58,14 +59,14 @@ func gbT(eps float64) float64 { return math.Tanh(eps / 2) }
 func gbValidEps(eps float64) bool { return eps >= 0 }
 
 // gbValidKappa0 reports whether κ_0 can be the largest mass of a
-// distribution over m points: m ≥ 1 and 1/m ≤ κ_0 ≤ 1 (catalog §5.3
-// item 9), with relative slack gbPriorTol.
+// distribution over m points: m ≥ 1 and 1/m ≤ κ_0 ≤ 1 (the largest mass
+// is at least the mean 1/m), with relative slack gbPriorTol.
 func gbValidKappa0(k0 float64, m int) bool {
 	return m >= 1 && validProbability(k0) && k0*float64(m) >= 1-gbPriorTol
 }
 
 // gbValidPrior reports whether κ_0 = max π and κ_0^- = min π can belong to
-// one distribution over m points (catalog §5.3 item 9): 0 ≤ κ_0^- ≤ κ_0 ≤ 1
+// one distribution over m points: 0 ≤ κ_0^- ≤ κ_0 ≤ 1
 // and the remaining m − 2 masses, each between the two, can make the total
 // 1, i.e. κ_0 + (m−1)κ_0^- ≤ 1 ≤ κ_0^- + (m−1)κ_0 (which imply
 // κ_0^- ≤ 1/m ≤ κ_0). Relative slack gbPriorTol. At m = 1 both are 1.
@@ -87,7 +88,7 @@ func gbValidMu(mu, k0 float64, m int) bool {
 
 // GBPrior holds the prior parameters of the Guerra-Balboa et al. bounds
 // for a discrete prior π = (p_1, …, p_M) over M candidates under the
-// perfect-reconstruction error l of Eq. 7 (catalog §0, §5.1):
+// perfect-reconstruction error l of Eq. 7 (§8.1, §8.2):
 // Kappa0 = κ_0 = max_i p_i (Eq. 4 at η = 0; proof of Prop 5.1),
 // Kappa0Min = κ_0^- = min_i p_i (Thm 7.3), Mu = μ = Σ_i p_i² (§9), M = m.
 type GBPrior struct {
@@ -98,7 +99,7 @@ type GBPrior struct {
 }
 
 // GBPriorStats returns κ_0 = max p_i, κ_0^- = min p_i, μ = Σ p_i² and
-// m = len(p) for a prior vector p (catalog §0 and §5.1: for η = 0 and a
+// m = len(p) for a prior vector p (for η = 0 and a
 // discrete prior these are the parameters of Prop 5.1, Thm 7.3 and the §9
 // cap). Every entry must be finite and ≥ 0 and the entries must sum to 1
 // within a relative 1e-9; the vector is divided by its (compensated) sum
@@ -169,7 +170,7 @@ func neumaierAdd(s, c, x float64) (float64, float64) {
 }
 
 // GBMIAYeomRaw returns the bound of Yeom et al. on the membership advantage
-// of a weak adversary as recapped in §4.1 (unnumbered display; catalog B1):
+// of a weak adversary as recapped in §4.1 (unnumbered display):
 //
 //	Adv_MIA ≤ e^ε − 1,
 //
@@ -197,8 +198,9 @@ func GBMIAYeom(eps float64) float64 {
 }
 
 // GBMIAErlingsson returns the bound of Erlingsson et al. recapped as
-// Thm 4.6, with the catalog's erratum applied (§5.4 item 1: the printed
-// 1 − e^{−δ} must read 1 − e^{−ε}; catalog B2):
+// Thm 4.6, with an erratum corrected (the printed 1 − e^{−δ} must read
+// 1 − e^{−ε}: δ is undefined in a pure-DP theorem, and the text after it
+// says the advantage "is limited directly by the privacy budget ε"):
 //
 //	Adv_MIA ≤ 1 − e^{−ε} = −expm1(−ε),
 //
@@ -212,15 +214,15 @@ func GBMIAErlingsson(eps float64) float64 {
 }
 
 // GBMIAHumphries returns the bound of Humphries et al. recapped as Thm 4.9
-// on the STRONG membership advantage Adv^s_MIA (Eq. 2, Def. 4.8; catalog
-// B3, with the erratum §5.4 item 2: the theorem's "Adv_MIA" is Adv^s_MIA):
+// on the STRONG membership advantage Adv^s_MIA (Eq. 2, Def. 4.8; the
+// theorem's lead-in says "Adv_MIA" but its display is Adv^s_MIA):
 //
 //	Adv^s_MIA ≤ (e^ε − 1 + 2δ)/(e^ε + 1) = δ + (1 − δ)·t(ε),
 //
 // the only bound of the paper for (ε, δ)-DP, valid for every ε ≥ 0 and
 // δ ∈ [0, 1] (it equals δ at ε = 0, t(ε) at δ = 0 and 1 at δ = 1), strong
 // adversary, replace-one neighbours. The weak-setting advantage is half of
-// it (§4.1, catalog M3). It is the value of EpsDelta.WorstAdvantage, but
+// it (§4.1, the display after Eq. 2). It is EpsDelta.WorstAdvantage, but
 // evaluated as δ + (1 − δ)·tanh(ε/2): a sum of non-negative terms (a few
 // ulps) that is non-decreasing in ε in floating point too, whereas
 // t + 2δ/(e^ε + 1) can drop by an ulp as ε grows.
@@ -235,7 +237,7 @@ func GBMIAHumphries(eps, delta float64) float64 {
 }
 
 // GBMIAHumphriesEpsilon returns the largest ε with GBMIAHumphries(ε, δ) ≤
-// target (catalog §5.2, Humphries): ε = ln((1 + a − 2δ)/(1 − a)) =
+// target (Thm 4.9 solved for ε): ε = ln((1 + a − 2δ)/(1 − a)) =
 // log1p(2(a − δ)/(1 − a)). a < δ is infeasible (the bound is δ at ε = 0);
 // a ≥ 1 gives +Inf. EpsilonForWorstAdvantage is the same inverse for the
 // f-DP column's evaluation of this bound.
@@ -252,22 +254,24 @@ func GBMIAHumphriesEpsilon(target, delta float64) (float64, bool) {
 }
 
 // gbReRoExactRaw returns Prop 5.1's κ_0·min{e^ε, 1 + (m−1)t(ε)} unrounded
-// and unclipped (it exceeds 1 for non-uniform priors, catalog §4.3).
+// and unclipped (it exceeds 1 for non-uniform priors: κ_0 = 0.7, m = 2,
+// ε = 1 gives 1.0235).
 func gbReRoExactRaw(eps, k0 float64, m int) float64 {
 	return k0 * math.Min(math.Exp(eps), 1+float64(m-1)*gbT(eps))
 }
 
 // GBReRoExact returns the improved bound on reconstruction robustness for
-// perfect reconstruction (η = 0, error l of Eq. 7), Prop. 5.1 (catalog B6):
+// perfect reconstruction (η = 0, error l of Eq. 7), Prop. 5.1:
 //
 //	γ = min{1, κ_0·e^ε, κ_0·(1 + (m−1)·t(ε))},
 //
 // the probability that any informed attacker reconstructs the target
 // exactly, for a prior over m candidates with largest mass κ_0 = max π.
 // Table 2 rows 5 and 8 print the second term as κ_0(m−1)(t+1); that is an
-// erratum (catalog §3, §5.4 item 8) and is not used. The paper's claim
+// erratum (Prop 5.1, its proof and the §5 display give 1 + (m−1)t; the
+// printed rows exceed 1 for a uniform prior) and is not used. The paper's claim
 // that the bound never exceeds 1 holds only for a uniform prior, so the
-// result is clipped at 1 (catalog B6, §5.3 item 11). The first term is
+// result is clipped at 1 (κ_0 = 0.7, m = 2, ε = 1: 1.0235). The first term is
 // Balle et al.'s Prop 4.16 (ReRoPure). It equals κ_0 at ε = 0. Pure ε-DP,
 // replace-one neighbours; m ≥ 1 and 1/m ≤ κ_0 ≤ 1, else NaN.
 func GBReRoExact(eps, kappa0 float64, m int) float64 {
@@ -281,7 +285,7 @@ func GBReRoExact(eps, kappa0 float64, m int) float64 {
 }
 
 // GBReRoExactUniform returns Prop. 5.1 for the uniform prior over m
-// candidates (the display after Prop 5.1; catalog B6u):
+// candidates (the display after Prop 5.1 in §5):
 //
 //	γ = min{e^ε/m, 1/m + ((m−1)/m)·t(ε)} = min{e^ε, 1 + (m−1)t(ε)}/m,
 //
@@ -298,7 +302,7 @@ func GBReRoExactUniform(eps float64, m int) float64 {
 
 // GBUReRo returns the bound of Thm. 7.2 on Unbiased Reconstruction
 // Robustness (Def. 7.1, Eq. 5), for any error function l, any tolerance
-// η ≥ 0 and any prior π (catalog B8):
+// η ≥ 0 and any prior π:
 //
 //	γ = min{κ_η·(e^ε − 1), t(ε)},   κ_η = sup_{z'} Pr_{Z∼π}[l(Z, z') ≤ η],
 //
@@ -327,15 +331,16 @@ func gbUReRoExactRaw(eps, k0, kmin float64, m int) float64 {
 
 // GBUReRoExact returns the bound of Thm. 7.3 on (0, γ)-U-ReRo, the
 // advantage of exact reconstruction (η = 0, l of Eq. 7), as printed
-// (catalog B9; erratum §5.4 item 6: the statement's "(0,γ)-ReRo" means
+// (erratum: the statement's "(0,γ)-ReRo" means
 // U-ReRo, and the (m−1) factor of the statement, not of its proof, is
 // right), clipped at 1:
 //
 //	γ = min{1, κ_0·(e^ε − 1), κ_0·(m−1)·t(ε) + κ_0 − κ_0^-},
 //
 // with κ_0 = max π and κ_0^- = min π over the m candidates. For a
-// non-uniform prior its second term can exceed t(ε), 1 and 1 − μ (catalog
-// §4.3); GBUReRoExactCombined adds the valid Thm 7.2 term and the §9 cap.
+// non-uniform prior its second term can exceed t(ε), 1 and 1 − μ (π =
+// (0.7, 0.3), ε = 1: 0.7235 > t(1) = 0.4621, computed from the theorem);
+// GBUReRoExactCombined adds the valid Thm 7.2 term and the §9 cap.
 // It is 0 at ε = 0. Pure ε-DP, replace-one neighbours; (κ_0, κ_0^-, m)
 // must be consistent (see GBPriorStats), else NaN.
 func GBUReRoExact(eps, kappa0, kappa0Min float64, m int) float64 {
@@ -351,8 +356,8 @@ func gbUReRoCombinedRaw(eps, k0, kmin float64, m int) float64 {
 }
 
 // GBUReRoExactCombined returns the tightest bound the paper yields on the
-// (0, γ)-U-ReRo advantage of exact reconstruction (catalog B9 "combined"
-// and C2): Thm 7.3, Thm 7.2 at η = 0 (which the printed Thm 7.3 omits),
+// (0, γ)-U-ReRo advantage of exact reconstruction, the minimum of
+// Thm 7.3, Thm 7.2 at η = 0 (which the printed Thm 7.3 omits),
 // and the range of the advantage stated in §9:
 //
 //	γ = min{κ_0(e^ε − 1), t(ε), κ_0(m−1)t(ε) + κ_0 − κ_0^-, 1 − μ},
@@ -375,14 +380,14 @@ func GBUReRoExactCombined(eps, kappa0, kappa0Min, mu float64, m int) float64 {
 // GBAIAAdvantage returns the paper's bound on the attribute advantage
 // (Def. 4.11) of ANY informed attribute-inference attack that knows D_-
 // and the target's other features, §8.2 with Prop. 8.2 (Adv_AIA ≤ γ ⟺
-// (0, γ)-U-ReRo; catalog B12), where the m candidates are the completions
+// (0, γ)-U-ReRo), where the m candidates are the completions
 // of the target record by the m values of the attribute and π is the prior
 // of the attribute given the known features:
 //
 //	Adv_AIA ≤ min{κ_0(e^ε − 1), t(ε), κ_0(m−1)t(ε) + κ_0 − κ_0^-, 1 − μ}.
 //
 // The paper prints the first and third terms; t(ε) (Thm 7.2) and 1 − μ
-// (§9) are valid additions (catalog B9, B12, C2). It is
+// (§9) are valid additions (Thm 7.2 holds at η = 0 too). It is
 // GBUReRoExactCombined; for a uniform prior use GBUReRoUniform. Pure ε-DP,
 // replace-one neighbours.
 func GBAIAAdvantage(eps, kappa0, kappa0Min, mu float64, m int) float64 {
@@ -390,14 +395,14 @@ func GBAIAAdvantage(eps, kappa0, kappa0Min, mu float64, m int) float64 {
 }
 
 // GBUReRoUniform returns Eq. (6), Thm 7.3 for the uniform prior over m
-// candidates (κ_0 = κ_0^- = 1/m; catalog B10):
+// candidates (κ_0 = κ_0^- = 1/m):
 //
 //	γ = min{(e^ε − 1)/m, ((m−1)/m)·t(ε)}.
 //
 // By Prop 8.1 and 8.2 it bounds the membership advantage of an informed MIA
-// with m candidates (B11; m = 2 gives t(ε)/2, i.e. Adv^s_MIA ≤ t(ε)) and
+// with m candidates (§8.1; m = 2 gives t(ε)/2, i.e. Adv^s_MIA ≤ t(ε)) and
 // the attribute advantage of any informed AIA over m uniform attribute
-// values (B12). It is 0 at ε = 0 and at m = 1, below 1 − 1/m = 1 − μ, and
+// values (§8.2). It is 0 at ε = 0 and at m = 1, below 1 − 1/m = 1 − μ, and
 // equals GBReRoExactUniform − 1/m. Pure ε-DP, replace-one neighbours,
 // m ≥ 1 (else NaN).
 func GBUReRoUniform(eps float64, m int) float64 {
@@ -435,7 +440,8 @@ func gbOneMinusUp(x float64) float64 {
 	return s
 }
 
-// Inverses: the largest ε whose bound is at most a target (catalog §5.2).
+// Inverses: the largest ε whose bound is at most a target. The paper
+// prints no inverse (§9 says "solve the formula"); these are derived here.
 // Each term of each bound is non-decreasing in ε, so min{f_1, f_2} ≤ γ iff
 // f_1 ≤ γ or f_2 ≤ γ, and ε* = max(ε_1, ε_2) with ε_i the inverse of term
 // i (−∞ when the term never meets γ, +∞ when it always does). The closed
@@ -470,7 +476,7 @@ func gbAtanh2(s float64) float64 {
 }
 
 // GBMIAYeomEpsilon returns the largest ε with GBMIAYeom(ε) ≤ target,
-// ε = ln(1 + target) (catalog §5.2, Yeom); +Inf for target ≥ 1.
+// ε = ln(1 + target) (§4.1's display solved for ε); +Inf for target ≥ 1.
 func GBMIAYeomEpsilon(target float64) (float64, bool) {
 	if math.IsNaN(target) {
 		return math.NaN(), false
@@ -483,7 +489,7 @@ func GBMIAYeomEpsilon(target float64) (float64, bool) {
 }
 
 // GBMIAErlingssonEpsilon returns the largest ε with GBMIAErlingsson(ε) ≤
-// target, ε = −ln(1 − target) (catalog §5.2, Erlingsson corrected); +Inf
+// target, ε = −ln(1 − target) (corrected Thm 4.6 solved for ε); +Inf
 // for target ≥ 1.
 func GBMIAErlingssonEpsilon(target float64) (float64, bool) {
 	if math.IsNaN(target) {
@@ -498,7 +504,7 @@ func GBMIAErlingssonEpsilon(target float64) (float64, bool) {
 
 // GBReRoBalleEpsilon returns the largest ε whose Balle et al. bound
 // (Prop. 4.16, ReRoPure: min{1, κ e^ε}) is at most the target γ:
-// ε = ln(γ/κ) (catalog §5.2, Balle). γ < κ is infeasible (the bound is κ
+// ε = ln(γ/κ) (Prop 4.16 solved for ε). γ < κ is infeasible (the bound is κ
 // at ε = 0); γ ≥ 1 or κ = 0 gives +Inf. Pure ε-DP.
 func GBReRoBalleEpsilon(target, kappa float64) (float64, bool) {
 	if math.IsNaN(target) || !validProbability(kappa) {
@@ -512,7 +518,7 @@ func GBReRoBalleEpsilon(target, kappa float64) (float64, bool) {
 }
 
 // GBReRoExactEpsilon returns the largest ε with GBReRoExact(ε, κ_0, m) ≤
-// target γ (catalog §5.2, Prop 5.1): ε* = max(ln(γ/κ_0),
+// target γ (Prop 5.1 solved for ε): ε* = max(ln(γ/κ_0),
 // 2·artanh((γ/κ_0 − 1)/(m − 1))). γ < κ_0 is infeasible; γ ≥ 1 gives +Inf.
 func GBReRoExactEpsilon(target, kappa0 float64, m int) (float64, bool) {
 	if math.IsNaN(target) || !gbValidKappa0(kappa0, m) {
@@ -532,7 +538,7 @@ func GBReRoExactEpsilon(target, kappa0 float64, m int) (float64, bool) {
 }
 
 // GBReRoExactUniformEpsilon returns the largest ε with
-// GBReRoExactUniform(ε, m) ≤ target γ (catalog §5.2 with κ_0 = 1/m):
+// GBReRoExactUniform(ε, m) ≤ target γ (Prop 5.1 solved, κ_0 = 1/m):
 // ε* = max(ln(mγ), 2·artanh((mγ − 1)/(m − 1))). γ < 1/m is infeasible;
 // γ ≥ 1 gives +Inf.
 func GBReRoExactUniformEpsilon(target float64, m int) (float64, bool) {
@@ -554,7 +560,7 @@ func GBReRoExactUniformEpsilon(target float64, m int) (float64, bool) {
 }
 
 // GBUReRoEpsilon returns the largest ε with GBUReRo(ε, κ_η) ≤ target γ
-// (catalog §5.2, Thm 7.2): ε* = max(ln(1 + γ/κ_η), 2·artanh γ), the first
+// (Thm 7.2 solved for ε): ε* = max(ln(1 + γ/κ_η), 2·artanh γ), the first
 // formed as softplus(ln γ − ln κ_η) so tiny κ_η does not overflow. γ < 0
 // is infeasible; γ ≥ 1 or κ_η = 0 gives +Inf. This is §9's recipe "fix η,
 // compute κ_η from π, pick γ, solve for ε".
@@ -570,7 +576,7 @@ func GBUReRoEpsilon(target, kappaEta float64) (float64, bool) {
 	return gbLargest(bound, target, closed)
 }
 
-// gbUReRoExactClosed returns the closed-form ε* of Thm 7.3 (catalog §5.2):
+// gbUReRoExactClosed returns the closed-form ε* of Thm 7.3 (solved for ε):
 // max(ln(1 + γ/κ_0), 2·artanh((γ − κ_0 + κ_0^-)/(κ_0(m − 1)))).
 func gbUReRoExactClosed(target, k0, kmin float64, m int) float64 {
 	e1 := softplus(numeric.LogPos(target) - numeric.LogPos(k0))
@@ -588,7 +594,7 @@ func gbUReRoExactClosed(target, k0, kmin float64, m int) float64 {
 }
 
 // GBUReRoExactEpsilon returns the largest ε with GBUReRoExact(ε, κ_0,
-// κ_0^-, m) ≤ target γ (catalog §5.2, Thm 7.3 as printed). γ < 0 is
+// κ_0^-, m) ≤ target γ (Thm 7.3 as printed, solved for ε). γ < 0 is
 // infeasible; γ ≥ 1 gives +Inf.
 func GBUReRoExactEpsilon(target, kappa0, kappa0Min float64, m int) (float64, bool) {
 	if math.IsNaN(target) || !gbValidPrior(kappa0, kappa0Min, m) {
@@ -605,7 +611,7 @@ func GBUReRoExactEpsilon(target, kappa0, kappa0Min float64, m int) (float64, boo
 // GBUReRoExactCombinedEpsilon returns the largest ε with
 // GBUReRoExactCombined(ε, κ_0, κ_0^-, μ, m) ≤ target γ: the maximum of the
 // Thm 7.3 closed form and 2·artanh γ (Thm 7.2's t term), +Inf when
-// γ ≥ 1 − μ (catalog §5.2, C2). γ < 0 is infeasible. It is also the
+// γ ≥ 1 − μ (the §9 range of γ). γ < 0 is infeasible. It is also the
 // largest ε for a target attribute advantage (GBAIAAdvantage).
 func GBUReRoExactCombinedEpsilon(target, kappa0, kappa0Min, mu float64, m int) (float64, bool) {
 	if math.IsNaN(target) || !gbValidPrior(kappa0, kappa0Min, m) || !gbValidMu(mu, kappa0, m) {
@@ -620,7 +626,7 @@ func GBUReRoExactCombinedEpsilon(target, kappa0, kappa0Min, mu float64, m int) (
 }
 
 // GBUReRoUniformEpsilon returns the largest ε with GBUReRoUniform(ε, m) ≤
-// target γ (catalog §5.2, Eq. 6): ε* = max(ln(1 + mγ),
+// target γ (Eq. 6 solved for ε): ε* = max(ln(1 + mγ),
 // ln((m − 1 + mγ)/(m − 1 − mγ))). γ < 0 is infeasible; mγ ≥ m − 1 (and
 // m = 1) gives +Inf.
 func GBUReRoUniformEpsilon(target float64, m int) (float64, bool) {

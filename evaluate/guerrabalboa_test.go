@@ -7,9 +7,11 @@ import (
 
 // Tests of guerrabalboa.go. Every expected value is a reference value
 // for Guerra-Balboa et al. 2024 (Guerra-Balboa, Sauer & Strufe, WPES '24),
-// named next to each table. Exact rationals (§4.2) are checked to
+// named next to each table. The paper prints no numeric table, so apart
+// from its §5 claims the values are computed independently from its
+// formulas. Exact rationals (ε = ln k, so e^ε = k) are checked to
 // 1e-14 relative and for direction (an upper bound may not fall below the
-// oracle by more than the oracle's own rounding); decimal tables (§4.3,
+// oracle by more than the oracle's own rounding); decimal tables (
 // mpmath values printed to 12 significant digits) to 2e-11 relative.
 
 const (
@@ -43,23 +45,23 @@ func gbCheckUpper(t *testing.T, what string, got, want float64) {
 	}
 }
 
-// Catalog §4.1: the values and claims printed in the paper.
+// The claims printed in the paper (§5, §4.2, §8.1).
 func TestGBPrintedClaims(t *testing.T) {
 	// "for κ = 0.5 and ε ≥ 1 the bound of ReRo is larger than one": Balle's
 	// κe^ε (Prop 4.16, the first term of Prop 5.1) is clipped to 1 there.
 	for _, eps := range []float64{1, 1.5, 2, 5, 10, 700} {
 		if got := gbReRoExactRaw(eps, 0.5, 1<<20); !(got > 1) {
-			t.Errorf("κ_0·min{e^ε, …} at κ=0.5, ε=%g, m large = %g, want > 1 (§4.1)", eps, got)
+			t.Errorf("κ_0·min{e^ε, …} at κ=0.5, ε=%g, m large = %g, want > 1 (§5)", eps, got)
 		}
 		if got := ReRoPure(eps, 0.5); got != 1 {
 			t.Errorf("ReRoPure(%g, 0.5) = %g, want the clip 1", eps, got)
 		}
 	}
 	// "our bound never surpasses 1" at κ = 0.5 (uniform, m = 2), ε = 1:
-	// e/(1 + e) = 0.73105857863 (§4.1, value [DERIVED]).
+	// e/(1 + e) = 0.73105857863 (§5; the value is computed, not printed).
 	gbCheck(t, "GBReRoExactUniform(1, 2)", GBReRoExactUniform(1, 2), 0.73105857863, gbDecimalTol)
 	gbCheck(t, "GBReRoExact(1, 0.5, 2)", GBReRoExact(1, 0.5, 2), 0.73105857863, gbDecimalTol)
-	// ... and for every ε and m with a uniform prior (§4.1, B6u).
+	// ... and for every ε and m with a uniform prior (§5, the display after Prop 5.1).
 	for _, m := range []int{1, 2, 3, 4, 10, 100, 1 << 40} {
 		for _, eps := range gbEpsGrid {
 			if v := GBReRoExactUniform(eps, m); !(v <= 1) {
@@ -68,8 +70,8 @@ func TestGBPrintedClaims(t *testing.T) {
 		}
 	}
 	// App. A Eq. 12: for the strong MIA (m = 2, uniform) the subtracted
-	// U-ReRo term is exactly 1/2, so U-ReRo = ReRo − 1/2 (and B10 = B6u − 1/m
-	// in general, catalog B10).
+	// U-ReRo term is exactly 1/2, so U-ReRo = ReRo − 1/2 (and Eq. 6 = the
+	// uniform Prop 5.1 − 1/m in general, since that term is then 1/m).
 	for _, m := range []int{2, 3, 4, 10, 100} {
 		for _, eps := range []float64{0.1, 0.5, 1, 2, 3, 5, 10, 40} {
 			want := GBReRoExactUniform(eps, m) - 1/float64(m)
@@ -97,7 +99,7 @@ func TestGBPrintedClaims(t *testing.T) {
 	}
 }
 
-// Catalog §4.2: exact rational oracles with ε = ln k.
+// Exact rational values with ε = ln k (e^ε = k), worked out by hand from the formulas.
 func TestGBExactRational(t *testing.T) {
 	// ε | t | Yeom | Erlingsson | Humphries δ=0.
 	for _, r := range []struct{ k, tt, yeom, erl float64 }{
@@ -147,7 +149,7 @@ func TestGBExactRational(t *testing.T) {
 	// Humphries with δ.
 	gbCheckUpper(t, "GBMIAHumphries(ln 2, 0.01)", GBMIAHumphries(ln2, 0.01), 0.34)
 	gbCheckUpper(t, "GBMIAHumphries(ln 3, 1e-5)", GBMIAHumphries(ln3, 1e-5), 0.500005)
-	// Non-uniform priors at ε = ln 3 (§4.3 table rows "ln 3", exact):
+	// Non-uniform priors at ε = ln 3 (exact, by hand; P1–P3 as in TestGBPriorStats):
 	// P1 Prop 5.1 1.05 (raw) → 1, Thm 7.3 0.75, combined 0.5;
 	// P2 1.25 → 1, 1.0, 0.5; P3 1.0, 0.8, 0.5.
 	for _, r := range []struct {
@@ -171,7 +173,7 @@ func TestGBExactRational(t *testing.T) {
 
 var gbTableEps = []float64{0, 0.1, 0.5, 1, 2, 3, 5, 10}
 
-// Catalog §4.3: decimal reference tables (mpmath, 12 significant digits).
+// Decimal reference tables computed independently (mpmath, 12 significant digits).
 func TestGBDecimalTables(t *testing.T) {
 	// MIA bounds: t (Humphries δ=0), Yeom, Erlingsson, Humphries δ=1e-5, δ=0.01.
 	mia := [][5]float64{
@@ -194,7 +196,7 @@ func TestGBDecimalTables(t *testing.T) {
 		gbCheck(t, "GBMIAHumphries(ε, 0.01)", GBMIAHumphries(eps, 0.01), r[4], gbDecimalTol)
 	}
 
-	// Prop 5.1 uniform (B6u) for m = 2, 3, 4, 10, 100, and the erroneous
+	// Prop 5.1 uniform (the §5 display) for m = 2, 3, 4, 10, 100, and the erroneous
 	// Table 2 row-5 form at m = 10, which must NOT be reproduced where it
 	// differs (ε = 3, 5, 10: 1.71…, 1.78…, 1.79… > 1).
 	ms := []int{2, 3, 4, 10, 100}
@@ -219,7 +221,7 @@ func TestGBDecimalTables(t *testing.T) {
 		}
 	}
 
-	// Eq. 6 (B10/B11/B12) for m = 2, 3, 4, 10, 100.
+	// Eq. 6 (also §8.1 and §8.2) for m = 2, 3, 4, 10, 100.
 	eq6 := [][5]float64{
 		{0, 0, 0, 0, 0},
 		{0.0249791874789, 0.0333055833053, 0.0262927295189, 0.0105170918076, 0.00105170918076},
@@ -236,7 +238,7 @@ func TestGBDecimalTables(t *testing.T) {
 		}
 	}
 
-	// Thm 7.2 (B8) for κ = 0.5, 0.1, 0.01.
+	// Thm 7.2 for κ = 0.5, 0.1, 0.01.
 	kappas := []float64{0.5, 0.1, 0.01}
 	b8 := [][3]float64{
 		{0, 0, 0},
@@ -254,7 +256,7 @@ func TestGBDecimalTables(t *testing.T) {
 		}
 	}
 
-	// Balle (B5) κe^ε: the first term of Prop 5.1; ReRoPure clips it at 1.
+	// Balle (Prop 4.16) κe^ε: the first term of Prop 5.1; ReRoPure clips it at 1.
 	balle := [][3]float64{
 		{0.5, 0.1, 0.01},
 		{0.552585459038, 0.110517091808, 0.0110517091808},
@@ -272,9 +274,9 @@ func TestGBDecimalTables(t *testing.T) {
 		}
 	}
 
-	// Non-uniform priors: Prop 5.1 (B6), Thm 7.3 printed (B9), combined
-	// min{B9, t}; the exported functions clip B6/B9 at 1 and the combined
-	// form at 1 − μ (C2).
+	// Non-uniform priors: Prop 5.1, Thm 7.3 as printed, combined
+	// min{Thm 7.3, t}; the exported functions clip Prop 5.1/Thm 7.3 at 1 and the combined
+	// form at 1 − μ (§9).
 	type prow struct{ eps, balle, b6, b9, comb float64 }
 	priors := []struct {
 		name         string
@@ -319,7 +321,8 @@ func TestGBDecimalTables(t *testing.T) {
 	}
 }
 
-// Catalog §4.3 "Inverse" table (the closed forms of §5.2).
+// Inverse values computed independently from the closed-form inverses
+// (derived here; the paper prints none).
 func TestGBInverseTable(t *testing.T) {
 	check := func(what string, got float64, ok bool, want float64) {
 		t.Helper()
@@ -347,29 +350,30 @@ func TestGBInverseTable(t *testing.T) {
 	e, ok = GBMIAHumphriesEpsilon(0.5, 1e-5)
 	check("GBMIAHumphriesEpsilon(0.5, 1e-5)", e, ok, 1.09859895525)
 	if _, ok := GBMIAHumphriesEpsilon(1e-6, 1e-5); ok {
-		t.Error("Humphries: a < δ must be infeasible (§5.2)")
+		t.Error("Humphries: a < δ must be infeasible (derived inverse)")
 	}
 	e, ok = GBReRoBalleEpsilon(0.5, 0.1)
 	check("GBReRoBalleEpsilon(0.5, 0.1)", e, ok, 1.60943791243)
-	// §5.2 infeasibility and +Inf rules.
+	// Infeasibility and +Inf rules of the derived inverses.
 	if _, ok := GBReRoBalleEpsilon(0.05, 0.1); ok {
-		t.Error("Balle: γ < κ must be infeasible (§5.2)")
+		t.Error("Balle: γ < κ must be infeasible (derived inverse)")
 	}
 	if _, ok := GBReRoExactEpsilon(0.4, 0.5, 3); ok {
-		t.Error("Prop 5.1: γ < κ_0 must be infeasible (§5.2)")
+		t.Error("Prop 5.1: γ < κ_0 must be infeasible (derived inverse)")
 	}
 	if e, ok := GBUReRoUniformEpsilon(0.5, 2); !ok || !math.IsInf(e, 1) {
-		t.Errorf("Eq. 6: mγ ≥ m − 1 must give +Inf (§5.2), got %g %v", e, ok)
+		t.Errorf("Eq. 6: mγ ≥ m − 1 must give +Inf (derived inverse), got %g %v", e, ok)
 	}
 	if e, ok := GBMIAErlingssonEpsilon(1); !ok || !math.IsInf(e, 1) {
-		t.Errorf("Erlingsson: a ≥ 1 must give +Inf (§5.2), got %g %v", e, ok)
+		t.Errorf("Erlingsson: a ≥ 1 must give +Inf (derived inverse), got %g %v", e, ok)
 	}
 	if e, ok := GBUReRoEpsilon(0.3, 0); !ok || !math.IsInf(e, 1) {
-		t.Errorf("Thm 7.2: κ_η = 0 must give +Inf (§5.2), got %g %v", e, ok)
+		t.Errorf("Thm 7.2: κ_η = 0 must give +Inf (derived inverse), got %g %v", e, ok)
 	}
 }
 
-// Catalog §0 and §4.3 "Non-uniform priors": κ_0, κ_0^-, μ of P1–P3, and
+// Prior statistics (κ_0 = max π, κ_0^- = min π, μ = Σπ²; the paper's Eq. 4,
+// Thm 7.3, §9) of three non-uniform priors P1–P3, and
 // the uniform prior κ_0 = κ_0^- = μ = 1/m (§8.1).
 func TestGBPriorStats(t *testing.T) {
 	for _, r := range []struct {
@@ -412,9 +416,9 @@ func TestGBPriorStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	gbCheck(t, "uniform μ", s.Mu, 1.0/m, 1e-12)
-	// Catalog §5.3 item 9: (κ_0 = 0.4, κ_0^- = 0.1, m = 3) is impossible.
+	// (κ_0 = 0.4, κ_0^- = 0.1, m = 3) is impossible: 0.4 + 2·0.1 < 1.
 	if v := GBUReRoExact(1, 0.4, 0.1, 3); !math.IsNaN(v) {
-		t.Errorf("GBUReRoExact with the impossible prior of §5.3 item 9 = %g, want NaN", v)
+		t.Errorf("GBUReRoExact with the impossible prior (0.4, 0.1, m = 3) = %g, want NaN", v)
 	}
 }
 
@@ -424,7 +428,7 @@ var gbEpsGrid = []float64{0, 1e-300, 1e-12, 1e-6, 0.01, 0.1, 0.5, math.Ln2, 1, 2
 func gbBounds() []struct {
 	name  string
 	f     func(eps float64) float64
-	at0   float64 // value at ε = 0 (catalog §5.3 item 3)
+	at0   float64 // value at ε = 0 (each formula evaluated at e^ε = 1)
 	isAdv bool
 } {
 	type b = struct {
@@ -469,7 +473,7 @@ func gbBounds() []struct {
 }
 
 // Properties: in [0, 1], no NaN for ε up to +Inf, non-decreasing in ε, and
-// the ε = 0 value of catalog §5.3 item 3 (advantages 0, Humphries δ, ReRo
+// the value of each formula at ε = 0 (advantages 0, Humphries δ, ReRo
 // the baseline κ_0 or 1/m).
 func TestGBProperties(t *testing.T) {
 	for _, b := range gbBounds() {
@@ -501,7 +505,7 @@ func TestGBProperties(t *testing.T) {
 			prev = v
 		}
 	}
-	// Limits (catalog §5.3 item 5): t → 1, Eq. 6 → (m−1)/m, Prop 5.1
+	// Limits as ε → ∞ of the formulas: t → 1, Eq. 6 → (m−1)/m, Prop 5.1
 	// uniform → 1, Thm 7.2 → 1 (κ > 0), Yeom raw → +Inf.
 	inf := math.Inf(1)
 	gbCheck(t, "Humphries(∞)", GBMIAHumphries(inf, 0), 1, 0)
@@ -511,25 +515,25 @@ func TestGBProperties(t *testing.T) {
 	if v := GBMIAYeomRaw(710); !math.IsInf(v, 1) {
 		t.Errorf("GBMIAYeomRaw(710) = %g, want +Inf", v)
 	}
-	// Catalog §2.3: t(ε) ≤ 1 − e^{−ε} ≤ e^ε − 1.
+	// t(ε) ≤ 1 − e^{−ε} ≤ e^ε − 1: Humphries (δ = 0) ≤ Erlingsson ≤ Yeom.
 	for _, eps := range gbEpsGrid {
 		h, e, y := GBMIAHumphries(eps, 0), GBMIAErlingsson(eps), GBMIAYeomRaw(eps)
 		if !(h <= e*(1+1e-15) && e <= y*(1+1e-15)) {
 			t.Errorf("ε=%g: ordering t ≤ Erlingsson ≤ Yeom broken: %g %g %g", eps, h, e, y)
 		}
 	}
-	// Catalog §5.3 item 8, m = 1: Prop 5.1 = 1, Eq. 6 = 0.
+	// m = 1 (certain success, zero advantage): Prop 5.1 = 1, Eq. 6 = 0.
 	for _, eps := range []float64{0.5, 3, 700} {
 		gbCheck(t, "Prop5.1(m=1)", GBReRoExact(eps, 1, 1), 1, 0)
 		gbCheck(t, "Eq6(m=1)", GBUReRoUniform(eps, 1), 0, 0)
 	}
-	// Catalog §5.3 item 10: a degenerate prior has advantage 0 through the
+	// A degenerate prior has advantage 0 through the §9
 	// 1 − μ cap, while the printed Thm 7.3 and Thm 7.2 do not show it.
 	gbCheck(t, "Combined degenerate", GBUReRoExactCombined(3, 1, 0, 1, 2), 0, 0)
 	if GBUReRoExact(3, 1, 0, 2) == 0 {
 		t.Error("printed Thm 7.3 unexpectedly 0 for a degenerate prior")
 	}
-	// Catalog B10 crossover: the first term of Eq. 6 is the minimum iff
+	// Eq. 6 crossover: the first term is the minimum iff
 	// ε ≤ ln(m − 2); m ∈ {2, 3} always takes the second.
 	for _, m := range []int{4, 10, 100} {
 		fm := float64(m)
@@ -537,13 +541,13 @@ func TestGBProperties(t *testing.T) {
 		gbCheck(t, "Eq6 below crossover", GBUReRoUniform(x*0.9, m), math.Expm1(x*0.9)/fm, 1e-14)
 		gbCheck(t, "Eq6 above crossover", GBUReRoUniform(x*1.1+0.01, m), (fm-1)/fm*math.Tanh((x*1.1+0.01)/2), 1e-14)
 	}
-	// Small ε keeps relative precision (catalog §5.3 item 6).
+	// Small ε keeps relative precision (expm1, not exp − 1: e^ε − 1 = ε + ε²/2 + …).
 	gbCheck(t, "Yeom(1e-12)", GBMIAYeom(1e-12), 1.0000000000005e-12, 1e-14)
 	gbCheck(t, "Thm7.2(1e-12, 1e-12)", GBUReRo(1e-12, 1e-12), 1.0000000000005e-24, 1e-14)
 }
 
 // Uniform-prior forms equal the general forms fed with a uniform vector
-// (catalog B6u, B10: κ_0 = κ_0^- = 1/m, μ = 1/m).
+// (the display after Prop 5.1 and Eq. 6: κ_0 = κ_0^- = 1/m, μ = 1/m).
 func TestGBUniformEqualsGeneral(t *testing.T) {
 	for _, m := range []int{1, 2, 3, 4, 7, 10, 100, 1000} {
 		u := make([]float64, m)
@@ -575,7 +579,7 @@ func TestGBUniformEqualsGeneral(t *testing.T) {
 
 // Inverses round-trip: bound(inverse(γ)) ≤ γ exactly (as computed), and
 // within 1e-9 of γ unless the answer is +Inf; infeasible targets have
-// bound(0) > γ (catalog §5.2).
+// bound(0) > γ (the inverses are derived here; the paper prints none).
 func TestGBInverseRoundTrip(t *testing.T) {
 	type pair struct {
 		name string

@@ -5,10 +5,10 @@ import (
 	"testing"
 )
 
-// Kulynych et al. 2025, "Laplace (ε = Δ/b)" table [DERIVED; mpmath; 10
-// significant digits]: η = 1 − e^{−ε/2}, f at 0.01, 0.1, 0.3, 0.7, and
-// R(0.5) = ½e^{−ε/2}, which for a symmetric curve is ½(1 − η) (Kulynych et al. 2025
-// §5.2, item 1 at π = ½).
+// The Laplace curve (Dong, Roth & Su 2022; used by Kulynych et al. 2025),
+// ε = Δ/b, values computed in mpmath to 10 significant digits: η = 1 − e^{−ε/2}, f at 0.01, 0.1, 0.3, 0.7, and
+// R(0.5) = ½e^{−ε/2}, which for a symmetric curve is ½(1 − η) (Def. D.1 of
+// Kulynych et al. 2025 at π = ½).
 func TestLaplaceCatalogTable(t *testing.T) {
 	rows := []struct{ eps, eta, f001, f01, f03, f07, r05 float64 }{
 		{0.2, 0.09516258196, 0.9877859724, 0.8778597242, 0.6335791726, 0.2456192259, 0.452418709},

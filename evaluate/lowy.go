@@ -10,7 +10,7 @@ import (
 
 // Practical membership privacy (PMP) of Lowy, Li, Liu, Koike-Akino,
 // Parsons & Wang, "Why Does Differential Privacy with Large ε Defend
-// Against Practical Membership Inference Attacks?" (AAAI 2024; catalog
+// Against Practical Membership Inference Attacks?" (AAAI 2024; cited as
 // Lowy et al. 2024). The attacker knows a parent set X of 2n records and the
 // training set D is a uniform n-subset of X (Definition 2), so every
 // x ∈ X is a member with prior 1/2. Everything here is computed w.r.t. one
@@ -63,7 +63,7 @@ func PMPSuccess(eps float64) float64 {
 
 // PMPEpsilonForSuccess returns the largest ε whose practical-attack success
 // bound PMPSuccess(ε) stays at or below p: the inverse of Lemma 6
-// (Lowy et al. 2024 "Inverse"), ε = logit(p) = ln(p/(1 − p)),
+// (solved for ε here; the paper prints no inverse), ε = logit(p) = ln(p/(1 − p)),
 // checked against PMPSuccess as computed (rounded up), so the answer is
 // rounded down. Assumptions as for PMPSuccess. p = 1/2 gives 0, p ≥ 1 gives
 // +Inf; the second result is false (first NaN) for p < 1/2 or NaN, when no
@@ -269,7 +269,7 @@ func PMPGaussian(f [][]float64, sigma, delta float64) (PMPGaussianBound, error) 
 
 // PMPGaussianPerRecord returns ε̃(x) = min{ε ≥ 0 : B(x; ε) ≤ δ} for every
 // record of the parent set (Lowy et al. 2024, Prop. 12 sum form, as in
-// PMPGaussian; Lowy et al. 2024 "per-record ε̃(x)"), each rounded up; their
+// PMPGaussian, before the maximum over x of "Our Approach" step 3), each rounded up; their
 // maximum is PMPGaussian's Epsilon. Same inputs, assumptions and errors as
 // PMPGaussian. Cost O(N²·(d + 64)) with N = 2n (one root search per
 // record): use PMPGaussian when only the maximum is needed.
@@ -294,7 +294,7 @@ func PMPGaussianPerRecord(f [][]float64, sigma, delta float64) ([]float64, error
 // which the Gaussian mechanism with L2 sensitivity Δ is (ε, δ)-DP, by the
 // exact characterisation of the analytic Gaussian mechanism (Balle & Wang
 // 2018, Thm 8; Lowy et al. 2024, Lemma 10 and "Our Approach" step 1;
-// Lowy et al. 2024 "equivalent, simpler method"):
+// solved here for μ = Δ/σ by bisection, which also covers ε = 0):
 //
 //	σ = min{σ > 0 : δ_G(ε; Δ/σ) ≤ δ}
 //
@@ -658,8 +658,8 @@ func PMPDiscrete(records, outputs int, logProb func(members []int, logp []float6
 
 // PMPExponential returns the exact PMP parameter ε̃(X) of the ε-DP
 // exponential mechanism w.r.t. a parent set of 2n records, by Lowy et al.
-// 2024, Proposition 9 (= Prop. 19) with the two-sided erratum (Lowy et al. 2024
-// §1.10, §4.2, erratum 2):
+// 2024, Proposition 9 (= Prop. 19) with the two-sided erratum (Definition 2
+// is two-sided and the proof of Prop. 17 takes |ln(in/out)|, see above):
 //
 //	ε̃(X) = max_{x∈X} max_{w∈W} |ln Σ_{D∈X_in(x)} P(w|D) − ln Σ_{D'∈X_out(x)} P(w|D')|,
 //	P(w|D) = exp(−β·ℓ(w, D)) / Σ_{w'} exp(−β·ℓ(w', D)),   β = ε/(2Δ_ℓ)
@@ -691,8 +691,8 @@ func PMPExponential(loss [][]float64, eps, sensitivity float64) (PMPExact, error
 }
 
 // PMPExponentialSubpopulationEpsilon returns the subpopulation DP parameter
-// ε(X) of the same exponential mechanism (Lowy et al. 2024 "Subpopulation
-// DP parameter" [DERIVED from the paper's definition of ε(X)], §4.3): the
+// ε(X) of the same exponential mechanism (Lowy et al. 2024, the numerical
+// simulations of the exponential mechanism define ε(X); computed here by enumeration): the
 // pure-DP parameter over adjacent n-subsets of X,
 //
 //	ε(X) = max_w max_{D, D' ⊂ X, |D∩D'| = n−1} |ln P(w|D) − ln P(w|D')|,

@@ -21,7 +21,8 @@ func lowyClose(got, want, rel float64) bool {
 	return math.Abs(got-want) <= rel*math.Max(math.Abs(want), 1e-300)
 }
 
-// Reference values for Lowy et al. 2024, "MIA bound, sigmoid(ε)".
+// Lemma 6 of Lowy et al. 2024, 1/(1 + e^{−ε}) = sigmoid(ε): reference values
+// computed in 40-digit mpmath (the ε's are those the paper's text quotes).
 func TestPMPSuccessCatalog(t *testing.T) {
 	rows := []struct{ eps, want float64 }{
 		{0.1, 0.524979187479},
@@ -42,19 +43,19 @@ func TestPMPSuccessCatalog(t *testing.T) {
 		if !lowyClose(got, r.want, 1e-11) {
 			t.Errorf("PMPSuccess(%g) = %.15g, want %.15g", r.eps, got, r.want)
 		}
-		// Upper bound on risk: never below the exact value (§4.1).
+		// Upper bound on risk: never below the exact value.
 		if got < numeric.Logistic(r.eps) {
 			t.Errorf("PMPSuccess(%g) = %.17g below sigmoid %.17g", r.eps, got, numeric.Logistic(r.eps))
 		}
 	}
-	// ε = 0: random guessing, exactly 1/2 (Lemma 6). ε = +Inf: 1 (§4.1).
+	// ε = 0: random guessing, exactly 1/2 (Lemma 6). ε = +Inf: 1.
 	if got := PMPSuccess(0); got != 0.5 {
 		t.Errorf("PMPSuccess(0) = %g", got)
 	}
 	if got := PMPSuccess(math.Inf(1)); got != 1 {
 		t.Errorf("PMPSuccess(Inf) = %g", got)
 	}
-	// §4.1: for ε = 28.5 the gap from 1 is 4.2e-13 (must not be lost), and
+	// For ε = 28.5 (the paper's Fig. 1 text) the gap from 1 is 4.2e-13 (must not be lost), and
 	// ε = 700 must not overflow.
 	if gap := 1 - PMPSuccess(28.5); !(gap > 4.0e-13 && gap < 4.3e-13) {
 		t.Errorf("1 − PMPSuccess(28.5) = %g, want ≈ 4.2e-13", gap)
@@ -70,7 +71,7 @@ func TestPMPSuccessCatalog(t *testing.T) {
 }
 
 // Lowy et al. 2024, the inverse: p = 0.525 gives ε ≤ 0.100083458557; the
-// "exact-rational trick": ε = ln(a/b) gives success a/(a + b).
+// exact rationals: ε = ln(a/b) gives success a/(a + b).
 func TestPMPEpsilonForSuccess(t *testing.T) {
 	rows := []struct{ p, want float64 }{
 		{0.525, 0.100083458557},
@@ -108,7 +109,8 @@ func TestPMPEpsilonForSuccess(t *testing.T) {
 }
 
 // Lowy et al. 2024 (Lemma 13): η = (1 − e^{−ε})/2; and the derived
-// (ε, δ) success bound of §1.6, which reduces to Lemma 6 at δ = 0.
+// (ε, δ) success bound (e^ε + δ)/(1 + e^ε) (derived here from Lemma 11's
+// hockey-stick bounds with prior 1/2; not in the paper), which reduces to Lemma 6 at δ = 0.
 func TestPMPMIPEtaAndDelta(t *testing.T) {
 	for _, r := range []struct{ eps, want float64 }{
 		{0.1, 0.0475812909820}, {math.Ln2, 0.25}, {1, 0.316060279414},
@@ -124,7 +126,7 @@ func TestPMPMIPEtaAndDelta(t *testing.T) {
 		if PMPSuccessDelta(eps, 0) != PMPSuccess(eps) {
 			t.Errorf("PMPSuccessDelta(%g, 0) differs from PMPSuccess", eps)
 		}
-		// (e^ε + δ)/(1 + e^ε), §1.6 [DERIVED], evaluated directly for small ε.
+		// (e^ε + δ)/(1 + e^ε) (derived, see above), evaluated directly for small ε.
 		if eps < 10 {
 			want := (math.Exp(eps) + 0.01) / (1 + math.Exp(eps))
 			if got := PMPSuccessDelta(eps, 0.01); !lowyClose(got, want, 1e-13) || got < want {
@@ -137,8 +139,8 @@ func TestPMPMIPEtaAndDelta(t *testing.T) {
 	}
 }
 
-// Lowy et al. 2024 "Balle–Wang σ calibration (Δ = 1)" table and its
-// "σ scales linearly in Δ"; round trip of §3.3 "Inverse, ε from σ".
+// σ calibration by Lemma 10 of Lowy et al. 2024 (Balle & Wang 2018; Δ = 1;
+// values computed in mpmath), σ scaling linearly in Δ, and the round trip ε from σ.
 func TestPMPGaussianSigmaCatalog(t *testing.T) {
 	rows := []struct{ eps, delta, want float64 }{
 		{1, 1e-5, 3.73063163482},
@@ -165,16 +167,16 @@ func TestPMPGaussianSigmaCatalog(t *testing.T) {
 			}
 		}
 	}
-	// §3.3 round trip: ε = 2.3177890403, δ = 1e-2 gives σ = 1.0000000001.
+	// Round trip: ε = 2.3177890403, δ = 1e-2 gives σ = 1.0000000001.
 	if got, err := PMPGaussianSigma(2.3177890403, 1e-2, 1); err != nil || math.Abs(got-1.0000000001) > 1e-10 {
 		t.Errorf("round trip σ = %.15g, %v", got, err)
 	}
-	// §4.4: ε = 0 gives μ* = 2Φ⁻¹((1 + δ)/2) = 2√2·erfinv(δ).
+	// ε = 0 (where Balle & Wang's Algorithm 1 divides by √(2ε)) gives μ* = 2Φ⁻¹((1 + δ)/2) = 2√2·erfinv(δ).
 	want := 1 / (2 * math.Sqrt2 * math.Erfinv(0.01))
 	if got, err := PMPGaussianSigma(0, 0.01, 1); err != nil || !lowyClose(got, want, 1e-9) {
 		t.Errorf("ε = 0: σ = %.15g, %v; want %.15g", got, err, want)
 	}
-	// ε = 700 (§4.4 pitfall: e^ε overflow).
+	// ε = 700 (e^ε near float64 overflow).
 	if got, err := PMPGaussianSigma(700, 1e-5, 1); err != nil || !(got > 0.01 && got < 0.1) {
 		t.Errorf("ε = 700: σ = %g, %v", got, err)
 	}
@@ -203,7 +205,8 @@ func lowyVectors(xs ...float64) [][]float64 {
 	return f
 }
 
-// Lowy et al. 2024 "Toy Gaussian (sum-form Prop 12, mean query)":
+// Prop. 12 of Lowy et al. 2024 in the sum form of "Our Approach", mean query,
+// on a toy parent set (values computed independently in mpmath):
 // X = {0,1,2,3}, n = 2, f(x) = x/2, δ = 0.01.
 func TestPMPGaussianCatalog(t *testing.T) {
 	rows := []struct {
@@ -230,7 +233,7 @@ func TestPMPGaussianCatalog(t *testing.T) {
 		if b.MaxDistance != r.f[len(r.f)-1][0] {
 			t.Errorf("Δ_X = %g", b.MaxDistance)
 		}
-		// Per-record values: their max is ε̃; §3.3 says x ∈ {1, 2} have
+		// Per-record values: their max is ε̃; the reference computation gives x ∈ {1, 2}
 		// per-x bounds ≈ 1.83e-4 at ε̃ (σ = 1), i.e. ε̃(x) < ε̃ there.
 		per, err := PMPGaussianPerRecord(r.f, r.sigma, 0.01)
 		if err != nil {
@@ -244,14 +247,14 @@ func TestPMPGaussianCatalog(t *testing.T) {
 			t.Errorf("σ = %g: max per-record %.17g ≠ %.17g", r.sigma, top, b.Epsilon)
 		}
 	}
-	// §3.3: per-x bound ≈ 1.83e-4 for x ∈ {1, 2} at ε = 3.32352856397, σ = 1
+	// Reference: per-x bound ≈ 1.83e-4 for x ∈ {1, 2} at ε = 3.32352856397, σ = 1
 	// (3 significant digits).
 	g := newPMPGauss(lowyVectors(0, 0.5, 1, 1.5), 1, 0.01)
 	g.fill(1)
 	if v := math.Exp(g.logB(1, 3.32352856397)); math.Abs(v-1.83e-4) > 0.005e-4 {
 		t.Errorf("B(x = 1) = %g, want ≈ 1.83e-4", v)
 	}
-	// §3.3 "Trivial oracles": all f(x) equal gives ε̃ = 0.
+	// Trivial case: all f(x) equal gives ε̃ = 0.
 	b, err := PMPGaussian(lowyVectors(2, 2, 2, 2), 1, 0.01)
 	if err != nil || b.Epsilon != 0 || b.EpsilonX != 0 || b.Worst != -1 {
 		t.Errorf("identical records: %+v, %v", b, err)
@@ -352,8 +355,8 @@ func bruteGaussianPMP(f [][]float64, sigma, delta float64) float64 {
 	return hi
 }
 
-// Independent re-derivation: the sum form (§1.11 "Sum-form simplification",
-// [DERIVED check] of the counting) against the literal double sum of Eq. 5,
+// Independent re-derivation: the sum form ("Our Approach" step 3, with the
+// counting of the pairs checked here) against the literal double sum of Eq. 5,
 // for random parent sets of 2, 4 and 6 records in 1–3 dimensions.
 func TestPMPGaussianBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
@@ -377,7 +380,7 @@ func TestPMPGaussianBruteForce(t *testing.T) {
 		if !lowyClose(b.Epsilon, want, 1e-9) {
 			t.Errorf("trial %d (2n = %d, d = %d): ε̃ = %.15g, brute force %.15g", trial, n2, d, b.Epsilon, want)
 		}
-		// §1.12: ε̃_Prop12 ≤ ε(X); n = 1 (§1.4): equality.
+		// ε̃_Prop12 ≤ ε(X) (every term of Eq. 5 is at most δ_G at Δ_X); n = 1 (Corollary 4): equality.
 		if b.Epsilon > b.EpsilonX*(1+1e-12) {
 			t.Errorf("trial %d: ε̃ = %g > ε(X) = %g", trial, b.Epsilon, b.EpsilonX)
 		}
@@ -387,7 +390,7 @@ func TestPMPGaussianBruteForce(t *testing.T) {
 	}
 }
 
-// Properties of §1.12 and §4.9: monotone in σ (and in the DP ε through the
+// Properties (derived from Lemma 10 and Prop. 12): monotone in σ (and in the DP ε through the
 // calibrated σ), in δ; ε̃ ≤ ε(X) ≤ ε when Δ_X ≤ Δ; invariance under
 // permutation, translation and rotation; dependence on d/σ only.
 func TestPMPGaussianProperties(t *testing.T) {
@@ -440,7 +443,7 @@ func TestPMPGaussianProperties(t *testing.T) {
 			t.Errorf("invariance: %+v vs %+v", b, base)
 		}
 	}
-	// §1.12: non-decreasing in the DP ε through σ(ε), and ε̃ ≤ ε(X) ≤ ε
+	// Non-decreasing in the DP ε through σ(ε), and ε̃ ≤ ε(X) ≤ ε
 	// when Δ ≥ Δ_X.
 	sens := base.MaxDistance * 1.01
 	prev = 0
@@ -459,7 +462,7 @@ func TestPMPGaussianProperties(t *testing.T) {
 		t.Errorf("δ = 5e-324: %+v, %v", b, err)
 	}
 	huge := lowyVectors(-1e308, 1e308, 0, 1)
-	// Records 0 and 1 are 2e308 apart (μ = +Inf, δ_G ≡ 1, §1.11), so
+	// Records 0 and 1 are 2e308 apart (μ = +Inf, δ_G ≡ 1 in Lemma 10), so
 	// B(x₀; ε) ≥ 1/3 > δ for every ε: ε̃ = +Inf.
 	if b, err := PMPGaussian(huge, 1, 1e-2); err != nil || !math.IsInf(b.Epsilon, 1) {
 		t.Errorf("huge distances: %+v, %v", b, err)
@@ -506,7 +509,7 @@ func TestPMPGaussianErrors(t *testing.T) {
 
 // bruteExpPMP is a direct linear-space evaluation of Prop. 9 with the
 // absolute value (Lowy et al. 2024) and of ε(X) (the
-// "subpopulation DP parameter"), by recursive enumeration of subsets and
+// subpopulation DP parameter), by recursive enumeration of subsets and
 // of all ordered pairs of adjacent subsets. For moderate β only.
 func bruteExpPMP(loss [][]float64, beta float64) (pmp, epsX float64) {
 	m, n2 := len(loss), len(loss[0])
@@ -593,8 +596,8 @@ func lowyToyLoss() [][]float64 {
 	return loss
 }
 
-// Lowy et al. 2024 "Toy exponential mechanism (exact Prop 9 with the
-// absolute value)": β = 1 and β = 4, with the in/out sums; n = 1 case.
+// Exact Prop. 9 of Lowy et al. 2024 (with the absolute value) on a toy
+// exponential mechanism, values computed independently in mpmath: β = 1 and β = 4, with the in/out sums; n = 1 case.
 func TestPMPExponentialCatalog(t *testing.T) {
 	loss := lowyToyLoss()
 	rows := []struct{ beta, pmp, epsX, sumIn, sumOut float64 }{
@@ -602,7 +605,7 @@ func TestPMPExponentialCatalog(t *testing.T) {
 		{4, 4.25854779430, 7.59773057650, 1.07669091731, 0.0152274520804},
 	}
 	for _, r := range rows {
-		// β = ε/(2Δ_ℓ): with Δ_ℓ = 3/2 (data domain [0, 3], §3.3) the
+		// β = ε/(2Δ_ℓ): with Δ_ℓ = 3/2 (data domain [0, 3]) the
 		// nominal ε is 3β.
 		eps, sens := 3*r.beta, 1.5
 		res, err := PMPExponential(loss, eps, sens)
@@ -620,11 +623,11 @@ func TestPMPExponentialCatalog(t *testing.T) {
 		if err != nil || !lowyClose(epsX, r.epsX, 1e-10) {
 			t.Errorf("β = %g: ε(X) = %.15g, want %.15g (%v)", r.beta, epsX, r.epsX, err)
 		}
-		// §1.12 ordering ε̃ ≤ ε(X) ≤ nominal ε = 3β.
+		// Ordering ε̃ ≤ ε(X) ≤ nominal ε = 3β (proof of Prop. 5/17 uses only pairs inside X).
 		if !(res.Epsilon <= epsX && epsX <= eps) {
 			t.Errorf("β = %g: ordering %g ≤ %g ≤ %g fails", r.beta, res.Epsilon, epsX, eps)
 		}
-		// The brute-force helper reproduces the catalog, including the sums.
+		// The brute-force helper reproduces the reference values, including the sums.
 		bp, be := bruteExpPMP(loss, r.beta)
 		if !lowyClose(bp, r.pmp, 1e-10) || !lowyClose(be, r.epsX, 1e-10) {
 			t.Errorf("β = %g: brute force %.15g, %.15g", r.beta, bp, be)
@@ -633,7 +636,7 @@ func TestPMPExponentialCatalog(t *testing.T) {
 			t.Errorf("β = %g: catalog sums give %.15g", r.beta, got)
 		}
 	}
-	// n = 1 (Corollary 4, §3.3): X = {0, 1}, W = {0, 1}, ℓ = |w − x|,
+	// n = 1 (Corollary 4): X = {0, 1}, W = {0, 1}, ℓ = |w − x|,
 	// β = 1: ε̃ = ε(X) = 1 exactly.
 	l1 := [][]float64{{0, 1}, {1, 0}}
 	res, err := PMPExponential(l1, 2, 1)
@@ -641,7 +644,7 @@ func TestPMPExponentialCatalog(t *testing.T) {
 	if err != nil || err2 != nil || !lowyClose(res.Epsilon, 1, 1e-14) || !lowyClose(epsX, 1, 1e-14) {
 		t.Errorf("n = 1: ε̃ = %.17g, ε(X) = %.17g (%v, %v)", res.Epsilon, epsX, err, err2)
 	}
-	// §3.3 trivial oracles: ε = 0 (β = 0) gives 0; so do identical records.
+	// Trivial cases: ε = 0 (β = 0) gives 0; so do identical records.
 	if res, err := PMPExponential(loss, 0, 1); err != nil || res.Epsilon != 0 || res.Record != -1 {
 		t.Errorf("ε = 0: %+v, %v", res, err)
 	}
@@ -653,7 +656,7 @@ func TestPMPExponentialCatalog(t *testing.T) {
 
 // Independent re-derivation for random tables (2n = 2, 4, 6, 8 records),
 // the ordering ε̃ ≤ ε(X) ≤ 2βΔ_ℓ with Δ_ℓ the within-X loss sensitivity
-// (§1.12), permutation invariance and the β-only dependence (§4.2).
+// (proof of Prop. 5/17), permutation invariance and the β-only dependence (Definition 7).
 func TestPMPExponentialBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
 	for trial := range 16 {
@@ -771,7 +774,8 @@ func TestPMPExponentialErrors(t *testing.T) {
 
 // Lowy et al. 2024: the deterministic A(D) = sum(D) mod 2n on X = (0, …, 2n−1)
 // (the construction of Prop. 5/17): n = 2 → +Inf, n = 3 → ln 2 (the paper's
-// value, §3.1 P9), n = 4 → ln(5/4), n = 5 → ln(7/6), n = 6 → ln(38/37).
+// value, proof of Prop. 17), n = 4 → ln(5/4), n = 5 → ln(7/6), n = 6 → ln(38/37)
+// (counted by enumeration).
 func TestPMPDiscreteSumMod(t *testing.T) {
 	rows := []struct {
 		n    int
@@ -796,10 +800,11 @@ func TestPMPDiscreteSumMod(t *testing.T) {
 			t.Errorf("n = %d: ε̃ = %.15g, want %.15g (%v)", r.n, res.Epsilon, r.want, err)
 		}
 		if want := int(binomial(mod, r.n)); res.Subsets != want {
-			t.Errorf("n = %d: %d subsets, want %d (§3.1 P8/P14)", r.n, res.Subsets, want)
+			t.Errorf("n = %d: %d subsets, want %d (C(2n, n) n-subsets of X)", r.n, res.Subsets, want)
 		}
 	}
-	// n = 6 exact value is below the paper's coarse ln(40/37) (§3.2, erratum 6).
+	// n = 6 exact value is below the paper's "ε ≤ ln(40/37)" after Prop. 5, a
+	// coarse max-in/min-out bound.
 	if math.Log(38.0/37) >= math.Log(40.0/37) {
 		t.Error("ordering of the n = 6 values")
 	}

@@ -21,8 +21,8 @@ import (
 //
 //	β_i = e^ε/(e^ε − 1 + 1/p_i),  i.e.  logit β_i = logit p_i + ε  (Thm 3.2).
 //
-// Formulas and conventions follow the seed-002 catalog
-// (Swanberg et al. 2025).
+// Formulas and conventions follow Swanberg et al. 2025
+// (Thm 3.2, Cor 3.4, Thm 3.5 and their proofs in App. B).
 
 // OneRunBound names the bound on Pr[L ≥ v] used for the success upper bound.
 type OneRunBound int
@@ -170,7 +170,8 @@ func (t *OneRunTail) LogTail(v int) float64 { return t.dist.LogSurvival(v) }
 // targets), rounded up by a few ulps; 1 for v ≤ 0 and 0 for v > n (L ≤ n,
 // Swanberg et al. 2025). Assumes β_i from the priors at the realized guesses; if
 // the guesses depend on the output, the first term must be a mixture of
-// tails over runs (catalog §1.4), which this single tail bounds when the
+// tails over runs (Cor 3.4; §3.4: it "must be estimated from multiple
+// runs"), which this single tail bounds when the
 // p_i dominate every run's priors.
 func (t *OneRunTail) Cor34(v int) float64 {
 	if v <= 0 {
@@ -187,12 +188,12 @@ func (t *OneRunTail) Cor34(v int) float64 {
 //	α_LP(v) = max({0} ∪ {(Pr[S ≥ v − j] − Pr[S ≥ v])/j : j = 1..n}),
 //
 // in the parenthesised form the dual constraint requires (Swanberg et al. 2025
-// erratum: the proof at L657 drops the parentheses), with Pr[S ≥ u] = 1
+// erratum: the proof of Thm 3.5 in App. B drops the parentheses), with Pr[S ≥ u] = 1
 // for u ≤ 0, so only j ≤ v matters. Returns 0 for v ≤ 0 and v > n (no
-// spurious α term, catalog §2.3). The tails are poibin's upper bounds T̃;
+// spurious α term: L ≤ n). The tails are poibin's upper bounds T̃;
 // with γ = T̃(v) and α = α_LP computed from T̃ the pair stays feasible for
 // the dual of the Thm 3.5 LP (αj + γ ≥ T̃(v − j) ≥ Pr[S ≥ v − j]), so the
-// bound stays valid. O(v) with the catalog's early exit.
+// bound stays valid. O(v), stopping once (1 − T̃(v))/j cannot beat the best.
 func (t *OneRunTail) AlphaLP(v int) float64 {
 	if v <= 0 || v > t.n {
 		return 0
@@ -217,8 +218,9 @@ func (t *OneRunTail) AlphaLP(v int) float64 {
 //
 // rounded up by a few ulps; 1 for v ≤ 0 and 0 for v > n. It is the optimum
 // of the paper's LP over the law of the extra successes F (E[F] ≤ nδ) when
-// nδ ≤ 1, and never exceeds Cor34 there (catalog §1.5). Assumes the priors
-// p_i at the a-priori Bayes-optimal guesses z* (catalog §5). With nδ > 1 it
+// nδ ≤ 1 (a two-point law of F attains the dual value; shown here, not in
+// the paper), and never exceeds Cor34 there (α_LP ≤ 1). Assumes the priors
+// p_i at the a-priori Bayes-optimal guesses z* (Thm 3.5, §3.4). With nδ > 1 it
 // can increase in v; SuccessUpperBounds uses its non-increasing envelope.
 func (t *OneRunTail) Thm35(v int) float64 {
 	if v <= 0 {
@@ -231,7 +233,7 @@ func (t *OneRunTail) Thm35(v int) float64 {
 }
 
 // SuccessUpperBounds returns, for each confidence c in confs, the success
-// upper bound of Swanberg et al. §3.1 (L142) under bound b: with
+// upper bound of Swanberg et al. §3.2 under bound b: with
 // probability at least c the attack gets at most v_UB targets right, in
 // the convention of Swanberg et al. 2025:
 //
@@ -368,7 +370,7 @@ func (h *chordHull) steepest(x, y float64) float64 {
 
 // OneRunBitLeakage returns the number of bits an ε-DP mechanism leaks with
 // probability at most α about one target with a uniform prior (Swanberg et
-// al. §3.2, L146–153): solving α = e^ε/(e^ε − 1 + 2^d) for d,
+// al. §3.2): solving α = e^ε/(e^ε − 1 + 2^d) for d,
 //
 //	d = log2(e^ε·(1/α − 1) + 1) = softplus(ε − logit α)/ln 2,
 //
@@ -396,7 +398,9 @@ func OneRunBitLeakage(eps, alpha float64) (float64, error) {
 // computed as exp(ε + ln p) so that huge ε does not overflow, and rounded up
 // by a few ulps. p = 0 gives δ (also at ε = +Inf). For heterogeneous priors
 // pass the most exposed target's p. It is never below Thm35 with n = 1
-// (catalog §1.7; equal at ε = 0 or p = 0). Errors on invalid inputs.
+// (§4.2 claims "always strictly larger"; they are equal at ε = 0 or p = 0,
+// and the §4.2 formula e^ε/(e^ε + 1/p) + δ is a misprint of Cor 3.4's
+// e^ε/(e^ε − 1 + 1/p) + δ). Errors on invalid inputs.
 func OneRunNarcissus(eps, delta, p float64) (float64, error) {
 	if err := checkOneRun(eps, delta, []float64{p}); err != nil {
 		return 0, err
@@ -416,9 +420,9 @@ func OneRunNarcissus(eps, delta, p float64) (float64, error) {
 //
 //	min(1, e^ε·κ),  κ = max_i p_i,
 //
-// the prior success of the heaviest item (catalog §1.8), through ReRoPure
+// the prior success of the heaviest item (§4.3, Eq. (1)), through ReRoPure
 // (exp(ε + ln κ), rounded up). κ = 0 (or no priors) gives 0 for every ε,
-// as catalog §5 specifies for p = 0. Errors on invalid inputs.
+// since a target with p = 0 can never be guessed. Errors on invalid inputs.
 func OneRunReRo(eps float64, p []float64) (float64, error) {
 	if err := checkOneRun(eps, 0, p); err != nil {
 		return 0, err

@@ -11,7 +11,7 @@ import (
 // enumeration of all 2^n outcomes, the plain O(n²) Poisson-binomial DP of
 // Swanberg et al. 2025, and a brute-force LP over the law of F.
 
-// naiveBeta is Thm 3.2's formula as printed (catalog §1.1).
+// naiveBeta is Thm 3.2's formula as printed (Swanberg et al. 2025, §3.2).
 func naiveBeta(eps, p float64) float64 {
 	return math.Exp(eps) / (math.Exp(eps) - 1 + 1/p)
 }
@@ -69,7 +69,7 @@ func tailAt(t []float64, v int) float64 {
 	return t[v]
 }
 
-// lpValue is the primal of the Thm 3.5 LP (catalog §1.5, L641–661):
+// lpValue is the primal of the Thm 3.5 LP (its proof in App. B):
 // max Σ_j π_j·T(v − j) over laws π of F on {0..n} with E[F] ≤ nδ. The
 // objective is linear, so an optimum mixes at most two points; this
 // enumerates every single point j ≤ nδ and every pair j1 ≤ nδ < j2 with
@@ -112,7 +112,9 @@ func mustBounds(t *testing.T, r *OneRunTail, b OneRunBound, confs []float64) []i
 	return u
 }
 
-// β vectors of Swanberg et al. 2025 ("β vectors"), and 1 − β without
+// β of Thm 3.2 at chosen (p, ε), computed independently in high precision
+// (none is printed in the paper; p = 1e-9, ε = 17 is the §3.2 9-digit
+// canary, 0.56 the §6.2 'SEX' prior), and 1 − β without
 // cancellation: against (1 − p)/((1 − p) + p·e^ε), which has none either.
 func TestOneRunFlipCatalog(t *testing.T) {
 	for _, c := range []struct{ p, eps, beta float64 }{
@@ -137,7 +139,7 @@ func TestOneRunFlipCatalog(t *testing.T) {
 			t.Errorf("1 − β(ε=%v, p=%v) = %.17g, want %.17g", c.eps, c.p, q, want)
 		}
 	}
-	// Catalog §2.1 special cases.
+	// Special cases: p = 0 gives β = 0 even at ε = ∞, p = 1 gives 1.
 	for _, c := range []struct{ eps, p, b, q float64 }{
 		{math.Inf(1), 0, 0, 1}, {3, 0, 0, 1}, {3, 1, 1, 0}, {math.Inf(1), 1e-300, 1, 0},
 	} {
@@ -147,7 +149,8 @@ func TestOneRunFlipCatalog(t *testing.T) {
 	}
 }
 
-// Swanberg et al. 2025, "Small exact vector": β = [0.1, 0.5, 0.9] (ε = 0, so
+// A small vector checkable by hand (Thm 3.5 and Cor 3.4 of Swanberg et al.
+// 2025 evaluated on it): β = [0.1, 0.5, 0.9] (ε = 0, so
 // β = p), δ = 0.01, n = 3: α_LP(1, 2, 3) = 0.045, 0.455, 0.455; B35 =
 // 0.95635, 0.51365, 0.05865; Bcor34 = 0.985, 0.53, 0.075; and its v_UB
 // table for pure, Thm 3.5 and Cor 3.4.
@@ -165,12 +168,12 @@ func TestOneRunTailSmallVector(t *testing.T) {
 			t.Errorf("Bcor34(%d) = %.15g, catalog %v", v, got, want)
 		}
 	}
-	// v ≤ 0 → 1, v > n → 0 with no spurious α term (catalog §2.3).
+	// v ≤ 0 → 1, v > n → 0 with no spurious α term (L ≤ n).
 	if r.Thm35(0) != 1 || r.Thm35(4) != 0 || r.Cor34(4) != 0 || r.AlphaLP(4) != 0 || r.Tail(-3) != 1 {
 		t.Errorf("edge values: %v %v %v %v %v", r.Thm35(0), r.Thm35(4), r.Cor34(4), r.AlphaLP(4), r.Tail(-3))
 	}
 	confs := []float64{0.05, 0.5, 0.9, 0.95, 0.99}
-	// Catalog table. The pure column at c = 0.5 reads 1 because
+	// The v_UB table, computed by hand. Its pure column at c = 0.5 reads 1 because
 	// T(2) = 0.5 = 1 − c exactly; Tail carries an upward allowance of a few
 	// ulps for round-off, so this exact tie resolves to the conservative 2
 	// (any v_UB at or above the exact one is a valid bound).
@@ -201,8 +204,9 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
-// Swanberg et al. 2025: p_i = linspace(0.3, 0.9, 100), ε = 1, δ = 1e-5 →
-// v_UB(5%, 50%, 95%) = 72 / 79 / 85 (reference values computed for Swanberg et al. 2025).
+// Thm 3.5 of Swanberg et al. 2025: p_i = linspace(0.3, 0.9, 100), ε = 1, δ = 1e-5 →
+// v_UB(5%, 50%, 95%) = 72 / 79 / 85 (computed independently with an exact
+// Poisson-binomial DP; not a paper value).
 func TestOneRunTailHeterogeneousExample(t *testing.T) {
 	p := make([]float64, 100)
 	var want float64
@@ -226,10 +230,12 @@ func TestOneRunTailHeterogeneousExample(t *testing.T) {
 	}
 }
 
-// Swanberg et al. 2025, plausibility check #6: homogeneous p = 0.56, n = 100,
+// Swanberg et al. 2025, §6.2 ('SEX': prior 56%, 95% bound 84), with the
+// unknown per-record priors replaced by a homogeneous p = 0.56, n = 100,
 // ε = 1, δ = 1e-5: v_UB(5/50/95%) = 71/78/84 for pure DP, Cor 3.4 and Thm
 // 3.5; at v = 84, T = 0.07392, α_LP = 0.07782, B35 = 0.074001,
-// Bcor34 = 0.074923; at v = 85, T = 0.04389 (5 significant digits).
+// Bcor34 = 0.074923; at v = 85, T = 0.04389 (5 significant digits;
+// computed independently, the paper prints only the 84).
 func TestOneRunTailHomogeneousSEX(t *testing.T) {
 	p := make([]float64, 100)
 	for i := range p {
@@ -264,9 +270,9 @@ func TestOneRunTailHomogeneousSEX(t *testing.T) {
 	}
 }
 
-// Swanberg et al. 2025 ("δ"): n = 100, δ = 0.01, p = 0.1, ε = 1 → Thm 3.5 v_UB(50%)
+// Thm 3.5 of Swanberg et al. 2025 with nδ = 1: n = 100, δ = 0.01, p = 0.1, ε = 1 → v_UB(50%)
 // = 24 against 23 for pure DP; Cor 3.4 is vacuous there (nδ = 1 → n).
-// Oracle #1 of §4: n = 1, v = 1, Thm 3.5 = β + (1 − β)δ = 0.231976997 for
+// (computed independently). With n = 1, v = 1, Thm 3.5 = β + (1 − β)δ = 0.231976997 for
 // p = 0.1, ε = 1, δ = 1e-5.
 func TestOneRunTailLargeDelta(t *testing.T) {
 	p := make([]float64, 100)
@@ -291,7 +297,7 @@ func TestOneRunTailLargeDelta(t *testing.T) {
 }
 
 // α_LP against brute force over j, and Thm 3.5 against the brute-force LP
-// over the law of F (catalog §1.5): weak duality B35 ≥ LP always, and
+// over the law of F (proof of Thm 3.5, App. B): weak duality B35 ≥ LP always, and
 // equality when nδ ≤ 1 (the two-point law F ∈ {0, j*} attains the dual).
 // The tails come from enumeration, not from poibin.
 func TestOneRunTailLP(t *testing.T) {
@@ -366,7 +372,7 @@ func TestOneRunTailScanMatchesDefinition(t *testing.T) {
 	}
 }
 
-// Properties (catalog §1.1, §1.5, §2.3, §5): with nδ ≤ 1, B35 is
+// Properties (Thm 3.2 and Thm 3.5 of Swanberg et al. 2025): with nδ ≤ 1, B35 is
 // non-increasing in v, ≤ Cor 3.4, and non-decreasing in ε and in each p_i
 // (it is the LP optimum, increasing in every tail, and tails increase in
 // every β); v_UB is non-decreasing in the confidence; ε = 0 gives the
@@ -422,7 +428,8 @@ func TestOneRunTailProperties(t *testing.T) {
 				t.Fatalf("trial %d: ε = 0 tail(%d) = %v, prior-only DP %v", trial, v, got, tailAt(ref, v))
 			}
 		}
-		// Huge and infinite ε: β = 1 for every p > 0 (catalog §4 oracle #7).
+		// Huge and infinite ε: β = 1 for every p > 0 (§6.2, Fig. 5: at ε = ∞
+		// the bound reconstructs all n records).
 		for _, e := range []float64{1e6, math.Inf(1)} {
 			for _, kind := range []OneRunBound{OneRunCor34, OneRunThm35} {
 				for k, u := range mustBounds(t, mustTail(t, e, delta, p), kind, confs) {
@@ -438,7 +445,7 @@ func TestOneRunTailProperties(t *testing.T) {
 	}
 }
 
-// Catalog §5 edge conventions for the confidence.
+// Edge conventions for the confidence (ours; the paper uses 5%, 50%, 95%).
 func TestOneRunTailConfidenceEdges(t *testing.T) {
 	p := []float64{0.3, 0, 0.6, 0.9}
 	r0 := mustTail(t, 1, 0, p)
@@ -528,9 +535,10 @@ func TestOneRunTailLogTail(t *testing.T) {
 	}
 }
 
-// §3.2 bit leakage (catalog §4 "Bits"): 1.894636 bits at ε = 1, α = 0.5;
+// §3.2 bit leakage (values computed from its formula): 1.894636 bits at ε = 1, α = 0.5;
 // 1 bit at ε = 0, α = 0.5; α = 1 leaks nothing; at α = 0.05 and ε = 17 it
-// is 28.77 bits (catalog §3), below log2(10^9) = 29.90; ε = 1000 is
+// is 28.77 bits, below log2(10^9) = 29.90 (§3.2: 9 uniform digits are safe
+// for ε < 17); ε = 1000 is
 // 1000/ln 2 + log2(1 + e^-1000) = 1442.695040888963 with no overflow.
 func TestOneRunBitLeakage(t *testing.T) {
 	for _, c := range []struct{ eps, alpha, bits, tol float64 }{
@@ -560,7 +568,8 @@ func TestOneRunBitLeakage(t *testing.T) {
 	}
 }
 
-// Comparators (catalog §4 oracle #2, §1.7, §1.8): ReRo e^ε·κ = 0.271828 at
+// Comparators (§4.2 Narcissus, §4.3 ReRo, compared in §4.4 and Fig. 1;
+// values computed from the formulas): ReRo e^ε·κ = 0.271828 at
 // ε = 1, κ = 0.1 and 0.545982 at ε = 4, κ = 0.01, both above ours (0.231969
 // and 0.355461); Narcissus e^ε·p + δ is never below Thm 3.5 with n = 1 and
 // equals it at ε = 0; both cap at 1 without overflow.
@@ -596,7 +605,7 @@ func TestOneRunComparators(t *testing.T) {
 			t.Fatalf("Narcissus(ε=%v, δ=%v, p=%v) = %v; ours %v; formula %v", eps, delta, p, nar, ours, math.Exp(eps)*p+delta)
 		}
 	}
-	// Catalog §1.7: at ε = 0 Narcissus equals the paper's own bound, Cor
+	// §4.2: at ε = 0 Narcissus equals the paper's own bound, Cor
 	// 3.4 with n = 1 (β + δ = p + δ), up to the upward round-off
 	// allowances of both (≤ 1e-13).
 	if got, _ := OneRunNarcissus(0, 0.01, 0.2); !near(got, mustTail(t, 0, 0.01, []float64{0.2}).Cor34(1), 1e-13, 0) {
@@ -611,8 +620,8 @@ func TestOneRunComparators(t *testing.T) {
 }
 
 // ε_protect for heterogeneous priors is that of the most exposed target:
-// catalog §4 "ε_protect vectors" (A = 0.05): p = 0.1 → 0.4228568508 at
-// δ = 0. (The catalog's δ = 1e-5 column uses the Cor 3.4 advantage; this
+// ε_protect of §5.3 (A = 0.05): p = 0.1 → 0.4228568508 at δ = 0, computed
+// from ln(1 + 1/(19p)). (With δ > 0 §5.3 uses the Cor 3.4 advantage; this
 // package's ε_protect uses the Thm 3.5 one, σ(ln p + ln(e^ε − 1))(1 − δ) + δ,
 // whose inverse at s = (A − δ)/(1 − δ) is ln(1 + s/((1 − s)p)), computed
 // here directly.)

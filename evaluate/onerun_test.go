@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// β vectors: reference values for Swanberg et al. 2025, computed with
-// check scripts of the paper's formulas.
+// β of Thm 3.2 (Swanberg et al. 2025) at chosen (p, ε): reference values
+// computed independently from the formula in high precision.
 func TestOneRunPosteriorCatalog(t *testing.T) {
 	for _, c := range []struct{ p, eps, beta float64 }{
 		{0.1, 1, 0.231969316684},
@@ -35,10 +35,10 @@ func TestOneRunAdvantageCatalog(t *testing.T) {
 	}
 }
 
-// ε_protect for A = 0.05 and δ = 0 from Swanberg et al. 2025 ("ε_protect
-// vectors"); with δ = 0 Thm 3.5 and Cor. 3.4 agree, so the catalog's values
-// apply as printed. The paper's uniform 9-digit canary needs ≈ 17.78 (§5.3,
-// L310, "17.8"), also with δ = 1e-5.
+// ε_protect of Swanberg et al. 2025 §5.3 for A = 0.05 and δ = 0, computed
+// independently as ln(1 + 1/(19p)); with δ = 0 Thm 3.5 and Cor. 3.4 agree, so
+// these values apply to both. The paper's uniform 9-digit canary needs ≈ 17.78 (§5.3,
+// Fig. 2b prints "17.8"), also with δ = 1e-5.
 func TestOneRunEpsilonProtectCatalog(t *testing.T) {
 	for _, c := range []struct{ p, eps float64 }{
 		{1e-9, 17.77882688},
@@ -108,7 +108,7 @@ func TestOneRunProperties(t *testing.T) {
 // the Bayes-optimal attacker who sees RR output a guesses a, and its
 // success Pr(X = a | RR(X) = a) equals β(D(a), ε). The posterior is
 // computed here directly from the RR channel, independently of
-// OneRunPosterior; the catalog's check script gives 0.731058579,
+// OneRunPosterior; a separate high-precision evaluation gives 0.731058579,
 // 0.538101526, 0.404609675.
 func TestRandomizedResponseAttainsPosterior(t *testing.T) {
 	d := []float64{0.5, 0.3, 0.2}

@@ -180,8 +180,8 @@ func TestRDPAsymptotics(t *testing.T) {
 	}
 }
 
-// riskcal's docstring oracles (Kulynych et al. 2025 "Library docstring oracles";
-// anchors.md §3.1): get_beta_from_zcdp(0.5, [0.1, 0.2, 0.3]) =
+// The docstring examples of riskcal (Kulynych & Gomez's library accompanying
+// Kulynych et al. 2025): get_beta_from_zcdp(0.5, [0.1, 0.2, 0.3]) =
 // [0.517, 0.34, 0.232] and get_advantage_from_zcdp(0.5) = 0.47. The
 // supremum over orders of the two-sided conversion is lower than those β
 // and higher than that η: an independent mpmath computation (40 digits,
@@ -218,7 +218,7 @@ func TestZCDPriskcalDocstrings(t *testing.T) {
 // Kulynych et al. 2025, ε_α = αμ²/2), so its exact curve G_μ is one of the
 // curves the zCDP guarantee allows, and the zCDP curve lies below it; the
 // RDP curve on a finite order grid lies below the zCDP curve. Closeness:
-// at μ = 1, G_1(0.1) = 0.6109 (catalog §8.6) and riskcal's zCDP value is
+// at μ = 1, G_1(0.1) = 0.6109 (computed in mpmath) and riskcal's zCDP value is
 // 0.517, a gap under 0.1.
 func TestZCDPBelowGaussian(t *testing.T) {
 	for _, mu := range []float64{0.3, 1, 2} {

@@ -252,8 +252,9 @@ func (r *Release) fanoFor(m int, prior []float64) (alpha1, best FanoBound, why s
 			// Gaussian-type rows (gaussian, gdp, marginals): Theorem 2
 			// (eq. 19) bounds the mutual information by
 			// −Σ p_m ln(p_m + (1 − p_m)e^{−μ²/2}) ≤ min(μ²/2, H(p)), never
-			// looser than Theorem 1's μ²/2 at α = 1 (catalog B9; for gdp
-			// rows through the pairwise KL ≤ μ²/2, B9's extension).
+			// looser than Theorem 1's μ²/2 at α = 1 (Guo et al. App. B; for gdp
+			// rows through the pairwise KL ≤ μ²/2, Theorem 2's argument
+			// extended to any mechanism, see FanoMIKLMixture).
 			alpha1, best, err = r.fanoGaussianThm2(m, prior, alpha1, best)
 		}
 	case r.hasRDP:

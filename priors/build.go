@@ -61,8 +61,9 @@ type BuildOptions struct {
 	// Smoothing is the additive (Laplace) smoothing α of exact-match
 	// attributes: P(u | k) = (count(k, u) + α)/(n_k + α·m) over the m
 	// observed values of the attribute (0: none). It lowers the largest
-	// probability, so smoothed p_i are not safe upper bounds (Swanberg et al. 2025
-	// item 6); the output says so. Windows are never smoothed.
+	// probability, so smoothed p_i are not safe upper bounds (Swanberg et al. 2025:
+	// the bounds increase in p_i and hold for any p_i at least the true prior
+	// success, §3.3, §7.1); the output says so. Windows are never smoothed.
 	Smoothing float64
 	// MissingAsValue makes an empty cell of an exact-match attribute a
 	// value of its own instead of leaving the record out of that attribute.
@@ -953,7 +954,7 @@ func (b *builder) notes() {
 		}
 	}
 	if r.Smoothing > 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("additive smoothing α = %v: P(u | k) = (count(k, u) + α)/(n_k + α·m); it lowers the largest probability, so the smoothed p_i are not safe upper bounds (seed002 §2.5 item 6)", r.Smoothing))
+		r.Notes = append(r.Notes, fmt.Sprintf("additive smoothing α = %v: P(u | k) = (count(k, u) + α)/(n_k + α·m); it lowers the largest probability, so the smoothed p_i are not safe upper bounds (Swanberg et al. 2025, §3.3, §7.1: the bounds need p_i at least the true prior success)", r.Smoothing))
 	} else {
 		r.Notes = append(r.Notes, "no smoothing: probabilities are plain frequencies")
 	}

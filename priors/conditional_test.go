@@ -44,7 +44,7 @@ func catalogData(count bool) string {
 	return b.String()
 }
 
-// The joint guess: p = 0.6 for records with a and 0.5 for b (the catalog),
+// The joint guess: p = 0.6 for records with a and 0.5 for b (by hand: 30/50, 25/50),
 // recomputed here by counting the rows; the product of the per-column
 // maxima (0.48 and 0.54) is not what Build returns.
 func TestCatalogJointConditional(t *testing.T) {

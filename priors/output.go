@@ -84,7 +84,7 @@ func (r *Result) priorsTable() OutputTable {
 	multi := len(r.Sources) > 1
 	cols := []table.Column{
 		outColumn("prior", table.Text, table.Input, table.General, "the key: NAME:TARGET[~E][|GIVEN] (a release row's prior cell names it)"),
-		outColumn("p", table.Number, table.Output, table.Probability, "p_i, the target's prior success: max_u P(u | k_i), or the best window's mass (Swanberg et al. §3.3, §6.4; seed002 §2.5)"),
+		outColumn("p", table.Number, table.Output, table.Probability, "p_i, the target's prior success: max_u P(u | k_i), or the best window's mass (Swanberg et al. 2025, §3.3, §6.4)"),
 		outColumn("targets", table.Integer, table.Output, table.Count, "how many targets the row stands for: 1 per record (its count for pre-aggregated input); a marginal's single row stands for all its records"),
 		outColumn("row", table.Integer, table.Input, table.Count, "the record's row in the data (empty for a marginal)"),
 	}
@@ -248,8 +248,8 @@ func (r *Result) summaryTable() OutputTable {
 		outColumn("small_cells", table.Integer, table.Output, table.Count, "cells with fewer than min_cell_count records"),
 		outColumn("small_cell_records", table.Integer, table.Output, table.Count, "records in those cells"),
 		outColumn("min_cell_count", table.Integer, table.Input, table.Count, "the small-cell threshold (empty: no flag)"),
-		outColumn("smoothing", table.Number, table.Input, table.Real, "the additive smoothing α (0: none; smoothed p_i are not safe upper bounds, seed002 §2.5)"),
-		outColumn("zipf_s", table.Number, table.Output, table.Real, "maximum-likelihood Zipf exponent of the ranked frequencies, p(r) = r^−s/H_{N,s} (seed002 §3)"),
+		outColumn("smoothing", table.Number, table.Input, table.Real, "the additive smoothing α (0: none; smoothed p_i are not safe upper bounds, Swanberg et al. 2025, §7.1)"),
+		outColumn("zipf_s", table.Number, table.Output, table.Real, "maximum-likelihood Zipf exponent of the ranked frequencies, p(r) = r^−s/H_{N,s} (Swanberg et al. 2025, §5.1)"),
 		outColumn("zipf_domain", table.Number, table.Output, table.Count, "N of the Zipf fit"),
 		outColumn("zipf_domain_source", table.Text, table.Input, table.General, "observed (distinct values) or stated"),
 		outColumn("zipf_ks", table.Number, table.Output, table.Real, "Kolmogorov–Smirnov distance between the empirical and fitted rank CDFs"),

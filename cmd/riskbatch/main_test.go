@@ -347,9 +347,10 @@ func TestPriorsJoin(t *testing.T) {
 }
 
 // The multi-target one-run bounds from a heterogeneous prior table:
-// Swanberg et al. 2025 "Heterogeneous example": p_i = linspace(0.3, 0.9, 100),
+// Thm 3.5 of Swanberg et al. 2025 (values computed independently):
+// p_i = linspace(0.3, 0.9, 100),
 // ε = 1, δ = 1e-5 → v_UB at 5%, 50%, 95% = 72, 79, 85; and the homogeneous
-// p = 0.56, n = 100 case (§4 #6) → 71, 78, 84 with B35(84) = 0.074001.
+// p = 0.56, n = 100 case (their §6.2 'SEX' column, bound 84) → 71, 78, 84 with B35(84) = 0.074001.
 func TestOneRunTailColumns(t *testing.T) {
 	dir := t.TempDir()
 	var b strings.Builder

@@ -436,7 +436,8 @@ func (d *Dist) logAll(success bool) float64 {
 }
 
 // Quantile returns the smallest u ∈ {0, …, n} with Pr[S ≤ u] ≥ c, the
-// convention of the seed-002 catalog §2.4 for the success upper bound v_UB
+// convention of Swanberg et al. 2025 (§3.2: "with probability at least
+// 1 − α the success is at most v_UB", α = 1 − c) for the success upper bound v_UB
 // at confidence c (pure DP): equivalently the smallest u with
 // Pr[S ≥ u + 1] ≤ 1 − c, evaluated with Survival, so that float error can
 // only move the answer up (conservatively). c ≤ 0 gives 0; c = 1 gives

@@ -118,7 +118,7 @@ func refLogTails(lp []float64) (up, down []float64) {
 	return up, down
 }
 
-// refQuantile is the catalog §2.4 convention on a reference tail array:
+// refQuantile is the v_UB convention of Swanberg et al. 2025 §3.2 on a reference tail array:
 // the smallest u with T[u+1] ≤ 1 − c.
 func refQuantile(t []float64, c float64) int {
 	for u := 0; u+1 < len(t); u++ {
@@ -138,7 +138,7 @@ func mustNew(t *testing.T, b, q []float64, o options) *Dist {
 	return d
 }
 
-// Swanberg et al. 2025, "Small exact vector": β = [0.1, 0.5, 0.9] has PMF
+// A vector checkable by hand: β = [0.1, 0.5, 0.9] has PMF
 // [0.045, 0.455, 0.455, 0.045] and T(0..4) = [1, 0.955, 0.5, 0.045, 0].
 func TestCatalogSmallVector(t *testing.T) {
 	b := []float64{0.1, 0.5, 0.9}
@@ -169,7 +169,8 @@ func TestCatalogSmallVector(t *testing.T) {
 	}
 }
 
-// Swanberg et al. 2025: counts a: [30,10,10], b: [5,25,20] give p = 0.6
+// Attribute inference as in Swanberg et al. 2025 §3.3 and §6 (vector
+// computed independently): counts a: [30,10,10], b: [5,25,20] give p = 0.6
 // (a) and 0.5 (b); records (a,a,a,b,b) at ε = 1 have β = σ(logit p + 1) and
 // PMF [0.000552568, 0.009763224, 0.068389463, 0.237232939, 0.407283781,
 // 0.276778025] (9 decimals), and v_UB(5%, 50%, 95%) = 2, 4, 5.
@@ -461,13 +462,13 @@ func TestQuantileConventions(t *testing.T) {
 		c    float64
 		want int
 	}{
-		{0, 0},    // smallest u with Pr[S ≤ u] ≥ 0 (catalog §5: c = 0 → 0)
+		{0, 0},    // smallest u with Pr[S ≤ u] ≥ 0 (c = 0 → 0)
 		{-1, 0},   // any c ≤ 0
 		{0.24, 2}, // Pr[S ≤ 2] = 1/4
 		{0.26, 3}, // Pr[S ≤ 3] = 3/4
 		{0.74, 3}, //
 		{0.76, 4}, //
-		{1, 4},    // catalog §5: c = 1 (pure) → #{β_i > 0}
+		{1, 4},    // c = 1 (pure) → #{β_i > 0}
 		{1.5, -1}, // no such u
 		{math.NaN(), -1},
 	} {
