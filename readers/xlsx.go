@@ -85,14 +85,17 @@ const headerScanRows = 20
 
 // openSheet finds a sheet's header row, and closes its stream until the
 // first call to Next. It returns nil, nil for a sheet without a non-empty
-// cell.
+// cell. The sheet's part is first charged to budget.
 //
 // The header is, among the first headerScanRows non-empty rows, the one
 // with the most cells that known approves (the first of those with as
 // many), so that a title row or a row of group labels above the header
 // ("Prior" over baseline and candidates) is not taken for it. Without
 // known, or when no row has a known name, it is the first non-empty row.
-func openSheet(wb *workbook, ref sheetRef, known func(string) bool) (*xlsxSheet, error) {
+func openSheet(wb *workbook, ref sheetRef, known func(string) bool, budget *partBudget) (*xlsxSheet, error) {
+	if err := budget.charge(ref.part); err != nil {
+		return nil, err
+	}
 	pos := table.Position{File: wb.name, Sheet: ref.name, Column: -1}
 	if ref.part == nil {
 		return nil, &table.Error{Pos: pos, Err: errors.New("the workbook is damaged: the sheet's part is missing")}
@@ -223,32 +226,18 @@ func (t *xlsxSheet) Next() (table.Row, error) {
 		return table.Row{}, &table.Error{Pos: table.Position{File: t.wb.name, Sheet: t.name, Column: -1}, Err: errors.New("read after close")}
 	}
 	if t.s == nil {
-		s, err := t.openStream()
-		if err != nil {
-			t.err = io.EOF
-			err.Err = fatalError{err.Err}
+		if err := t.start(); err != nil {
+			t.err = io.EOF // the error is reported once
 			return table.Row{}, err
-		}
-		t.s = s
-		// Skip the rows up to the header, read by openSheet.
-		for range t.header + 1 {
-			if _, err := s.next(); err != nil {
-				t.err = io.EOF
-				if err == io.EOF {
-					err = errors.New("the sheet changed while it was read")
-				}
-				return table.Row{}, t.fatal(s, err)
-			}
 		}
 	}
 	for {
 		row, err := t.s.next()
-		if err == io.EOF {
-			t.err = io.EOF
-			return table.Row{}, io.EOF
-		}
 		if err != nil {
-			t.err = io.EOF // the error is reported once
+			t.err = io.EOF // a damaged sheet's error is reported once
+			if err == io.EOF {
+				return table.Row{}, io.EOF
+			}
 			return table.Row{}, t.fatal(t.s, err)
 		}
 		n := len(t.cols)
@@ -277,6 +266,26 @@ func (t *xlsxSheet) Next() (table.Row, error) {
 		}
 		return table.Row{Pos: pos, Cells: cells}, nil
 	}
+}
+
+// start opens the sheet's stream on the first call to Next, and skips the
+// rows up to the header, read by openSheet. Its errors end the stream.
+func (t *xlsxSheet) start() error {
+	s, err := t.openStream()
+	if err != nil {
+		err.Err = fatalError{err.Err}
+		return err
+	}
+	t.s = s
+	for range t.header + 1 {
+		if _, err := s.next(); err != nil {
+			if err == io.EOF {
+				err = errors.New("the sheet changed while it was read")
+			}
+			return t.fatal(s, err)
+		}
+	}
+	return nil
 }
 
 // Close releases the sheet, and the file once every sheet is closed. It

@@ -149,10 +149,7 @@ func namedSheet(wb *workbook, opts Options, budget *partBudget) ([]*xlsxSheet, e
 			Err: fmt.Errorf("there is no sheet named %q; the workbook's sheets are %s", opts.Sheet, strings.Join(names, ", ")),
 		}
 	}
-	if err := budget.charge(ref.part); err != nil {
-		return nil, err
-	}
-	t, err := openSheet(wb, ref, opts.Known)
+	t, err := openSheet(wb, ref, opts.Known, budget)
 	if err != nil {
 		return nil, err
 	}
@@ -168,10 +165,7 @@ func acceptedSheets(wb *workbook, opts Options, budget *partBudget) ([]*xlsxShee
 	var out []*xlsxSheet
 	var seen []string
 	for _, ref := range wb.refs {
-		if err := budget.charge(ref.part); err != nil {
-			return nil, err
-		}
-		t, err := openSheet(wb, ref, opts.Known)
+		t, err := openSheet(wb, ref, opts.Known, budget)
 		if err != nil {
 			return nil, err
 		}
