@@ -62,6 +62,14 @@ func readAllFuzz(t *testing.T, name string, data []byte) {
 	}
 }
 
+// fuzzFormat fuzzes the reader of files named with extension ext, from
+// the sample files (see seedFiles) and the seeds that seeds adds.
+func fuzzFormat(f *testing.F, ext string, seeds func(*testing.F)) {
+	seedFiles(f, ext)
+	seeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) { readAllFuzz(t, "fuzz"+ext, data) })
+}
+
 // seedFiles adds the sample release table in the given format, and a few
 // damaged copies of it, to a fuzz corpus.
 func seedFiles(f *testing.F, ext string) {
@@ -83,9 +91,7 @@ func seedFiles(f *testing.F, ext string) {
 // inline strings, formulas with cached values, errors like #DIV/0!) are
 // read without panicking, within the readers' contract.
 func FuzzXLSX(f *testing.F) {
-	seedFiles(f, ".xlsx")
-	xlsxSeeds(f)
-	f.Fuzz(func(t *testing.T, data []byte) { readAllFuzz(t, "fuzz.xlsx", data) })
+	fuzzFormat(f, ".xlsx", xlsxSeeds)
 }
 
 // xlsxSeeds adds workbooks with what real ones hold: shared strings (rich
@@ -131,9 +137,7 @@ func xlsxSeeds(f *testing.F) {
 // FuzzParquet: any bytes named .parquet (forged footers, absurd metadata,
 // damaged pages) are read without panicking, within the readers' contract.
 func FuzzParquet(f *testing.F) {
-	seedFiles(f, ".parquet")
-	parquetSeeds(f)
-	f.Fuzz(func(t *testing.T, data []byte) { readAllFuzz(t, "fuzz.parquet", data) })
+	fuzzFormat(f, ".parquet", parquetSeeds)
 }
 
 // parquetSeeds adds Parquet files with what real ones hold: every flat
@@ -183,12 +187,7 @@ func parquetSeeds(f *testing.F) {
 			rb.Field(1).(*array.StringBuilder).Append(dictWords[i%3])
 		}
 		rec := rb.NewRecordBatch()
-		var buf bytes.Buffer
-		if w, err := pqarrow.NewFileWriter(schema, &buf, parquet.NewWriterProperties(parquet.WithCompression(c), parquet.WithMaxRowGroupLength(16), parquet.WithDataPageSize(64)), pqarrow.DefaultWriterProps()); err == nil {
-			w.Write(rec)
-			w.Close()
-			f.Add(buf.Bytes())
-		}
+		f.Add(writeParquetProps(f, rec, parquet.NewWriterProperties(parquet.WithCompression(c), parquet.WithMaxRowGroupLength(16), parquet.WithDataPageSize(64)), pqarrow.DefaultWriterProps()))
 		rec.Release()
 		rb.Release()
 	}

@@ -33,6 +33,21 @@ func measure(f func()) (alloc, inuse uint64, took time.Duration) {
 	return after.TotalAlloc - before.TotalAlloc, inuse, took
 }
 
+// drainMeasured opens r, which must give one table, and reads it to its
+// end, measuring what that allocates and how long it takes.
+func drainMeasured(t *testing.T, name string, r io.ReaderAt, size int64, opts Options) (got []entry, alloc, inuse uint64, took time.Duration) {
+	t.Helper()
+	alloc, inuse, took = measure(func() {
+		tables, err := OpenReader(name, r, size, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = drain(t, tables[0])
+		tables[0].Close()
+	})
+	return got, alloc, inuse, took
+}
+
 // memoryBound is the most a refusal of hostile input may allocate.
 const memoryBound = 64 << 20
 
@@ -73,24 +88,20 @@ func TestLimitText(t *testing.T) {
 	}
 }
 
-// patternReader is size bytes of a header followed by a repeated pattern,
-// made up on the fly: a file of any size, without the memory to hold it.
-type patternReader struct {
-	head, unit []byte
-	size       int64
+// virtualFile is a file of size bytes made up on the fly by byteAt: a file
+// of any size, without the memory to hold it.
+type virtualFile struct {
+	size   int64
+	byteAt func(off int64) byte
 }
 
-func (p *patternReader) ReadAt(b []byte, off int64) (int, error) {
-	if off >= p.size {
+func (f *virtualFile) ReadAt(b []byte, off int64) (int, error) {
+	if off >= f.size {
 		return 0, io.EOF
 	}
 	n := 0
-	for n < len(b) && off < p.size {
-		if off < int64(len(p.head)) {
-			b[n] = p.head[off]
-		} else {
-			b[n] = p.unit[(off-int64(len(p.head)))%int64(len(p.unit))]
-		}
+	for n < len(b) && off < f.size {
+		b[n] = f.byteAt(off)
 		n++
 		off++
 	}
@@ -100,18 +111,30 @@ func (p *patternReader) ReadAt(b []byte, off int64) (int, error) {
 	return n, nil
 }
 
+// patternFile is size bytes of head followed by unit repeated.
+func patternFile(head, unit []byte, size int64) *virtualFile {
+	return &virtualFile{size: size, byteAt: func(off int64) byte {
+		if off < int64(len(head)) {
+			return head[off]
+		}
+		return unit[(off-int64(len(head)))%int64(len(unit))]
+	}}
+}
+
+// tailFile is size bytes of zeros ending with tail.
+func tailFile(size int64, tail []byte) *virtualFile {
+	return &virtualFile{size: size, byteAt: func(off int64) byte {
+		if i := off - (size - int64(len(tail))); i >= 0 {
+			return tail[i]
+		}
+		return 0
+	}}
+}
+
 // A 2 GiB CSV line is refused after max-row-bytes, with bounded memory.
 func TestCSVEndlessLine(t *testing.T) {
-	src := &patternReader{head: []byte("name,epsilon\nr1,0.5\n"), unit: []byte("x,"), size: 2 << 30}
-	var got []entry
-	alloc, inuse, took := measure(func() {
-		tables, err := OpenReader("endless.csv", src, src.size, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = drain(t, tables[0])
-		tables[0].Close()
-	})
+	src := patternFile([]byte("name,epsilon\nr1,0.5\n"), []byte("x,"), 2<<30)
+	got, alloc, inuse, took := drainMeasured(t, "endless.csv", src, src.size, Options{})
 	t.Logf("2 GiB line refused in %v: %d MB allocated, heap +%d MB", took, alloc>>20, inuse>>20)
 	if len(got) != 2 {
 		t.Fatalf("%d entries: %+v", len(got), got)
@@ -278,15 +301,7 @@ func TestXLSXZipBomb(t *testing.T) {
 		"bomb.xlsx, sheet Bomb: the part xl/worksheets/sheet1.xml unpacks to "+groupDigits(size)+" bytes: the limit is 1 GiB; if the file is genuine, raise it with --max-xlsx-sheet-bytes")
 
 	// The ratio raised: the endless row 2 is refused at max-row-bytes.
-	var got []entry
-	alloc, inuse, took = measure(func() {
-		tables, err := OpenReader("bomb.xlsx", bytes.NewReader(book), int64(len(book)), Options{Limits: Limits{XLSXRatio: 2000, RowBytes: 1 << 20}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = drain(t, tables[0])
-		tables[0].Close()
-	})
+	got, alloc, inuse, took := drainMeasured(t, "bomb.xlsx", bytes.NewReader(book), int64(len(book)), Options{Limits: Limits{XLSXRatio: 2000, RowBytes: 1 << 20}})
 	t.Logf("endless row refused in %v: %d MB allocated, heap +%d KB", took, alloc>>20, inuse>>10)
 	if len(got) != 1 {
 		t.Fatalf("%d entries: %+v", len(got), got)
@@ -303,14 +318,7 @@ func TestXLSXZipBomb(t *testing.T) {
 	// A forged size: the archive declares 1 MiB (no ratio is checked on
 	// so small a part), the data unpacks to 2 GiB.
 	forged := bombWorkbook(t, data, 1<<20, crc)
-	alloc, _, took = measure(func() {
-		tables, err := OpenReader("forged.xlsx", bytes.NewReader(forged), int64(len(forged)), Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = drain(t, tables[0])
-		tables[0].Close()
-	})
+	got, alloc, _, took = drainMeasured(t, "forged.xlsx", bytes.NewReader(forged), int64(len(forged)), Options{})
 	t.Logf("forged size refused in %v: %d MB allocated", took, alloc>>20)
 	if len(got) != 1 {
 		t.Fatalf("%d entries: %+v", len(got), got)

@@ -35,10 +35,16 @@ var dictWords = []string{"low", "mid", "high"}
 // that dictionary columns read back as dictionaries.
 func writeParquet(t testing.TB, rec arrow.RecordBatch) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	w, err := pqarrow.NewFileWriter(rec.Schema(), &buf,
-		parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(1500)),
+	return writeParquetProps(t, rec, parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(1500)),
 		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+}
+
+// writeParquetProps writes rec as a Parquet file with the given writer
+// properties.
+func writeParquetProps(t testing.TB, rec arrow.RecordBatch, props *parquet.WriterProperties, arrowProps pqarrow.ArrowWriterProperties) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := pqarrow.NewFileWriter(rec.Schema(), &buf, props, arrowProps)
 	if err != nil {
 		t.Fatal(err)
 	}

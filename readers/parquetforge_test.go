@@ -358,7 +358,7 @@ func TestParquetMetadataLimit(t *testing.T) {
 	var tail [8]byte
 	binary.LittleEndian.PutUint32(tail[:], 512<<20)
 	copy(tail[4:], "PAR1")
-	src := &tailReader{size: 1 << 30, tail: tail[:]}
+	src := tailFile(1<<30, tail[:])
 	var err error
 	alloc, _, took := measure(func() {
 		_, err = OpenReader("huge.parquet", src, src.size, Options{})
@@ -381,32 +381,6 @@ func TestParquetMetadataLimit(t *testing.T) {
 	if !errors.As(err, &le) || le.Name != "max-parquet-page-bytes" || !IsFatal(err) {
 		t.Errorf("a page above the limit: %v", err)
 	}
-}
-
-// tailReader is size bytes of zeros ending with tail.
-type tailReader struct {
-	size int64
-	tail []byte
-}
-
-func (r *tailReader) ReadAt(b []byte, off int64) (int, error) {
-	if off >= r.size {
-		return 0, io.EOF
-	}
-	n := 0
-	for n < len(b) && off < r.size {
-		if i := off - (r.size - int64(len(r.tail))); i >= 0 {
-			b[n] = r.tail[i]
-		} else {
-			b[n] = 0
-		}
-		n++
-		off++
-	}
-	if n < len(b) {
-		return n, io.EOF
-	}
-	return n, nil
 }
 
 // Files compressed with every codec Arrow writes read back through the
@@ -436,16 +410,8 @@ func TestParquetCodecs(t *testing.T) {
 		if i >= 5 {
 			version = parquet.DataPageV2
 		}
-		var buf bytes.Buffer
-		w, err := pqarrow.NewFileWriter(schema, &buf, parquet.NewWriterProperties(parquet.WithCompression(c), parquet.WithDataPageVersion(version), parquet.WithMaxRowGroupLength(1000), parquet.WithDataPageSize(2000)), pqarrow.DefaultWriterProps())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Write(rec); err != nil {
-			t.Fatal(err)
-		}
-		w.Close()
-		rows, _, err := readForged(t, buf.Bytes(), Options{})
+		data := writeParquetProps(t, rec, parquet.NewWriterProperties(parquet.WithCompression(c), parquet.WithDataPageVersion(version), parquet.WithMaxRowGroupLength(1000), parquet.WithDataPageSize(2000)), pqarrow.DefaultWriterProps())
+		rows, _, err := readForged(t, data, Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", c, err)
 		}
