@@ -10,12 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/xuri/excelize/v2"
 
 	"github.com/riskbatch/riskbatch/internal/testenv"
@@ -138,73 +132,6 @@ func xlsxSeeds(f *testing.F) {
 // damaged pages) are read without panicking, within the readers' contract.
 func FuzzParquet(f *testing.F) {
 	fuzzFormat(f, ".parquet", parquetSeeds)
-}
-
-// parquetSeeds adds Parquet files with what real ones hold: every flat
-// type riskbatch reads (dictionaries, decimals, timestamps, nulls), nested
-// and unsupported types (list, struct, map), each compression codec,
-// several row groups and pages, a legacy writer's footer, and hand-made
-// files with forged counts and sizes.
-func parquetSeeds(f *testing.F) {
-	f.Add(parquetFixture(f))
-	mem := memory.NewGoAllocator()
-	for _, field := range []arrow.Field{
-		{Name: "tags", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32), Nullable: true},
-		{Name: "point", Type: arrow.StructOf(arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Float64}, arrow.Field{Name: "label", Type: arrow.BinaryTypes.String, Nullable: true})},
-		{Name: "counts", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int64)},
-		{Name: "day", Type: arrow.FixedWidthTypes.Date32},
-	} {
-		schema := arrow.NewSchema([]arrow.Field{{Name: "epsilon", Type: arrow.PrimitiveTypes.Float64}, field}, nil)
-		rb := array.NewRecordBuilder(mem, schema)
-		for i := range 3 {
-			rb.Field(0).(*array.Float64Builder).Append(float64(i) / 2)
-			switch b := rb.Field(1).(type) {
-			case *array.ListBuilder:
-				b.Append(true)
-				b.ValueBuilder().(*array.Int32Builder).AppendValues([]int32{1, int32(i)}, nil)
-			case *array.StructBuilder:
-				b.Append(true)
-				b.FieldBuilder(0).(*array.Float64Builder).Append(float64(i))
-				b.FieldBuilder(1).(*array.StringBuilder).AppendNull()
-			case *array.MapBuilder:
-				b.Append(true)
-				b.KeyBuilder().(*array.StringBuilder).Append("k")
-				b.ItemBuilder().(*array.Int64Builder).Append(int64(i))
-			case *array.Date32Builder:
-				b.Append(arrow.Date32(19000 + i))
-			}
-		}
-		rec := rb.NewRecordBatch()
-		f.Add(writeParquet(f, rec))
-		rec.Release()
-		rb.Release()
-	}
-	for _, c := range []compress.Compression{compress.Codecs.Snappy, compress.Codecs.Zstd, compress.Codecs.Gzip, compress.Codecs.Brotli} {
-		schema := arrow.NewSchema([]arrow.Field{{Name: "epsilon", Type: arrow.PrimitiveTypes.Float64}, {Name: "name", Type: arrow.BinaryTypes.String, Nullable: true}}, nil)
-		rb := array.NewRecordBuilder(mem, schema)
-		for i := range 40 {
-			rb.Field(0).(*array.Float64Builder).Append(float64(i))
-			rb.Field(1).(*array.StringBuilder).Append(dictWords[i%3])
-		}
-		rec := rb.NewRecordBatch()
-		f.Add(writeParquetProps(f, rec, parquet.NewWriterProperties(parquet.WithCompression(c), parquet.WithMaxRowGroupLength(16), parquet.WithDataPageSize(64)), pqarrow.DefaultWriterProps()))
-		rec.Release()
-		rb.Release()
-	}
-	honest := newForge(1, 2, 3)
-	f.Add(honest.bytes())
-	for _, forged := range []func(*forge){
-		func(g *forge) { g.rowGroups = 100_000_000 },
-		func(g *forge) { g.chunkValues = 1 << 40 },
-		func(g *forge) { g.pageUncompressed = 1<<31 - 1 },
-		func(g *forge) { g.dictValues = 1 << 20 },
-		func(g *forge) { g.footerLength = 1 << 30 },
-		func(g *forge) { g.codec = 1; g.payload = []byte{0xff, 0xff, 0xff, 0xff, 0x0f, 0} },
-	} {
-		g := newForge(1, 2, 3)
-		forged(g)
-		f.Add(g.bytes())
-	}
 }
 
 // Damaged Parquet files are refused, never fatal: random damage of one to

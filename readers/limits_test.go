@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -431,29 +432,16 @@ func TestXLSXCountsAndCells(t *testing.T) {
 	}
 	wantLimit(t, got[0].Err, table.Position{File: "cells.xlsx", Sheet: "Data", Row: 2, Column: 1, ColumnName: "note"}, "max-cell-bytes",
 		"cells.xlsx, sheet Data, row 2, column B (note): this cell holds 80 bytes of text: the limit is 64 bytes; if the file is genuine, raise it with --max-cell-bytes")
-	if !equalCells(got[0].Row.Cells, cells(num(0.5), empty())) || IsFatal(got[0].Err) {
+	if !slices.Equal(got[0].Row.Cells, cells(num(0.5), empty())) || IsFatal(got[0].Err) {
 		t.Errorf("row 2 %+v", got[0])
 	}
 	wantLimit(t, got[1].Err, table.Position{File: "cells.xlsx", Sheet: "Data", Row: 3, Column: 0, ColumnName: "epsilon"}, "max-cell-bytes",
 		"cells.xlsx, sheet Data, row 3, column A (epsilon): this cell holds 70 bytes of text: the limit is 64 bytes; if the file is genuine, raise it with --max-cell-bytes")
-	if !equalCells(got[1].Row.Cells, cells(empty(), txt("ok"))) {
+	if !slices.Equal(got[1].Row.Cells, cells(empty(), txt("ok"))) {
 		t.Errorf("row 3 %+v", got[1])
 	}
 	wantLimit(t, got[2].Err, table.Position{File: "cells.xlsx", Sheet: "Data", Row: 4, Column: 1, ColumnName: "note"}, "max-cell-bytes",
 		"cells.xlsx, sheet Data, row 4, column B (note): this cell's text (shared string 4) holds 80 bytes: the limit is 64 bytes; if the file is genuine, raise it with --max-cell-bytes")
-}
-
-// equalCells compares two rows of cells.
-func equalCells(a, b []table.Cell) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // itoa formats an int.
