@@ -106,46 +106,9 @@ func openSheet(wb *workbook, ref sheetRef, known func(string) bool, budget *part
 		return nil, err
 	}
 	defer s.close()
-	type candidate struct {
-		ordinal, num int
-		names        []string
-		err          error
-		errCol       int
-		known        int
-	}
-	var cands []candidate
-	for i := 0; len(cands) < headerScanRows; i++ {
-		row, err := s.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			if len(cands) > 0 && known != nil {
-				break // the damage is reported when the rows are read
-			}
-			return nil, t.fatal(s, err)
-		}
-		last := -1
-		for i, c := range row.cells {
-			if !c.IsEmpty() {
-				last = i
-			}
-		}
-		if last < 0 && row.err == nil {
-			continue
-		}
-		c := candidate{ordinal: i, num: row.num, err: row.err, errCol: row.errCol}
-		for _, cell := range row.cells[:last+1] {
-			name := strings.TrimSpace(cell.String())
-			c.names = append(c.names, name)
-			if known != nil && name != "" && known(name) {
-				c.known++
-			}
-		}
-		cands = append(cands, c)
-		if known == nil {
-			break
-		}
+	cands, cerr := t.headerCandidates(s, known)
+	if cerr != nil {
+		return nil, cerr
 	}
 	if len(cands) == 0 {
 		return nil, nil
@@ -174,6 +137,56 @@ func openSheet(wb *workbook, ref sheetRef, known func(string) bool, budget *part
 		t.cols[i].Name = h.names[i]
 	}
 	return t, nil
+}
+
+// headerCandidate is a non-empty row at the top of a sheet, which may be
+// its header.
+type headerCandidate struct {
+	ordinal, num int      // ordinal among the <row> elements, row number
+	names        []string // its cells' text, up to the last non-empty one
+	err          error    // the first cell that could not be decoded
+	errCol       int
+	known        int // how many names known approves
+}
+
+// headerCandidates reads the first headerScanRows non-empty rows of the
+// sheet's stream s (only the first without known).
+func (t *xlsxSheet) headerCandidates(s *sheetStream, known func(string) bool) ([]headerCandidate, error) {
+	var cands []headerCandidate
+	for i := 0; len(cands) < headerScanRows; i++ {
+		row, err := s.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if len(cands) > 0 && known != nil {
+				break // the damage is reported when the rows are read
+			}
+			return nil, t.fatal(s, err)
+		}
+		last := -1
+		for i, c := range row.cells {
+			if !c.IsEmpty() {
+				last = i
+			}
+		}
+		if last < 0 && row.err == nil {
+			continue
+		}
+		c := headerCandidate{ordinal: i, num: row.num, err: row.err, errCol: row.errCol}
+		for _, cell := range row.cells[:last+1] {
+			name := strings.TrimSpace(cell.String())
+			c.names = append(c.names, name)
+			if known != nil && name != "" && known(name) {
+				c.known++
+			}
+		}
+		cands = append(cands, c)
+		if known == nil {
+			break
+		}
+	}
+	return cands, nil
 }
 
 // HeaderNote says where the header was found when rows with content stand
