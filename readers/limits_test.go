@@ -3,10 +3,8 @@ package readers
 import (
 	"archive/zip"
 	"bytes"
-	"compress/flate"
 	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"io"
 	"math"
 	"runtime"
@@ -15,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riskbatch/riskbatch/internal/zipbomb"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -183,77 +182,12 @@ func TestCSVLongCellAndWideHeader(t *testing.T) {
 		"long.csv, row 1, column 1: this header cell holds 4 bytes: the limit is 3 bytes; if the file is genuine, raise it with --max-cell-bytes")
 }
 
-// sheetHead is the start of a worksheet whose header row names epsilon,
-// and whose row 2 is open.
-const sheetHead = `<?xml version="1.0" encoding="UTF-8"?><worksheet ` + nsMain + `><sheetData>` +
-	`<row r="1"><c r="A1" t="inlineStr"><is><t>epsilon</t></is></c></row><row r="2">`
-
-// bombUnit is repeated after sheetHead: cells of row 2, without end.
-const bombUnit = `<c><v>1</v></c>`
-
-// deflateRepeat returns raw deflate data that unpacks to head followed by
-// unit repeated to total bytes in all (at least), with the unpacked
-// length and CRC-32. It compresses about 1 MiB of the repetition once and
-// repeats the compressed blocks: each copy starts a new block at a byte
-// boundary (after a sync flush) and refers only to its own bytes, so the
-// copies decode one after the other. Neither the data nor the test ever
-// holds the unpacked bytes.
-func deflateRepeat(t testing.TB, head, unit []byte, total int64) (data []byte, size int64, crc uint32) {
-	t.Helper()
-	chunk := bytes.Repeat(unit, (1<<20)/len(unit))
-	block := func(p []byte) []byte {
-		var b bytes.Buffer
-		w, err := flate.NewWriter(&b, flate.BestCompression)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write(p)
-		w.Flush()
-		return b.Bytes()
-	}
-	h, c := block(head), block(chunk)
-	data = append(data, h...)
-	size = int64(len(head))
-	crc = crc32.Update(0, crc32.IEEETable, head)
-	for size < total {
-		data = append(data, c...)
-		crc = crc32.Update(crc, crc32.IEEETable, chunk)
-		size += int64(len(chunk))
-	}
-	data = append(data, 0x01, 0x00, 0x00, 0xff, 0xff) // a final, empty stored block
-	return data, size, crc
-}
-
-// bombWorkbook is a workbook whose one sheet is written raw: data packed
-// with deflate, declared to unpack to declared bytes with the given CRC.
-func bombWorkbook(t testing.TB, data []byte, declared int64, crc uint32) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	w := zip.NewWriter(&buf)
-	for _, p := range [][2]string{
-		{"_rels/.rels", `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-			`<Relationship Id="rId1" Type="` + relDoc + `officeDocument" Target="xl/workbook.xml"/></Relationships>`},
-		{"xl/workbook.xml", `<?xml version="1.0"?><workbook ` + nsMain + ` ` + nsRel + `><sheets><sheet name="Bomb" sheetId="1" r:id="rId1"/></sheets></workbook>`},
-		{"xl/_rels/workbook.xml.rels", `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-			`<Relationship Id="rId1" Type="` + relDoc + `worksheet" Target="worksheets/sheet1.xml"/></Relationships>`},
-	} {
-		f, err := w.Create(p[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.Write([]byte(p[1]))
-	}
-	f, err := w.CreateRaw(&zip.FileHeader{Name: "xl/worksheets/sheet1.xml", Method: zip.Deflate,
-		CRC32: crc, CompressedSize64: uint64(len(data)), UncompressedSize64: uint64(declared)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Write(data)
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
+// sheetHead and bombUnit make the sheet of a zip bomb: its header, then
+// cells of row 2 without end.
+const (
+	sheetHead = zipbomb.SheetHead
+	bombUnit  = zipbomb.Unit
+)
 
 // A zip bomb: a sheet of 2 GiB of XML packed into about 2 MB is refused at
 // Open, from the sizes its archive declares, with bounded memory; the
@@ -261,8 +195,8 @@ func bombWorkbook(t testing.TB, data []byte, declared int64, crc uint32) []byte 
 // part unpacks past it); and with the ratio limit raised, the sheet's one
 // endless row is refused at max-row-bytes.
 func TestXLSXZipBomb(t *testing.T) {
-	data, size, crc := deflateRepeat(t, []byte(sheetHead), []byte(bombUnit), 2<<30)
-	book := bombWorkbook(t, data, size, crc)
+	data, size, crc := zipbomb.Deflate(t, []byte(sheetHead), []byte(bombUnit), 2<<30)
+	book := zipbomb.Workbook(t, data, size, crc)
 	t.Logf("zip bomb: %d bytes unpack to %d (%d to 1)", len(book), size, size/int64(len(data)))
 
 	// The bomb is real: its first 16 MiB unpack to the pattern.
@@ -318,7 +252,7 @@ func TestXLSXZipBomb(t *testing.T) {
 
 	// A forged size: the archive declares 1 MiB (no ratio is checked on
 	// so small a part), the data unpacks to 2 GiB.
-	forged := bombWorkbook(t, data, 1<<20, crc)
+	forged := zipbomb.Workbook(t, data, 1<<20, crc)
 	got, alloc, _, took = drainMeasured(t, "forged.xlsx", bytes.NewReader(forged), int64(len(forged)), Options{})
 	t.Logf("forged size refused in %v: %d MB allocated", took, alloc>>20)
 	if len(got) != 1 {
