@@ -13,7 +13,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/riskbatch/riskbatch/internal/testenv"
-	"github.com/riskbatch/riskbatch/internal/zipbomb"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -125,8 +125,8 @@ func xlsxSeeds(f *testing.F) {
 	f.Add(zipOf(f, "xl/workbook.xml", `<workbook `+nsMain+` `+nsRel+`><sheets><sheet name="A" r:id="rId1"/><sheet name="B" r:id="rId1"/></sheets></workbook>`,
 		"xl/_rels/workbook.xml.rels", `<Relationships><Relationship Id="rId1" Type="`+relDoc+`worksheet" Target="worksheets/s.xml"/></Relationships>`,
 		"xl/worksheets/s.xml", `<worksheet><sheetData><row><c t="inlineStr"><is><t>epsilon</t></is></c></row><row><c><v>1</v></c></row></sheetData></worksheet>`))
-	data, size, crc := zipbomb.Deflate(f, []byte(sheetHead), []byte(bombUnit), 4<<20)
-	f.Add(zipbomb.Workbook(f, data, size, crc))
+	data, size, crc := testfiles.DeflateRepeat(f, []byte(sheetHead), []byte(bombUnit), 4<<20)
+	f.Add(testfiles.BombWorkbook(f, data, size, crc))
 }
 
 // FuzzParquet: any bytes named .parquet (forged footers, absurd metadata,

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/riskbatch/riskbatch/internal/zipbomb"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -185,8 +185,8 @@ func TestCSVLongCellAndWideHeader(t *testing.T) {
 // sheetHead and bombUnit make the sheet of a zip bomb: its header, then
 // cells of row 2 without end.
 const (
-	sheetHead = zipbomb.SheetHead
-	bombUnit  = zipbomb.Unit
+	sheetHead = testfiles.BombHead
+	bombUnit  = testfiles.BombUnit
 )
 
 // A zip bomb: a sheet of 2 GiB of XML packed into about 2 MB is refused at
@@ -195,8 +195,8 @@ const (
 // part unpacks past it); and with the ratio limit raised, the sheet's one
 // endless row is refused at max-row-bytes.
 func TestXLSXZipBomb(t *testing.T) {
-	data, size, crc := zipbomb.Deflate(t, []byte(sheetHead), []byte(bombUnit), 2<<30)
-	book := zipbomb.Workbook(t, data, size, crc)
+	data, size, crc := testfiles.DeflateRepeat(t, []byte(sheetHead), []byte(bombUnit), 2<<30)
+	book := testfiles.BombWorkbook(t, data, size, crc)
 	t.Logf("zip bomb: %d bytes unpack to %d (%d to 1)", len(book), size, size/int64(len(data)))
 
 	// The bomb is real: its first 16 MiB unpack to the pattern.
@@ -252,7 +252,7 @@ func TestXLSXZipBomb(t *testing.T) {
 
 	// A forged size: the archive declares 1 MiB (no ratio is checked on
 	// so small a part), the data unpacks to 2 GiB.
-	forged := zipbomb.Workbook(t, data, 1<<20, crc)
+	forged := testfiles.BombWorkbook(t, data, 1<<20, crc)
 	got, alloc, _, took = drainMeasured(t, "forged.xlsx", bytes.NewReader(forged), int64(len(forged)), Options{})
 	t.Logf("forged size refused in %v: %d MB allocated", took, alloc>>20)
 	if len(got) != 1 {

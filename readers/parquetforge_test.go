@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -410,7 +411,7 @@ func TestParquetCodecs(t *testing.T) {
 		if i >= 5 {
 			version = parquet.DataPageV2
 		}
-		data := writeParquetProps(t, rec, parquet.NewWriterProperties(parquet.WithCompression(c), parquet.WithDataPageVersion(version), parquet.WithMaxRowGroupLength(1000), parquet.WithDataPageSize(2000)), pqarrow.DefaultWriterProps())
+		data := testfiles.WriteParquet(t, rec, parquet.NewWriterProperties(parquet.WithCompression(c), parquet.WithDataPageVersion(version), parquet.WithMaxRowGroupLength(1000), parquet.WithDataPageSize(2000)), pqarrow.DefaultWriterProps())
 		rows, _, err := readForged(t, data, Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", c, err)
@@ -501,7 +502,7 @@ func parquetSeeds(f *testing.F) {
 			rb.Field(1).(*array.StringBuilder).Append(dictWords[i%3])
 		}
 		rec := rb.NewRecordBatch()
-		f.Add(writeParquetProps(f, rec, parquet.NewWriterProperties(parquet.WithCompression(c), parquet.WithMaxRowGroupLength(16), parquet.WithDataPageSize(64)), pqarrow.DefaultWriterProps()))
+		f.Add(testfiles.WriteParquet(f, rec, parquet.NewWriterProperties(parquet.WithCompression(c), parquet.WithMaxRowGroupLength(16), parquet.WithDataPageSize(64)), pqarrow.DefaultWriterProps()))
 		rec.Release()
 		rb.Release()
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"github.com/riskbatch/riskbatch/internal/zipbomb"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -170,9 +170,9 @@ func zipOf(t testing.TB, files ...string) []byte {
 }
 
 const (
-	nsMain = zipbomb.NSMain
-	nsRel  = zipbomb.NSRel
-	relDoc = zipbomb.RelDoc
+	nsMain = testfiles.NSMain
+	nsRel  = testfiles.NSRel
+	relDoc = testfiles.RelDoc
 )
 
 // handWorkbook is a workbook written by hand: formulas with cached text,

@@ -1,7 +1,8 @@
-// Package zipbomb makes XLSX workbooks whose one sheet, "Bomb", unpacks to
-// gigabytes of XML from a few megabytes, for the tests of the limits on
-// hostile input, without ever holding the unpacked bytes.
-package zipbomb
+package testfiles
+
+// A zip bomb: an XLSX workbook whose one sheet, "Bomb", unpacks to
+// gigabytes of XML from a few megabytes, made without ever holding the
+// unpacked bytes.
 
 import (
 	"archive/zip"
@@ -19,22 +20,22 @@ const (
 	// RelDoc starts the type of an Office document relationship.
 	RelDoc = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
 
-	// SheetHead is the start of a worksheet whose header row names
+	// BombHead is the start of a worksheet whose header row names
 	// epsilon, and whose row 2 is open.
-	SheetHead = `<?xml version="1.0" encoding="UTF-8"?><worksheet ` + NSMain + `><sheetData>` +
+	BombHead = `<?xml version="1.0" encoding="UTF-8"?><worksheet ` + NSMain + `><sheetData>` +
 		`<row r="1"><c r="A1" t="inlineStr"><is><t>epsilon</t></is></c></row><row r="2">`
-	// Unit is repeated after SheetHead: cells of row 2, without end.
-	Unit = `<c><v>1</v></c>`
+	// BombUnit is repeated after BombHead: cells of row 2, without end.
+	BombUnit = `<c><v>1</v></c>`
 )
 
-// Deflate returns raw deflate data that unpacks to head followed by unit
+// DeflateRepeat returns raw deflate data that unpacks to head followed by unit
 // repeated to total bytes in all (at least), with the unpacked length and
 // CRC-32. It compresses about 1 MiB of the repetition once and repeats the
 // compressed blocks: each copy starts a new block at a byte boundary
 // (after a sync flush) and refers only to its own bytes, so the copies
 // decode one after the other (RFC 1951 §3.2.3: a block may be followed by
 // any other).
-func Deflate(t testing.TB, head, unit []byte, total int64) (data []byte, size int64, crc uint32) {
+func DeflateRepeat(t testing.TB, head, unit []byte, total int64) (data []byte, size int64, crc uint32) {
 	t.Helper()
 	chunk := bytes.Repeat(unit, (1<<20)/len(unit))
 	block := func(p []byte) []byte {
@@ -60,10 +61,10 @@ func Deflate(t testing.TB, head, unit []byte, total int64) (data []byte, size in
 	return data, size, crc
 }
 
-// Workbook is a workbook whose one sheet, "Bomb", is written raw: data
+// BombWorkbook is a workbook whose one sheet, "Bomb", is written raw: data
 // packed with deflate, declared to unpack to declared bytes with the given
 // CRC-32.
-func Workbook(t testing.TB, data []byte, declared int64, crc uint32) []byte {
+func BombWorkbook(t testing.TB, data []byte, declared int64, crc uint32) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w := zip.NewWriter(&buf)
