@@ -1,9 +1,5 @@
 package testfiles
 
-// A zip bomb: an XLSX workbook whose one sheet, "Bomb", unpacks to
-// gigabytes of XML from a few megabytes, made without ever holding the
-// unpacked bytes.
-
 import (
 	"archive/zip"
 	"bytes"
@@ -11,6 +7,10 @@ import (
 	"hash/crc32"
 	"testing"
 )
+
+// A zip bomb: an XLSX workbook whose one sheet, "Bomb", unpacks to
+// gigabytes of XML from a few megabytes, made without ever holding the
+// unpacked bytes.
 
 const (
 	// NSMain and NSRel are the namespace declarations of a worksheet's
