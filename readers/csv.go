@@ -78,49 +78,70 @@ type delimitedSource struct {
 // detectDelimiter finds in the first records, which keeps the format's
 // default (',' for CSV, tab for TSV) unless another is clearly the file's.
 func newDelimited(name string, src delimitedSource, format string, closer io.Closer, opts Options) (*delimited, error) {
-	lim := opts.Limits
+	choice, raw, err := chooseSourceEncoding(name, src, format, opts.Encoding)
+	if err != nil {
+		return nil, err
+	}
+	p := newRecordParser(choice.enc.decoder(raw), opts.Limits.RowBytes)
+	t := &delimited{name: name, lim: opts.Limits, p: p, enc: choice.enc, closer: closer}
+	t.dialect = Dialect{Encoding: choice.enc.name, EncodingAssumed: choice.why}
+	if err := t.chooseDelimiter(format, opts.Delimiter); err != nil {
+		return nil, err
+	}
+	if err := t.readHeader(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// chooseSourceEncoding reads the start of the file, refuses a file that is
+// not text, and chooses its encoding (named, else the one chooseEncoding
+// finds). raw reads the file after its byte order mark.
+func chooseSourceEncoding(name string, src delimitedSource, format, named string) (choice encodingChoice, raw io.Reader, err error) {
 	var head []byte
-	var raw io.Reader
 	whole := false // head is the whole file
 	var scan func() (bool, bool, error)
 	if src.at != nil {
 		head = make([]byte, min(src.size, sniffLen))
 		whole = src.size <= sniffLen
 		if _, err := io.ReadFull(&sizedReader{r: src.at, size: src.size}, head); err != nil {
-			return nil, fileError(name, fatalError{fmt.Errorf("cannot read the file: %w", err)})
+			return choice, nil, fileError(name, fatalError{fmt.Errorf("cannot read the file: %w", err)})
 		}
 		scan = func() (bool, bool, error) { return scanUTF8(&sizedReader{r: src.at, size: src.size}, scanLen) }
 	} else {
 		var err error
 		if head, whole, err = sniffStream(src.stream); err != nil {
-			return nil, fileError(name, fatalError{fmt.Errorf("cannot read the file: %w", err)})
+			return choice, nil, fileError(name, fatalError{fmt.Errorf("cannot read the file: %w", err)})
 		}
 	}
 	if err := notText(head, format); err != nil {
-		return nil, fileError(name, err)
+		return choice, nil, fileError(name, err)
 	}
-	choice, err := chooseEncoding(head, whole, opts.Encoding, scan)
+	choice, err = chooseEncoding(head, whole, named, scan)
 	if err != nil {
-		return nil, fileError(name, err)
+		return choice, nil, fileError(name, err)
 	}
 	if src.at != nil {
 		data := src.data
 		if data == nil {
 			data = src.at
 		}
-		raw = &sizedReader{r: data, off: int64(choice.skip), size: src.size}
-	} else {
-		raw = io.MultiReader(bytes.NewReader(head[choice.skip:]), src.stream)
+		return choice, &sizedReader{r: data, off: int64(choice.skip), size: src.size}, nil
 	}
-	p := newRecordParser(choice.enc.decoder(raw), lim.RowBytes)
-	t := &delimited{name: name, lim: lim, p: p, enc: choice.enc, closer: closer}
-	t.dialect = Dialect{Encoding: choice.enc.name, EncodingAssumed: choice.why}
+	return choice, io.MultiReader(bytes.NewReader(head[choice.skip:]), src.stream), nil
+}
 
+// chooseDelimiter sets the parser's delimiter: option (Options.Delimiter),
+// else the one a first line sep=X names (that line is skipped), else the
+// one detectDelimiter finds, the format's default unless another is
+// clearly the file's. It also tells the parser whether a lone CR ends
+// lines.
+func (t *delimited) chooseDelimiter(format string, option rune) error {
+	p := t.p
 	text, atEOF, err := p.peek()
 	if err != nil {
-		return nil, t.readError(err, 1)
+		return t.readError(err, 1)
 	}
-	def := delimiterOf(format)
 	sep, n, hasSep := sepLine(text)
 	if hasSep {
 		p.skipLine(n)
@@ -128,10 +149,10 @@ func newDelimited(name string, src delimitedSource, format string, closer io.Clo
 		t.dialect.SepLine = true
 	}
 	switch {
-	case opts.Delimiter != 0:
-		d, err := delimiterByte(opts.Delimiter)
+	case option != 0:
+		d, err := delimiterByte(option)
 		if err != nil {
-			return nil, fileError(name, err)
+			return fileError(t.name, err)
 		}
 		p.setDelim(d)
 		t.dialect.DelimiterFrom = "option"
@@ -139,7 +160,7 @@ func newDelimited(name string, src delimitedSource, format string, closer io.Clo
 		p.setDelim(sep)
 		t.dialect.DelimiterFrom = "sep line"
 	default:
-		d, detected := detectDelimiter(text, atEOF, def)
+		d, detected := detectDelimiter(text, atEOF, delimiterOf(format))
 		p.setDelim(d)
 		t.dialect.DelimiterFrom = "format"
 		if detected {
@@ -148,39 +169,44 @@ func newDelimited(name string, src delimitedSource, format string, closer io.Clo
 	}
 	t.dialect.Delimiter = rune(p.delim)
 	p.crBreak = crLineEnds(text)
+	return nil
+}
 
-	rec, err := p.next()
+// readHeader reads the header record: its cells, trimmed of surrounding
+// space, name the columns, all of kind Text.
+func (t *delimited) readHeader() error {
+	rec, err := t.p.next()
 	if err == io.EOF {
-		return nil, fileError(name, errors.New("the file is empty: there is no header row"))
+		return fileError(t.name, errors.New("the file is empty: there is no header row"))
 	}
 	if err != nil {
-		return nil, t.readError(err, 1)
+		return t.readError(err, 1)
 	}
 	header := rec.fields
 	t.last = rec.row
+	at := func(col int) table.Position { return table.Position{File: t.name, Row: rec.row, Column: col} }
 	if rec.cut >= 0 {
-		return nil, &table.Error{Pos: table.Position{File: name, Row: rec.row, Column: rec.cut},
+		return &table.Error{Pos: at(rec.cut),
 			Err: fmt.Errorf("the file ends inside the quoted header cell that starts on line %d: the header has no end", rec.cutLine)}
 	}
-	if int64(len(header)) > lim.Columns {
-		return nil, &table.Error{Pos: table.Position{File: name, Row: rec.row, Column: -1},
-			Err: limitError(limitColumns, lim.Columns, "the header row has %s columns", groupDigits(int64(len(header))))}
+	if int64(len(header)) > t.lim.Columns {
+		return &table.Error{Pos: at(-1),
+			Err: limitError(limitColumns, t.lim.Columns, "the header row has %s columns", groupDigits(int64(len(header))))}
 	}
 	for i, h := range header {
-		if int64(len(h)) > lim.CellBytes {
-			return nil, &table.Error{Pos: table.Position{File: name, Row: rec.row, Column: i},
-				Err: limitError(limitCellBytes, lim.CellBytes, "this header cell holds %s", byteSize(int64(len(h))))}
+		if int64(len(h)) > t.lim.CellBytes {
+			return &table.Error{Pos: at(i),
+				Err: limitError(limitCellBytes, t.lim.CellBytes, "this header cell holds %s", byteSize(int64(len(h))))}
 		}
-		if err := choice.enc.checkCell(h); err != nil {
-			return nil, &table.Error{Pos: table.Position{File: name, Row: rec.row, Column: i},
-				Err: fmt.Errorf("this header cell %w", err)}
+		if err := t.enc.checkCell(h); err != nil {
+			return &table.Error{Pos: at(i), Err: fmt.Errorf("this header cell %w", err)}
 		}
 	}
 	t.cols = make([]table.Column, len(header))
 	for i, h := range header {
 		t.cols[i] = table.Column{Name: strings.TrimSpace(h), Kind: table.Text}
 	}
-	return t, nil
+	return nil
 }
 
 // delimiterByte checks a delimiter given by the caller: one ASCII

@@ -170,103 +170,16 @@ func (p *recordParser) parse() (record, error) {
 	p.rec = p.rec[:0]
 	p.ends = p.ends[:0]
 	start := p.consumed()
-fields:
-	for {
+	for more := true; more; {
+		var err error
 		if p.more() && p.buf[p.pos] == '"' {
 			p.pos++
-			opened := p.lines + 1
-			for {
-				if !p.more() {
-					if p.rerr != io.EOF {
-						return record{}, p.rerr
-					}
-					rec.cut, rec.cutLine = len(p.ends), opened
-					p.ends = append(p.ends, len(p.rec))
-					break fields
-				}
-				i := p.pos
-				for i < p.end && p.stops[p.buf[i]]&2 == 0 {
-					i++
-				}
-				p.rec = append(p.rec, p.buf[p.pos:i]...)
-				p.pos = i
-				if p.consumed()-start > p.maxBytes {
-					return record{}, p.errTooLong()
-				}
-				if p.pos == p.end {
-					continue
-				}
-				c := p.buf[p.pos]
-				p.pos++
-				switch c {
-				case '\n':
-					p.rec = append(p.rec, '\n')
-					p.lines++
-				case '\r':
-					switch {
-					case p.more() && p.buf[p.pos] == '\n':
-						p.pos++
-						p.rec = append(p.rec, '\n')
-						p.lines++
-					case p.crBreak:
-						p.rec = append(p.rec, '\n')
-						p.lines++
-					default:
-						p.rec = append(p.rec, '\r')
-					}
-				case '"':
-					if !p.more() {
-						if p.rerr != io.EOF {
-							return record{}, p.rerr
-						}
-						p.ends = append(p.ends, len(p.rec))
-						break fields
-					}
-					switch n := p.buf[p.pos]; {
-					case n == '"':
-						p.rec = append(p.rec, '"')
-						p.pos++
-					case n == p.delim:
-						p.pos++
-						p.ends = append(p.ends, len(p.rec))
-						continue fields
-					case n == '\n' || n == '\r':
-						p.ends = append(p.ends, len(p.rec))
-						p.lineEnd()
-						break fields
-					default:
-						p.rec = append(p.rec, '"') // a lone quote, kept
-					}
-				}
-			}
+			more, err = p.quotedField(&rec, start)
+		} else {
+			more, err = p.plainField(start)
 		}
-		for {
-			if !p.more() {
-				if p.rerr != io.EOF {
-					return record{}, p.rerr
-				}
-				p.ends = append(p.ends, len(p.rec))
-				break fields
-			}
-			i := p.pos
-			for i < p.end && p.stops[p.buf[i]]&1 == 0 {
-				i++
-			}
-			p.rec = append(p.rec, p.buf[p.pos:i]...)
-			p.pos = i
-			if p.consumed()-start > p.maxBytes {
-				return record{}, p.errTooLong()
-			}
-			if p.pos == p.end {
-				continue
-			}
-			p.ends = append(p.ends, len(p.rec))
-			if p.buf[p.pos] == p.delim {
-				p.pos++
-				continue fields
-			}
-			p.lineEnd()
-			break fields
+		if err != nil {
+			return record{}, err
 		}
 	}
 	if p.consumed()-start > p.maxBytes {
@@ -281,6 +194,113 @@ fields:
 	}
 	rec.fields = p.fields
 	return rec, nil
+}
+
+// quotedField reads a quoted field of the record that began at start,
+// after its opening quote, up to the delimiter or line end after its
+// closing quote. A field that the end of the text cuts is kept as far as
+// it goes, and marked in rec. more reports that another field follows.
+func (p *recordParser) quotedField(rec *record, start int64) (more bool, err error) {
+	opened := p.lines + 1
+	for {
+		if !p.more() {
+			rec.cut, rec.cutLine = len(p.ends), opened
+			return p.lastField()
+		}
+		if atEnd, err := p.copyUntil(2, start); err != nil {
+			return false, err
+		} else if atEnd {
+			continue
+		}
+		c := p.buf[p.pos]
+		p.pos++
+		switch c {
+		case '\n':
+			p.rec = append(p.rec, '\n')
+			p.lines++
+		case '\r':
+			switch {
+			case p.more() && p.buf[p.pos] == '\n':
+				p.pos++
+				p.rec = append(p.rec, '\n')
+				p.lines++
+			case p.crBreak:
+				p.rec = append(p.rec, '\n')
+				p.lines++
+			default:
+				p.rec = append(p.rec, '\r')
+			}
+		case '"':
+			if !p.more() {
+				return p.lastField()
+			}
+			switch n := p.buf[p.pos]; {
+			case n == '"':
+				p.rec = append(p.rec, '"')
+				p.pos++
+			case n == p.delim:
+				p.pos++
+				p.ends = append(p.ends, len(p.rec))
+				return true, nil
+			case n == '\n' || n == '\r':
+				p.ends = append(p.ends, len(p.rec))
+				p.lineEnd()
+				return false, nil
+			default:
+				p.rec = append(p.rec, '"') // a lone quote, kept
+			}
+		}
+	}
+}
+
+// plainField reads an unquoted field of the record that began at start,
+// up to the delimiter or line end after it. more reports that another
+// field follows.
+func (p *recordParser) plainField(start int64) (more bool, err error) {
+	for {
+		if !p.more() {
+			return p.lastField()
+		}
+		if atEnd, err := p.copyUntil(1, start); err != nil {
+			return false, err
+		} else if atEnd {
+			continue
+		}
+		p.ends = append(p.ends, len(p.rec))
+		if p.buf[p.pos] == p.delim {
+			p.pos++
+			return true, nil
+		}
+		p.lineEnd()
+		return false, nil
+	}
+}
+
+// lastField ends the record's last field at the end of the text, or
+// returns the read error that ended the text.
+func (p *recordParser) lastField() (more bool, err error) {
+	if p.rerr != io.EOF {
+		return false, p.rerr
+	}
+	p.ends = append(p.ends, len(p.rec))
+	return false, nil
+}
+
+// copyUntil appends to the record the bytes up to the next one whose stop
+// classes include class (1: outside quotes, 2: inside), or up to the end
+// of the buffer, and fails once the record, begun at start, is longer than
+// maxBytes. It reports whether it reached the end of the buffer.
+func (p *recordParser) copyUntil(class uint8, start int64) (atEnd bool, err error) {
+	i := p.pos
+	for i < p.end && p.stops[p.buf[i]]&class == 0 {
+		i++
+	}
+	p.rec = append(p.rec, p.buf[p.pos:i]...)
+	p.pos = i
+	if p.consumed()-start > p.maxBytes {
+		return false, p.errTooLong()
+	}
+	return p.pos == p.end, nil
 }
 
 // lineEnd consumes a line end outside quoted fields: LF, CRLF or CR.

@@ -129,19 +129,10 @@ func lineCounts(text []byte, atEOF bool, max int) [][4]int {
 	fieldStart, inQuote, blank := true, false, true
 	for i := 0; i < len(text) && len(out) < max; i++ {
 		c := text[i]
-		if inQuote {
-			if c == '"' {
-				if i+1 < len(text) && text[i+1] == '"' {
-					i++
-				} else {
-					inQuote = false
-				}
-			}
-			continue
-		}
 		switch {
 		case c == '"' && fieldStart:
-			inQuote, fieldStart, blank = true, false, false
+			i = closingQuote(text, i+1)
+			inQuote, fieldStart, blank = i == len(text), false, false
 			continue
 		case c == '\n' || c == '\r':
 			if c == '\r' && i+1 < len(text) && text[i+1] == '\n' {
@@ -230,23 +221,13 @@ func detectDelimiter(text []byte, atEOF bool, def byte) (byte, bool) {
 // fields is a lone CR: the file has old Mac line ends, so that a lone CR
 // inside a quoted field is a line break of its value too.
 func crLineEnds(text []byte) bool {
-	inQuote, fieldStart := false, true
+	fieldStart := true
 	for i := 0; i < len(text); i++ {
 		c := text[i]
-		if inQuote {
-			if c == '"' {
-				if i+1 < len(text) && text[i+1] == '"' {
-					i++
-				} else {
-					inQuote = false
-				}
-			}
-			continue
-		}
 		switch c {
 		case '"':
 			if fieldStart {
-				inQuote = true
+				i = closingQuote(text, i+1)
 			}
 		case '\n':
 			return false
@@ -256,4 +237,21 @@ func crLineEnds(text []byte) bool {
 		fieldStart = strings.IndexByte(candidateDelimiters, c) >= 0
 	}
 	return false
+}
+
+// closingQuote returns the index of the quote that closes a quoted field
+// whose value starts at text[i] ("" inside the field is a quote), or
+// len(text) when the field is not closed within text.
+func closingQuote(text []byte, i int) int {
+	for ; i < len(text); i++ {
+		if text[i] != '"' {
+			continue
+		}
+		if i+1 < len(text) && text[i+1] == '"' {
+			i++
+			continue
+		}
+		return i
+	}
+	return len(text)
 }

@@ -10,15 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/xuri/excelize/v2"
 
 	"github.com/riskbatch/riskbatch/internal/testenv"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -62,6 +57,14 @@ func readAllFuzz(t *testing.T, name string, data []byte) {
 	}
 }
 
+// fuzzFormat fuzzes the reader of files named with extension ext, from
+// the sample files (see seedFiles) and the seeds that seeds adds.
+func fuzzFormat(f *testing.F, ext string, seeds func(*testing.F)) {
+	seedFiles(f, ext)
+	seeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) { readAllFuzz(t, "fuzz"+ext, data) })
+}
+
 // seedFiles adds the sample release table in the given format, and a few
 // damaged copies of it, to a fuzz corpus.
 func seedFiles(f *testing.F, ext string) {
@@ -83,9 +86,7 @@ func seedFiles(f *testing.F, ext string) {
 // inline strings, formulas with cached values, errors like #DIV/0!) are
 // read without panicking, within the readers' contract.
 func FuzzXLSX(f *testing.F) {
-	seedFiles(f, ".xlsx")
-	xlsxSeeds(f)
-	f.Fuzz(func(t *testing.T, data []byte) { readAllFuzz(t, "fuzz.xlsx", data) })
+	fuzzFormat(f, ".xlsx", xlsxSeeds)
 }
 
 // xlsxSeeds adds workbooks with what real ones hold: shared strings (rich
@@ -124,88 +125,14 @@ func xlsxSeeds(f *testing.F) {
 	f.Add(zipOf(f, "xl/workbook.xml", `<workbook `+nsMain+` `+nsRel+`><sheets><sheet name="A" r:id="rId1"/><sheet name="B" r:id="rId1"/></sheets></workbook>`,
 		"xl/_rels/workbook.xml.rels", `<Relationships><Relationship Id="rId1" Type="`+relDoc+`worksheet" Target="worksheets/s.xml"/></Relationships>`,
 		"xl/worksheets/s.xml", `<worksheet><sheetData><row><c t="inlineStr"><is><t>epsilon</t></is></c></row><row><c><v>1</v></c></row></sheetData></worksheet>`))
-	data, size, crc := deflateRepeat(f, []byte(sheetHead), []byte(bombUnit), 4<<20)
-	f.Add(bombWorkbook(f, data, size, crc))
+	data, size, crc := testfiles.DeflateRepeat(f, []byte(sheetHead), []byte(bombUnit), 4<<20)
+	f.Add(testfiles.BombWorkbook(f, data, size, crc))
 }
 
 // FuzzParquet: any bytes named .parquet (forged footers, absurd metadata,
 // damaged pages) are read without panicking, within the readers' contract.
 func FuzzParquet(f *testing.F) {
-	seedFiles(f, ".parquet")
-	parquetSeeds(f)
-	f.Fuzz(func(t *testing.T, data []byte) { readAllFuzz(t, "fuzz.parquet", data) })
-}
-
-// parquetSeeds adds Parquet files with what real ones hold: every flat
-// type riskbatch reads (dictionaries, decimals, timestamps, nulls), nested
-// and unsupported types (list, struct, map), each compression codec,
-// several row groups and pages, a legacy writer's footer, and hand-made
-// files with forged counts and sizes.
-func parquetSeeds(f *testing.F) {
-	f.Add(parquetFixture(f))
-	mem := memory.NewGoAllocator()
-	for _, field := range []arrow.Field{
-		{Name: "tags", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32), Nullable: true},
-		{Name: "point", Type: arrow.StructOf(arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Float64}, arrow.Field{Name: "label", Type: arrow.BinaryTypes.String, Nullable: true})},
-		{Name: "counts", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int64)},
-		{Name: "day", Type: arrow.FixedWidthTypes.Date32},
-	} {
-		schema := arrow.NewSchema([]arrow.Field{{Name: "epsilon", Type: arrow.PrimitiveTypes.Float64}, field}, nil)
-		rb := array.NewRecordBuilder(mem, schema)
-		for i := range 3 {
-			rb.Field(0).(*array.Float64Builder).Append(float64(i) / 2)
-			switch b := rb.Field(1).(type) {
-			case *array.ListBuilder:
-				b.Append(true)
-				b.ValueBuilder().(*array.Int32Builder).AppendValues([]int32{1, int32(i)}, nil)
-			case *array.StructBuilder:
-				b.Append(true)
-				b.FieldBuilder(0).(*array.Float64Builder).Append(float64(i))
-				b.FieldBuilder(1).(*array.StringBuilder).AppendNull()
-			case *array.MapBuilder:
-				b.Append(true)
-				b.KeyBuilder().(*array.StringBuilder).Append("k")
-				b.ItemBuilder().(*array.Int64Builder).Append(int64(i))
-			case *array.Date32Builder:
-				b.Append(arrow.Date32(19000 + i))
-			}
-		}
-		rec := rb.NewRecordBatch()
-		f.Add(writeParquet(f, rec))
-		rec.Release()
-		rb.Release()
-	}
-	for _, c := range []compress.Compression{compress.Codecs.Snappy, compress.Codecs.Zstd, compress.Codecs.Gzip, compress.Codecs.Brotli} {
-		schema := arrow.NewSchema([]arrow.Field{{Name: "epsilon", Type: arrow.PrimitiveTypes.Float64}, {Name: "name", Type: arrow.BinaryTypes.String, Nullable: true}}, nil)
-		rb := array.NewRecordBuilder(mem, schema)
-		for i := range 40 {
-			rb.Field(0).(*array.Float64Builder).Append(float64(i))
-			rb.Field(1).(*array.StringBuilder).Append(dictWords[i%3])
-		}
-		rec := rb.NewRecordBatch()
-		var buf bytes.Buffer
-		if w, err := pqarrow.NewFileWriter(schema, &buf, parquet.NewWriterProperties(parquet.WithCompression(c), parquet.WithMaxRowGroupLength(16), parquet.WithDataPageSize(64)), pqarrow.DefaultWriterProps()); err == nil {
-			w.Write(rec)
-			w.Close()
-			f.Add(buf.Bytes())
-		}
-		rec.Release()
-		rb.Release()
-	}
-	honest := newForge(1, 2, 3)
-	f.Add(honest.bytes())
-	for _, forged := range []func(*forge){
-		func(g *forge) { g.rowGroups = 100_000_000 },
-		func(g *forge) { g.chunkValues = 1 << 40 },
-		func(g *forge) { g.pageUncompressed = 1<<31 - 1 },
-		func(g *forge) { g.dictValues = 1 << 20 },
-		func(g *forge) { g.footerLength = 1 << 30 },
-		func(g *forge) { g.codec = 1; g.payload = []byte{0xff, 0xff, 0xff, 0xff, 0x0f, 0} },
-	} {
-		g := newForge(1, 2, 3)
-		forged(g)
-		f.Add(g.bytes())
-	}
+	fuzzFormat(f, ".parquet", parquetSeeds)
 }
 
 // Damaged Parquet files are refused, never fatal: random damage of one to

@@ -3,17 +3,17 @@ package readers
 import (
 	"archive/zip"
 	"bytes"
-	"compress/flate"
 	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -31,6 +31,21 @@ func measure(f func()) (alloc, inuse uint64, took time.Duration) {
 		inuse = after.HeapInuse - before.HeapInuse
 	}
 	return after.TotalAlloc - before.TotalAlloc, inuse, took
+}
+
+// drainMeasured opens r, which must give one table, and reads it to its
+// end, measuring what that allocates and how long it takes.
+func drainMeasured(t *testing.T, name string, r io.ReaderAt, size int64, opts Options) (got []entry, alloc, inuse uint64, took time.Duration) {
+	t.Helper()
+	alloc, inuse, took = measure(func() {
+		tables, err := OpenReader(name, r, size, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = drain(t, tables[0])
+		tables[0].Close()
+	})
+	return got, alloc, inuse, took
 }
 
 // memoryBound is the most a refusal of hostile input may allocate.
@@ -73,24 +88,20 @@ func TestLimitText(t *testing.T) {
 	}
 }
 
-// patternReader is size bytes of a header followed by a repeated pattern,
-// made up on the fly: a file of any size, without the memory to hold it.
-type patternReader struct {
-	head, unit []byte
-	size       int64
+// virtualFile is a file of size bytes made up on the fly by byteAt: a file
+// of any size, without the memory to hold it.
+type virtualFile struct {
+	size   int64
+	byteAt func(off int64) byte
 }
 
-func (p *patternReader) ReadAt(b []byte, off int64) (int, error) {
-	if off >= p.size {
+func (f *virtualFile) ReadAt(b []byte, off int64) (int, error) {
+	if off >= f.size {
 		return 0, io.EOF
 	}
 	n := 0
-	for n < len(b) && off < p.size {
-		if off < int64(len(p.head)) {
-			b[n] = p.head[off]
-		} else {
-			b[n] = p.unit[(off-int64(len(p.head)))%int64(len(p.unit))]
-		}
+	for n < len(b) && off < f.size {
+		b[n] = f.byteAt(off)
 		n++
 		off++
 	}
@@ -100,18 +111,30 @@ func (p *patternReader) ReadAt(b []byte, off int64) (int, error) {
 	return n, nil
 }
 
+// patternFile is size bytes of head followed by unit repeated.
+func patternFile(head, unit []byte, size int64) *virtualFile {
+	return &virtualFile{size: size, byteAt: func(off int64) byte {
+		if off < int64(len(head)) {
+			return head[off]
+		}
+		return unit[(off-int64(len(head)))%int64(len(unit))]
+	}}
+}
+
+// tailFile is size bytes of zeros ending with tail.
+func tailFile(size int64, tail []byte) *virtualFile {
+	return &virtualFile{size: size, byteAt: func(off int64) byte {
+		if i := off - (size - int64(len(tail))); i >= 0 {
+			return tail[i]
+		}
+		return 0
+	}}
+}
+
 // A 2 GiB CSV line is refused after max-row-bytes, with bounded memory.
 func TestCSVEndlessLine(t *testing.T) {
-	src := &patternReader{head: []byte("name,epsilon\nr1,0.5\n"), unit: []byte("x,"), size: 2 << 30}
-	var got []entry
-	alloc, inuse, took := measure(func() {
-		tables, err := OpenReader("endless.csv", src, src.size, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = drain(t, tables[0])
-		tables[0].Close()
-	})
+	src := patternFile([]byte("name,epsilon\nr1,0.5\n"), []byte("x,"), 2<<30)
+	got, alloc, inuse, took := drainMeasured(t, "endless.csv", src, src.size, Options{})
 	t.Logf("2 GiB line refused in %v: %d MB allocated, heap +%d MB", took, alloc>>20, inuse>>20)
 	if len(got) != 2 {
 		t.Fatalf("%d entries: %+v", len(got), got)
@@ -159,77 +182,12 @@ func TestCSVLongCellAndWideHeader(t *testing.T) {
 		"long.csv, row 1, column 1: this header cell holds 4 bytes: the limit is 3 bytes; if the file is genuine, raise it with --max-cell-bytes")
 }
 
-// sheetHead is the start of a worksheet whose header row names epsilon,
-// and whose row 2 is open.
-const sheetHead = `<?xml version="1.0" encoding="UTF-8"?><worksheet ` + nsMain + `><sheetData>` +
-	`<row r="1"><c r="A1" t="inlineStr"><is><t>epsilon</t></is></c></row><row r="2">`
-
-// bombUnit is repeated after sheetHead: cells of row 2, without end.
-const bombUnit = `<c><v>1</v></c>`
-
-// deflateRepeat returns raw deflate data that unpacks to head followed by
-// unit repeated to total bytes in all (at least), with the unpacked
-// length and CRC-32. It compresses about 1 MiB of the repetition once and
-// repeats the compressed blocks: each copy starts a new block at a byte
-// boundary (after a sync flush) and refers only to its own bytes, so the
-// copies decode one after the other. Neither the data nor the test ever
-// holds the unpacked bytes.
-func deflateRepeat(t testing.TB, head, unit []byte, total int64) (data []byte, size int64, crc uint32) {
-	t.Helper()
-	chunk := bytes.Repeat(unit, (1<<20)/len(unit))
-	block := func(p []byte) []byte {
-		var b bytes.Buffer
-		w, err := flate.NewWriter(&b, flate.BestCompression)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write(p)
-		w.Flush()
-		return b.Bytes()
-	}
-	h, c := block(head), block(chunk)
-	data = append(data, h...)
-	size = int64(len(head))
-	crc = crc32.Update(0, crc32.IEEETable, head)
-	for size < total {
-		data = append(data, c...)
-		crc = crc32.Update(crc, crc32.IEEETable, chunk)
-		size += int64(len(chunk))
-	}
-	data = append(data, 0x01, 0x00, 0x00, 0xff, 0xff) // a final, empty stored block
-	return data, size, crc
-}
-
-// bombWorkbook is a workbook whose one sheet is written raw: data packed
-// with deflate, declared to unpack to declared bytes with the given CRC.
-func bombWorkbook(t testing.TB, data []byte, declared int64, crc uint32) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	w := zip.NewWriter(&buf)
-	for _, p := range [][2]string{
-		{"_rels/.rels", `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-			`<Relationship Id="rId1" Type="` + relDoc + `officeDocument" Target="xl/workbook.xml"/></Relationships>`},
-		{"xl/workbook.xml", `<?xml version="1.0"?><workbook ` + nsMain + ` ` + nsRel + `><sheets><sheet name="Bomb" sheetId="1" r:id="rId1"/></sheets></workbook>`},
-		{"xl/_rels/workbook.xml.rels", `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-			`<Relationship Id="rId1" Type="` + relDoc + `worksheet" Target="worksheets/sheet1.xml"/></Relationships>`},
-	} {
-		f, err := w.Create(p[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.Write([]byte(p[1]))
-	}
-	f, err := w.CreateRaw(&zip.FileHeader{Name: "xl/worksheets/sheet1.xml", Method: zip.Deflate,
-		CRC32: crc, CompressedSize64: uint64(len(data)), UncompressedSize64: uint64(declared)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Write(data)
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
+// sheetHead and bombUnit make the sheet of a zip bomb: its header, then
+// cells of row 2 without end.
+const (
+	sheetHead = testfiles.BombHead
+	bombUnit  = testfiles.BombUnit
+)
 
 // A zip bomb: a sheet of 2 GiB of XML packed into about 2 MB is refused at
 // Open, from the sizes its archive declares, with bounded memory; the
@@ -237,8 +195,8 @@ func bombWorkbook(t testing.TB, data []byte, declared int64, crc uint32) []byte 
 // part unpacks past it); and with the ratio limit raised, the sheet's one
 // endless row is refused at max-row-bytes.
 func TestXLSXZipBomb(t *testing.T) {
-	data, size, crc := deflateRepeat(t, []byte(sheetHead), []byte(bombUnit), 2<<30)
-	book := bombWorkbook(t, data, size, crc)
+	data, size, crc := testfiles.DeflateRepeat(t, []byte(sheetHead), []byte(bombUnit), 2<<30)
+	book := testfiles.BombWorkbook(t, data, size, crc)
 	t.Logf("zip bomb: %d bytes unpack to %d (%d to 1)", len(book), size, size/int64(len(data)))
 
 	// The bomb is real: its first 16 MiB unpack to the pattern.
@@ -278,15 +236,7 @@ func TestXLSXZipBomb(t *testing.T) {
 		"bomb.xlsx, sheet Bomb: the part xl/worksheets/sheet1.xml unpacks to "+groupDigits(size)+" bytes: the limit is 1 GiB; if the file is genuine, raise it with --max-xlsx-sheet-bytes")
 
 	// The ratio raised: the endless row 2 is refused at max-row-bytes.
-	var got []entry
-	alloc, inuse, took = measure(func() {
-		tables, err := OpenReader("bomb.xlsx", bytes.NewReader(book), int64(len(book)), Options{Limits: Limits{XLSXRatio: 2000, RowBytes: 1 << 20}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = drain(t, tables[0])
-		tables[0].Close()
-	})
+	got, alloc, inuse, took := drainMeasured(t, "bomb.xlsx", bytes.NewReader(book), int64(len(book)), Options{Limits: Limits{XLSXRatio: 2000, RowBytes: 1 << 20}})
 	t.Logf("endless row refused in %v: %d MB allocated, heap +%d KB", took, alloc>>20, inuse>>10)
 	if len(got) != 1 {
 		t.Fatalf("%d entries: %+v", len(got), got)
@@ -302,15 +252,8 @@ func TestXLSXZipBomb(t *testing.T) {
 
 	// A forged size: the archive declares 1 MiB (no ratio is checked on
 	// so small a part), the data unpacks to 2 GiB.
-	forged := bombWorkbook(t, data, 1<<20, crc)
-	alloc, _, took = measure(func() {
-		tables, err := OpenReader("forged.xlsx", bytes.NewReader(forged), int64(len(forged)), Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = drain(t, tables[0])
-		tables[0].Close()
-	})
+	forged := testfiles.BombWorkbook(t, data, 1<<20, crc)
+	got, alloc, _, took = drainMeasured(t, "forged.xlsx", bytes.NewReader(forged), int64(len(forged)), Options{})
 	t.Logf("forged size refused in %v: %d MB allocated", took, alloc>>20)
 	if len(got) != 1 {
 		t.Fatalf("%d entries: %+v", len(got), got)
@@ -423,29 +366,16 @@ func TestXLSXCountsAndCells(t *testing.T) {
 	}
 	wantLimit(t, got[0].Err, table.Position{File: "cells.xlsx", Sheet: "Data", Row: 2, Column: 1, ColumnName: "note"}, "max-cell-bytes",
 		"cells.xlsx, sheet Data, row 2, column B (note): this cell holds 80 bytes of text: the limit is 64 bytes; if the file is genuine, raise it with --max-cell-bytes")
-	if !equalCells(got[0].Row.Cells, cells(num(0.5), empty())) || IsFatal(got[0].Err) {
+	if !slices.Equal(got[0].Row.Cells, cells(num(0.5), empty())) || IsFatal(got[0].Err) {
 		t.Errorf("row 2 %+v", got[0])
 	}
 	wantLimit(t, got[1].Err, table.Position{File: "cells.xlsx", Sheet: "Data", Row: 3, Column: 0, ColumnName: "epsilon"}, "max-cell-bytes",
 		"cells.xlsx, sheet Data, row 3, column A (epsilon): this cell holds 70 bytes of text: the limit is 64 bytes; if the file is genuine, raise it with --max-cell-bytes")
-	if !equalCells(got[1].Row.Cells, cells(empty(), txt("ok"))) {
+	if !slices.Equal(got[1].Row.Cells, cells(empty(), txt("ok"))) {
 		t.Errorf("row 3 %+v", got[1])
 	}
 	wantLimit(t, got[2].Err, table.Position{File: "cells.xlsx", Sheet: "Data", Row: 4, Column: 1, ColumnName: "note"}, "max-cell-bytes",
 		"cells.xlsx, sheet Data, row 4, column B (note): this cell's text (shared string 4) holds 80 bytes: the limit is 64 bytes; if the file is genuine, raise it with --max-cell-bytes")
-}
-
-// equalCells compares two rows of cells.
-func equalCells(a, b []table.Cell) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // itoa formats an int.

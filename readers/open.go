@@ -185,36 +185,12 @@ func open(name, format string, r io.ReaderAt, size int64, closer io.Closer, opts
 	return nil, fileError(name, fmt.Errorf("unknown format %q: the readable formats are %s", format, formatList))
 }
 
-// countingReader adds the bytes it reads to n.
-type countingReader struct {
-	r io.Reader
-	n *atomic.Int64
-}
-
-func (c countingReader) Read(p []byte) (int, error) {
-	k, err := c.r.Read(p)
-	c.n.Add(int64(k))
-	return k, err
-}
-
 // countReader is r, counting its bytes into n when n is not nil.
 func countReader(r io.Reader, n *atomic.Int64) io.Reader {
 	if n == nil {
 		return r
 	}
-	return countingReader{r, n}
-}
-
-// countingReaderAt adds the bytes it reads to n.
-type countingReaderAt struct {
-	r io.ReaderAt
-	n *atomic.Int64
-}
-
-func (c countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
-	k, err := c.r.ReadAt(p, off)
-	c.n.Add(int64(k))
-	return k, err
+	return countingReader{r, byteCount{n}}
 }
 
 // countReaderAt is r, counting its bytes into n when n is not nil.
@@ -222,7 +198,33 @@ func countReaderAt(r io.ReaderAt, n *atomic.Int64) io.ReaderAt {
 	if n == nil {
 		return r
 	}
-	return countingReaderAt{r, n}
+	return countingReaderAt{r, byteCount{n}}
+}
+
+// byteCount adds the bytes a read returned to n.
+type byteCount struct{ n *atomic.Int64 }
+
+func (c byteCount) add(k int, err error) (int, error) {
+	c.n.Add(int64(k))
+	return k, err
+}
+
+// countingReader and countingReaderAt count the bytes they read.
+type (
+	countingReader struct {
+		r io.Reader
+		byteCount
+	}
+	countingReaderAt struct {
+		r io.ReaderAt
+		byteCount
+	}
+)
+
+func (c countingReader) Read(p []byte) (int, error) { return c.add(c.r.Read(p)) }
+
+func (c countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	return c.add(c.r.ReadAt(p, off))
 }
 
 // formatOf returns the format named by explicit, or else by the extension

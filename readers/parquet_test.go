@@ -22,6 +22,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/riskbatch/riskbatch/internal/arrowcell"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -35,20 +36,8 @@ var dictWords = []string{"low", "mid", "high"}
 // that dictionary columns read back as dictionaries.
 func writeParquet(t testing.TB, rec arrow.RecordBatch) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	w, err := pqarrow.NewFileWriter(rec.Schema(), &buf,
-		parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(1500)),
+	return testfiles.WriteParquet(t, rec, parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(1500)),
 		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
 }
 
 // parquetFixture has integer, float, decimal, string, dictionary, boolean,

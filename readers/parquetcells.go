@@ -127,19 +127,19 @@ func getterFor(arr arrow.Array, bad *error) (getter, error) {
 func valueGetter(arr arrow.Array, bad *error) (getter, error) {
 	switch a := arr.(type) {
 	case *array.Int8:
-		return func(i int) table.Cell { return table.IntegerCell(int64(a.Value(i))) }, nil
+		return integers(a.Value), nil
 	case *array.Int16:
-		return func(i int) table.Cell { return table.IntegerCell(int64(a.Value(i))) }, nil
+		return integers(a.Value), nil
 	case *array.Int32:
-		return func(i int) table.Cell { return table.IntegerCell(int64(a.Value(i))) }, nil
+		return integers(a.Value), nil
 	case *array.Int64:
-		return func(i int) table.Cell { return table.IntegerCell(a.Value(i)) }, nil
+		return integers(a.Value), nil
 	case *array.Uint8:
-		return func(i int) table.Cell { return table.IntegerCell(int64(a.Value(i))) }, nil
+		return integers(a.Value), nil
 	case *array.Uint16:
-		return func(i int) table.Cell { return table.IntegerCell(int64(a.Value(i))) }, nil
+		return integers(a.Value), nil
 	case *array.Uint32:
-		return func(i int) table.Cell { return table.IntegerCell(int64(a.Value(i))) }, nil
+		return integers(a.Value), nil
 	case *array.Uint64:
 		return func(i int) table.Cell {
 			v := a.Value(i)
@@ -149,7 +149,7 @@ func valueGetter(arr arrow.Array, bad *error) (getter, error) {
 			return table.IntegerCell(int64(v))
 		}, nil
 	case *array.Duration:
-		return func(i int) table.Cell { return table.IntegerCell(int64(a.Value(i))) }, nil
+		return integers(a.Value), nil
 	case *array.Float16:
 		return func(i int) table.Cell { return table.NumberCell(arrowcell.Float16Value(a.Value(i))) }, nil
 	case *array.Float32:
@@ -169,20 +169,19 @@ func valueGetter(arr arrow.Array, bad *error) (getter, error) {
 		scale := a.DataType().(*arrow.Decimal256Type).Scale
 		return func(i int) table.Cell { return decimalCell(a.Value(i).BigInt(), scale) }, nil
 	case *array.String:
-		// Clone: the value points into the batch's buffers.
-		return func(i int) table.Cell { return table.TextCell(strings.Clone(a.Value(i))) }, nil
+		return texts(a.Value), nil
 	case *array.LargeString:
-		return func(i int) table.Cell { return table.TextCell(strings.Clone(a.Value(i))) }, nil
+		return texts(a.Value), nil
 	case *array.StringView:
-		return func(i int) table.Cell { return table.TextCell(strings.Clone(a.Value(i))) }, nil
+		return texts(a.Value), nil
 	case *array.Binary:
-		return func(i int) table.Cell { return table.TextCell(textFromBytes(a.Value(i))) }, nil
+		return binaries(a.Value), nil
 	case *array.LargeBinary:
-		return func(i int) table.Cell { return table.TextCell(textFromBytes(a.Value(i))) }, nil
+		return binaries(a.Value), nil
 	case *array.BinaryView:
-		return func(i int) table.Cell { return table.TextCell(textFromBytes(a.Value(i))) }, nil
+		return binaries(a.Value), nil
 	case *array.FixedSizeBinary:
-		return func(i int) table.Cell { return table.TextCell(textFromBytes(a.Value(i))) }, nil
+		return binaries(a.Value), nil
 	case *array.Boolean:
 		return func(i int) table.Cell { return table.BoolCell(a.Value(i)) }, nil
 	case *array.Date32:
@@ -204,11 +203,9 @@ func valueGetter(arr arrow.Array, bad *error) (getter, error) {
 		}
 		return func(i int) table.Cell { return table.TimestampCell(int64(a.Value(i)), unit) }, nil
 	case *array.Time32:
-		unit := arrowcell.TableUnit(a.DataType().(*arrow.Time32Type).Unit)
-		return func(i int) table.Cell { return table.TimeOfDayCell(int64(a.Value(i)), unit) }, nil
+		return timesOfDay(a.Value, a.DataType().(*arrow.Time32Type).Unit), nil
 	case *array.Time64:
-		unit := arrowcell.TableUnit(a.DataType().(*arrow.Time64Type).Unit)
-		return func(i int) table.Cell { return table.TimeOfDayCell(int64(a.Value(i)), unit) }, nil
+		return timesOfDay(a.Value, a.DataType().(*arrow.Time64Type).Unit), nil
 	case *array.Null:
 		return func(int) table.Cell { return table.Cell{} }, nil
 	case *array.Dictionary:
@@ -230,6 +227,28 @@ func valueGetter(arr arrow.Array, bad *error) (getter, error) {
 		return nestedGetter(arr, bad), nil
 	}
 	return nil, fmt.Errorf("the column's type %s is not supported", arr.DataType())
+}
+
+// integers is the getter of an integer column whose values fit an int64.
+func integers[T ~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32](value func(int) T) getter {
+	return func(i int) table.Cell { return table.IntegerCell(int64(value(i))) }
+}
+
+// texts is the getter of a string column. Its values are cloned: they
+// point into the batch's buffers.
+func texts(value func(int) string) getter {
+	return func(i int) table.Cell { return table.TextCell(strings.Clone(value(i))) }
+}
+
+// binaries is the getter of a binary column (see textFromBytes).
+func binaries(value func(int) []byte) getter {
+	return func(i int) table.Cell { return table.TextCell(textFromBytes(value(i))) }
+}
+
+// timesOfDay is the getter of a time32 or time64 column of Arrow unit u.
+func timesOfDay[T ~int32 | ~int64](value func(int) T, u arrow.TimeUnit) getter {
+	unit := arrowcell.TableUnit(u)
+	return func(i int) table.Cell { return table.TimeOfDayCell(int64(value(i)), unit) }
 }
 
 // nestedGetter returns the values of a nested column as JSON text.

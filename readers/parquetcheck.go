@@ -308,19 +308,23 @@ func isLegacyWriter(md *metadata.FileMetaData) bool {
 	return md.WriterVersion().LessThan(metadata.Parquet816FixedVersion)
 }
 
-// decodable lists the encodings arrow-go v18 decodes, by physical type,
+// decodable lists the encodings arrow-go v18 decodes for a physical type,
 // besides dictionary encoding (PLAIN_DICTIONARY, RLE_DICTIONARY) and the
 // encodings of repetition and definition levels (RLE, BIT_PACKED), which
 // a chunk's list of encodings also names.
-var decodable = map[parquet.Type][]parquet.Encoding{
-	parquet.Types.Boolean:           {parquet.Encodings.Plain},
-	parquet.Types.Int32:             {parquet.Encodings.Plain, parquet.Encodings.DeltaBinaryPacked, parquet.Encodings.ByteStreamSplit},
-	parquet.Types.Int64:             {parquet.Encodings.Plain, parquet.Encodings.DeltaBinaryPacked, parquet.Encodings.ByteStreamSplit},
-	parquet.Types.Int96:             {parquet.Encodings.Plain},
-	parquet.Types.Float:             {parquet.Encodings.Plain, parquet.Encodings.ByteStreamSplit},
-	parquet.Types.Double:            {parquet.Encodings.Plain, parquet.Encodings.ByteStreamSplit},
-	parquet.Types.ByteArray:         {parquet.Encodings.Plain, parquet.Encodings.DeltaLengthByteArray, parquet.Encodings.DeltaByteArray},
-	parquet.Types.FixedLenByteArray: {parquet.Encodings.Plain, parquet.Encodings.ByteStreamSplit},
+func decodable(t parquet.Type) []parquet.Encoding {
+	plain, delta, split := parquet.Encodings.Plain, parquet.Encodings.DeltaBinaryPacked, parquet.Encodings.ByteStreamSplit
+	switch t {
+	case parquet.Types.Boolean, parquet.Types.Int96:
+		return []parquet.Encoding{plain}
+	case parquet.Types.Int32, parquet.Types.Int64:
+		return []parquet.Encoding{plain, delta, split}
+	case parquet.Types.Float, parquet.Types.Double, parquet.Types.FixedLenByteArray:
+		return []parquet.Encoding{plain, split}
+	case parquet.Types.ByteArray:
+		return []parquet.Encoding{plain, parquet.Encodings.DeltaLengthByteArray, parquet.Encodings.DeltaByteArray}
+	}
+	return nil
 }
 
 // checkDecodable refuses a column chunk that Arrow cannot unpack or decode:
@@ -338,7 +342,7 @@ func checkDecodable(cc *metadata.ColumnChunkMetaData) error {
 		case parquet.Encodings.PlainDict, parquet.Encodings.RLEDict, parquet.Encodings.RLE, parquet.Encodings.BitPacked:
 			continue
 		}
-		if !slices.Contains(decodable[cc.Type()], e) {
+		if !slices.Contains(decodable(cc.Type()), e) {
 			return &unsupportedError{fmt.Sprintf("its pages use the encoding %s, which riskbatch cannot decode for %s values; write the file again with the default encodings", e, cc.Type())}
 		}
 	}

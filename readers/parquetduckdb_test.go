@@ -12,6 +12,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -204,17 +205,14 @@ func TestParquetDuckDBRegenerated(t *testing.T) {
 // when CI=true) where node or the package is absent.
 func duckdbModules(t *testing.T) string {
 	t.Helper()
+	testenv.LookPath(t, "node")
+	const absent = "DuckDB for Node.js is absent: run `npm install @duckdb/node-api` in a folder and set RISKBATCH_NODE_MODULES to its node_modules"
 	modules := os.Getenv("RISKBATCH_NODE_MODULES")
-	_, err := exec.LookPath("node")
-	if err == nil && modules != "" {
-		_, err = os.Stat(filepath.Join(modules, "@duckdb", "node-api"))
+	if modules == "" {
+		testenv.Absent(t, absent)
 	}
-	if err != nil || modules == "" {
-		msg := "DuckDB for Node.js is absent: run `npm install @duckdb/node-api` in a folder and set RISKBATCH_NODE_MODULES to its node_modules"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+	if _, err := os.Stat(filepath.Join(modules, "@duckdb", "node-api")); err != nil {
+		testenv.Absent(t, absent)
 	}
 	return modules
 }

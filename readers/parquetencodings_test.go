@@ -17,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -209,19 +210,9 @@ func TestParquetEncodingsAndCodecs(t *testing.T) {
 					for path, enc := range ec.cols {
 						opts = append(opts, parquet.WithEncodingFor(path, enc))
 					}
-					var buf bytes.Buffer
-					w, err := pqarrow.NewFileWriter(encodingSchema, &buf, parquet.NewWriterProperties(opts...), pqarrow.DefaultWriterProps())
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := w.Write(rec); err != nil {
-						t.Fatal(err)
-					}
-					if err := w.Close(); err != nil {
-						t.Fatal(err)
-					}
-					checkEncodings(t, buf.Bytes(), ec, codec)
-					rows, _, err := readForged(t, buf.Bytes(), Options{BatchRows: 150})
+					data := testfiles.WriteParquet(t, rec, parquet.NewWriterProperties(opts...), pqarrow.DefaultWriterProps())
+					checkEncodings(t, data, ec, codec)
+					rows, _, err := readForged(t, data, Options{BatchRows: 150})
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -358,7 +359,7 @@ func TestParquetMetadataLimit(t *testing.T) {
 	var tail [8]byte
 	binary.LittleEndian.PutUint32(tail[:], 512<<20)
 	copy(tail[4:], "PAR1")
-	src := &tailReader{size: 1 << 30, tail: tail[:]}
+	src := tailFile(1<<30, tail[:])
 	var err error
 	alloc, _, took := measure(func() {
 		_, err = OpenReader("huge.parquet", src, src.size, Options{})
@@ -381,32 +382,6 @@ func TestParquetMetadataLimit(t *testing.T) {
 	if !errors.As(err, &le) || le.Name != "max-parquet-page-bytes" || !IsFatal(err) {
 		t.Errorf("a page above the limit: %v", err)
 	}
-}
-
-// tailReader is size bytes of zeros ending with tail.
-type tailReader struct {
-	size int64
-	tail []byte
-}
-
-func (r *tailReader) ReadAt(b []byte, off int64) (int, error) {
-	if off >= r.size {
-		return 0, io.EOF
-	}
-	n := 0
-	for n < len(b) && off < r.size {
-		if i := off - (r.size - int64(len(r.tail))); i >= 0 {
-			b[n] = r.tail[i]
-		} else {
-			b[n] = 0
-		}
-		n++
-		off++
-	}
-	if n < len(b) {
-		return n, io.EOF
-	}
-	return n, nil
 }
 
 // Files compressed with every codec Arrow writes read back through the
@@ -436,16 +411,8 @@ func TestParquetCodecs(t *testing.T) {
 		if i >= 5 {
 			version = parquet.DataPageV2
 		}
-		var buf bytes.Buffer
-		w, err := pqarrow.NewFileWriter(schema, &buf, parquet.NewWriterProperties(parquet.WithCompression(c), parquet.WithDataPageVersion(version), parquet.WithMaxRowGroupLength(1000), parquet.WithDataPageSize(2000)), pqarrow.DefaultWriterProps())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Write(rec); err != nil {
-			t.Fatal(err)
-		}
-		w.Close()
-		rows, _, err := readForged(t, buf.Bytes(), Options{})
+		data := testfiles.WriteParquet(t, rec, parquet.NewWriterProperties(parquet.WithCompression(c), parquet.WithDataPageVersion(version), parquet.WithMaxRowGroupLength(1000), parquet.WithDataPageSize(2000)), pqarrow.DefaultWriterProps())
+		rows, _, err := readForged(t, data, Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", c, err)
 		}
@@ -485,5 +452,72 @@ func TestZstdBound(t *testing.T) {
 		if _, ok := zstdBound(bad); ok {
 			t.Errorf("zstdBound accepts % x…", bad[:min(8, len(bad))])
 		}
+	}
+}
+
+// parquetSeeds adds Parquet files with what real ones hold: every flat
+// type riskbatch reads (dictionaries, decimals, timestamps, nulls), nested
+// and unsupported types (list, struct, map), each compression codec,
+// several row groups and pages, a legacy writer's footer, and hand-made
+// files with forged counts and sizes.
+func parquetSeeds(f *testing.F) {
+	f.Add(parquetFixture(f))
+	mem := memory.NewGoAllocator()
+	for _, field := range []arrow.Field{
+		{Name: "tags", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32), Nullable: true},
+		{Name: "point", Type: arrow.StructOf(arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Float64}, arrow.Field{Name: "label", Type: arrow.BinaryTypes.String, Nullable: true})},
+		{Name: "counts", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int64)},
+		{Name: "day", Type: arrow.FixedWidthTypes.Date32},
+	} {
+		schema := arrow.NewSchema([]arrow.Field{{Name: "epsilon", Type: arrow.PrimitiveTypes.Float64}, field}, nil)
+		rb := array.NewRecordBuilder(mem, schema)
+		for i := range 3 {
+			rb.Field(0).(*array.Float64Builder).Append(float64(i) / 2)
+			switch b := rb.Field(1).(type) {
+			case *array.ListBuilder:
+				b.Append(true)
+				b.ValueBuilder().(*array.Int32Builder).AppendValues([]int32{1, int32(i)}, nil)
+			case *array.StructBuilder:
+				b.Append(true)
+				b.FieldBuilder(0).(*array.Float64Builder).Append(float64(i))
+				b.FieldBuilder(1).(*array.StringBuilder).AppendNull()
+			case *array.MapBuilder:
+				b.Append(true)
+				b.KeyBuilder().(*array.StringBuilder).Append("k")
+				b.ItemBuilder().(*array.Int64Builder).Append(int64(i))
+			case *array.Date32Builder:
+				b.Append(arrow.Date32(19000 + i))
+			}
+		}
+		rec := rb.NewRecordBatch()
+		f.Add(writeParquet(f, rec))
+		rec.Release()
+		rb.Release()
+	}
+	for _, c := range []compress.Compression{compress.Codecs.Snappy, compress.Codecs.Zstd, compress.Codecs.Gzip, compress.Codecs.Brotli} {
+		schema := arrow.NewSchema([]arrow.Field{{Name: "epsilon", Type: arrow.PrimitiveTypes.Float64}, {Name: "name", Type: arrow.BinaryTypes.String, Nullable: true}}, nil)
+		rb := array.NewRecordBuilder(mem, schema)
+		for i := range 40 {
+			rb.Field(0).(*array.Float64Builder).Append(float64(i))
+			rb.Field(1).(*array.StringBuilder).Append(dictWords[i%3])
+		}
+		rec := rb.NewRecordBatch()
+		f.Add(testfiles.WriteParquet(f, rec, parquet.NewWriterProperties(parquet.WithCompression(c), parquet.WithMaxRowGroupLength(16), parquet.WithDataPageSize(64)), pqarrow.DefaultWriterProps()))
+		rec.Release()
+		rb.Release()
+	}
+	honest := newForge(1, 2, 3)
+	f.Add(honest.bytes())
+	for _, forged := range []func(*forge){
+		func(g *forge) { g.rowGroups = 100_000_000 },
+		func(g *forge) { g.chunkValues = 1 << 40 },
+		func(g *forge) { g.pageUncompressed = 1<<31 - 1 },
+		func(g *forge) { g.dictValues = 1 << 20 },
+		func(g *forge) { g.footerLength = 1 << 30 },
+		func(g *forge) { g.codec = 1; g.payload = []byte{0xff, 0xff, 0xff, 0xff, 0x0f, 0} },
+	} {
+		g := newForge(1, 2, 3)
+		forged(g)
+		f.Add(g.bytes())
 	}
 }

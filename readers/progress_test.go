@@ -1,31 +1,36 @@
 package readers
 
 import (
-	"os"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
 )
 
+// countedText is the CSV text whose bytes the tests of Options.BytesRead
+// count.
+const countedText = "id,epsilon\n" + "a,1\n" + "b,2\n"
+
+// readCounting opens path, a file of one table, and reads it to its end,
+// counting the bytes read into n.
+func readCounting(t *testing.T, path string, n *atomic.Int64) {
+	t.Helper()
+	tables, err := Open(path, Options{BytesRead: n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	drain(t, tables[0])
+	tables[0].Close()
+}
+
 // Options.BytesRead counts the bytes read from every file: a CSV file read
 // to its end counts its whole size; two files share one counter.
 func TestBytesRead(t *testing.T) {
-	dir := t.TempDir()
-	text := "id,epsilon\n" + "a,1\n" + "b,2\n"
-	path := filepath.Join(dir, "a.csv")
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := writeFile(t, "a.csv", []byte(countedText))
 	var n atomic.Int64
 	for range 2 {
-		tables, err := Open(path, Options{BytesRead: &n})
-		if err != nil {
-			t.Fatal(err)
-		}
-		drain(t, tables[0])
-		tables[0].Close()
+		readCounting(t, path, &n)
 	}
-	if got, want := n.Load(), int64(2*len(text)); got != want {
+	if got, want := n.Load(), int64(2*len(countedText)); got != want {
 		t.Errorf("two files: %d bytes read, want %d", got, want)
 	}
 }

@@ -2,7 +2,6 @@ package readers
 
 import (
 	"archive/zip"
-	"bytes"
 	"io"
 	"path/filepath"
 	"strings"
@@ -28,13 +27,13 @@ const (
 )
 
 // oleMagic starts an OLE2 compound file.
-var oleMagic = []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}
+const oleMagic = "\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1"
 
 // isOLE2 reports whether r starts with the OLE2 signature.
 func isOLE2(r io.ReaderAt) bool {
-	var magic [8]byte
+	var magic [len(oleMagic)]byte
 	n, _ := r.ReadAt(magic[:], 0)
-	return n == len(magic) && bytes.Equal(magic[:], oleMagic)
+	return n == len(magic) && string(magic[:]) == oleMagic
 }
 
 // isZip reports whether r starts with a zip local file header.

@@ -30,6 +30,17 @@ func corpus(t *testing.T, name string) (Table, []entry) {
 	return tb, drain(t, tb)
 }
 
+// corpusEntries reads the workbook testdata/name to its end, failing the
+// test unless it gives n entries; path is the workbook's path.
+func corpusEntries(t *testing.T, name string, n int) (path string, got []entry) {
+	t.Helper()
+	_, got = corpus(t, name)
+	if len(got) != n {
+		t.Fatalf("%d entries, want %d: %+v", len(got), n, got)
+	}
+	return filepath.Join("testdata", name), got
+}
+
 // date, stamp and clock abbreviate typed cells.
 func date(days int64) table.Cell                 { return table.DateCell(days) }
 func stamp(v int64, u table.TimeUnit) table.Cell { return table.TimestampCell(v, u) }
@@ -39,11 +50,7 @@ func cellAt(file, sheet string, row, col int, name string) table.Position {
 }
 
 func TestXLSXFormulasWithoutCachedValues(t *testing.T) {
-	path := filepath.Join("testdata", "formulas.xlsx")
-	_, got := corpus(t, "formulas.xlsx")
-	if len(got) != 13 {
-		t.Fatalf("%d entries, want 13: %+v", len(got), got)
-	}
+	path, got := corpusEntries(t, "formulas.xlsx", 13)
 	s := "Releases"
 	// =2*5 → 10, the value the issue found read as empty.
 	wantRow(t, got[0], pos(path, s, 2), cells(txt("const"), num(0.5), formula(num(10), "2*5"), num(1e-6), empty()))
@@ -73,11 +80,7 @@ func TestXLSXFormulasWithoutCachedValues(t *testing.T) {
 }
 
 func TestXLSXFormulasCachedByLibreOffice(t *testing.T) {
-	path := filepath.Join("testdata", "formulas-lo.xlsx")
-	_, got := corpus(t, "formulas-lo.xlsx")
-	if len(got) != 7 {
-		t.Fatalf("%d entries, want 7: %+v", len(got), got)
-	}
+	path, got := corpusEntries(t, "formulas-lo.xlsx", 7)
 	s := "Releases"
 	wantRow(t, got[0], pos(path, s, 2), cells(txt("const"), num(0.5), formula(num(10), "2*5"), num(1e-6), empty()))
 	wantRow(t, got[4], pos(path, s, 6), cells(txt("shared3"), num(3), formula(num(6), "B6*2"), empty(), empty()))
@@ -90,11 +93,7 @@ func TestXLSXFormulasCachedByLibreOffice(t *testing.T) {
 func TestXLSXDates(t *testing.T) {
 	for _, name := range []string{"dates.xlsx", "dates1904.xlsx"} {
 		t.Run(name, func(t *testing.T) {
-			path := filepath.Join("testdata", name)
-			_, got := corpus(t, name)
-			if len(got) != 3 {
-				t.Fatalf("%d entries, want 3: %+v", len(got), got)
-			}
+			path, got := corpusEntries(t, name, 3)
 			s := "Dates"
 			// released yyyy-mm-dd; at yyyy-mm-dd hh:mm:ss.000; time h:mm
 			// AM/PM; custom 'd "de" mmmm yyyy' and '[$-409]m/d/yy h:mm
@@ -144,11 +143,7 @@ func TestXLSXHeaderBelowTitle(t *testing.T) {
 }
 
 func TestXLSXMacroEnabled(t *testing.T) {
-	path := filepath.Join("testdata", "macro.xlsm")
-	_, got := corpus(t, "macro.xlsm")
-	if len(got) != 2 {
-		t.Fatalf("%d entries: %+v", len(got), got)
-	}
+	path, got := corpusEntries(t, "macro.xlsm", 2)
 	wantRow(t, got[0], pos(path, "Releases", 2), cells(txt("a"), num(1), formula(num(10), "2*5")))
 	wantRow(t, got[1], pos(path, "Releases", 3), cells(txt("b"), num(0.5), num(3)))
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -169,9 +170,9 @@ func zipOf(t testing.TB, files ...string) []byte {
 }
 
 const (
-	nsMain = `xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"`
-	nsRel  = `xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`
-	relDoc = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
+	nsMain = testfiles.NSMain
+	nsRel  = testfiles.NSRel
+	relDoc = testfiles.RelDoc
 )
 
 // handWorkbook is a workbook written by hand: formulas with cached text,

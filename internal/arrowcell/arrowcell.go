@@ -26,16 +26,13 @@ func TableUnit(u arrow.TimeUnit) table.TimeUnit {
 	return table.Nanosecond
 }
 
-// ArrowUnit is the Arrow time unit of a table unit (microseconds for an
-// unknown one).
+// ArrowUnit is the Arrow time unit of a table unit: the one whose
+// TableUnit is u's resolution (microseconds for an unknown one).
 func ArrowUnit(u table.TimeUnit) arrow.TimeUnit {
-	switch u.Resolution() {
-	case table.Second:
-		return arrow.Second
-	case table.Millisecond:
-		return arrow.Millisecond
-	case table.Nanosecond:
-		return arrow.Nanosecond
+	for _, a := range [...]arrow.TimeUnit{arrow.Second, arrow.Millisecond, arrow.Nanosecond} {
+		if TableUnit(a) == u.Resolution() {
+			return a
+		}
 	}
 	return arrow.Microsecond
 }
