@@ -121,3 +121,8 @@ func (l *Loader) Tables() (*Tables, error) {
 	}
 	return ts, nil
 }
+
+// sourceName describes a table: "file" or "file, sheet S".
+func sourceName(t Rows) string {
+	return table.Position{File: t.File(), Sheet: t.Sheet(), Column: -1}.String()
+}

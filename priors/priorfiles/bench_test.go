@@ -18,7 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/build"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
 )
@@ -120,8 +120,8 @@ func writeBenchParquet(path string, rows int) error {
 // income and zip are dropped on the way), their conditionals given region
 // and sex (6 keys with one p_i per record each), and age as an ordinal
 // attribute with tolerance 2 (marginal, and conditional per record).
-func benchOptions() priors.BuildOptions {
-	return priors.BuildOptions{
+func benchOptions() build.Options {
+	return build.Options{
 		Given:     []string{"region", "sex"},
 		Ordinal:   []string{"age"},
 		Tolerance: 2,

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/build"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
 )
@@ -85,7 +85,7 @@ func TestPenguinsConditionals(t *testing.T) {
 		{"Species", []string{"Island"}, "penguins:Species|Island"},
 	} {
 		t.Run(tc.key, func(t *testing.T) {
-			res, err := priorfiles.BuildFile(penguinsPath, readers.Options{}, priors.BuildOptions{Columns: []string{tc.target}, Given: tc.given})
+			res, err := priorfiles.BuildFile(penguinsPath, readers.Options{}, build.Options{Columns: []string{tc.target}, Given: tc.given})
 			if err != nil {
 				t.Fatal(err)
 			}

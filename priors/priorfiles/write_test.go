@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/build"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
 )
@@ -16,7 +16,7 @@ import (
 // p vectors; the frequency and summary tables have a row per value and per
 // key.
 func TestWriteResultRoundTrip(t *testing.T) {
-	res, err := priorfiles.BuildFile(penguinsPath, readers.Options{}, priors.BuildOptions{
+	res, err := priorfiles.BuildFile(penguinsPath, readers.Options{}, build.Options{
 		Given: []string{"Species", "Island"}, Ordinal: []string{"Body Mass (g)"}, Tolerance: 100,
 		Joint: [][]string{{"Sex", "Island"}, {"Sex", "Flipper Length (mm)"}},
 	})
@@ -124,7 +124,7 @@ func countRows(t *testing.T, path string) int {
 // A known column named like a column of the prior table is renamed so that
 // the loader still finds prior and p.
 func TestKnownColumnRenamed(t *testing.T) {
-	res := buildCSV(t, "r.csv", "p,u\n1,A\n1,B\n2,A\n", priors.BuildOptions{Columns: []string{"u"}, Given: []string{"p"}})
+	res := buildCSV(t, "r.csv", "p,u\n1,A\n1,B\n2,A\n", build.Options{Columns: []string{"u"}, Given: []string{"p"}})
 	var cols []string
 	for _, c := range res.Outputs()[0].Columns {
 		cols = append(cols, c.Name)

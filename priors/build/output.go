@@ -1,10 +1,11 @@
-package priors
+package build
 
 import (
 	"iter"
 	"strconv"
 	"strings"
 
+	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -41,14 +42,14 @@ func (r *Result) Outputs() []OutputTable {
 func (r *Result) knownColumns(fixed []string) []string {
 	taken := map[string]bool{}
 	for _, f := range fixed {
-		taken[normName(f)] = true
+		taken[priors.NormalizeName(f)] = true
 	}
 	out := make([]string, len(r.knownNames))
 	for i, n := range r.knownNames {
-		for taken[normName(n)] {
+		for taken[priors.NormalizeName(n)] {
 			n = "known " + n
 		}
-		taken[normName(n)] = true
+		taken[priors.NormalizeName(n)] = true
 		out[i] = n
 	}
 	return out
@@ -160,8 +161,8 @@ func (r *Result) frequencyTable() OutputTable {
 			i := 0
 			put := func(c table.Cell) { cells[i] = c; i++ }
 			put(table.TextCell(e.Key))
-			put(table.TextCell(targetName(e.Target)))
-			put(textOrEmpty(targetName(e.Given)))
+			put(table.TextCell(priors.ColumnList(e.Target)))
+			put(textOrEmpty(priors.ColumnList(e.Given)))
 			for j := range known {
 				if knownVals != nil {
 					put(textOrEmpty(knownVals[j]))
@@ -222,7 +223,7 @@ func (r *Result) frequencyTable() OutputTable {
 // columns).
 func (r *Result) marginalOf(e *Entry) []Frequency {
 	for _, m := range r.Entries {
-		if m.cond == nil && m.Window == e.Window && targetName(m.Target) == targetName(e.Target) {
+		if m.cond == nil && m.Window == e.Window && priors.ColumnList(m.Target) == priors.ColumnList(e.Target) {
 			return m.marginal
 		}
 	}
@@ -273,8 +274,8 @@ func (r *Result) summaryTable() OutputTable {
 				}
 			}
 			put(table.TextCell(e.Key))
-			put(table.TextCell(targetName(e.Target)))
-			put(textOrEmpty(targetName(e.Given)))
+			put(table.TextCell(priors.ColumnList(e.Target)))
+			put(textOrEmpty(priors.ColumnList(e.Given)))
 			if e.Window {
 				put(table.TextCell("window"))
 			} else {

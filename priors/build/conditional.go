@@ -1,10 +1,13 @@
-package priors
+package build
 
 import (
 	"cmp"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/riskbatch/riskbatch/internal/words"
 )
 
 // catTarget accumulates an exact-match attribute: one column, or several
@@ -210,7 +213,7 @@ func (b *builder) cellFinished(e *Entry, cr *condResult, k int) {
 	if min := b.opts.MinCellCount; min > 0 && n < int64(min) {
 		e.SmallCells++
 		e.SmallCellRecords += n
-		cr.warn[k] = "the cell of known values has " + pluralf64(n, "record", "records") + " with this attribute, fewer than " + itoa(min)
+		cr.warn[k] = "the cell of known values has " + words.Count(n, "record", "records") + " with this attribute, fewer than " + strconv.Itoa(min)
 	}
 }
 
@@ -225,8 +228,8 @@ func (b *builder) finishCells(e *Entry, hsum float64) {
 	e.Baseline = math.Min(e.Baseline, e.MaxP) // rounding
 	e.EntropyBits = hsum / float64(e.Records)
 	if e.SmallCells > 0 {
-		e.Warnings = append(e.Warnings, pluralf(e.SmallCells, "cell", "cells")+" of known values ("+
-			pluralf64(e.SmallCellRecords, "record", "records")+") with fewer than "+itoa(b.opts.MinCellCount)+
+		e.Warnings = append(e.Warnings, words.Count(int64(e.SmallCells), "cell", "cells")+" of known values ("+
+			words.Count(e.SmallCellRecords, "record", "records")+") with fewer than "+strconv.Itoa(b.opts.MinCellCount)+
 			" records: their p_i rests on few records")
 	}
 }

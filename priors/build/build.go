@@ -1,4 +1,4 @@
-package priors
+package build
 
 import (
 	"errors"
@@ -11,22 +11,24 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskbatch/riskbatch/internal/words"
+	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// Defaults of BuildOptions.
+// Defaults of Options.
 const (
 	// DefaultMaxCategories is the most distinct values a column may have
-	// to be an attribute by default (BuildOptions.MaxCategories = 0).
+	// to be an attribute by default (Options.MaxCategories = 0).
 	DefaultMaxCategories = 50
 	// DefaultMinCellCount is the number of records below which a cell of
-	// known values is flagged (BuildOptions.MinCellCount = 0).
+	// known values is flagged (Options.MinCellCount = 0).
 	DefaultMinCellCount = 5
 )
 
-// BuildOptions choose the attributes, the known columns and the small-count
-// handling of Build. Column names are matched exactly, else ignoring case.
-type BuildOptions struct {
+// Options choose the attributes, the known columns and the small-count
+// handling of Priors. Column names are matched exactly, else ignoring case.
+type Options struct {
 	// Name prefixes every key ("penguins" in "penguins:Sex"). Empty: the
 	// first table's file name without directory and extension, or "data".
 	Name string
@@ -75,7 +77,7 @@ type BuildOptions struct {
 	ZipfDomain map[string]float64
 }
 
-// Result is what Build learned: one Entry per key, in the order of the
+// Result is what Priors learned: one Entry per key, in the order of the
 // attributes (each attribute's marginal, then its conditional entry), then
 // windows.
 type Result struct {
@@ -128,7 +130,7 @@ type Entry struct {
 	SmallCells       int     // cells with fewer than MinCellCount records
 	SmallCellRecords int64   // records in those cells
 	Smoothed         bool    // additive smoothing was applied
-	Zipf             *ZipfFit
+	Zipf             *priors.ZipfFit
 	Warnings         []string
 
 	res      *Result
@@ -244,14 +246,14 @@ func (r *Result) Entry(key string) *Entry {
 	return nil
 }
 
-// Build reads every row of the tables once, in order, and returns the
-// priors they imply (see the package documentation and BuildOptions).
+// Priors reads every row of the tables once, in order, and returns the
+// priors they imply (see the package documentation and Options).
 // The tables are read to their end but not closed. Every table must have
 // the columns used (matched by name); the first table's header decides the
 // default attributes. A row the reader cannot decode, a count that is not
 // a whole number ≥ 0, or a cell of an Ordinal column that is not a number
 // stops the build with an error naming its position (*table.Error).
-func Build(tables []Rows, opts BuildOptions) (*Result, error) {
+func Priors(tables []priors.Rows, opts Options) (*Result, error) {
 	if len(tables) == 0 {
 		return nil, errors.New("priors: no data tables to build priors from")
 	}
@@ -299,11 +301,11 @@ type knownCells struct {
 
 func (k *knownCells) count() int { return len(k.in.vals) }
 
-// builder is Build's state.
+// builder is the state of Priors.
 type builder struct {
-	opts     BuildOptions
+	opts     Options
 	res      *Result
-	tables   []Rows
+	tables   []priors.Rows
 	header   []string // the first table's column names
 	cols     []*column
 	cats     []*catTarget
@@ -319,7 +321,7 @@ type builder struct {
 
 // newBuilder validates the options and resolves the columns against the
 // first table's header.
-func newBuilder(tables []Rows, opts BuildOptions) (*builder, error) {
+func newBuilder(tables []priors.Rows, opts Options) (*builder, error) {
 	if math.IsNaN(opts.Tolerance) || math.IsInf(opts.Tolerance, 0) || opts.Tolerance < 0 {
 		return nil, fmt.Errorf("priors: the tolerance E must be a finite number ≥ 0, not %v", opts.Tolerance)
 	}
@@ -442,7 +444,7 @@ func newBuilder(tables []Rows, opts BuildOptions) (*builder, error) {
 			b.intern(c, false)
 			names[i] = b.cols[c].name
 		}
-		t := &catTarget{name: targetName(names), cols: cols, joint: newInterner()}
+		t := &catTarget{name: priors.ColumnList(names), cols: cols, joint: newInterner()}
 		b.addCat(t)
 	}
 	for _, name := range opts.Ordinal {
@@ -575,27 +577,18 @@ func matchColumn(header []string, name string) (int, error) {
 		}
 	}
 	if found < 0 {
-		return 0, fmt.Errorf("%q is not a column; the columns are %s", name, quoteList(header))
+		return 0, fmt.Errorf("%q is not a column; the columns are %s", name, words.Quoted(header))
 	}
 	return found, nil
 }
 
-// quoteList formats names as "a", "b", "c".
-func quoteList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = strconv.Quote(n)
-	}
-	return strings.Join(q, ", ")
-}
-
 // sourceName describes a table: "file" or "file, sheet S".
-func sourceName(t Rows) string {
+func sourceName(t priors.Rows) string {
 	return table.Position{File: t.File(), Sheet: t.Sheet(), Column: -1}.String()
 }
 
 // mapTable finds the builder's columns in table ti.
-func (b *builder) mapTable(ti int, t Rows) error {
+func (b *builder) mapTable(ti int, t priors.Rows) error {
 	var header []string
 	for _, c := range t.Columns() {
 		header = append(header, c.Name)
@@ -608,14 +601,6 @@ func (b *builder) mapTable(ti int, t Rows) error {
 		c.idx = append(c.idx, i)
 	}
 	return nil
-}
-
-// cellAt returns cell i of a row, or an empty cell beyond its end.
-func cellAt(row table.Row, i int) table.Cell {
-	if i < len(row.Cells) {
-		return row.Cells[i]
-	}
-	return table.Cell{}
 }
 
 // cellError is an error about one cell of a row.
@@ -632,7 +617,7 @@ func (b *builder) add(ti int, row table.Row) error {
 	if b.countCol >= 0 {
 		c := b.cols[b.countCol]
 		var err error
-		if w, err = countOf(cellAt(row, c.idx[ti])); err != nil {
+		if w, err = priors.CountOf(priors.CellAt(row, c.idx[ti])); err != nil {
 			return b.cellError(row, c, ti, err)
 		}
 		if w == 0 {
@@ -652,7 +637,7 @@ func (b *builder) add(ti int, row table.Row) error {
 	xs := nums[:0]
 	for _, t := range b.wins {
 		c := b.cols[t.col]
-		x, ok, err := numberOf(cellAt(row, c.idx[ti]))
+		x, ok, err := numberOf(priors.CellAt(row, c.idx[ti]))
 		if err != nil {
 			return b.cellError(row, c, ti, fmt.Errorf("%v (an ordinal column holds numbers)", err))
 		}
@@ -665,7 +650,7 @@ func (b *builder) add(ti int, row table.Row) error {
 		if c.in == nil {
 			continue
 		}
-		id, ok := c.in.intern(cellAt(row, c.idx[ti]), &b.buf)
+		id, ok := c.in.intern(priors.CellAt(row, c.idx[ti]), &b.buf)
 		if !ok && c.keepEmpty {
 			id = c.in.empty()
 		}
@@ -772,45 +757,6 @@ func (b *builder) dropAuto(t *catTarget) {
 	b.dropped = append(b.dropped, fmt.Sprintf("column %q has more than %d distinct values and is not an attribute (name it among the columns, or as ordinal, to use it)", t.name, limit))
 }
 
-// countOf reads a count cell: a whole number ≥ 0.
-func countOf(c table.Cell) (int64, error) {
-	switch c.Kind {
-	case table.Integer:
-		if c.Int < 0 {
-			return 0, fmt.Errorf("the count %d is negative", c.Int)
-		}
-		return c.Int, nil
-	case table.Number:
-		return countFromFloat(c.Num, c.String())
-	case table.Text:
-		s := strings.TrimSpace(c.Str)
-		if s == "" {
-			return 0, errors.New("the count is empty")
-		}
-		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-			if n < 0 {
-				return 0, fmt.Errorf("the count %d is negative", n)
-			}
-			return n, nil
-		}
-		x, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			return 0, fmt.Errorf("the count %q is not a number", s)
-		}
-		return countFromFloat(x, s)
-	case table.Bool:
-		return 0, fmt.Errorf("the count is the boolean %v, not a number", c.Bool)
-	}
-	return 0, errors.New("the count is empty")
-}
-
-func countFromFloat(x float64, text string) (int64, error) {
-	if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 || x != math.Floor(x) || x > 1<<53 {
-		return 0, fmt.Errorf("the count %s is not a whole number from 0 to 2^53", text)
-	}
-	return int64(x), nil
-}
-
 // numberOf reads a cell of an ordinal column: ok is false for an empty
 // cell; −0 reads as 0.
 func numberOf(c table.Cell) (x float64, ok bool, err error) {
@@ -904,7 +850,7 @@ func (b *builder) newEntry(target, given []string, window bool) *Entry {
 	if window {
 		e.Tolerance = b.opts.Tolerance
 	}
-	e.Key = KeySpec{Name: b.res.Name, Target: target, Given: given, Window: window, Tolerance: e.Tolerance}.String()
+	e.Key = priors.KeySpec{Name: b.res.Name, Target: target, Given: given, Window: window, Tolerance: e.Tolerance}.String()
 	return e
 }
 
@@ -924,7 +870,7 @@ func (b *builder) fitZipf(t *catTarget, e *Entry) error {
 	for i, f := range e.marginal {
 		counts[i] = float64(f.Count)
 	}
-	fit, err := FitZipf(counts, n)
+	fit, err := priors.FitZipf(counts, n)
 	if err != nil {
 		e.Warnings = append(e.Warnings, "no Zipf fit: "+strings.TrimPrefix(err.Error(), "fitting Zipf(s, N): "))
 		return nil
@@ -962,15 +908,3 @@ func (b *builder) notes() {
 		r.Notes = append(r.Notes, fmt.Sprintf("pre-aggregated input: each row stands for the number of records in column %q", r.CountColumn))
 	}
 }
-
-// pluralf formats "1 cell" or "n cells".
-func pluralf(n int, one, many string) string { return pluralf64(int64(n), one, many) }
-
-func pluralf64(n int64, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.FormatInt(n, 10) + " " + many
-}
-
-func itoa(n int) string { return strconv.Itoa(n) }
