@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strings"
@@ -135,21 +134,9 @@ func (fr *frequencyReader) read(t Rows, path string, errs []error) []error {
 		}
 		identity = append(identity, i)
 	}
-	colErr := func(row table.Row, col int, err error) error {
-		pos := row.Pos
-		pos.Column, pos.ColumnName = col, names[col]
-		return &table.Error{Pos: pos, Err: err}
-	}
+	colErr := func(row table.Row, col int, err error) error { return cellError(row, col, names[col], err) }
 	var id strings.Builder
-	for len(errs) < maxLoadErrors {
-		row, err := t.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
+	for row := range rowsOf(t, &errs) {
 		kc, vc, pc := CellAt(row, keyCol), CellAt(row, valueCol), CellAt(row, pCol)
 		if kc.IsEmpty() && vc.IsEmpty() && pc.IsEmpty() {
 			continue

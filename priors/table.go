@@ -3,7 +3,6 @@ package priors
 import (
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"sort"
@@ -204,20 +203,8 @@ func (ts *Tables) read(t Rows, path string, owner map[string]string, errs []erro
 			Err: fmt.Errorf("a prior table needs the columns prior and p; this one has %s", words.Quoted(names)),
 		})
 	}
-	colErr := func(row table.Row, col int, err error) error {
-		pos := row.Pos
-		pos.Column, pos.ColumnName = col, names[col]
-		return &table.Error{Pos: pos, Err: err}
-	}
-	for len(errs) < maxLoadErrors {
-		row, err := t.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
+	colErr := func(row table.Row, col int, err error) error { return cellError(row, col, names[col], err) }
+	for row := range rowsOf(t, &errs) {
 		kc, pc := CellAt(row, keyCol), CellAt(row, pCol)
 		nc := table.Cell{}
 		if nCol >= 0 {

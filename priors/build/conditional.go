@@ -146,25 +146,13 @@ func (t *catTarget) finishConditional(b *builder, e *Entry) {
 		}
 		return strings.Compare(vals[a.v], vals[c.v])
 	})
-	nk := b.known.count()
-	cr := &condResult{
-		cellN:    make([]int64, nk),
-		cellP:    make([]float64, nk),
-		cellBest: make([]string, nk),
-		warn:     make([]string, nk),
-		off:      make([]int, nk+1),
-		flat:     make([]Frequency, len(entries)),
-		miss:     t.miss,
-		smoothM:  m,
-	}
+	cr := newCondResult(b.known.count(), len(entries), t.miss)
+	cr.smoothM = m
 	for i, x := range entries {
-		cr.flat[i] = Frequency{Value: vals[x.v], Count: x.c}
-		cr.cellN[x.kid] += x.c
-		cr.off[x.kid+1]++
+		cr.set(i, x.kid, vals[x.v], x.c)
 	}
-	for k := 0; k < nk; k++ {
-		cr.off[k+1] += cr.off[k]
-	}
+	cr.offsets()
+	nk := b.known.count()
 	var hsum float64
 	counts := make([]int64, 0, 16)
 	for k := 0; k < nk; k++ {
@@ -200,6 +188,36 @@ type condResult struct {
 	miss     bitset // records without the attribute
 	window   bool   // values are numbers sorted increasingly
 	smoothM  int    // support size m used by smoothing (exact match)
+}
+
+// newCondResult returns the cells of a conditional entry with nk cells
+// and n (cell, value) counts in all.
+func newCondResult(nk, n int, miss bitset) *condResult {
+	return &condResult{
+		cellN:    make([]int64, nk),
+		cellP:    make([]float64, nk),
+		cellBest: make([]string, nk),
+		warn:     make([]string, nk),
+		off:      make([]int, nk+1),
+		flat:     make([]Frequency, n),
+		miss:     miss,
+	}
+}
+
+// set puts the count c of value in cell kid at flat[i]; the counts come
+// sorted by cell. offsets completes off afterwards.
+func (cr *condResult) set(i int, kid uint32, value string, c int64) {
+	cr.flat[i] = Frequency{Value: value, Count: c}
+	cr.cellN[kid] += c
+	cr.off[kid+1]++
+}
+
+// offsets turns the counts of values per cell that set left in off into
+// the offsets of the cells in flat.
+func (cr *condResult) offsets() {
+	for k := 0; k+1 < len(cr.off); k++ {
+		cr.off[k+1] += cr.off[k]
+	}
 }
 
 // cellFinished adds cell k of cr to the entry's totals and flags it when

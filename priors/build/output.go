@@ -63,6 +63,18 @@ func textOrEmpty(s string) table.Cell {
 	return table.TextCell(s)
 }
 
+// putKnown puts the n known values of a row, or n empty cells when vals
+// is nil (a marginal).
+func putKnown(put func(table.Cell), n int, vals []string) {
+	for j := range n {
+		if vals != nil {
+			put(textOrEmpty(vals[j]))
+		} else {
+			put(table.Cell{})
+		}
+	}
+}
+
 // column is a shorthand for a documented output column.
 func outColumn(name string, kind table.Kind, role table.Role, format table.Format, note string) table.Column {
 	return table.Column{Name: name, Kind: kind, Role: role, Format: format, Note: note}
@@ -119,13 +131,7 @@ func (r *Result) priorsTable() OutputTable {
 				if multi {
 					put(textOrEmpty(rp.Source))
 				}
-				for j := range known {
-					if rp.Known != nil {
-						put(textOrEmpty(rp.Known[j]))
-					} else {
-						put(table.Cell{})
-					}
-				}
+				putKnown(put, len(known), rp.Known)
 				put(textOrEmpty(rp.Best))
 				put(table.IntegerCell(rp.CellRecords))
 				put(textOrEmpty(rp.Warning))
@@ -163,13 +169,7 @@ func (r *Result) frequencyTable() OutputTable {
 			put(table.TextCell(e.Key))
 			put(table.TextCell(priors.ColumnList(e.Target)))
 			put(textOrEmpty(priors.ColumnList(e.Given)))
-			for j := range known {
-				if knownVals != nil {
-					put(textOrEmpty(knownVals[j]))
-				} else {
-					put(table.Cell{})
-				}
-			}
+			putKnown(put, len(known), knownVals)
 			put(textOrEmpty(f.Value))
 			put(table.IntegerCell(f.Count))
 			put(table.NumberCell(f.P))

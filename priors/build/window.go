@@ -105,28 +105,16 @@ func (t *winTarget) finishConditional(b *builder, e *Entry) {
 		return cmp.Compare(a.x, c.x)
 	})
 	nk := b.known.count()
-	cr := &condResult{
-		cellN:    make([]int64, nk),
-		cellP:    make([]float64, nk),
-		cellBest: make([]string, nk),
-		warn:     make([]string, nk),
-		off:      make([]int, nk+1),
-		flat:     make([]Frequency, len(entries)),
-		miss:     t.miss,
-		window:   true,
-	}
+	cr := newCondResult(nk, len(entries), t.miss)
+	cr.window = true
 	xs := make([]float64, 0, 64)
 	cs := make([]int64, 0, 64)
 	distinct := make(map[float64]struct{})
 	for i, x := range entries {
-		cr.flat[i] = Frequency{Value: formatNumber(x.x), Count: x.c}
-		cr.cellN[x.kid] += x.c
-		cr.off[x.kid+1]++
+		cr.set(i, x.kid, formatNumber(x.x), x.c)
 		distinct[x.x] = struct{}{}
 	}
-	for k := 0; k < nk; k++ {
-		cr.off[k+1] += cr.off[k]
-	}
+	cr.offsets()
 	var hsum float64
 	for k := 0; k < nk; k++ {
 		n := cr.cellN[k]
