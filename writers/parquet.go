@@ -497,30 +497,18 @@ func (w *parquetWriter) Abort() error {
 
 // roleName names a role for the Parquet field metadata.
 func roleName(r table.Role) string {
-	switch r {
-	case table.Input:
-		return "input"
-	case table.Output:
-		return "output"
-	case table.Status:
-		return "status"
-	case table.Message:
-		return "message"
-	}
-	return fmt.Sprintf("role(%d)", r)
+	return enumName(r, "role", []string{table.Input: "input", table.Output: "output", table.Status: "status", table.Message: "message"})
 }
 
 // formatName names a display format for the Parquet field metadata.
 func formatName(f table.Format) string {
-	switch f {
-	case table.General:
-		return "general"
-	case table.Probability:
-		return "probability"
-	case table.Real:
-		return "real"
-	case table.Count:
-		return "count"
+	return enumName(f, "format", []string{table.General: "general", table.Probability: "probability", table.Real: "real", table.Count: "count"})
+}
+
+// enumName is names[v], or kind(v) for a value without a name.
+func enumName[T ~uint8](v T, kind string, names []string) string {
+	if int(v) < len(names) && names[v] != "" {
+		return names[v]
 	}
-	return fmt.Sprintf("format(%d)", f)
+	return fmt.Sprintf("%s(%d)", kind, v)
 }
