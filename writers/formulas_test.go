@@ -1,8 +1,6 @@
 package writers
 
 import (
-	"archive/zip"
-	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -45,15 +43,7 @@ func TestXLSXFormulas(t *testing.T) {
 		rows = append(rows, sampleRows()[i%6])
 	}
 	src := &doubler{}
-	w, err := Create(path, Options{Docs: sampleDocs(), Formulas: src})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.(*xlsxWriter).maxRows = 4 // header + 3 rows a sheet
-	fill(t, w, cols, rows)
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeSheets(t, path, Options{Docs: sampleDocs(), Formulas: src}, 4, cols, rows) // header + 3 rows a sheet
 	if src.calls != len(rows) {
 		t.Errorf("Formulas called %d times for %d rows", src.calls, len(rows))
 	}
@@ -115,14 +105,9 @@ func TestXLSXNumberColumns(t *testing.T) {
 		{text("z"), num(2)},
 	}
 	checkDataRows(t, f, DefaultSheetName, want)
-	w, err := Create(filepath.Join(dir, "bad.xlsx"), Options{NumberColumns: []int{5}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.WriteHeader(cols); err == nil {
+	if err := headerError(t, filepath.Join(dir, "bad.xlsx"), Options{NumberColumns: []int{5}}, cols); err == nil {
 		t.Error("a number column outside the header is accepted")
 	}
-	w.Abort()
 }
 
 // Shaded columns carry three conditional formats, red, amber and green,
@@ -163,14 +148,9 @@ func TestXLSXShading(t *testing.T) {
 			t.Errorf("rule %d fill %q, want %q", i, got, fills[i])
 		}
 	}
-	w, err := Create(filepath.Join(dir, "bad.xlsx"), Options{Shading: &Shading{Columns: []int{99}, LimitColumn: -1, Limit: 0.1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.WriteHeader(cols); err == nil {
+	if err := headerError(t, filepath.Join(dir, "bad.xlsx"), Options{Shading: &Shading{Columns: []int{99}, LimitColumn: -1, Limit: 0.1}}, cols); err == nil {
 		t.Error("a shaded column outside the header is accepted")
 	}
-	w.Abort()
 }
 
 // The Summary sheet carries one chart per plot; the Curves sheet holds the
@@ -209,20 +189,7 @@ func TestXLSXCharts(t *testing.T) {
 			}
 		}
 	}
-	zr, err := zip.OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	parts := map[string]string{}
-	for _, zf := range zr.File {
-		if strings.HasPrefix(zf.Name, "xl/charts/") || strings.HasPrefix(zf.Name, "xl/worksheets/_rels/") {
-			rc, _ := zf.Open()
-			b, _ := io.ReadAll(rc)
-			rc.Close()
-			parts[zf.Name] = string(b)
-		}
-	}
+	parts := sheetXML(t, path)
 	for i, p := range charts.Plots {
 		xml := parts["xl/charts/chart"+strconv.Itoa(i+1)+".xml"]
 		col := string(rune('A' + p.Curves[1] + 1))

@@ -77,15 +77,44 @@ func sampleDocs() [][]string {
 // writeTable writes cols and rows to path and closes the writer.
 func writeTable(t *testing.T, path string, opts Options, cols []table.Column, rows [][]table.Cell) Writer {
 	t.Helper()
-	w, err := Create(path, opts)
-	if err != nil {
-		t.Fatalf("Create(%s): %v", path, err)
-	}
+	w := mustCreate(t, path, opts)
 	fill(t, w, cols, rows)
 	if err := w.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
 	return w
+}
+
+// mustCreate is Create, failing the test on an error.
+func mustCreate(t *testing.T, path string, opts Options) Writer {
+	t.Helper()
+	w, err := Create(path, opts)
+	if err != nil {
+		t.Fatalf("Create(%s): %v", path, err)
+	}
+	return w
+}
+
+// writeSheets is writeTable for an XLSX workbook whose sheets hold
+// maxRows rows each, the header included (so that a few rows continue on
+// further sheets).
+func writeSheets(t *testing.T, path string, opts Options, maxRows int, cols []table.Column, rows [][]table.Cell) {
+	t.Helper()
+	w := mustCreate(t, path, opts)
+	w.(*xlsxWriter).maxRows = maxRows
+	fill(t, w, cols, rows)
+	if err := w.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+}
+
+// headerError returns the error of writing the header cols with a writer
+// of path made with opts, which it then aborts.
+func headerError(t *testing.T, path string, opts Options, cols []table.Column) error {
+	t.Helper()
+	w := mustCreate(t, path, opts)
+	defer w.Abort()
+	return w.WriteHeader(cols)
 }
 
 // fill writes the header and the rows.
@@ -264,10 +293,7 @@ func readParquet(t *testing.T, path string) (*arrow.Schema, [][]any, int, compre
 func TestParquet(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "out.parquet")
-	w, err := Create(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := mustCreate(t, path, Options{})
 	w.(*parquetWriter).rowGroupRows = 4 // 6 rows → two row groups
 	fill(t, w, sampleCols(), sampleRows())
 	if err := w.Close(); err != nil {
@@ -358,10 +384,7 @@ func TestLargeParquetAndCSV(t *testing.T) {
 	}
 	for _, name := range []string{"big.parquet", "big.csv"} {
 		path := filepath.Join(dir, name)
-		w, err := Create(path, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		w := mustCreate(t, path, Options{})
 		if err := w.WriteHeader(cols); err != nil {
 			t.Fatal(err)
 		}
@@ -427,10 +450,7 @@ func TestAtomic(t *testing.T) {
 		t.Run(ext, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, "out"+ext)
-			w, err := Create(path, Options{Docs: sampleDocs()})
-			if err != nil {
-				t.Fatal(err)
-			}
+			w := mustCreate(t, path, Options{Docs: sampleDocs()})
 			fill(t, w, sampleCols(), sampleRows())
 			if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("target exists before Close: %v", err)
@@ -465,10 +485,7 @@ func TestAtomic(t *testing.T) {
 
 			// Abort: nothing left, not even a target.
 			other := filepath.Join(dir, "aborted"+ext)
-			w, err = Create(other, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			w = mustCreate(t, other, Options{})
 			fill(t, w, sampleCols(), sampleRows())
 			if err := w.Abort(); err != nil {
 				t.Fatal(err)
@@ -491,10 +508,7 @@ func TestAtomic(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, abort := range []bool{true, false} {
-				w, err = Create(path, Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
+				w = mustCreate(t, path, Options{})
 				fill(t, w, sampleCols(), sampleRows())
 				if b, _ := os.ReadFile(path); string(b) != "old" {
 					t.Fatal("target changed before Close")
@@ -536,10 +550,7 @@ func TestCloseFailure(t *testing.T) {
 		t.Run(ext, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, "out"+ext)
-			w, err := Create(path, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			w := mustCreate(t, path, Options{})
 			fill(t, w, sampleCols(), sampleRows())
 			if err := os.MkdirAll(filepath.Join(path, "inside"), 0o755); err != nil {
 				t.Fatal(err)
@@ -571,10 +582,7 @@ func TestMisuse(t *testing.T) {
 	}
 	for _, ext := range []string{".csv", ".xlsx", ".parquet"} {
 		path := filepath.Join(dir, "m"+ext)
-		w, err := Create(path, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		w := mustCreate(t, path, Options{})
 		if err := w.Write(sampleRows()[0]); err == nil {
 			t.Errorf("%s: Write before WriteHeader succeeded", ext)
 		}
@@ -582,19 +590,11 @@ func TestMisuse(t *testing.T) {
 			t.Errorf("%s: Close of a broken writer succeeded", ext)
 		}
 
-		w, err = Create(path, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := w.WriteHeader(nil); err == nil {
+		if err := headerError(t, path, Options{}, nil); err == nil {
 			t.Errorf("%s: empty header accepted", ext)
 		}
-		_ = w.Abort()
 
-		w, err = Create(path, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		w = mustCreate(t, path, Options{})
 		if err := w.WriteHeader(sampleCols()); err != nil {
 			t.Fatal(err)
 		}
@@ -603,15 +603,11 @@ func TestMisuse(t *testing.T) {
 		}
 		_ = w.Abort()
 
-		w, err = Create(path, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		w = mustCreate(t, path, Options{})
 		if err := w.WriteHeader(sampleCols()); err != nil {
 			t.Fatal(err)
 		}
-		err = w.Write([]table.Cell{text("short")})
-		if err == nil || !strings.Contains(err.Error(), "1 cells") {
+		if err := w.Write([]table.Cell{text("short")}); err == nil || !strings.Contains(err.Error(), "1 cells") {
 			t.Errorf("%s: short row: %v", ext, err)
 		}
 		if err := w.Write(sampleRows()[0]); err == nil {
@@ -621,10 +617,7 @@ func TestMisuse(t *testing.T) {
 			t.Errorf("%s: Close of a broken writer succeeded", ext)
 		}
 
-		w, err = Create(path, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		w = mustCreate(t, path, Options{})
 		if err := w.Close(); err == nil {
 			t.Errorf("%s: Close without a header succeeded", ext)
 		}

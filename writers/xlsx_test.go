@@ -338,18 +338,10 @@ func TestXLSX(t *testing.T) {
 
 	// The raw archive: one comments part per sheet with notes, and the
 	// worksheet refers to its drawing.
-	zr, err := zip.OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	parts := map[string]bool{}
-	for _, zf := range zr.File {
-		parts[zf.Name] = true
-	}
+	parts := sheetXML(t, path)
 	for _, p := range []string{"xl/comments1.xml", "xl/drawings/vmlDrawing1.vml", "xl/worksheets/sheet1.xml", "xl/worksheets/sheet2.xml"} {
-		if !parts[p] {
-			t.Errorf("archive lacks %s: %v", p, parts)
+		if _, ok := parts[p]; !ok {
+			t.Errorf("archive lacks %s", p)
 		}
 	}
 }
@@ -451,15 +443,7 @@ func TestXLSXContinuation(t *testing.T) {
 		r[0] = text("row " + strconv.Itoa(i+1))
 		rows = append(rows, r)
 	}
-	w, err := Create(path, Options{Docs: sampleDocs()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.(*xlsxWriter).maxRows = 4 // header + 3 rows a sheet
-	fill(t, w, cols, rows)
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeSheets(t, path, Options{Docs: sampleDocs()}, 4, cols, rows) // header + 3 rows a sheet
 	f := openXLSX(t, path)
 	want := []string{"Results", "Results (2)", "Results (3)", DocsSheetName}
 	if got := f.GetSheetList(); strings.Join(got, "|") != strings.Join(want, "|") {
@@ -536,20 +520,10 @@ func TestZip64Mark(t *testing.T) {
 	if marked != 1 {
 		t.Errorf("%d entries marked", marked)
 	}
-	zr, err := zip.OpenReader(f.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	for _, zf := range zr.File {
-		rc, err := zf.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil || string(data) != strings.Repeat(zf.Name, 1000) {
-			t.Errorf("%s reads back wrong: %v", zf.Name, err)
+	entries, _ := readZip(t, f.Name())
+	for _, e := range entries {
+		if string(e.data) != strings.Repeat(e.name, 1000) {
+			t.Errorf("%s reads back wrong", e.name)
 		}
 	}
 }

@@ -109,10 +109,7 @@ func TestXLSXTypedInputCells(t *testing.T) {
 		origin[i] = i
 	}
 	origin[len(cols)-1], origin[len(cols)-2] = -1, -1
-	w, err := Create(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := mustCreate(t, path, Options{})
 	defer w.Abort()
 	if err := w.WriteHeader(cols); err != nil {
 		t.Fatal(err)
@@ -231,15 +228,7 @@ func usedRange(t *testing.T, f *excelize.File, sheet string) string {
 func TestXLSXDimension(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "dim.xlsx")
 	cols, rows := sampleCols(), sampleRows()
-	w, err := Create(path, Options{Docs: sampleDocs(), Summary: func() [][]string { return [][]string{{"a", "b", "c"}, {"1"}} }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.(*xlsxWriter).maxRows = 3 // two data rows per sheet
-	fill(t, w, cols, rows)
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeSheets(t, path, Options{Docs: sampleDocs(), Summary: func() [][]string { return [][]string{{"a", "b", "c"}, {"1"}} }}, 3, cols, rows) // two data rows per sheet
 	f := openXLSX(t, path)
 	dims := dimensions(t, path)
 	sheets := f.GetSheetList()
@@ -260,10 +249,7 @@ func TestXLSXTemporaryFilesBesideOutput(t *testing.T) {
 	t.Setenv("TMPDIR", sys)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "big.xlsx")
-	w, err := Create(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := mustCreate(t, path, Options{})
 	defer w.Abort()
 	if err := w.WriteHeader([]table.Column{{Name: "text"}}); err != nil {
 		t.Fatal(err)
