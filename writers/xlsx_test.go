@@ -19,6 +19,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -530,8 +531,10 @@ func TestZip64Mark(t *testing.T) {
 
 // TestXLSXWithLibreOffice converts the workbook to CSV with LibreOffice,
 // when it is installed, and compares the values (as LibreOffice shows
-// them: numbers in the cells' formats).
+// them: numbers in the cells' formats). LibreOffice takes seconds to
+// start: the test runs with the long tests.
 func TestXLSXWithLibreOffice(t *testing.T) {
+	testenv.SkipUnlessLong(t, "converting a workbook with LibreOffice")
 	soffice := libreOffice(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "lo.xlsx")
