@@ -2,7 +2,6 @@ package writers
 
 import (
 	"bytes"
-	"encoding/csv"
 	"errors"
 	"io"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -248,15 +248,7 @@ func TestDelimitedNewKinds(t *testing.T) {
 	}}
 	path := filepath.Join(t.TempDir(), "kinds.csv")
 	writeTable(t, path, Options{}, cols, rows)
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := testfiles.ReadCSV(t, path, 0)
 	want := []string{"2024-03-01", "2024-03-01T12:00:00.123456Z", "1969-12-31T23:59:59.999999999", "08:30:00.500",
 		"-123456789012345678901234567890.000", `{"a":[1,"x, y"],"b":null}`}
 	for j, w := range want {

@@ -20,6 +20,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -183,17 +184,7 @@ func TestCSVAndTSV(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, tc.name)
 			writeTable(t, path, Options{Docs: sampleDocs()}, sampleCols(), sampleRows())
-			f, err := os.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			r := csv.NewReader(f)
-			r.Comma = tc.sep
-			recs, err := r.ReadAll()
-			if err != nil {
-				t.Fatal(err)
-			}
+			recs := testfiles.ReadCSV(t, path, tc.sep)
 			rows := sampleRows()
 			if len(recs) != 1+len(rows) {
 				t.Fatalf("%d records, want %d", len(recs), 1+len(rows))

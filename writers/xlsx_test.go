@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
@@ -20,6 +19,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/riskbatch/riskbatch/internal/testenv"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -580,14 +580,7 @@ func TestXLSXWithLibreOffice(t *testing.T) {
 	// (Frozen panes are not compared: headless LibreOffice drops the view
 	// settings of every workbook it resaves, excelize's plain ones too.)
 
-	b, err := os.ReadFile(filepath.Join(outDir, "lo.csv"))
-	if err != nil {
-		t.Fatalf("LibreOffice wrote no CSV: %v\n%s", err, out)
-	}
-	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := testfiles.ReadCSV(t, filepath.Join(outDir, "lo.csv"), 0)
 	if len(recs) != len(rows)+1 {
 		t.Fatalf("%d records, want %d", len(recs), len(rows)+1)
 	}

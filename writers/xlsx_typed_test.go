@@ -4,10 +4,8 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -20,6 +18,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/riskbatch/riskbatch/internal/testenv"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -357,14 +356,7 @@ print(json.dumps(out))
 	if out, err := lo.CombinedOutput(); err != nil {
 		t.Fatalf("LibreOffice: %v\n%s", err, out)
 	}
-	b, err := os.ReadFile(filepath.Join(outDir, "typed.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := testfiles.ReadCSV(t, filepath.Join(outDir, "typed.csv"), 0)
 	want := []string{"r1", "2024-01-02", "2024-01-02 10:30:00", "2024-01-02 10:30:01.250", "10:30:00", "12.340",
 		"12345678901234567890.5", `{"a":[1,2]}`, "10", "30", "1", "1887-11-12", "2024-01-02T10:30:00.000001", "2024-01-02 10:30:00", "ok"}
 	if len(recs) != len(rows)+1 || !reflect.DeepEqual(recs[1][:len(want)], want) {

@@ -31,13 +31,7 @@ func TestLoadDistributions(t *testing.T) {
 	for _, format := range []string{"csv", "xlsx", "parquet"} {
 		t.Run(format, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "p."+format)
-			if err := priorfiles.WriteResult(path, res, ""); err != nil {
-				t.Fatal(err)
-			}
-			ts, _, err := priorfiles.Load([]string{path})
-			if err != nil {
-				t.Fatal(err)
-			}
+			ts := writeAndLoad(t, path, res)
 			for _, tc := range []struct {
 				key    string
 				target string

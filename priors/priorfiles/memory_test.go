@@ -36,10 +36,7 @@ func TestLoadMemoryIsLoad(t *testing.T) {
 		}
 		contents[p] = data
 	}
-	disk, _, err := priorfiles.Load(paths)
-	if err != nil {
-		t.Fatal(err)
-	}
+	disk := mustLoad(t, paths)
 	mem, err := priorfiles.LoadMemory(paths, contents)
 	if err != nil {
 		t.Fatal(err)

@@ -133,13 +133,7 @@ func TestKnownColumnRenamed(t *testing.T) {
 		t.Errorf("columns %q", cols)
 	}
 	path := filepath.Join(t.TempDir(), "r.csv")
-	if err := priorfiles.WriteResult(path, res, ""); err != nil {
-		t.Fatal(err)
-	}
-	ts, _, err := priorfiles.Load([]string{path})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ts := writeAndLoad(t, path, res)
 	if p, err := ts.Lookup("r:u|p"); err != nil || !slices.Equal(p.Ps(), []float64{0.5, 0.5, 1}) {
 		t.Errorf("r:u|p: %v %v", p.Ps(), err)
 	}

@@ -1,0 +1,31 @@
+// Package testfiles reads back, for tests, the files that riskbatch and
+// other programs write, independently of package readers: so that a test
+// of a writer or of a prior table does not trust the code it checks.
+package testfiles
+
+import (
+	"encoding/csv"
+	"os"
+	"testing"
+)
+
+// ReadCSV returns every record of the delimited file at path as
+// encoding/csv reads it, with comma as the delimiter (',' when 0). It
+// fails the test when the file cannot be read or is not valid CSV.
+func ReadCSV(t testing.TB, path string, comma rune) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	if comma != 0 {
+		r.Comma = comma
+	}
+	recs, err := r.ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return recs
+}
