@@ -38,10 +38,7 @@ func TestXLSXFormulas(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "live.xlsx")
 	cols := sampleCols()
-	var rows [][]table.Cell
-	for i := 0; i < 8; i++ {
-		rows = append(rows, sampleRows()[i%6])
-	}
+	rows := manyRows(8)
 	src := &doubler{}
 	writeSheets(t, path, Options{Docs: sampleDocs(), Formulas: src}, 4, cols, rows) // header + 3 rows a sheet
 	if src.calls != len(rows) {

@@ -227,32 +227,13 @@ func (w *parquetWriter) appendCell(i int, c table.Cell) {
 	col := &w.columns[i]
 	switch {
 	case col.f64 != nil:
-		switch {
-		case c.Kind == table.Number:
-			col.f64.Append(c.Num)
-		case c.Kind == table.Integer && exactFloat(c.Int):
-			col.f64.Append(float64(c.Int))
-		default:
-			col.f64.AppendNull()
-			w.nullUnlessBlank(c)
-		}
+		v, ok := plainFloat(c)
+		appendOrNull(w, col.f64, c, v, ok)
 	case col.i64 != nil:
-		switch {
-		case c.Kind == table.Integer:
-			col.i64.Append(c.Int)
-		case c.Kind == table.Number && integral(c.Num):
-			col.i64.Append(int64(c.Num))
-		default:
-			col.i64.AppendNull()
-			w.nullUnlessBlank(c)
-		}
+		v, ok := plainInt(c)
+		appendOrNull(w, col.i64, c, v, ok)
 	case col.b != nil:
-		if c.Kind == table.Bool {
-			col.b.Append(c.Bool)
-		} else {
-			col.b.AppendNull()
-			w.nullUnlessBlank(c)
-		}
+		appendOrNull(w, col.b, c, c.Bool, c.Kind == table.Bool)
 	case col.str != nil:
 		if c.Kind == table.Empty {
 			col.str.AppendNull()
@@ -298,6 +279,47 @@ func validJSONValue(dt arrow.DataType, text string) bool {
 	}
 	defer arr.Release()
 	return arr.Len() == 1
+}
+
+// appender is an Arrow array builder of values of type T.
+type appender[T any] interface {
+	Append(T)
+	AppendNull()
+}
+
+// appendOrNull appends v to b when ok, else a null, counting c as nulled
+// (see nullUnlessBlank).
+func appendOrNull[T any, B appender[T]](w *parquetWriter, b B, c table.Cell, v T, ok bool) {
+	if ok {
+		b.Append(v)
+		return
+	}
+	b.AppendNull()
+	w.nullUnlessBlank(c)
+}
+
+// plainFloat reads a cell of a Number column of the evaluator's kinds: a
+// Number, or an Integer that float64 holds exactly.
+func plainFloat(c table.Cell) (float64, bool) {
+	switch {
+	case c.Kind == table.Number:
+		return c.Num, true
+	case c.Kind == table.Integer && exactFloat(c.Int):
+		return float64(c.Int), true
+	}
+	return 0, false
+}
+
+// plainInt reads a cell of an Integer column of the evaluator's kinds: an
+// Integer, or a Number with a whole value that int64 holds.
+func plainInt(c table.Cell) (int64, bool) {
+	switch {
+	case c.Kind == table.Integer:
+		return c.Int, true
+	case c.Kind == table.Number && integral(c.Num):
+		return int64(c.Num), true
+	}
+	return 0, false
 }
 
 // nullUnlessBlank counts a nulled cell, except a blank text cell, which

@@ -70,16 +70,7 @@ func sameTables(t *testing.T, cols1, cols2 []table.Column, rows1, rows2 [][]tabl
 			t.Errorf("column %d: %s %v %v, then %s %v %v", j, cols1[j].Name, cols1[j].Kind, a, cols2[j].Name, cols2[j].Kind, b)
 		}
 	}
-	if len(rows1) != len(rows2) {
-		t.Fatalf("%d rows, then %d", len(rows1), len(rows2))
-	}
-	for i := range rows1 {
-		for j := range rows1[i] {
-			if rows1[i][j] != rows2[i][j] {
-				t.Errorf("row %d, %s: %#v, then %#v", i+2, cols1[j].Name, rows1[i][j], rows2[i][j])
-			}
-		}
-	}
+	sameRows(t, cols1, rows2, rows1, 2)
 }
 
 // A Parquet file written by DuckDB with every logical type (timestamps of

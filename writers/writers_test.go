@@ -86,6 +86,31 @@ func writeTable(t *testing.T, path string, opts Options, cols []table.Column, ro
 	return w
 }
 
+// manyRows returns n rows that repeat sampleRows, each a copy of its own.
+func manyRows(n int) [][]table.Cell {
+	rows := make([][]table.Cell, n)
+	for i := range rows {
+		rows[i] = sampleRows()[i%len(sampleRows())]
+	}
+	return rows
+}
+
+// sameRows compares the rows read back, got, with want, cell by cell;
+// first is the number of want's first row in messages.
+func sameRows[T comparable](t *testing.T, cols []table.Column, got, want [][]T, first int) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d rows, want %d", len(got), len(want))
+	}
+	for i := range want {
+		for j := range want[i] {
+			if got[i][j] != want[i][j] {
+				t.Errorf("row %d, %s: %#v, want %#v", first+i, cols[j].Name, got[i][j], want[i][j])
+			}
+		}
+	}
+}
+
 // mustCreate is Create, failing the test on an error.
 func mustCreate(t *testing.T, path string, opts Options) Writer {
 	t.Helper()
@@ -332,16 +357,7 @@ func TestParquet(t *testing.T) {
 		{"q5", 1e-7, nil, true, nil, "partial", nil, 5e-324, nil},
 		{"q6", 2.0, int64(1 << 60), false, "  ", "ok", nil, 0.999, nil},
 	}
-	if len(rows) != len(want) {
-		t.Fatalf("%d rows, want %d", len(rows), len(want))
-	}
-	for i := range want {
-		for j := range want[i] {
-			if rows[i][j] != want[i][j] {
-				t.Errorf("row %d col %s = %#v, want %#v", i+1, cols[j].Name, rows[i][j], want[i][j])
-			}
-		}
-	}
+	sameRows(t, cols, rows, want, 1)
 }
 
 func TestParquetConversions(t *testing.T) {

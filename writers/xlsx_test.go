@@ -438,11 +438,9 @@ func TestXLSXContinuation(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "many.xlsx")
 	cols := sampleCols()
-	var rows [][]table.Cell
-	for i := 0; i < 8; i++ {
-		r := sampleRows()[i%6]
+	rows := manyRows(8)
+	for i, r := range rows {
 		r[0] = text("row " + strconv.Itoa(i+1))
-		rows = append(rows, r)
 	}
 	writeSheets(t, path, Options{Docs: sampleDocs()}, 4, cols, rows) // header + 3 rows a sheet
 	f := openXLSX(t, path)

@@ -55,6 +55,17 @@ func (r *Result) knownColumns(fixed []string) []string {
 	return out
 }
 
+// appendKnown appends to cols a column per known column, named by
+// knownColumns, documented as whose known value of it, and returns them
+// with the names.
+func (r *Result) appendKnown(cols []table.Column, fixed []string, whose string) ([]table.Column, []string) {
+	known := r.knownColumns(fixed)
+	for i, k := range known {
+		cols = append(cols, outColumn(k, table.Text, table.Input, table.General, whose+" known value of "+strconv.Quote(r.knownNames[i])))
+	}
+	return cols, known
+}
+
 // textOrEmpty is a Text cell, or an empty cell for "".
 func textOrEmpty(s string) table.Cell {
 	if s == "" {
@@ -104,10 +115,7 @@ func (r *Result) priorsTable() OutputTable {
 	if multi {
 		cols = append(cols, outColumn("source", table.Text, table.Input, table.General, "the record's file (and sheet)"))
 	}
-	known := r.knownColumns(fixed)
-	for i, k := range known {
-		cols = append(cols, outColumn(k, table.Text, table.Input, table.General, "the record's known value of "+strconv.Quote(r.knownNames[i])))
-	}
+	cols, known := r.appendKnown(cols, fixed, "the record's")
 	cols = append(cols,
 		outColumn("best_guess", table.Text, table.Output, table.General, "the Bayes-optimal guess for the record (a window as z ± E)"),
 		outColumn("cell_records", table.Integer, table.Output, table.Count, "records with the attribute in the record's cell of known values (all records for a marginal)"),
@@ -151,10 +159,7 @@ func (r *Result) frequencyTable() OutputTable {
 		outColumn("attribute", table.Text, table.Input, table.General, "the attribute column(s)"),
 		outColumn("given", table.Text, table.Input, table.General, "the known columns (empty for a marginal)"),
 	}
-	known := r.knownColumns(fixed)
-	for i, k := range known {
-		cols = append(cols, outColumn(k, table.Text, table.Input, table.General, "the cell's known value of "+strconv.Quote(r.knownNames[i])))
-	}
+	cols, known := r.appendKnown(cols, fixed, "the cell's")
 	cols = append(cols,
 		outColumn("value", table.Text, table.Input, table.General, "a value of the attribute (a joint's values separated by \", \")"),
 		outColumn("count", table.Integer, table.Output, table.Count, "records with the value (in the cell)"),
