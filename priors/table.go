@@ -385,27 +385,14 @@ func (ts *Tables) Resolve(s string) (Prior, error) {
 // (ignoring case), closest first; a key that extends key, or that key
 // extends, also counts as close.
 func closeKeys(key string, keys []string, n int) []string {
-	type cand struct {
-		key string
-		d   int
-	}
 	k := foldKey(key)
 	limit := max(2, utf8.RuneCountInString(k)/4)
-	var cs []cand
-	for _, c := range keys {
+	return editdist.Nearest(keys, n, func(c string) (int, bool) {
 		f := foldKey(c)
 		d := editdist.Distance(k, f, limit)
 		if d > limit && k != "" && (strings.HasPrefix(f, k) || strings.HasPrefix(k, f)) {
 			d = limit
 		}
-		if d <= limit {
-			cs = append(cs, cand{c, d})
-		}
-	}
-	slices.SortStableFunc(cs, func(a, b cand) int { return a.d - b.d })
-	var out []string
-	for i := 0; i < len(cs) && i < n; i++ {
-		out = append(out, cs[i].key)
-	}
-	return out
+		return d, d <= limit
+	})
 }
