@@ -2,8 +2,6 @@ package writers
 
 import (
 	"bytes"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,18 +28,7 @@ func readTable(t *testing.T, path string) ([]table.Column, [][]table.Cell) {
 	}
 	tb := tables[0]
 	defer tb.Close()
-	var rows [][]table.Cell
-	for {
-		row, err := tb.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, row.Cells)
-	}
-	return tb.Columns(), rows
+	return tb.Columns(), testfiles.AllRows(t, tb)
 }
 
 // passThrough reads in and writes its columns and rows to out, as eval

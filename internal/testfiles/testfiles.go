@@ -5,8 +5,12 @@ package testfiles
 
 import (
 	"encoding/csv"
+	"errors"
+	"io"
 	"os"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/table"
 )
 
 // ReadCSV returns every record of the delimited file at path as
@@ -28,4 +32,22 @@ func ReadCSV(t testing.TB, path string, comma rune) [][]string {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return recs
+}
+
+// AllRows returns the cells of every row of src, read to its end (io.EOF)
+// with Next: a table of package readers, an evaluator's data table. It
+// fails the test on any other error.
+func AllRows(t testing.TB, src interface{ Next() (table.Row, error) }) [][]table.Cell {
+	t.Helper()
+	var rows [][]table.Cell
+	for {
+		row, err := src.Next()
+		if errors.Is(err, io.EOF) {
+			return rows
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, row.Cells)
+	}
 }

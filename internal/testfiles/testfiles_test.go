@@ -1,10 +1,13 @@
 package testfiles
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/table"
 )
 
 func TestReadCSV(t *testing.T) {
@@ -24,5 +27,29 @@ func TestReadCSV(t *testing.T) {
 		if got := ReadCSV(t, path, tc.comma); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// rowList is a table of rows, then io.EOF.
+type rowList struct {
+	rows [][]table.Cell
+	i    int
+}
+
+func (l *rowList) Next() (table.Row, error) {
+	if l.i == len(l.rows) {
+		return table.Row{}, io.EOF
+	}
+	l.i++
+	return table.Row{Cells: l.rows[l.i-1]}, nil
+}
+
+func TestAllRows(t *testing.T) {
+	want := [][]table.Cell{{table.TextCell("a"), table.IntegerCell(1)}, {table.Cell{}}}
+	if got := AllRows(t, &rowList{rows: want}); !reflect.DeepEqual(got, want) {
+		t.Errorf("%v, want %v", got, want)
+	}
+	if got := AllRows(t, &rowList{}); got != nil {
+		t.Errorf("no rows: %v", got)
 	}
 }
