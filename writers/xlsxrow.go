@@ -6,6 +6,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/riskbatch/riskbatch/internal/numtext"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -60,7 +61,7 @@ func (w *xlsxWriter) writeRow(cells []table.Cell) error {
 	for i, c := range cells {
 		v, numFmt := w.value(c)
 		if c.Kind == table.Text && w.numeric[i] {
-			if x, ok := plainNumber(c.Str); ok {
+			if x, ok := numtext.Plain(c.Str); ok {
 				v = x
 			}
 		}
