@@ -30,11 +30,11 @@
 //	NAME ":" TARGET [ "~" E ] [ "|" GIVEN ]
 //
 // NAME is the data set's name (build.Options.Name: by default the data
-// file's base name without extension, e.g. "penguins"); TARGET is the attribute column, or the
-// columns of a joint attribute separated by ","; "~E" marks an approximate
-// reconstruction window of tolerance E (E formatted as the shortest decimal
-// that reads back to the same float64); GIVEN lists the known columns
-// separated by ",". Column names are written as in the data's header; the
+// file's base name without extension, e.g. "penguins"); TARGET is the
+// attribute column, or the columns of a joint attribute separated by ",";
+// "~E" marks an approximate reconstruction window of tolerance E (E
+// formatted as the shortest decimal that reads back to the same float64);
+// GIVEN lists the known columns separated by ",". Column names are written as in the data's header; the
 // characters \ , | ~ and : inside a column name are escaped with a
 // backslash. Examples: "penguins:Sex" (the marginal of Sex),
 // "penguins:Sex|Species,Island" (Sex given Species and Island),
