@@ -64,18 +64,8 @@ func TestXLSXFormulas(t *testing.T) {
 			t.Errorf("%s!B%d: formula %q on a cell that is not a number", sheet, r, formula)
 		}
 	}
-	comments, err := f.GetComments("Results")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range comments {
-		if c.Cell != "H1" {
-			continue
-		}
-		text := commentText(c)
-		if !strings.Contains(text, fdpNote+"\nIn the workbook: twice epsilon.\nSee the Columns sheet, row 2.") {
-			t.Errorf("H1 note %q", text)
-		}
+	if _, notes := sheetNotes(t, f, "Results"); !strings.Contains(notes["H1"], fdpNote+"\nIn the workbook: twice epsilon.\nSee the Columns sheet, row 2.") {
+		t.Errorf("H1 note %q", notes["H1"])
 	}
 }
 

@@ -226,11 +226,17 @@ func (w *parquetWriter) Write(cells []table.Cell) error {
 func (w *parquetWriter) appendCell(i int, c table.Cell) {
 	col := &w.columns[i]
 	switch {
-	case col.f64 != nil:
-		v, ok := plainFloat(c)
+	case col.f64 != nil: // a Number, or an Integer that float64 holds exactly
+		v, ok := c.Num, c.Kind == table.Number
+		if c.Kind == table.Integer {
+			v, ok = float64(c.Int), exactFloat(c.Int)
+		}
 		appendOrNull(w, col.f64, c, v, ok)
-	case col.i64 != nil:
-		v, ok := plainInt(c)
+	case col.i64 != nil: // an Integer, or a Number with a whole value that int64 holds
+		v, ok := c.Int, c.Kind == table.Integer
+		if c.Kind == table.Number {
+			v, ok = int64(c.Num), integral(c.Num)
+		}
 		appendOrNull(w, col.i64, c, v, ok)
 	case col.b != nil:
 		appendOrNull(w, col.b, c, c.Bool, c.Kind == table.Bool)
@@ -296,30 +302,6 @@ func appendOrNull[T any, B appender[T]](w *parquetWriter, b B, c table.Cell, v T
 	}
 	b.AppendNull()
 	w.nullUnlessBlank(c)
-}
-
-// plainFloat reads a cell of a Number column of the evaluator's kinds: a
-// Number, or an Integer that float64 holds exactly.
-func plainFloat(c table.Cell) (float64, bool) {
-	switch {
-	case c.Kind == table.Number:
-		return c.Num, true
-	case c.Kind == table.Integer && exactFloat(c.Int):
-		return float64(c.Int), true
-	}
-	return 0, false
-}
-
-// plainInt reads a cell of an Integer column of the evaluator's kinds: an
-// Integer, or a Number with a whole value that int64 holds.
-func plainInt(c table.Cell) (int64, bool) {
-	switch {
-	case c.Kind == table.Integer:
-		return c.Int, true
-	case c.Kind == table.Number && integral(c.Num):
-		return int64(c.Num), true
-	}
-	return 0, false
 }
 
 // nullUnlessBlank counts a nulled cell, except a blank text cell, which

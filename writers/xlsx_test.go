@@ -115,6 +115,20 @@ func fillOf(s *excelize.Style) string {
 	return c
 }
 
+// sheetNotes returns the comments of a sheet and their text by cell.
+func sheetNotes(t *testing.T, f *excelize.File, sheet string) ([]excelize.Comment, map[string]string) {
+	t.Helper()
+	comments, err := f.GetComments(sheet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := map[string]string{}
+	for _, c := range comments {
+		notes[c.Cell] = commentText(c)
+	}
+	return comments, notes
+}
+
 // commentText joins a comment's text and runs.
 func commentText(c excelize.Comment) string {
 	s := c.Text
@@ -144,13 +158,8 @@ func checkHeaderSheet(t *testing.T, f *excelize.File, sheet string, cols []table
 			t.Errorf("%s!%s header fill %q, want %q", sheet, ref, got, want)
 		}
 	}
-	comments, err := f.GetComments(sheet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]string{}
+	comments, got := sheetNotes(t, f, sheet)
 	for _, c := range comments {
-		got[c.Cell] = commentText(c)
 		if c.Author != commentAuthor {
 			t.Errorf("%s!%s comment author %q", sheet, c.Cell, c.Author)
 		}
@@ -562,14 +571,7 @@ func TestXLSXWithLibreOffice(t *testing.T) {
 	if got := re.GetSheetList(); len(got) != 2 || got[0] != DefaultSheetName || got[1] != DocsSheetName {
 		t.Errorf("LibreOffice sees sheets %v", got)
 	}
-	comments, err := re.GetComments(DefaultSheetName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	notes := map[string]string{}
-	for _, c := range comments {
-		notes[c.Cell] = commentText(c)
-	}
+	_, notes := sheetNotes(t, re, DefaultSheetName)
 	for _, ref := range []string{"H1", "I1"} {
 		if !strings.Contains(notes[ref], cols[map[string]int{"H1": 7, "I1": 8}[ref]].Note) {
 			t.Errorf("LibreOffice lost the note on %s: %q", ref, notes)
