@@ -1,8 +1,6 @@
 package writers
 
 import (
-	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,8 +9,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/readers"
@@ -122,22 +118,9 @@ func TestParquetRoundTripArrowTypes(t *testing.T) {
 	}
 	rec := array.NewRecordBatch(schema, cols, 3)
 	defer rec.Release()
-	var buf bytes.Buffer
-	fw, err := pqarrow.NewFileWriter(schema, &buf, parquet.NewWriterProperties(), pqarrow.DefaultWriterProps())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := fw.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := fw.Close(); err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "in.parquet"), filepath.Join(dir, "out.parquet")
-	if err := os.WriteFile(in, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfiles.WriteParquet(t, in, rec)
 	cols1, rows1 := passThrough(t, in, out)
 	cols2, rows2 := readTable(t, out)
 	sameTables(t, cols1, cols2, rows1, rows2)

@@ -4,12 +4,16 @@
 package testfiles
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"io"
 	"os"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -49,5 +53,26 @@ func AllRows(t testing.TB, src interface{ Next() (table.Row, error) }) [][]table
 			t.Fatal(err)
 		}
 		rows = append(rows, row.Cells)
+	}
+}
+
+// WriteParquet writes rec as the Parquet file at path, in one row group
+// with the default properties, and fails the test on an error: an input
+// made from Arrow arrays, for the tests that read or pass Parquet through.
+func WriteParquet(t testing.TB, path string, rec arrow.RecordBatch) {
+	t.Helper()
+	var buf bytes.Buffer
+	fw, err := pqarrow.NewFileWriter(rec.Schema(), &buf, parquet.NewWriterProperties(), pqarrow.DefaultWriterProps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fw.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := fw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,12 +1,18 @@
 package testfiles
 
 import (
+	"context"
 	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -51,5 +57,33 @@ func TestAllRows(t *testing.T) {
 	}
 	if got := AllRows(t, &rowList{}); got != nil {
 		t.Errorf("no rows: %v", got)
+	}
+}
+
+// WriteParquet's file reads back, with Arrow's own reader, as the record.
+func TestWriteParquet(t *testing.T) {
+	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int64, Nullable: true}}, nil)
+	b := array.NewInt64Builder(memory.DefaultAllocator)
+	b.AppendValues([]int64{3, 1, 4}, nil)
+	b.AppendNull()
+	arr := b.NewArray()
+	defer arr.Release()
+	rec := array.NewRecordBatch(schema, []arrow.Array{arr}, 4)
+	defer rec.Release()
+	path := filepath.Join(t.TempDir(), "x.parquet")
+	WriteParquet(t, path, rec)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tbl, err := pqarrow.ReadTable(context.Background(), f, parquet.NewReaderProperties(memory.DefaultAllocator), pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	col := tbl.Column(0).Data().Chunk(0).(*array.Int64)
+	if tbl.NumRows() != 4 || col.Value(0) != 3 || col.Value(2) != 4 || !col.IsNull(3) {
+		t.Errorf("read back %v rows: %v", tbl.NumRows(), col)
 	}
 }
