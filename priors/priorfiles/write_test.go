@@ -1,12 +1,12 @@
 package priorfiles_test
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/priors/build"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
@@ -106,16 +106,7 @@ func countRows(t *testing.T, path string) int {
 			tb.Close()
 			continue
 		}
-		for {
-			_, err := tb.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			n++
-		}
+		n += len(testfiles.AllRows(t, tb))
 		tb.Close()
 	}
 	return n
