@@ -2,7 +2,7 @@ package priors_test
 
 import "github.com/riskbatch/riskbatch/priors/internal/priorstest"
 
-// The helpers shared with the tests of priors/build and priorfiles.
+// Functions shared with the tests of priors/build and priorfiles.
 var (
 	near        = priorstest.Near
 	bruteWindow = priorstest.BruteWindow

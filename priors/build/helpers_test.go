@@ -2,7 +2,7 @@ package build_test
 
 import "github.com/riskbatch/riskbatch/priors/internal/priorstest"
 
-// The helpers shared with the tests of priors and priorfiles.
+// Functions shared with the tests of priors and priorfiles.
 var (
 	openCSV     = priorstest.OpenCSV
 	buildCSV    = priorstest.BuildCSV

@@ -12,7 +12,7 @@ import (
 // penguinsPath is the sample data set of samples/PENGUINS.md.
 const penguinsPath = "../../samples/penguins.csv"
 
-// The helpers shared with the tests of priors and priors/build.
+// Functions shared with the tests of priors and priors/build.
 var (
 	buildCSV = priorstest.BuildCSV
 	entry    = priorstest.Entry

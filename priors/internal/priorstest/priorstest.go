@@ -1,6 +1,7 @@
-// Package priorstest holds the helpers of the tests of package priors and
-// the packages beside it: building priors from CSV text held in memory,
-// looking up entries, and comparing probabilities.
+// Package priorstest holds what the tests of package priors and of the
+// packages beside it share: building priors from CSV text held in memory,
+// looking up entries, comparing probabilities, and a brute-force best
+// window.
 package priorstest
 
 import (
