@@ -1,6 +1,7 @@
 package writers
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,6 +10,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/readers"
@@ -120,7 +123,9 @@ func TestParquetRoundTripArrowTypes(t *testing.T) {
 	defer rec.Release()
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "in.parquet"), filepath.Join(dir, "out.parquet")
-	testfiles.WriteParquet(t, in, rec)
+	if err := os.WriteFile(in, testfiles.WriteParquet(t, rec, parquet.NewWriterProperties(), pqarrow.DefaultWriterProps()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cols1, rows1 := passThrough(t, in, out)
 	cols2, rows2 := readTable(t, out)
 	sameTables(t, cols1, cols2, rows1, rows2)

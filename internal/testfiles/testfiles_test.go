@@ -1,6 +1,7 @@
 package testfiles
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"os"
@@ -70,14 +71,8 @@ func TestWriteParquet(t *testing.T) {
 	defer arr.Release()
 	rec := array.NewRecordBatch(schema, []arrow.Array{arr}, 4)
 	defer rec.Release()
-	path := filepath.Join(t.TempDir(), "x.parquet")
-	WriteParquet(t, path, rec)
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	tbl, err := pqarrow.ReadTable(context.Background(), f, parquet.NewReaderProperties(memory.DefaultAllocator), pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	data := WriteParquet(t, rec, parquet.NewWriterProperties(), pqarrow.DefaultWriterProps())
+	tbl, err := pqarrow.ReadTable(context.Background(), bytes.NewReader(data), parquet.NewReaderProperties(memory.DefaultAllocator), pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
 	if err != nil {
 		t.Fatal(err)
 	}
