@@ -10,11 +10,11 @@ import (
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// ReadCSV reads back, independently of package readers (so that a test
-// of a writer or of a prior table does not trust the code it checks),
-// every record of the delimited file at path as
-// encoding/csv reads it, with comma as the delimiter (',' when 0). It
-// fails the test when the file cannot be read or is not valid CSV.
+// ReadCSV reads back every record of the delimited file at path as
+// encoding/csv reads it, with comma as the delimiter (',' when 0),
+// independently of package readers: a test of a writer or of a prior table
+// does not trust the code it checks. It fails the test when the file
+// cannot be read or is not valid CSV.
 func ReadCSV(t testing.TB, path string, comma rune) [][]string {
 	t.Helper()
 	f, err := os.Open(path)
