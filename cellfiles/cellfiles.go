@@ -240,9 +240,8 @@ func hasDotDot(p string) bool {
 
 // unwrapPath drops the path from an *fs.PathError.
 func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
+		err = pe.Err
 	}
 	return err
 }

@@ -1,14 +1,14 @@
 package cellfiles
 
 import (
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 )
 
 const secret = "SECRET-c0ffee"
@@ -197,15 +197,8 @@ func TestOpenData(t *testing.T) {
 	for _, c := range dt.Columns() {
 		got = append(got, c.Name)
 	}
-	for {
-		r, err := dt.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range r.Cells {
+	for _, r := range testfiles.AllRows(t, dt) {
+		for _, c := range r {
 			got = append(got, c.String())
 		}
 	}

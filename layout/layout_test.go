@@ -2,6 +2,7 @@ package layout
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/riskbatch/riskbatch/evaluate"
@@ -44,18 +45,6 @@ func names(cols []table.Column) []string {
 	return out
 }
 
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // twoTables are two inputs that name the same inputs differently (epsilon
 // and eps, id and ID), repeat a header (note) and carry a stale status
 // column from an earlier run.
@@ -79,10 +68,10 @@ func TestNewUnionOfHeaders(t *testing.T) {
 	// status column is recomputed, not passed through.
 	wantInputs := []string{"id", "epsilon", "note", "delta", "note", "source"}
 	got := names(lay.Header())
-	if lay.Inputs() != len(wantInputs) || !equalStrings(got[:lay.Inputs()], wantInputs) {
+	if lay.Inputs() != len(wantInputs) || !slices.Equal(got[:lay.Inputs()], wantInputs) {
 		t.Fatalf("input side = %q (Inputs %d), want %q", got[:lay.Inputs()], lay.Inputs(), wantInputs)
 	}
-	if !equalStrings(got[lay.Inputs():], names(ev.Columns())) {
+	if !slices.Equal(got[lay.Inputs():], names(ev.Columns())) {
 		t.Errorf("output side = %q, want the evaluator's columns %q", got[lay.Inputs():], names(ev.Columns()))
 	}
 	if lay.Width() != len(wantInputs)+len(ev.Columns()) {

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strings"
@@ -58,7 +57,7 @@ func isFrequencyHeader(header []string) bool {
 	found := 0
 	for _, want := range frequencyColumns {
 		for _, h := range header {
-			if normName(h) == want {
+			if NormalizeName(h) == want {
 				found++
 				break
 			}
@@ -119,7 +118,7 @@ func (fr *frequencyReader) read(t Rows, path string, errs []error) []error {
 	var identity []int
 	for i, c := range t.Columns() {
 		names = append(names, c.Name)
-		switch normName(c.Name) {
+		switch NormalizeName(c.Name) {
 		case "key":
 			keyCol = i
 		case "value":
@@ -135,22 +134,10 @@ func (fr *frequencyReader) read(t Rows, path string, errs []error) []error {
 		}
 		identity = append(identity, i)
 	}
-	colErr := func(row table.Row, col int, err error) error {
-		pos := row.Pos
-		pos.Column, pos.ColumnName = col, names[col]
-		return &table.Error{Pos: pos, Err: err}
-	}
+	colErr := func(row table.Row, col int, err error) error { return cellError(row, col, names[col], err) }
 	var id strings.Builder
-	for len(errs) < maxLoadErrors {
-		row, err := t.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		kc, vc, pc := cellAt(row, keyCol), cellAt(row, valueCol), cellAt(row, pCol)
+	for row := range rowsOf(t, &errs) {
+		kc, vc, pc := CellAt(row, keyCol), CellAt(row, valueCol), CellAt(row, pCol)
 		if kc.IsEmpty() && vc.IsEmpty() && pc.IsEmpty() {
 			continue
 		}
@@ -176,14 +163,14 @@ func (fr *frequencyReader) read(t Rows, path string, errs []error) []error {
 		}
 		id.Reset()
 		for _, i := range identity {
-			id.WriteString(strings.TrimSpace(cellAt(row, i).String()))
+			id.WriteString(strings.TrimSpace(CellAt(row, i).String()))
 			id.WriteByte(0)
 		}
 		cell := fk.cells[id.String()]
 		if cell == nil {
 			cell = &cellValues{}
 			if recordsCol >= 0 {
-				if n, err := countOf(cellAt(row, recordsCol)); err == nil {
+				if n, err := CountOf(CellAt(row, recordsCol)); err == nil {
 					cell.records = n
 				}
 			}

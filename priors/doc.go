@@ -1,35 +1,27 @@
-// Package priors turns data into the attacker priors that every
-// non-worst-case bound of riskbatch depends on, and reads them back for the
-// evaluator. It knows no file format: it reads rows already opened
-// ([Rows]); package priorfiles opens and writes the files.
+// Package priors is the model of the attacker priors that every
+// non-worst-case bound of riskbatch depends on: tables of p_i read back for
+// the evaluator ([Loader], [Tables], [Prior]), the distributions behind
+// them ([Distributions]), inline Zipf and uniform priors ([ParseInline]),
+// and the approximate-reconstruction window ([BestWindow]). It knows no
+// file format: it reads rows already opened ([Rows]); package priorfiles
+// opens and writes the files, and package priors/build turns data into
+// priors.
 //
 // The p_i of a target is the attacker's a-priori probability of success on
 // that target (Swanberg et al., "Beyond the Worst Case", arXiv 2507.08158,
 // §3.1 and §3.3):
 //
 //   - exact match, attack-independent: p_i = max_x D_i(x), the Bayes-optimal
-//     a-priori guess z*_i = argmax D_i (see [Build], freq.go);
+//     a-priori guess z*_i = argmax D_i (see package priors/build);
 //   - attribute inference given known columns K: D_i = P(U | K = k_i), from
 //     a frequency table P(u | k) = count(k, u)/count(k); with several unknown
 //     columns the guess is the joint one, p_i = max over joint u of
 //     P(u | k_i) (max-product over the joint, never the product of the
-//     per-column maxima; conditional.go);
+//     per-column maxima; package priors/build);
 //   - approximate reconstruction of an ordinal or numeric column with L1
 //     tolerance E: p_i = max_z Σ_{|x − z| ≤ E} D_i(x) ([BestWindow]);
 //   - Zipf(s, N) priors, p(r) = r^{−s}/H_{N,s} ([Harmonic], [ZipfP],
 //     [FitZipf], [ParseInline]).
-//
-// # Building priors
-//
-// [Build] reads data tables once, row by row, and returns a [Result]: a
-// frequency table, a summary and a prior table per attribute
-// ([Result.Outputs]), which priorfiles.WriteResult writes. Memory holds the
-// frequency tables and, when known columns are given, 4 bytes per data row
-// (the row's cell of known values; 8 more with a count column) plus one
-// bit per row and attribute (whether its value is missing), so that the
-// per-record p_i can be written in data order afterwards; it never holds
-// the rows themselves. A default attribute is dropped, its counts freed,
-// as soon as it has more than MaxCategories values.
 //
 // # Keys
 //
@@ -37,12 +29,12 @@
 //
 //	NAME ":" TARGET [ "~" E ] [ "|" GIVEN ]
 //
-// NAME is [BuildOptions.Name] (by default the data file's base name without
-// extension, e.g. "penguins"); TARGET is the attribute column, or the
-// columns of a joint attribute separated by ","; "~E" marks an approximate
-// reconstruction window of tolerance E (E formatted as the shortest decimal
-// that reads back to the same float64); GIVEN lists the known columns
-// separated by ",". Column names are written as in the data's header; the
+// NAME is the data set's name (build.Options.Name: by default the data
+// file's base name without extension, e.g. "penguins"); TARGET is the
+// attribute column, or the columns of a joint attribute separated by ",";
+// "~E" marks an approximate reconstruction window of tolerance E (E
+// formatted as the shortest decimal that reads back to the same float64);
+// GIVEN lists the known columns separated by ",". Column names are written as in the data's header; the
 // characters \ , | ~ and : inside a column name are escaped with a
 // backslash. Examples: "penguins:Sex" (the marginal of Sex),
 // "penguins:Sex|Species,Island" (Sex given Species and Island),
@@ -59,21 +51,4 @@
 // column is ignored by a [Loader]. A key whose rows add up to n targets
 // describes n targets: the one-run tail bound uses all n values, a
 // single-target bound uses the largest ([Prior.Max]).
-//
-// # Missing values
-//
-// An empty cell (a null, an empty or all-space text) in an attribute
-// column means the record's value is unknown: by default the record is not
-// a target of that attribute and is left out of its distribution (counted
-// as "missing" in the summary). With [BuildOptions.MissingAsValue] an empty
-// cell is a value of its own, shown as an empty value. An empty cell in a
-// known (given) column is always a value of its own: the attacker knows
-// that the value is missing.
-//
-// # Values
-//
-// Cells are compared by their text as package table formats them
-// ([table.Cell.String]), with leading and trailing spaces of text removed:
-// the Parquet integer 3, the XLSX number 3 and the CSV text "3" are the same
-// value. Ordinal (window) columns are compared as numbers.
 package priors

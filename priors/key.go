@@ -62,9 +62,9 @@ func escapeKeyPart(s, special string) string {
 	return b.String()
 }
 
-// targetName is the name of a (possibly joint) attribute: its columns
-// separated by commas, as in a key.
-func targetName(cols []string) string {
+// ColumnList is the name of a (possibly joint) attribute, or of a list of
+// known columns: its columns separated by commas, escaped as in a key.
+func ColumnList(cols []string) string {
 	var b strings.Builder
 	writeColumnList(&b, cols)
 	return b.String()

@@ -2,6 +2,8 @@ package priors
 
 import (
 	"errors"
+	"io"
+	"iter"
 
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -120,4 +122,37 @@ func (l *Loader) Tables() (*Tables, error) {
 		ts.folded[f] = append(ts.folded[f], key)
 	}
 	return ts, nil
+}
+
+// sourceName describes a table: "file" or "file, sheet S".
+func sourceName(t Rows) string {
+	return table.Position{File: t.File(), Sheet: t.Sheet(), Column: -1}.String()
+}
+
+// rowsOf yields the rows of t until *errs holds maxLoadErrors errors (the
+// most Tables reports), adding the error of a row that cannot be read to
+// *errs and going on with the next.
+func rowsOf(t Rows, errs *[]error) iter.Seq[table.Row] {
+	return func(yield func(table.Row) bool) {
+		for len(*errs) < maxLoadErrors {
+			row, err := t.Next()
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				*errs = append(*errs, err)
+				continue
+			}
+			if !yield(row) {
+				return
+			}
+		}
+	}
+}
+
+// cellError is an error about the cell of row in column col, named name.
+func cellError(row table.Row, col int, name string, err error) error {
+	pos := row.Pos
+	pos.Column, pos.ColumnName = col, name
+	return &table.Error{Pos: pos, Err: err}
 }

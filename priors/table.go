@@ -3,7 +3,6 @@ package priors
 import (
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"sort"
@@ -12,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/riskbatch/riskbatch/internal/editdist"
+	"github.com/riskbatch/riskbatch/internal/words"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -135,7 +135,7 @@ func (e *KeyError) Error() string {
 	}
 	b.WriteString("no such key in the prior tables loaded: " + strings.Join(e.Files, "; "))
 	if len(e.Suggestions) > 0 {
-		b.WriteString("; did you mean " + quoteList(e.Suggestions) + "?")
+		b.WriteString("; did you mean " + words.Quoted(e.Suggestions) + "?")
 	}
 	return b.String()
 }
@@ -149,9 +149,10 @@ func columnNames(t Rows) []string {
 	return names
 }
 
-// normName normalises a column name: lower case, trimmed, with space, "-"
-// and "_" alike.
-func normName(s string) string {
+// NormalizeName normalises a column name as a Loader matches it: lower
+// case, trimmed, with space, "-" and "_" alike. Two names with the same
+// normal form are the same column to a Loader.
+func NormalizeName(s string) string {
 	s = strings.ToLower(strings.TrimSpace(s))
 	return strings.NewReplacer(" ", "_", "-", "_").Replace(s)
 }
@@ -160,7 +161,7 @@ func normName(s string) string {
 func isPriorHeader(header []string) bool {
 	var key, p bool
 	for _, h := range header {
-		switch normName(h) {
+		switch NormalizeName(h) {
 		case "prior":
 			key = true
 		case "p":
@@ -178,7 +179,7 @@ func (ts *Tables) read(t Rows, path string, owner map[string]string, errs []erro
 	for i, c := range t.Columns() {
 		names = append(names, c.Name)
 		var dst *int
-		switch normName(c.Name) {
+		switch NormalizeName(c.Name) {
 		case "prior":
 			dst = &keyCol
 		case "p":
@@ -191,7 +192,7 @@ func (ts *Tables) read(t Rows, path string, owner map[string]string, errs []erro
 		if *dst >= 0 {
 			return append(errs, &table.Error{
 				Pos: table.Position{File: t.File(), Sheet: t.Sheet(), Row: 1, Column: i, ColumnName: c.Name},
-				Err: fmt.Errorf("a second %q column", normName(c.Name)),
+				Err: fmt.Errorf("a second %q column", NormalizeName(c.Name)),
 			})
 		}
 		*dst = i
@@ -199,27 +200,15 @@ func (ts *Tables) read(t Rows, path string, owner map[string]string, errs []erro
 	if keyCol < 0 || pCol < 0 {
 		return append(errs, &table.Error{
 			Pos: table.Position{File: t.File(), Sheet: t.Sheet(), Column: -1},
-			Err: fmt.Errorf("a prior table needs the columns prior and p; this one has %s", quoteList(names)),
+			Err: fmt.Errorf("a prior table needs the columns prior and p; this one has %s", words.Quoted(names)),
 		})
 	}
-	colErr := func(row table.Row, col int, err error) error {
-		pos := row.Pos
-		pos.Column, pos.ColumnName = col, names[col]
-		return &table.Error{Pos: pos, Err: err}
-	}
-	for len(errs) < maxLoadErrors {
-		row, err := t.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		kc, pc := cellAt(row, keyCol), cellAt(row, pCol)
+	colErr := func(row table.Row, col int, err error) error { return cellError(row, col, names[col], err) }
+	for row := range rowsOf(t, &errs) {
+		kc, pc := CellAt(row, keyCol), CellAt(row, pCol)
 		nc := table.Cell{}
 		if nCol >= 0 {
-			nc = cellAt(row, nCol)
+			nc = CellAt(row, nCol)
 		}
 		if kc.IsEmpty() && pc.IsEmpty() && nc.IsEmpty() {
 			continue
@@ -236,7 +225,7 @@ func (ts *Tables) read(t Rows, path string, owner map[string]string, errs []erro
 		}
 		n := 1
 		if nCol >= 0 && !nc.IsEmpty() {
-			c, err := countOf(nc)
+			c, err := CountOf(nc)
 			if err == nil && (c < 1 || c > MaxTargets) {
 				err = fmt.Errorf("targets must be a whole number from 1 to %d, not %d", MaxTargets, c)
 			}
@@ -375,7 +364,7 @@ func (ts *Tables) Lookup(key string) (Prior, error) {
 	e := &KeyError{Key: key}
 	if ts != nil {
 		for _, f := range ts.files {
-			e.Files = append(e.Files, f.name+" ("+pluralf(f.keys, "key", "keys")+")")
+			e.Files = append(e.Files, f.name+" ("+words.Count(int64(f.keys), "key", "keys")+")")
 		}
 		e.Suggestions = closeKeys(k, ts.Keys(), 3)
 	}
@@ -396,27 +385,14 @@ func (ts *Tables) Resolve(s string) (Prior, error) {
 // (ignoring case), closest first; a key that extends key, or that key
 // extends, also counts as close.
 func closeKeys(key string, keys []string, n int) []string {
-	type cand struct {
-		key string
-		d   int
-	}
 	k := foldKey(key)
 	limit := max(2, utf8.RuneCountInString(k)/4)
-	var cs []cand
-	for _, c := range keys {
+	return editdist.Nearest(keys, n, func(c string) (int, bool) {
 		f := foldKey(c)
 		d := editdist.Distance(k, f, limit)
 		if d > limit && k != "" && (strings.HasPrefix(f, k) || strings.HasPrefix(k, f)) {
 			d = limit
 		}
-		if d <= limit {
-			cs = append(cs, cand{c, d})
-		}
-	}
-	slices.SortStableFunc(cs, func(a, b cand) int { return a.d - b.d })
-	var out []string
-	for i := 0; i < len(cs) && i < n; i++ {
-		out = append(out, cs[i].key)
-	}
-	return out
+		return d, d <= limit
+	})
 }

@@ -1,13 +1,10 @@
 package priors
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"sort"
-	"strconv"
 )
 
 // Window is the best approximate-reconstruction guess for an ordinal or
@@ -76,19 +73,20 @@ func BestWindow(values, weights []float64, tolerance float64) (Window, error) {
 		}
 		total += weights[i]
 	}
-	lo, hi, mass := slidingWindow(xs, ws, tolerance)
-	return Window{Z: midpoint(xs[lo], xs[hi]), Lo: xs[lo], Hi: xs[hi], Weight: mass, P: math.Min(1, mass/total)}, nil
+	lo, hi, mass := SlidingWindow(xs, ws, tolerance)
+	return Window{Z: Midpoint(xs[lo], xs[hi]), Lo: xs[lo], Hi: xs[hi], Weight: mass, P: math.Min(1, mass/total)}, nil
 }
 
-// number is the weight type of slidingWindow: exact integer counts in the
-// builder, float64 weights in BestWindow.
-type number interface{ ~int64 | ~float64 }
+// Weight is the weight type of SlidingWindow: exact integer counts (as
+// package build counts records), or float64 weights (BestWindow).
+type Weight interface{ ~int64 | ~float64 }
 
-// slidingWindow returns the first window [xs[lo], xs[hi]] with
+// SlidingWindow returns the first window [xs[lo], xs[hi]] with
 // xs[hi] − xs[lo] ≤ 2E (up to rounding, see inWindow) of the largest
 // weight, for sorted distinct xs. Each window is summed afresh from a
-// running prefix so that float weights accumulate no drift.
-func slidingWindow[T number](xs []float64, ws []T, e float64) (lo, hi int, best T) {
+// running prefix so that float weights accumulate no drift. Its guess is
+// Midpoint(xs[lo], xs[hi]).
+func SlidingWindow[T Weight](xs []float64, ws []T, e float64) (lo, hi int, best T) {
 	prefix := make([]T, len(ws)+1)
 	for i, w := range ws {
 		prefix[i+1] = prefix[i] + w
@@ -117,147 +115,6 @@ func inWindow(a, b, e float64) bool {
 	return d <= 2*e+4*scale*0x1p-52
 }
 
-// midpoint returns (a + b)/2 without overflow.
-func midpoint(a, b float64) float64 { return a + (b-a)/2 }
-
-// windowGuess formats a window guess as "z ± E".
-func windowGuess(z, e float64) string {
-	return strconv.FormatFloat(z, 'g', -1, 64) + " ± " + strconv.FormatFloat(e, 'g', -1, 64)
-}
-
-// winKey is a (cell, value) pair of a conditional window attribute.
-type winKey struct {
-	kid uint32
-	x   float64
-}
-
-// winTarget accumulates an ordinal or numeric attribute reconstructed
-// within a tolerance E (a window).
-type winTarget struct {
-	name    string
-	col     int               // builder column index
-	counts  map[float64]int64 // value → count
-	missing int64
-	cond    map[winKey]int64 // nil without known columns
-	miss    bitset
-}
-
-// add counts one record of weight w with value x (present false: missing)
-// in cell kid, record index rec.
-func (t *winTarget) add(x float64, present bool, w int64, kid uint32, rec int, perRecord bool) {
-	if !present {
-		t.missing += w
-		if perRecord {
-			t.miss.set(rec)
-		}
-		return
-	}
-	t.counts[x] += w
-	if t.cond != nil {
-		t.cond[winKey{kid, x}] += w
-	}
-}
-
-// formatNumber is the display text of a numeric value.
-func formatNumber(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-
-// finishMarginal builds the window entry of the attribute's marginal
-// distribution: p* = max_z Σ_{|x − z| ≤ E} P(x) (see BestWindow), from
-// exact integer counts.
-func (t *winTarget) finishMarginal(b *builder, e *Entry) {
-	e.Missing = t.missing
-	if len(t.counts) == 0 {
-		e.Warnings = append(e.Warnings, "no values: every record's value is missing")
-		return
-	}
-	xs := make([]float64, 0, len(t.counts))
-	for x := range t.counts {
-		xs = append(xs, x)
-	}
-	slices.Sort(xs)
-	cs := make([]int64, len(xs))
-	counts := make([]int64, len(xs))
-	freq := make([]Frequency, len(xs))
-	for i, x := range xs {
-		cs[i] = t.counts[x]
-		counts[i] = cs[i]
-		e.Records += cs[i]
-	}
-	for i, x := range xs {
-		freq[i] = Frequency{Value: formatNumber(x), Count: cs[i], P: float64(cs[i]) / float64(e.Records)}
-	}
-	lo, hi, mass := slidingWindow(xs, cs, e.Tolerance)
-	e.Support = len(xs)
-	e.Baseline = math.Min(1, float64(mass)/float64(e.Records))
-	e.MaxP = e.Baseline
-	e.BestGuess = windowGuess(midpoint(xs[lo], xs[hi]), e.Tolerance)
-	e.EntropyBits = EntropyBits(counts)
-	e.marginal = freq
-}
-
-// finishConditional builds the window entry given the known columns: in
-// each cell k, p_k = max_z Σ_{|x − z| ≤ E} count(k, x)/n_k, and a record in
-// cell k gets p_i = p_k.
-func (t *winTarget) finishConditional(b *builder, e *Entry) {
-	type kx struct {
-		kid uint32
-		x   float64
-		c   int64
-	}
-	entries := make([]kx, 0, len(t.cond))
-	for k, c := range t.cond {
-		entries = append(entries, kx{k.kid, k.x, c})
-	}
-	t.cond = nil
-	slices.SortFunc(entries, func(a, c kx) int {
-		if x := cmp.Compare(a.kid, c.kid); x != 0 {
-			return x
-		}
-		return cmp.Compare(a.x, c.x)
-	})
-	nk := b.known.count()
-	cr := &condResult{
-		cellN:    make([]int64, nk),
-		cellP:    make([]float64, nk),
-		cellBest: make([]string, nk),
-		warn:     make([]string, nk),
-		off:      make([]int, nk+1),
-		flat:     make([]Frequency, len(entries)),
-		miss:     t.miss,
-		window:   true,
-	}
-	xs := make([]float64, 0, 64)
-	cs := make([]int64, 0, 64)
-	distinct := make(map[float64]struct{})
-	for i, x := range entries {
-		cr.flat[i] = Frequency{Value: formatNumber(x.x), Count: x.c}
-		cr.cellN[x.kid] += x.c
-		cr.off[x.kid+1]++
-		distinct[x.x] = struct{}{}
-	}
-	for k := 0; k < nk; k++ {
-		cr.off[k+1] += cr.off[k]
-	}
-	var hsum float64
-	for k := 0; k < nk; k++ {
-		n := cr.cellN[k]
-		if n == 0 {
-			continue
-		}
-		xs, cs = xs[:0], cs[:0]
-		for i := cr.off[k]; i < cr.off[k+1]; i++ {
-			xs = append(xs, entries[i].x)
-			cs = append(cs, entries[i].c)
-			cr.flat[i].P = float64(entries[i].c) / float64(n)
-		}
-		lo, hi, mass := slidingWindow(xs, cs, e.Tolerance)
-		cr.cellP[k] = math.Min(1, float64(mass)/float64(n))
-		cr.cellBest[k] = windowGuess(midpoint(xs[lo], xs[hi]), e.Tolerance)
-		hsum += float64(n) * EntropyBits(cs)
-		b.cellFinished(e, cr, k)
-	}
-	e.Support = len(distinct)
-	e.Missing = t.missing
-	e.cond = cr
-	b.finishCells(e, hsum)
-}
+// Midpoint returns (a + b)/2 without overflow: the guess z* of the window
+// [a, b].
+func Midpoint(a, b float64) float64 { return a + (b-a)/2 }

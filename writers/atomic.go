@@ -214,8 +214,7 @@ func (a *atomicFile) commit() error {
 // unwrapLink drops the paths from an *os.LinkError, whose message would
 // name the temporary file.
 func unwrapLink(err error) error {
-	var le *os.LinkError
-	if errors.As(err, &le) {
+	if le, ok := errors.AsType[*os.LinkError](err); ok {
 		return le.Err
 	}
 	return err

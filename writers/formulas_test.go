@@ -1,8 +1,6 @@
 package writers
 
 import (
-	"archive/zip"
-	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -40,20 +38,9 @@ func TestXLSXFormulas(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "live.xlsx")
 	cols := sampleCols()
-	var rows [][]table.Cell
-	for i := 0; i < 8; i++ {
-		rows = append(rows, sampleRows()[i%6])
-	}
+	rows := manyRows(8)
 	src := &doubler{}
-	w, err := Create(path, Options{Docs: sampleDocs(), Formulas: src})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.(*xlsxWriter).maxRows = 4 // header + 3 rows a sheet
-	fill(t, w, cols, rows)
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeSheets(t, path, Options{Docs: sampleDocs(), Formulas: src}, 4, cols, rows) // header + 3 rows a sheet
 	if src.calls != len(rows) {
 		t.Errorf("Formulas called %d times for %d rows", src.calls, len(rows))
 	}
@@ -77,18 +64,8 @@ func TestXLSXFormulas(t *testing.T) {
 			t.Errorf("%s!B%d: formula %q on a cell that is not a number", sheet, r, formula)
 		}
 	}
-	comments, err := f.GetComments("Results")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range comments {
-		if c.Cell != "H1" {
-			continue
-		}
-		text := commentText(c)
-		if !strings.Contains(text, fdpNote+"\nIn the workbook: twice epsilon.\nSee the Columns sheet, row 2.") {
-			t.Errorf("H1 note %q", text)
-		}
+	if _, notes := sheetNotes(t, f, "Results"); !strings.Contains(notes["H1"], fdpNote+"\nIn the workbook: twice epsilon.\nSee the Columns sheet, row 2.") {
+		t.Errorf("H1 note %q", notes["H1"])
 	}
 }
 
@@ -115,14 +92,9 @@ func TestXLSXNumberColumns(t *testing.T) {
 		{text("z"), num(2)},
 	}
 	checkDataRows(t, f, DefaultSheetName, want)
-	w, err := Create(filepath.Join(dir, "bad.xlsx"), Options{NumberColumns: []int{5}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.WriteHeader(cols); err == nil {
+	if err := headerError(t, filepath.Join(dir, "bad.xlsx"), Options{NumberColumns: []int{5}}, cols); err == nil {
 		t.Error("a number column outside the header is accepted")
 	}
-	w.Abort()
 }
 
 // Shaded columns carry three conditional formats, red, amber and green,
@@ -163,14 +135,9 @@ func TestXLSXShading(t *testing.T) {
 			t.Errorf("rule %d fill %q, want %q", i, got, fills[i])
 		}
 	}
-	w, err := Create(filepath.Join(dir, "bad.xlsx"), Options{Shading: &Shading{Columns: []int{99}, LimitColumn: -1, Limit: 0.1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.WriteHeader(cols); err == nil {
+	if err := headerError(t, filepath.Join(dir, "bad.xlsx"), Options{Shading: &Shading{Columns: []int{99}, LimitColumn: -1, Limit: 0.1}}, cols); err == nil {
 		t.Error("a shaded column outside the header is accepted")
 	}
-	w.Abort()
 }
 
 // The Summary sheet carries one chart per plot; the Curves sheet holds the
@@ -209,20 +176,7 @@ func TestXLSXCharts(t *testing.T) {
 			}
 		}
 	}
-	zr, err := zip.OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	parts := map[string]string{}
-	for _, zf := range zr.File {
-		if strings.HasPrefix(zf.Name, "xl/charts/") || strings.HasPrefix(zf.Name, "xl/worksheets/_rels/") {
-			rc, _ := zf.Open()
-			b, _ := io.ReadAll(rc)
-			rc.Close()
-			parts[zf.Name] = string(b)
-		}
-	}
+	parts := sheetXML(t, path)
 	for i, p := range charts.Plots {
 		xml := parts["xl/charts/chart"+strconv.Itoa(i+1)+".xml"]
 		col := string(rune('A' + p.Curves[1] + 1))

@@ -17,6 +17,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -51,16 +52,9 @@ func readBack(t *testing.T, name string, data []byte) [][]string {
 		header = append(header, c.Name)
 	}
 	out = append(out, header)
-	for {
-		r, err := tables[0].Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, r := range testfiles.AllRows(t, tables[0]) {
 		var row []string
-		for _, c := range r.Cells {
+		for _, c := range r {
 			row = append(row, c.String())
 		}
 		out = append(out, row)
@@ -163,10 +157,7 @@ func TestStreamPath(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no named pipes or /dev/null here")
 	}
-	w, err := Create(os.DevNull, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := mustCreate(t, os.DevNull, Options{})
 	fill(t, w, smallCols(), smallRows())
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
@@ -183,10 +174,7 @@ func TestStreamPath(t *testing.T) {
 		b, _ := os.ReadFile(fifo)
 		got <- b
 	}()
-	w, err = Create(fifo, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w = mustCreate(t, fifo, Options{})
 	fill(t, w, smallCols(), smallRows())
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
@@ -226,10 +214,7 @@ func TestSymlinkWrittenThrough(t *testing.T) {
 			if err := os.Symlink(hop, link); err != nil {
 				t.Fatal(err)
 			}
-			w, err := Create(link, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			w := mustCreate(t, link, Options{})
 			fill(t, w, smallCols(), smallRows())
 			want := 3 // the temporary file, hop and real
 			if ext == ".xlsx" {
@@ -273,10 +258,7 @@ func TestSymlinkWrittenThrough(t *testing.T) {
 	if err := os.Symlink("made.csv", link); err != nil {
 		t.Fatal(err)
 	}
-	w, err := Create(link, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := mustCreate(t, link, Options{})
 	fill(t, w, smallCols(), smallRows())
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
@@ -386,10 +368,7 @@ func TestStaleTemporaryFiles(t *testing.T) {
 			os.Chtimes(p, old, old)
 		}
 	}
-	w, err := Create(filepath.Join(dir, "out.csv"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := mustCreate(t, filepath.Join(dir, "out.csv"), Options{})
 	defer w.Abort()
 	for _, e := range entries {
 		_, err := os.Lstat(filepath.Join(dir, e.name))
@@ -431,10 +410,7 @@ func TestReplaceable(t *testing.T) {
 	header := func(names []string) bool { return len(names) == 2 && names[0] == "id" && names[1] == "x" }
 	write := func(name string, opts Options) string {
 		p := filepath.Join(dir, name)
-		w, err := Create(p, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		w := mustCreate(t, p, opts)
 		fill(t, w, smallCols(), smallRows())
 		if err := w.Close(); err != nil {
 			t.Fatal(err)
@@ -517,30 +493,18 @@ func TestReplaceable(t *testing.T) {
 // comment, passing the content of the entry named name through change.
 func rewriteZip(t *testing.T, src, dst, name string, change func([]byte) []byte) {
 	t.Helper()
-	zr, err := zip.OpenReader(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
+	entries, comment := readZip(t, src)
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	changed := false
-	for _, f := range zr.File {
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f.Name == name {
+	for _, e := range entries {
+		b := e.data
+		if e.name == name {
 			nb := change(b)
 			changed = !bytes.Equal(nb, b)
 			b = nb
 		}
-		w, err := zw.Create(f.Name)
+		w, err := zw.Create(e.name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -549,7 +513,7 @@ func rewriteZip(t *testing.T, src, dst, name string, change func([]byte) []byte)
 	if !changed {
 		t.Fatalf("%s: %s not changed", src, name)
 	}
-	zw.SetComment(zr.Comment)
+	zw.SetComment(comment)
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)
 	}

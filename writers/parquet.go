@@ -13,7 +13,6 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"github.com/riskbatch/riskbatch/internal/arrowcell"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -133,83 +132,6 @@ func (w *parquetWriter) WriteHeader(cols []table.Column) error {
 	return nil
 }
 
-// columnType is the Arrow type a column is written with: its Source's when
-// that is an Arrow type, else its kind's (see parquetWriter); first is the
-// column's cell in the first row (an empty cell when there is no row).
-func columnType(c table.Column, first table.Cell) arrow.DataType {
-	if dt, ok := c.Source.(arrow.DataType); ok {
-		if d, ok := dt.(*arrow.DictionaryType); ok {
-			dt = d.ValueType // Parquet has no dictionary type, only the encoding
-		}
-		if writable(dt) {
-			return dt
-		}
-	}
-	switch c.Kind {
-	case table.Number:
-		return arrow.PrimitiveTypes.Float64
-	case table.Integer:
-		return arrow.PrimitiveTypes.Int64
-	case table.Bool:
-		return arrow.FixedWidthTypes.Boolean
-	case table.Date:
-		return arrow.FixedWidthTypes.Date32
-	case table.Timestamp:
-		t := &arrow.TimestampType{Unit: arrow.Microsecond}
-		if first.Kind == table.Timestamp {
-			t.Unit = parquetUnit(first.Unit)
-			if first.Unit.UTC() {
-				t.TimeZone = "UTC"
-			}
-		}
-		return t
-	case table.TimeOfDay:
-		unit := arrow.Microsecond
-		if first.Kind == table.TimeOfDay {
-			unit = parquetUnit(first.Unit)
-		}
-		if unit == arrow.Millisecond {
-			return &arrow.Time32Type{Unit: unit}
-		}
-		return &arrow.Time64Type{Unit: unit}
-	}
-	return arrow.BinaryTypes.String
-}
-
-// parquetUnit is the Arrow unit of a column of cells in unit u: u, but
-// milliseconds for seconds, which Parquet's TIMESTAMP and TIME lack.
-func parquetUnit(u table.TimeUnit) arrow.TimeUnit {
-	if u := arrowcell.ArrowUnit(u); u != arrow.Second {
-		return u
-	}
-	return arrow.Millisecond
-}
-
-// writable reports whether the writer writes columns of type dt: types
-// with a putter, and nested types (read from JSON).
-func writable(dt arrow.DataType) bool {
-	if isNested(dt) {
-		return true
-	}
-	b := array.NewBuilder(memory.DefaultAllocator, dt)
-	defer b.Release()
-	return putterFor(dt, b) != nil
-}
-
-// isNested reports whether values of type dt are written from JSON text.
-func isNested(dt arrow.DataType) bool {
-	switch dt.ID() {
-	case arrow.LIST, arrow.LARGE_LIST, arrow.FIXED_SIZE_LIST, arrow.STRUCT, arrow.MAP:
-		return true
-	case arrow.EXTENSION:
-		switch dt.(arrow.ExtensionType).StorageType().ID() {
-		case arrow.STRUCT, arrow.LIST, arrow.LARGE_LIST, arrow.MAP:
-			return true
-		}
-	}
-	return false
-}
-
 // start fixes the schema from the columns and the first row (nil when
 // there is none) and opens the Parquet writer.
 func (w *parquetWriter) start(first []table.Cell) error {
@@ -304,33 +226,20 @@ func (w *parquetWriter) Write(cells []table.Cell) error {
 func (w *parquetWriter) appendCell(i int, c table.Cell) {
 	col := &w.columns[i]
 	switch {
-	case col.f64 != nil:
-		switch {
-		case c.Kind == table.Number:
-			col.f64.Append(c.Num)
-		case c.Kind == table.Integer && exactFloat(c.Int):
-			col.f64.Append(float64(c.Int))
-		default:
-			col.f64.AppendNull()
-			w.nullUnlessBlank(c)
+	case col.f64 != nil: // a Number, or an Integer that float64 holds exactly
+		v, ok := c.Num, c.Kind == table.Number
+		if c.Kind == table.Integer {
+			v, ok = float64(c.Int), exactFloat(c.Int)
 		}
-	case col.i64 != nil:
-		switch {
-		case c.Kind == table.Integer:
-			col.i64.Append(c.Int)
-		case c.Kind == table.Number && integral(c.Num):
-			col.i64.Append(int64(c.Num))
-		default:
-			col.i64.AppendNull()
-			w.nullUnlessBlank(c)
+		appendOrNull(w, col.f64, c, v, ok)
+	case col.i64 != nil: // an Integer, or a Number with a whole value that int64 holds
+		v, ok := c.Int, c.Kind == table.Integer
+		if c.Kind == table.Number {
+			v, ok = int64(c.Num), integral(c.Num)
 		}
+		appendOrNull(w, col.i64, c, v, ok)
 	case col.b != nil:
-		if c.Kind == table.Bool {
-			col.b.Append(c.Bool)
-		} else {
-			col.b.AppendNull()
-			w.nullUnlessBlank(c)
-		}
+		appendOrNull(w, col.b, c, c.Bool, c.Kind == table.Bool)
 	case col.str != nil:
 		if c.Kind == table.Empty {
 			col.str.AppendNull()
@@ -376,6 +285,23 @@ func validJSONValue(dt arrow.DataType, text string) bool {
 	}
 	defer arr.Release()
 	return arr.Len() == 1
+}
+
+// appender is an Arrow array builder of values of type T.
+type appender[T any] interface {
+	Append(T)
+	AppendNull()
+}
+
+// appendOrNull appends v to b when ok, else a null, counting c as nulled
+// (see nullUnlessBlank).
+func appendOrNull[T any, B appender[T]](w *parquetWriter, b B, c table.Cell, v T, ok bool) {
+	if ok {
+		b.Append(v)
+		return
+	}
+	b.AppendNull()
+	w.nullUnlessBlank(c)
 }
 
 // nullUnlessBlank counts a nulled cell, except a blank text cell, which
@@ -493,34 +419,4 @@ func (w *parquetWriter) Abort() error {
 	}
 	w.release()
 	return w.out.abort()
-}
-
-// roleName names a role for the Parquet field metadata.
-func roleName(r table.Role) string {
-	switch r {
-	case table.Input:
-		return "input"
-	case table.Output:
-		return "output"
-	case table.Status:
-		return "status"
-	case table.Message:
-		return "message"
-	}
-	return fmt.Sprintf("role(%d)", r)
-}
-
-// formatName names a display format for the Parquet field metadata.
-func formatName(f table.Format) string {
-	switch f {
-	case table.General:
-		return "general"
-	case table.Probability:
-		return "probability"
-	case table.Real:
-		return "real"
-	case table.Count:
-		return "count"
-	}
-	return fmt.Sprintf("format(%d)", f)
 }

@@ -28,263 +28,197 @@ type putter func(c table.Cell) bool
 // parquetWriter) or that riskbatch does not write.
 func putterFor(dt arrow.DataType, b array.Builder) putter {
 	switch dt.ID() {
-	case arrow.INT8:
-		b := b.(*array.Int8Builder)
-		return func(c table.Cell) bool {
-			v, ok := cellInt(c, math.MinInt8, math.MaxInt8)
-			if ok {
-				b.Append(int8(v))
-			}
-			return ok
-		}
-	case arrow.INT16:
-		b := b.(*array.Int16Builder)
-		return func(c table.Cell) bool {
-			v, ok := cellInt(c, math.MinInt16, math.MaxInt16)
-			if ok {
-				b.Append(int16(v))
-			}
-			return ok
-		}
-	case arrow.INT32:
-		b := b.(*array.Int32Builder)
-		return func(c table.Cell) bool {
-			v, ok := cellInt(c, math.MinInt32, math.MaxInt32)
-			if ok {
-				b.Append(int32(v))
-			}
-			return ok
-		}
-	case arrow.INT64:
-		b := b.(*array.Int64Builder)
-		return func(c table.Cell) bool {
-			v, ok := cellInt(c, math.MinInt64, math.MaxInt64)
-			if ok {
-				b.Append(v)
-			}
-			return ok
-		}
-	case arrow.UINT8:
-		b := b.(*array.Uint8Builder)
-		return func(c table.Cell) bool {
-			v, ok := cellInt(c, 0, math.MaxUint8)
-			if ok {
-				b.Append(uint8(v))
-			}
-			return ok
-		}
-	case arrow.UINT16:
-		b := b.(*array.Uint16Builder)
-		return func(c table.Cell) bool {
-			v, ok := cellInt(c, 0, math.MaxUint16)
-			if ok {
-				b.Append(uint16(v))
-			}
-			return ok
-		}
-	case arrow.UINT32:
-		b := b.(*array.Uint32Builder)
-		return func(c table.Cell) bool {
-			v, ok := cellInt(c, 0, math.MaxUint32)
-			if ok {
-				b.Append(uint32(v))
-			}
-			return ok
-		}
-	case arrow.UINT64:
-		b := b.(*array.Uint64Builder)
-		return func(c table.Cell) bool {
-			v, ok := cellUint64(c)
-			if ok {
-				b.Append(v)
-			}
-			return ok
-		}
-	case arrow.DURATION:
-		b := b.(*array.DurationBuilder)
-		return func(c table.Cell) bool {
-			v, ok := cellInt(c, math.MinInt64, math.MaxInt64)
-			if ok {
-				b.Append(arrow.Duration(v))
-			}
-			return ok
-		}
-	case arrow.FLOAT16:
-		b := b.(*array.Float16Builder)
-		return func(c table.Cell) bool {
-			v, ok := cellFloat(c)
-			f := float16.New(float32(v))
-			if ok = ok && sameFloat(arrowcell.Float16Value(f), v); ok {
-				b.Append(f)
-			}
-			return ok
-		}
-	case arrow.FLOAT32:
-		b := b.(*array.Float32Builder)
-		return func(c table.Cell) bool {
-			v, ok := cellFloat(c)
-			f := float32(v)
-			if ok = ok && (sameFloat(float64(f), v) || sameFloat(arrowcell.Float32Value(f), v)); ok {
-				b.Append(f)
-			}
-			return ok
-		}
-	case arrow.FLOAT64:
-		b := b.(*array.Float64Builder)
-		return func(c table.Cell) bool {
-			v, ok := cellFloat(c)
-			if ok {
-				b.Append(v)
-			}
-			return ok
-		}
-	case arrow.DECIMAL128:
-		t := dt.(*arrow.Decimal128Type)
-		b := b.(*array.Decimal128Builder)
-		return func(c table.Cell) bool {
-			v, ok := cellDecimal(c, t.Precision, t.Scale)
-			if ok {
-				b.Append(decimal128.FromBigInt(v))
-			}
-			return ok
-		}
-	case arrow.DECIMAL256:
-		t := dt.(*arrow.Decimal256Type)
-		b := b.(*array.Decimal256Builder)
-		return func(c table.Cell) bool {
-			v, ok := cellDecimal(c, t.Precision, t.Scale)
-			if ok {
-				b.Append(decimal256.FromBigInt(v))
-			}
-			return ok
-		}
-	case arrow.STRING:
-		b := b.(*array.StringBuilder)
-		return func(c table.Cell) bool { b.Append(c.String()); return true }
-	case arrow.LARGE_STRING:
-		b := b.(*array.LargeStringBuilder)
-		return func(c table.Cell) bool { b.Append(c.String()); return true }
-	case arrow.STRING_VIEW:
-		b := b.(*array.StringViewBuilder)
-		return func(c table.Cell) bool { b.Append(c.String()); return true }
-	case arrow.BINARY, arrow.LARGE_BINARY:
-		b := b.(*array.BinaryBuilder)
-		return func(c table.Cell) bool { b.Append(cellBytes(c)); return true }
-	case arrow.BINARY_VIEW:
-		b := b.(*array.BinaryViewBuilder)
-		return func(c table.Cell) bool { b.Append(cellBytes(c)); return true }
-	case arrow.FIXED_SIZE_BINARY:
-		width := dt.(*arrow.FixedSizeBinaryType).ByteWidth
-		b := b.(*array.FixedSizeBinaryBuilder)
-		return func(c table.Cell) bool {
-			v := cellBytes(c)
-			if len(v) != width {
-				return false
-			}
-			b.Append(v)
-			return true
-		}
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64, arrow.DURATION:
+		return integerPutter(dt, b)
+	case arrow.FLOAT16, arrow.FLOAT32, arrow.FLOAT64, arrow.DECIMAL128, arrow.DECIMAL256:
+		return numberPutter(dt, b)
+	case arrow.STRING, arrow.LARGE_STRING, arrow.STRING_VIEW, arrow.BINARY, arrow.LARGE_BINARY, arrow.BINARY_VIEW, arrow.FIXED_SIZE_BINARY:
+		return textPutter(dt, b)
+	case arrow.DATE32, arrow.DATE64, arrow.TIMESTAMP, arrow.TIME32, arrow.TIME64:
+		return timePutter(dt, b)
 	case arrow.BOOL:
-		b := b.(*array.BooleanBuilder)
-		return func(c table.Cell) bool {
-			if c.Kind == table.Bool {
-				b.Append(c.Bool)
-			}
-			return c.Kind == table.Bool
-		}
-	case arrow.DATE32:
-		b := b.(*array.Date32Builder)
-		return func(c table.Cell) bool {
-			ok := c.Kind == table.Date && c.Int >= math.MinInt32 && c.Int <= math.MaxInt32
-			if ok {
-				b.Append(arrow.Date32(c.Int))
-			}
-			return ok
-		}
-	case arrow.DATE64:
-		b := b.(*array.Date64Builder)
-		return func(c table.Cell) bool {
-			var ms int64
-			ok := false
-			switch c.Kind {
-			case table.Date:
-				ms, ok = inUnit(c.Int, table.Second, table.Millisecond, 86_400)
-			case table.Timestamp:
-				ms, ok = inUnit(c.Int, c.Unit, table.Millisecond, 1)
-			}
-			if ok {
-				b.Append(arrow.Date64(ms))
-			}
-			return ok
-		}
-	case arrow.TIMESTAMP:
-		unit := arrowcell.TableUnit(dt.(*arrow.TimestampType).Unit)
-		b := b.(*array.TimestampBuilder)
-		return func(c table.Cell) bool {
-			var v int64
-			ok := false
-			switch c.Kind {
-			case table.Timestamp:
-				v, ok = inUnit(c.Int, c.Unit, unit, 1)
-			case table.Date:
-				v, ok = inUnit(c.Int, table.Second, unit, 86_400)
-			}
-			if ok {
-				b.Append(arrow.Timestamp(v))
-			}
-			return ok
-		}
-	case arrow.TIME32:
-		unit := arrowcell.TableUnit(dt.(*arrow.Time32Type).Unit)
-		b := b.(*array.Time32Builder)
-		return func(c table.Cell) bool {
-			if c.Kind != table.TimeOfDay {
-				return false
-			}
-			v, ok := inUnit(c.Int, c.Unit, unit, 1)
-			if ok = ok && v >= math.MinInt32 && v <= math.MaxInt32; ok {
-				b.Append(arrow.Time32(v))
-			}
-			return ok
-		}
-	case arrow.TIME64:
-		unit := arrowcell.TableUnit(dt.(*arrow.Time64Type).Unit)
-		b := b.(*array.Time64Builder)
-		return func(c table.Cell) bool {
-			if c.Kind != table.TimeOfDay {
-				return false
-			}
-			v, ok := inUnit(c.Int, c.Unit, unit, 1)
-			if ok {
-				b.Append(arrow.Time64(v))
-			}
-			return ok
-		}
+		return putWith(b.(*array.BooleanBuilder).Append, func(c table.Cell) (bool, bool) { return c.Bool, c.Kind == table.Bool })
 	case arrow.NULL:
 		return func(table.Cell) bool { return false }
 	case arrow.EXTENSION:
-		eb, ok := b.(interface{ StorageBuilder() array.Builder })
-		if !ok {
-			return nil
-		}
-		if _, ok := dt.(*extensions.UUIDType); ok {
-			b := eb.StorageBuilder().(*array.FixedSizeBinaryBuilder)
-			return func(c table.Cell) bool {
-				v, ok := parseUUID(c)
-				if ok {
-					b.Append(v)
-				}
-				return ok
-			}
-		}
-		storage := dt.(arrow.ExtensionType).StorageType()
-		switch storage.ID() {
-		case arrow.STRUCT, arrow.LIST, arrow.LARGE_LIST, arrow.MAP:
-			return nil
-		}
-		return putterFor(storage, eb.StorageBuilder())
+		return extensionPutter(dt, b)
 	}
 	return nil
+}
+
+// putWith is the putter that reads a cell with read and, when the value
+// it holds fits, appends it with add.
+func putWith[T any](add func(T), read func(table.Cell) (T, bool)) putter {
+	return func(c table.Cell) bool {
+		v, ok := read(c)
+		if ok {
+			add(v)
+		}
+		return ok
+	}
+}
+
+// putInt is the putter of an integer column whose values lie in [lo, hi].
+func putInt[T ~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32](add func(T), lo, hi int64) putter {
+	return putWith(add, func(c table.Cell) (T, bool) {
+		v, ok := cellInt(c, lo, hi)
+		return T(v), ok
+	})
+}
+
+// integerPutter is putterFor of the integer types and durations.
+func integerPutter(dt arrow.DataType, b array.Builder) putter {
+	switch dt.ID() {
+	case arrow.INT8:
+		return putInt(b.(*array.Int8Builder).Append, math.MinInt8, math.MaxInt8)
+	case arrow.INT16:
+		return putInt(b.(*array.Int16Builder).Append, math.MinInt16, math.MaxInt16)
+	case arrow.INT32:
+		return putInt(b.(*array.Int32Builder).Append, math.MinInt32, math.MaxInt32)
+	case arrow.INT64:
+		return putInt(b.(*array.Int64Builder).Append, math.MinInt64, math.MaxInt64)
+	case arrow.UINT8:
+		return putInt(b.(*array.Uint8Builder).Append, 0, math.MaxUint8)
+	case arrow.UINT16:
+		return putInt(b.(*array.Uint16Builder).Append, 0, math.MaxUint16)
+	case arrow.UINT32:
+		return putInt(b.(*array.Uint32Builder).Append, 0, math.MaxUint32)
+	case arrow.UINT64:
+		return putWith(b.(*array.Uint64Builder).Append, cellUint64)
+	case arrow.DURATION:
+		return putInt(b.(*array.DurationBuilder).Append, math.MinInt64, math.MaxInt64)
+	}
+	return nil
+}
+
+// numberPutter is putterFor of the floating-point and decimal types.
+func numberPutter(dt arrow.DataType, b array.Builder) putter {
+	switch dt.ID() {
+	case arrow.FLOAT16:
+		return putWith(b.(*array.Float16Builder).Append, func(c table.Cell) (float16.Num, bool) {
+			v, ok := cellFloat(c)
+			f := float16.New(float32(v))
+			return f, ok && sameFloat(arrowcell.Float16Value(f), v)
+		})
+	case arrow.FLOAT32:
+		return putWith(b.(*array.Float32Builder).Append, func(c table.Cell) (float32, bool) {
+			v, ok := cellFloat(c)
+			f := float32(v)
+			return f, ok && (sameFloat(float64(f), v) || sameFloat(arrowcell.Float32Value(f), v))
+		})
+	case arrow.FLOAT64:
+		return putWith(b.(*array.Float64Builder).Append, cellFloat)
+	case arrow.DECIMAL128:
+		t, b := dt.(*arrow.Decimal128Type), b.(*array.Decimal128Builder)
+		return putWith(func(v *big.Int) { b.Append(decimal128.FromBigInt(v)) }, func(c table.Cell) (*big.Int, bool) {
+			return cellDecimal(c, t.Precision, t.Scale)
+		})
+	case arrow.DECIMAL256:
+		t, b := dt.(*arrow.Decimal256Type), b.(*array.Decimal256Builder)
+		return putWith(func(v *big.Int) { b.Append(decimal256.FromBigInt(v)) }, func(c table.Cell) (*big.Int, bool) {
+			return cellDecimal(c, t.Precision, t.Scale)
+		})
+	}
+	return nil
+}
+
+// textPutter is putterFor of the string and binary types: every cell has
+// a text, hence bytes; a fixed-size binary takes bytes of its width only.
+func textPutter(dt arrow.DataType, b array.Builder) putter {
+	text := func(c table.Cell) (string, bool) { return c.String(), true }
+	bytes := func(c table.Cell) ([]byte, bool) { return cellBytes(c), true }
+	switch dt.ID() {
+	case arrow.STRING:
+		return putWith(b.(*array.StringBuilder).Append, text)
+	case arrow.LARGE_STRING:
+		return putWith(b.(*array.LargeStringBuilder).Append, text)
+	case arrow.STRING_VIEW:
+		return putWith(b.(*array.StringViewBuilder).Append, text)
+	case arrow.BINARY, arrow.LARGE_BINARY:
+		return putWith(b.(*array.BinaryBuilder).Append, bytes)
+	case arrow.BINARY_VIEW:
+		return putWith(b.(*array.BinaryViewBuilder).Append, bytes)
+	case arrow.FIXED_SIZE_BINARY:
+		width := dt.(*arrow.FixedSizeBinaryType).ByteWidth
+		return putWith(b.(*array.FixedSizeBinaryBuilder).Append, func(c table.Cell) ([]byte, bool) {
+			v := cellBytes(c)
+			return v, len(v) == width
+		})
+	}
+	return nil
+}
+
+// timePutter is putterFor of the dates, timestamps and times of day.
+func timePutter(dt arrow.DataType, b array.Builder) putter {
+	switch dt.ID() {
+	case arrow.DATE32:
+		return putWith(b.(*array.Date32Builder).Append, func(c table.Cell) (arrow.Date32, bool) {
+			return arrow.Date32(c.Int), c.Kind == table.Date && c.Int >= math.MinInt32 && c.Int <= math.MaxInt32
+		})
+	case arrow.DATE64:
+		return putWith(b.(*array.Date64Builder).Append, func(c table.Cell) (arrow.Date64, bool) {
+			ms, ok := cellInstant(c, table.Millisecond)
+			return arrow.Date64(ms), ok
+		})
+	case arrow.TIMESTAMP:
+		unit := arrowcell.TableUnit(dt.(*arrow.TimestampType).Unit)
+		return putWith(b.(*array.TimestampBuilder).Append, func(c table.Cell) (arrow.Timestamp, bool) {
+			v, ok := cellInstant(c, unit)
+			return arrow.Timestamp(v), ok
+		})
+	case arrow.TIME32:
+		unit := arrowcell.TableUnit(dt.(*arrow.Time32Type).Unit)
+		return putWith(b.(*array.Time32Builder).Append, func(c table.Cell) (arrow.Time32, bool) {
+			v, ok := cellTimeOfDay(c, unit)
+			return arrow.Time32(v), ok && v >= math.MinInt32 && v <= math.MaxInt32
+		})
+	case arrow.TIME64:
+		unit := arrowcell.TableUnit(dt.(*arrow.Time64Type).Unit)
+		return putWith(b.(*array.Time64Builder).Append, func(c table.Cell) (arrow.Time64, bool) {
+			v, ok := cellTimeOfDay(c, unit)
+			return arrow.Time64(v), ok
+		})
+	}
+	return nil
+}
+
+// cellInstant reads a Date or Timestamp cell as a count of unit since the
+// epoch, when that is exact and within int64.
+func cellInstant(c table.Cell, unit table.TimeUnit) (int64, bool) {
+	switch c.Kind {
+	case table.Date:
+		return inUnit(c.Int, table.Second, unit, 86_400)
+	case table.Timestamp:
+		return inUnit(c.Int, c.Unit, unit, 1)
+	}
+	return 0, false
+}
+
+// cellTimeOfDay reads a TimeOfDay cell as a count of unit since midnight,
+// when that is exact and within int64.
+func cellTimeOfDay(c table.Cell, unit table.TimeUnit) (int64, bool) {
+	if c.Kind != table.TimeOfDay {
+		return 0, false
+	}
+	return inUnit(c.Int, c.Unit, unit, 1)
+}
+
+// extensionPutter is putterFor of an extension type: a UUID from its
+// text, any other non-nested type as its storage type.
+func extensionPutter(dt arrow.DataType, b array.Builder) putter {
+	eb, ok := b.(interface{ StorageBuilder() array.Builder })
+	if !ok {
+		return nil
+	}
+	if _, ok := dt.(*extensions.UUIDType); ok {
+		return putWith(eb.StorageBuilder().(*array.FixedSizeBinaryBuilder).Append, parseUUID)
+	}
+	storage := dt.(arrow.ExtensionType).StorageType()
+	switch storage.ID() {
+	case arrow.STRUCT, arrow.LIST, arrow.LARGE_LIST, arrow.MAP:
+		return nil
+	}
+	return putterFor(storage, eb.StorageBuilder())
 }
 
 // cellInt reads a cell as an integer in [lo, hi]: an Integer, a Number

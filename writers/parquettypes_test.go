@@ -1,10 +1,6 @@
 package writers
 
 import (
-	"bytes"
-	"encoding/csv"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -30,18 +27,7 @@ func readTable(t *testing.T, path string) ([]table.Column, [][]table.Cell) {
 	}
 	tb := tables[0]
 	defer tb.Close()
-	var rows [][]table.Cell
-	for {
-		row, err := tb.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, row.Cells)
-	}
-	return tb.Columns(), rows
+	return tb.Columns(), testfiles.AllRows(t, tb)
 }
 
 // passThrough reads in and writes its columns and rows to out, as eval
@@ -70,16 +56,7 @@ func sameTables(t *testing.T, cols1, cols2 []table.Column, rows1, rows2 [][]tabl
 			t.Errorf("column %d: %s %v %v, then %s %v %v", j, cols1[j].Name, cols1[j].Kind, a, cols2[j].Name, cols2[j].Kind, b)
 		}
 	}
-	if len(rows1) != len(rows2) {
-		t.Fatalf("%d rows, then %d", len(rows1), len(rows2))
-	}
-	for i := range rows1 {
-		for j := range rows1[i] {
-			if rows1[i][j] != rows2[i][j] {
-				t.Errorf("row %d, %s: %#v, then %#v", i+2, cols1[j].Name, rows1[i][j], rows2[i][j])
-			}
-		}
-	}
+	sameRows(t, cols1, rows2, rows1, 2)
 }
 
 // A Parquet file written by DuckDB with every logical type (timestamps of
@@ -144,20 +121,9 @@ func TestParquetRoundTripArrowTypes(t *testing.T) {
 	}
 	rec := array.NewRecordBatch(schema, cols, 3)
 	defer rec.Release()
-	var buf bytes.Buffer
-	fw, err := pqarrow.NewFileWriter(schema, &buf, parquet.NewWriterProperties(), pqarrow.DefaultWriterProps())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := fw.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := fw.Close(); err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "in.parquet"), filepath.Join(dir, "out.parquet")
-	if err := os.WriteFile(in, buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(in, testfiles.WriteParquet(t, rec, parquet.NewWriterProperties(), pqarrow.DefaultWriterProps()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cols1, rows1 := passThrough(t, in, out)
@@ -248,15 +214,7 @@ func TestDelimitedNewKinds(t *testing.T) {
 	}}
 	path := filepath.Join(t.TempDir(), "kinds.csv")
 	writeTable(t, path, Options{}, cols, rows)
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := testfiles.ReadCSV(t, path, 0)
 	want := []string{"2024-03-01", "2024-03-01T12:00:00.123456Z", "1969-12-31T23:59:59.999999999", "08:30:00.500",
 		"-123456789012345678901234567890.000", `{"a":[1,"x, y"],"b":null}`}
 	for j, w := range want {

@@ -20,6 +20,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -77,15 +78,69 @@ func sampleDocs() [][]string {
 // writeTable writes cols and rows to path and closes the writer.
 func writeTable(t *testing.T, path string, opts Options, cols []table.Column, rows [][]table.Cell) Writer {
 	t.Helper()
-	w, err := Create(path, opts)
-	if err != nil {
-		t.Fatalf("Create(%s): %v", path, err)
-	}
+	w := mustCreate(t, path, opts)
 	fill(t, w, cols, rows)
 	if err := w.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
 	return w
+}
+
+// manyRows returns n rows that repeat sampleRows, each a copy of its own.
+func manyRows(n int) [][]table.Cell {
+	rows := make([][]table.Cell, n)
+	for i := range rows {
+		rows[i] = sampleRows()[i%len(sampleRows())]
+	}
+	return rows
+}
+
+// sameRows compares the rows read back, got, with want, cell by cell;
+// first is the number of want's first row in messages.
+func sameRows[T comparable](t *testing.T, cols []table.Column, got, want [][]T, first int) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d rows, want %d", len(got), len(want))
+	}
+	for i := range want {
+		for j := range want[i] {
+			if got[i][j] != want[i][j] {
+				t.Errorf("row %d, %s: %#v, want %#v", first+i, cols[j].Name, got[i][j], want[i][j])
+			}
+		}
+	}
+}
+
+// mustCreate is Create, failing the test on an error.
+func mustCreate(t *testing.T, path string, opts Options) Writer {
+	t.Helper()
+	w, err := Create(path, opts)
+	if err != nil {
+		t.Fatalf("Create(%s): %v", path, err)
+	}
+	return w
+}
+
+// writeSheets is writeTable for an XLSX workbook whose sheets hold
+// maxRows rows each, the header included (so that a few rows continue on
+// further sheets).
+func writeSheets(t *testing.T, path string, opts Options, maxRows int, cols []table.Column, rows [][]table.Cell) {
+	t.Helper()
+	w := mustCreate(t, path, opts)
+	w.(*xlsxWriter).maxRows = maxRows
+	fill(t, w, cols, rows)
+	if err := w.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+}
+
+// headerError returns the error of writing the header cols with a writer
+// of path made with opts, which it then aborts.
+func headerError(t *testing.T, path string, opts Options, cols []table.Column) error {
+	t.Helper()
+	w := mustCreate(t, path, opts)
+	defer w.Abort()
+	return w.WriteHeader(cols)
 }
 
 // fill writes the header and the rows.
@@ -154,17 +209,7 @@ func TestCSVAndTSV(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, tc.name)
 			writeTable(t, path, Options{Docs: sampleDocs()}, sampleCols(), sampleRows())
-			f, err := os.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			r := csv.NewReader(f)
-			r.Comma = tc.sep
-			recs, err := r.ReadAll()
-			if err != nil {
-				t.Fatal(err)
-			}
+			recs := testfiles.ReadCSV(t, path, tc.sep)
 			rows := sampleRows()
 			if len(recs) != 1+len(rows) {
 				t.Fatalf("%d records, want %d", len(recs), 1+len(rows))
@@ -264,10 +309,7 @@ func readParquet(t *testing.T, path string) (*arrow.Schema, [][]any, int, compre
 func TestParquet(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "out.parquet")
-	w, err := Create(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := mustCreate(t, path, Options{})
 	w.(*parquetWriter).rowGroupRows = 4 // 6 rows → two row groups
 	fill(t, w, sampleCols(), sampleRows())
 	if err := w.Close(); err != nil {
@@ -315,16 +357,7 @@ func TestParquet(t *testing.T) {
 		{"q5", 1e-7, nil, true, nil, "partial", nil, 5e-324, nil},
 		{"q6", 2.0, int64(1 << 60), false, "  ", "ok", nil, 0.999, nil},
 	}
-	if len(rows) != len(want) {
-		t.Fatalf("%d rows, want %d", len(rows), len(want))
-	}
-	for i := range want {
-		for j := range want[i] {
-			if rows[i][j] != want[i][j] {
-				t.Errorf("row %d col %s = %#v, want %#v", i+1, cols[j].Name, rows[i][j], want[i][j])
-			}
-		}
-	}
+	sameRows(t, cols, rows, want, 1)
 }
 
 func TestParquetConversions(t *testing.T) {
@@ -358,10 +391,7 @@ func TestLargeParquetAndCSV(t *testing.T) {
 	}
 	for _, name := range []string{"big.parquet", "big.csv"} {
 		path := filepath.Join(dir, name)
-		w, err := Create(path, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		w := mustCreate(t, path, Options{})
 		if err := w.WriteHeader(cols); err != nil {
 			t.Fatal(err)
 		}
@@ -427,10 +457,7 @@ func TestAtomic(t *testing.T) {
 		t.Run(ext, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, "out"+ext)
-			w, err := Create(path, Options{Docs: sampleDocs()})
-			if err != nil {
-				t.Fatal(err)
-			}
+			w := mustCreate(t, path, Options{Docs: sampleDocs()})
 			fill(t, w, sampleCols(), sampleRows())
 			if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("target exists before Close: %v", err)
@@ -465,10 +492,7 @@ func TestAtomic(t *testing.T) {
 
 			// Abort: nothing left, not even a target.
 			other := filepath.Join(dir, "aborted"+ext)
-			w, err = Create(other, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			w = mustCreate(t, other, Options{})
 			fill(t, w, sampleCols(), sampleRows())
 			if err := w.Abort(); err != nil {
 				t.Fatal(err)
@@ -491,10 +515,7 @@ func TestAtomic(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, abort := range []bool{true, false} {
-				w, err = Create(path, Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
+				w = mustCreate(t, path, Options{})
 				fill(t, w, sampleCols(), sampleRows())
 				if b, _ := os.ReadFile(path); string(b) != "old" {
 					t.Fatal("target changed before Close")
@@ -536,10 +557,7 @@ func TestCloseFailure(t *testing.T) {
 		t.Run(ext, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, "out"+ext)
-			w, err := Create(path, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			w := mustCreate(t, path, Options{})
 			fill(t, w, sampleCols(), sampleRows())
 			if err := os.MkdirAll(filepath.Join(path, "inside"), 0o755); err != nil {
 				t.Fatal(err)
@@ -571,10 +589,7 @@ func TestMisuse(t *testing.T) {
 	}
 	for _, ext := range []string{".csv", ".xlsx", ".parquet"} {
 		path := filepath.Join(dir, "m"+ext)
-		w, err := Create(path, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		w := mustCreate(t, path, Options{})
 		if err := w.Write(sampleRows()[0]); err == nil {
 			t.Errorf("%s: Write before WriteHeader succeeded", ext)
 		}
@@ -582,19 +597,11 @@ func TestMisuse(t *testing.T) {
 			t.Errorf("%s: Close of a broken writer succeeded", ext)
 		}
 
-		w, err = Create(path, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := w.WriteHeader(nil); err == nil {
+		if err := headerError(t, path, Options{}, nil); err == nil {
 			t.Errorf("%s: empty header accepted", ext)
 		}
-		_ = w.Abort()
 
-		w, err = Create(path, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		w = mustCreate(t, path, Options{})
 		if err := w.WriteHeader(sampleCols()); err != nil {
 			t.Fatal(err)
 		}
@@ -603,15 +610,11 @@ func TestMisuse(t *testing.T) {
 		}
 		_ = w.Abort()
 
-		w, err = Create(path, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		w = mustCreate(t, path, Options{})
 		if err := w.WriteHeader(sampleCols()); err != nil {
 			t.Fatal(err)
 		}
-		err = w.Write([]table.Cell{text("short")})
-		if err == nil || !strings.Contains(err.Error(), "1 cells") {
+		if err := w.Write([]table.Cell{text("short")}); err == nil || !strings.Contains(err.Error(), "1 cells") {
 			t.Errorf("%s: short row: %v", ext, err)
 		}
 		if err := w.Write(sampleRows()[0]); err == nil {
@@ -621,10 +624,7 @@ func TestMisuse(t *testing.T) {
 			t.Errorf("%s: Close of a broken writer succeeded", ext)
 		}
 
-		w, err = Create(path, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		w = mustCreate(t, path, Options{})
 		if err := w.Close(); err == nil {
 			t.Errorf("%s: Close without a header succeeded", ext)
 		}

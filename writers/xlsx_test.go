@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
@@ -19,6 +18,8 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/riskbatch/riskbatch/internal/testenv"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -114,6 +115,20 @@ func fillOf(s *excelize.Style) string {
 	return c
 }
 
+// sheetNotes returns the comments of a sheet and their text by cell.
+func sheetNotes(t *testing.T, f *excelize.File, sheet string) ([]excelize.Comment, map[string]string) {
+	t.Helper()
+	comments, err := f.GetComments(sheet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := map[string]string{}
+	for _, c := range comments {
+		notes[c.Cell] = commentText(c)
+	}
+	return comments, notes
+}
+
 // commentText joins a comment's text and runs.
 func commentText(c excelize.Comment) string {
 	s := c.Text
@@ -143,13 +158,8 @@ func checkHeaderSheet(t *testing.T, f *excelize.File, sheet string, cols []table
 			t.Errorf("%s!%s header fill %q, want %q", sheet, ref, got, want)
 		}
 	}
-	comments, err := f.GetComments(sheet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]string{}
+	comments, got := sheetNotes(t, f, sheet)
 	for _, c := range comments {
-		got[c.Cell] = commentText(c)
 		if c.Author != commentAuthor {
 			t.Errorf("%s!%s comment author %q", sheet, c.Cell, c.Author)
 		}
@@ -338,18 +348,10 @@ func TestXLSX(t *testing.T) {
 
 	// The raw archive: one comments part per sheet with notes, and the
 	// worksheet refers to its drawing.
-	zr, err := zip.OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	parts := map[string]bool{}
-	for _, zf := range zr.File {
-		parts[zf.Name] = true
-	}
+	parts := sheetXML(t, path)
 	for _, p := range []string{"xl/comments1.xml", "xl/drawings/vmlDrawing1.vml", "xl/worksheets/sheet1.xml", "xl/worksheets/sheet2.xml"} {
-		if !parts[p] {
-			t.Errorf("archive lacks %s: %v", p, parts)
+		if _, ok := parts[p]; !ok {
+			t.Errorf("archive lacks %s", p)
 		}
 	}
 }
@@ -445,21 +447,11 @@ func TestXLSXContinuation(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "many.xlsx")
 	cols := sampleCols()
-	var rows [][]table.Cell
-	for i := 0; i < 8; i++ {
-		r := sampleRows()[i%6]
+	rows := manyRows(8)
+	for i, r := range rows {
 		r[0] = text("row " + strconv.Itoa(i+1))
-		rows = append(rows, r)
 	}
-	w, err := Create(path, Options{Docs: sampleDocs()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.(*xlsxWriter).maxRows = 4 // header + 3 rows a sheet
-	fill(t, w, cols, rows)
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeSheets(t, path, Options{Docs: sampleDocs()}, 4, cols, rows) // header + 3 rows a sheet
 	f := openXLSX(t, path)
 	want := []string{"Results", "Results (2)", "Results (3)", DocsSheetName}
 	if got := f.GetSheetList(); strings.Join(got, "|") != strings.Join(want, "|") {
@@ -536,28 +528,20 @@ func TestZip64Mark(t *testing.T) {
 	if marked != 1 {
 		t.Errorf("%d entries marked", marked)
 	}
-	zr, err := zip.OpenReader(f.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	for _, zf := range zr.File {
-		rc, err := zf.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil || string(data) != strings.Repeat(zf.Name, 1000) {
-			t.Errorf("%s reads back wrong: %v", zf.Name, err)
+	entries, _ := readZip(t, f.Name())
+	for _, e := range entries {
+		if string(e.data) != strings.Repeat(e.name, 1000) {
+			t.Errorf("%s reads back wrong", e.name)
 		}
 	}
 }
 
 // TestXLSXWithLibreOffice converts the workbook to CSV with LibreOffice,
 // when it is installed, and compares the values (as LibreOffice shows
-// them: numbers in the cells' formats).
+// them: numbers in the cells' formats). LibreOffice takes seconds to
+// start: the test runs with the long tests.
 func TestXLSXWithLibreOffice(t *testing.T) {
+	testenv.SkipUnlessLong(t, "converting a workbook with LibreOffice")
 	soffice := libreOffice(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "lo.xlsx")
@@ -587,14 +571,7 @@ func TestXLSXWithLibreOffice(t *testing.T) {
 	if got := re.GetSheetList(); len(got) != 2 || got[0] != DefaultSheetName || got[1] != DocsSheetName {
 		t.Errorf("LibreOffice sees sheets %v", got)
 	}
-	comments, err := re.GetComments(DefaultSheetName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	notes := map[string]string{}
-	for _, c := range comments {
-		notes[c.Cell] = commentText(c)
-	}
+	_, notes := sheetNotes(t, re, DefaultSheetName)
 	for _, ref := range []string{"H1", "I1"} {
 		if !strings.Contains(notes[ref], cols[map[string]int{"H1": 7, "I1": 8}[ref]].Note) {
 			t.Errorf("LibreOffice lost the note on %s: %q", ref, notes)
@@ -603,14 +580,7 @@ func TestXLSXWithLibreOffice(t *testing.T) {
 	// (Frozen panes are not compared: headless LibreOffice drops the view
 	// settings of every workbook it resaves, excelize's plain ones too.)
 
-	b, err := os.ReadFile(filepath.Join(outDir, "lo.csv"))
-	if err != nil {
-		t.Fatalf("LibreOffice wrote no CSV: %v\n%s", err, out)
-	}
-	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := testfiles.ReadCSV(t, filepath.Join(outDir, "lo.csv"), 0)
 	if len(recs) != len(rows)+1 {
 		t.Fatalf("%d records, want %d", len(recs), len(rows)+1)
 	}

@@ -4,10 +4,8 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -20,6 +18,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/riskbatch/riskbatch/internal/testenv"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -109,10 +108,7 @@ func TestXLSXTypedInputCells(t *testing.T) {
 		origin[i] = i
 	}
 	origin[len(cols)-1], origin[len(cols)-2] = -1, -1
-	w, err := Create(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := mustCreate(t, path, Options{})
 	defer w.Abort()
 	if err := w.WriteHeader(cols); err != nil {
 		t.Fatal(err)
@@ -231,15 +227,7 @@ func usedRange(t *testing.T, f *excelize.File, sheet string) string {
 func TestXLSXDimension(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "dim.xlsx")
 	cols, rows := sampleCols(), sampleRows()
-	w, err := Create(path, Options{Docs: sampleDocs(), Summary: func() [][]string { return [][]string{{"a", "b", "c"}, {"1"}} }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.(*xlsxWriter).maxRows = 3 // two data rows per sheet
-	fill(t, w, cols, rows)
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeSheets(t, path, Options{Docs: sampleDocs(), Summary: func() [][]string { return [][]string{{"a", "b", "c"}, {"1"}} }}, 3, cols, rows) // two data rows per sheet
 	f := openXLSX(t, path)
 	dims := dimensions(t, path)
 	sheets := f.GetSheetList()
@@ -260,10 +248,7 @@ func TestXLSXTemporaryFilesBesideOutput(t *testing.T) {
 	t.Setenv("TMPDIR", sys)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "big.xlsx")
-	w, err := Create(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := mustCreate(t, path, Options{})
 	defer w.Abort()
 	if err := w.WriteHeader([]table.Column{{Name: "text"}}); err != nil {
 		t.Fatal(err)
@@ -371,14 +356,7 @@ print(json.dumps(out))
 	if out, err := lo.CombinedOutput(); err != nil {
 		t.Fatalf("LibreOffice: %v\n%s", err, out)
 	}
-	b, err := os.ReadFile(filepath.Join(outDir, "typed.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := testfiles.ReadCSV(t, filepath.Join(outDir, "typed.csv"), 0)
 	want := []string{"r1", "2024-01-02", "2024-01-02 10:30:00", "2024-01-02 10:30:01.250", "10:30:00", "12.340",
 		"12345678901234567890.5", `{"a":[1,2]}`, "10", "30", "1", "1887-11-12", "2024-01-02T10:30:00.000001", "2024-01-02 10:30:00", "ok"}
 	if len(recs) != len(rows)+1 || !reflect.DeepEqual(recs[1][:len(want)], want) {

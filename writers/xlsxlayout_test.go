@@ -36,15 +36,22 @@ func TestRealNumFmt(t *testing.T) {
 	}
 }
 
-// sheetXML returns the XML of the archive's parts by name.
-func sheetXML(t *testing.T, path string) map[string]string {
+// zipEntry is an entry of a zip archive and its content.
+type zipEntry struct {
+	name string
+	data []byte
+}
+
+// readZip returns the entries of the zip archive at path, in order, and
+// its comment.
+func readZip(t *testing.T, path string) ([]zipEntry, string) {
 	t.Helper()
 	zr, err := zip.OpenReader(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer zr.Close()
-	parts := map[string]string{}
+	var entries []zipEntry
 	for _, zf := range zr.File {
 		rc, err := zf.Open()
 		if err != nil {
@@ -53,9 +60,20 @@ func sheetXML(t *testing.T, path string) map[string]string {
 		b, err := io.ReadAll(rc)
 		rc.Close()
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %s: %v", path, zf.Name, err)
 		}
-		parts[zf.Name] = string(b)
+		entries = append(entries, zipEntry{zf.Name, b})
+	}
+	return entries, zr.Comment
+}
+
+// sheetXML returns the XML of the archive's parts by name.
+func sheetXML(t *testing.T, path string) map[string]string {
+	t.Helper()
+	entries, _ := readZip(t, path)
+	parts := map[string]string{}
+	for _, e := range entries {
+		parts[e.name] = string(e.data)
 	}
 	return parts
 }
@@ -66,15 +84,7 @@ func sheetXML(t *testing.T, path string) map[string]string {
 // Columns sheet prints two pages wide.
 func TestXLSXPrintSetup(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "print.xlsx")
-	w, err := Create(path, Options{SheetName: "Q3's releases", Docs: sampleDocs(), Summary: func() [][]string { return [][]string{{"riskbatch summary", ""}, {"rows", "6"}} }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.(*xlsxWriter).maxRows = 4 // two sheets of data
-	fill(t, w, sampleCols(), sampleRows())
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeSheets(t, path, Options{SheetName: "Q3's releases", Docs: sampleDocs(), Summary: func() [][]string { return [][]string{{"riskbatch summary", ""}, {"rows", "6"}} }}, 4, sampleCols(), sampleRows()) // two sheets of data
 	f := openXLSX(t, path)
 	wantSheets := []string{"Q3's releases", "Q3's releases (2)", SummarySheetName, DocsSheetName}
 	if got := f.GetSheetList(); strings.Join(got, "|") != strings.Join(wantSheets, "|") {
@@ -216,12 +226,7 @@ func TestXLSXOutline(t *testing.T) {
 	if s := sheetXML(t, plain)["xl/worksheets/sheet1.xml"]; strings.Contains(s, "hidden=") || strings.Contains(s, "outlineLevel") {
 		t.Errorf("columns folded without an outline")
 	}
-	w, err := Create(filepath.Join(t.TempDir(), "bad.xlsx"), Options{Outline: &Outline{Columns: []int{len(cols)}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Abort()
-	if err := w.WriteHeader(cols); err == nil || !strings.Contains(err.Error(), "folded column 11") {
+	if err := headerError(t, filepath.Join(t.TempDir(), "bad.xlsx"), Options{Outline: &Outline{Columns: []int{len(cols)}}}, cols); err == nil || !strings.Contains(err.Error(), "folded column 11") {
 		t.Errorf("an outline beyond the header: %v", err)
 	}
 }

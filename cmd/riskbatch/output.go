@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate"
-	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/build"
 	"github.com/riskbatch/riskbatch/writers"
 )
 
@@ -138,7 +138,7 @@ func refuseForeign(paths []string, force bool) error {
 // ownHeader recognises the header of a CSV or TSV file riskbatch wrote:
 // an evaluated table (see evalHeader) or a table of `riskbatch priors`.
 func ownHeader(names []string) bool {
-	return evalHeader(names) || priors.WrittenHeader(names)
+	return evalHeader(names) || build.WrittenHeader(names)
 }
 
 // evalHeader reports whether names is the header of a table `riskbatch

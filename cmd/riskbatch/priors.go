@@ -10,7 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/build"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
 )
@@ -25,9 +25,9 @@ func priorsFlags() []cli.Flag {
 		&cli.StringFlag{Name: "given", Usage: "columns the attacker knows, comma-separated: conditional priors, one p per record"},
 		&cli.StringFlag{Name: "ordinal", Usage: "numeric columns reconstructed within --tolerance, comma-separated"},
 		&cli.Float64Flag{Name: "tolerance", Usage: "L1 error E allowed for the --ordinal columns"},
-		&cli.IntFlag{Name: "max-categories", Value: priors.DefaultMaxCategories, Usage: "largest number of distinct values of a default attribute"},
+		&cli.IntFlag{Name: "max-categories", Value: build.DefaultMaxCategories, Usage: "largest number of distinct values of a default attribute"},
 		&cli.StringFlag{Name: "count-column", Usage: "column of counts, for pre-aggregated (value, count) input"},
-		&cli.IntFlag{Name: "min-cell-count", Value: priors.DefaultMinCellCount, Usage: "flag conditional cells with fewer records"},
+		&cli.IntFlag{Name: "min-cell-count", Value: build.DefaultMinCellCount, Usage: "flag conditional cells with fewer records"},
 		&cli.Float64Flag{Name: "smoothing", Usage: "additive smoothing α (lowers p: the output warns that smoothed priors are not upper bounds)"},
 		&cli.BoolFlag{Name: "missing-as-value", Usage: "count an empty cell as a value of its own"},
 		&cli.StringSliceFlag{Name: "zipf-domain", Usage: "domain size N of an attribute's Zipf fit, as COLUMN=N (N may be inf; repeatable)"},
@@ -45,7 +45,7 @@ func runPriors(c *cli.Context, stderr io.Writer) error {
 		return cli.Exit("priors: name one data file: riskbatch priors DATA [-o OUT]", exitUsage)
 	}
 	data := c.Args().First()
-	opts := priors.BuildOptions{
+	opts := build.Options{
 		Name:           c.String("name"),
 		Columns:        splitList(c.String("columns")),
 		Given:          splitList(c.String("given")),
@@ -126,7 +126,7 @@ func runPriors(c *cli.Context, stderr io.Writer) error {
 
 // anyTargets reports whether a build gave at least one prior with a
 // target: a prior table with a row.
-func anyTargets(res *priors.Result) bool {
+func anyTargets(res *build.Result) bool {
 	for _, e := range res.Entries {
 		if e.Records > 0 {
 			return true
@@ -137,7 +137,7 @@ func anyTargets(res *priors.Result) bool {
 
 // noPriorsMessage says why `riskbatch priors` built no prior and what to
 // pass instead.
-func noPriorsMessage(data string, res *priors.Result, opts priors.BuildOptions) string {
+func noPriorsMessage(data string, res *build.Result, opts build.Options) string {
 	if res.Records == 0 {
 		return fmt.Sprintf("priors: %s has no records: no prior built, nothing written", data)
 	}
@@ -145,7 +145,7 @@ func noPriorsMessage(data string, res *priors.Result, opts priors.BuildOptions) 
 	if len(res.Entries) == 0 && len(opts.Columns) == 0 && len(opts.Joint) == 0 && len(opts.Ordinal) == 0 {
 		limit := opts.MaxCategories
 		if limit == 0 {
-			limit = priors.DefaultMaxCategories
+			limit = build.DefaultMaxCategories
 		}
 		return msg + fmt.Sprintf("no column has at most %d distinct values (--max-categories); "+
 			"name the attributes to reconstruct with --columns A,B (any number of values), "+

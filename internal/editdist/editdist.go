@@ -3,6 +3,8 @@
 // flags.
 package editdist
 
+import "slices"
+
 // Distance returns the Levenshtein distance of a and b counted in runes
 // (insertions, deletions and substitutions of one rune each), or limit+1
 // as soon as it certainly exceeds limit: a suggestion only needs to know
@@ -34,4 +36,28 @@ func Distance(a, b string, limit int) int {
 		prev, cur = cur, prev
 	}
 	return min(prev[len(rb)], limit+1)
+}
+
+// Nearest returns up to n of the candidates that dist finds close (ok),
+// closest first: the smallest distance d first, candidates at the same
+// distance in their given order. It is the ranking of every "did you mean"
+// list; dist says what close means for the names at hand (usually Distance
+// on folded names within a limit).
+func Nearest(candidates []string, n int, dist func(c string) (d int, ok bool)) []string {
+	type cand struct {
+		name string
+		d    int
+	}
+	var cs []cand
+	for _, c := range candidates {
+		if d, ok := dist(c); ok {
+			cs = append(cs, cand{c, d})
+		}
+	}
+	slices.SortStableFunc(cs, func(a, b cand) int { return a.d - b.d })
+	var out []string
+	for i := 0; i < len(cs) && i < n; i++ {
+		out = append(out, cs[i].name)
+	}
+	return out
 }

@@ -1,6 +1,9 @@
 package editdist
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestDistance(t *testing.T) {
 	for _, c := range []struct {
@@ -25,6 +28,28 @@ func TestDistance(t *testing.T) {
 		}
 		if got := Distance(c.b, c.a, c.limit); got != c.want {
 			t.Errorf("Distance(%q, %q, %d) = %d, want %d (symmetry)", c.b, c.a, c.limit, got, c.want)
+		}
+	}
+}
+
+// Nearest keeps the close candidates, the smallest distance first and ties
+// in their given order, at most n of them.
+func TestNearest(t *testing.T) {
+	dist := func(c string) (int, bool) {
+		d := Distance("delta", c, 2)
+		return d, d <= 2
+	}
+	cands := []string{"epsilon", "delt", "deltas", "delta", "dlt", "alpha"}
+	for _, tc := range []struct {
+		n    int
+		want []string
+	}{
+		{5, []string{"delta", "delt", "deltas", "dlt"}},
+		{2, []string{"delta", "delt"}},
+		{0, nil},
+	} {
+		if got := Nearest(cands, tc.n, dist); !slices.Equal(got, tc.want) {
+			t.Errorf("n = %d: %q, want %q", tc.n, got, tc.want)
 		}
 	}
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/build"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
 )
@@ -120,8 +120,8 @@ func writeBenchParquet(path string, rows int) error {
 // income and zip are dropped on the way), their conditionals given region
 // and sex (6 keys with one p_i per record each), and age as an ordinal
 // attribute with tolerance 2 (marginal, and conditional per record).
-func benchOptions() priors.BuildOptions {
-	return priors.BuildOptions{
+func benchOptions() build.Options {
+	return build.Options{
 		Given:     []string{"region", "sex"},
 		Ordinal:   []string{"age"},
 		Tolerance: 2,
@@ -173,24 +173,13 @@ func memPeak() (stop func() (inuse, sys uint64)) {
 // obtained from the OS (HeapInuse, HeapSys, sampled every 5 ms).
 func BenchmarkBuild1e6(b *testing.B) {
 	path := benchFile(b)
-	b.ReportAllocs()
-	b.ResetTimer()
-	var inuse, sys uint64
-	for range b.N {
-		runtime.GC()
-		stop := memPeak()
+	benchPeak(b, func() error {
 		res, err := priorfiles.BuildFile(path, readers.Options{}, benchOptions())
-		i, s := stop()
-		inuse, sys = max(inuse, i), max(sys, s)
-		if err != nil {
-			b.Fatal(err)
+		if err == nil && res.Records != 1_000_000 {
+			err = fmt.Errorf("%d records", res.Records)
 		}
-		if res.Records != 1_000_000 {
-			b.Fatalf("%d records", res.Records)
-		}
-	}
-	b.ReportMetric(float64(inuse)/(1<<20), "peak-HeapInuse-MiB")
-	b.ReportMetric(float64(sys)/(1<<20), "peak-HeapSys-MiB")
+		return err
+	})
 }
 
 // BenchmarkBuildWrite1e6 is what `riskbatch priors` does with the same
@@ -200,16 +189,26 @@ func BenchmarkBuild1e6(b *testing.B) {
 func BenchmarkBuildWrite1e6(b *testing.B) {
 	path := benchFile(b)
 	out := filepath.Join(b.TempDir(), "priors.parquet")
+	benchPeak(b, func() error {
+		res, err := priorfiles.BuildFile(path, readers.Options{}, benchOptions())
+		if err == nil {
+			err = priorfiles.WriteResult(out, res, "")
+		}
+		return err
+	})
+}
+
+// benchPeak runs run b.N times, each after a garbage collection, and
+// reports the largest heap in use and obtained from the OS while it ran
+// (see memPeak).
+func benchPeak(b *testing.B, run func() error) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	var inuse, sys uint64
 	for range b.N {
 		runtime.GC()
 		stop := memPeak()
-		res, err := priorfiles.BuildFile(path, readers.Options{}, benchOptions())
-		if err == nil {
-			err = priorfiles.WriteResult(out, res, "")
-		}
+		err := run()
 		i, s := stop()
 		inuse, sys = max(inuse, i), max(sys, s)
 		if err != nil {

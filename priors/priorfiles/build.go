@@ -2,18 +2,19 @@ package priorfiles
 
 import (
 	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/build"
 	"github.com/riskbatch/riskbatch/readers"
 )
 
 // BuildFile opens the data file at path with readers.Open, builds its
-// priors (priors.Build) and closes it. opts.Name defaults to the file's
+// priors (build.Priors) and closes it. opts.Name defaults to the file's
 // base name without extension.
-func BuildFile(path string, ropts readers.Options, opts priors.BuildOptions) (*priors.Result, error) {
+func BuildFile(path string, ropts readers.Options, opts build.Options) (*build.Result, error) {
 	tables, err := readers.Open(path, ropts)
 	if err != nil {
 		return nil, err
 	}
-	res, err := priors.Build(Rows(tables), opts)
+	res, err := build.Priors(Rows(tables), opts)
 	for _, t := range tables {
 		if cerr := t.Close(); cerr != nil && err == nil {
 			err = cerr

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/build"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
 )
@@ -20,7 +21,7 @@ import (
 // distributions counted by hand from the data (directConditional).
 func TestLoadDistributions(t *testing.T) {
 	header, rows := readPenguins(t)
-	res, err := priorfiles.BuildFile(penguinsPath, readers.Options{}, priors.BuildOptions{
+	res, err := priorfiles.BuildFile(penguinsPath, readers.Options{}, build.Options{
 		Columns: []string{"Sex", "Species"}, Given: []string{"Island"},
 		Ordinal: []string{"Body Mass (g)"}, Tolerance: 100,
 	})
@@ -30,13 +31,7 @@ func TestLoadDistributions(t *testing.T) {
 	for _, format := range []string{"csv", "xlsx", "parquet"} {
 		t.Run(format, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "p."+format)
-			if err := priorfiles.WriteResult(path, res, ""); err != nil {
-				t.Fatal(err)
-			}
-			ts, _, err := priorfiles.Load([]string{path})
-			if err != nil {
-				t.Fatal(err)
-			}
+			ts := writeAndLoad(t, path, res)
 			for _, tc := range []struct {
 				key    string
 				target string

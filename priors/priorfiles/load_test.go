@@ -34,10 +34,7 @@ func TestLoadAndLookup(t *testing.T) {
 		"x:sex|island,0.25,1,\n"+
 		"x:sex,0.5,3,later rows of a key\n")
 	b := writeFile(t, dir, "b.tsv", "p\tprior\n1\tother\n0\tother\n")
-	ts, _, err := priorfiles.Load([]string{a, b})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ts := mustLoad(t, []string{a, b})
 	if ts.Len() != 3 || !slices.Equal(ts.Keys(), []string{"other", "x:sex", "x:sex|island"}) || !slices.Equal(ts.Files(), []string{a, b}) {
 		t.Errorf("keys %q files %q", ts.Keys(), ts.Files())
 	}
@@ -166,10 +163,7 @@ func TestLoadPercentages(t *testing.T) {
 		"c,0%,\n"+
 		"d,3e-1,\n"+
 		"e,7%,\n")
-	ts, _, err := priorfiles.Load([]string{path})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ts := mustLoad(t, []string{path})
 	for key, want := range map[string][]float64{"a": {0.3, 0.125, 0.125}, "b": {1}, "c": {0}, "d": {0.3}, "e": {0.07}} {
 		p, err := ts.Lookup(key)
 		if err != nil {

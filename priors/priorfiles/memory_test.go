@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/build"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
 )
@@ -17,7 +17,7 @@ import (
 // must agree, since a distributed run's row messages must be eval's.
 func TestLoadMemoryIsLoad(t *testing.T) {
 	dir := t.TempDir()
-	res, err := priorfiles.BuildFile(penguinsPath, readers.Options{}, priors.BuildOptions{Columns: []string{"Sex"}, Given: []string{"Island"}})
+	res, err := priorfiles.BuildFile(penguinsPath, readers.Options{}, build.Options{Columns: []string{"Sex"}, Given: []string{"Island"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,10 +36,7 @@ func TestLoadMemoryIsLoad(t *testing.T) {
 		}
 		contents[p] = data
 	}
-	disk, _, err := priorfiles.Load(paths)
-	if err != nil {
-		t.Fatal(err)
-	}
+	disk := mustLoad(t, paths)
 	mem, err := priorfiles.LoadMemory(paths, contents)
 	if err != nil {
 		t.Fatal(err)

@@ -1,15 +1,14 @@
 package priorfiles_test
 
 import (
-	"encoding/csv"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
+	"github.com/riskbatch/riskbatch/priors/build"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
 )
@@ -18,15 +17,7 @@ import (
 // package readers: the header and the data rows.
 func readPenguins(t *testing.T) ([]string, [][]string) {
 	t.Helper()
-	f, err := os.Open(penguinsPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := testfiles.ReadCSV(t, penguinsPath, 0)
 	return recs[0], recs[1:]
 }
 
@@ -85,7 +76,7 @@ func TestPenguinsConditionals(t *testing.T) {
 		{"Species", []string{"Island"}, "penguins:Species|Island"},
 	} {
 		t.Run(tc.key, func(t *testing.T) {
-			res, err := priorfiles.BuildFile(penguinsPath, readers.Options{}, priors.BuildOptions{Columns: []string{tc.target}, Given: tc.given})
+			res, err := priorfiles.BuildFile(penguinsPath, readers.Options{}, build.Options{Columns: []string{tc.target}, Given: tc.given})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -150,13 +141,7 @@ func TestPenguinsConditionals(t *testing.T) {
 
 			// Through a written prior table and back.
 			out := filepath.Join(t.TempDir(), "priors.csv")
-			if err := priorfiles.WriteResult(out, res, ""); err != nil {
-				t.Fatal(err)
-			}
-			tables, _, err := priorfiles.Load([]string{out})
-			if err != nil {
-				t.Fatal(err)
-			}
+			tables := writeAndLoad(t, out, res)
 			p, err := tables.Lookup(strings.ToLower(tc.key))
 			if err != nil {
 				t.Fatal(err)

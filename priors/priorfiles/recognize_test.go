@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/build"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 )
 
@@ -14,7 +14,7 @@ import (
 // with known columns inserted (a conditional prior), are recognised; the
 // header of a data file or a release table is not.
 func TestWrittenHeader(t *testing.T) {
-	res := buildCSV(t, "d.csv", "zip,age,sex\n1,30,f\n1,31,m\n2,30,f\n", priors.BuildOptions{Columns: []string{"sex"}, Given: []string{"zip", "age"}})
+	res := buildCSV(t, "d.csv", "zip,age,sex\n1,30,f\n1,31,m\n2,30,f\n", build.Options{Columns: []string{"sex"}, Given: []string{"zip", "age"}})
 	dir := t.TempDir()
 	out := filepath.Join(dir, "p.csv")
 	if err := priorfiles.WriteResult(out, res, ""); err != nil {
@@ -31,7 +31,7 @@ func TestWrittenHeader(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !priors.WrittenHeader(header) {
+		if !build.WrittenHeader(header) {
 			t.Errorf("%s: header %q not recognised", filepath.Base(path), header)
 		}
 	}
@@ -43,7 +43,7 @@ func TestWrittenHeader(t *testing.T) {
 		{"id", "epsilon", "status", "message"},
 		nil,
 	} {
-		if priors.WrittenHeader(h) {
+		if build.WrittenHeader(h) {
 			t.Errorf("%q recognised as written by WriteResult", h)
 		}
 	}

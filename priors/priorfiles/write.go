@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/build"
 	"github.com/riskbatch/riskbatch/writers"
 )
 
@@ -35,9 +35,9 @@ func OutputPaths(path, format string) (prior, frequencies, summary string, err e
 // sheetNames are the XLSX sheet names of the output tables.
 func sheetName(name string) string {
 	switch name {
-	case priors.PriorsTable:
+	case build.PriorsTable:
 		return "Priors"
-	case priors.FrequenciesTable:
+	case build.FrequenciesTable:
 		return "Frequencies"
 	}
 	return "Summary"
@@ -52,7 +52,7 @@ func sheetName(name string) string {
 // file goes to a temporary file first and is renamed into place only once
 // the three are complete (a failure while renaming leaves the files
 // already renamed).
-func WriteResult(path string, r *priors.Result, format string) error {
+func WriteResult(path string, r *build.Result, format string) error {
 	if r == nil {
 		return errors.New("priors: no result to write")
 	}

@@ -1,13 +1,13 @@
 package priorfiles_test
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
-	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
+	"github.com/riskbatch/riskbatch/priors/build"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
 )
@@ -16,7 +16,7 @@ import (
 // p vectors; the frequency and summary tables have a row per value and per
 // key.
 func TestWriteResultRoundTrip(t *testing.T) {
-	res, err := priorfiles.BuildFile(penguinsPath, readers.Options{}, priors.BuildOptions{
+	res, err := priorfiles.BuildFile(penguinsPath, readers.Options{}, build.Options{
 		Given: []string{"Species", "Island"}, Ordinal: []string{"Body Mass (g)"}, Tolerance: 100,
 		Joint: [][]string{{"Sex", "Island"}, {"Sex", "Flipper Length (mm)"}},
 	})
@@ -106,16 +106,7 @@ func countRows(t *testing.T, path string) int {
 			tb.Close()
 			continue
 		}
-		for {
-			_, err := tb.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			n++
-		}
+		n += len(testfiles.AllRows(t, tb))
 		tb.Close()
 	}
 	return n
@@ -124,7 +115,7 @@ func countRows(t *testing.T, path string) int {
 // A known column named like a column of the prior table is renamed so that
 // the loader still finds prior and p.
 func TestKnownColumnRenamed(t *testing.T) {
-	res := buildCSV(t, "r.csv", "p,u\n1,A\n1,B\n2,A\n", priors.BuildOptions{Columns: []string{"u"}, Given: []string{"p"}})
+	res := buildCSV(t, "r.csv", "p,u\n1,A\n1,B\n2,A\n", build.Options{Columns: []string{"u"}, Given: []string{"p"}})
 	var cols []string
 	for _, c := range res.Outputs()[0].Columns {
 		cols = append(cols, c.Name)
@@ -133,13 +124,7 @@ func TestKnownColumnRenamed(t *testing.T) {
 		t.Errorf("columns %q", cols)
 	}
 	path := filepath.Join(t.TempDir(), "r.csv")
-	if err := priorfiles.WriteResult(path, res, ""); err != nil {
-		t.Fatal(err)
-	}
-	ts, _, err := priorfiles.Load([]string{path})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ts := writeAndLoad(t, path, res)
 	if p, err := ts.Lookup("r:u|p"); err != nil || !slices.Equal(p.Ps(), []float64{0.5, 0.5, 1}) {
 		t.Errorf("r:u|p: %v %v", p.Ps(), err)
 	}

@@ -1,10 +1,11 @@
-package priors
+package build
 
 import (
 	"iter"
 	"strconv"
 	"strings"
 
+	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -41,17 +42,28 @@ func (r *Result) Outputs() []OutputTable {
 func (r *Result) knownColumns(fixed []string) []string {
 	taken := map[string]bool{}
 	for _, f := range fixed {
-		taken[normName(f)] = true
+		taken[priors.NormalizeName(f)] = true
 	}
 	out := make([]string, len(r.knownNames))
 	for i, n := range r.knownNames {
-		for taken[normName(n)] {
+		for taken[priors.NormalizeName(n)] {
 			n = "known " + n
 		}
-		taken[normName(n)] = true
+		taken[priors.NormalizeName(n)] = true
 		out[i] = n
 	}
 	return out
+}
+
+// appendKnown appends to cols a column per known column, named by
+// knownColumns, documented as whose known value of it, and returns them
+// with the names.
+func (r *Result) appendKnown(cols []table.Column, fixed []string, whose string) ([]table.Column, []string) {
+	known := r.knownColumns(fixed)
+	for i, k := range known {
+		cols = append(cols, outColumn(k, table.Text, table.Input, table.General, whose+" known value of "+strconv.Quote(r.knownNames[i])))
+	}
+	return cols, known
 }
 
 // textOrEmpty is a Text cell, or an empty cell for "".
@@ -60,6 +72,18 @@ func textOrEmpty(s string) table.Cell {
 		return table.Cell{}
 	}
 	return table.TextCell(s)
+}
+
+// putKnown puts the n known values of a row, or n empty cells when vals
+// is nil (a marginal).
+func putKnown(put func(table.Cell), n int, vals []string) {
+	for j := range n {
+		if vals != nil {
+			put(textOrEmpty(vals[j]))
+		} else {
+			put(table.Cell{})
+		}
+	}
 }
 
 // column is a shorthand for a documented output column.
@@ -91,10 +115,7 @@ func (r *Result) priorsTable() OutputTable {
 	if multi {
 		cols = append(cols, outColumn("source", table.Text, table.Input, table.General, "the record's file (and sheet)"))
 	}
-	known := r.knownColumns(fixed)
-	for i, k := range known {
-		cols = append(cols, outColumn(k, table.Text, table.Input, table.General, "the record's known value of "+strconv.Quote(r.knownNames[i])))
-	}
+	cols, known := r.appendKnown(cols, fixed, "the record's")
 	cols = append(cols,
 		outColumn("best_guess", table.Text, table.Output, table.General, "the Bayes-optimal guess for the record (a window as z ± E)"),
 		outColumn("cell_records", table.Integer, table.Output, table.Count, "records with the attribute in the record's cell of known values (all records for a marginal)"),
@@ -118,13 +139,7 @@ func (r *Result) priorsTable() OutputTable {
 				if multi {
 					put(textOrEmpty(rp.Source))
 				}
-				for j := range known {
-					if rp.Known != nil {
-						put(textOrEmpty(rp.Known[j]))
-					} else {
-						put(table.Cell{})
-					}
-				}
+				putKnown(put, len(known), rp.Known)
 				put(textOrEmpty(rp.Best))
 				put(table.IntegerCell(rp.CellRecords))
 				put(textOrEmpty(rp.Warning))
@@ -144,10 +159,7 @@ func (r *Result) frequencyTable() OutputTable {
 		outColumn("attribute", table.Text, table.Input, table.General, "the attribute column(s)"),
 		outColumn("given", table.Text, table.Input, table.General, "the known columns (empty for a marginal)"),
 	}
-	known := r.knownColumns(fixed)
-	for i, k := range known {
-		cols = append(cols, outColumn(k, table.Text, table.Input, table.General, "the cell's known value of "+strconv.Quote(r.knownNames[i])))
-	}
+	cols, known := r.appendKnown(cols, fixed, "the cell's")
 	cols = append(cols,
 		outColumn("value", table.Text, table.Input, table.General, "a value of the attribute (a joint's values separated by \", \")"),
 		outColumn("count", table.Integer, table.Output, table.Count, "records with the value (in the cell)"),
@@ -160,15 +172,9 @@ func (r *Result) frequencyTable() OutputTable {
 			i := 0
 			put := func(c table.Cell) { cells[i] = c; i++ }
 			put(table.TextCell(e.Key))
-			put(table.TextCell(targetName(e.Target)))
-			put(textOrEmpty(targetName(e.Given)))
-			for j := range known {
-				if knownVals != nil {
-					put(textOrEmpty(knownVals[j]))
-				} else {
-					put(table.Cell{})
-				}
-			}
+			put(table.TextCell(priors.ColumnList(e.Target)))
+			put(textOrEmpty(priors.ColumnList(e.Given)))
+			putKnown(put, len(known), knownVals)
 			put(textOrEmpty(f.Value))
 			put(table.IntegerCell(f.Count))
 			put(table.NumberCell(f.P))
@@ -222,7 +228,7 @@ func (r *Result) frequencyTable() OutputTable {
 // columns).
 func (r *Result) marginalOf(e *Entry) []Frequency {
 	for _, m := range r.Entries {
-		if m.cond == nil && m.Window == e.Window && targetName(m.Target) == targetName(e.Target) {
+		if m.cond == nil && m.Window == e.Window && priors.ColumnList(m.Target) == priors.ColumnList(e.Target) {
 			return m.marginal
 		}
 	}
@@ -273,8 +279,8 @@ func (r *Result) summaryTable() OutputTable {
 				}
 			}
 			put(table.TextCell(e.Key))
-			put(table.TextCell(targetName(e.Target)))
-			put(textOrEmpty(targetName(e.Given)))
+			put(table.TextCell(priors.ColumnList(e.Target)))
+			put(textOrEmpty(priors.ColumnList(e.Given)))
 			if e.Window {
 				put(table.TextCell("window"))
 			} else {

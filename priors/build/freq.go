@@ -1,4 +1,4 @@
-package priors
+package build
 
 import (
 	"cmp"

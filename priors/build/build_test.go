@@ -1,4 +1,4 @@
-package priors_test
+package build_test
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/build"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -20,7 +21,7 @@ func TestBuildDefaultColumns(t *testing.T) {
 	for i := range 30 {
 		fmt.Fprintf(&b, "%d,%s,%d\n", i, []string{"red", "blue"}[i%2], i%4)
 	}
-	res := buildCSV(t, "d.csv", b.String(), priors.BuildOptions{MaxCategories: 10})
+	res := buildCSV(t, "d.csv", b.String(), build.Options{MaxCategories: 10})
 	var keys []string
 	for _, e := range res.Entries {
 		keys = append(keys, e.Key)
@@ -31,12 +32,12 @@ func TestBuildDefaultColumns(t *testing.T) {
 	if !strings.Contains(strings.Join(res.Notes, "\n"), `column "id" has more than 10 distinct values`) {
 		t.Errorf("notes %q", res.Notes)
 	}
-	res = buildCSV(t, "d.csv", b.String(), priors.BuildOptions{MaxCategories: -1})
+	res = buildCSV(t, "d.csv", b.String(), build.Options{MaxCategories: -1})
 	if e := entry(t, res, "d:id"); e.Support != 30 || !near(e.Baseline, 1.0/30) {
 		t.Errorf("id: support %d baseline %v", e.Support, e.Baseline)
 	}
 	// Named columns are never bounded.
-	res = buildCSV(t, "d.csv", b.String(), priors.BuildOptions{Columns: []string{"ID"}, MaxCategories: 3})
+	res = buildCSV(t, "d.csv", b.String(), build.Options{Columns: []string{"ID"}, MaxCategories: 3})
 	if e := entry(t, res, "d:id"); e.Support != 30 {
 		t.Errorf("named id: support %d", e.Support)
 	}
@@ -46,7 +47,7 @@ func TestBuildDefaultColumns(t *testing.T) {
 // own with MissingAsValue; a missing known value is always a value.
 func TestBuildMissing(t *testing.T) {
 	text := "k,u\nx,A\nx,\nx,\n,B\n,B\n,A\nx,A\n"
-	res := buildCSV(t, "m.csv", text, priors.BuildOptions{Columns: []string{"u"}, Given: []string{"k"}})
+	res := buildCSV(t, "m.csv", text, build.Options{Columns: []string{"u"}, Given: []string{"k"}})
 	m := entry(t, res, "m:u")
 	if m.Records != 5 || m.Missing != 2 || !near(m.Baseline, 3.0/5) {
 		t.Errorf("left out: records %d missing %d baseline %v", m.Records, m.Missing, m.Baseline)
@@ -63,7 +64,7 @@ func TestBuildMissing(t *testing.T) {
 			t.Errorf("row %d: p %v want %v", r, ps[r], w)
 		}
 	}
-	res = buildCSV(t, "m.csv", text, priors.BuildOptions{Columns: []string{"u"}, Given: []string{"k"}, MissingAsValue: true})
+	res = buildCSV(t, "m.csv", text, build.Options{Columns: []string{"u"}, Given: []string{"k"}, MissingAsValue: true})
 	m = entry(t, res, "m:u")
 	if m.Records != 7 || m.Missing != 0 || m.Support != 3 || !near(m.Baseline, 3.0/7) {
 		t.Errorf("as value: records %d missing %d support %d baseline %v", m.Records, m.Missing, m.Support, m.Baseline)
@@ -81,25 +82,25 @@ func TestBuildMissing(t *testing.T) {
 func TestBuildErrors(t *testing.T) {
 	text := "a,b,n\nx,1,2\ny,two,1\n"
 	for name, tc := range map[string]struct {
-		opts priors.BuildOptions
+		opts build.Options
 		want string
 		row  int
 		col  string
 	}{
-		"unknown column":  {priors.BuildOptions{Columns: []string{"zz"}}, `"zz" is not a column; the columns are "a", "b", "n"`, 0, ""},
-		"unknown given":   {priors.BuildOptions{Given: []string{"zz"}}, "known column", 0, ""},
-		"ordinal text":    {priors.BuildOptions{Ordinal: []string{"b"}}, `"two" is not a number`, 3, "b"},
-		"joint of one":    {priors.BuildOptions{Joint: [][]string{{"a"}}}, "at least two columns", 0, ""},
-		"joint twice":     {priors.BuildOptions{Joint: [][]string{{"a", "A"}}}, "twice", 0, ""},
-		"negative E":      {priors.BuildOptions{Tolerance: -1}, "tolerance", 0, ""},
-		"NaN smoothing":   {priors.BuildOptions{Smoothing: math.NaN()}, "smoothing", 0, ""},
-		"zipf unknown":    {priors.BuildOptions{Columns: []string{"a"}, ZipfDomain: map[string]float64{"b": 10}}, "not an exact-match attribute", 0, ""},
-		"zipf too small":  {priors.BuildOptions{Columns: []string{"a"}, ZipfDomain: map[string]float64{"a": 1}}, "whole number ≥ 2", 0, ""},
-		"count attribute": {priors.BuildOptions{Columns: []string{"n"}, CountColumn: "n"}, "count column", 0, ""},
-		"count as given":  {priors.BuildOptions{Given: []string{"n"}, CountColumn: "n"}, "count column", 0, ""},
-		"count text":      {priors.BuildOptions{CountColumn: "b"}, `the count "two" is not a number`, 3, "b"},
+		"unknown column":  {build.Options{Columns: []string{"zz"}}, `"zz" is not a column; the columns are "a", "b", "n"`, 0, ""},
+		"unknown given":   {build.Options{Given: []string{"zz"}}, "known column", 0, ""},
+		"ordinal text":    {build.Options{Ordinal: []string{"b"}}, `"two" is not a number`, 3, "b"},
+		"joint of one":    {build.Options{Joint: [][]string{{"a"}}}, "at least two columns", 0, ""},
+		"joint twice":     {build.Options{Joint: [][]string{{"a", "A"}}}, "twice", 0, ""},
+		"negative E":      {build.Options{Tolerance: -1}, "tolerance", 0, ""},
+		"NaN smoothing":   {build.Options{Smoothing: math.NaN()}, "smoothing", 0, ""},
+		"zipf unknown":    {build.Options{Columns: []string{"a"}, ZipfDomain: map[string]float64{"b": 10}}, "not an exact-match attribute", 0, ""},
+		"zipf too small":  {build.Options{Columns: []string{"a"}, ZipfDomain: map[string]float64{"a": 1}}, "whole number ≥ 2", 0, ""},
+		"count attribute": {build.Options{Columns: []string{"n"}, CountColumn: "n"}, "count column", 0, ""},
+		"count as given":  {build.Options{Given: []string{"n"}, CountColumn: "n"}, "count column", 0, ""},
+		"count text":      {build.Options{CountColumn: "b"}, `the count "two" is not a number`, 3, "b"},
 	} {
-		_, err := priors.Build(openCSV(t, "e.csv", text), tc.opts)
+		_, err := build.Priors(openCSV(t, "e.csv", text), tc.opts)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", name, err, tc.want)
 			continue
@@ -116,24 +117,24 @@ func TestBuildErrors(t *testing.T) {
 		"fractional count": "a,n\nx,1.5\n",
 		"empty count":      "a,n\nx,\n",
 	} {
-		_, err := priors.Build(openCSV(t, "e.csv", text), priors.BuildOptions{CountColumn: "n"})
+		_, err := build.Priors(openCSV(t, "e.csv", text), build.Options{CountColumn: "n"})
 		var te *table.Error
 		if !errors.As(err, &te) || te.Pos.Row != 2 || te.Pos.ColumnName != "n" {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if _, err := priors.Build(nil, priors.BuildOptions{}); err == nil {
+	if _, err := build.Priors(nil, build.Options{}); err == nil {
 		t.Errorf("no tables: no error")
 	}
 	// A record with too many fields stops the build with its position.
-	_, err := priors.Build(openCSV(t, "q.csv", "a,b\nx,1\ny,2,3\n"), priors.BuildOptions{})
+	_, err := build.Priors(openCSV(t, "q.csv", "a,b\nx,1\ny,2,3\n"), build.Options{})
 	var te *table.Error
 	if !errors.As(err, &te) || te.Pos.Row != 3 {
 		t.Errorf("malformed record: %v", err)
 	}
 	// A second table without a column the first has.
 	tables := append(openCSV(t, "one.csv", "a,b\nx,1\n"), openCSV(t, "two.csv", "a\nx\n")...)
-	if _, err := priors.Build(tables, priors.BuildOptions{}); err == nil || !strings.Contains(err.Error(), "two.csv") {
+	if _, err := build.Priors(tables, build.Options{}); err == nil || !strings.Contains(err.Error(), "two.csv") {
 		t.Errorf("missing column in the second table: %v", err)
 	}
 }
@@ -151,7 +152,7 @@ func TestBuildAggregatedEqualsRaw(t *testing.T) {
 		fmt.Fprintf(&agg, "%s,%s,%d\n", kv[0], kv[1], counts[kv])
 	}
 	agg.WriteString("d,x,0\n") // a row of count 0 is no record
-	opts := priors.BuildOptions{Name: "t", Columns: []string{"u"}, Given: []string{"k"}}
+	opts := build.Options{Name: "t", Columns: []string{"u"}, Given: []string{"k"}}
 	r1 := buildCSV(t, "raw.csv", raw.String(), opts)
 	opts.CountColumn = "count"
 	r2 := buildCSV(t, "agg.csv", agg.String(), opts)
@@ -163,7 +164,7 @@ func TestBuildAggregatedEqualsRaw(t *testing.T) {
 		if e1.Baseline != e2.Baseline || e1.MaxP != e2.MaxP || e1.EntropyBits != e2.EntropyBits || e1.Records != e2.Records || e1.Support != e2.Support {
 			t.Errorf("%s: raw %+v, aggregated %+v", key, *e1, *e2)
 		}
-		expand := func(e *priors.Entry) map[float64]int64 {
+		expand := func(e *build.Entry) map[float64]int64 {
 			m := map[float64]int64{}
 			for rp := range e.PriorRows() {
 				m[rp.P] += rp.Targets
@@ -184,7 +185,7 @@ func TestBuildAggregatedEqualsRaw(t *testing.T) {
 // which table a record comes from.
 func TestBuildSeveralTables(t *testing.T) {
 	tables := append(openCSV(t, "one.csv", "k,u\nx,A\nx,B\n"), openCSV(t, "two.csv", "u,k\nA,x\nA,y\n")...)
-	res, err := priors.Build(tables, priors.BuildOptions{Columns: []string{"u"}, Given: []string{"k"}})
+	res, err := build.Priors(tables, build.Options{Columns: []string{"u"}, Given: []string{"k"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +220,7 @@ func TestBuildZipf(t *testing.T) {
 			fmt.Fprintf(&b, "v%d\n", i)
 		}
 	}
-	res := buildCSV(t, "z.csv", b.String(), priors.BuildOptions{ZipfDomain: map[string]float64{"W": 100}})
+	res := buildCSV(t, "z.csv", b.String(), build.Options{ZipfDomain: map[string]float64{"W": 100}})
 	e := entry(t, res, "z:w")
 	fc := make([]float64, len(counts))
 	for i, c := range counts {
@@ -229,7 +230,7 @@ func TestBuildZipf(t *testing.T) {
 	if e.Zipf == nil || e.Zipf.S != want.S || e.Zipf.Observed || e.Zipf.N != 100 {
 		t.Errorf("zipf %+v, want %+v", e.Zipf, want)
 	}
-	if _, err := priors.Build(openCSV(t, "z.csv", b.String()), priors.BuildOptions{ZipfDomain: map[string]float64{"w": 3}}); err == nil {
+	if _, err := build.Priors(openCSV(t, "z.csv", b.String()), build.Options{ZipfDomain: map[string]float64{"w": 3}}); err == nil {
 		t.Errorf("a stated domain below the observed values: no error")
 	}
 }

@@ -1,10 +1,13 @@
-package priors
+package build
 
 import (
 	"cmp"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/riskbatch/riskbatch/internal/words"
 )
 
 // catTarget accumulates an exact-match attribute: one column, or several
@@ -143,25 +146,13 @@ func (t *catTarget) finishConditional(b *builder, e *Entry) {
 		}
 		return strings.Compare(vals[a.v], vals[c.v])
 	})
-	nk := b.known.count()
-	cr := &condResult{
-		cellN:    make([]int64, nk),
-		cellP:    make([]float64, nk),
-		cellBest: make([]string, nk),
-		warn:     make([]string, nk),
-		off:      make([]int, nk+1),
-		flat:     make([]Frequency, len(entries)),
-		miss:     t.miss,
-		smoothM:  m,
-	}
+	cr := newCondResult(b.known.count(), len(entries), t.miss)
+	cr.smoothM = m
 	for i, x := range entries {
-		cr.flat[i] = Frequency{Value: vals[x.v], Count: x.c}
-		cr.cellN[x.kid] += x.c
-		cr.off[x.kid+1]++
+		cr.set(i, x.kid, vals[x.v], x.c)
 	}
-	for k := 0; k < nk; k++ {
-		cr.off[k+1] += cr.off[k]
-	}
+	cr.offsets()
+	nk := b.known.count()
 	var hsum float64
 	counts := make([]int64, 0, 16)
 	for k := 0; k < nk; k++ {
@@ -199,6 +190,36 @@ type condResult struct {
 	smoothM  int    // support size m used by smoothing (exact match)
 }
 
+// newCondResult returns the cells of a conditional entry with nk cells
+// and n (cell, value) counts in all.
+func newCondResult(nk, n int, miss bitset) *condResult {
+	return &condResult{
+		cellN:    make([]int64, nk),
+		cellP:    make([]float64, nk),
+		cellBest: make([]string, nk),
+		warn:     make([]string, nk),
+		off:      make([]int, nk+1),
+		flat:     make([]Frequency, n),
+		miss:     miss,
+	}
+}
+
+// set puts the count c of value in cell kid at flat[i]; the counts come
+// sorted by cell. offsets completes off afterwards.
+func (cr *condResult) set(i int, kid uint32, value string, c int64) {
+	cr.flat[i] = Frequency{Value: value, Count: c}
+	cr.cellN[kid] += c
+	cr.off[kid+1]++
+}
+
+// offsets turns the counts of values per cell that set left in off into
+// the offsets of the cells in flat.
+func (cr *condResult) offsets() {
+	for k := 0; k+1 < len(cr.off); k++ {
+		cr.off[k+1] += cr.off[k]
+	}
+}
+
 // cellFinished adds cell k of cr to the entry's totals and flags it when
 // it has fewer than MinCellCount records.
 func (b *builder) cellFinished(e *Entry, cr *condResult, k int) {
@@ -210,7 +231,7 @@ func (b *builder) cellFinished(e *Entry, cr *condResult, k int) {
 	if min := b.opts.MinCellCount; min > 0 && n < int64(min) {
 		e.SmallCells++
 		e.SmallCellRecords += n
-		cr.warn[k] = "the cell of known values has " + pluralf64(n, "record", "records") + " with this attribute, fewer than " + itoa(min)
+		cr.warn[k] = "the cell of known values has " + words.Count(n, "record", "records") + " with this attribute, fewer than " + strconv.Itoa(min)
 	}
 }
 
@@ -225,8 +246,8 @@ func (b *builder) finishCells(e *Entry, hsum float64) {
 	e.Baseline = math.Min(e.Baseline, e.MaxP) // rounding
 	e.EntropyBits = hsum / float64(e.Records)
 	if e.SmallCells > 0 {
-		e.Warnings = append(e.Warnings, pluralf(e.SmallCells, "cell", "cells")+" of known values ("+
-			pluralf64(e.SmallCellRecords, "record", "records")+") with fewer than "+itoa(b.opts.MinCellCount)+
+		e.Warnings = append(e.Warnings, words.Count(int64(e.SmallCells), "cell", "cells")+" of known values ("+
+			words.Count(e.SmallCellRecords, "record", "records")+") with fewer than "+strconv.Itoa(b.opts.MinCellCount)+
 			" records: their p_i rests on few records")
 	}
 }

@@ -1,4 +1,4 @@
-package priors_test
+package build_test
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/build"
 )
 
 // catalogData is a test vector for Swanberg et al. 2025: known value a with
@@ -81,8 +81,8 @@ func TestCatalogJointConditional(t *testing.T) {
 		t.Fatalf("direct counting gives %v, the catalog 0.6 and 0.5", want)
 	}
 	for _, count := range []bool{false, true} {
-		opts := priors.BuildOptions{Name: "cat", Columns: []string{"U1", "U2"}, Joint: [][]string{{"U1", "U2"}}, Given: []string{"K"}}
-		var res *priors.Result
+		opts := build.Options{Name: "cat", Columns: []string{"U1", "U2"}, Joint: [][]string{{"U1", "U2"}}, Given: []string{"K"}}
+		var res *build.Result
 		if count {
 			opts.CountColumn = "n"
 			res = buildCSV(t, "agg.csv", catalogData(true), opts)
@@ -126,7 +126,7 @@ func TestCatalogJointConditional(t *testing.T) {
 func TestSmoothing(t *testing.T) {
 	text := "k,u\nx,A\nx,A\nx,B\ny,C\n"
 	const alpha = 0.5
-	res := buildCSV(t, "s.csv", text, priors.BuildOptions{Columns: []string{"u"}, Given: []string{"k"}, Smoothing: alpha})
+	res := buildCSV(t, "s.csv", text, build.Options{Columns: []string{"u"}, Given: []string{"k"}, Smoothing: alpha})
 	e := entry(t, res, "s:u|k")
 	// m = 3 (A, B, C). Cell x: n = 3, best A: (2 + .5)/(3 + 1.5). Cell y: (1 + .5)/(1 + 1.5).
 	want := map[string]float64{"x": 2.5 / 4.5, "y": 1.5 / 2.5}
@@ -143,9 +143,9 @@ func TestSmoothing(t *testing.T) {
 		t.Errorf("smoothed marginal %v", m.Baseline)
 	}
 	// The frequency table lists every value of the support in every cell.
-	var freq priors.OutputTable
+	var freq build.OutputTable
 	for _, o := range res.Outputs() {
-		if o.Name == priors.FrequenciesTable {
+		if o.Name == build.FrequenciesTable {
 			freq = o
 		}
 	}
@@ -175,7 +175,7 @@ func TestSmallCells(t *testing.T) {
 		fmt.Fprintf(&b, "big,%d\n", i%2)
 	}
 	b.WriteString("small,1\nsmall,1\nsmall,0\n")
-	res := buildCSV(t, "c.csv", b.String(), priors.BuildOptions{Columns: []string{"u"}, Given: []string{"k"}})
+	res := buildCSV(t, "c.csv", b.String(), build.Options{Columns: []string{"u"}, Given: []string{"k"}})
 	e := entry(t, res, "c:u|k")
 	if e.SmallCells != 1 || e.SmallCellRecords != 3 || len(e.Warnings) != 1 || !strings.Contains(e.Warnings[0], "fewer than 5") {
 		t.Errorf("small cells %d records %d warnings %q", e.SmallCells, e.SmallCellRecords, e.Warnings)
@@ -195,7 +195,7 @@ func TestSmallCells(t *testing.T) {
 	if flagged != 3 {
 		t.Errorf("%d records flagged, want 3", flagged)
 	}
-	res = buildCSV(t, "c.csv", b.String(), priors.BuildOptions{Columns: []string{"u"}, Given: []string{"k"}, MinCellCount: -1})
+	res = buildCSV(t, "c.csv", b.String(), build.Options{Columns: []string{"u"}, Given: []string{"k"}, MinCellCount: -1})
 	if e := entry(t, res, "c:u|k"); e.SmallCells != 0 || len(e.Warnings) != 0 {
 		t.Errorf("MinCellCount < 0 still flags: %v", e.Warnings)
 	}

@@ -1,0 +1,52 @@
+package testfiles
+
+import (
+	"encoding/csv"
+	"errors"
+	"io"
+	"os"
+	"testing"
+
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// ReadCSV reads back every record of the delimited file at path as
+// encoding/csv reads it, with comma as the delimiter (',' when 0),
+// independently of package readers: a test of a writer or of a prior table
+// does not trust the code it checks. It fails the test when the file
+// cannot be read or is not valid CSV.
+func ReadCSV(t testing.TB, path string, comma rune) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	if comma != 0 {
+		r.Comma = comma
+	}
+	recs, err := r.ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return recs
+}
+
+// AllRows returns the cells of every row of src, read to its end (io.EOF)
+// with Next: a table of package readers, an evaluator's data table. It
+// fails the test on any other error.
+func AllRows(t testing.TB, src interface{ Next() (table.Row, error) }) [][]table.Cell {
+	t.Helper()
+	var rows [][]table.Cell
+	for {
+		row, err := src.Next()
+		if errors.Is(err, io.EOF) {
+			return rows
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, row.Cells)
+	}
+}

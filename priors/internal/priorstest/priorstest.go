@@ -1,0 +1,100 @@
+// Package priorstest holds what the tests of package priors and of the
+// packages beside it share: building priors from CSV text held in memory,
+// looking up entries, comparing probabilities, and a brute-force best
+// window.
+package priorstest
+
+import (
+	"bytes"
+	"math"
+	"testing"
+
+	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/build"
+	"github.com/riskbatch/riskbatch/priors/priorfiles"
+	"github.com/riskbatch/riskbatch/readers"
+)
+
+// OpenCSV opens CSV text held in memory as the tables of a file name.
+func OpenCSV(t testing.TB, name, text string) []priors.Rows {
+	t.Helper()
+	tables, err := readers.OpenReader(name, bytes.NewReader([]byte(text)), int64(len(text)), readers.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for _, tb := range tables {
+			tb.Close()
+		}
+	})
+	return priorfiles.Rows(tables)
+}
+
+// BuildCSV builds priors from CSV text held in memory as the file name.
+func BuildCSV(t testing.TB, name, text string, opts build.Options) *build.Result {
+	t.Helper()
+	res, err := build.Priors(OpenCSV(t, name, text), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// Entry returns the entry of a key or fails.
+func Entry(t testing.TB, r *build.Result, key string) *build.Entry {
+	t.Helper()
+	e := r.Entry(key)
+	if e == nil {
+		var keys []string
+		for _, e := range r.Entries {
+			keys = append(keys, e.Key)
+		}
+		t.Fatalf("no entry %q; the keys are %q", key, keys)
+	}
+	return e
+}
+
+// RowPs returns the prior-table rows of an entry as row → p, and the
+// rows in order.
+func RowPs(e *build.Entry) (map[int]float64, []int) {
+	ps := map[int]float64{}
+	var rows []int
+	for rp := range e.PriorRows() {
+		ps[rp.Row] = rp.P
+		rows = append(rows, rp.Row)
+	}
+	return ps, rows
+}
+
+// Near reports whether a and b agree to a relative 1e-12 (absolute below
+// 1).
+func Near(a, b float64) bool {
+	return math.Abs(a-b) <= 1e-12*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
+
+// BruteWindow tries every guess z among the values ± E and the midpoints
+// of pairs of values (an optimal window has a value at an end, so its
+// guess is one of these), summing the mass within E of z directly.
+func BruteWindow(xs, ws []float64, e float64) float64 {
+	var cands []float64
+	for _, x := range xs {
+		cands = append(cands, x-e, x, x+e)
+		for _, y := range xs {
+			cands = append(cands, (x+y)/2)
+		}
+	}
+	total, best := 0.0, 0.0
+	for _, w := range ws {
+		total += w
+	}
+	for _, z := range cands {
+		m := 0.0
+		for i, x := range xs {
+			if math.Abs(x-z) <= e*(1+1e-12)+1e-12 {
+				m += ws[i]
+			}
+		}
+		best = math.Max(best, m)
+	}
+	return best / total
+}

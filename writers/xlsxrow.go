@@ -1,0 +1,145 @@
+package writers
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/riskbatch/riskbatch/internal/numtext"
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// Write appends one row: held while the first rows fix the column widths,
+// then written, starting a new sheet when the current one is full.
+func (w *xlsxWriter) Write(cells []table.Cell) error {
+	return w.WriteFrom(cells, RowOrigin{})
+}
+
+// WriteFrom is Write for a row whose input side was read at origin, so
+// that the formulas of its input cells can be kept live where they land
+// (see OriginWriter).
+func (w *xlsxWriter) WriteFrom(cells []table.Cell, origin RowOrigin) error {
+	if err := w.beginRow(cells); err != nil {
+		return err
+	}
+	if w.sampling {
+		w.pending = append(w.pending, pendingRow{append([]table.Cell(nil), cells...), origin})
+		if len(w.pending) < widthSampleRows {
+			return nil
+		}
+		if err := w.startData(); err != nil {
+			return w.fail(err)
+		}
+		return nil
+	}
+	w.origin = origin
+	if err := w.writeRow(cells); err != nil {
+		return w.fail(err)
+	}
+	return nil
+}
+
+// writeRow writes one row on the current sheet, or on a new one when it is
+// full.
+func (w *xlsxWriter) writeRow(cells []table.Cell) error {
+	if w.row >= w.maxRows {
+		if err := w.endSheet(); err != nil {
+			return err
+		}
+		if err := w.startSheet(); err != nil {
+			return err
+		}
+	}
+	if w.formulas != nil {
+		w.formulas.Formulas(cells, w.row+1, w.fbuf)
+	}
+	flag := flagNone
+	if w.statusCol >= 0 {
+		flag = rowFlagOf(cells[w.statusCol].String())
+	}
+	for i, c := range cells {
+		v, numFmt := w.value(c)
+		if c.Kind == table.Text && w.numeric[i] {
+			if x, ok := numtext.Plain(c.Str); ok {
+				v = x
+			}
+		}
+		if numFmt == "" {
+			numFmt = w.colFmt[i]
+			if x, ok := v.(float64); ok && w.real[i] {
+				numFmt = realNumFmt(realDecimals(x))
+			}
+		}
+		formula := ""
+		if w.fbuf != nil && w.fbuf[i] != "" && len(w.fbuf[i]) <= maxFormulaChars {
+			if _, isNum := v.(float64); isNum {
+				formula = w.fbuf[i]
+			}
+		} else if c.Formula != "" && w.inputCols[i] {
+			var ok bool
+			if formula, ok = w.inputFormula(c.Formula, i); !ok {
+				formula = ""
+				w.asValues++
+			} else if v == nil {
+				v = "" // a formula whose value is empty: no cached value
+			}
+		}
+		if v == nil && flag == flagNone {
+			w.vals[i] = nil // nothing to write: no value, no fill
+			continue
+		}
+		if v != nil && (v != "" || formula != "") {
+			w.filled[i]++
+			w.count[i]++
+		}
+		style, err := w.cellStyle(numFmt, flag, i == w.statusCol)
+		if err != nil {
+			return err
+		}
+		w.cells[i] = excelize.Cell{StyleID: style, Value: v, Formula: formula}
+		w.vals[i] = &w.cells[i]
+	}
+	w.row++
+	if err := w.sw.SetRow("A"+strconv.Itoa(w.row), w.vals); err != nil {
+		return fmt.Errorf("writers: %s: writing data row %d (sheet %q, row %d): %w",
+			w.out.target, w.rows+1, w.sheet, w.row, err)
+	}
+	w.rows++
+	return nil
+}
+
+// value is the excelize value of a cell (nil for an empty cell) and the
+// number format it needs, if any: a date or time is a serial number in a
+// date or time format, a decimal a number shown with its digits.
+func (w *xlsxWriter) value(c table.Cell) (interface{}, string) {
+	switch c.Kind {
+	case table.Number:
+		return c.Num, ""
+	case table.Integer:
+		if c.Int > maxExactInteger || c.Int < -maxExactInteger {
+			return strconv.FormatInt(c.Int, 10), ""
+		}
+		return c.Int, ""
+	case table.Text, table.Nested:
+		s, cut := truncate(c.Str)
+		if cut {
+			w.cut++
+		}
+		return s, ""
+	case table.Bool:
+		return c.Bool, ""
+	case table.Date, table.Timestamp, table.TimeOfDay:
+		if x, format, ok := serialOf(c); ok {
+			return x, format
+		}
+		return c.String(), ""
+	case table.Decimal:
+		if x, format, ok := decimalNumber(c); ok {
+			return x, format
+		}
+		s, _ := truncate(c.Str)
+		return s, ""
+	}
+	return nil, ""
+}
