@@ -84,6 +84,11 @@ func (t EpsDeltaTradeOff) Reflected(x float64) float64 {
 	return max(0, a, math.Exp(-t.Epsilon)*(x-t.Delta))
 }
 
+// zeroTradeOff is f ≡ 0 (no privacy), where the recursion saturates.
+type zeroTradeOff struct{}
+
+func (zeroTradeOff) Reflected(float64) float64 { return 0 }
+
 // fdpSlack is the relative margin r_0 + h_0 must exceed c'/m by before a
 // claim counts as refuted: each of the up to c steps of the recursion
 // rounds by a few ulps, and the normal tails are accurate to about 1e-15,
@@ -167,7 +172,8 @@ func fdpSearch(c Counts, options int, tau float64, curve func(float64) TradeOff)
 			return -fdpMargin(c, options, curve(x), tau), nil
 		}
 	}
-	res, err := epsilonSearch(gap(c), gap(c.perfect()), tau, nil)
+	flat := -fdpMargin(c, options, zeroTradeOff{}, tau) // f ≡ 0: the recursion stops at once
+	res, err := epsilonSearch(gap(c), gap(c.perfect()), flat, tau, nil)
 	res.PValue = math.NaN()
 	return res, err
 }

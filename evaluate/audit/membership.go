@@ -87,13 +87,14 @@ func MembershipEpsilon(c Counts, delta, beta float64) (LowerBound, error) {
 			return lp - math.Log(beta), err
 		}
 	}
-	return epsilonSearch(gap(c), gap(c.perfect()), beta, warn)
+	return epsilonSearch(gap(c), gap(c.perfect()), -math.Log(beta), beta, warn)
 }
 
 // epsilonSearch runs refutedRange for a test given as a log-p-value gap
 // and assembles the LowerBound with its warnings; perfect is the gap of
-// the strongest outcome the canaries allow (for TooFewCanaries).
-func epsilonSearch(gap, perfect func(float64) (float64, error), beta float64, warn []Warning) (LowerBound, error) {
+// the strongest outcome the canaries allow (for TooFewCanaries), flat the
+// gap where the test saturates (see refutedRange).
+func epsilonSearch(gap, perfect func(float64) (float64, error), flat, beta float64, warn []Warning) (LowerBound, error) {
 	res := LowerBound{Significance: beta, Warnings: warn}
 	g0, err := gap(0)
 	if err != nil {
@@ -104,7 +105,7 @@ func epsilonSearch(gap, perfect func(float64) (float64, error), beta float64, wa
 		res.Warnings = append(res.Warnings, notCertified(perfect)...)
 		return res, nil
 	}
-	lo, hi, err := refutedRange(gap, g0)
+	lo, hi, err := refutedRange(gap, g0, flat)
 	if err != nil {
 		return LowerBound{}, err
 	}

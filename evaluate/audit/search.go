@@ -25,7 +25,12 @@ const searchLimit = 1 << 20
 // when the same end is kept twice) narrows the bracket [lo, hi], falling
 // back to a bisection step whenever two steps have not halved it, until
 // hi − lo ≤ 1e-9. It returns (lo, gap(lo) < 0) and hi (gap(hi) ≥ 0).
-func refutedRange(gap func(float64) (float64, error), g0 float64) (lo, hi float64, err error) {
+//
+// flat is the value gap takes where the test saturates (p-value 1, or the
+// f-DP recursion's value when the trade-off is 0): gap is constant beyond
+// that point, so an end at flat carries no slope and the step there is a
+// bisection.
+func refutedRange(gap func(float64) (float64, error), g0, flat float64) (lo, hi float64, err error) {
 	lo, glo := 0.0, g0
 	hi = 1.0
 	ghi, err := gap(hi)
@@ -43,7 +48,7 @@ func refutedRange(gap func(float64) (float64, error), g0 float64) (lo, hi float6
 	for hi-lo > searchTol {
 		w := hi - lo
 		x := lo + w/2
-		if steps < 2 && !math.IsInf(glo, 0) && !math.IsInf(ghi, 0) && ghi > glo {
+		if steps < 2 && !math.IsInf(glo, 0) && ghi < flat && ghi > glo {
 			x = lo + w*(-glo/(ghi-glo))
 			x = min(max(x, lo+searchTol/4), hi-searchTol/4)
 		}
