@@ -59,7 +59,7 @@ func membershipLogP(c Counts, eps, delta float64) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return logDualBound(d, c.Correct, 2*float64(c.Canaries)*delta), nil
+	return logDualBound(d, c.Correct, 2*float64(c.Canaries)*delta, true), nil
 }
 
 // MembershipEpsilon returns the largest ε the counts c refute at per-test

@@ -93,15 +93,24 @@ func flip(eps, p float64) (beta, q float64) {
 }
 
 // dominating returns the Poisson-binomial S = Σ Bernoulli(β_i) of Thm 3.2
-// for priors p at privacy loss ε. Equal priors give the binomial law
-// (poibin's homogeneous path).
-func dominating(p []float64, eps float64) (*poibin.Dist, error) {
+// for priors p at privacy loss ε, and whether the β_i strictly between 0
+// and 1 are all equal (then poibin takes its binomial path).
+func dominating(p []float64, eps float64) (*poibin.Dist, bool, error) {
 	beta := make([]float64, len(p))
 	q := make([]float64, len(p))
+	homogeneous := true
+	first := -1.0
 	for i, pi := range p {
 		beta[i], q[i] = flip(eps, pi)
+		if beta[i] > 0 && q[i] > 0 {
+			if first < 0 {
+				first = beta[i]
+			}
+			homogeneous = homogeneous && beta[i] == first
+		}
 	}
-	return poibin.New(beta, q)
+	d, err := poibin.New(beta, q)
+	return d, homogeneous, err
 }
 
 // binomial returns Binomial(r, e^ε/(1 + e^ε)), Steinke et al.'s
@@ -122,14 +131,24 @@ func binomial(r int, eps float64) (*poibin.Dist, error) {
 // 3.5 (w = n·δ), raised by pValueSlack; w = 0 gives the plain tail. k ≤ 0
 // gives 0 (probability 1), k > n gives −Inf (L ≤ n).
 //
-// The maximiser: the terms Pr[S = k − j] are a log-concave, hence
-// unimodal, sequence in j (S is a sum of independent Bernoullis), and the
-// running average of a unimodal sequence increases until the next term
-// falls below it and decreases from there on. So α is found by binary
-// search for the first j with avg(j + 1) ≤ avg(j), in log space from
-// LogSurvival (exact far into the tail), then checked against its
-// neighbours and the end points. O(log k) tail evaluations.
-func logDualBound(d *poibin.Dist, k int, w float64) float64 {
+// Any α ≥ 0 with α·j + γ ≥ Pr[S ≥ k − j] for every j, together with
+// γ ≥ Pr[S ≥ k], makes γ + α·w a valid bound (the dual of the linear
+// program in the proof of Swanberg et al. Thm 3.5), so upper bounds on the
+// tails may stand in for exact ones. The maximiser: the terms
+// Pr[S = k − j] are a log-concave, hence unimodal, sequence in j (S is a
+// sum of independent Bernoullis), and the running average of a unimodal
+// sequence increases until the next term falls below it and decreases
+// from there on; α is found by binary search for the first j with
+// avg(j + 1) ≤ avg(j), then checked against its neighbours and the end
+// points. O(log k) tail evaluations.
+//
+// homogeneous selects the tails: for equal β_i (binomial) every tail is
+// taken in log space from LogSurvival, which is cheap there and exact far
+// below the float64 range. Otherwise LogSurvival may cost a whole product
+// per call, so α is computed from the window values Survival, upper
+// bounds exact to 1e-12 absolute (plus 2e-12 for a maximiser misplaced by
+// that error), with γ = Pr[S ≥ k] still in log space.
+func logDualBound(d *poibin.Dist, k int, w float64, homogeneous bool) float64 {
 	if k <= 0 {
 		return 0
 	}
@@ -138,25 +157,35 @@ func logDualBound(d *poibin.Dist, k int, w float64) float64 {
 	}
 	lt := d.LogSurvival(k)
 	if w > 0 {
-		if la := logAlpha(d, k, lt); !math.IsInf(la, -1) {
+		var la float64
+		if homogeneous {
+			la = logAlpha(k, func(u int) float64 { return d.LogSurvival(u) }, lt)
+		} else {
+			la = logAlpha(k, func(u int) float64 { return math.Log(d.Survival(u)) }, lt)
+			la = logSumExp(la, math.Log(windowAllowance))
+		}
+		if !math.IsInf(la, -1) {
 			lt = logSumExp(lt, la+math.Log(w))
 		}
 	}
 	return min(0, lt+pValueSlack)
 }
 
-// logAlpha returns ln α for logDualBound (−Inf when α = 0), given
-// lk = ln Pr[S ≥ k].
-func logAlpha(d *poibin.Dist, k int, lk float64) float64 {
+// windowAllowance is added to α when it comes from poibin's window values
+// (see logDualBound).
+const windowAllowance = 2e-12
+
+// logAlpha returns ln α for logDualBound (−Inf when α = 0), given the log
+// tail function lsf (ln Pr[S ≥ u], 0 for u ≤ 0) and lk = ln Pr[S ≥ k].
+func logAlpha(k int, lsf func(int) float64, lk float64) float64 {
 	cache := map[int]float64{}
 	logAvg := func(j int) float64 {
 		if v, ok := cache[j]; ok {
 			return v
 		}
-		u := k - j
-		var lu float64 // ln Pr[S ≥ u]
-		if u > 0 {
-			lu = d.LogSurvival(u)
+		lu := 0.0 // ln Pr[S ≥ k − j]
+		if k-j > 0 {
+			lu = lsf(k - j)
 		}
 		v := math.Inf(-1)
 		if lu > lk {
@@ -224,11 +253,11 @@ func LogTailBound(p []float64, eps, delta float64, k int, which Bound) (float64,
 	if err := checkTail(p, eps, delta, which); err != nil {
 		return 0, err
 	}
-	d, err := dominating(p, eps)
+	d, homogeneous, err := dominating(p, eps)
 	if err != nil {
 		return 0, err
 	}
-	return logTail(d, delta, k, which), nil
+	return logTail(d, homogeneous, delta, k, which), nil
 }
 
 // checkTail validates the inputs of TailBound.
@@ -252,7 +281,7 @@ func checkTail(p []float64, eps, delta float64, which Bound) error {
 }
 
 // logTail evaluates the bound on a built dominating distribution.
-func logTail(d *poibin.Dist, delta float64, k int, which Bound) float64 {
+func logTail(d *poibin.Dist, homogeneous bool, delta float64, k int, which Bound) float64 {
 	nd := float64(d.Len()) * delta
 	switch {
 	case k <= 0:
@@ -262,7 +291,7 @@ func logTail(d *poibin.Dist, delta float64, k int, which Bound) float64 {
 	case which == Cor34:
 		return min(0, logSumExp(d.LogSurvival(k), math.Log(nd))+pValueSlack)
 	case which == Thm35:
-		return logDualBound(d, k, nd)
+		return logDualBound(d, k, nd, homogeneous)
 	}
-	return logDualBound(d, k, 0)
+	return logDualBound(d, k, 0, homogeneous)
 }
