@@ -137,3 +137,30 @@ func TestReferenceSwanberg(t *testing.T) {
 		t.Errorf("p-value at the bound %v, want below 0.05", lb.PValue)
 	}
 }
+
+// TestReferencePublishedAudits: ε lower bounds published by a third-party
+// run of Steinke et al.'s one-run estimator (δ = 1e-5, 500 canaries, 250
+// members): the "empirical_epsilon" entries of audit_results.json on
+// Hugging Face, codedp-ase26/codedp-cpt-models and
+// melihcatal/codedp-cpt-models, starcoder2-7b/{dp3, dp8, base}. Their
+// bisection (get_eps_audit: 30 halvings of [0, ⌈ε⌉]) resolves ε to about
+// 4e-9, so agreement is asked to 5e-9.
+func TestReferencePublishedAudits(t *testing.T) {
+	for _, tc := range []struct {
+		where string
+		c     Counts
+		beta  float64
+		eps   float64
+	}{
+		{"dp3 loss, 0.05", Counts{500, 100, 60}, 0.05, 0.05073561053723097},
+		{"dp8 loss, 0.05", Counts{500, 35, 23}, 0.05, 0.014548719860613346},
+		{"base loss, 0.05", Counts{500, 100, 100}, 0.05, 3.4791953936219215},
+		{"base loss, 0.01", Counts{500, 100, 100}, 0.01, 3.023197554051876},
+	} {
+		lb, err := MembershipEpsilon(tc.c, 1e-5, tc.beta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		near(t, "published ε_lb "+tc.where, lb.Value, tc.eps, 5e-9)
+	}
+}
