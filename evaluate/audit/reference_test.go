@@ -164,3 +164,34 @@ func TestReferencePublishedAudits(t *testing.T) {
 		near(t, "published ε_lb "+tc.where, lb.Value, tc.eps, 5e-9)
 	}
 }
+
+// TestReferencePrivacyGuardTutorial: the f-DP audit's published example
+// in facebookresearch/PrivacyGuard, tutorial_notebooks/
+// fdp_analysis_tutorial.ipynb ("Basic FDP analysis example": m = 100,
+// c = 70, c' = 80, k = 2, threshold 0.05, δ = 1e-6 by default) prints
+// "Epsilon: 3.2906". That code tries the noise levels σ = 0.001 + 0.01·i in
+// turn, stops at the first μ = 1/σ the recursion refutes, and converts it
+// to ε at δ with a bisection of width 0.001 that returns its upper end: so
+// the printed value is GaussianEpsilon(1/σ*) for the first grid σ* above
+// 1/μ_lb, plus at most 0.001 (plus 5e-5 for the printed rounding). The ε so
+// derived is the Gaussian one, not a lower bound for (ε, δ)-DP in general.
+func TestReferencePrivacyGuardTutorial(t *testing.T) {
+	mu, err := FDPMu(Counts{100, 80, 70}, 2, 0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sigma := math.NaN()
+	for i := range 1000 {
+		if s := 0.001 + float64(i)*0.01; 1/s < mu.Value {
+			sigma = s
+			break
+		}
+	}
+	eps, err := GaussianEpsilon(1/sigma, 1e-6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := 3.2906 - eps; !(d >= -5e-5 && d <= 0.001+5e-5) {
+		t.Errorf("ε from the grid μ = %v: %v, printed 3.2906 (want at most 0.001 above)", 1/sigma, eps)
+	}
+}
