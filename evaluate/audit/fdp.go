@@ -173,7 +173,7 @@ func fdpSearch(c Counts, options int, tau float64, curve func(float64) TradeOff)
 		}
 	}
 	flat := -fdpMargin(c, options, zeroTradeOff{}, tau) // f ≡ 0: the recursion stops at once
-	res, err := epsilonSearch(gap(c), gap(c.perfect()), flat, tau, nil)
+	res, err := epsilonSearch(gap(c), gap(c.perfect()), flat, 1, tau, nil)
 	res.PValue = math.NaN()
 	return res, err
 }

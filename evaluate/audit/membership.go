@@ -89,14 +89,21 @@ func MembershipEpsilon(c Counts, delta, beta float64) (LowerBound, error) {
 			return lp - math.Log(beta), err
 		}
 	}
-	return epsilonSearch(gap(c), gap(c.perfect()), -math.Log(beta), beta, warn)
+	// At ε = logit(v/r) the binomial's mean, and median, is v, so the tail
+	// alone is at least ½: no claim from there up is refuted at beta < ½.
+	start := 1.0
+	if beta < 0.5 && c.Correct > 0 && c.Correct < c.Guesses {
+		start = logit(float64(c.Correct) / float64(c.Guesses))
+	}
+	return epsilonSearch(gap(c), gap(c.perfect()), -math.Log(beta), start, beta, warn)
 }
 
 // epsilonSearch runs refutedRange for a test given as a log-p-value gap
 // and assembles the LowerBound with its warnings; perfect is the gap of
 // the strongest outcome the canaries allow (for TooFewCanaries), flat the
-// gap where the test saturates (see refutedRange).
-func epsilonSearch(gap, perfect func(float64) (float64, error), flat, beta float64, warn []Warning) (LowerBound, error) {
+// gap where the test saturates and start the first upper end tried (see
+// refutedRange).
+func epsilonSearch(gap, perfect func(float64) (float64, error), flat, start, beta float64, warn []Warning) (LowerBound, error) {
 	res := LowerBound{Significance: beta, Warnings: warn}
 	g0, err := gap(0)
 	if err != nil {
@@ -107,7 +114,7 @@ func epsilonSearch(gap, perfect func(float64) (float64, error), flat, beta float
 		res.Warnings = append(res.Warnings, notCertified(perfect)...)
 		return res, nil
 	}
-	lo, hi, err := refutedRange(gap, g0, flat)
+	lo, hi, err := refutedRange(gap, g0, flat, start)
 	if err != nil {
 		return LowerBound{}, err
 	}

@@ -55,7 +55,7 @@ func PriorEpsilon(p []float64, successes int, delta float64, which Bound, beta f
 			return logTail(d, homogeneous, delta, k, which) - math.Log(beta), nil
 		}
 	}
-	return epsilonSearch(gap(successes), gap(len(p)), -math.Log(beta), beta, warn)
+	return epsilonSearch(gap(successes), gap(len(p)), -math.Log(beta), 1, beta, warn)
 }
 
 // MembershipPriors returns the per-target priors of a membership audit in

@@ -20,7 +20,8 @@ const searchLimit = 1 << 20
 // log p-value minus the log significance, or the significance margin of an
 // f-DP test). gap(0) must be negative (checked by the caller).
 //
-// Bracketing doubles from 1 until a claim is not refuted; then regula
+// Bracketing starts at start (1 when start is not a positive finite
+// number) and doubles until a claim is not refuted; then regula
 // falsi with the Illinois modification (the retained end's gap is halved
 // when the same end is kept twice) narrows the bracket [lo, hi], falling
 // back to a bisection step whenever two steps have not halved it, until
@@ -30,9 +31,12 @@ const searchLimit = 1 << 20
 // f-DP recursion's value when the trade-off is 0): gap is constant beyond
 // that point, so an end at flat carries no slope and the step there is a
 // bisection.
-func refutedRange(gap func(float64) (float64, error), g0, flat float64) (lo, hi float64, err error) {
+func refutedRange(gap func(float64) (float64, error), g0, flat, start float64) (lo, hi float64, err error) {
 	lo, glo := 0.0, g0
 	hi = 1.0
+	if start > 0 && !math.IsInf(start, 1) {
+		hi = start
+	}
 	ghi, err := gap(hi)
 	for err == nil && ghi < 0 {
 		lo, glo = hi, ghi
