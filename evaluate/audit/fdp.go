@@ -5,46 +5,6 @@ import (
 	"math"
 )
 
-// f-DP auditing in one run: Mahloujifar, Melis & Chaudhuri, "Auditing
-// f-Differential Privacy in One Run", ICML 2025 (arXiv 2410.22235). The
-// canaries' secrets are drawn independently and uniformly from k options
-// (k = 2: membership with inclusion probability ½; k > 2: reconstruction
-// of one of k values); the attacker makes c' guesses after seeing the
-// output and c are right. The claim is that the mechanism is f-DP for a
-// symmetric trade-off function f (Dong, Roth & Su 2022) with respect to
-// changing one canary's secret. The paper's numerical audit (the recursion
-// its reference implementations call rh_with_cap / audit_rh_with_cap:
-// facebookresearch/PrivacyGuard, privacy_guard/analysis/mia/
-// fdp_analysis_node.py, and google-deepmind/jax_privacy, auditing.py,
-// _epsilon_one_run_fdp) starts from the mass the significance τ puts on
-// c correct and c' − c wrong guesses per canary,
-//
-//	r_c = τ·c/m,  h_c = τ·(c' − c)/m,
-//
-// and for i = c − 1, …, 0 applies
-//
-//	h_i = max(h_{i+1}, (k − 1)·f(1 − r_{i+1})),
-//	r_i = min(1, r_{i+1} + i/(c' − i)·(h_i − h_{i+1})),
-//
-// where x ↦ f(1 − x) is the inverse of the blow-up x ↦ 1 − f(x) (the
-// least error on the other hypotheses compatible with success x). If
-// r_0 + h_0 > c'/m, then c or more correct guesses have probability below
-// τ under f, and f is refuted at significance τ. (The cap at 1 is jax's;
-// PrivacyGuard lets r exceed 1, which refutes in the same cases.)
-//
-// Claims audited here:
-//
-//   - GaussianTradeOff (μ-GDP, f(x) = Φ(Φ⁻¹(1 − x) − μ)): FDPMu, the
-//     largest μ refuted.
-//   - EpsDeltaTradeOff ((ε, δ)-DP, f(x) = max(0, 1 − δ − e^ε·x,
-//     e^−ε·(1 − δ − x))): FDPEpsilon, the largest ε refuted at δ, a lower
-//     bound on ε for every (ε, δ)-DP mechanism.
-//
-// An ε derived from the μ lower bound (GaussianEpsilon, what jax_privacy's
-// epsilon_one_run_fdp reports) is not a lower bound on the (ε, δ)-DP of a
-// general mechanism: it refutes only mechanisms whose whole trade-off
-// curve is Gaussian. Label it as such, or do not print it.
-
 // TradeOff is a symmetric trade-off function f, given by its reflection
 // x ↦ f(1 − x): the inverse blow-up of Mahloujifar et al. 2025. Reflected
 // must be non-decreasing on [0, 1] with values in [0, 1], and computed
@@ -126,8 +86,8 @@ func checkFDP(c Counts, options int, tau float64) error {
 
 // FDPRejects reports whether the counts c of an audit with `options`
 // options per canary refute the claim that the mechanism is f-DP at
-// per-test significance tau (Mahloujifar et al. 2025, the recursion
-// above).
+// per-test significance tau (Mahloujifar et al. 2025: the recursion in
+// the package doc, refuting when r_0 + h_0 > c'/m).
 func FDPRejects(c Counts, options int, f TradeOff, tau float64) (bool, error) {
 	if err := checkFDP(c, options, tau); err != nil {
 		return false, err
@@ -185,7 +145,7 @@ func fdpSearch(c Counts, options int, tau float64, curve func(float64) TradeOff)
 //
 // or 0 when δ ≥ 2Φ(μ/2) − 1 (the profile at 0). Applied to FDPMu's bound
 // it is jax_privacy's epsilon_one_run_fdp; it is NOT a lower bound on the
-// ε of a general (ε, δ)-DP mechanism (see the f-DP section above): use
+// ε of a general (ε, δ)-DP mechanism (see the package doc): use
 // FDPEpsilon for that. Bisection to 1e-9 on a profile that decreases in ε.
 // Errors: μ < 0 or NaN, δ ∉ (0, 1).
 func GaussianEpsilon(mu, delta float64) (float64, error) {

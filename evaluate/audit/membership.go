@@ -5,30 +5,10 @@ import (
 	"math"
 )
 
-// Membership auditing with inclusion probability ½: Steinke, Nasr &
-// Jagielski, "Privacy Auditing with One (1) Training Run", NeurIPS 2023.
-// Each of m canaries is included in the training set independently with
-// probability ½ (S_i ∈ {−1, +1} uniform); the mechanism is (ε, δ)-DP with
-// respect to changing one S_i, i.e. adding or removing one canary
-// (add/remove neighbours). The attacker guesses the membership of r
-// canaries after seeing the output and abstains on the rest; v guesses are
-// right. Their main result for (ε, δ)-DP (Thm 3; Swanberg et al. 2025 cite
-// it as Thm 5.2 of the arXiv version, with Prop 5.7 and Lemma 5.6 behind
-// it) bounds
-//
-//	Pr[W ≥ v] ≤ f(v) + 2·m·δ·max_{i ∈ [m]} (f(v − i) − f(v))/i,
-//	f(u) = Pr[Binomial(r, e^ε/(1 + e^ε)) ≥ u],
-//
-// with f(u) = 1 for u ≤ 0, and the right-hand side is the p-value of the
-// claim "(ε, δ)-DP" given v (their reference code, p_value_DP_audit, caps
-// it at 1). The δ term counts all m canaries, abstentions included, and
-// the factor 2; copies of that code that comment it out silently audit
-// δ = 0. For δ = 0 the bound is the binomial tail alone (W is
-// stochastically dominated by the binomial; Lemma 4.9 there).
-
 // MembershipPValue returns the p-value of the claim "the mechanism is
-// (ε, δ)-DP" given the counts c (Steinke et al. 2023, Thm 3, as above),
-// raised by a relative 1e-9 so that it is never below the exact value; see
+// (ε, δ)-DP" given the counts c (Steinke et al. 2023, Thm 3; formula in
+// the package doc), raised by a relative 1e-9 so that it is never below
+// the exact value; see
 // MembershipLogPValue for p-values below 1e-308. It costs O(r) to set up
 // the binomial (poibin's validation; its window is O(√r)) and O(log v)
 // log-space tails for the δ term: about 15 ms at r = 10^6.
