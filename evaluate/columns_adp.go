@@ -33,7 +33,7 @@ func conversionColumns() []OutputColumn {
 func adpColumns() []OutputColumn {
 	return []OutputColumn{
 		{
-			Name: "adp_advantage", Family: "adp", Format: table.Probability,
+			Name: "adp_advantage", Family: "adp", Format: table.Probability, Round: RoundUp,
 			Applies: Applies{Requires: NeedDelta},
 			Sheet: SheetForm{Advantage: true, Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				return form("(EXP($1)-1+2*$2)/(EXP($1)+1)", x.eps(), x.delta())
@@ -48,7 +48,7 @@ func adpColumns() []OutputColumn {
 				if !s.ok() {
 					return 0, s
 				}
-				return roundUp(EpsDelta{Epsilon: eps, Delta: delta}.WorstAdvantage(), 0, 1), skip{}
+				return EpsDelta{Epsilon: eps, Delta: delta}.WorstAdvantage(), skip{}
 			},
 		},
 	}

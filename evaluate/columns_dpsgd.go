@@ -16,12 +16,6 @@ func dpsgdColumns() []OutputColumn {
 			Needs:    "noise_multiplier, sample_rate, steps; delta",
 			Assumes:  "add/remove neighbours; rounded up",
 			compute: func(r *Release) (float64, skip) {
-				if r.Mechanism != MechanismDPSGD {
-					return 0, skip{silent: true}
-				}
-				if !r.hasDelta || r.delta == 0 {
-					return 0, skip{need: NeedDelta} // DP-SGD has no finite ε at δ = 0
-				}
 				return r.rdp.EpsilonAt(r.delta), skip{}
 			},
 		},
@@ -34,17 +28,11 @@ func dpsgdColumns() []OutputColumn {
 			Needs:    "noise_multiplier, sample_rate, steps; baseline or candidates",
 			Assumes:  "add/remove neighbours; rounded up",
 			compute: func(r *Release) (float64, skip) {
-				if r.Mechanism != MechanismDPSGD {
-					return 0, skip{silent: true}
-				}
-				if !r.HasBaseline {
-					return 0, skip{need: NeedBaseline}
-				}
 				return roundUp(r.rdp.Advantage(r.Baseline), 0, 1-r.Baseline), skip{}
 			},
 		},
 		{
-			Name: "fdp_worst_advantage_rdp", Family: "dpsgd", Format: table.Probability,
+			Name: "fdp_worst_advantage_rdp", Family: "dpsgd", Format: table.Probability, Round: RoundUp,
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}},
 			Meaning:  "comparison: fdp_worst_advantage of a dpsgd row under RDP accounting",
 			Formula:  "η = max_α (1 − f(α) − α) for the optimal conversion of the composed RDP curve",
@@ -52,14 +40,11 @@ func dpsgdColumns() []OutputColumn {
 			Needs:    "noise_multiplier, sample_rate, steps",
 			Assumes:  "add/remove neighbours; rounded up",
 			compute: func(r *Release) (float64, skip) {
-				if r.Mechanism != MechanismDPSGD {
-					return 0, skip{silent: true}
-				}
-				return roundUp(r.rdp.WorstAdvantage(), 0, 1), skip{}
+				return r.rdp.WorstAdvantage(), skip{}
 			},
 		},
 		{
-			Name: "pld_error", Family: "dpsgd", Format: table.Probability,
+			Name: "pld_error", Family: "dpsgd", Format: table.Probability, Round: RoundUp,
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}},
 			Meaning:  "how much the PLD accountant's δ(ε) may exceed the exact δ(ε) of the continuous mechanism, for every ε; the same bounds the excess of fdp_advantage, fdp_worst_advantage and 1 − fdp_success of dpsgd rows (the accountant is pessimistic, so its values are never below the exact ones)",
 			Formula:  "discretisation (twice the largest difference between δ on a grid twice as coarse and δ on the grid used, at the grid points and midway between them: connect-the-dots error falls as the square of the grid step where δ is smooth and as the grid step at its kinks, so this covers both) + floating-point round-off (a rigorous bound) + the tail mass moved to an infinite loss",
@@ -67,9 +52,6 @@ func dpsgdColumns() []OutputColumn {
 			Needs:    "noise_multiplier, sample_rate, steps",
 			Assumes:  "add/remove neighbours",
 			compute: func(r *Release) (float64, skip) {
-				if r.Mechanism != MechanismDPSGD {
-					return 0, skip{silent: true}
-				}
 				if r.pld == nil {
 					return 0, skip{why: r.pldWhy}
 				}
@@ -77,7 +59,7 @@ func dpsgdColumns() []OutputColumn {
 				if err != nil {
 					return 0, skip{why: "the PLD error estimate failed: " + err.Error()}
 				}
-				return roundUp(e.Delta(), 0, 1), skip{}
+				return e.Delta(), skip{}
 			},
 		},
 		{
@@ -89,9 +71,6 @@ func dpsgdColumns() []OutputColumn {
 			Needs:    "noise_multiplier, sample_rate, steps",
 			Assumes:  "add/remove neighbours",
 			compute: func(r *Release) (float64, skip) {
-				if r.Mechanism != MechanismDPSGD {
-					return 0, skip{silent: true}
-				}
 				if r.pld == nil {
 					return 0, skip{why: r.pldWhy}
 				}

@@ -26,7 +26,7 @@ const guoCitation = "Guo, Sablayrolles & Sanjabi 2023, \"Analyzing Privacy Leaka
 func fanoColumn(name, meaning string, pick func(alpha1, best FanoBound) float64) OutputColumn {
 	return OutputColumn{
 		Name: name, Family: "fano", Format: table.Probability,
-		Applies: Applies{Mechanisms: fanoMechanisms(), Only: "(approx rows only with delta empty or 0 and one composition, rr rows only with one composition)", Asks: requestPrior},
+		Applies: Applies{Mechanisms: fanoMechanisms(), Only: OnlyRenyiView, Asks: AskDistribution},
 		Meaning: meaning,
 		Formula: "Fano's inequality with I(X; M(X)) ≤ μ: H(X) − μ ≤ h(P_e) + P_e·ln(M − 1), solved for P(correct) = 1 − P_e; Rényi version D_α(Ber(P)‖Ber(1/M)) ≤ μ_α; " +
 			"μ from the mechanism: ρ (zcdp, and μ²/2 for gaussian, gdp, marginals, whose α = 1 bound uses Thm 2's tighter −Σ p_m·ln(p_m + (1 − p_m)·e^{−μ²/2})), the RDP curve (rdp), ε at order ∞ (pure, laplace), the exact mutual information (rr)",
@@ -34,9 +34,6 @@ func fanoColumn(name, meaning string, pick func(alpha1, best FanoBound) float64)
 		Needs:    "candidates or uniform(M) (a uniform prior), or a prior key whose frequency table is loaded (the attribute's distribution: M is its number of values); a mechanism with a Rényi or mutual-information view",
 		Assumes:  "the mechanism's parameters are stated for replace-one neighbours (for add/remove Gaussian parameters ρ is 4 times larger); the prior is uniform over the M candidates, or the loaded distribution of the target's attribute (given its known columns); with several distributions (cells) the worst one is reported",
 		compute: func(r *Release) (float64, skip) {
-			if r.Candidates == 0 && r.priorDistributions() == nil {
-				return 0, skip{silent: true}
-			}
 			a1, best, why := r.fano()
 			switch why {
 			case "":

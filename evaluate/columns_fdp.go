@@ -22,9 +22,6 @@ func fdpColumns() []OutputColumn {
 			Needs:    mechanismParams + "; baseline or candidates",
 			Assumes:  "f-DP under add/remove or replace-one neighbours, as the mechanism's parameters were stated; the attacker knows every other record (strong threat model)",
 			compute: func(r *Release) (float64, skip) {
-				if !r.HasBaseline {
-					return 0, skip{need: NeedBaseline}
-				}
 				adv := r.advantage()
 				if adv == 0 {
 					return r.Baseline, skip{}
@@ -44,15 +41,11 @@ func fdpColumns() []OutputColumn {
 			Needs:    mechanismParams + "; baseline or candidates",
 			Assumes:  "as fdp_success",
 			compute: func(r *Release) (float64, skip) {
-				if !r.HasBaseline {
-					return 0, skip{need: NeedBaseline}
-				}
 				return roundUp(r.advantage(), 0, 1-r.Baseline), skip{}
 			},
 		},
 		{
-			Name: "fdp_worst_advantage", Family: "fdp", Format: table.Probability,
-			Applies: Applies{},
+			Name: "fdp_worst_advantage", Family: "fdp", Format: table.Probability, Round: RoundUp,
 			Sheet: SheetForm{Advantage: true, Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
 				return x.worst(x.curve())
 			}},
@@ -62,12 +55,12 @@ func fdpColumns() []OutputColumn {
 			Needs:    mechanismParams,
 			Assumes:  "as fdp_success",
 			compute: func(r *Release) (float64, skip) {
-				return roundUp(r.Curve.WorstAdvantage(), 0, 1), skip{}
+				return r.Curve.WorstAdvantage(), skip{}
 			},
 		},
 		{
 			Name: "fdp_norm_advantage", Family: "fdp", Format: table.Probability,
-			Applies: Applies{Requires: NeedBaseline},
+			Applies: Applies{Requires: NeedBaseline, BelowOne: true},
 			Sheet: SheetForm{Advantage: true, Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
 				b := x.base()
 				x.need(b.v <= 1-minSheetGap)
@@ -79,18 +72,12 @@ func fdpColumns() []OutputColumn {
 			Needs:    mechanismParams + "; baseline or candidates (below 1)",
 			Assumes:  "as fdp_success",
 			compute: func(r *Release) (float64, skip) {
-				if !r.HasBaseline {
-					return 0, skip{need: NeedBaseline}
-				}
-				if r.Baseline >= 1 {
-					return 0, skip{why: r.whyBaselineOne()}
-				}
 				return NormalizedAdvantage(r.advantage(), r.Baseline), skip{}
 			},
 		},
 		{
 			Name: "fdp_binary_success", Family: "fdp", Format: table.Probability,
-			Applies: Applies{Asks: "a baseline of at least 0.5"},
+			Applies: Applies{Asks: AskBinary},
 			Sheet: SheetForm{Rows: sheetRowsBinary, formula: func(x *sheetRow) string {
 				return x.binarySuccess(x.curve(), x.base())
 			}},
@@ -100,9 +87,6 @@ func fdpColumns() []OutputColumn {
 			Needs:    mechanismParams + "; baseline ≥ 0.5 (binary attribute)",
 			Assumes:  "f-DP under replace-one neighbours; two candidate values",
 			compute: func(r *Release) (float64, skip) {
-				if !r.HasBaseline || r.Baseline < 0.5 {
-					return 0, skip{silent: true}
-				}
 				return BinarySuccess(r.Curve, r.Baseline), skip{}
 			},
 		},
@@ -114,19 +98,13 @@ func fdpTargetColumns() []OutputColumn {
 	return []OutputColumn{
 		{
 			Name: "fdp_eps_for_target", Family: "fdp", Format: table.Real,
-			Applies:  Applies{Mechanisms: []Mechanism{MechanismPure, MechanismApprox, MechanismLaplace}, Only: "of one composition", Asks: "target_advantage"},
+			Applies:  Applies{Mechanisms: []Mechanism{MechanismPure, MechanismApprox, MechanismLaplace}, Only: OnlyOneComposition, Asks: AskTarget},
 			Meaning:  "the largest ε whose advantage bound stays at or below target_advantage: at the row's baseline when it has one, else in the worst case (for laplace rows: ε = sensitivity/b of the Laplace curve)",
 			Formula:  "inverse of fdp_advantage (with a baseline) or fdp_worst_advantage (without) in ε, at the row's δ; closed forms of §9, checked against the rounded forward bound",
 			Citation: kulynych + ", Thm 3.3/3.4 and §9 (calibration)",
 			Needs:    "target_advantage; epsilon (and delta) or laplace_scale; baseline optional",
 			Assumes:  "as fdp_success; rounded down",
 			compute: func(r *Release) (float64, skip) {
-				if !r.HasTarget || !(r.Mechanism == MechanismPure || r.Mechanism == MechanismApprox || r.Mechanism == MechanismLaplace) {
-					return 0, skip{silent: true}
-				}
-				if _, composed := r.Curve.(*ComposedApprox); composed {
-					return 0, skip{silent: true} // Applies.Only: one composition
-				}
 				var eps float64
 				var ok bool
 				switch {
@@ -144,16 +122,13 @@ func fdpTargetColumns() []OutputColumn {
 		},
 		{
 			Name: "fdp_mu_for_target", Family: "fdp", Format: table.Real,
-			Applies:  Applies{Mechanisms: []Mechanism{MechanismGaussian, MechanismGDP}, Asks: "target_advantage"},
+			Applies:  Applies{Mechanisms: []Mechanism{MechanismGaussian, MechanismGDP}, Asks: AskTarget},
 			Meaning:  "the largest μ (Gaussian DP) whose advantage bound stays at or below target_advantage: at the row's baseline when it has one, else in the worst case",
 			Formula:  "μ = Φ⁻¹(1 − b) − Φ⁻¹(1 − b − A) at baseline b; μ = 2Φ⁻¹((1 + A)/2) in the worst case",
 			Citation: kulynych + ", §9 (calibration)",
 			Needs:    "target_advantage; sigma or mu; baseline optional",
 			Assumes:  "the Gaussian mechanism; rounded down",
 			compute: func(r *Release) (float64, skip) {
-				if !r.HasTarget || !(r.Mechanism == MechanismGaussian || r.Mechanism == MechanismGDP) {
-					return 0, skip{silent: true}
-				}
 				mu, ok := MuForWorstAdvantage(r.Target)
 				if r.HasBaseline {
 					mu, ok = MuForAdvantage(r.Target, r.Baseline)
@@ -162,16 +137,16 @@ func fdpTargetColumns() []OutputColumn {
 			},
 		},
 		{
-			Name: "fdp_sigma_for_target", Family: "fdp", Format: table.Real,
-			Applies:  Applies{Mechanisms: []Mechanism{MechanismGaussian}, Asks: "target_advantage"},
+			Name: "fdp_sigma_for_target", Family: "fdp", Format: table.Real, Round: RoundUp,
+			Applies:  Applies{Mechanisms: []Mechanism{MechanismGaussian}, Asks: AskTarget},
 			Meaning:  "the smallest noise standard deviation σ whose advantage bound stays at or below target_advantage, for the row's sensitivity (and compositions)",
 			Formula:  "σ = sensitivity·√compositions/μ with μ as in fdp_mu_for_target",
 			Citation: kulynych + ", §9 (calibration)",
 			Needs:    "target_advantage; sigma (and sensitivity); baseline optional",
 			Assumes:  "the Gaussian mechanism; rounded up",
 			compute: func(r *Release) (float64, skip) {
-				if !r.HasTarget || r.Mechanism != MechanismGaussian || r.sensitiv == 0 {
-					return 0, skip{silent: true}
+				if r.sensitiv == 0 {
+					return 0, skip{silent: true} // a row of μ, not σ: nothing to calibrate
 				}
 				var mu float64
 				var ok bool
@@ -191,7 +166,7 @@ func fdpTargetColumns() []OutputColumn {
 				}
 				// μ of the composed release is μ₁·√c: each σ must give μ₁ = μ/√c.
 				c := (r.mu / (r.sensitiv / r.sigma)) // √compositions
-				return roundUp(r.sensitiv*c/mu, 0, math.Inf(1)), skip{}
+				return r.sensitiv * c / mu, skip{}
 			},
 		},
 	}
@@ -202,46 +177,37 @@ func fdpNoiseColumns() []OutputColumn {
 	return []OutputColumn{
 		{
 			Name: "fdp_noise_for_target", Family: "fdp", Format: table.Real,
-			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: "target_advantage"},
+			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: AskTarget},
 			Meaning:  "the smallest DP-SGD noise multiplier whose advantage bound stays at or below target_advantage, at the row's sample_rate and steps (and extra_stages, kept fixed): at the row's baseline when it has one, else in the worst case; PLD accounting (or RDP accounting where that needs less noise, which happens only for targets near 1e-9)",
 			Formula:  "a safeguarded secant search on ln σ of the PLD accountant's 1 − f(b) − b (or η), to 0.01% of σ, returning the end that meets the target; the smaller of that and fdp_noise_for_target_rdp",
 			Citation: kulynych + ", §4.2 and §9 (calibration, \"less noise\")",
 			Needs:    "target_advantage; noise_multiplier, sample_rate, steps; baseline optional",
 			Assumes:  "Poisson-subsampled Gaussian under add/remove neighbours; rounded up",
 			compute: func(r *Release) (float64, skip) {
-				if !r.HasTarget || r.Mechanism != MechanismDPSGD {
-					return 0, skip{silent: true}
-				}
 				return r.noiseForTarget(false)
 			},
 		},
 		{
 			Name: "fdp_noise_for_target_rdp", Family: "fdp", Format: table.Real,
-			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: "target_advantage"},
+			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: AskTarget},
 			Meaning:  "comparison: fdp_noise_for_target under RDP accounting, the conservative accountant most published DP-SGD guarantees use",
 			Formula:  "bisection on 1/σ of the RDP-based curve's 1 − f(b) − b (or η) (the optimal RDP → f-DP conversion over dp_accounting's 156 orders), returning the conservative end",
 			Citation: kulynych + ", §4.2 (\"Balle et al.\", RDP optimised over orders); Mironov, Talwar & Zhang 2019",
 			Needs:    "as fdp_noise_for_target",
 			Assumes:  "as fdp_noise_for_target",
 			compute: func(r *Release) (float64, skip) {
-				if !r.HasTarget || r.Mechanism != MechanismDPSGD {
-					return 0, skip{silent: true}
-				}
 				return r.noiseForTarget(true)
 			},
 		},
 		{
 			Name: "fdp_noise_reduction", Family: "fdp", Format: table.Probability,
-			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: "target_advantage"},
+			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: AskTarget},
 			Meaning:  "the share of noise that tight (PLD) accounting saves over RDP accounting for the same risk target (Kulynych et al.'s \"≈ 20% less noise\")",
 			Formula:  "1 − fdp_noise_for_target / fdp_noise_for_target_rdp",
 			Citation: kulynych + ", Fig. 1 and §4.2",
 			Needs:    "as fdp_noise_for_target",
 			Assumes:  "as fdp_noise_for_target; both noise multipliers rounded up, so the ratio is indicative to 0.01%",
 			compute: func(r *Release) (float64, skip) {
-				if !r.HasTarget || r.Mechanism != MechanismDPSGD {
-					return 0, skip{silent: true}
-				}
 				tight, s := r.noiseForTarget(false)
 				if !s.ok() {
 					return 0, s
@@ -261,7 +227,7 @@ func psoColumns() []OutputColumn {
 	return []OutputColumn{
 		{
 			Name: "spso_success", Family: "fdp", Format: table.Probability,
-			Applies: Applies{Asks: "w"},
+			Applies: Applies{Asks: AskWeight},
 			Sheet: SheetForm{Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
 				return x.success(x.curve(), x.ref(FieldPredicateWeight)).s
 			}},
@@ -271,15 +237,12 @@ func psoColumns() []OutputColumn {
 			Needs:    mechanismParams + "; w",
 			Assumes:  "as fdp_success",
 			compute: func(r *Release) (float64, skip) {
-				if !r.HasWeight {
-					return 0, skip{silent: true}
-				}
 				return roundUp(r.Weight+r.Curve.Advantage(r.Weight), r.Weight, 1), skip{}
 			},
 		},
 		{
 			Name: "pso_baseline", Family: "fdp", Format: table.Probability,
-			Applies: Applies{Asks: "records and w"},
+			Applies: Applies{Asks: AskRecords},
 			Sheet: SheetForm{Rows: sheetRowsAll, formula: func(x *sheetRow) string {
 				n, w := x.ref(FieldRecords), x.ref(FieldPredicateWeight)
 				x.need(n.v <= maxSheetRecords)
@@ -291,15 +254,12 @@ func psoColumns() []OutputColumn {
 			Needs:    "records; w",
 			Assumes:  "i.i.d. records",
 			compute: func(r *Release) (float64, skip) {
-				if !r.HasWeight || r.Records == 0 {
-					return 0, skip{silent: true}
-				}
 				return PSOBaseline(r.Records, r.Weight), skip{}
 			},
 		},
 		{
 			Name: "pso_cohen_nissim", Family: "fdp", Format: table.Probability,
-			Applies: Applies{Asks: "records and w", Requires: NeedDelta},
+			Applies: Applies{Asks: AskRecords, Requires: NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				n, e, w := x.ref(FieldRecords), x.eps(), x.ref(FieldPredicateWeight)
 				x.need(math.Log(n.v)+e.v+numeric.LogPos(w.v) <= maxSheetExp) // n·e^ε·w must not overflow
@@ -311,9 +271,6 @@ func psoColumns() []OutputColumn {
 			Needs:    mechanismParams + "; records; w",
 			Assumes:  "(ε, δ)-DP under replace-one neighbours; w ≤ 1/records",
 			compute: func(r *Release) (float64, skip) {
-				if !r.HasWeight || r.Records == 0 {
-					return 0, skip{silent: true}
-				}
 				eps, delta, s := r.epsDelta()
 				if !s.ok() {
 					return 0, s
@@ -323,7 +280,7 @@ func psoColumns() []OutputColumn {
 		},
 		{
 			Name: "pso_fdp", Family: "fdp", Format: table.Probability,
-			Applies: Applies{Asks: "records and w"},
+			Applies: Applies{Asks: AskRecords},
 			Sheet: SheetForm{Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
 				return form("MIN(1,$1*$2)", x.ref(FieldRecords), x.output("spso_success"))
 			}},
@@ -333,9 +290,6 @@ func psoColumns() []OutputColumn {
 			Needs:    mechanismParams + "; records; w",
 			Assumes:  "f-DP under replace-one neighbours; predicates of weight exactly w ≤ 1/records",
 			compute: func(r *Release) (float64, skip) {
-				if !r.HasWeight || r.Records == 0 {
-					return 0, skip{silent: true}
-				}
 				return PSOFDP(r.Curve, r.Records, r.Weight), skip{}
 			},
 		},

@@ -9,15 +9,15 @@ func gbColumns() []OutputColumn {
 	return []OutputColumn{
 		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("MIN(1,EXP($1)-1)", x.pureEps())
-		}}, gbColumn("gb_mia_yeom", "upper bound on membership-inference advantage of Yeom et al., as analysed by Guerra-Balboa et al.", "min(1, e^ε − 1)", "Thm 4.5 (Yeom et al. 2018)", "",
+		}}, gbColumn("gb_mia_yeom", "upper bound on membership-inference advantage of Yeom et al., as analysed by Guerra-Balboa et al.", "min(1, e^ε − 1)", "Thm 4.5 (Yeom et al. 2018)", AskedAlways,
 			func(r *Release, eps float64) (float64, skip) { return GBMIAYeom(eps), skip{} })),
 		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("1-EXP(-$1)", x.pureEps())
-		}}, gbColumn("gb_mia_erlingsson", "upper bound on membership-inference advantage (Erlingsson et al.), tighter than Yeom's", "1 − e^{−ε} (the corrected form)", "Thm 4.6 (corrected: e^{−ε}, not e^{−δ})", "",
+		}}, gbColumn("gb_mia_erlingsson", "upper bound on membership-inference advantage (Erlingsson et al.), tighter than Yeom's", "1 − e^{−ε} (the corrected form)", "Thm 4.6 (corrected: e^{−ε}, not e^{−δ})", AskedAlways,
 			func(r *Release, eps float64) (float64, skip) { return GBMIAErlingsson(eps), skip{} })),
 		withSheet(SheetForm{Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("MIN(EXP($1),1+($2-1)*((EXP($1)-1)/(EXP($1)+1)))/$2", x.pureEps(), x.candidates())
-		}}, gbColumn("gb_rero_exact", "upper bound on the success of exact reconstruction of a record's value among m candidates: drawn uniformly from `candidates` values, or from the loaded distribution of the prior key's attribute (the worst cell)", "min{1, κ₀·e^ε, κ₀·(1 + (m − 1)·t)}, κ₀ = the largest prior probability (1/m if uniform), t = (e^ε − 1)/(e^ε + 1)", "Prop. 5.1 (corrected form; Table 2 rows 5 and 8 are wrong)", requestPrior,
+		}}, gbColumn("gb_rero_exact", "upper bound on the success of exact reconstruction of a record's value among m candidates: drawn uniformly from `candidates` values, or from the loaded distribution of the prior key's attribute (the worst cell)", "min{1, κ₀·e^ε, κ₀·(1 + (m − 1)·t)}, κ₀ = the largest prior probability (1/m if uniform), t = (e^ε − 1)/(e^ε + 1)", "Prop. 5.1 (corrected form; Table 2 rows 5 and 8 are wrong)", AskDistribution,
 			func(r *Release, eps float64) (float64, skip) {
 				if r.Candidates > 0 {
 					return GBReRoExactUniform(eps, int(min(r.Candidates, 1<<31))), skip{}
@@ -26,25 +26,19 @@ func gbColumns() []OutputColumn {
 			})),
 		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("MIN($2*(EXP($1)-1),(EXP($1)-1)/(EXP($1)+1))", x.pureEps(), x.base())
-		}}, requires(NeedBaseline, gbColumn("gb_urero", "upper bound on the unbiased reconstruction-robustness advantage (success beyond the best a-priori guess κ = baseline), any tolerance", "min{κ·(e^ε − 1), t}, t = (e^ε − 1)/(e^ε + 1)", "Thm 7.2", "",
+		}}, requires(NeedBaseline, gbColumn("gb_urero", "upper bound on the unbiased reconstruction-robustness advantage (success beyond the best a-priori guess κ = baseline), any tolerance", "min{κ·(e^ε − 1), t}, t = (e^ε − 1)/(e^ε + 1)", "Thm 7.2", AskedAlways,
 			func(r *Release, eps float64) (float64, skip) {
-				if !r.HasBaseline {
-					return 0, skip{need: NeedBaseline}
-				}
 				return GBUReRo(eps, r.Baseline), skip{}
 			}))),
 		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("MIN((EXP($1)-1)/$2,($2-1)/$2*((EXP($1)-1)/(EXP($1)+1)))", x.pureEps(), x.candidates())
-		}}, gbColumn("gb_urero_uniform", "the unbiased reconstruction-robustness bound for a uniform prior over `candidates` values; also the informed membership-inference and uniform attribute-inference bound", "min{(e^ε − 1)/m, ((m − 1)/m)·t}, t = (e^ε − 1)/(e^ε + 1)", "Eq. (6)", "candidates",
+		}}, gbColumn("gb_urero_uniform", "the unbiased reconstruction-robustness bound for a uniform prior over `candidates` values; also the informed membership-inference and uniform attribute-inference bound", "min{(e^ε − 1)/m, ((m − 1)/m)·t}, t = (e^ε − 1)/(e^ε + 1)", "Eq. (6)", AskCandidates,
 			func(r *Release, eps float64) (float64, skip) {
-				if r.Candidates == 0 {
-					return 0, skip{silent: true}
-				}
 				return GBUReRoUniform(eps, int(min(r.Candidates, 1<<31))), skip{}
 			})),
 		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("MIN((EXP($1)-1)/$2,(EXP($1)-1)/(EXP($1)+1),($2-1)/$2*((EXP($1)-1)/(EXP($1)+1)),1-1/$2)", x.pureEps(), x.candidates())
-		}}, gbColumn("gb_aia_adv", "upper bound on the advantage of any attribute-inference attack, and on the unbiased reconstruction-robustness advantage of exact reconstruction, with a uniform prior over `candidates` values or the loaded distribution of the prior key's attribute (the worst cell)", "min{κ₀(e^ε − 1), t, κ₀(m − 1)t + κ₀ − κ₀⁻, 1 − μ}: κ₀ the largest and κ₀⁻ the smallest prior probability over the attribute's m values (0 for a value the cell never shows), μ = Σπ²; κ₀ = κ₀⁻ = μ = 1/m if uniform", "Prop. 8.2 with Thm 7.3 (and Thm 7.2, §9)", requestPrior,
+		}}, gbColumn("gb_aia_adv", "upper bound on the advantage of any attribute-inference attack, and on the unbiased reconstruction-robustness advantage of exact reconstruction, with a uniform prior over `candidates` values or the loaded distribution of the prior key's attribute (the worst cell)", "min{κ₀(e^ε − 1), t, κ₀(m − 1)t + κ₀ − κ₀⁻, 1 − μ}: κ₀ the largest and κ₀⁻ the smallest prior probability over the attribute's m values (0 for a value the cell never shows), μ = Σπ²; κ₀ = κ₀⁻ = μ = 1/m if uniform", "Prop. 8.2 with Thm 7.3 (and Thm 7.2, §9)", AskDistribution,
 			func(r *Release, eps float64) (float64, skip) {
 				if r.Candidates > 0 {
 					m := int(min(r.Candidates, 1<<31))
@@ -53,14 +47,8 @@ func gbColumns() []OutputColumn {
 				}
 				return r.gbWorstOverPrior(func(p GBPrior) float64 { return GBAIAAdvantage(eps, p.Kappa0, p.Kappa0Min, p.Mu, p.M) })
 			})),
-		withFormat(table.Real, requires(NeedBaseline, gbColumn("gb_eps_for_target", "the largest ε whose unbiased reconstruction-robustness advantage (gb_urero) stays at or below target_advantage at the row's baseline", "inverse of min{κ(e^ε − 1), t} in ε; rounded down", "§5.2 (inverse formulas), Thm 7.2", "target_advantage",
+		withFormat(table.Real, requires(NeedBaseline, gbColumn("gb_eps_for_target", "the largest ε whose unbiased reconstruction-robustness advantage (gb_urero) stays at or below target_advantage at the row's baseline", "inverse of min{κ(e^ε − 1), t} in ε; rounded down", "§5.2 (inverse formulas), Thm 7.2", AskTarget,
 			func(r *Release, eps float64) (float64, skip) {
-				if !r.HasTarget {
-					return 0, skip{silent: true}
-				}
-				if !r.HasBaseline {
-					return 0, skip{need: NeedBaseline}
-				}
 				e, ok := GBUReRoEpsilon(r.Target, r.Baseline)
 				return inverseResult(e, ok, "ε")
 			}))),
@@ -92,29 +80,17 @@ const guerraBalboa = "Guerra-Balboa, Sauer & Strufe 2024, \"Analysis and Measure
 // gbColumn is a bound of Guerra-Balboa et al., which all assume pure ε-DP
 // under replace-one neighbours: rows that are not pure ε-DP leave it empty
 // without a message (it does not apply to them).
-func gbColumn(name, meaning, formula, where, request string, f func(r *Release, eps float64) (float64, skip)) OutputColumn {
+func gbColumn(name, meaning, formula, where string, request Ask, f func(r *Release, eps float64) (float64, skip)) OutputColumn {
 	return OutputColumn{
 		Name: name, Family: "gb", Format: table.Probability,
-		Applies:  Applies{Mechanisms: pureMechanisms(), Only: onlyPureRow, Asks: request},
+		Applies:  Applies{Mechanisms: pureMechanisms(), Only: OnlyPureRow, Asks: request},
 		Meaning:  meaning,
 		Formula:  formula + "; ε is the row's pure ε (pure, laplace, rr rows; δ must be 0)",
 		Citation: guerraBalboa + ", " + where,
-		Needs:    "a pure ε-DP row (epsilon without delta, laplace_scale, or rr)" + map[bool]string{true: "; " + request, false: ""}[request != ""],
+		Needs:    "a pure ε-DP row (epsilon without delta, laplace_scale, or rr)" + map[bool]string{true: "; " + request.String(), false: ""}[request != AskedAlways],
 		Assumes:  "pure ε-DP under replace-one neighbours (an ε stated for add/remove neighbours must be doubled)",
 		compute: func(r *Release) (float64, skip) {
-			if (request == "candidates" && r.Candidates == 0) || (request == "target_advantage" && !r.HasTarget) ||
-				(request == requestPrior && r.Candidates == 0 && r.priorDistributions() == nil) {
-				return 0, skip{silent: true} // not asked for: no message
-			}
-			if !r.hasPure || r.rowDelta() > 0 {
-				return 0, skip{silent: true} // Applies.Only: not a pure ε-DP row
-			}
 			return f(r, r.pureEps)
 		},
 	}
 }
-
-// requestPrior is the request of the columns computed from the whole
-// prior: a uniform one (candidates, uniform(M)) or a prior key whose
-// frequency table is loaded.
-const requestPrior = "candidates or a prior with its frequency table"

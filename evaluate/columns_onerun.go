@@ -24,9 +24,6 @@ func onerunColumns() []OutputColumn {
 			Needs:    mechanismParams + "; baseline or candidates; delta for gaussian and gdp",
 			Assumes:  "ε-DP under replace-one neighbours; the attacker's prior is independent across targets",
 			compute: func(r *Release) (float64, skip) {
-				if !r.HasBaseline {
-					return 0, skip{need: NeedBaseline}
-				}
 				eps, _, s := r.epsDelta()
 				if !s.ok() {
 					return 0, s
@@ -39,8 +36,8 @@ func onerunColumns() []OutputColumn {
 			},
 		},
 		{
-			Name: "onerun_advantage", Family: "onerun", Format: table.Probability,
-			Applies: Applies{Requires: NeedBaseline | NeedDelta},
+			Name: "onerun_advantage", Family: "onerun", Format: table.Probability, Round: RoundUp,
+			Applies: Applies{Requires: NeedBaseline | NeedDelta, BelowOne: true},
 			Sheet: SheetForm{Advantage: true, Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				return form("$3+(1-$3)*$2*(EXP($1)-1)/(1+$2*(EXP($1)-1))", x.eps(), x.base(), x.delta())
 			}},
@@ -50,22 +47,16 @@ func onerunColumns() []OutputColumn {
 			Needs:    mechanismParams + "; baseline or candidates (below 1); delta for gaussian and gdp",
 			Assumes:  "(ε, δ)-DP under replace-one neighbours",
 			compute: func(r *Release) (float64, skip) {
-				if !r.HasBaseline {
-					return 0, skip{need: NeedBaseline}
-				}
-				if r.Baseline >= 1 {
-					return 0, skip{why: r.whyBaselineOne()}
-				}
 				eps, delta, s := r.epsDelta()
 				if !s.ok() {
 					return 0, s
 				}
-				return roundUp(OneRunAdvantage(eps, delta, r.Baseline), 0, 1), skip{}
+				return OneRunAdvantage(eps, delta, r.Baseline), skip{}
 			},
 		},
 		{
-			Name: "onerun_eps_protect", Family: "onerun", Format: table.Real,
-			Applies: Applies{Asks: "target_advantage", Requires: NeedBaseline | NeedDelta},
+			Name: "onerun_eps_protect", Family: "onerun", Format: table.Real, Round: RoundDown,
+			Applies: Applies{Asks: AskTarget, Requires: NeedBaseline | NeedDelta, BelowOne: true},
 			Sheet: SheetForm{Rows: sheetRowsDelta, formula: func(x *sheetRow) string {
 				a, d, b := x.ref(FieldTargetAdvantage), x.delta(), x.base()
 				x.need(b.v > 0 && a.v <= 1-minSheetGap)
@@ -77,15 +68,6 @@ func onerunColumns() []OutputColumn {
 			Needs:    "target_advantage; baseline or candidates (below 1); delta (0 for pure rows)",
 			Assumes:  "(ε, δ)-DP under replace-one neighbours; rounded down",
 			compute: func(r *Release) (float64, skip) {
-				if !r.HasTarget {
-					return 0, skip{silent: true}
-				}
-				if !r.HasBaseline {
-					return 0, skip{need: NeedBaseline}
-				}
-				if r.Baseline >= 1 {
-					return 0, skip{why: r.whyBaselineOne()}
-				}
 				_, delta, s := r.epsDelta()
 				if !s.ok() {
 					return 0, s
@@ -97,7 +79,7 @@ func onerunColumns() []OutputColumn {
 				case math.IsInf(eps, 1):
 					return 0, skip{why: whyTargetTrivial}
 				}
-				return roundDown(eps, 0, math.Inf(1)), skip{}
+				return eps, skip{}
 			},
 		},
 	}
@@ -108,16 +90,13 @@ func onerunTailColumns() []OutputColumn {
 	return []OutputColumn{
 		{
 			Name: "onerun_tail_prob", Family: "onerun", Format: table.Probability,
-			Applies:  Applies{Asks: "successes", Requires: NeedBaseline | NeedDelta},
+			Applies:  Applies{Asks: AskSuccesses, Requires: NeedBaseline | NeedDelta},
 			Meaning:  "upper bound on the probability that the attack succeeds on at least `successes` of the row's targets (one run of the mechanism)",
 			Formula:  "Pr[S ≥ v] for S = Σᵢ Bernoulli(βᵢ), βᵢ = e^ε/(e^ε − 1 + 1/pᵢ) (Thm 3.2, δ = 0); Pr[S ≥ v] + α·n·δ with α = maxⱼ (Pr[S ≥ v − j] − Pr[S ≥ v])/j (Thm 3.5, δ > 0); S computed exactly (divide-and-conquer FFT convolution, binomial for equal pᵢ); " + epsView,
 			Citation: swanberg + ", Thm 3.2 and Thm 3.5",
 			Needs:    mechanismParams + "; successes; targets with baseline or candidates, or a prior with one p per target",
 			Assumes:  "(ε, δ)-DP under replace-one neighbours; the targets' priors are independent",
 			compute: func(r *Release) (float64, skip) {
-				if !r.HasSuccesses {
-					return 0, skip{silent: true}
-				}
 				t, s := r.Tail()
 				if !s.ok() {
 					return 0, s
@@ -140,16 +119,13 @@ func onerunTailColumns() []OutputColumn {
 		},
 		{
 			Name: "onerun_tail_log10", Family: "onerun", Format: table.Real,
-			Applies:  Applies{Asks: "successes", Requires: NeedBaseline | NeedDelta},
+			Applies:  Applies{Asks: AskSuccesses, Requires: NeedBaseline | NeedDelta},
 			Meaning:  "log10 of onerun_tail_prob, exact where the probability itself is too small to print (below 1e-300)",
 			Formula:  "log10(Pr[S ≥ v]) for δ = 0; log10(Pr[S ≥ v] + α·n·δ) for δ > 0, formed in log space",
 			Citation: swanberg + ", Thm 3.2 and Thm 3.5",
 			Needs:    "as onerun_tail_prob",
 			Assumes:  "as onerun_tail_prob",
 			compute: func(r *Release) (float64, skip) {
-				if !r.HasSuccesses {
-					return 0, skip{silent: true}
-				}
 				t, s := r.Tail()
 				if !s.ok() {
 					return 0, s
@@ -170,7 +146,7 @@ func onerunTailColumns() []OutputColumn {
 		successesColumn("onerun_successes_ub", -1),
 		{
 			Name: "onerun_expected_successes", Family: "onerun", Format: table.Real,
-			Applies:  Applies{Asks: "targets or prior", Requires: NeedBaseline | NeedDelta},
+			Applies:  Applies{Asks: AskTargets, Requires: NeedBaseline | NeedDelta},
 			Meaning:  "expected number of targets the dominating attack gets right: an upper bound on the expected successes for δ = 0 (add n·δ for δ > 0)",
 			Formula:  "Σᵢ βᵢ with βᵢ as in onerun_tail_prob",
 			Citation: swanberg + ", Thm 3.2 (stochastic dominance)",
@@ -191,7 +167,7 @@ func onerunTailColumns() []OutputColumn {
 func onerunLeakColumns() []OutputColumn {
 	return []OutputColumn{
 		{
-			Name: "onerun_bits_leaked", Family: "onerun", Format: table.Real,
+			Name: "onerun_bits_leaked", Family: "onerun", Format: table.Real, Round: RoundUp,
 			Applies: Applies{Requires: NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				e, d, c := x.eps(), x.delta(), x.confidence()
@@ -217,7 +193,7 @@ func onerunLeakColumns() []OutputColumn {
 				if err != nil {
 					return 0, skip{why: err.Error()}
 				}
-				return roundUp(bits, 0, math.Inf(1)), skip{}
+				return bits, skip{}
 			},
 		},
 		{
@@ -232,9 +208,6 @@ func onerunLeakColumns() []OutputColumn {
 			Needs:    mechanismParams + "; baseline or candidates; delta for gaussian and gdp",
 			Assumes:  "(ε, δ)-DP",
 			compute: func(r *Release) (float64, skip) {
-				if !r.HasBaseline {
-					return 0, skip{need: NeedBaseline}
-				}
 				eps, delta, s := r.epsDelta()
 				if !s.ok() {
 					return 0, s
@@ -258,7 +231,7 @@ func successesColumn(name string, level float64) OutputColumn {
 	}
 	return OutputColumn{
 		Name: name, Family: "onerun", Format: table.Count,
-		Applies:  Applies{Asks: "targets or prior", Requires: NeedBaseline | NeedDelta},
+		Applies:  Applies{Asks: AskTargets, Requires: NeedBaseline | NeedDelta},
 		Meaning:  "upper bound on the number of targets the attack gets right: with probability at least the confidence, at most this many, " + at,
 		Formula:  "v_UB = min{u : B(u + 1) ≤ 1 − confidence}, B the bound of onerun_tail_prob (Thm 3.2 for δ = 0, the non-increasing envelope of Thm 3.5 for δ > 0); n when B never gets that low",
 		Citation: "Swanberg, Annamalai, Hayes, Balle & Smith 2025, \"Beyond the Worst Case: Extending Differential Privacy Guarantees to Realistic Adversaries\", §3.1 and Thm 3.5",

@@ -31,7 +31,7 @@ func pmpColumns() []OutputColumn {
 		},
 		{
 			Name: "pmp_eps_for_target", Family: "pmp", Format: table.Real,
-			Applies: Applies{Asks: "target_advantage"},
+			Applies: Applies{Asks: AskTarget},
 			Sheet: SheetForm{Rows: sheetRowsAll, formula: func(x *sheetRow) string {
 				a := x.ref(FieldTargetAdvantage)
 				x.need(a.v <= 1-1e-4) // riskbatch's value is the largest ε whose rounded-up bound meets the target
@@ -43,9 +43,6 @@ func pmpColumns() []OutputColumn {
 			Needs:    "target_advantage",
 			Assumes:  "pure ε-DP under replace-one neighbours; rounded down",
 			compute: func(r *Release) (float64, skip) {
-				if !r.HasTarget {
-					return 0, skip{silent: true}
-				}
 				e, ok := PMPEpsilonForSuccess((1 + r.Target) / 2)
 				return inverseResult(e, ok, "ε")
 			},
@@ -70,7 +67,7 @@ func pmpColumns() []OutputColumn {
 func pmpDataColumn(name string, format table.Format, meaning string, f func(eps, delta float64) float64) OutputColumn {
 	return OutputColumn{
 		Name: name, Family: "pmp", Format: format,
-		Applies: Applies{Mechanisms: []Mechanism{MechanismGaussian, MechanismExponential}, Asks: "pmp_data", AskedBy: []Field{FieldPMPData}, Requires: NeedDelta},
+		Applies: Applies{Mechanisms: []Mechanism{MechanismGaussian, MechanismExponential}, Asks: AskPMPData, AskedBy: []Field{FieldPMPData}, Requires: NeedDelta},
 		Meaning: meaning,
 		Formula: "gaussian: ε̃ = min{ε ≥ 0 : max_x B(x; ε) ≤ δ}, B(x; ε) = (1/(2n − 1))·Σ_{x' ≠ x} δ_G(ε; ‖f(x) − f(x')‖₂/σ), δ_G(ε; μ) = Φ(μ/2 − ε/μ) − e^ε·Φ(−μ/2 − ε/μ); " +
 			"exponential: ε̃ = max_{x, w} |ln Σ_{D ∋ x} P(w|D) − ln Σ_{D ∌ x} P(w|D)| over the C(2n, n) halves D of X, P(w|D) ∝ exp(−ε·Σ_{i ∈ D} loss(w, x_i)/(2Δ)); " +
@@ -79,12 +76,6 @@ func pmpDataColumn(name string, format table.Format, meaning string, f func(eps,
 		Needs:    "pmp_data; gaussian rows: sigma (the noise standard deviation in the units of the query vectors) and delta; exponential rows: epsilon and sensitivity (of the loss; default 1)",
 		Assumes:  "replace-one neighbours; the training set is a uniformly random half of the 2n records of pmp_data (n records); gaussian: the query is the sum of the records' vectors; exponential: the loss is the sum of the records' losses, with at most 22 records (C(22, 11) halves are enumerated)",
 		compute: func(r *Release) (float64, skip) {
-			if r.pmpPath == "" {
-				return 0, skip{silent: true}
-			}
-			if r.Mechanism == MechanismGaussian && !(r.delta > 0) {
-				return 0, skip{need: NeedDelta} // Prop. 12 gives ε̃ at the row's δ
-			}
 			eps, delta, why := r.pmpFromData()
 			switch {
 			case why != "" && r.compositions > 1:

@@ -9,7 +9,7 @@ func reroColumns() []OutputColumn {
 	return []OutputColumn{
 		{
 			Name: "rero_eps", Family: "rero", Format: table.Probability,
-			Applies: Applies{Mechanisms: pureMechanisms(), Only: onlyPureApprox, Requires: NeedBaseline},
+			Applies: Applies{Mechanisms: pureMechanisms(), Only: OnlyPure, Requires: NeedBaseline},
 			Sheet: SheetForm{Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 				return form("MIN(1,EXP($1)*$2)", x.pureEps(), x.base())
 			}},
@@ -19,12 +19,6 @@ func reroColumns() []OutputColumn {
 			Needs:    "epsilon (pure) or laplace_scale or rr; baseline or candidates",
 			Assumes:  "pure ε-DP",
 			compute: func(r *Release) (float64, skip) {
-				if !r.hasPure {
-					return 0, skip{silent: true}
-				}
-				if !r.HasBaseline {
-					return 0, skip{need: NeedBaseline}
-				}
 				return ReRoPure(r.pureEps, r.Baseline), skip{}
 			},
 		},
@@ -40,12 +34,6 @@ func reroColumns() []OutputColumn {
 			Needs:    "an RDP view; baseline or candidates",
 			Assumes:  "Rényi DP under either neighbouring relation",
 			compute: func(r *Release) (float64, skip) {
-				if !r.hasRDP && !r.hasRho {
-					return 0, skip{silent: true}
-				}
-				if !r.HasBaseline {
-					return 0, skip{need: NeedBaseline}
-				}
 				if r.hasRDP {
 					return ReRoRDPCurve(r.rdp.Orders, r.rdp.Epsilons, r.Baseline), skip{}
 				}
@@ -64,12 +52,6 @@ func reroColumns() []OutputColumn {
 			Needs:    "rho, or sigma/mu; baseline or candidates",
 			Assumes:  "ρ-zCDP under either neighbouring relation",
 			compute: func(r *Release) (float64, skip) {
-				if !r.hasRho {
-					return 0, skip{silent: true}
-				}
-				if !r.HasBaseline {
-					return 0, skip{need: NeedBaseline}
-				}
 				return ReRoZCDP(r.rho, r.Baseline), skip{}
 			},
 		},

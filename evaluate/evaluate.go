@@ -291,7 +291,7 @@ func (b *Binding) evaluate(cells []table.Cell, dst []table.Cell, marks []mark) (
 		if o.mechanisms&bit == 0 {
 			continue // the column does not apply to this mechanism
 		}
-		v, s := o.compute(r)
+		v, s := o.value(r)
 		if s.ok() && (math.IsNaN(v) || math.IsInf(v, 0)) {
 			// Never write NaN or ±Inf: report it (tests look for this).
 			s = skip{why: whyNumericalFailure, fault: true}

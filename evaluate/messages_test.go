@@ -82,15 +82,6 @@ func messageProblems(b *Binding, cells, dst []table.Cell) []string {
 			bad = append(bad, fmt.Sprintf("the message speaks of bounds that do not apply: %q", msg))
 		}
 	}
-	for k := range b.outputs {
-		o := &b.outputs[k]
-		if o.mechanisms&bit != 0 {
-			continue
-		}
-		if v, s := o.compute(r); s.ok() {
-			bad = append(bad, fmt.Sprintf("%s is declared not to apply to %s rows, but has the value %v for this one", o.Name, r.Mechanism, v))
-		}
-	}
 	return bad
 }
 

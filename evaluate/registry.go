@@ -26,7 +26,13 @@ type OutputColumn struct {
 	// Sheet is how the column is written in a workbook: the spreadsheet
 	// formula that recomputes it from the row's inputs where its bound has
 	// a closed form, and whether it is an advantage (see SheetForm).
-	Sheet      SheetForm
+	Sheet SheetForm
+	// Round is the direction in which the evaluator rounds every value of
+	// the column, where it is the same for every row (see Rounding);
+	// columns whose rounding depends on the row round in compute.
+	Round Rounding
+	// compute computes the column for a row that Applies admits: it may
+	// count on the inputs Applies.Requires.
 	compute    func(r *Release) (float64, skip)
 	mechanisms uint32 // Applies.Mechanisms as a set (mechanismSet)
 }
@@ -64,14 +70,6 @@ const (
 	// whyNumericalFailure marks a value that came out NaN or infinite: a
 	// defect of riskbatch, reported rather than written.
 	whyNumericalFailure = "not computable for these inputs (numerical failure; please report it)"
-)
-
-// The conditions of the pure ε-DP columns beyond the mechanism: a pure
-// ε-DP guarantee (an approx row of one composition at δ = 0 is one), and
-// for the bounds of Guerra-Balboa et al. one stated without a δ.
-const (
-	onlyPureApprox = "(approx rows only with delta empty or 0 and one composition)"
-	onlyPureRow    = "whose delta is empty or 0 (approx rows: also one composition)"
 )
 
 // pureMechanisms are the mechanisms that can state a pure ε-DP guarantee.
@@ -124,6 +122,34 @@ func outputColumns(confidences []float64) []OutputColumn {
 		cols[i].mechanisms = mechanismSet(cols[i].Applies.Mechanisms)
 	}
 	return cols
+}
+
+// value computes the column for a row of one of its mechanisms, as its
+// declaration says: empty without a message when the row does not ask for
+// it or fails its condition (Applies.Asks, Applies.Only), partial when it
+// lacks an input the column requires, with a message when its baseline is
+// 1 and the column is undefined there (Applies.BelowOne); otherwise the
+// column's function, rounded as the column declares (Round).
+func (o *OutputColumn) value(r *Release) (float64, skip) {
+	a := &o.Applies
+	if !a.Asks.asked(r) || !a.Only.holds(r) {
+		return 0, skip{silent: true}
+	}
+	need := a.lacks(r)
+	if need&NeedBaseline != 0 {
+		return 0, skip{need: need}
+	}
+	if a.BelowOne && r.Baseline >= 1 {
+		return 0, skip{why: r.whyBaselineOne()}
+	}
+	if need != 0 {
+		return 0, skip{need: need}
+	}
+	v, s := o.compute(r)
+	if s.ok() {
+		v = o.Round.apply(v, o.Format)
+	}
+	return v, s
 }
 
 // inverseResult turns a calibration result (x, ok) into a cell: ok false

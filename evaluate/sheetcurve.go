@@ -39,7 +39,7 @@ func (s *SheetBinding) SuccessCurve(cells []table.Cell, grid []float64) ([]float
 			return nil, fmt.Errorf("evaluate: baseline %v is not in [0, 1]", b)
 		}
 		r.Baseline, r.HasBaseline, r.hasAdv = b, true, false
-		v, sk := col.compute(r)
+		v, sk := col.value(r)
 		if !sk.ok() {
 			return nil, fmt.Errorf("evaluate: fdp_success at baseline %v: %s", b, sk.why)
 		}
