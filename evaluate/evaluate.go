@@ -226,7 +226,7 @@ func (b *Binding) Evaluate(cells []table.Cell, dst []table.Cell) Status {
 	dst[0] = table.TextCell(string(status))
 	switch {
 	case status == StatusError:
-		dst[1] = table.TextCell(errorMessage(problems))
+		dst[1] = table.TextCell(errorMessage(problems.texts()))
 	case len(marks) == 0:
 		dst[1] = table.Cell{}
 	default:
@@ -254,17 +254,17 @@ func (b *Binding) evaluate(cells []table.Cell, dst []table.Cell, marks []mark) (
 		v, err := cellNumber(cells[i], b.format(bf.percent))
 		if err != nil {
 			if isLocaleError(err) {
-				problems.add("%s: %v", b.name(f), err)
+				problems.addErr(b.name(f), cells[i].String(), err)
 			} else if msg := err.Error(); utf8.RuneCountInString(msg) > 60 {
 				// A long cell: quote its start, not all of it.
-				problems.add("%s: %s is not a number; expected %s", b.name(f), quoteClipped(cells[i].String()), bf.domain)
+				problems.add(b.name(f), cells[i].String(), "%s is not a number; expected %s", quoteClipped(cells[i].String()), bf.domain)
 			} else {
-				problems.add("%s: %s; expected %s", b.name(f), msg, bf.domain)
+				problems.add(b.name(f), cells[i].String(), "%s; expected %s", msg, bf.domain)
 			}
 			continue
 		}
 		if !bf.domain.Contains(v) {
-			problems.add("%s: %s is out of range; expected %s", b.name(f), formatNumber(v), bf.domain)
+			problems.add(b.name(f), formatNumber(v), "%s is out of range; expected %s", formatNumber(v), bf.domain)
 			continue
 		}
 		in.num[f], in.set[f] = v, true

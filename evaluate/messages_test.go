@@ -31,7 +31,7 @@ func messageProblems(b *Binding, cells, dst []table.Cell) []string {
 	st, r, problems, marks := b.evaluate(cells, dst, nil)
 	var msg string
 	if st == StatusError {
-		msg = errorMessage(problems)
+		msg = errorMessage(problems.texts())
 	} else if len(marks) > 0 {
 		msg = b.message(marks, r)
 	}

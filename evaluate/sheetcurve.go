@@ -3,7 +3,6 @@ package evaluate
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -31,7 +30,7 @@ func (s *SheetBinding) SuccessCurve(cells []table.Cell, grid []float64) ([]float
 	var problems rowError
 	r := s.b.resolve(&in, &problems)
 	if r == nil {
-		return nil, fmt.Errorf("evaluate: %s", strings.Join(problems, "; "))
+		return nil, fmt.Errorf("evaluate: %w", problems)
 	}
 	out := make([]float64, len(grid))
 	for i, b := range grid {
