@@ -9,6 +9,7 @@ func conversionColumns() []OutputColumn {
 	return []OutputColumn{
 		{
 			Name: "eps_at_delta", Family: "conversion", Format: table.Real,
+			Brief: "the ε at the row's δ that every ε-based column uses", Source: "Balle & Wang 2018; Balle et al. 2020",
 			Applies: Applies{Requires: NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				return x.eps().s
@@ -34,6 +35,7 @@ func adpColumns() []OutputColumn {
 	return []OutputColumn{
 		{
 			Name: "adp_advantage", Family: "adp", Format: table.Probability, Round: RoundUp,
+			Brief: "(e^ε − 1 + 2δ)/(e^ε + 1), the standard (ε, δ) bound", Source: "Kairouz et al. 2015",
 			Applies: Applies{Requires: NeedDelta},
 			Sheet: SheetForm{Advantage: true, Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				return form("(EXP($1)-1+2*$2)/(EXP($1)+1)", x.eps(), x.delta())

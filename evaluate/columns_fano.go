@@ -26,6 +26,8 @@ const guoCitation = "Guo, Sablayrolles & Sanjabi 2023, \"Analyzing Privacy Leaka
 func fanoColumn(name, meaning string, pick func(alpha1, best FanoBound) float64) OutputColumn {
 	return OutputColumn{
 		Name: name, Family: "fano", Format: table.Probability,
+		Brief:   "reconstruction among M = `candidates` values (or the attribute distribution of a prior key): Fano's inequality with the mutual information (Algorithm 1) and optimised over Rényi orders (Algorithm 2)",
+		Source:  "Guo et al. 2023",
 		Applies: Applies{Mechanisms: fanoMechanisms(), Only: OnlyRenyiView, Asks: AskDistribution},
 		Meaning: meaning,
 		Formula: "Fano's inequality with I(X; M(X)) ≤ μ: H(X) − μ ≤ h(P_e) + P_e·ln(M − 1), solved for P(correct) = 1 − P_e; Rényi version D_α(Ber(P)‖Ber(1/M)) ≤ μ_α; " +

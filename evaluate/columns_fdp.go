@@ -12,6 +12,7 @@ func fdpColumns() []OutputColumn {
 	return []OutputColumn{
 		{
 			Name: "fdp_success", Family: "fdp", Format: table.Probability,
+			Brief: "1 − f(baseline): bound on re-identification, attribute-inference and reconstruction success", Source: "Kulynych et al. 2025, Thm 3.2",
 			Applies: Applies{Requires: NeedBaseline},
 			Sheet: SheetForm{Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
 				return x.success(x.curve(), x.base()).s
@@ -31,6 +32,7 @@ func fdpColumns() []OutputColumn {
 		},
 		{
 			Name: "fdp_advantage", Family: "fdp", Format: table.Probability,
+			Brief: "1 − f(baseline) − baseline", Source: "Kulynych et al. 2025, Thm 3.3",
 			Applies: Applies{Requires: NeedBaseline},
 			Sheet: SheetForm{Advantage: true, Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
 				return form("$1-$2", x.output("fdp_success"), x.base())
@@ -46,6 +48,7 @@ func fdpColumns() []OutputColumn {
 		},
 		{
 			Name: "fdp_worst_advantage", Family: "fdp", Format: table.Probability, Round: RoundUp,
+			Brief: "η = max_α(1 − f(α) − α), the baseline-free bound", Source: "Kulynych et al. 2025, Thm 3.4, Prop. A.1",
 			Sheet: SheetForm{Advantage: true, Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
 				return x.worst(x.curve())
 			}},
@@ -60,6 +63,7 @@ func fdpColumns() []OutputColumn {
 		},
 		{
 			Name: "fdp_norm_advantage", Family: "fdp", Format: table.Probability,
+			Brief: "(success − baseline)/(1 − baseline)", Source: "Kulynych et al. 2025, Thm 3.3",
 			Applies: Applies{Requires: NeedBaseline, BelowOne: true},
 			Sheet: SheetForm{Advantage: true, Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
 				b := x.base()
@@ -77,6 +81,7 @@ func fdpColumns() []OutputColumn {
 		},
 		{
 			Name: "fdp_binary_success", Family: "fdp", Format: table.Probability,
+			Brief: "binary attribute with prior π = baseline ≥ 0.5: 1 − R_f(π)", Source: "Kulynych et al. 2025, Thm D.1",
 			Applies: Applies{Asks: AskBinary},
 			Sheet: SheetForm{Rows: sheetRowsBinary, formula: func(x *sheetRow) string {
 				return x.binarySuccess(x.curve(), x.base())
@@ -98,6 +103,7 @@ func fdpTargetColumns() []OutputColumn {
 	return []OutputColumn{
 		{
 			Name: "fdp_eps_for_target", Family: "fdp", Format: table.Real,
+			Brief: fdpTargetBrief, Source: fdpTargetSource,
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismPure, MechanismApprox, MechanismLaplace}, Only: OnlyOneComposition, Asks: AskTarget},
 			Meaning:  "the largest ε whose advantage bound stays at or below target_advantage: at the row's baseline when it has one, else in the worst case (for laplace rows: ε = sensitivity/b of the Laplace curve)",
 			Formula:  "inverse of fdp_advantage (with a baseline) or fdp_worst_advantage (without) in ε, at the row's δ; closed forms of §9, checked against the rounded forward bound",
@@ -122,6 +128,7 @@ func fdpTargetColumns() []OutputColumn {
 		},
 		{
 			Name: "fdp_mu_for_target", Family: "fdp", Format: table.Real,
+			Brief: fdpTargetBrief, Source: fdpTargetSource,
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismGaussian, MechanismGDP}, Asks: AskTarget},
 			Meaning:  "the largest μ (Gaussian DP) whose advantage bound stays at or below target_advantage: at the row's baseline when it has one, else in the worst case",
 			Formula:  "μ = Φ⁻¹(1 − b) − Φ⁻¹(1 − b − A) at baseline b; μ = 2Φ⁻¹((1 + A)/2) in the worst case",
@@ -138,6 +145,7 @@ func fdpTargetColumns() []OutputColumn {
 		},
 		{
 			Name: "fdp_sigma_for_target", Family: "fdp", Format: table.Real, Round: RoundUp,
+			Brief: fdpTargetBrief, Source: fdpTargetSource,
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismGaussian}, Asks: AskTarget},
 			Meaning:  "the smallest noise standard deviation σ whose advantage bound stays at or below target_advantage, for the row's sensitivity (and compositions)",
 			Formula:  "σ = sensitivity·√compositions/μ with μ as in fdp_mu_for_target",
@@ -177,6 +185,7 @@ func fdpNoiseColumns() []OutputColumn {
 	return []OutputColumn{
 		{
 			Name: "fdp_noise_for_target", Family: "fdp", Format: table.Real,
+			Brief: "the smallest DP-SGD noise multiplier that keeps the advantage ≤ `target_advantage` (at the baseline, or in the worst case), PLD accounting", Source: "Kulynych et al. 2025, §4.2, §9",
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: AskTarget},
 			Meaning:  "the smallest DP-SGD noise multiplier whose advantage bound stays at or below target_advantage, at the row's sample_rate and steps (and extra_stages, kept fixed): at the row's baseline when it has one, else in the worst case; PLD accounting (or RDP accounting where that needs less noise, which happens only for targets near 1e-9)",
 			Formula:  "a safeguarded secant search on ln σ of the PLD accountant's 1 − f(b) − b (or η), to 0.01% of σ, returning the end that meets the target; the smaller of that and fdp_noise_for_target_rdp",
@@ -189,6 +198,7 @@ func fdpNoiseColumns() []OutputColumn {
 		},
 		{
 			Name: "fdp_noise_for_target_rdp", Family: "fdp", Format: table.Real,
+			Brief: fdpNoiseRDPBrief, Source: fdpNoiseRDPSource,
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: AskTarget},
 			Meaning:  "comparison: fdp_noise_for_target under RDP accounting, the conservative accountant most published DP-SGD guarantees use",
 			Formula:  "bisection on 1/σ of the RDP-based curve's 1 − f(b) − b (or η) (the optimal RDP → f-DP conversion over dp_accounting's 156 orders), returning the conservative end",
@@ -201,6 +211,7 @@ func fdpNoiseColumns() []OutputColumn {
 		},
 		{
 			Name: "fdp_noise_reduction", Family: "fdp", Format: table.Probability,
+			Brief: fdpNoiseRDPBrief, Source: fdpNoiseRDPSource,
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: AskTarget},
 			Meaning:  "the share of noise that tight (PLD) accounting saves over RDP accounting for the same risk target (Kulynych et al.'s \"≈ 20% less noise\")",
 			Formula:  "1 − fdp_noise_for_target / fdp_noise_for_target_rdp",
@@ -227,6 +238,7 @@ func psoColumns() []OutputColumn {
 	return []OutputColumn{
 		{
 			Name: "spso_success", Family: "fdp", Format: table.Probability,
+			Brief: psoBrief, Source: psoSource,
 			Applies: Applies{Asks: AskWeight},
 			Sheet: SheetForm{Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
 				return x.success(x.curve(), x.ref(FieldPredicateWeight)).s
@@ -242,6 +254,7 @@ func psoColumns() []OutputColumn {
 		},
 		{
 			Name: "pso_baseline", Family: "fdp", Format: table.Probability,
+			Brief: psoBrief, Source: psoSource,
 			Applies: Applies{Asks: AskRecords},
 			Sheet: SheetForm{Rows: sheetRowsAll, formula: func(x *sheetRow) string {
 				n, w := x.ref(FieldRecords), x.ref(FieldPredicateWeight)
@@ -259,6 +272,7 @@ func psoColumns() []OutputColumn {
 		},
 		{
 			Name: "pso_cohen_nissim", Family: "fdp", Format: table.Probability,
+			Brief: psoBrief, Source: psoSource,
 			Applies: Applies{Asks: AskRecords, Requires: NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				n, e, w := x.ref(FieldRecords), x.eps(), x.ref(FieldPredicateWeight)
@@ -280,6 +294,7 @@ func psoColumns() []OutputColumn {
 		},
 		{
 			Name: "pso_fdp", Family: "fdp", Format: table.Probability,
+			Brief: psoBrief, Source: psoSource,
 			Applies: Applies{Asks: AskRecords},
 			Sheet: SheetForm{Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
 				return form("MIN(1,$1*$2)", x.ref(FieldRecords), x.output("spso_success"))
@@ -295,3 +310,13 @@ func psoColumns() []OutputColumn {
 		},
 	}
 }
+
+// The summaries of the README's column table that several columns share.
+const (
+	fdpNoiseRDPBrief  = "the same under RDP accounting, and the share of noise the PLD saves: 1 − PLD σ / RDP σ"
+	fdpNoiseRDPSource = "Kulynych et al. 2025, Fig. 1"
+	fdpTargetBrief    = "the largest ε or μ, or the smallest σ, that keeps the advantage ≤ `target_advantage`"
+	fdpTargetSource   = "Kulynych et al. 2025, §9"
+	psoBrief          = "singling out: 1 − f(w); n w (1 − w)^(n−1); Cohen & Nissim's n(e^ε w + δ); n(1 − f(w))"
+	psoSource         = "Kulynych et al. 2025, §4.1, Thm B.1, Thm F.2"
+)

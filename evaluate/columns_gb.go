@@ -7,14 +7,14 @@ import (
 // gbColumns are the bounds of Guerra-Balboa et al. (membership inference, reconstruction, attribute inference).
 func gbColumns() []OutputColumn {
 	return []OutputColumn{
-		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
+		withBrief(gbMIABrief, gbMIASource, withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("MIN(1,EXP($1)-1)", x.pureEps())
 		}}, gbColumn("gb_mia_yeom", "upper bound on membership-inference advantage of Yeom et al., as analysed by Guerra-Balboa et al.", "min(1, e^ε − 1)", "Thm 4.5 (Yeom et al. 2018)", AskedAlways,
-			func(r *Release, eps float64) (float64, skip) { return GBMIAYeom(eps), skip{} })),
-		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
+			func(r *Release, eps float64) (float64, skip) { return GBMIAYeom(eps), skip{} }))),
+		withBrief(gbMIABrief, gbMIASource, withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("1-EXP(-$1)", x.pureEps())
 		}}, gbColumn("gb_mia_erlingsson", "upper bound on membership-inference advantage (Erlingsson et al.), tighter than Yeom's", "1 − e^{−ε} (the corrected form)", "Thm 4.6 (corrected: e^{−ε}, not e^{−δ})", AskedAlways,
-			func(r *Release, eps float64) (float64, skip) { return GBMIAErlingsson(eps), skip{} })),
+			func(r *Release, eps float64) (float64, skip) { return GBMIAErlingsson(eps), skip{} }))),
 		withSheet(SheetForm{Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("MIN(EXP($1),1+($2-1)*((EXP($1)-1)/(EXP($1)+1)))/$2", x.pureEps(), x.candidates())
 		}}, gbColumn("gb_rero_exact", "upper bound on the success of exact reconstruction of a record's value among m candidates: drawn uniformly from `candidates` values, or from the loaded distribution of the prior key's attribute (the worst cell)", "min{1, κ₀·e^ε, κ₀·(1 + (m − 1)·t)}, κ₀ = the largest prior probability (1/m if uniform), t = (e^ε − 1)/(e^ε + 1)", "Prop. 5.1 (corrected form; Table 2 rows 5 and 8 are wrong)", AskDistribution,
@@ -54,6 +54,7 @@ func gbColumns() []OutputColumn {
 			}))),
 		{
 			Name: "gb_mia_humphries", Family: "gb", Format: table.Probability,
+			Brief: "membership-inference advantage with δ: (e^ε − 1 + 2δ)/(e^ε + 1)", Source: "Guerra-Balboa et al. 2024, Thm 4.9",
 			Applies: Applies{Requires: NeedDelta},
 			Sheet: SheetForm{Advantage: true, Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				return form("(EXP($1)-1+2*$2)/(EXP($1)+1)", x.eps(), x.delta())
@@ -83,6 +84,7 @@ const guerraBalboa = "Guerra-Balboa, Sauer & Strufe 2024, \"Analysis and Measure
 func gbColumn(name, meaning, formula, where string, request Ask, f func(r *Release, eps float64) (float64, skip)) OutputColumn {
 	return OutputColumn{
 		Name: name, Family: "gb", Format: table.Probability,
+		Brief: gbReconstructionBrief, Source: gbReconstructionSource,
 		Applies:  Applies{Mechanisms: pureMechanisms(), Only: OnlyPureRow, Asks: request},
 		Meaning:  meaning,
 		Formula:  formula + "; ε is the row's pure ε (pure, laplace, rr rows; δ must be 0)",
@@ -94,3 +96,13 @@ func gbColumn(name, meaning, formula, where string, request Ask, f func(r *Relea
 		},
 	}
 }
+
+// The summaries of the Guerra-Balboa et al. columns in the README's column
+// table: the reconstruction bounds (gbColumn's), and the membership
+// bounds without δ (withBrief).
+const (
+	gbMIABrief             = "membership-inference advantage: min(1, e^ε − 1); 1 − e^{−ε}"
+	gbMIASource            = "Guerra-Balboa et al. 2024, Thm 4.5, 4.6 (corrected)"
+	gbReconstructionBrief  = "exact reconstruction (Prop. 5.1, corrected), unbiased reconstruction robustness (Thm 7.2, Eq. 6), attribute inference (Prop. 8.2), and the largest ε for a target; pure ε-DP only"
+	gbReconstructionSource = "Guerra-Balboa et al. 2024"
+)

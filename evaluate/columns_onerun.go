@@ -14,6 +14,7 @@ func onerunColumns() []OutputColumn {
 	return []OutputColumn{
 		{
 			Name: "onerun_posterior", Family: "onerun", Format: table.Probability,
+			Brief: "β = e^ε/(e^ε − 1 + 1/p)", Source: "Swanberg et al. 2025, Thm 3.2",
 			Applies: Applies{Requires: NeedBaseline | NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				return form("$2*EXP($1)/($2*EXP($1)+1-$2)", x.eps(), x.base())
@@ -37,6 +38,7 @@ func onerunColumns() []OutputColumn {
 		},
 		{
 			Name: "onerun_advantage", Family: "onerun", Format: table.Probability, Round: RoundUp,
+			Brief: "(min(1, β + (1 − β)δ) − p)/(1 − p)", Source: "Swanberg et al. 2025, Thm 3.5 with one target",
 			Applies: Applies{Requires: NeedBaseline | NeedDelta, BelowOne: true},
 			Sheet: SheetForm{Advantage: true, Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				return form("$3+(1-$3)*$2*(EXP($1)-1)/(1+$2*(EXP($1)-1))", x.eps(), x.base(), x.delta())
@@ -56,6 +58,7 @@ func onerunColumns() []OutputColumn {
 		},
 		{
 			Name: "onerun_eps_protect", Family: "onerun", Format: table.Real, Round: RoundDown,
+			Brief: "largest ε with `onerun_advantage` ≤ `target_advantage`", Source: "Swanberg et al. 2025, §5.3",
 			Applies: Applies{Asks: AskTarget, Requires: NeedBaseline | NeedDelta, BelowOne: true},
 			Sheet: SheetForm{Rows: sheetRowsDelta, formula: func(x *sheetRow) string {
 				a, d, b := x.ref(FieldTargetAdvantage), x.delta(), x.base()
@@ -90,6 +93,7 @@ func onerunTailColumns() []OutputColumn {
 	return []OutputColumn{
 		{
 			Name: "onerun_tail_prob", Family: "onerun", Format: table.Probability,
+			Brief: "bound on Pr[at least `successes` of the n targets are reconstructed]", Source: "Swanberg et al. 2025, Thm 3.2 / Thm 3.5",
 			Applies:  Applies{Asks: AskSuccesses, Requires: NeedBaseline | NeedDelta},
 			Meaning:  "upper bound on the probability that the attack succeeds on at least `successes` of the row's targets (one run of the mechanism)",
 			Formula:  "Pr[S ≥ v] for S = Σᵢ Bernoulli(βᵢ), βᵢ = e^ε/(e^ε − 1 + 1/pᵢ) (Thm 3.2, δ = 0); Pr[S ≥ v] + α·n·δ with α = maxⱼ (Pr[S ≥ v − j] − Pr[S ≥ v])/j (Thm 3.5, δ > 0); S computed exactly (divide-and-conquer FFT convolution, binomial for equal pᵢ); " + epsView,
@@ -119,6 +123,7 @@ func onerunTailColumns() []OutputColumn {
 		},
 		{
 			Name: "onerun_tail_log10", Family: "onerun", Format: table.Real,
+			Brief: "log10 of `onerun_tail_prob`, exact where the probability is too small to print (below 1e-300)", Source: "Swanberg et al. 2025, Thm 3.2 / Thm 3.5",
 			Applies:  Applies{Asks: AskSuccesses, Requires: NeedBaseline | NeedDelta},
 			Meaning:  "log10 of onerun_tail_prob, exact where the probability itself is too small to print (below 1e-300)",
 			Formula:  "log10(Pr[S ≥ v]) for δ = 0; log10(Pr[S ≥ v] + α·n·δ) for δ > 0, formed in log space",
@@ -146,6 +151,7 @@ func onerunTailColumns() []OutputColumn {
 		successesColumn("onerun_successes_ub", -1),
 		{
 			Name: "onerun_expected_successes", Family: "onerun", Format: table.Real,
+			Brief: onerunLeakBrief, Source: onerunLeakSource,
 			Applies:  Applies{Asks: AskTargets, Requires: NeedBaseline | NeedDelta},
 			Meaning:  "expected number of targets the dominating attack gets right: an upper bound on the expected successes for δ = 0 (add n·δ for δ > 0)",
 			Formula:  "Σᵢ βᵢ with βᵢ as in onerun_tail_prob",
@@ -168,6 +174,7 @@ func onerunLeakColumns() []OutputColumn {
 	return []OutputColumn{
 		{
 			Name: "onerun_bits_leaked", Family: "onerun", Format: table.Real, Round: RoundUp,
+			Brief: onerunLeakBrief, Source: onerunLeakSource,
 			Applies: Applies{Requires: NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				e, d, c := x.eps(), x.delta(), x.confidence()
@@ -198,6 +205,7 @@ func onerunLeakColumns() []OutputColumn {
 		},
 		{
 			Name: "onerun_narcissus", Family: "onerun", Format: table.Probability,
+			Brief: onerunLeakBrief, Source: onerunLeakSource,
 			Applies: Applies{Requires: NeedBaseline | NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				return form("MIN(1,EXP($1)*$2+$3)", x.eps(), x.base(), x.delta())
@@ -231,6 +239,8 @@ func successesColumn(name string, level float64) OutputColumn {
 	}
 	return OutputColumn{
 		Name: name, Family: "onerun", Format: table.Count,
+		Brief:    "with probability ≥ confidence, at most this many targets are reconstructed; one column per `--confidence` level when there are several (`onerun_successes_ub_95`)",
+		Source:   "Swanberg et al. 2025, §3.1",
 		Applies:  Applies{Asks: AskTargets, Requires: NeedBaseline | NeedDelta},
 		Meaning:  "upper bound on the number of targets the attack gets right: with probability at least the confidence, at most this many, " + at,
 		Formula:  "v_UB = min{u : B(u + 1) ≤ 1 − confidence}, B the bound of onerun_tail_prob (Thm 3.2 for δ = 0, the non-increasing envelope of Thm 3.5 for δ > 0); n when B never gets that low",
@@ -265,3 +275,9 @@ func confidenceSuffix(c float64) string {
 	pct := math.Round(c*1e6) / 1e4 // 0.95 → 95, not 95.00000000000001
 	return strings.ReplaceAll(strconv.FormatFloat(pct, 'f', -1, 64), ".", "_")
 }
+
+// The summaries of the README's column table that several columns share.
+const (
+	onerunLeakBrief  = "Σβ_i; bits leaked with probability ≤ 1 − confidence; the Narcissus comparator e^ε·p + δ"
+	onerunLeakSource = "Swanberg et al. 2025, §3.2, §4.2"
+)

@@ -9,6 +9,7 @@ func pmpColumns() []OutputColumn {
 	return []OutputColumn{
 		{
 			Name: "pmp_mia_success", Family: "pmp", Format: table.Probability,
+			Brief: pmpMIABrief, Source: pmpMIASource,
 			Applies: Applies{Requires: NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				return form("(EXP($1)+$2)/(1+EXP($1))", x.eps(), x.delta())
@@ -31,6 +32,7 @@ func pmpColumns() []OutputColumn {
 		},
 		{
 			Name: "pmp_eps_for_target", Family: "pmp", Format: table.Real,
+			Brief: pmpMIABrief, Source: pmpMIASource,
 			Applies: Applies{Asks: AskTarget},
 			Sheet: SheetForm{Rows: sheetRowsAll, formula: func(x *sheetRow) string {
 				a := x.ref(FieldTargetAdvantage)
@@ -67,6 +69,8 @@ func pmpColumns() []OutputColumn {
 func pmpDataColumn(name string, format table.Format, meaning string, f func(eps, delta float64) float64) OutputColumn {
 	return OutputColumn{
 		Name: name, Family: "pmp", Format: format,
+		Brief:   "practical membership privacy for the records of `pmp_data`: Prop. 12 for `gaussian` rows (at the row's δ), Prop. 9, exactly, for `exponential` rows (at most 22 records); and the attack-success bound at that ε̃",
+		Source:  "Lowy et al. 2024",
 		Applies: Applies{Mechanisms: []Mechanism{MechanismGaussian, MechanismExponential}, Asks: AskPMPData, AskedBy: []Field{FieldPMPData}, Requires: NeedDelta},
 		Meaning: meaning,
 		Formula: "gaussian: ε̃ = min{ε ≥ 0 : max_x B(x; ε) ≤ δ}, B(x; ε) = (1/(2n − 1))·Σ_{x' ≠ x} δ_G(ε; ‖f(x) − f(x')‖₂/σ), δ_G(ε; μ) = Φ(μ/2 − ε/μ) − e^ε·Φ(−μ/2 − ε/μ); " +
@@ -91,3 +95,9 @@ func pmpDataColumn(name string, format table.Format, meaning string, f func(eps,
 
 // lowyCitation cites Lowy et al. 2024.
 const lowyCitation = "Lowy, Li, Liu, Koike-Akino, Parsons & Wang 2024, \"Why Does Differential Privacy with Large ε Defend Against Practical Membership Inference Attacks?\""
+
+// The summaries of the README's column table that several columns share.
+const (
+	pmpMIABrief  = "practical membership inference: 1/(1 + e^{−ε}) (with δ: (e^ε + δ)/(1 + e^ε)), and its inverse"
+	pmpMIASource = "Lowy et al. 2024, Lemma 6"
+)

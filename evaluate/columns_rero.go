@@ -9,6 +9,7 @@ func reroColumns() []OutputColumn {
 	return []OutputColumn{
 		{
 			Name: "rero_eps", Family: "rero", Format: table.Probability,
+			Brief: reroBrief, Source: reroSource,
 			Applies: Applies{Mechanisms: pureMechanisms(), Only: OnlyPure, Requires: NeedBaseline},
 			Sheet: SheetForm{Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 				return form("MIN(1,EXP($1)*$2)", x.pureEps(), x.base())
@@ -24,6 +25,7 @@ func reroColumns() []OutputColumn {
 		},
 		{
 			Name: "rero_rdp", Family: "rero", Format: table.Probability,
+			Brief: reroBrief, Source: reroSource,
 			Applies: Applies{Mechanisms: []Mechanism{MechanismGaussian, MechanismGDP, MechanismZCDP, MechanismRDP, MechanismDPSGD, MechanismMarginals}, Requires: NeedBaseline},
 			Sheet: SheetForm{Rows: sheetRowsRDP, formula: func(x *sheetRow) string {
 				return x.reroRDP()
@@ -42,6 +44,7 @@ func reroColumns() []OutputColumn {
 		},
 		{
 			Name: "rero_zcdp", Family: "rero", Format: table.Probability,
+			Brief: reroBrief, Source: reroSource,
 			Applies: Applies{Mechanisms: []Mechanism{MechanismGaussian, MechanismGDP, MechanismZCDP, MechanismMarginals}, Requires: NeedBaseline},
 			Sheet: SheetForm{Rows: sheetRowsRho, formula: func(x *sheetRow) string {
 				return x.reroZCDP()
@@ -57,3 +60,9 @@ func reroColumns() []OutputColumn {
 		},
 	}
 }
+
+// The summaries of the README's column table that several columns share.
+const (
+	reroBrief  = "Balle et al.'s reconstruction-robustness bounds: e^ε·b; min_t (b·e^{ε(t)})^{(t−1)/t}; exp(−(√ln(1/b) − √ρ)²)"
+	reroSource = "Kulynych et al. 2025, App. B"
+)

@@ -12,13 +12,17 @@ import (
 // that computes it. The registry of these drives the evaluator, the notes
 // on the workbook's headers, the Columns sheet and `riskbatch columns`.
 type OutputColumn struct {
-	Name     string
-	Family   string // the paper family: fdp, adp, onerun, …
-	Meaning  string
-	Formula  string
-	Citation string
-	Needs    string // the inputs it needs, in words
-	Assumes  string // neighbouring relation, pure vs approximate DP, …
+	Name   string
+	Family string // the paper family: fdp, adp, onerun, …
+	// Brief and Source are the column's one-line summary and short
+	// citation in the README's column table (ColumnsMarkdown): columns
+	// one after another with the same Brief and Source share a row.
+	Brief, Source string
+	Meaning       string
+	Formula       string
+	Citation      string
+	Needs         string // the inputs it needs, in words
+	Assumes       string // neighbouring relation, pure vs approximate DP, …
 	// Applies says when the column is filled: which mechanisms, which
 	// inputs ask for it and which it requires (see Applies).
 	Applies Applies
@@ -167,6 +171,13 @@ func inverseResult(x float64, ok bool, name string) (float64, skip) {
 // requires sets the inputs a column requires (Applies.Requires).
 func requires(n Need, c OutputColumn) OutputColumn {
 	c.Applies.Requires = n
+	return c
+}
+
+// withBrief sets a column's summary and short citation in the README's
+// column table.
+func withBrief(brief, source string, c OutputColumn) OutputColumn {
+	c.Brief, c.Source = brief, source
 	return c
 }
 
