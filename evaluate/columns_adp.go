@@ -19,11 +19,7 @@ func conversionColumns() []OutputColumn {
 			Citation: "Balle & Wang 2018; Balle, Barthe, Gaboardi, Hsu & Sato 2020; Kairouz, Oh & Viswanath 2015",
 			Needs:    mechanismParams + "; delta for mechanisms without a native ε",
 			Assumes:  "the neighbouring relation of the mechanism's parameters; rounded up",
-			compute: func(r *Release) (float64, skip) {
-				eps, _, s := r.epsDelta()
-				if !s.ok() {
-					return 0, s
-				}
+			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
 				return eps, skip{}
 			},
 		},
@@ -45,11 +41,7 @@ func adpColumns() []OutputColumn {
 			Citation: "Kairouz, Oh & Viswanath 2015; as restated in " + kulynych + ", Prop. A.1",
 			Needs:    "epsilon (and delta); for gaussian and gdp: sigma or mu, and delta",
 			Assumes:  "(ε, δ)-DP under the neighbouring relation the parameters were stated for",
-			compute: func(r *Release) (float64, skip) {
-				eps, delta, s := r.epsDelta()
-				if !s.ok() {
-					return 0, s
-				}
+			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
 				return EpsDelta{Epsilon: eps, Delta: delta}.WorstAdvantage(), skip{}
 			},
 		},

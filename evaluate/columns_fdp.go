@@ -284,11 +284,7 @@ func psoColumns() []OutputColumn {
 			Citation: kulynych + ", Thm B.1, Eqs. (21)–(22) (Cohen & Nissim 2020)",
 			Needs:    mechanismParams + "; records; w",
 			Assumes:  "(ε, δ)-DP under replace-one neighbours; w ≤ 1/records",
-			compute: func(r *Release) (float64, skip) {
-				eps, delta, s := r.epsDelta()
-				if !s.ok() {
-					return 0, s
-				}
+			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
 				return PSOCohenNissim(eps, delta, r.Records, r.Weight), skip{}
 			},
 		},

@@ -64,11 +64,7 @@ func gbColumns() []OutputColumn {
 			Citation: guerraBalboa + ", Thm 4.9 (Humphries et al. 2023)",
 			Needs:    mechanismParams,
 			Assumes:  "(ε, δ)-DP under replace-one neighbours",
-			compute: func(r *Release) (float64, skip) {
-				eps, delta, s := r.epsDelta()
-				if !s.ok() {
-					return 0, s
-				}
+			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
 				return GBMIAHumphries(eps, delta), skip{}
 			},
 		},

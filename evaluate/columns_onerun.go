@@ -24,11 +24,7 @@ func onerunColumns() []OutputColumn {
 			Citation: swanberg + ", Thm 3.2",
 			Needs:    mechanismParams + "; baseline or candidates; delta for gaussian and gdp",
 			Assumes:  "ε-DP under replace-one neighbours; the attacker's prior is independent across targets",
-			compute: func(r *Release) (float64, skip) {
-				eps, _, s := r.epsDelta()
-				if !s.ok() {
-					return 0, s
-				}
+			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
 				beta := OneRunPosterior(eps, r.Baseline)
 				if beta == r.Baseline {
 					return beta, skip{} // ε = 0: the posterior is the prior, exactly
@@ -48,11 +44,7 @@ func onerunColumns() []OutputColumn {
 			Citation: swanberg + ", Thm 3.5 with one target (tighter than Cor. 3.4's β + δ); advantage as in Cherubin 2017",
 			Needs:    mechanismParams + "; baseline or candidates (below 1); delta for gaussian and gdp",
 			Assumes:  "(ε, δ)-DP under replace-one neighbours",
-			compute: func(r *Release) (float64, skip) {
-				eps, delta, s := r.epsDelta()
-				if !s.ok() {
-					return 0, s
-				}
+			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
 				return OneRunAdvantage(eps, delta, r.Baseline), skip{}
 			},
 		},
@@ -70,11 +62,7 @@ func onerunColumns() []OutputColumn {
 			Citation: swanberg + ", §5.3 (ε_protect), with the Thm 3.5 posterior",
 			Needs:    "target_advantage; baseline or candidates (below 1); delta (0 for pure rows)",
 			Assumes:  "(ε, δ)-DP under replace-one neighbours; rounded down",
-			compute: func(r *Release) (float64, skip) {
-				_, delta, s := r.epsDelta()
-				if !s.ok() {
-					return 0, s
-				}
+			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
 				eps, ok := OneRunEpsilonProtect(r.Target, delta, r.Baseline)
 				switch {
 				case !ok:
@@ -187,11 +175,7 @@ func onerunLeakColumns() []OutputColumn {
 			Citation: swanberg + ", §3.2 (bit leakage), with the Thm 3.5 posterior for δ > 0",
 			Needs:    mechanismParams + "; confidence (default --confidence); delta for gaussian and gdp",
 			Assumes:  "(ε, δ)-DP under replace-one neighbours; the target is uniform over 2^d values",
-			compute: func(r *Release) (float64, skip) {
-				eps, delta, s := r.epsDelta()
-				if !s.ok() {
-					return 0, s
-				}
+			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
 				alpha := 1 - r.Confidence
 				if alpha <= delta {
 					return 0, skip{why: "delta is at least 1 − confidence: no bound on the bits leaked at that confidence"}
@@ -215,11 +199,7 @@ func onerunLeakColumns() []OutputColumn {
 			Citation: swanberg + ", §4.2 (their Thm F.1 bound)",
 			Needs:    mechanismParams + "; baseline or candidates; delta for gaussian and gdp",
 			Assumes:  "(ε, δ)-DP",
-			compute: func(r *Release) (float64, skip) {
-				eps, delta, s := r.epsDelta()
-				if !s.ok() {
-					return 0, s
-				}
+			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
 				v, err := OneRunNarcissus(eps, delta, r.Baseline)
 				if err != nil {
 					return 0, skip{why: err.Error()}

@@ -19,11 +19,7 @@ func pmpColumns() []OutputColumn {
 			Citation: lowyCitation + ", Lemma 6 (and the catalog's δ form)",
 			Needs:    mechanismParams,
 			Assumes:  "(ε, δ)-DP under replace-one neighbours; the attacker's prior on membership is 1/2",
-			compute: func(r *Release) (float64, skip) {
-				eps, delta, s := r.epsDelta()
-				if !s.ok() {
-					return 0, s
-				}
+			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
 				if delta > 0 {
 					return PMPSuccessDelta(eps, delta), skip{}
 				}

@@ -37,7 +37,11 @@ type OutputColumn struct {
 	Round Rounding
 	// compute computes the column for a row that Applies admits: it may
 	// count on the inputs Applies.Requires.
-	compute    func(r *Release) (float64, skip)
+	compute func(r *Release) (float64, skip)
+	// fromEps computes, in place of compute, a column of the row's (ε, δ)
+	// view (Release.EpsilonDelta): the evaluator reports a row without
+	// one, as the view says why.
+	fromEps    func(r *Release, eps, delta float64) (float64, skip)
 	mechanisms uint32 // Applies.Mechanisms as a set (mechanismSet)
 }
 
@@ -133,7 +137,8 @@ func outputColumns(confidences []float64) []OutputColumn {
 // it or fails its condition (Applies.Asks, Applies.Only), partial when it
 // lacks an input the column requires, with a message when its baseline is
 // 1 and the column is undefined there (Applies.BelowOne); otherwise the
-// column's function, rounded as the column declares (Round).
+// column's function (of the row's (ε, δ) view, for fromEps, where it has
+// one), rounded as the column declares (Round).
 func (o *OutputColumn) value(r *Release) (float64, skip) {
 	a := &o.Applies
 	if !a.Asks.asked(r) || !a.Only.holds(r) {
@@ -149,7 +154,17 @@ func (o *OutputColumn) value(r *Release) (float64, skip) {
 	if need != 0 {
 		return 0, skip{need: need}
 	}
-	v, s := o.compute(r)
+	var v float64
+	var s skip
+	if o.fromEps != nil {
+		eps, delta, es := r.epsDelta()
+		if !es.ok() {
+			return 0, es
+		}
+		v, s = o.fromEps(r, eps, delta)
+	} else {
+		v, s = o.compute(r)
+	}
 	if s.ok() {
 		v = o.Round.apply(v, o.Format)
 	}
