@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/xuri/excelize/v2"
 
@@ -21,22 +20,6 @@ type FormulaSource interface {
 	// Describe returns what the header note of column col adds about its
 	// cells (for instance which rows carry a formula), or "".
 	Describe(col int) string
-}
-
-// plainNumber reads text that is a decimal number written plainly
-// ("0.05", "-3", "1e-05"): digits, a sign, a point and an exponent, and
-// nothing else (not "5%", "1,000", hexadecimal or "Inf"). The evaluate
-// package's formulas rely on exactly these texts becoming numbers.
-func plainNumber(s string) (float64, bool) {
-	s = strings.TrimSpace(s)
-	if s == "" || strings.Trim(s, "0123456789+-.eE") != "" {
-		return 0, false
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-		return 0, false
-	}
-	return v, true
 }
 
 // maxFormulaChars is the longest formula Excel accepts; a longer one is

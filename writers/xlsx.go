@@ -609,7 +609,7 @@ func (w *xlsxWriter) writeRow(cells []table.Cell) error {
 	for i, c := range cells {
 		v, numFmt := w.value(c)
 		if c.Kind == table.Text && w.numeric[i] {
-			if x, ok := plainNumber(c.Str); ok {
+			if x, ok := table.PlainNumber(c.Str); ok {
 				v = x
 			}
 		}
