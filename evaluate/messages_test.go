@@ -113,26 +113,6 @@ func TestMessages(t *testing.T) {
 	}
 }
 
-// bindRow binds a row given as header → cell text.
-func bindRow(t *testing.T, e *Evaluator, row map[string]string) (*Binding, []table.Cell) {
-	t.Helper()
-	cols := make([]table.Column, 0, len(row))
-	cells := make([]table.Cell, 0, len(row))
-	for k, v := range row {
-		cols = append(cols, table.Column{Name: k})
-		if v == "" {
-			cells = append(cells, table.Cell{})
-		} else {
-			cells = append(cells, table.TextCell(v))
-		}
-	}
-	b, err := e.Bind(cols)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b, cells
-}
-
 // The messages users read most, exactly: a question without a baseline
 // says which input to add; a row whose bounds all apply says nothing;
 // columns that do not apply (pure-DP bounds on a Gaussian row) stay empty
