@@ -239,6 +239,31 @@ func (b *Binding) Evaluate(cells []table.Cell, dst []table.Cell) Status {
 // status with what its message is made of: the problems of a rejected row,
 // or the marks of the output columns that have something to say.
 func (b *Binding) evaluate(cells []table.Cell, dst []table.Cell, marks []mark) (Status, *Release, rowError, []mark) {
+	in, problems := b.readCells(cells)
+	var r *Release
+	if len(problems) == 0 {
+		r = b.resolve(&in, &problems)
+	}
+	for k := 2; k < len(dst); k++ {
+		dst[k] = table.Cell{}
+	}
+	if r == nil {
+		return StatusError, nil, problems, marks
+	}
+	bit := mechanismBit(r.Mechanism)
+	for _, u := range b.unused {
+		if in.has(u.field) && u.mechanisms&bit == 0 {
+			marks = append(marks, mark{kind: markUnused, column: -1, text: b.name(u.field) + ": filled, but only " + u.users + " rows use it; clear it or correct mechanism"})
+		}
+	}
+	status, marks := b.outputCells(r, dst, marks)
+	return status, r, problems, marks
+}
+
+// readCells reads the row's cells of the table's input columns: a text as
+// it is, a number by the table's number format and within its column's
+// domain. A cell that is neither is a problem of the row.
+func (b *Binding) readCells(cells []table.Cell) (inputs, rowError) {
 	var in inputs
 	var problems rowError
 	for _, bf := range b.bound {
@@ -269,23 +294,15 @@ func (b *Binding) evaluate(cells []table.Cell, dst []table.Cell, marks []mark) (
 		}
 		in.num[f], in.set[f] = v, true
 	}
-	var r *Release
-	if len(problems) == 0 {
-		r = b.resolve(&in, &problems)
-	}
-	for k := 2; k < len(dst); k++ {
-		dst[k] = table.Cell{}
-	}
-	if r == nil {
-		return StatusError, nil, problems, marks
-	}
+	return in, problems
+}
+
+// outputCells computes the output columns of the row's mechanism into
+// dst[2:], and returns the row's status with the marks of the columns
+// that have something to say.
+func (b *Binding) outputCells(r *Release, dst []table.Cell, marks []mark) (Status, []mark) {
 	status := StatusOK
 	bit := mechanismBit(r.Mechanism)
-	for _, u := range b.unused {
-		if in.has(u.field) && u.mechanisms&bit == 0 {
-			marks = append(marks, mark{kind: markUnused, column: -1, text: b.name(u.field) + ": filled, but only " + u.users + " rows use it; clear it or correct mechanism"})
-		}
-	}
 	for k := range b.outputs {
 		o := &b.outputs[k]
 		if o.mechanisms&bit == 0 {
@@ -315,7 +332,7 @@ func (b *Binding) evaluate(cells []table.Cell, dst []table.Cell, marks []mark) (
 			marks = append(marks, mark{kind: markWhy, text: s.why, bare: s.bare, column: k})
 		}
 	}
-	return status, r, problems, marks
+	return status, marks
 }
 
 // unusedInput is an input field whose only use is to ask for some output
