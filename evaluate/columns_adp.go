@@ -4,7 +4,8 @@ import (
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// conversionColumns is the (ε, δ) view of the row that every ε-based column uses.
+// conversionColumns is the (ε, δ) view of the row that every ε-based column
+// uses.
 func conversionColumns() []OutputColumn {
 	return []OutputColumn{
 		{

@@ -4,7 +4,8 @@ import (
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// dpsgdColumns compare the PLD accounting of a dpsgd row with RDP accounting, and say how exact the PLD accountant is.
+// dpsgdColumns compare the PLD accounting of a dpsgd row with RDP
+// accounting, and say how exact the PLD accountant is.
 func dpsgdColumns() []OutputColumn {
 	return []OutputColumn{
 		{

@@ -4,7 +4,8 @@ import (
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// fanoColumns are the Fano bounds of Guo et al. on reconstruction among M candidates.
+// fanoColumns are the Fano bounds of Guo et al. on reconstruction among M
+// candidates.
 func fanoColumns() []OutputColumn {
 	return []OutputColumn{
 		withSheet(SheetForm{Advantage: true}, fanoColumn("fano_adv_alpha1", fanoAdvantage+"Algorithm 1, the mutual-information (α = 1) bound", func(a1, _ FanoBound) float64 { return a1.Advantage })),

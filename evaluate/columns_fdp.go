@@ -7,7 +7,8 @@ import (
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// fdpColumns are the bounds of Kulynych et al. from the trade-off curve at the row's baseline, and the baseline-free worst case.
+// fdpColumns are the bounds of Kulynych et al. from the trade-off curve at
+// the row's baseline, and the baseline-free worst case.
 func fdpColumns() []OutputColumn {
 	return []OutputColumn{
 		{
@@ -98,7 +99,9 @@ func fdpColumns() []OutputColumn {
 	}
 }
 
-// fdpTargetColumns invert the advantage bounds of Kulynych et al.: the largest ε or μ, and the smallest σ, that keep the advantage within target_advantage.
+// fdpTargetColumns invert the advantage bounds of Kulynych et al.: the
+// largest ε or μ, and the smallest σ, that keep the advantage within
+// target_advantage.
 func fdpTargetColumns() []OutputColumn {
 	return []OutputColumn{
 		{
@@ -180,7 +183,8 @@ func fdpTargetColumns() []OutputColumn {
 	}
 }
 
-// fdpNoiseColumns calibrate the noise of a DP-SGD row to target_advantage, under PLD and RDP accounting.
+// fdpNoiseColumns calibrate the noise of a DP-SGD row to target_advantage,
+// under PLD and RDP accounting.
 func fdpNoiseColumns() []OutputColumn {
 	return []OutputColumn{
 		{
@@ -233,7 +237,8 @@ func fdpNoiseColumns() []OutputColumn {
 	}
 }
 
-// psoColumns are the predicate singling-out bounds of Kulynych et al. (§4.1, App. B and F).
+// psoColumns are the predicate singling-out bounds of Kulynych et al.
+// (§4.1, App. B and F).
 func psoColumns() []OutputColumn {
 	return []OutputColumn{
 		{

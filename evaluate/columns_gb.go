@@ -4,7 +4,8 @@ import (
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// gbColumns are the bounds of Guerra-Balboa et al. (membership inference, reconstruction, attribute inference).
+// gbColumns are the bounds of Guerra-Balboa et al. (membership inference,
+// reconstruction, attribute inference).
 func gbColumns() []OutputColumn {
 	return []OutputColumn{
 		withBrief(gbMIABrief, gbMIASource, withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {

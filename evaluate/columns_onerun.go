@@ -9,7 +9,8 @@ import (
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// onerunColumns are the single-target bounds of Swanberg et al.: posterior, advantage and the ε that protects a target.
+// onerunColumns are the single-target bounds of Swanberg et al.: posterior,
+// advantage and the ε that protects a target.
 func onerunColumns() []OutputColumn {
 	return []OutputColumn{
 		{
@@ -62,7 +63,7 @@ func onerunColumns() []OutputColumn {
 			Citation: swanberg + ", §5.3 (ε_protect), with the Thm 3.5 posterior",
 			Needs:    "target_advantage; baseline or candidates (below 1); delta (0 for pure rows)",
 			Assumes:  "(ε, δ)-DP under replace-one neighbours; rounded down",
-			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
+			fromEps: func(r *Release, _, delta float64) (float64, skip) {
 				eps, ok := OneRunEpsilonProtect(r.Target, delta, r.Baseline)
 				switch {
 				case !ok:
@@ -76,7 +77,9 @@ func onerunColumns() []OutputColumn {
 	}
 }
 
-// onerunTailColumns are the multi-target bounds of Swanberg et al. for one run of the mechanism: the tail of the number of successes and its upper bound.
+// onerunTailColumns are the multi-target bounds of Swanberg et al. for one
+// run of the mechanism: the tail of the number of successes and its upper
+// bound.
 func onerunTailColumns() []OutputColumn {
 	return []OutputColumn{
 		{
@@ -157,7 +160,8 @@ func onerunTailColumns() []OutputColumn {
 	}
 }
 
-// onerunLeakColumns are the bit-leakage bound of Swanberg et al. and the Narcissus comparator.
+// onerunLeakColumns are the bit-leakage bound of Swanberg et al. and the
+// Narcissus comparator.
 func onerunLeakColumns() []OutputColumn {
 	return []OutputColumn{
 		{

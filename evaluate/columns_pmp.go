@@ -4,7 +4,8 @@ import (
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// pmpColumns are the practical membership-privacy bounds of Lowy et al., from (ε, δ) and from the pmp_data table.
+// pmpColumns are the practical membership-privacy bounds of Lowy et al.,
+// from (ε, δ) and from the pmp_data table.
 func pmpColumns() []OutputColumn {
 	return []OutputColumn{
 		{

@@ -4,7 +4,8 @@ import (
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// reroColumns are the reconstruction-robustness comparators of Balle et al., from pure ε-DP, Rényi DP and zCDP.
+// reroColumns are the reconstruction-robustness comparators of Balle et
+// al., from pure ε-DP, Rényi DP and zCDP.
 func reroColumns() []OutputColumn {
 	return []OutputColumn{
 		{
