@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -372,46 +373,53 @@ func (b *Binding) joinPrior(r *Release, in *inputs, problems *rowError) bool {
 // mechanism returns the row's mechanism: the one named in its mechanism
 // column, or the one its filled columns imply.
 func (b *Binding) mechanism(in *inputs, problems *rowError) *mechanismSpec {
-	specs := b.specs
 	if in.has(FieldMechanism) {
-		spec, err := lookupMechanism(specs, b.mechIndex, in.text[FieldMechanism])
+		spec, err := lookupMechanism(b.specs, b.mechIndex, in.text[FieldMechanism])
 		if err != nil {
 			problems.addErr(b.name(FieldMechanism), in.text[FieldMechanism], err)
 			return nil
 		}
 		return spec
 	}
-	var found []*mechanismSpec
+	found := b.impliedMechanisms(in)
+	switch len(found) {
+	case 1:
+		return found[0]
+	case 0:
+		problems.add("", "", "no privacy parameters: fill epsilon (and delta), sigma, mu or another mechanism's columns; see riskbatch columns")
+		return nil
+	}
 	var filled []string
-	for i := range specs {
-		s := &specs[i]
+	for _, s := range found {
 		for _, f := range s.signature {
 			if in.has(f) {
-				found = append(found, s)
-				break
+				filled = append(filled, b.name(f))
 			}
 		}
 	}
-	drop := func(name Mechanism) {
-		for i, s := range found {
-			if s.name == name {
-				found = append(found[:i], found[i+1:]...)
-				return
-			}
+	problems.add(b.name(FieldMechanism), "", "empty, and the filled columns %s describe different mechanisms; fill mechanism to say which one the release uses", strings.Join(filled, ", "))
+	return nil
+}
+
+// impliedMechanisms returns the mechanisms whose signature columns the row
+// fills, less those whose columns belong to a more specific one that is
+// also filled (rr over pure and approx, marginals over gaussian, gaussian
+// over gdp) and, of pure and approx, the one its delta rules out.
+func (b *Binding) impliedMechanisms(in *inputs) []*mechanismSpec {
+	var found []*mechanismSpec
+	for i := range b.specs {
+		if slices.ContainsFunc(b.specs[i].signature, in.has) {
+			found = append(found, &b.specs[i])
 		}
 	}
-	present := func(name Mechanism) bool {
-		for _, s := range found {
-			if s.name == name {
-				return true
-			}
-		}
-		return false
+	present := func(m Mechanism) bool {
+		return slices.ContainsFunc(found, func(s *mechanismSpec) bool { return s.name == m })
 	}
-	// Columns that two mechanisms share belong to the more specific one.
+	drop := func(ms ...Mechanism) {
+		found = slices.DeleteFunc(found, func(s *mechanismSpec) bool { return slices.Contains(ms, s.name) })
+	}
 	if present(MechanismRR) {
-		drop(MechanismPure)
-		drop(MechanismApprox)
+		drop(MechanismPure, MechanismApprox)
 	}
 	if present(MechanismMarginals) {
 		drop(MechanismGaussian)
@@ -426,22 +434,7 @@ func (b *Binding) mechanism(in *inputs, problems *rowError) *mechanismSpec {
 			drop(MechanismApprox)
 		}
 	}
-	switch len(found) {
-	case 1:
-		return found[0]
-	case 0:
-		problems.add("", "", "no privacy parameters: fill epsilon (and delta), sigma, mu or another mechanism's columns; see riskbatch columns")
-		return nil
-	}
-	for _, s := range found {
-		for _, f := range s.signature {
-			if in.has(f) {
-				filled = append(filled, b.name(f))
-			}
-		}
-	}
-	problems.add(b.name(FieldMechanism), "", "empty, and the filled columns %s describe different mechanisms; fill mechanism to say which one the release uses", strings.Join(filled, ", "))
-	return nil
+	return found
 }
 
 // composesOptimally reports whether a mechanism's compositions are
