@@ -1,7 +1,13 @@
 // Package evaluate turns release rows into attack-risk bounds. A single
-// registry of output columns (name, formula, citation, inputs, function)
-// drives the evaluation of every row, the notes written on output headers
-// and the column reference printed by `riskbatch columns`.
+// registry of output columns (registry.go, and one columns_*.go file per
+// family) drives the evaluation of every row, the notes written on output
+// headers, the column reference printed by `riskbatch columns` and the
+// README's table of output columns (ColumnsMarkdown). Each column declares
+// what asks for it and what it requires (Applies), how it rounds and how a
+// spreadsheet recomputes it; the evaluator reports a missing input from
+// the declaration. A row is parsed once into a Release (resolve.go): one
+// parameter struct per family of mechanisms (params.go), and what the row
+// says of the attack.
 //
 // A bad cell never stops evaluation: the row gets status "error" and a
 // message naming the column, and the caller goes on with the next row.
