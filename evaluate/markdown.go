@@ -48,6 +48,30 @@ func ColumnsMarkdown() string {
 	return b.String()
 }
 
+// InputColumnsMarkdown returns the README's table of input columns, made
+// from the vocabulary in its order: one row per column, or per run of
+// columns that share a summary (InputColumn.Brief). A column without a
+// summary gets its meaning. A test keeps README.md equal to it.
+func InputColumnsMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| column | meaning |\n|---|---|\n")
+	cols := inputColumns()
+	for i := 0; i < len(cols); {
+		names := []string{"`" + cols[i].Name + "`"}
+		j := i + 1
+		for ; j < len(cols) && cols[i].Brief != "" && cols[j].Brief == cols[i].Brief; j++ {
+			names = append(names, "`"+cols[j].Name+"`")
+		}
+		meaning := cols[i].Brief
+		if meaning == "" {
+			meaning = cols[i].Meaning
+		}
+		b.WriteString("| " + strings.Join(names, ", ") + " | " + markdownCell(meaning) + " |\n")
+		i = j
+	}
+	return b.String()
+}
+
 // markdownCell escapes a text for a cell of a Markdown table.
 func markdownCell(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "|", "\\|"), "\n", " ")

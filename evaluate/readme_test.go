@@ -7,25 +7,24 @@ import (
 	"testing"
 )
 
-var updateREADME = flag.Bool("update-readme", false, "rewrite the output-column table of README.md from ColumnsMarkdown")
+var updateREADME = flag.Bool("update-readme", false, "rewrite the column tables of README.md from ColumnsMarkdown and InputColumnsMarkdown")
 
-// readmePath is the README whose table of output columns ColumnsMarkdown
-// makes.
+// readmePath is the README whose tables of columns ColumnsMarkdown and
+// InputColumnsMarkdown make.
 const readmePath = "../README.md"
 
-// outputTable finds the table of output columns in the README: the lines
-// from its header row, under the "## Output columns" heading, to the first
-// line that is not a table row. It returns the text before, the table and
-// the text after.
-func outputTable(t *testing.T, readme string) (before, table, after string) {
+// readmeTable finds a table of the README: the lines from its header row,
+// under the heading, to the first line that is not a table row. It
+// returns the text before, the table and the text after.
+func readmeTable(t *testing.T, readme, heading, header string) (before, table, after string) {
 	t.Helper()
-	h := strings.Index(readme, "\n## Output columns\n")
+	h := strings.Index(readme, "\n"+heading+"\n")
 	if h < 0 {
-		t.Fatalf("%s has no \"## Output columns\" heading", readmePath)
+		t.Fatalf("%s has no %q heading", readmePath, heading)
 	}
-	start := strings.Index(readme[h:], "\n| column | meaning | source |\n")
+	start := strings.Index(readme[h:], "\n"+header+"\n")
 	if start < 0 {
-		t.Fatalf("%s has no table of output columns under its \"## Output columns\" heading", readmePath)
+		t.Fatalf("%s has no table %q under its %q heading", readmePath, header, heading)
 	}
 	start += h + 1
 	end := start
@@ -40,32 +39,37 @@ func outputTable(t *testing.T, readme string) (before, table, after string) {
 	return readme[:start], readme[start:end], readme[end:]
 }
 
-// The README's table of output columns is the one the registry makes
-// (ColumnsMarkdown), so that it lists every column, in output order.
+// The README's tables of input and output columns are the ones the
+// vocabulary and the registry make (InputColumnsMarkdown, ColumnsMarkdown),
+// so that they list every column, in order.
 func TestREADMEColumns(t *testing.T) {
-	data, err := os.ReadFile(readmePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	before, table, after := outputTable(t, string(data))
-	want := ColumnsMarkdown()
-	if table == want {
-		return
-	}
-	if *updateREADME {
-		if err := os.WriteFile(readmePath, []byte(before+want+after), 0o644); err != nil {
+	for _, c := range []struct{ heading, header, want string }{
+		{"## Input columns", "| column | meaning |", InputColumnsMarkdown()},
+		{"## Output columns", "| column | meaning | source |", ColumnsMarkdown()},
+	} {
+		data, err := os.ReadFile(readmePath)
+		if err != nil {
 			t.Fatal(err)
 		}
-		return
-	}
-	got, wantLines := strings.Split(table, "\n"), strings.Split(want, "\n")
-	for i := range min(len(got), len(wantLines)) {
-		if got[i] != wantLines[i] {
-			t.Errorf("README.md's output-column table differs from the registry at its line %d:\n got %s\nwant %s", i+1, got[i], wantLines[i])
-			break
+		before, table, after := readmeTable(t, string(data), c.heading, c.header)
+		if table == c.want {
+			continue
 		}
+		if *updateREADME {
+			if err := os.WriteFile(readmePath, []byte(before+c.want+after), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		got, want := strings.Split(table, "\n"), strings.Split(c.want, "\n")
+		for i := range min(len(got), len(want)) {
+			if got[i] != want[i] {
+				t.Errorf("README.md's table under %q differs at its line %d:\n got %s\nwant %s", c.heading, i+1, got[i], want[i])
+				break
+			}
+		}
+		t.Errorf("README.md's table under %q (%d lines) is not the one riskbatch makes (%d lines): run go test ./evaluate -run TestREADMEColumns -update-readme", c.heading, len(got), len(want))
 	}
-	t.Errorf("README.md's output-column table (%d lines) is not the registry's (%d lines): run go test ./evaluate -run TestREADMEColumns -update-readme", len(got), len(wantLines))
 }
 
 // ColumnsMarkdown names every output column once, in output order, in
