@@ -22,19 +22,155 @@ type Applies struct {
 	// means every mechanism. The evaluator does not compute the column
 	// for a row of any other mechanism.
 	Mechanisms []Mechanism
-	// Only is a further condition on the row, in words ("with δ empty or
-	// 0"), which the column's function checks.
-	Only string
-	// Asks names the inputs that ask for the column ("target_advantage",
-	// "records and w"): a row without them does not want it.
-	Asks string
+	// Only is a further condition on the row ("whose delta is empty or
+	// 0"): a row that fails it leaves the column empty without a message.
+	Only Condition
+	// Asks is the input that asks for the column (target_advantage,
+	// records and w): a row without it does not want the column, which is
+	// empty without a message.
+	Asks Ask
 	// AskedBy lists the input fields whose only use is to ask for the
 	// column. A row that fills one of them while no column it asks for
 	// applies gets a message that the input is unused.
 	AskedBy []Field
 	// Requires are the inputs the column cannot do without and that a row
-	// may lack; without them the row is partial.
+	// may lack; without them the row is partial. The evaluator checks
+	// them, after Asks and Only, so that the column's function can count
+	// on them.
 	Requires Need
+	// BelowOne says that the column is undefined at a baseline of 1: a row
+	// whose baseline is 1 gets a message saying so (whyBaselineOne). It is
+	// checked after the baseline is required and before the delta is.
+	BelowOne bool
+}
+
+// lacks returns the inputs of Requires that the row does not have: a
+// baseline, or a δ > 0 for a mechanism without a native ε.
+func (a Applies) lacks(r *Release) Need {
+	var n Need
+	if a.Requires&NeedBaseline != 0 && !r.HasBaseline {
+		n |= NeedBaseline
+	}
+	if a.Requires&NeedDelta != 0 && !nativeEpsilon(r.Mechanism) && !(r.hasDelta && r.delta > 0) {
+		n |= NeedDelta
+	}
+	return n
+}
+
+// Ask is the input of a row that asks for an output column (Applies.Asks).
+type Ask uint8
+
+// The inputs that ask for output columns.
+const (
+	AskedAlways     Ask = iota // every row wants the column
+	AskTarget                  // target_advantage
+	AskWeight                  // w
+	AskRecords                 // records and w
+	AskSuccesses               // successes
+	AskTargets                 // targets, or a prior (its p_i)
+	AskCandidates              // candidates (or uniform(M))
+	AskDistribution            // candidates, or a prior key with its frequency table
+	AskPMPData                 // pmp_data
+	AskBinary                  // a baseline of at least 0.5 (a binary attribute)
+)
+
+// String names the inputs in words, as Text writes them.
+func (a Ask) String() string {
+	switch a {
+	case AskTarget:
+		return "target_advantage"
+	case AskWeight:
+		return "w"
+	case AskRecords:
+		return "records and w"
+	case AskSuccesses:
+		return "successes"
+	case AskTargets:
+		return "targets or prior"
+	case AskCandidates:
+		return "candidates"
+	case AskDistribution:
+		return "candidates or a prior with its frequency table"
+	case AskPMPData:
+		return "pmp_data"
+	case AskBinary:
+		return "a baseline of at least 0.5"
+	}
+	return ""
+}
+
+// asked reports whether the row has the input that asks for the column.
+func (a Ask) asked(r *Release) bool {
+	switch a {
+	case AskTarget:
+		return r.HasTarget
+	case AskWeight:
+		return r.HasWeight
+	case AskRecords:
+		return r.HasWeight && r.Records > 0
+	case AskSuccesses:
+		return r.HasSuccesses
+	case AskTargets:
+		return r.Targets > 0
+	case AskCandidates:
+		return r.Candidates > 0
+	case AskDistribution:
+		return r.Candidates > 0 || r.priorDistributions() != nil
+	case AskPMPData:
+		return r.pmpPath != ""
+	case AskBinary:
+		return r.HasBaseline && r.Baseline >= 0.5
+	}
+	return true
+}
+
+// Condition is a condition on a row beyond its mechanism (Applies.Only).
+type Condition uint8
+
+// The conditions on rows.
+const (
+	Anywhere Condition = iota // no condition
+	// OnlyPure: a pure ε-DP guarantee (an approx row of one composition at
+	// δ = 0 is one).
+	OnlyPure
+	// OnlyPureRow: a pure ε-DP guarantee stated without a δ.
+	OnlyPureRow
+	// OnlyOneComposition: an (ε, δ) row of one composition.
+	OnlyOneComposition
+	// OnlyRenyiView: a Rényi or mutual-information view of the mechanism.
+	// The Fano columns' function checks it, since the order of its reasons
+	// depends on the prior (see Release.fano).
+	OnlyRenyiView
+)
+
+// String states the condition in words, as Text writes it.
+func (c Condition) String() string {
+	switch c {
+	case OnlyPure:
+		return "(approx rows only with delta empty or 0 and one composition)"
+	case OnlyPureRow:
+		return "whose delta is empty or 0 (approx rows: also one composition)"
+	case OnlyOneComposition:
+		return "of one composition"
+	case OnlyRenyiView:
+		return "(approx rows only with delta empty or 0 and one composition, rr rows only with one composition)"
+	}
+	return ""
+}
+
+// holds reports whether the row meets the condition (OnlyRenyiView: see
+// there).
+func (c Condition) holds(r *Release) bool {
+	switch c {
+	case OnlyPure:
+		return r.hasPure
+	case OnlyPureRow:
+		return r.hasPure && r.rowDelta() == 0
+	case OnlyOneComposition:
+		_, composed := r.Curve.(*ComposedApprox)
+		return !composed
+	}
+	return true
 }
 
 // Need is a set of inputs an output column requires.
@@ -116,13 +252,13 @@ func (a Applies) Text() string {
 		}
 		b.WriteString(andList(names) + " rows")
 	}
-	if a.Only != "" {
-		b.WriteString(" " + a.Only)
+	if a.Only != Anywhere {
+		b.WriteString(" " + a.Only.String())
 	}
-	if a.Asks != "" {
-		b.WriteString(" that have " + a.Asks)
+	if a.Asks != AskedAlways {
+		b.WriteString(" that have " + a.Asks.String())
 	}
-	if a.Mechanisms != nil || a.Only != "" || a.Asks != "" {
+	if a.Mechanisms != nil || a.Only != Anywhere || a.Asks != AskedAlways {
 		b.WriteString("; on other rows empty, without a message")
 	}
 	if a.Requires != 0 {

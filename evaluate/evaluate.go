@@ -1,7 +1,13 @@
 // Package evaluate turns release rows into attack-risk bounds. A single
-// registry of output columns (name, formula, citation, inputs, function)
-// drives the evaluation of every row, the notes written on output headers
-// and the column reference printed by `riskbatch columns`.
+// registry of output columns (registry.go, and one columns_*.go file per
+// family) drives the evaluation of every row, the notes written on output
+// headers, the column reference printed by `riskbatch columns` and the
+// README's table of output columns (ColumnsMarkdown). Each column declares
+// what asks for it and what it requires (Applies), how it rounds and how a
+// spreadsheet recomputes it; the evaluator reports a missing input from
+// the declaration. A row is parsed once into a Release (resolve.go): one
+// parameter struct per family of mechanisms (params.go), and what the row
+// says of the attack.
 //
 // A bad cell never stops evaluation: the row gets status "error" and a
 // message naming the column, and the caller goes on with the next row.
@@ -226,7 +232,7 @@ func (b *Binding) Evaluate(cells []table.Cell, dst []table.Cell) Status {
 	dst[0] = table.TextCell(string(status))
 	switch {
 	case status == StatusError:
-		dst[1] = table.TextCell(errorMessage(problems))
+		dst[1] = table.TextCell(errorMessage(problems.texts()))
 	case len(marks) == 0:
 		dst[1] = table.Cell{}
 	default:
@@ -239,6 +245,31 @@ func (b *Binding) Evaluate(cells []table.Cell, dst []table.Cell) Status {
 // status with what its message is made of: the problems of a rejected row,
 // or the marks of the output columns that have something to say.
 func (b *Binding) evaluate(cells []table.Cell, dst []table.Cell, marks []mark) (Status, *Release, rowError, []mark) {
+	in, problems := b.readCells(cells)
+	var r *Release
+	if len(problems) == 0 {
+		r = b.resolve(&in, &problems)
+	}
+	for k := 2; k < len(dst); k++ {
+		dst[k] = table.Cell{}
+	}
+	if r == nil {
+		return StatusError, nil, problems, marks
+	}
+	bit := mechanismBit(r.Mechanism)
+	for _, u := range b.unused {
+		if in.has(u.field) && u.mechanisms&bit == 0 {
+			marks = append(marks, mark{kind: markUnused, column: -1, text: b.name(u.field) + ": filled, but only " + u.users + " rows use it; clear it or correct mechanism"})
+		}
+	}
+	status, marks := b.outputCells(r, dst, marks)
+	return status, r, problems, marks
+}
+
+// readCells reads the row's cells of the table's input columns: a text as
+// it is, a number by the table's number format and within its column's
+// domain. A cell that is neither is a problem of the row.
+func (b *Binding) readCells(cells []table.Cell) (inputs, rowError) {
 	var in inputs
 	var problems rowError
 	for _, bf := range b.bound {
@@ -254,44 +285,36 @@ func (b *Binding) evaluate(cells []table.Cell, dst []table.Cell, marks []mark) (
 		v, err := cellNumber(cells[i], b.format(bf.percent))
 		if err != nil {
 			if isLocaleError(err) {
-				problems.add("%s: %v", b.name(f), err)
+				problems.addErr(b.name(f), cells[i].String(), err)
 			} else if msg := err.Error(); utf8.RuneCountInString(msg) > 60 {
 				// A long cell: quote its start, not all of it.
-				problems.add("%s: %s is not a number; expected %s", b.name(f), quoteClipped(cells[i].String()), bf.domain)
+				problems.add(b.name(f), cells[i].String(), "%s is not a number; expected %s", quoteClipped(cells[i].String()), bf.domain)
 			} else {
-				problems.add("%s: %s; expected %s", b.name(f), msg, bf.domain)
+				problems.add(b.name(f), cells[i].String(), "%s; expected %s", msg, bf.domain)
 			}
 			continue
 		}
 		if !bf.domain.Contains(v) {
-			problems.add("%s: %s is out of range; expected %s", b.name(f), formatNumber(v), bf.domain)
+			problems.add(b.name(f), formatNumber(v), "%s is out of range; expected %s", formatNumber(v), bf.domain)
 			continue
 		}
 		in.num[f], in.set[f] = v, true
 	}
-	var r *Release
-	if len(problems) == 0 {
-		r = b.resolve(&in, &problems)
-	}
-	for k := 2; k < len(dst); k++ {
-		dst[k] = table.Cell{}
-	}
-	if r == nil {
-		return StatusError, nil, problems, marks
-	}
+	return in, problems
+}
+
+// outputCells computes the output columns of the row's mechanism into
+// dst[2:], and returns the row's status with the marks of the columns
+// that have something to say.
+func (b *Binding) outputCells(r *Release, dst []table.Cell, marks []mark) (Status, []mark) {
 	status := StatusOK
 	bit := mechanismBit(r.Mechanism)
-	for _, u := range b.unused {
-		if in.has(u.field) && u.mechanisms&bit == 0 {
-			marks = append(marks, mark{kind: markUnused, column: -1, text: b.name(u.field) + ": filled, but only " + u.users + " rows use it; clear it or correct mechanism"})
-		}
-	}
 	for k := range b.outputs {
 		o := &b.outputs[k]
 		if o.mechanisms&bit == 0 {
 			continue // the column does not apply to this mechanism
 		}
-		v, s := o.compute(r)
+		v, s := o.value(r)
 		if s.ok() && (math.IsNaN(v) || math.IsInf(v, 0)) {
 			// Never write NaN or ±Inf: report it (tests look for this).
 			s = skip{why: whyNumericalFailure, fault: true}
@@ -315,7 +338,7 @@ func (b *Binding) evaluate(cells []table.Cell, dst []table.Cell, marks []mark) (
 			marks = append(marks, mark{kind: markWhy, text: s.why, bare: s.bare, column: k})
 		}
 	}
-	return status, r, problems, marks
+	return status, marks
 }
 
 // unusedInput is an input field whose only use is to ask for some output

@@ -15,30 +15,11 @@ import (
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// evalRow evaluates one row given as header → cell text.
+// evalRow evaluates one row given as header → cell text: its status, its
+// message and its output cells by column name.
 func evalRow(t *testing.T, row map[string]string) (Status, string, map[string]table.Cell) {
 	t.Helper()
-	e := New()
-	var cols []table.Column
-	var cells []table.Cell
-	for h, v := range row {
-		cols = append(cols, table.Column{Name: h})
-		if v == "" {
-			cells = append(cells, table.Cell{})
-		} else {
-			cells = append(cells, table.TextCell(v))
-		}
-	}
-	b, err := e.Bind(cols)
-	if err != nil {
-		t.Fatalf("bind %v: %v", row, err)
-	}
-	dst := make([]table.Cell, e.Width())
-	st := b.Evaluate(cells, dst)
-	out := map[string]table.Cell{}
-	for i, c := range e.Columns() {
-		out[c.Name] = dst[i]
-	}
+	st, out := evalWith(t, New(), row)
 	if out["status"].Str != string(st) {
 		t.Fatalf("status cell %q, returned %q", out["status"].Str, st)
 	}
@@ -252,22 +233,7 @@ func TestBadValues(t *testing.T) {
 		{map[string]string{"epsilon": "1", "prior": "penguins:sexx"},
 			`prior "penguins:sexx": no such key in the prior tables loaded (penguins.csv (1 key)); did you mean "penguins:sex"?`},
 	} {
-		var cols []table.Column
-		var cells []table.Cell
-		for h, v := range c.row {
-			cols = append(cols, table.Column{Name: h})
-			cells = append(cells, table.TextCell(v))
-		}
-		b, err := e.Bind(cols)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dst := make([]table.Cell, e.Width())
-		st := b.Evaluate(cells, dst)
-		out := map[string]table.Cell{}
-		for i, col := range e.Columns() {
-			out[col.Name] = dst[i]
-		}
+		st, out := evalWith(t, e, c.row)
 		check(c.row, st, out["message"].Str, out, c.want)
 	}
 }

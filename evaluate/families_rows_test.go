@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -197,7 +198,8 @@ func TestGBRowsNeedPureDP(t *testing.T) {
 // [0, 1], non-decreasing in ε, and the ε = 0 value (to a few ulps, never
 // below it) where the paper's bound has one (Guerra-Balboa et al. 2024: advantages 0, exact reconstruction the
 // baseline 1/m; Lowy et al. 2024 Lemma 6: 1/2, (1 + δ)/2 with δ; Guo et al. 2023: the
-// uniform prior's advantage 0 and success 1/M).
+// uniform prior's advantage 0 and success 1/M). Three candidate-set sizes
+// by default, five with RISKBATCH_LONG_TESTS=1.
 func TestFamilyRowProperties(t *testing.T) {
 	grid := []float64{0, 1e-9, 1e-4, 0.01, 0.1, 0.3, 0.7, 1, 2, 3, 5, 8, 12, 20, 40, 700}
 	type family struct {
@@ -236,8 +238,12 @@ func TestFamilyRowProperties(t *testing.T) {
 			return map[string]string{"epsilon": ftoa(eps), "rr_categories": itoa(m), "candidates": itoa(m)}
 		}, map[string]func(int) float64{"fano_adv_alpha1": zero, "fano_adv_opt": zero, "fano_success_opt": inv, "gb_aia_adv": zero}},
 	}
+	ms := []int{2, 10, 1 << 30} // the smallest, a small and a huge candidate set
+	if testenv.Long() {
+		ms = []int{2, 3, 10, 1000, 1 << 30}
+	}
 	for fi, f := range families {
-		for _, m := range []int{2, 3, 10, 1000, 1 << 30} {
+		for _, m := range ms {
 			prev := map[string]float64{}
 			for _, eps := range grid {
 				if eps == 0 && fi == 3 {

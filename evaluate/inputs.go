@@ -100,8 +100,12 @@ type InputColumn struct {
 	Name    string   // the contract's name
 	Aliases []string // other accepted headers (after canonicalisation)
 	Meaning string
-	Text    bool   // a text column (not parsed as a number)
-	Domain  Domain // valid values of a numeric column
+	// Brief is the column's summary in the README's table of input
+	// columns (InputColumnsMarkdown): columns one after another with the
+	// same Brief share a row; a column without one gets its Meaning.
+	Brief  string
+	Text   bool   // a text column (not parsed as a number)
+	Domain Domain // valid values of a numeric column
 	// Percent marks the columns that hold a probability, which may be
 	// written as a percentage ("5%" is 0.05). In any other column a
 	// percentage is an error: 5% of an ε, a σ or a count means nothing.
@@ -119,37 +123,37 @@ func inputColumns() []InputColumn {
 	probability := Domain{Min: 0, Max: 1}
 	wholeFrom := func(n float64) Domain { return Domain{Min: n, Max: math.Inf(1), Integer: true} }
 	return []InputColumn{
-		{Field: FieldID, Name: "id", Text: true, Meaning: "optional row label, passed through"},
-		{Field: FieldMechanism, Name: "mechanism", Text: true, Meaning: "pure, approx, gaussian, gdp, laplace, zcdp, rdp, rr, dpsgd, marginals or exponential; inferred from the filled columns when empty (exponential only when named)"},
-		{Field: FieldEpsilon, Name: "epsilon", Aliases: []string{"eps"}, Domain: nonNegative, Defines: true, Meaning: "ε of an (ε, δ)-DP guarantee"},
-		{Field: FieldDelta, Name: "delta", Domain: Domain{Min: 0, Max: 1, MaxOpen: true}, Percent: true, Meaning: "δ of an (ε, δ)-DP guarantee (empty or 0: pure ε-DP); for Gaussian rows, the δ at which ε is reported"},
-		{Field: FieldSigma, Name: "sigma", Aliases: []string{"noise_std", "noise_stddev"}, Domain: positive, Defines: true, Meaning: "standard deviation of Gaussian noise"},
-		{Field: FieldSensitivity, Name: "sensitivity", Domain: positive, Meaning: "L2 sensitivity of the query for sigma, L1 for laplace_scale (default 1)"},
-		{Field: FieldMu, Name: "mu", Domain: nonNegative, Defines: true, Meaning: "μ of μ-Gaussian DP"},
-		{Field: FieldLaplaceScale, Name: "laplace_scale", Aliases: []string{"laplace_b"}, Domain: positive, Defines: true, Meaning: "scale b of Laplace noise"},
-		{Field: FieldRho, Name: "rho", Domain: nonNegative, Defines: true, Meaning: "ρ of ρ-zCDP"},
-		{Field: FieldRDPOrder, Name: "rdp_order", Aliases: []string{"rdp_alpha"}, Domain: Domain{Min: 1, Max: math.Inf(1), MinOpen: true}, Defines: true, Meaning: "order α of a Rényi-DP guarantee"},
-		{Field: FieldRDPEpsilon, Name: "rdp_epsilon", Aliases: []string{"rdp_eps"}, Domain: nonNegative, Defines: true, Meaning: "ε_α of a Rényi-DP guarantee"},
-		{Field: FieldNoiseMultiplier, Name: "noise_multiplier", Domain: positive, Defines: true, Meaning: "DP-SGD noise multiplier (noise std / clipping norm)"},
-		{Field: FieldSampleRate, Name: "sample_rate", Aliases: []string{"sampling_rate"}, Domain: Domain{Min: 0, Max: 1, MinOpen: true}, Defines: true, Percent: true, Meaning: "DP-SGD Poisson sampling probability"},
-		{Field: FieldSteps, Name: "steps", Aliases: []string{"num_steps"}, Domain: wholeFrom(1), Defines: true, Meaning: "DP-SGD number of steps"},
-		{Field: FieldExtraStages, Name: "extra_stages", Aliases: []string{"more_stages"}, Text: true, Meaning: "further stages of a dpsgd row, composed with its own (noise_multiplier, sample_rate, steps): \"σ, q, steps\" per stage, stages separated by \";\" (\"8, 1, 2\" is two releases of the plain Gaussian mechanism with σ = 8); fdp_noise_for_target calibrates the row's own stage with these fixed"},
-		{Field: FieldRRCategories, Name: "rr_categories", Domain: wholeFrom(2), Defines: true, Meaning: "k for k-ary randomized response (with epsilon)"},
-		{Field: FieldMarginalK, Name: "marginal_k", Domain: wholeFrom(1), Defines: true, Meaning: "k of noisy k-way marginals"},
-		{Field: FieldColumnsTotal, Name: "columns_total", Domain: wholeFrom(1), Defines: true, Meaning: "d, number of attributes of the marginals release"},
-		{Field: FieldColumnsUnknown, Name: "columns_unknown", Domain: wholeFrom(0), Defines: true, Meaning: "d′, number of attributes unknown to the attacker"},
-		{Field: FieldCompositions, Name: "compositions", Domain: wholeFrom(1), Meaning: "number of times the mechanism is composed (default 1)"},
-		{Field: FieldBaseline, Name: "baseline", Aliases: []string{"kappa"}, Domain: probability, Percent: true, Meaning: "prior success probability of the best a-priori attack"},
-		{Field: FieldCandidates, Name: "candidates", Domain: wholeFrom(2), Meaning: "size M of a uniform candidate set (baseline = 1/M)"},
-		{Field: FieldPrior, Name: "prior", Text: true, Meaning: "key into a prior table, or uniform(M), zipf(s, N), zipf(s, N, rank)"},
-		{Field: FieldTargets, Name: "targets", Domain: wholeFrom(1), Meaning: "n, number of target records for the one-run tail bound"},
-		{Field: FieldSuccesses, Name: "successes", Domain: wholeFrom(0), Meaning: "v, for the probability of at least v successes"},
-		{Field: FieldConfidence, Name: "confidence", Domain: Domain{Min: 0, Max: 1, MinOpen: true, MaxOpen: true}, Percent: true, Meaning: "per-row override of --confidence"},
+		{Field: FieldID, Name: "id", Brief: "optional label, passed through", Text: true, Meaning: "optional row label, passed through"},
+		{Field: FieldMechanism, Name: "mechanism", Brief: "`pure`, `approx`, `gaussian`, `gdp`, `laplace`, `zcdp`, `rdp`, `rr`, `dpsgd`, `marginals`, `exponential` (the ε-DP exponential mechanism, named only). If empty, riskbatch infers the mechanism from the filled columns. An ambiguous or contradictory row is an error for that row only.", Text: true, Meaning: "pure, approx, gaussian, gdp, laplace, zcdp, rdp, rr, dpsgd, marginals or exponential; inferred from the filled columns when empty (exponential only when named)"},
+		{Field: FieldEpsilon, Name: "epsilon", Brief: inputEpsilonBrief, Aliases: []string{"eps"}, Domain: nonNegative, Defines: true, Meaning: "ε of an (ε, δ)-DP guarantee"},
+		{Field: FieldDelta, Name: "delta", Brief: inputEpsilonBrief, Domain: Domain{Min: 0, Max: 1, MaxOpen: true}, Percent: true, Meaning: "δ of an (ε, δ)-DP guarantee (empty or 0: pure ε-DP); for Gaussian rows, the δ at which ε is reported"},
+		{Field: FieldSigma, Name: "sigma", Brief: inputSigmaBrief, Aliases: []string{"noise_std", "noise_stddev"}, Domain: positive, Defines: true, Meaning: "standard deviation of Gaussian noise"},
+		{Field: FieldSensitivity, Name: "sensitivity", Brief: inputSigmaBrief, Domain: positive, Meaning: "L2 sensitivity of the query for sigma, L1 for laplace_scale (default 1)"},
+		{Field: FieldMu, Name: "mu", Brief: "μ-Gaussian DP", Domain: nonNegative, Defines: true, Meaning: "μ of μ-Gaussian DP"},
+		{Field: FieldLaplaceScale, Name: "laplace_scale", Brief: "Laplace noise scale b (with `sensitivity`): ε = sensitivity/b, exact Laplace curve", Aliases: []string{"laplace_b"}, Domain: positive, Defines: true, Meaning: "scale b of Laplace noise"},
+		{Field: FieldRho, Name: "rho", Brief: "ρ-zCDP: the optimal conversion of Rényi DP to a trade-off curve, over all orders", Domain: nonNegative, Defines: true, Meaning: "ρ of ρ-zCDP"},
+		{Field: FieldRDPOrder, Name: "rdp_order", Brief: inputRdpOrderBrief, Aliases: []string{"rdp_alpha"}, Domain: Domain{Min: 1, Max: math.Inf(1), MinOpen: true}, Defines: true, Meaning: "order α of a Rényi-DP guarantee"},
+		{Field: FieldRDPEpsilon, Name: "rdp_epsilon", Brief: inputRdpOrderBrief, Aliases: []string{"rdp_eps"}, Domain: nonNegative, Defines: true, Meaning: "ε_α of a Rényi-DP guarantee"},
+		{Field: FieldNoiseMultiplier, Name: "noise_multiplier", Brief: inputNoiseMultiplierBrief, Domain: positive, Defines: true, Meaning: "DP-SGD noise multiplier (noise std / clipping norm)"},
+		{Field: FieldSampleRate, Name: "sample_rate", Brief: inputNoiseMultiplierBrief, Aliases: []string{"sampling_rate"}, Domain: Domain{Min: 0, Max: 1, MinOpen: true}, Defines: true, Percent: true, Meaning: "DP-SGD Poisson sampling probability"},
+		{Field: FieldSteps, Name: "steps", Brief: inputNoiseMultiplierBrief, Aliases: []string{"num_steps"}, Domain: wholeFrom(1), Defines: true, Meaning: "DP-SGD number of steps"},
+		{Field: FieldExtraStages, Name: "extra_stages", Brief: "further DP-SGD stages composed with the row's own: `σ, q, steps` per stage, stages separated by `;` (`8, 1, 2` is two releases of the plain Gaussian mechanism with σ = 8, as for feature normalisation). `fdp_noise_for_target` calibrates the row's own stage with these fixed", Aliases: []string{"more_stages"}, Text: true, Meaning: "further stages of a dpsgd row, composed with its own (noise_multiplier, sample_rate, steps): \"σ, q, steps\" per stage, stages separated by \";\" (\"8, 1, 2\" is two releases of the plain Gaussian mechanism with σ = 8); fdp_noise_for_target calibrates the row's own stage with these fixed"},
+		{Field: FieldRRCategories, Name: "rr_categories", Brief: "k for k-ary randomized response at `epsilon`: its exact curve", Domain: wholeFrom(2), Defines: true, Meaning: "k for k-ary randomized response (with epsilon)"},
+		{Field: FieldMarginalK, Name: "marginal_k", Brief: inputMarginalKBrief, Domain: wholeFrom(1), Defines: true, Meaning: "k of noisy k-way marginals"},
+		{Field: FieldColumnsTotal, Name: "columns_total", Brief: inputMarginalKBrief, Domain: wholeFrom(1), Defines: true, Meaning: "d, number of attributes of the marginals release"},
+		{Field: FieldColumnsUnknown, Name: "columns_unknown", Brief: inputMarginalKBrief, Domain: wholeFrom(0), Defines: true, Meaning: "d′, number of attributes unknown to the attacker"},
+		{Field: FieldCompositions, Name: "compositions", Brief: "how many times the mechanism is composed (default 1): μ√c for Gaussian curves, cρ for zCDP, c·ε_α for RDP, and the optimal composition theorem (Kairouz, Oh & Viswanath 2015) for `pure`, `approx`, `laplace` and `rr`", Domain: wholeFrom(1), Meaning: "number of times the mechanism is composed (default 1)"},
+		{Field: FieldBaseline, Name: "baseline", Brief: "the prior success probability of the best attack that does not see the release", Aliases: []string{"kappa"}, Domain: probability, Percent: true, Meaning: "prior success probability of the best a-priori attack"},
+		{Field: FieldCandidates, Name: "candidates", Brief: "size M of a uniform candidate set: baseline = 1/M", Domain: wholeFrom(2), Meaning: "size M of a uniform candidate set (baseline = 1/M)"},
+		{Field: FieldPrior, Name: "prior", Brief: "a key of a table loaded with `--priors`, or an inline prior: `uniform(M)`, `zipf(s, N)`, `zipf(s, N, rank)`", Text: true, Meaning: "key into a prior table, or uniform(M), zipf(s, N), zipf(s, N, rank)"},
+		{Field: FieldTargets, Name: "targets", Brief: inputTargetsBrief, Domain: wholeFrom(1), Meaning: "n, number of target records for the one-run tail bound"},
+		{Field: FieldSuccesses, Name: "successes", Brief: inputTargetsBrief, Domain: wholeFrom(0), Meaning: "v, for the probability of at least v successes"},
+		{Field: FieldConfidence, Name: "confidence", Brief: "per-row confidence of `onerun_successes_ub` (default `--confidence`)", Domain: Domain{Min: 0, Max: 1, MinOpen: true, MaxOpen: true}, Percent: true, Meaning: "per-row override of --confidence"},
 		{Field: FieldTolerance, Name: "tolerance", Domain: nonNegative, Meaning: "L1 error E allowed for approximate reconstruction"},
-		{Field: FieldTargetAdvantage, Name: "target_advantage", Domain: probability, Percent: true, Meaning: "risk target for the inverse columns"},
-		{Field: FieldRecords, Name: "records", Domain: wholeFrom(2), Meaning: "n, dataset size for predicate singling out (PSO)"},
-		{Field: FieldPredicateWeight, Name: "w", Aliases: []string{"predicate_weight"}, Domain: probability, Percent: true, Meaning: "weight w of the attacker's predicate (singling out: w ≤ 1/records)"},
-		{Field: FieldPMPData, Name: "pmp_data", Aliases: []string{"parent_set"}, Text: true, Meaning: "a table (CSV, TSV, XLSX or Parquet file, named relative to the folder of the input file, which it may not leave unless --data-dir allows another folder) of the attacker's parent set X of 2n records, one row per record: for gaussian rows the record's query vector f(x), for exponential rows its loss for each candidate output (one column per output); columns named id, record or name are labels; a small parent set may be written in the cell, records separated by \";\" and values by \",\" (\"0.1, 0.2; 0.4, 0.1\")"},
+		{Field: FieldTargetAdvantage, Name: "target_advantage", Brief: "the risk target for the inverse columns (`onerun_eps_protect`, `fdp_eps_for_target`, `fdp_mu_for_target`, `fdp_sigma_for_target`, `fdp_noise_for_target`)", Domain: probability, Percent: true, Meaning: "risk target for the inverse columns"},
+		{Field: FieldRecords, Name: "records", Brief: inputRecordsBrief, Domain: wholeFrom(2), Meaning: "n, dataset size for predicate singling out (PSO)"},
+		{Field: FieldPredicateWeight, Name: "w", Brief: inputRecordsBrief, Aliases: []string{"predicate_weight"}, Domain: probability, Percent: true, Meaning: "weight w of the attacker's predicate (singling out: w ≤ 1/records)"},
+		{Field: FieldPMPData, Name: "pmp_data", Brief: "the attacker's parent set of 2n records for the data-dependent practical membership privacy (`pmp_data_*`): a CSV, TSV, XLSX or Parquet file named relative to the input file's folder (see [Files named in cells](#files-named-in-cells)), one row per record, or a small set written in the cell (`0.1, 0.2; 0.4, 0.1`, records separated by `;`). For `gaussian` rows each record is its query vector f(x) (a sum query); for `exponential` rows it is the record's loss for each candidate output, one column per output. Columns named `id`, `record` or `name` are labels.", Aliases: []string{"parent_set"}, Text: true, Meaning: "a table (CSV, TSV, XLSX or Parquet file, named relative to the folder of the input file, which it may not leave unless --data-dir allows another folder) of the attacker's parent set X of 2n records, one row per record: for gaussian rows the record's query vector f(x), for exponential rows its loss for each candidate output (one column per output); columns named id, record or name are labels; a small parent set may be written in the cell, records separated by \";\" and values by \",\" (\"0.1, 0.2; 0.4, 0.1\")"},
 	}
 }
 
@@ -240,3 +244,22 @@ type DuplicateColumnError struct {
 func (e *DuplicateColumnError) Error() string {
 	return fmt.Sprintf("columns %q and %q both name the input %s; keep one", e.FirstName, e.AgainName, e.Field)
 }
+
+// The summaries of the README's input-column table that several columns
+// share: columns one after another with the same Brief share a row.
+const (
+	// epsilon and delta
+	inputEpsilonBrief = "(ε, δ)-DP. An empty or 0 δ means pure ε-DP. For mechanisms without a native ε (`gaussian`, `gdp`, `zcdp`, `rdp`, `dpsgd`, `marginals`), `delta` is the δ at which their exact ε is computed for the ε-based bounds."
+	// sigma and sensitivity
+	inputSigmaBrief = "Gaussian noise standard deviation and L2 sensitivity (default 1): μ = sensitivity/σ"
+	// rdp_order and rdp_epsilon
+	inputRdpOrderBrief = "one Rényi-DP guarantee (α, ε_α)"
+	// noise_multiplier, sample_rate and steps
+	inputNoiseMultiplierBrief = "DP-SGD (Poisson-subsampled Gaussian, add/remove neighbours), accounted exactly by a privacy-loss-distribution (PLD) accountant; see [DP-SGD](#dp-sgd-tight-accounting)"
+	// marginal_k, columns_total and columns_unknown
+	inputMarginalKBrief = "noisy k-way marginals with noise `sigma` per cell: C(d, k) − C(d − d′, k) Gaussian marginals of L2 sensitivity √2"
+	// targets and successes
+	inputTargetsBrief = "n target records (with one `baseline` for all), and v for the probability of at least v successes"
+	// records and w
+	inputRecordsBrief = "dataset size and predicate weight for singling out"
+)

@@ -31,28 +31,6 @@ func loadPriorFiles(t *testing.T, prior, frequencies string) *priors.Tables {
 	return ts
 }
 
-// evalWith evaluates one row (header → text) with an evaluator.
-func evalWith(t *testing.T, e *Evaluator, row map[string]string) (Status, map[string]table.Cell) {
-	t.Helper()
-	var cols []table.Column
-	var cells []table.Cell
-	for h, v := range row {
-		cols = append(cols, table.Column{Name: h})
-		cells = append(cells, table.TextCell(v))
-	}
-	b, err := e.Bind(cols)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dst := make([]table.Cell, e.Width())
-	st := b.Evaluate(cells, dst)
-	out := map[string]table.Cell{}
-	for i, c := range e.Columns() {
-		out[c.Name] = dst[i]
-	}
-	return st, out
-}
-
 const distPriorTable = `prior,p,targets
 d:uni,0.25,12
 d:v|g,0.5,10

@@ -1,6 +1,10 @@
 package evaluate
 
-import "math"
+import (
+	"math"
+
+	"github.com/riskbatch/riskbatch/table"
+)
 
 // Bounds on risk are claims about people's privacy, so they are rounded
 // away from the side that would understate risk. The arithmetic behind each
@@ -63,4 +67,37 @@ func roundDown(x, lo, hi float64) float64 {
 		return math.Min(math.Max(x, lo), hi)
 	}
 	return math.Min(math.Max(ulpsAway(x, -roundingUlps), lo), hi)
+}
+
+// Rounding is the direction in which an output column's values are
+// rounded, where it is the same for every row (OutputColumn.Round).
+type Rounding uint8
+
+// The rounding directions.
+const (
+	// RoundAsComputed: the column's function rounds, if at all (its bounds
+	// depend on the row, such as a success at least the baseline).
+	RoundAsComputed Rounding = iota
+	// RoundUp: an upper bound on risk, moved towards +∞ (roundUp) within
+	// the column's range.
+	RoundUp
+	// RoundDown: the largest parameter that keeps risk within a target,
+	// moved towards −∞ (roundDown) within the column's range.
+	RoundDown
+)
+
+// apply rounds v in the direction, clamped to the range of the column's
+// format: [0, 1] for a probability, [0, +∞] for a real.
+func (d Rounding) apply(v float64, f table.Format) float64 {
+	hi := math.Inf(1)
+	if f == table.Probability {
+		hi = 1
+	}
+	switch d {
+	case RoundUp:
+		return roundUp(v, 0, hi)
+	case RoundDown:
+		return roundDown(v, 0, hi)
+	}
+	return v
 }

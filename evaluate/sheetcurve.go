@@ -3,7 +3,6 @@ package evaluate
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -31,7 +30,7 @@ func (s *SheetBinding) SuccessCurve(cells []table.Cell, grid []float64) ([]float
 	var problems rowError
 	r := s.b.resolve(&in, &problems)
 	if r == nil {
-		return nil, fmt.Errorf("evaluate: %s", strings.Join(problems, "; "))
+		return nil, fmt.Errorf("evaluate: %w", problems)
 	}
 	out := make([]float64, len(grid))
 	for i, b := range grid {
@@ -39,7 +38,7 @@ func (s *SheetBinding) SuccessCurve(cells []table.Cell, grid []float64) ([]float
 			return nil, fmt.Errorf("evaluate: baseline %v is not in [0, 1]", b)
 		}
 		r.Baseline, r.HasBaseline, r.hasAdv = b, true, false
-		v, sk := col.compute(r)
+		v, sk := col.value(r)
 		if !sk.ok() {
 			return nil, fmt.Errorf("evaluate: fdp_success at baseline %v: %s", b, sk.why)
 		}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskbatch/riskbatch/internal/numtext"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -173,22 +174,6 @@ func (s *SheetBinding) NumberColumns() []int {
 	}
 	sort.Ints(cols)
 	return cols
-}
-
-// plainNumber reads text that is a decimal number written plainly
-// ("0.05", "-3", "1e-05"): digits, a sign, a point and an exponent, and
-// nothing else (not "5%", "1,000", hexadecimal or "Inf"). The writers
-// package turns the same texts into numbers.
-func plainNumber(s string) (float64, bool) {
-	s = strings.TrimSpace(s)
-	if s == "" || strings.Trim(s, "0123456789+-.eE") != "" {
-		return 0, false
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-		return 0, false
-	}
-	return v, true
 }
 
 // Advantages returns the header indexes of the output columns that bound an
@@ -380,7 +365,7 @@ func (x *sheetRow) ref(f Field) term {
 		case table.Integer:
 			usable = c.Int <= 1<<53 && c.Int >= -(1<<53) // larger ones are written as text
 		case table.Text:
-			v, ok := plainNumber(c.Str) // written as a number: the same one?
+			v, ok := numtext.Plain(c.Str) // written as a number: the same one?
 			usable = ok && v == x.in.num[f]
 		}
 		x.cell[f] = -1

@@ -1,0 +1,58 @@
+package evaluate
+
+import (
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// fanoColumns are the Fano bounds of Guo et al. on reconstruction among M
+// candidates.
+func fanoColumns() []OutputColumn {
+	return []OutputColumn{
+		withSheet(SheetForm{Advantage: true}, fanoColumn("fano_adv_alpha1", fanoAdvantage+"Algorithm 1, the mutual-information (α = 1) bound", func(a1, _ FanoBound) float64 { return a1.Advantage })),
+		withSheet(SheetForm{Advantage: true}, fanoColumn("fano_adv_opt", fanoAdvantage+"Algorithm 2 optimised over Rényi orders (never above fano_adv_alpha1)", func(_, best FanoBound) float64 { return best.Advantage })),
+		fanoColumn("fano_success_opt", "bound on the success probability P(correct) of reconstructing a target's value among M candidates (a probability, not an advantage): Algorithm 2 optimised over Rényi orders, as fano_adv_opt", func(_, best FanoBound) float64 { return best.Success }),
+	}
+}
+
+// fanoAdvantage begins the meaning of the Fano advantage columns.
+const fanoAdvantage = "bound on the advantage (P(correct) − p*)/(1 − p*) of reconstructing a target's value among M candidates, p* the best a-priori guess: "
+
+// guoCitation cites Guo et al. 2023.
+const guoCitation = "Guo, Sablayrolles & Sanjabi 2023, \"Analyzing Privacy Leakage in Machine Learning via Multiple Hypothesis Testing: A Lesson From Fano\""
+
+// fanoColumn is a bound of Guo et al. on the attacker's chance to pick the
+// target among `candidates` equally likely values (the bound uses the
+// mechanism's Rényi-DP or mutual-information view); meaning says what it
+// bounds, the advantage or the success probability.
+func fanoColumn(name, meaning string, pick func(alpha1, best FanoBound) float64) OutputColumn {
+	return OutputColumn{
+		Name: name, Family: "fano", Format: table.Probability,
+		Brief:   "reconstruction among M = `candidates` values (or the attribute distribution of a prior key): Fano's inequality with the mutual information (Algorithm 1) and optimised over Rényi orders (Algorithm 2)",
+		Source:  "Guo et al. 2023",
+		Applies: Applies{Mechanisms: fanoMechanisms(), Only: OnlyRenyiView, Asks: AskDistribution},
+		Meaning: meaning,
+		Formula: "Fano's inequality with I(X; M(X)) ≤ μ: H(X) − μ ≤ h(P_e) + P_e·ln(M − 1), solved for P(correct) = 1 − P_e; Rényi version D_α(Ber(P)‖Ber(1/M)) ≤ μ_α; " +
+			"μ from the mechanism: ρ (zcdp, and μ²/2 for gaussian, gdp, marginals, whose α = 1 bound uses Thm 2's tighter −Σ p_m·ln(p_m + (1 − p_m)·e^{−μ²/2})), the RDP curve (rdp), ε at order ∞ (pure, laplace), the exact mutual information (rr)",
+		Citation: guoCitation + ", Algorithms 1 and 2, Thm 1 and Thm 2",
+		Needs:    "candidates or uniform(M) (a uniform prior), or a prior key whose frequency table is loaded (the attribute's distribution: M is its number of values); a mechanism with a Rényi or mutual-information view",
+		Assumes:  "the mechanism's parameters are stated for replace-one neighbours (for add/remove Gaussian parameters ρ is 4 times larger); the prior is uniform over the M candidates, or the loaded distribution of the target's attribute (given its known columns); with several distributions (cells) the worst one is reported",
+		compute: func(r *Release) (float64, skip) {
+			a1, best, why := r.fano()
+			switch why {
+			case "":
+			case whyFanoAddRemove, whyFanoNoRenyi, whyFanoComposedRR:
+				return 0, skip{silent: true} // Applies: not this mechanism
+			default:
+				return 0, skip{why: why}
+			}
+			return pick(a1, best), skip{}
+		},
+	}
+}
+
+// fanoMechanisms are the mechanisms with a Rényi or mutual-information
+// view (Guo et al.): all but dpsgd, whose accounting is for add/remove
+// neighbours; approx rows only as pure ε-DP.
+func fanoMechanisms() []Mechanism {
+	return []Mechanism{MechanismPure, MechanismApprox, MechanismGaussian, MechanismGDP, MechanismLaplace, MechanismZCDP, MechanismRDP, MechanismRR, MechanismMarginals, MechanismExponential}
+}

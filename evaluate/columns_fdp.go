@@ -1,0 +1,323 @@
+package evaluate
+
+import (
+	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// fdpColumns are the bounds of Kulynych et al. from the trade-off curve at
+// the row's baseline, and the baseline-free worst case.
+func fdpColumns() []OutputColumn {
+	return []OutputColumn{
+		{
+			Name: "fdp_success", Family: "fdp", Format: table.Probability,
+			Brief: "1 − f(baseline): bound on re-identification, attribute-inference and reconstruction success", Source: "Kulynych et al. 2025, Thm 3.2",
+			Applies: Applies{Requires: NeedBaseline},
+			Sheet: SheetForm{Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
+				return x.success(x.curve(), x.base()).s
+			}},
+			Meaning:  "upper bound on the success probability of any re-identification (singling-out), attribute-inference or reconstruction attack, given the baseline success of the best attack that does not see the release",
+			Formula:  "1 − f(baseline), with " + fdpCurves,
+			Citation: kulynych + ", Thm 3.2, Eq. (10)",
+			Needs:    mechanismParams + "; baseline or candidates",
+			Assumes:  "f-DP under add/remove or replace-one neighbours, as the mechanism's parameters were stated; the attacker knows every other record (strong threat model)",
+			compute: func(r *Release) (float64, skip) {
+				adv := r.advantage()
+				if adv == 0 {
+					return r.Baseline, skip{}
+				}
+				return roundUp(r.Baseline+adv, r.Baseline, 1), skip{}
+			},
+		},
+		{
+			Name: "fdp_advantage", Family: "fdp", Format: table.Probability,
+			Brief: "1 − f(baseline) − baseline", Source: "Kulynych et al. 2025, Thm 3.3",
+			Applies: Applies{Requires: NeedBaseline},
+			Sheet: SheetForm{Advantage: true, Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
+				return form("$1-$2", x.output("fdp_success"), x.base())
+			}},
+			Meaning:  "upper bound on the attack's advantage over the baseline (success − baseline)",
+			Formula:  "1 − f(baseline) − baseline, with f as for fdp_success",
+			Citation: kulynych + ", Thm 3.3, Eq. (11)",
+			Needs:    mechanismParams + "; baseline or candidates",
+			Assumes:  "as fdp_success",
+			compute: func(r *Release) (float64, skip) {
+				return roundUp(r.advantage(), 0, 1-r.Baseline), skip{}
+			},
+		},
+		{
+			Name: "fdp_worst_advantage", Family: "fdp", Format: table.Probability, Round: RoundUp,
+			Brief: "η = max_α(1 − f(α) − α), the baseline-free bound", Source: "Kulynych et al. 2025, Thm 3.4, Prop. A.1",
+			Sheet: SheetForm{Advantage: true, Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
+				return x.worst(x.curve())
+			}},
+			Meaning:  "baseline-free bound on the advantage of any such attack (the worst case over all baselines); also the bound on membership-inference advantage TPR − FPR",
+			Formula:  "η = max_α (1 − f(α) − α): (e^ε − 1 + 2δ)/(e^ε + 1) for pure and approx (Prop. A.1); 2Φ(μ/2) − 1 for gaussian and gdp",
+			Citation: kulynych + ", Thm 3.4, Eq. (12); Prop. A.1",
+			Needs:    mechanismParams,
+			Assumes:  "as fdp_success",
+			compute: func(r *Release) (float64, skip) {
+				return r.Curve.WorstAdvantage(), skip{}
+			},
+		},
+		{
+			Name: "fdp_norm_advantage", Family: "fdp", Format: table.Probability,
+			Brief: "(success − baseline)/(1 − baseline)", Source: "Kulynych et al. 2025, Thm 3.3",
+			Applies: Applies{Requires: NeedBaseline, BelowOne: true},
+			Sheet: SheetForm{Advantage: true, Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
+				b := x.base()
+				x.need(b.v <= 1-minSheetGap)
+				return form("$1/(1-$2)", x.output("fdp_advantage"), b)
+			}},
+			Meaning:  "the advantage as a share of what was left to gain over the baseline: (success − baseline)/(1 − baseline)",
+			Formula:  "(1 − f(baseline) − baseline)/(1 − baseline), with f as for fdp_success",
+			Citation: kulynych + ", Thm 3.3 with the normalisation of Guo et al. 2023 (L150)",
+			Needs:    mechanismParams + "; baseline or candidates (below 1)",
+			Assumes:  "as fdp_success",
+			compute: func(r *Release) (float64, skip) {
+				return NormalizedAdvantage(r.advantage(), r.Baseline), skip{}
+			},
+		},
+		{
+			Name: "fdp_binary_success", Family: "fdp", Format: table.Probability,
+			Brief: "binary attribute with prior π = baseline ≥ 0.5: 1 − R_f(π)", Source: "Kulynych et al. 2025, Thm D.1",
+			Applies: Applies{Asks: AskBinary},
+			Sheet: SheetForm{Rows: sheetRowsBinary, formula: func(x *sheetRow) string {
+				return x.binarySuccess(x.curve(), x.base())
+			}},
+			Meaning:  "bound on the success of inferring a binary attribute (two candidates) whose more likely value has prior probability π = baseline; tighter than fdp_success for this case",
+			Formula:  "1 − R_f(π), R_f(π) = min_α π·α + (1 − π)·f(α) (Bayes risk); closed forms for the Gaussian, (ε, δ) and Laplace curves",
+			Citation: kulynych + ", Thm D.1 (App. D), Def. D.1",
+			Needs:    mechanismParams + "; baseline ≥ 0.5 (binary attribute)",
+			Assumes:  "f-DP under replace-one neighbours; two candidate values",
+			compute: func(r *Release) (float64, skip) {
+				return BinarySuccess(r.Curve, r.Baseline), skip{}
+			},
+		},
+	}
+}
+
+// fdpTargetColumns invert the advantage bounds of Kulynych et al.: the
+// largest ε or μ, and the smallest σ, that keep the advantage within
+// target_advantage.
+func fdpTargetColumns() []OutputColumn {
+	return []OutputColumn{
+		{
+			Name: "fdp_eps_for_target", Family: "fdp", Format: table.Real,
+			Brief: fdpTargetBrief, Source: fdpTargetSource,
+			Applies:  Applies{Mechanisms: []Mechanism{MechanismPure, MechanismApprox, MechanismLaplace}, Only: OnlyOneComposition, Asks: AskTarget},
+			Meaning:  "the largest ε whose advantage bound stays at or below target_advantage: at the row's baseline when it has one, else in the worst case (for laplace rows: ε = sensitivity/b of the Laplace curve)",
+			Formula:  "inverse of fdp_advantage (with a baseline) or fdp_worst_advantage (without) in ε, at the row's δ; closed forms of §9, checked against the rounded forward bound",
+			Citation: kulynych + ", Thm 3.3/3.4 and §9 (calibration)",
+			Needs:    "target_advantage; epsilon (and delta) or laplace_scale; baseline optional",
+			Assumes:  "as fdp_success; rounded down",
+			compute: func(r *Release) (float64, skip) {
+				var eps float64
+				var ok bool
+				switch {
+				case r.Mechanism == MechanismLaplace && r.HasBaseline:
+					eps, ok = LaplaceEpsilonForAdvantage(r.Target, r.Baseline)
+				case r.Mechanism == MechanismLaplace:
+					eps, ok = LaplaceEpsilonForWorstAdvantage(r.Target)
+				case r.HasBaseline:
+					eps, ok = EpsilonForAdvantage(r.Target, r.rowDelta(), r.Baseline)
+				default:
+					eps, ok = EpsilonForWorstAdvantage(r.Target, r.rowDelta())
+				}
+				return inverseResult(eps, ok, "ε")
+			},
+		},
+		{
+			Name: "fdp_mu_for_target", Family: "fdp", Format: table.Real,
+			Brief: fdpTargetBrief, Source: fdpTargetSource,
+			Applies:  Applies{Mechanisms: []Mechanism{MechanismGaussian, MechanismGDP}, Asks: AskTarget},
+			Meaning:  "the largest μ (Gaussian DP) whose advantage bound stays at or below target_advantage: at the row's baseline when it has one, else in the worst case",
+			Formula:  "μ = Φ⁻¹(1 − b) − Φ⁻¹(1 − b − A) at baseline b; μ = 2Φ⁻¹((1 + A)/2) in the worst case",
+			Citation: kulynych + ", §9 (calibration)",
+			Needs:    "target_advantage; sigma or mu; baseline optional",
+			Assumes:  "the Gaussian mechanism; rounded down",
+			compute: func(r *Release) (float64, skip) {
+				mu, ok := MuForWorstAdvantage(r.Target)
+				if r.HasBaseline {
+					mu, ok = MuForAdvantage(r.Target, r.Baseline)
+				}
+				return inverseResult(mu, ok, "μ")
+			},
+		},
+		{
+			Name: "fdp_sigma_for_target", Family: "fdp", Format: table.Real, Round: RoundUp,
+			Brief: fdpTargetBrief, Source: fdpTargetSource,
+			Applies:  Applies{Mechanisms: []Mechanism{MechanismGaussian}, Asks: AskTarget},
+			Meaning:  "the smallest noise standard deviation σ whose advantage bound stays at or below target_advantage, for the row's sensitivity (and compositions)",
+			Formula:  "σ = sensitivity·√compositions/μ with μ as in fdp_mu_for_target",
+			Citation: kulynych + ", §9 (calibration)",
+			Needs:    "target_advantage; sigma (and sensitivity); baseline optional",
+			Assumes:  "the Gaussian mechanism; rounded up",
+			compute: func(r *Release) (float64, skip) {
+				if r.sensitiv == 0 {
+					return 0, skip{silent: true} // a row of μ, not σ: nothing to calibrate
+				}
+				var mu float64
+				var ok bool
+				if r.HasBaseline {
+					mu, ok = MuForAdvantage(r.Target, r.Baseline)
+				} else {
+					mu, ok = MuForWorstAdvantage(r.Target)
+				}
+				if !ok {
+					return 0, skip{why: whyTargetTooLow}
+				}
+				if math.IsInf(mu, 1) {
+					return 0, skip{why: whyTargetTrivial}
+				}
+				if mu == 0 {
+					return 0, skip{why: "only infinite noise meets target_advantage"}
+				}
+				// μ of the composed release is μ₁·√c: each σ must give μ₁ = μ/√c.
+				c := (r.mu / (r.sensitiv / r.sigma)) // √compositions
+				return r.sensitiv * c / mu, skip{}
+			},
+		},
+	}
+}
+
+// fdpNoiseColumns calibrate the noise of a DP-SGD row to target_advantage,
+// under PLD and RDP accounting.
+func fdpNoiseColumns() []OutputColumn {
+	return []OutputColumn{
+		{
+			Name: "fdp_noise_for_target", Family: "fdp", Format: table.Real,
+			Brief: "the smallest DP-SGD noise multiplier that keeps the advantage ≤ `target_advantage` (at the baseline, or in the worst case), PLD accounting", Source: "Kulynych et al. 2025, §4.2, §9",
+			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: AskTarget},
+			Meaning:  "the smallest DP-SGD noise multiplier whose advantage bound stays at or below target_advantage, at the row's sample_rate and steps (and extra_stages, kept fixed): at the row's baseline when it has one, else in the worst case; PLD accounting (or RDP accounting where that needs less noise, which happens only for targets near 1e-9)",
+			Formula:  "a safeguarded secant search on ln σ of the PLD accountant's 1 − f(b) − b (or η), to 0.01% of σ, returning the end that meets the target; the smaller of that and fdp_noise_for_target_rdp",
+			Citation: kulynych + ", §4.2 and §9 (calibration, \"less noise\")",
+			Needs:    "target_advantage; noise_multiplier, sample_rate, steps; baseline optional",
+			Assumes:  "Poisson-subsampled Gaussian under add/remove neighbours; rounded up",
+			compute: func(r *Release) (float64, skip) {
+				return r.noiseForTarget(false)
+			},
+		},
+		{
+			Name: "fdp_noise_for_target_rdp", Family: "fdp", Format: table.Real,
+			Brief: fdpNoiseRDPBrief, Source: fdpNoiseRDPSource,
+			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: AskTarget},
+			Meaning:  "comparison: fdp_noise_for_target under RDP accounting, the conservative accountant most published DP-SGD guarantees use",
+			Formula:  "bisection on 1/σ of the RDP-based curve's 1 − f(b) − b (or η) (the optimal RDP → f-DP conversion over dp_accounting's 156 orders), returning the conservative end",
+			Citation: kulynych + ", §4.2 (\"Balle et al.\", RDP optimised over orders); Mironov, Talwar & Zhang 2019",
+			Needs:    "as fdp_noise_for_target",
+			Assumes:  "as fdp_noise_for_target",
+			compute: func(r *Release) (float64, skip) {
+				return r.noiseForTarget(true)
+			},
+		},
+		{
+			Name: "fdp_noise_reduction", Family: "fdp", Format: table.Probability,
+			Brief: fdpNoiseRDPBrief, Source: fdpNoiseRDPSource,
+			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: AskTarget},
+			Meaning:  "the share of noise that tight (PLD) accounting saves over RDP accounting for the same risk target (Kulynych et al.'s \"≈ 20% less noise\")",
+			Formula:  "1 − fdp_noise_for_target / fdp_noise_for_target_rdp",
+			Citation: kulynych + ", Fig. 1 and §4.2",
+			Needs:    "as fdp_noise_for_target",
+			Assumes:  "as fdp_noise_for_target; both noise multipliers rounded up, so the ratio is indicative to 0.01%",
+			compute: func(r *Release) (float64, skip) {
+				tight, s := r.noiseForTarget(false)
+				if !s.ok() {
+					return 0, s
+				}
+				loose, s := r.noiseForTarget(true)
+				if !s.ok() {
+					return 0, s
+				}
+				return 1 - tight/loose, skip{}
+			},
+		},
+	}
+}
+
+// psoColumns are the predicate singling-out bounds of Kulynych et al.
+// (§4.1, App. B and F).
+func psoColumns() []OutputColumn {
+	return []OutputColumn{
+		{
+			Name: "spso_success", Family: "fdp", Format: table.Probability,
+			Brief: psoBrief, Source: psoSource,
+			Applies: Applies{Asks: AskWeight},
+			Sheet: SheetForm{Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
+				return x.success(x.curve(), x.ref(FieldPredicateWeight)).s
+			}},
+			Meaning:  "bound on the success of singling out a record with a predicate of weight w that matches no other record (strong threat model)",
+			Formula:  "1 − f(w), with f as for fdp_success (the baseline is w)",
+			Citation: kulynych + ", Thm 3.2 for SPSO (Def. 3.2; base = w, §4.1)",
+			Needs:    mechanismParams + "; w",
+			Assumes:  "as fdp_success",
+			compute: func(r *Release) (float64, skip) {
+				return roundUp(r.Weight+r.Curve.Advantage(r.Weight), r.Weight, 1), skip{}
+			},
+		},
+		{
+			Name: "pso_baseline", Family: "fdp", Format: table.Probability,
+			Brief: psoBrief, Source: psoSource,
+			Applies: Applies{Asks: AskRecords},
+			Sheet: SheetForm{Rows: sheetRowsAll, formula: func(x *sheetRow) string {
+				n, w := x.ref(FieldRecords), x.ref(FieldPredicateWeight)
+				x.need(n.v <= maxSheetRecords)
+				return form("$1*$2*(1-$2)^($1-1)", n, w)
+			}},
+			Meaning:  "the success of the best predicate singling-out attack that does not see the release, over a dataset of `records` i.i.d. records",
+			Formula:  "n·w·(1 − w)^(n−1), w ≤ 1/n",
+			Citation: kulynych + ", Eq. (5), §4.1 (after Cohen & Nissim 2020)",
+			Needs:    "records; w",
+			Assumes:  "i.i.d. records",
+			compute: func(r *Release) (float64, skip) {
+				return PSOBaseline(r.Records, r.Weight), skip{}
+			},
+		},
+		{
+			Name: "pso_cohen_nissim", Family: "fdp", Format: table.Probability,
+			Brief: psoBrief, Source: psoSource,
+			Applies: Applies{Asks: AskRecords, Requires: NeedDelta},
+			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
+				n, e, w := x.ref(FieldRecords), x.eps(), x.ref(FieldPredicateWeight)
+				x.need(math.Log(n.v)+e.v+numeric.LogPos(w.v) <= maxSheetExp) // n·e^ε·w must not overflow
+				return form("MIN(1,$1*(EXP($2)*$3+$4))", n, e, w, x.delta())
+			}},
+			Meaning:  "comparator: Cohen & Nissim's bound on predicate singling-out success from (ε, δ)",
+			Formula:  "min(1, n·(e^ε·w + δ)); " + epsView,
+			Citation: kulynych + ", Thm B.1, Eqs. (21)–(22) (Cohen & Nissim 2020)",
+			Needs:    mechanismParams + "; records; w",
+			Assumes:  "(ε, δ)-DP under replace-one neighbours; w ≤ 1/records",
+			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
+				return PSOCohenNissim(eps, delta, r.Records, r.Weight), skip{}
+			},
+		},
+		{
+			Name: "pso_fdp", Family: "fdp", Format: table.Probability,
+			Brief: psoBrief, Source: psoSource,
+			Applies: Applies{Asks: AskRecords},
+			Sheet: SheetForm{Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
+				return form("MIN(1,$1*$2)", x.ref(FieldRecords), x.output("spso_success"))
+			}},
+			Meaning:  "bound on predicate singling-out success from the mechanism's trade-off curve",
+			Formula:  "min(1, n·(1 − f(w))), with f as for fdp_success",
+			Citation: kulynych + ", Thm F.2, Eq. (48)",
+			Needs:    mechanismParams + "; records; w",
+			Assumes:  "f-DP under replace-one neighbours; predicates of weight exactly w ≤ 1/records",
+			compute: func(r *Release) (float64, skip) {
+				return PSOFDP(r.Curve, r.Records, r.Weight), skip{}
+			},
+		},
+	}
+}
+
+// The summaries of the README's column table that several columns share.
+const (
+	fdpNoiseRDPBrief  = "the same under RDP accounting, and the share of noise the PLD saves: 1 − PLD σ / RDP σ"
+	fdpNoiseRDPSource = "Kulynych et al. 2025, Fig. 1"
+	fdpTargetBrief    = "the largest ε or μ, or the smallest σ, that keeps the advantage ≤ `target_advantage`"
+	fdpTargetSource   = "Kulynych et al. 2025, §9"
+	psoBrief          = "singling out: 1 − f(w); n w (1 − w)^(n−1); Cohen & Nissim's n(e^ε w + δ); n(1 − f(w))"
+	psoSource         = "Kulynych et al. 2025, §4.1, Thm B.1, Thm F.2"
+)

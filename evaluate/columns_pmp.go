@@ -1,0 +1,100 @@
+package evaluate
+
+import (
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// pmpColumns are the practical membership-privacy bounds of Lowy et al.,
+// from (ε, δ) and from the pmp_data table.
+func pmpColumns() []OutputColumn {
+	return []OutputColumn{
+		{
+			Name: "pmp_mia_success", Family: "pmp", Format: table.Probability,
+			Brief: pmpMIABrief, Source: pmpMIASource,
+			Applies: Applies{Requires: NeedDelta},
+			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
+				return form("(EXP($1)+$2)/(1+EXP($1))", x.eps(), x.delta())
+			}},
+			Meaning:  "upper bound on the success of a practical membership-inference attack (the attacker guesses which of two records, each a member with probability 1/2, is in the data)",
+			Formula:  "1/(1 + e^{−ε}) for δ = 0 (Lemma 6); (e^ε + δ)/(1 + e^ε) for δ > 0; " + epsView,
+			Citation: lowyCitation + ", Lemma 6 (and the catalog's δ form)",
+			Needs:    mechanismParams,
+			Assumes:  "(ε, δ)-DP under replace-one neighbours; the attacker's prior on membership is 1/2",
+			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
+				if delta > 0 {
+					return PMPSuccessDelta(eps, delta), skip{}
+				}
+				return PMPSuccess(eps), skip{}
+			},
+		},
+		{
+			Name: "pmp_eps_for_target", Family: "pmp", Format: table.Real,
+			Brief: pmpMIABrief, Source: pmpMIASource,
+			Applies: Applies{Asks: AskTarget},
+			Sheet: SheetForm{Rows: sheetRowsAll, formula: func(x *sheetRow) string {
+				a := x.ref(FieldTargetAdvantage)
+				x.need(a.v <= 1-1e-4) // riskbatch's value is the largest ε whose rounded-up bound meets the target
+				return form("LN((1+$1)/(1-$1))", a)
+			}},
+			Meaning:  "the largest ε whose practical membership-inference success stays at or below (1 + target_advantage)/2, i.e. whose advantage 2·success − 1 stays at or below target_advantage",
+			Formula:  "ε = logit((1 + A)/2), checked against the rounded forward bound",
+			Citation: lowyCitation + ", Lemma 6 (inverted)",
+			Needs:    "target_advantage",
+			Assumes:  "pure ε-DP under replace-one neighbours; rounded down",
+			compute: func(r *Release) (float64, skip) {
+				e, ok := PMPEpsilonForSuccess((1 + r.Target) / 2)
+				return inverseResult(e, ok, "ε")
+			},
+		},
+		pmpDataColumn("pmp_data_eps", table.Real,
+			"the practical-membership-privacy parameter ε̃ of the release with respect to the attacker's parent set X in the pmp_data table: the smallest ε̃ such that the release is (ε̃, δ)-PMP for X (gaussian rows, at the row's δ) or ε̃-PMP (exponential rows); compare with the DP ε",
+			func(eps, _ float64) float64 { return eps }),
+		pmpDataColumn("pmp_data_success", table.Probability,
+			"upper bound on the success of a practical membership-inference attack against the release, for records of the pmp_data parent set (each a member with probability 1/2)",
+			func(eps, delta float64) float64 {
+				if delta > 0 {
+					return PMPSuccessDelta(eps, delta)
+				}
+				return PMPSuccess(eps)
+			}),
+	}
+}
+
+// pmpDataColumn is a column of the data-dependent PMP parameter of Lowy et
+// al. (Prop. 12 for gaussian rows, Prop. 9 for exponential rows), computed
+// once per row from the pmp_data table (pmpdata.go).
+func pmpDataColumn(name string, format table.Format, meaning string, f func(eps, delta float64) float64) OutputColumn {
+	return OutputColumn{
+		Name: name, Family: "pmp", Format: format,
+		Brief:   "practical membership privacy for the records of `pmp_data`: Prop. 12 for `gaussian` rows (at the row's δ), Prop. 9, exactly, for `exponential` rows (at most 22 records); and the attack-success bound at that ε̃",
+		Source:  "Lowy et al. 2024",
+		Applies: Applies{Mechanisms: []Mechanism{MechanismGaussian, MechanismExponential}, Asks: AskPMPData, AskedBy: []Field{FieldPMPData}, Requires: NeedDelta},
+		Meaning: meaning,
+		Formula: "gaussian: ε̃ = min{ε ≥ 0 : max_x B(x; ε) ≤ δ}, B(x; ε) = (1/(2n − 1))·Σ_{x' ≠ x} δ_G(ε; ‖f(x) − f(x')‖₂/σ), δ_G(ε; μ) = Φ(μ/2 − ε/μ) − e^ε·Φ(−μ/2 − ε/μ); " +
+			"exponential: ε̃ = max_{x, w} |ln Σ_{D ∋ x} P(w|D) − ln Σ_{D ∌ x} P(w|D)| over the C(2n, n) halves D of X, P(w|D) ∝ exp(−ε·Σ_{i ∈ D} loss(w, x_i)/(2Δ)); " +
+			"success: 1/(1 + e^{−ε̃}), or (e^ε̃ + δ)/(1 + e^ε̃) with δ",
+		Citation: lowyCitation + ", Prop. 12 (Gaussian mechanism, sum-form query) and Prop. 9 (exponential mechanism, exact), with the catalog's errata (Cor. 4's δ, the absolute value of Prop. 9)",
+		Needs:    "pmp_data; gaussian rows: sigma (the noise standard deviation in the units of the query vectors) and delta; exponential rows: epsilon and sensitivity (of the loss; default 1)",
+		Assumes:  "replace-one neighbours; the training set is a uniformly random half of the 2n records of pmp_data (n records); gaussian: the query is the sum of the records' vectors; exponential: the loss is the sum of the records' losses, with at most 22 records (C(22, 11) halves are enumerated)",
+		compute: func(r *Release) (float64, skip) {
+			eps, delta, why := r.pmpFromData()
+			switch {
+			case why != "" && r.compositions > 1:
+				return 0, skip{why: why, bare: true, unused: true}
+			case why != "":
+				// The parent set cannot be used: pmp_data is as good as missing.
+				return 0, skip{why: why, bare: true, fault: true}
+			}
+			return f(eps, delta), skip{note: r.pmpNote, bare: true}
+		},
+	}
+}
+
+// lowyCitation cites Lowy et al. 2024.
+const lowyCitation = "Lowy, Li, Liu, Koike-Akino, Parsons & Wang 2024, \"Why Does Differential Privacy with Large ε Defend Against Practical Membership Inference Attacks?\""
+
+// The summaries of the README's column table that several columns share.
+const (
+	pmpMIABrief  = "practical membership inference: 1/(1 + e^{−ε}) (with δ: (e^ε + δ)/(1 + e^ε)), and its inverse"
+	pmpMIASource = "Lowy et al. 2024, Lemma 6"
+)

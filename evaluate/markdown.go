@@ -1,0 +1,78 @@
+package evaluate
+
+import "strings"
+
+// The summaries of status and message in the README's column table.
+const (
+	statusBrief  = "`ok` (every bound that applies is computed), `partial` (an input the row could have had is missing; `message` says which) or `error` (row rejected)"
+	messageBrief = "what to act on, in one sentence of at most 160 characters, naming the column"
+)
+
+// ColumnsMarkdown returns the README's table of output columns, made from
+// the registry in output order: status, message, then one row per output
+// column, or per run of columns that share a summary (OutputColumn.Brief
+// and Source). A column without a summary gets its meaning and citation.
+// A test keeps README.md equal to it.
+func ColumnsMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| column | meaning | source |\n|---|---|---|\n")
+	row := func(names []string, meaning, source string) {
+		quoted := make([]string, len(names))
+		for i, n := range names {
+			quoted[i] = "`" + n + "`"
+		}
+		b.WriteString("| " + strings.Join(quoted, ", ") + " | " + markdownCell(meaning) + " |")
+		if source != "" {
+			b.WriteString(" " + markdownCell(source) + " |")
+		} else {
+			b.WriteString(" |") // as an empty cell is written by hand
+		}
+		b.WriteString("\n")
+	}
+	row([]string{"status"}, statusBrief, "")
+	row([]string{"message"}, messageBrief, "")
+	cols := outputColumns([]float64{DefaultConfidence})
+	for i := 0; i < len(cols); {
+		meaning, source := cols[i].Brief, cols[i].Source
+		if meaning == "" {
+			meaning, source = cols[i].Meaning, cols[i].Citation
+		}
+		names := []string{cols[i].Name}
+		j := i + 1
+		for ; j < len(cols) && cols[i].Brief != "" && cols[j].Brief == cols[i].Brief && cols[j].Source == cols[i].Source; j++ {
+			names = append(names, cols[j].Name)
+		}
+		row(names, meaning, source)
+		i = j
+	}
+	return b.String()
+}
+
+// InputColumnsMarkdown returns the README's table of input columns, made
+// from the vocabulary in its order: one row per column, or per run of
+// columns that share a summary (InputColumn.Brief). A column without a
+// summary gets its meaning. A test keeps README.md equal to it.
+func InputColumnsMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| column | meaning |\n|---|---|\n")
+	cols := inputColumns()
+	for i := 0; i < len(cols); {
+		names := []string{"`" + cols[i].Name + "`"}
+		j := i + 1
+		for ; j < len(cols) && cols[i].Brief != "" && cols[j].Brief == cols[i].Brief; j++ {
+			names = append(names, "`"+cols[j].Name+"`")
+		}
+		meaning := cols[i].Brief
+		if meaning == "" {
+			meaning = cols[i].Meaning
+		}
+		b.WriteString("| " + strings.Join(names, ", ") + " | " + markdownCell(meaning) + " |\n")
+		i = j
+	}
+	return b.String()
+}
+
+// markdownCell escapes a text for a cell of a Markdown table.
+func markdownCell(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "|", "\\|"), "\n", " ")
+}

@@ -1,0 +1,212 @@
+package evaluate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/riskbatch/riskbatch/evaluate/pld"
+	"github.com/riskbatch/riskbatch/priors"
+)
+
+// inputs holds one row's parsed input cells.
+type inputs struct {
+	num  [numFields]float64
+	text [numFields]string
+	set  [numFields]bool
+}
+
+func (in *inputs) has(f Field) bool { return in.set[f] }
+
+// value is the field's value as a message writes it: the text, or the
+// number ("" when the row leaves it empty).
+func (in *inputs) value(f Field) string {
+	switch {
+	case !in.set[f]:
+		return ""
+	case in.text[f] != "":
+		return in.text[f]
+	}
+	return formatNumber(in.num[f])
+}
+
+// numOr returns the field's number, or def when the row leaves it empty.
+func (in *inputs) numOr(f Field, def float64) float64 {
+	if in.has(f) {
+		return in.num[f]
+	}
+	return def
+}
+
+// The parameters of a row, one struct per family of mechanisms, parsed
+// from the row once by resolve and embedded in Release, whose bounds read
+// them. A family's struct is zero on rows of other families.
+
+// epsDeltaView is the (ε, δ) view of a mechanism, used by the ε-based
+// families. For pure and approx rows it is the row's own; for the others
+// it is computed at the row's δ when a column first asks for it
+// (Release.EpsilonDelta).
+type epsDeltaView struct {
+	epsilon, delta float64
+	epsState       int8   // 0 not computed, 1 known, -1 unavailable
+	epsWhy         string // why it is unavailable
+	noDelta        bool   // unavailable for want of a δ > 0
+	hasDelta       bool
+	// epsilonAt converts the mechanism to (ε, δ) at the row's δ; nil when
+	// the row's own ε (pure, approx, laplace and rr at δ = 0) is used.
+	epsilonAt func(delta float64) float64
+}
+
+// pureParams is a pure ε-DP guarantee (pure, exponential, laplace, rr, and
+// approx at δ = 0 with one composition), composed over the compositions.
+type pureParams struct {
+	pureEps float64
+	hasPure bool
+}
+
+// gaussianParams are the parameters of a Gaussian curve G_μ (gaussian,
+// gdp, marginals), composed over the compositions.
+type gaussianParams struct {
+	mu       float64
+	hasMu    bool
+	sensitiv float64 // sensitivity for σ calibration (gaussian) and of the loss (exponential)
+	sigma    float64 // σ of a gaussian row
+}
+
+// renyiParams are the Rényi views for the comparators of Balle et al. and
+// the Fano bounds: the zCDP ρ (zcdp, and gaussian/gdp/marginals with
+// ρ = μ²/2), or the RDP curve (rdp, dpsgd).
+type renyiParams struct {
+	rho    float64
+	hasRho bool
+	rdp    RDP
+	hasRDP bool
+}
+
+// dpsgdParams are the parameters of a dpsgd row: its steps, its extra
+// stages, its PLD accountant (nil when the accountant failed, with the
+// reason in pldWhy) and the run's cache of noise calibrations.
+type dpsgdParams struct {
+	dpsgd       DPSGD
+	extraStages []pld.Stage
+	extraRDP    RDP // the extra stages' composed RDP (empty without them)
+	pld         *pld.PLD
+	pldWhy      string
+	noise       *noiseCache
+}
+
+// pmpParams are the row's pmp_data table (its path as written), the run's
+// cache of such tables and results, and this row's result, computed once.
+type pmpParams struct {
+	pmpPath  string
+	pmp      *pmpCache
+	pmpFrom  pmpSource // the table the row comes from, and who opens files
+	pmpDone  bool
+	pmpEps   float64
+	pmpDelta float64
+	pmpWhy   string
+	pmpNote  string // a warning about the data, shown with the values
+}
+
+// Attack is what a row says of the attack its bounds are about: the
+// attacker's baseline or prior, the target of a calibration, the predicate
+// of singling out, and the targets of one run.
+type Attack struct {
+	Baseline    float64
+	HasBaseline bool
+	// Prior is the row's prior from a prior table or an inline prior: the
+	// per-target p_i; Baseline is its largest p (single-target bounds).
+	Prior     priors.Prior
+	HasPrior  bool
+	Target    float64 // target_advantage
+	HasTarget bool
+	Records   int // n for predicate singling out (0 if absent)
+	// Candidates is M of a uniform prior (candidates, or uniform(M)); 0
+	// when the row's prior is not uniform over a known number of values.
+	Candidates int64
+	Weight     float64 // predicate weight w
+	HasWeight  bool
+
+	// The multi-target one-run request: n targets (from targets with a
+	// homogeneous baseline, or from the prior's p_i), v successes, and the
+	// confidence of the success upper bound.
+	Targets      int
+	Successes    int
+	HasSuccesses bool
+	Confidence   float64
+}
+
+// rowResults are the results several columns of a row share, computed
+// once: the one-run tail, the advantage at the baseline, the Fano bounds.
+type rowResults struct {
+	tail     *OneRunTail
+	tailWhy  string
+	adv      float64 // 1 − f(baseline) − baseline, once computed
+	hasAdv   bool
+	fanoDone bool
+	fanoA1   FanoBound
+	fanoBest FanoBound
+	fanoWhy  string
+}
+
+// CellError is a problem with the input cells of a row, which makes the
+// row an error: the column it concerns (as the table's header spells it),
+// the cell's value, and what is wrong with it. Its Error is the text the
+// row's message gives.
+type CellError struct {
+	// Column is the header of the column the problem concerns; two
+	// headers joined by ", " for a problem of their combination; empty for
+	// a problem of the row as a whole (no privacy parameters at all).
+	Column string
+	// Value is the cell's value as the row writes it; empty when the
+	// problem is the cell's absence or the columns' combination.
+	Value string
+	// Reason says what is wrong and what is expected, after the column.
+	Reason string
+	// Keyed marks a problem of a key (a prior key): the message names the
+	// quoted value after the column (`prior "k": no such key …`).
+	Keyed bool
+	// Err is the error the reason comes from, if any.
+	Err error
+}
+
+// Error is the problem as a row's message states it: "column: reason".
+func (e *CellError) Error() string {
+	switch {
+	case e.Column == "":
+		return e.Reason
+	case e.Keyed:
+		return e.Column + " " + quoteClipped(e.Value) + ": " + e.Reason
+	}
+	return e.Column + ": " + e.Reason
+}
+
+// Unwrap returns the error the reason comes from.
+func (e *CellError) Unwrap() error { return e.Err }
+
+// rowError collects the problems of a row, each naming its column.
+type rowError []*CellError
+
+// add records a problem of a column's cell (value, as written, may be "").
+func (e *rowError) add(column, value, format string, args ...any) {
+	*e = append(*e, &CellError{Column: column, Value: value, Reason: fmt.Sprintf(format, args...)})
+}
+
+// addErr records a problem that an error states.
+func (e *rowError) addErr(column, value string, err error) {
+	*e = append(*e, &CellError{Column: column, Value: value, Reason: err.Error(), Err: err})
+}
+
+// addProblem records a problem made elsewhere.
+func (e *rowError) addProblem(p *CellError) { *e = append(*e, p) }
+
+// texts returns the problems' texts, as the message gives them.
+func (e rowError) texts() []string {
+	s := make([]string, len(e))
+	for i, p := range e {
+		s[i] = p.Error()
+	}
+	return s
+}
+
+// Error joins the problems.
+func (e rowError) Error() string { return strings.Join(e.texts(), "; ") }

@@ -1,0 +1,203 @@
+package evaluate
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// OutputColumn describes one computed column: what it means, the formula,
+// the paper and equation it comes from, what it needs, and the function
+// that computes it. The registry of these drives the evaluator, the notes
+// on the workbook's headers, the Columns sheet and `riskbatch columns`.
+type OutputColumn struct {
+	Name   string
+	Family string // the paper family: fdp, adp, onerun, …
+	// Brief and Source are the column's one-line summary and short
+	// citation in the README's column table (ColumnsMarkdown): columns
+	// one after another with the same Brief and Source share a row.
+	Brief, Source string
+	Meaning       string
+	Formula       string
+	Citation      string
+	Needs         string // the inputs it needs, in words
+	Assumes       string // neighbouring relation, pure vs approximate DP, …
+	// Applies says when the column is filled: which mechanisms, which
+	// inputs ask for it and which it requires (see Applies).
+	Applies Applies
+	Format  table.Format
+	// Sheet is how the column is written in a workbook: the spreadsheet
+	// formula that recomputes it from the row's inputs where its bound has
+	// a closed form, and whether it is an advantage (see SheetForm).
+	Sheet SheetForm
+	// Round is the direction in which the evaluator rounds every value of
+	// the column, where it is the same for every row (see Rounding);
+	// columns whose rounding depends on the row round in compute.
+	Round Rounding
+	// compute computes the column for a row that Applies admits: it may
+	// count on the inputs Applies.Requires.
+	compute func(r *Release) (float64, skip)
+	// fromEps computes, in place of compute, a column of the row's (ε, δ)
+	// view (Release.EpsilonDelta): the evaluator reports a row without
+	// one, as the view says why.
+	fromEps    func(r *Release, eps, delta float64) (float64, skip)
+	mechanisms uint32 // Applies.Mechanisms as a set (mechanismSet)
+}
+
+// skip says why a column is empty for a row, in one of the ways Applies
+// describes: silent (the column does not apply, or the row did not ask for
+// it), need (the row lacks an input it requires: partial), fault (an input
+// the row has cannot be used: partial), or why alone (the bound is not
+// defined for the row's values: the status is unchanged).
+type skip struct {
+	why    string
+	silent bool
+	need   Need
+	fault  bool
+	// unused marks a why about an input the row filled that the column
+	// cannot use for this row (pmp_data with compositions): the status is
+	// unchanged, and the message gives it early.
+	unused bool
+	// bare marks a why or note that names the input it is about
+	// ("pmp_data: …"): the message gives it without the column names.
+	bare bool
+	// note is a warning about a value that is written: the row keeps its
+	// status and the message says it, once for the columns that share it.
+	note string
+}
+
+func (s skip) ok() bool { return s.why == "" && !s.silent && s.need == 0 }
+
+// Reasons shared by several columns, so that a row's message names them once.
+const (
+	// The inverse columns (…_for_target, onerun_eps_protect) share these,
+	// so that a row whose target is out of reach says so once.
+	whyTargetTooLow  = "no privacy level meets target_advantage: it is below what delta alone allows"
+	whyTargetTrivial = "every privacy level meets target_advantage, so there is no limit to report"
+	// whyNumericalFailure marks a value that came out NaN or infinite: a
+	// defect of riskbatch, reported rather than written.
+	whyNumericalFailure = "not computable for these inputs (numerical failure; please report it)"
+)
+
+// pureMechanisms are the mechanisms that can state a pure ε-DP guarantee.
+func pureMechanisms() []Mechanism {
+	return []Mechanism{MechanismPure, MechanismApprox, MechanismLaplace, MechanismRR, MechanismExponential}
+}
+
+// whyBaselineOne says why the advantage columns are empty at a baseline of
+// 1, naming the prior the 1 came from, if it did.
+func (r *Release) whyBaselineOne() string {
+	if r.HasPrior {
+		return "the advantage is undefined at baseline 1, which comes from prior " + strconv.Quote(r.Prior.Key()) + " (its largest p)"
+	}
+	return "the advantage is undefined at baseline 1"
+}
+
+// The citations and texts that several families of columns share.
+const (
+	kulynych  = "Kulynych, Gomez, Kaissis, Hayes, Balle, Calmon & Raisaro 2025, \"Unifying Re-Identification, Attribute Inference, and Data Reconstruction Risks in Differential Privacy\""
+	swanberg  = "Swanberg, Annamalai, Hayes, Balle & Smith 2025, \"Beyond the Worst Case: Extending Differential Privacy Guarantees to Realistic Adversaries\""
+	fdpCurves = "f = f_{ε,δ}(α) = max{0, 1 − δ − e^ε·α, e^{−ε}·(1 − δ − α)} for pure and approx (Eq. 2); " +
+		"f = G_μ(α) = Φ(Φ⁻¹(1 − α) − μ) for gaussian (μ = sensitivity/σ), gdp and marginals (μ = √K·√2/σ); " +
+		"the exact Laplace curve (Dong, Roth & Su 2022) for laplace; the exact k-ary randomized-response curve for rr; " +
+		"the optimal conversion of Rényi DP to a trade-off curve (Zhu, Dong & Wang 2022), over all orders, for zcdp and rdp; " +
+		"for dpsgd the symmetrised trade-off curve of its privacy-loss distribution (a PLD accountant: connect-the-dots discretisation, Doroshenko et al. 2022; Neyman–Pearson tests on the discrete PLD, Kulynych et al. 2024, Alg. 1; Dong, Roth & Su 2022, Def. F.1), rounded pessimistically, with extra_stages composed in, and tightened by the RDP curve where that is tighter (far tails only); " +
+		"compositions: μ√c, cρ, c·ε_α, and the optimal composition theorem (Kairouz, Oh & Viswanath 2015) for pure, approx, laplace and rr"
+	mechanismParams = "a mechanism's parameters (see riskbatch columns: epsilon/delta, sigma, mu, laplace_scale, rho, rdp_order/rdp_epsilon, dpsgd, rr, marginals)"
+	epsView         = "ε is the row's epsilon (pure, approx, laplace, rr); for the other mechanisms, eps_at_delta: their ε at the row's delta"
+)
+
+// outputColumns is the registry, in output order: the families one after
+// another. confidences are the levels of the one-run success upper bound
+// (see WithConfidence).
+func outputColumns(confidences []float64) []OutputColumn {
+	var cols []OutputColumn
+	for _, family := range [][]OutputColumn{
+		fdpColumns(), fdpTargetColumns(), fdpNoiseColumns(), psoColumns(),
+		reroColumns(), conversionColumns(), dpsgdColumns(), adpColumns(),
+		gbColumns(), fanoColumns(), pmpColumns(),
+		onerunColumns(), onerunTailColumns(), onerunLeakColumns(),
+	} {
+		cols = append(cols, family...)
+	}
+	if len(confidences) > 1 {
+		for _, c := range confidences {
+			cols = append(cols, successesColumn("onerun_successes_ub_"+confidenceSuffix(c), c))
+		}
+	}
+	for i := range cols {
+		cols[i].mechanisms = mechanismSet(cols[i].Applies.Mechanisms)
+	}
+	return cols
+}
+
+// value computes the column for a row of one of its mechanisms, as its
+// declaration says: empty without a message when the row does not ask for
+// it or fails its condition (Applies.Asks, Applies.Only), partial when it
+// lacks an input the column requires, with a message when its baseline is
+// 1 and the column is undefined there (Applies.BelowOne); otherwise the
+// column's function (of the row's (ε, δ) view, for fromEps, where it has
+// one), rounded as the column declares (Round).
+func (o *OutputColumn) value(r *Release) (float64, skip) {
+	a := &o.Applies
+	if !a.Asks.asked(r) || !a.Only.holds(r) {
+		return 0, skip{silent: true}
+	}
+	need := a.lacks(r)
+	if need&NeedBaseline != 0 {
+		return 0, skip{need: need}
+	}
+	if a.BelowOne && r.Baseline >= 1 {
+		return 0, skip{why: r.whyBaselineOne()}
+	}
+	if need != 0 {
+		return 0, skip{need: need}
+	}
+	var v float64
+	var s skip
+	if o.fromEps != nil {
+		eps, delta, es := r.epsDelta()
+		if !es.ok() {
+			return 0, es
+		}
+		v, s = o.fromEps(r, eps, delta)
+	} else {
+		v, s = o.compute(r)
+	}
+	if s.ok() {
+		v = o.Round.apply(v, o.Format)
+	}
+	return v, s
+}
+
+// inverseResult turns a calibration result (x, ok) into a cell: ok false
+// means no parameter meets the target, +Inf that every one does.
+func inverseResult(x float64, ok bool, name string) (float64, skip) {
+	switch {
+	case !ok || math.IsNaN(x):
+		return 0, skip{why: whyTargetTooLow}
+	case math.IsInf(x, 1):
+		return 0, skip{why: whyTargetTrivial}
+	}
+	return x, skip{}
+}
+
+// requires sets the inputs a column requires (Applies.Requires).
+func requires(n Need, c OutputColumn) OutputColumn {
+	c.Applies.Requires = n
+	return c
+}
+
+// withBrief sets a column's summary and short citation in the README's
+// column table.
+func withBrief(brief, source string, c OutputColumn) OutputColumn {
+	c.Brief, c.Source = brief, source
+	return c
+}
+
+// withFormat sets a column's display format.
+func withFormat(f table.Format, c OutputColumn) OutputColumn {
+	c.Format = f
+	return c
+}

@@ -1,0 +1,144 @@
+package evaluate
+
+import (
+	"fmt"
+	"math"
+)
+
+// maxFanoCandidates bounds M for the Fano columns (the uniform prior is a
+// formula, so this is only the range of an int).
+const maxFanoCandidates = 1 << 53
+
+// maxFanoDistributions is the largest number of distinct prior
+// distributions (cells of a conditional prior) for which the Fano columns
+// are computed: each costs one order optimisation, about a millisecond.
+const maxFanoDistributions = 256
+
+// fano computes the Fano bounds of Guo et al. once per row: Algorithm 1 and
+// the order-optimised Algorithm 2, from the mechanism's Rényi (or
+// mutual-information) view, for a uniform prior over the row's candidates
+// or, for a prior with distributions, for each distinct distribution of
+// its targets over the attribute's domain. Over several distributions each
+// bound is the worst (largest) one: the bound of the riskiest target, as
+// single-target bounds use the largest p.
+func (r *Release) fano() (alpha1, best FanoBound, why string) {
+	if r.fanoDone {
+		return r.fanoA1, r.fanoBest, r.fanoWhy
+	}
+	r.fanoDone = true
+	if r.Candidates > 0 {
+		r.fanoA1, r.fanoBest, r.fanoWhy = r.fanoFor(int(min(r.Candidates, maxFanoCandidates)), nil)
+		return r.fanoA1, r.fanoBest, r.fanoWhy
+	}
+	d := r.priorDistributions()
+	if d == nil {
+		r.fanoWhy = "the Fano bounds need candidates, uniform(M), or a prior key with its frequency table"
+		return r.fanoA1, r.fanoBest, r.fanoWhy
+	}
+	if len(d.Distinct) > maxFanoDistributions {
+		r.fanoWhy = fmt.Sprintf("prior %q has %d distinct distributions (cells); the Fano bounds are computed for at most %d: use fewer known columns or the marginal key", r.Prior.Key(), len(d.Distinct), maxFanoDistributions)
+		return r.fanoA1, r.fanoBest, r.fanoWhy
+	}
+	r.fanoA1, r.fanoBest = FanoBound{Advantage: math.NaN()}, FanoBound{Advantage: math.NaN()}
+	for _, dist := range d.Distinct {
+		if dist.P[0] >= 1 {
+			// The cell's value is certain a priori: success 1, nothing to bound.
+			r.fanoA1.Success, r.fanoBest.Success = 1, 1
+			continue
+		}
+		a1, b, why := r.fanoFor(0, paddedPrior(dist, d.Domain))
+		if why != "" {
+			r.fanoWhy = why
+			return r.fanoA1, r.fanoBest, r.fanoWhy
+		}
+		r.fanoA1, r.fanoBest = worseFano(r.fanoA1, a1), worseFano(r.fanoBest, b)
+	}
+	if math.IsNaN(r.fanoA1.Advantage) {
+		r.fanoWhy = fmt.Sprintf("every target of prior %q has a value certain a priori (p = 1): there is no advantage to bound", r.Prior.Key())
+	}
+	return r.fanoA1, r.fanoBest, r.fanoWhy
+}
+
+// worseFano returns the worse of two Fano bounds: the largest advantage
+// (NaN counts as absent) with its order and information, and the largest
+// success and baseline of the two.
+func worseFano(a, b FanoBound) FanoBound {
+	w := a
+	if math.IsNaN(a.Advantage) || b.Advantage > a.Advantage {
+		w = b
+	}
+	w.Success = math.Max(a.Success, b.Success)
+	w.PStar = math.Max(a.PStar, b.PStar)
+	return w
+}
+
+// The reasons a mechanism has no Fano bounds (see fanoMechanisms).
+const (
+	whyFanoAddRemove = "the Fano bounds need replace-one parameters, and DP-SGD is accounted here under add/remove neighbours"
+	whyFanoNoRenyi   = "the Fano bounds need a Rényi or mutual-information view of the mechanism, which (ε, δ)-DP does not give"
+	// The mutual information of randomized response is computed for one
+	// release only.
+	whyFanoComposedRR = "the Fano bounds of rr rows are for one composition"
+)
+
+// fanoFor computes the Fano bounds for M candidates with a uniform prior
+// (prior nil) or for a prior vector (m 0).
+func (r *Release) fanoFor(m int, prior []float64) (alpha1, best FanoBound, why string) {
+	var err error
+	switch {
+	case r.Mechanism == MechanismDPSGD:
+		return alpha1, best, whyFanoAddRemove
+	case r.Mechanism == MechanismRR:
+		rr, ok := r.Curve.(RandomizedResponse)
+		if !ok {
+			return alpha1, best, whyFanoComposedRR
+		}
+		var mi float64
+		if mi, err = FanoMIRandomizedResponse(rr, prior); err == nil {
+			alpha1, err = FanoAlgorithm1(mi, m, prior)
+			best = alpha1
+		}
+	case r.hasRho:
+		alpha1, best, err = FanoZCDP(ZCDP{Rho: r.rho}, m, prior)
+		if err == nil && r.hasMu {
+			// Gaussian-type rows (gaussian, gdp, marginals): Theorem 2
+			// (eq. 19) bounds the mutual information by
+			// −Σ p_m ln(p_m + (1 − p_m)e^{−μ²/2}) ≤ min(μ²/2, H(p)), never
+			// looser than Theorem 1's μ²/2 at α = 1 (Guo et al. App. B; for gdp
+			// rows through the pairwise KL ≤ μ²/2, Theorem 2's argument
+			// extended to any mechanism, see FanoMIKLMixture).
+			alpha1, best, err = r.fanoGaussianThm2(m, prior, alpha1, best)
+		}
+	case r.hasRDP:
+		alpha1, best, err = FanoRDP(r.rdp, m, prior)
+	case r.hasPure:
+		alpha1, best, err = FanoRDP(RDP{Orders: []float64{math.Inf(1)}, Epsilons: []float64{r.pureEps}}, m, prior)
+	default:
+		return alpha1, best, whyFanoNoRenyi
+	}
+	if err != nil {
+		return alpha1, best, err.Error()
+	}
+	return alpha1, best, ""
+}
+
+// fanoGaussianThm2 tightens the Fano bounds of a Gaussian-type row: the
+// α = 1 bound becomes Algorithm 1 with Theorem 2's mutual information when
+// that is tighter, and the order-optimised bound is never above it.
+func (r *Release) fanoGaussianThm2(m int, prior []float64, alpha1, best FanoBound) (FanoBound, FanoBound, error) {
+	mi, err := FanoMIGaussian(r.mu, m, prior)
+	if err != nil {
+		return alpha1, best, err
+	}
+	thm2, err := FanoAlgorithm1(mi, m, prior)
+	if err != nil {
+		return alpha1, best, err
+	}
+	if thm2.Success < alpha1.Success {
+		alpha1 = thm2
+	}
+	if alpha1.Success < best.Success {
+		best = alpha1
+	}
+	return alpha1, best, nil
+}

@@ -1,0 +1,487 @@
+package evaluate
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/riskbatch/riskbatch/priors"
+)
+
+// resolve turns parsed inputs into a Release, or explains why it cannot:
+// the mechanism and its columns, then the mechanism's parameters (its
+// curve), then what the row says of the attack.
+func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
+	spec := b.mechanism(in, problems)
+	if spec == nil || !b.checkColumns(spec, in, problems) {
+		return nil
+	}
+	c := in.numOr(FieldCompositions, 1)
+	if c > composeMaxK && composesOptimally(spec.name) {
+		problems.add(b.name(FieldCompositions), formatNumber(c), "%s is more than the %d compositions riskbatch composes for mechanism %s; expected a whole number from 1 to %d",
+			formatNumber(c), composeMaxK, spec.name, composeMaxK)
+		return nil
+	}
+	r := &Release{Mechanism: spec.name, compositions: int(c)}
+	if in.has(FieldPMPData) && !b.resolvePMP(r, in, problems) {
+		return nil
+	}
+	r.hasDelta = in.has(FieldDelta)
+	r.delta = in.num[FieldDelta]
+	if in.has(FieldExtraStages) && spec.name != MechanismDPSGD {
+		problems.add(b.name(FieldExtraStages), in.text[FieldExtraStages], "filled, but mechanism %s does not use it; clear it or correct mechanism", spec.name)
+		return nil
+	}
+	if !b.resolveCurve(r, in, c, problems) || !b.resolveAttack(r, in, problems) {
+		return nil
+	}
+	return r
+}
+
+// checkColumns checks that every filled parameter column is one the
+// mechanism uses, and that it has every column the mechanism requires.
+func (b *Binding) checkColumns(spec *mechanismSpec, in *inputs, problems *rowError) bool {
+	for f := Field(0); f < numFields; f++ {
+		if !in.has(f) {
+			continue
+		}
+		col := b.vocab.Column(f)
+		isParam := col.Defines || f == FieldSensitivity || f == FieldDelta || f == FieldCompositions
+		if isParam && !hasField(spec.defines, f) && !hasField(spec.modifiers, f) {
+			problems.add(b.name(f), in.value(f), "filled, but mechanism %s does not use it; clear it or correct mechanism", spec.name)
+		}
+	}
+	for _, f := range spec.required {
+		if !in.has(f) {
+			problems.add(b.name(f), "", "empty, but mechanism %s needs it; expected %s", spec.name, b.vocab.Column(f).Domain)
+		}
+	}
+	return len(*problems) == 0
+}
+
+// resolvePMP records the row's pmp_data cell. A cell naming a file that
+// cannot be used (refused where it points, missing, not a regular file) is
+// an error of the row, as any unusable input.
+func (b *Binding) resolvePMP(r *Release, in *inputs, problems *rowError) bool {
+	r.pmpPath, r.pmp = strings.TrimSpace(in.text[FieldPMPData]), b.pmpData
+	r.pmpFrom = pmpSource{file: b.source, loader: b.data}
+	if _, err := r.pmp.table(pmpRef{file: b.source, ref: r.pmpPath}, r.pmpFrom); err != nil {
+		if ref, ok := errors.AsType[*pmpRefError](err); ok {
+			problems.addErr(b.name(FieldPMPData), r.pmpPath, ref.err)
+			return false
+		}
+	}
+	return true
+}
+
+// resolveCurve reads the parameters of the row's mechanism, composed c
+// times, into its curve and its family's parameters.
+func (b *Binding) resolveCurve(r *Release, in *inputs, c float64, problems *rowError) bool {
+	sens := in.numOr(FieldSensitivity, 1)
+	switch r.Mechanism {
+	case MechanismPure, MechanismExponential:
+		if r.delta != 0 {
+			problems.add(b.name(FieldDelta), formatNumber(r.delta), "%s, but mechanism %s means δ = 0; expected empty or 0, or mechanism approx", formatNumber(r.delta), r.Mechanism)
+			return false
+		}
+		eps := in.num[FieldEpsilon]
+		r.Curve = b.composedPure(r, EpsDelta{Epsilon: eps}, eps, problems)
+		r.setPure(eps, c)
+		if r.Mechanism == MechanismExponential {
+			r.sensitiv = sens // of the loss (Prop. 9's Δ_ℓ)
+		}
+	case MechanismApprox:
+		return b.resolveApprox(r, in.num[FieldEpsilon], c, problems)
+	case MechanismGaussian, MechanismGDP:
+		return b.resolveGaussian(r, in, sens, c, problems)
+	case MechanismMarginals:
+		return b.resolveMarginals(r, in, c, problems)
+	case MechanismLaplace:
+		eps := sens / in.num[FieldLaplaceScale]
+		r.Curve = b.composedPure(r, Laplace{Epsilon: eps}, eps, problems)
+		r.setPure(eps, c)
+	case MechanismRR:
+		eps := in.num[FieldEpsilon]
+		r.Curve = b.composedPure(r, RandomizedResponse{Epsilon: eps, Categories: int(in.num[FieldRRCategories])}, eps, problems)
+		r.setPure(eps, c)
+	case MechanismZCDP:
+		z := ZCDP{Rho: c * in.num[FieldRho]}
+		r.Curve, r.epsilonAt = z, z.EpsilonAt
+		r.rho, r.hasRho = z.Rho, true
+	case MechanismRDP:
+		rdp := RDP{Orders: []float64{in.num[FieldRDPOrder]}, Epsilons: []float64{c * in.num[FieldRDPEpsilon]}}
+		if err := rdp.Validate(); err != nil {
+			problems.addErr(b.name(FieldRDPOrder)+", "+b.name(FieldRDPEpsilon), "", err)
+			return false
+		}
+		r.Curve, r.epsilonAt = rdp, rdp.EpsilonAt
+		r.rdp, r.hasRDP = rdp, true
+	case MechanismDPSGD:
+		return b.resolveDPSGD(r, in, problems)
+	}
+	return r.Curve != nil
+}
+
+// composedPure is the curve of k compositions of a pure ε-DP mechanism
+// whose single curve is one: the optimal composition theorem (Kairouz, Oh
+// & Viswanath 2015) for k > 1; nil, with the problem, where it fails.
+func (b *Binding) composedPure(r *Release, one Curve, eps float64, problems *rowError) Curve {
+	if r.compositions == 1 {
+		return one
+	}
+	c, err := ComposeApprox(eps, 0, r.compositions)
+	if err != nil {
+		problems.addErr(b.name(FieldCompositions), strconv.Itoa(r.compositions), err)
+		return nil
+	}
+	return c
+}
+
+// setPure records a pure ε-DP guarantee (c-fold: cε, exact for the ε of
+// pure DP). A row that also gives δ > 0 reads the curve's own (ε, δ)
+// profile at that δ, which is smaller.
+func (r *Release) setPure(eps, c float64) {
+	r.pureEps, r.hasPure = c*eps, true
+	if p, ok := r.Curve.(interface{ EpsilonAt(float64) float64 }); ok && r.delta > 0 {
+		r.epsilonAt = p.EpsilonAt
+		return
+	}
+	r.epsilon, r.delta, r.epsState = c*eps, 0, 1
+}
+
+// resolveApprox reads an (ε, δ) row of c compositions: the optimal
+// composition theorem, read at δ_total = c·δ.
+func (b *Binding) resolveApprox(r *Release, eps, c float64, problems *rowError) bool {
+	delta := r.delta
+	if r.compositions == 1 {
+		r.Curve = EpsDelta{Epsilon: eps, Delta: delta}
+		r.epsilon, r.epsState = eps, 1
+		if delta == 0 {
+			r.pureEps, r.hasPure = eps, true
+		}
+		return true
+	}
+	composed, err := NewComposedApprox(eps, delta, r.compositions)
+	if err != nil {
+		problems.addErr(b.name(FieldCompositions), strconv.Itoa(r.compositions), err)
+		return false
+	}
+	r.Curve = composed
+	// The composed guarantee is read at δ_total = k·δ (what basic
+	// composition would claim); the optimal theorem gives a smaller ε.
+	dt := c * delta
+	r.delta = math.Min(dt, 1)
+	if dt >= 1 {
+		r.epsState, r.epsWhy = -1, "compositions·delta reaches 1: the composed (ε, δ) guarantee is vacuous"
+		return true
+	}
+	e := composed.EpsilonAt(dt)
+	r.epsilon, r.epsState = e, 1
+	if math.IsInf(e, 1) || math.IsNaN(e) {
+		r.epsState, r.epsWhy = -1, "no finite ε for the composed mechanism at δ_total = compositions·δ"
+	}
+	return true
+}
+
+// resolveGaussian reads a gaussian row (σ and sensitivity, or μ) or a gdp
+// row (μ); a row with both μ and σ must agree.
+func (b *Binding) resolveGaussian(r *Release, in *inputs, sens, c float64, problems *rowError) bool {
+	mu := in.num[FieldMu]
+	if in.has(FieldSigma) {
+		fromSigma := sens / in.num[FieldSigma]
+		if in.has(FieldMu) && math.Abs(mu-fromSigma) > 1e-9*math.Max(mu, fromSigma) {
+			problems.add(b.name(FieldMu), formatNumber(mu), "%s disagrees with sensitivity/sigma = %s; fill one or the other", formatNumber(mu), formatNumber(fromSigma))
+			return false
+		}
+		mu = fromSigma
+		r.sensitiv, r.sigma = sens, in.num[FieldSigma]
+	}
+	b.setGaussian(r, mu, c)
+	return true
+}
+
+// resolveMarginals reads a marginals row: K = C(d, k) − C(d − d′, k)
+// marginals on an unknown column, each of L2 sensitivity √2 (one count
+// down, one up): μ₁ = √2/σ, and K compositions give √K·μ₁ (Swanberg et
+// al. App. A).
+func (b *Binding) resolveMarginals(r *Release, in *inputs, c float64, problems *rowError) bool {
+	d, kw, du := in.num[FieldColumnsTotal], in.num[FieldMarginalK], in.num[FieldColumnsUnknown]
+	total := b.name(FieldColumnsTotal)
+	for _, f := range []Field{FieldMarginalK, FieldColumnsUnknown} {
+		if v := in.num[f]; v > d {
+			problems.add(b.name(f), formatNumber(v), "%s is more than %s = %s; expected a whole number from 1 to %s", formatNumber(v), total, formatNumber(d), total)
+		}
+	}
+	if len(*problems) > 0 {
+		return false
+	}
+	queries := MarginalQueries(int(d), int(kw), int(du))
+	if queries == 0 {
+		// K is 0 only for d′ = 0.
+		problems.add(b.name(FieldColumnsUnknown), formatNumber(du), "%s leaves no marginal on an unknown column (K = 0), so there is nothing to bound; expected a whole number from 1 to %s = %s",
+			formatNumber(du), total, formatNumber(d))
+		return false
+	}
+	b.setGaussian(r, math.Sqrt(queries)*math.Sqrt2/in.num[FieldSigma], c)
+	return true
+}
+
+// setGaussian records the Gaussian curve G_μ composed c times (G_{μ√c}),
+// which is also (μ²/2)-zCDP.
+func (b *Binding) setGaussian(r *Release, mu, c float64) {
+	mu *= math.Sqrt(c)
+	r.Curve = Gaussian{Mu: mu}
+	r.epsilonAt = func(delta float64) float64 { return b.epsilons.gaussianEpsilonAt(mu, delta) }
+	r.mu, r.hasMu = mu, true
+	r.rho, r.hasRho = mu*mu/2, true
+}
+
+// resolveDPSGD reads a dpsgd row: its steps and extra stages, accounted by
+// a PLD accountant, or by RDP where the PLD cannot represent them.
+func (b *Binding) resolveDPSGD(r *Release, in *inputs, problems *rowError) bool {
+	r.dpsgd = DPSGD{NoiseMultiplier: in.num[FieldNoiseMultiplier], SampleRate: in.num[FieldSampleRate], Steps: int(in.num[FieldSteps])}
+	if in.has(FieldExtraStages) {
+		extra, err := parseStages(in.text[FieldExtraStages])
+		if err != nil {
+			problems.addErr(b.name(FieldExtraStages), in.text[FieldExtraStages], err)
+			return false
+		}
+		r.extraStages = extra
+	}
+	stages := dpsgdStages(r.dpsgd, r.extraStages)
+	r.extraRDP = b.stagesRDP(r.extraStages)
+	r.rdp, r.hasRDP = b.stagesRDP(stages), true
+	r.noise = b.noise
+	if p, err := b.plds.get(stages); err == nil {
+		c := DPSGDCurve{PLD: PLDCurve{p}, RDP: r.rdp}
+		r.pld, r.Curve, r.epsilonAt = p, c, c.EpsilonAt
+	} else {
+		// A configuration the PLD cannot represent (a loss range too
+		// wide for its grid): the RDP accountant still bounds it.
+		r.pldWhy = fmt.Sprintf("the PLD accountant cannot account this row (%v), so the f-DP and ε columns use the RDP accountant", err)
+		r.Curve, r.epsilonAt = r.rdp, r.rdp.EpsilonAt
+	}
+	return true
+}
+
+// resolveAttack reads what the row says of the attack: its baseline (from
+// baseline, candidates or prior, which must agree), target, predicate,
+// targets, successes and confidence.
+func (b *Binding) resolveAttack(r *Release, in *inputs, problems *rowError) bool {
+	if !b.resolveBaseline(r, in, problems) {
+		return false
+	}
+	r.Target, r.HasTarget = in.num[FieldTargetAdvantage], in.has(FieldTargetAdvantage)
+	if in.has(FieldCandidates) {
+		r.Candidates = int64(in.num[FieldCandidates])
+	} else if m, ok := r.Prior.Candidates(); ok && r.HasPrior {
+		r.Candidates = m
+	}
+	r.Records, r.Weight, r.HasWeight = int(in.num[FieldRecords]), in.num[FieldPredicateWeight], in.has(FieldPredicateWeight)
+	if r.HasWeight && r.Records > 0 && r.Weight > 1/float64(r.Records) {
+		records := b.name(FieldRecords)
+		problems.add(b.name(FieldPredicateWeight), formatNumber(r.Weight), "%s is more than 1/%s = %s; expected a singling-out predicate's weight, from 0 to 1/%s", formatNumber(r.Weight), records, formatNumber(1/float64(r.Records)), records)
+		return false
+	}
+	switch {
+	case r.HasPrior:
+		r.Targets = r.Prior.Targets()
+	case in.has(FieldTargets):
+		r.Targets = int(in.num[FieldTargets])
+	}
+	if in.has(FieldSuccesses) && !b.resolveSuccesses(r, in, problems) {
+		return false
+	}
+	r.Confidence = in.numOr(FieldConfidence, b.confidence())
+	return true
+}
+
+// resolveBaseline reads the baseline from baseline or candidates (1/M),
+// which must agree, and from the prior, which must agree with both.
+func (b *Binding) resolveBaseline(r *Release, in *inputs, problems *rowError) bool {
+	switch {
+	case in.has(FieldBaseline) && in.has(FieldCandidates):
+		base, m := in.num[FieldBaseline], in.num[FieldCandidates]
+		if math.Abs(base-1/m) > 1e-12*math.Max(base, 1/m) {
+			problems.add(b.name(FieldBaseline), formatNumber(base), "%s disagrees with %s = %s (1/%s = %s); fill one or the other", formatNumber(base), b.name(FieldCandidates), formatNumber(m), formatNumber(m), formatNumber(1/m))
+			return false
+		}
+		r.Baseline, r.HasBaseline = base, true
+	case in.has(FieldBaseline):
+		r.Baseline, r.HasBaseline = in.num[FieldBaseline], true
+	case in.has(FieldCandidates):
+		r.Baseline, r.HasBaseline = 1/in.num[FieldCandidates], true
+	}
+	return !in.has(FieldPrior) || b.joinPrior(r, in, problems)
+}
+
+// resolveSuccesses reads the successes of a one-run request: at most the
+// row's targets, which it must have.
+func (b *Binding) resolveSuccesses(r *Release, in *inputs, problems *rowError) bool {
+	r.Successes, r.HasSuccesses = int(in.num[FieldSuccesses]), true
+	name, value := b.name(FieldSuccesses), in.value(FieldSuccesses)
+	switch {
+	case r.Targets == 0:
+		problems.add(name, value, "filled, but the row has no targets: fill targets (with baseline) or a prior")
+		return false
+	case r.Successes > r.Targets && r.HasPrior:
+		problems.add(name, value, "%d is more than the %d targets of prior %q; expected 0 ≤ %s ≤ %d", r.Successes, r.Targets, r.Prior.Key(), name, r.Targets)
+		return false
+	case r.Successes > r.Targets:
+		problems.add(name, value, "%d is more than the %d targets; expected 0 ≤ %s ≤ %s", r.Successes, r.Targets, name, b.name(FieldTargets))
+		return false
+	}
+	return true
+}
+
+// joinPrior resolves the row's prior cell (a key of a loaded prior table or
+// an inline prior) and checks it against baseline, candidates and targets
+// typed in the same row, which must agree with it.
+func (b *Binding) joinPrior(r *Release, in *inputs, problems *rowError) bool {
+	name := b.name
+	p, err := b.priors.Resolve(in.text[FieldPrior])
+	if err != nil {
+		problems.addProblem(priorProblem(name(FieldPrior), in.text[FieldPrior], err))
+		return false
+	}
+	if p.Targets() == 0 {
+		problems.add(name(FieldPrior), in.text[FieldPrior], "%s describes no targets", quoteClipped(in.text[FieldPrior]))
+		return false
+	}
+	base := p.Max()
+	if r.HasBaseline && math.Abs(r.Baseline-base) > 1e-12*math.Max(base, r.Baseline) {
+		what := name(FieldBaseline)
+		if !in.has(FieldBaseline) {
+			what = name(FieldCandidates)
+		}
+		problems.add(what, formatNumber(r.Baseline), "%s disagrees with prior %q, whose largest p is %s; fill one or the other", formatNumber(r.Baseline), in.text[FieldPrior], formatNumber(base))
+		return false
+	}
+	if in.has(FieldTargets) && int(in.num[FieldTargets]) != p.Targets() {
+		problems.add(name(FieldTargets), formatNumber(in.num[FieldTargets]), "%s disagrees with prior %q, which has %s; fill one or the other", formatNumber(in.num[FieldTargets]), in.text[FieldPrior], countOf(p.Targets(), "target", "targets"))
+		return false
+	}
+	r.Prior, r.HasPrior = p, true
+	r.Baseline, r.HasBaseline = base, true
+	return true
+}
+
+// mechanism returns the row's mechanism: the one named in its mechanism
+// column, or the one its filled columns imply.
+func (b *Binding) mechanism(in *inputs, problems *rowError) *mechanismSpec {
+	if in.has(FieldMechanism) {
+		spec, err := lookupMechanism(b.specs, b.mechIndex, in.text[FieldMechanism])
+		if err != nil {
+			problems.addErr(b.name(FieldMechanism), in.text[FieldMechanism], err)
+			return nil
+		}
+		return spec
+	}
+	found := b.impliedMechanisms(in)
+	switch len(found) {
+	case 1:
+		return found[0]
+	case 0:
+		problems.add("", "", "no privacy parameters: fill epsilon (and delta), sigma, mu or another mechanism's columns; see riskbatch columns")
+		return nil
+	}
+	var filled []string
+	for _, s := range found {
+		for _, f := range s.signature {
+			if in.has(f) {
+				filled = append(filled, b.name(f))
+			}
+		}
+	}
+	problems.add(b.name(FieldMechanism), "", "empty, and the filled columns %s describe different mechanisms; fill mechanism to say which one the release uses", strings.Join(filled, ", "))
+	return nil
+}
+
+// impliedMechanisms returns the mechanisms whose signature columns the row
+// fills, less those whose columns belong to a more specific one that is
+// also filled (rr over pure and approx, marginals over gaussian, gaussian
+// over gdp) and, of pure and approx, the one its delta rules out.
+func (b *Binding) impliedMechanisms(in *inputs) []*mechanismSpec {
+	var found []*mechanismSpec
+	for i := range b.specs {
+		if slices.ContainsFunc(b.specs[i].signature, in.has) {
+			found = append(found, &b.specs[i])
+		}
+	}
+	present := func(m Mechanism) bool {
+		return slices.ContainsFunc(found, func(s *mechanismSpec) bool { return s.name == m })
+	}
+	drop := func(ms ...Mechanism) {
+		found = slices.DeleteFunc(found, func(s *mechanismSpec) bool { return slices.Contains(ms, s.name) })
+	}
+	if present(MechanismRR) {
+		drop(MechanismPure, MechanismApprox)
+	}
+	if present(MechanismMarginals) {
+		drop(MechanismGaussian)
+	}
+	if present(MechanismGaussian) && present(MechanismGDP) {
+		drop(MechanismGDP) // resolve checks that μ agrees with Δ/σ
+	}
+	if present(MechanismPure) {
+		if in.num[FieldDelta] > 0 {
+			drop(MechanismPure)
+		} else {
+			drop(MechanismApprox)
+		}
+	}
+	return found
+}
+
+// composesOptimally reports whether a mechanism's compositions are
+// composed by the optimal composition theorem (ComposeApprox), which takes
+// at most composeMaxK of them; the others compose in closed form.
+func composesOptimally(m Mechanism) bool {
+	switch m {
+	case MechanismPure, MechanismApprox, MechanismLaplace, MechanismRR, MechanismExponential:
+		return true
+	}
+	return false
+}
+
+// priorProblem is the problem of a prior cell that resolves to no prior,
+// within a row message's length: the key and what is wrong, the tables
+// loaded by file name, and the valid inline forms in brief.
+func priorProblem(column, value string, err error) *CellError {
+	var ke *priors.KeyError
+	var ie *priors.InlineError
+	switch {
+	case errors.As(err, &ke) && len(ke.Files) == 0:
+		return &CellError{Column: column, Value: ke.Key, Keyed: true, Err: err,
+			Reason: "no prior tables were loaded (pass --priors FILE), and it is not an inline prior: " + inlineBrief}
+	case errors.As(err, &ke):
+		files := make([]string, len(ke.Files))
+		for i, f := range ke.Files {
+			files[i] = filepath.Base(f) // "name (n keys)": the name without its directory
+		}
+		reason := "no such key in the prior tables loaded (" + strings.Join(files, "; ") + ")"
+		if len(ke.Suggestions) > 0 {
+			reason += "; did you mean " + quoteClipped(ke.Suggestions[0]) + "?"
+		}
+		return &CellError{Column: column, Value: ke.Key, Keyed: true, Reason: reason, Err: err}
+	case errors.As(err, &ie):
+		return &CellError{Column: column, Value: value, Err: err,
+			Reason: fmt.Sprintf("inline prior %s: %s; expected %s", quoteClipped(ie.Text), ie.Problem, inlineBrief)}
+	}
+	return &CellError{Column: column, Value: value, Reason: err.Error(), Err: err}
+}
+
+// inlineBrief lists the inline priors for a message.
+const inlineBrief = "uniform(M), zipf(s, N) or zipf(s, N, rank)"
+
+// countOf writes n with the singular or plural noun: "1 target", "3 targets".
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
