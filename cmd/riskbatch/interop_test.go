@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"math"
 	"os"
@@ -97,28 +96,13 @@ console.log(JSON.stringify({ types: types.getRowObjectsJson().map(x => [x.column
 // LibreOffice by default).
 func TestXLSXOpensInLibreOffice(t *testing.T) {
 	testenv.SkipUnlessLong(t, "a LibreOffice conversion")
-	soffice := testenv.LookPath(t, "soffice", "libreoffice")
+	office := soffice(t)
 	dir := t.TempDir()
-	out := filepath.Join(dir, "out.xlsx")
-	if code, stderr := riskbatch(t, "-o", out, "-q"); code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	cmd := exec.Command(soffice, "--headless", "-env:UserInstallation=file://"+filepath.Join(dir, "profile"),
-		"--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1", "--outdir", dir, out)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("LibreOffice: %v: %s", err, msg)
-	}
-	// The filter's last field (-1) writes one CSV per sheet: out-SHEET.csv.
+	out := sampleWorkbook(t)
+	convert(t, office, nil, "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1", dir, out)
+	// The filter's last field (-1) writes one CSV per sheet: NAME-SHEET.csv.
 	// The data sheet keeps the input's sheet name, Releases.
-	f, err := os.Open(filepath.Join(dir, "out-Releases.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	lo, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	lo := readCSVFile(t, filepath.Join(dir, strings.TrimSuffix(filepath.Base(out), ".xlsx")+"-Releases.csv"))
 	header, rows := readAll(t, out)
 	if len(lo) != len(rows)+1 || strings.Join(lo[0], ",") != strings.Join(header, ",") {
 		t.Fatalf("LibreOffice sees %d rows, header %v", len(lo)-1, lo[0])

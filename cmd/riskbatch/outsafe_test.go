@@ -26,15 +26,6 @@ import (
 	"github.com/riskbatch/riskbatch/writers"
 )
 
-// riskbatchTo runs the command line in-process with stdout as standard
-// output and returns the exit status and stderr.
-func riskbatchTo(t testing.TB, stdout io.Writer, args ...string) (int, string) {
-	t.Helper()
-	var stderr bytes.Buffer
-	code := run(append([]string{"riskbatch"}, args...), stdout, &stderr)
-	return code, stderr.String()
-}
-
 // realTempDir is a temporary folder named with its links followed, as
 // messages name resolved paths.
 func realTempDir(t *testing.T) string {
@@ -44,14 +35,6 @@ func realTempDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return d
-}
-
-func writeFile(t *testing.T, path, text string) string {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }
 
 // snapshot records the names and contents of a folder's files (links as
@@ -558,7 +541,8 @@ func TestForce(t *testing.T) {
 // TestTemplateForce: `riskbatch template` replaces a template it wrote
 // that nobody filled in, and refuses a workbook of that name that someone
 // filled in (by a script, or saved by a spreadsheet program) or that
-// riskbatch never wrote, unless --force.
+// riskbatch never wrote, unless --force. The openpyxl step runs with
+// RISKBATCH_LONG_TESTS=1.
 func TestTemplateForce(t *testing.T) {
 	dir := realTempDir(t)
 	t.Chdir(dir)
@@ -601,7 +585,12 @@ func TestTemplateForce(t *testing.T) {
 	if !writers.WrittenByRiskbatch(name, nil) {
 		t.Error("--force did not write the template")
 	}
-	// Saved again by openpyxl, as a Python script filling it in would.
+	// Saved again by openpyxl, as a Python script filling it in would
+	// (a Python start with openpyxl is slow).
+	if !testenv.Long() {
+		t.Logf("the openpyxl round trip runs with %s=1", testenv.LongEnv)
+		return
+	}
 	python := pythonWith("openpyxl")
 	if python == "" {
 		testenv.Absent(t, "python3 with openpyxl is absent")

@@ -72,11 +72,7 @@ func TestTemplate(t *testing.T) {
 // The workbook's Summary sheet counts the rows by status and ranks the
 // riskiest releases by fdp_worst_advantage, as the data sheet shows them.
 func TestSummarySheet(t *testing.T) {
-	dir := t.TempDir()
-	out := filepath.Join(dir, "out.xlsx")
-	if code, stderr := riskbatch(t, "-o", out, "-q"); code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	out := sampleWorkbook(t)
 	header, rows := readAll(t, out)
 	f, err := excelize.OpenFile(out)
 	if err != nil {

@@ -1,19 +1,17 @@
 package main
 
 import (
-	"context"
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -271,19 +269,8 @@ func TestCSVCorpusPassThrough(t *testing.T) {
 // commas; riskbatch reads it to the same values as the workbook it came
 // from, so every bound agrees.
 func TestLibreOfficeGermanCSV(t *testing.T) {
-	office := ""
-	for _, name := range []string{"soffice", "libreoffice"} {
-		if p, err := exec.LookPath(name); err == nil {
-			office = p
-			break
-		}
-	}
-	if office == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("LibreOffice is absent (neither soffice nor libreoffice is on PATH), and CI=true")
-		}
-		t.Skip("LibreOffice is absent (neither soffice nor libreoffice is on PATH); install libreoffice-calc to run this test")
-	}
+	testenv.SkipUnlessLong(t, "a LibreOffice conversion")
+	office := soffice(t)
 	dir := t.TempDir()
 	book := filepath.Join(dir, "de.xlsx")
 	f := excelize.NewFile()
@@ -300,17 +287,9 @@ func TestLibreOfficeGermanCSV(t *testing.T) {
 	if err := f.SaveAs(book); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
 	// 59,34,76,1: semicolons, double quotes, UTF-8, from line 1; the
 	// German locale makes LibreOffice write decimal commas.
-	cmd := exec.CommandContext(ctx, office, "--headless", "--norestore",
-		"-env:UserInstallation=file://"+filepath.ToSlash(filepath.Join(dir, "profile")),
-		"--convert-to", "csv:Text - txt - csv (StarCalc):59,34,76,1", "--outdir", filepath.Join(dir, "csv"), book)
-	cmd.Env = append(os.Environ(), "LC_ALL=de_DE.UTF-8", "LANG=de_DE.UTF-8")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("LibreOffice: %v\n%s", err, out)
-	}
+	convert(t, office, []string{"LC_ALL=de_DE.UTF-8", "LANG=de_DE.UTF-8"}, "csv:Text - txt - csv (StarCalc):59,34,76,1", filepath.Join(dir, "csv"), book)
 	csvPath := filepath.Join(dir, "csv", "de.csv")
 	data, _ := os.ReadFile(csvPath)
 	if !strings.Contains(string(data), "1,5;0,00001") || !strings.Contains(string(data), "Müller") {

@@ -16,24 +16,9 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/writers"
 )
-
-// program returns the path of the first of names on PATH, or skips the
-// test with why; under CI=true (where CI installs them) it fails instead.
-func program(t *testing.T, why string, names ...string) string {
-	t.Helper()
-	for _, name := range names {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s (CI=true: it must be installed)", why)
-	}
-	t.Skip(why)
-	return ""
-}
 
 // A chart title shows a bound with 4 significant digits, and never rounds
 // one below 1 to 1 (the sample's canary-9-digit has 0.999909).
@@ -51,23 +36,13 @@ func TestSignificant(t *testing.T) {
 	}
 }
 
-// sampleWorkbook writes the built-in sample's workbook into dir.
-func sampleWorkbook(t *testing.T, dir string) string {
-	t.Helper()
-	out := filepath.Join(dir, "riskbatch-sample.xlsx")
-	if code, stderr := riskbatch(t, "-o", out, "-q"); code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	return out
-}
-
 // The sample's data sheet opens on its headline columns: the inputs most
 // rows fill, status, message and the six headline bounds; every other
 // column is folded into a collapsed outline group, its cells kept. Its
 // Summary's ranks stand in their own column and its chart titles show the
 // bounds with 4 significant digits.
 func TestWorkbookHeadlineColumns(t *testing.T) {
-	out := sampleWorkbook(t, t.TempDir())
+	out := sampleWorkbook(t)
 	f, err := excelize.OpenFile(out)
 	if err != nil {
 		t.Fatal(err)
@@ -206,10 +181,10 @@ func checkGnumeric(t *testing.T, ssconvert, path, sheet string, rows int) int {
 // random releases of TestLiveFormulasRecalculate are recalculated by
 // Gnumeric too.
 func TestLiveFormulasInGnumeric(t *testing.T) {
-	ssconvert := program(t, "Gnumeric's ssconvert is absent (apt-get install gnumeric)", "ssconvert")
+	ssconvert := testenv.LookPath(t, "ssconvert") // apt-get install gnumeric
 	const rows = 28
 	// 210 formula cells when this was written; at least 5 a row.
-	if n := checkGnumeric(t, ssconvert, sampleWorkbook(t, t.TempDir()), "Releases", rows); n < 5*rows {
+	if n := checkGnumeric(t, ssconvert, sampleWorkbook(t), "Releases", rows); n < 5*rows {
 		t.Errorf("only %d formula cells over %d rows", n, rows)
 	}
 }
@@ -225,10 +200,8 @@ var pdfPage = regexp.MustCompile(`/Type\s*/Page\b[^s]`)
 // the most pages a row takes), with the other sheets removed so that only
 // the data sheet is counted.
 func TestWorkbookPrintsCompactly(t *testing.T) {
-	if testing.Short() {
-		t.Skip("exports workbooks to PDF with LibreOffice (-short)")
-	}
-	office := program(t, "LibreOffice is absent (neither soffice nor libreoffice is on PATH)", "soffice", "libreoffice")
+	testenv.SkipUnlessLong(t, "exports workbooks to PDF with LibreOffice")
+	office := soffice(t)
 	dir := t.TempDir()
 	const sweepRows = 300
 	in := filepath.Join(dir, "sweep.csv")
@@ -242,7 +215,7 @@ func TestWorkbookPrintsCompactly(t *testing.T) {
 	books := []struct {
 		path string
 		rows int
-	}{{sampleWorkbook(t, dir), 28}, {sweep, sweepRows}}
+	}{{sampleWorkbook(t), 28}, {sweep, sweepRows}}
 	pdfDir := filepath.Join(dir, "pdf")
 	var only []string
 	for _, book := range books {
@@ -262,15 +235,7 @@ func TestWorkbookPrintsCompactly(t *testing.T) {
 		f.Close()
 		only = append(only, name)
 	}
-	// One LibreOffice for both files.
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, office, append([]string{"--headless", "--norestore",
-		"-env:UserInstallation=file://" + filepath.ToSlash(filepath.Join(dir, "profile")),
-		"--convert-to", "pdf", "--outdir", pdfDir}, only...)...)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("LibreOffice --convert-to pdf: %v\n%s", err, msg)
-	}
+	convert(t, office, nil, "pdf", pdfDir, only...) // one LibreOffice for both files
 	for i, book := range books {
 		pdf := filepath.Join(pdfDir, strings.TrimSuffix(filepath.Base(only[i]), ".xlsx")+".pdf")
 		data, err := os.ReadFile(pdf)

@@ -1,0 +1,255 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/internal/testenv"
+	"github.com/riskbatch/riskbatch/readers"
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// The helpers the command's tests share: running the command line in
+// process, reading what it wrote, the sample inputs, and the outside
+// programs (LibreOffice) some tests run.
+
+// fixtures is a folder for what the tests build once and only read (the
+// sample's workbook): made by TestMain, removed when the tests end.
+var fixtures string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "riskbatch-test")
+	if err != nil {
+		panic(err)
+	}
+	fixtures = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// riskbatch runs the command line in-process and returns the exit status
+// and what it printed on stderr.
+func riskbatch(t testing.TB, args ...string) (int, string) {
+	t.Helper()
+	return riskbatchTo(t, new(bytes.Buffer), args...)
+}
+
+// riskbatchTo runs the command line in-process with stdout as standard
+// output and returns the exit status and stderr.
+func riskbatchTo(t testing.TB, stdout io.Writer, args ...string) (int, string) {
+	t.Helper()
+	var stderr bytes.Buffer
+	code := run(append([]string{"riskbatch"}, args...), stdout, &stderr)
+	return code, stderr.String()
+}
+
+// mustRun runs the command line in-process and fails the test unless it
+// exits with want.
+func mustRun(t testing.TB, want int, args ...string) {
+	t.Helper()
+	if code, stderr := riskbatch(t, args...); code != want {
+		t.Fatalf("riskbatch %s: exit %d, want %d: %s", strings.Join(args, " "), code, want, stderr)
+	}
+}
+
+// sampleBook is the built-in sample's workbook, written once into
+// fixtures by the first test that asks for it.
+var sampleBook = sync.OnceValues(func() (string, error) {
+	out := filepath.Join(fixtures, "riskbatch-sample.xlsx")
+	var stderr bytes.Buffer
+	if code := run([]string{"riskbatch", "-o", out, "-q"}, io.Discard, &stderr); code != exitOK {
+		return "", &exitError{code: code, stderr: stderr.String()}
+	}
+	return out, nil
+})
+
+// exitError is a run of the command line that failed.
+type exitError struct {
+	code   int
+	stderr string
+}
+
+func (e *exitError) Error() string { return "exit " + strconv.Itoa(e.code) + ": " + e.stderr }
+
+// sampleWorkbook returns the built-in sample's workbook, as `riskbatch -o
+// riskbatch-sample.xlsx -q` writes it. It is written once for all the
+// tests: they read it and never change it.
+func sampleWorkbook(t *testing.T) string {
+	t.Helper()
+	path, err := sampleBook()
+	if err != nil {
+		t.Fatalf("the sample: %v", err)
+	}
+	return path
+}
+
+// samplePath is the path of a file of the repository's samples folder.
+func samplePath(name string) string { return filepath.Join("..", "..", "samples", name) }
+
+// sampleReleases returns the sample release table to evaluate: with
+// RISKBATCH_LONG_TESTS=1 samples/releases.csv itself, by default a copy in
+// dir without its DP-SGD rows (sampleCSV), whose accounting takes most of
+// a second per run.
+func sampleReleases(t *testing.T, dir string) string {
+	t.Helper()
+	if testenv.Long() {
+		return samplePath("releases.csv")
+	}
+	sampleCSV(t, dir)
+	return filepath.Join(dir, "t.csv")
+}
+
+// sampleCSV copies the sample release table to dir as t.csv, without its
+// DP-SGD rows: their accounting takes most of a second per run, and the
+// command line the tests check does not depend on them.
+func sampleCSV(t *testing.T, dir string) {
+	t.Helper()
+	f, err := os.Open(samplePath("releases.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	records, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mech := slices.Index(records[0], "mechanism")
+	if mech < 0 {
+		t.Fatal("the sample has no mechanism column")
+	}
+	kept := slices.DeleteFunc(records, func(r []string) bool { return r[mech] == "dpsgd" })
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	if err := w.WriteAll(kept); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "t.csv"), b.String())
+}
+
+// writeFile writes text to path and returns path.
+func writeFile(t *testing.T, path, text string) string {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// exists reports whether a file exists in dir.
+func exists(dir, name string) bool {
+	_, err := os.Stat(filepath.Join(dir, name))
+	return err == nil
+}
+
+// readAll reads every table of a file into a header and rows of cell text.
+func readAll(t *testing.T, path string) ([]string, [][]string) {
+	t.Helper()
+	tables, err := readers.Open(path, readers.Options{Accept: evaluate.NewVocabulary().Recognizes})
+	if err != nil {
+		t.Fatalf("open %s: %v", path, err)
+	}
+	var header []string
+	var rows [][]string
+	for _, tb := range tables {
+		header = header[:0]
+		for _, c := range tb.Columns() {
+			header = append(header, c.Name)
+		}
+		for {
+			r, err := tb.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("read %s: %v", path, err)
+			}
+			row := make([]string, len(header))
+			for i, c := range r.Cells {
+				if i < len(row) {
+					row[i] = cellText(c)
+				}
+			}
+			rows = append(rows, row)
+		}
+		tb.Close()
+	}
+	return header, rows
+}
+
+// readCSVFile reads a CSV file with encoding/csv, every record.
+func readCSVFile(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return recs
+}
+
+// cellText prints a cell so that the same value read from different
+// formats compares equal.
+func cellText(c table.Cell) string {
+	if c.IsEmpty() {
+		return ""
+	}
+	return c.String()
+}
+
+// column is the index of the column name in header, -1 where absent.
+func column(header []string, name string) int { return slices.Index(header, name) }
+
+// sameValue compares cell texts, numerically when both are numbers (a
+// number written by a spreadsheet may gain or lose a trailing ".0").
+func sameValue(a, b string) bool {
+	if a == b {
+		return true
+	}
+	x, errA := parseFloat(a)
+	y, errB := parseFloat(b)
+	return errA == nil && errB == nil && x == y
+}
+
+func itoa(i int) string                    { return strconv.Itoa(i) }
+func parseFloat(s string) (float64, error) { return strconv.ParseFloat(s, 64) }
+
+// soffice returns LibreOffice's executable, or skips the test (fails it
+// under CI=true; install libreoffice-calc to run it).
+func soffice(t *testing.T) string {
+	t.Helper()
+	return testenv.LookPath(t, "soffice", "libreoffice")
+}
+
+// convert runs one headless LibreOffice conversion of paths into outDir
+// with a profile of its own (two instances sharing one profile refuse to
+// start); env is added to its environment.
+func convert(t *testing.T, office string, env []string, to, outDir string, paths ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	args := []string{"--headless", "--norestore",
+		"-env:UserInstallation=file://" + filepath.ToSlash(filepath.Join(t.TempDir(), "profile")),
+		"--convert-to", to, "--outdir", outDir}
+	cmd := exec.CommandContext(ctx, office, append(args, paths...)...)
+	cmd.Env = append(os.Environ(), env...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("LibreOffice --convert-to %s: %v\n%s", to, err, out)
+	}
+}
