@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -13,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -20,30 +22,60 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// The pipeline runs on Beam's local runner, prism, in this process.
-func TestMain(m *testing.M) { ptest.MainWithDefault(m, "prism") }
+// fixtures is a folder for what the tests build once (the riskbatch
+// binary): made by TestMain, removed when the tests end.
+var fixtures string
 
-// riskbatchBinary builds the riskbatch command of the enclosing module,
-// the reference the pipeline's output is compared with.
-func riskbatchBinary(t *testing.T) string {
-	t.Helper()
+// The pipeline runs on Beam's local runner, prism, in this process.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "riskbatch-beam-test")
+	if err != nil {
+		panic(err)
+	}
+	fixtures = dir
+	code := ptest.MainRetWithDefault(m, "prism")
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// buildRiskbatch builds the riskbatch command of the enclosing module into
+// fixtures, once for all the tests.
+var buildRiskbatch = sync.OnceValues(func() (string, error) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		t.Skip("the go command is not on PATH: cannot build riskbatch to compare with")
+		return "", errNoGo
 	}
 	root, err := filepath.Abs("../..")
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
-	bin := filepath.Join(t.TempDir(), "riskbatch")
+	bin := filepath.Join(fixtures, "riskbatch")
 	cmd := exec.Command(goTool, "build", "-o", bin, "./cmd/riskbatch")
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building riskbatch: %v\n%s", err, out)
+		return "", fmt.Errorf("building riskbatch: %w\n%s", err, out)
+	}
+	return bin, nil
+})
+
+// errNoGo is buildRiskbatch's error where the go command is absent.
+var errNoGo = errors.New("the go command is not on PATH: cannot build riskbatch to compare with")
+
+// riskbatchBinary returns the riskbatch command of the enclosing module,
+// the reference the pipeline's output is compared with (built once).
+func riskbatchBinary(t *testing.T) string {
+	t.Helper()
+	bin, err := buildRiskbatch()
+	if errors.Is(err, errNoGo) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }
@@ -335,8 +367,10 @@ func parquetRows(t *testing.T, path string) ([]string, [][]string) {
 }
 
 // TestParquetEqualsEval reads Parquet inputs and writes Parquet shards:
-// the same typed cells as eval's Parquet output.
+// the same typed cells as eval's Parquet output. With
+// RISKBATCH_LONG_TESTS=1 (TestCSVEqualsEval checks the contract by default).
 func TestParquetEqualsEval(t *testing.T) {
+	testenv.SkipUnlessLong(t, "a second pipeline and four runs of eval, on Parquet")
 	bin := riskbatchBinary(t)
 	dir := t.TempDir()
 	inputs := writeInputs(t, dir)
@@ -369,8 +403,9 @@ func TestParquetEqualsEval(t *testing.T) {
 
 // TestBeamFileSystem reads and writes through a Beam file system other
 // than the local one (memfs, as gs:// would be): the rows are eval's, with
-// the inputs named by their URLs.
+// the inputs named by their URLs. With RISKBATCH_LONG_TESTS=1.
 func TestBeamFileSystem(t *testing.T) {
+	testenv.SkipUnlessLong(t, "a third pipeline, through memfs")
 	bin := riskbatchBinary(t)
 	dir := t.TempDir()
 	inputs := writeInputs(t, dir)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/cellfiles"
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/internal/confidence"
 	"github.com/riskbatch/riskbatch/layout"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
@@ -66,7 +67,7 @@ const sampleOutput = "riskbatch-sample.xlsx"
 
 // runEval evaluates every row of every input table and writes the output.
 func runEval(cfg evalConfig) error {
-	levels, err := parseConfidences(cfg.confidence)
+	levels, err := confidence.Parse(cfg.confidence)
 	if err != nil {
 		return cli.Exit("--confidence: "+err.Error(), exitUsage)
 	}
@@ -546,21 +547,4 @@ func (lay *evalLayout) evaluate(b *batch) {
 		}
 		b.out[i] = out
 	}
-}
-
-// parseConfidences reads --confidence: one level or a comma-separated list,
-// each in (0, 1), as numbers or percentages.
-func parseConfidences(s string) ([]float64, error) {
-	var levels []float64
-	for _, f := range splitList(s) {
-		v, err := evaluate.ParseNumber(f)
-		if err != nil || !(v > 0 && v < 1) {
-			return nil, fmt.Errorf("%q is not a confidence level; expected numbers in (0, 1) such as 0.95 or 0.05,0.5,0.95", f)
-		}
-		levels = append(levels, v)
-	}
-	if len(levels) == 0 {
-		return nil, fmt.Errorf("no level given; expected numbers in (0, 1) such as 0.95")
-	}
-	return levels, nil
 }

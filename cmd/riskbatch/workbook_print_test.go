@@ -16,6 +16,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/riskbatch/riskbatch/internal/benchinput"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/writers"
 )
@@ -205,7 +206,7 @@ func TestWorkbookPrintsCompactly(t *testing.T) {
 	dir := t.TempDir()
 	const sweepRows = 300
 	in := filepath.Join(dir, "sweep.csv")
-	if err := writeBenchCSV(in, sweepRows); err != nil {
+	if err := benchinput.WriteCSV(in, benchinput.ClosedForm(), sweepRows); err != nil {
 		t.Fatal(err)
 	}
 	sweep := filepath.Join(dir, "sweep.xlsx")
