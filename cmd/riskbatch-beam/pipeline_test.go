@@ -23,25 +23,18 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/internal/testenv"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// fixtures is a folder for what the tests build once (the riskbatch
-// binary): made by TestMain, removed when the tests end.
-var fixtures string
-
-// The pipeline runs on Beam's local runner, prism, in this process.
+// The pipeline runs on Beam's local runner, prism, in this process; the
+// riskbatch binary it is compared with is built once into fixtures.
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "riskbatch-beam-test")
-	if err != nil {
-		panic(err)
-	}
-	fixtures = dir
-	code := ptest.MainRetWithDefault(m, "prism")
-	os.RemoveAll(dir)
-	os.Exit(code)
+	testenv.RunWithFixtures(func(dir string) int { fixtures = dir; return ptest.MainRetWithDefault(m, "prism") })
 }
+
+var fixtures string
 
 // buildRiskbatch builds the riskbatch command of the enclosing module into
 // fixtures, once for all the tests.
@@ -216,19 +209,26 @@ func shards(t *testing.T, prefix, format string) []string {
 // into its header and records.
 func readCSV(t *testing.T, path string) ([]string, [][]string) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
+	recs := testfiles.ReadCSV(t, path)
 	if len(recs) == 0 {
 		t.Fatalf("%s: no header", path)
 	}
 	return recs[0], recs[1:]
+}
+
+// shardRows reads the rows of every shard of prefix in format with read,
+// each shard with the header want.
+func shardRows(t *testing.T, prefix, format string, want []string, read func(*testing.T, string) ([]string, [][]string)) [][]string {
+	t.Helper()
+	var got [][]string
+	for _, sh := range shards(t, prefix, format) {
+		header, rows := read(t, sh)
+		if !slices.Equal(header, want) {
+			t.Fatalf("%s: header\n%q\nwant eval's\n%q", sh, header, want)
+		}
+		got = append(got, rows...)
+	}
+	return got
 }
 
 // sortedRows sorts records by all their fields: the output's row order is
@@ -292,14 +292,7 @@ func TestCSVEqualsEval(t *testing.T) {
 	if !slices.Equal(plan.Files, inputs) {
 		t.Errorf("matched %q, want %q", plan.Files, inputs)
 	}
-	var got [][]string
-	for _, sh := range shards(t, "out/risk", "csv") {
-		header, rows := readCSV(t, sh)
-		if !slices.Equal(header, wantHeader) {
-			t.Fatalf("%s: header\n%q\nwant eval's\n%q", sh, header, wantHeader)
-		}
-		got = append(got, rows...)
-	}
+	got := shardRows(t, "out/risk", "csv", wantHeader, readCSV)
 	compareRows(t, wantHeader, got, want)
 
 	// The comparison means something only if the data reaches every path:
@@ -387,14 +380,7 @@ func TestParquetEqualsEval(t *testing.T) {
 	wantHeader, want := parquetRows(t, "eval.parquet")
 
 	_, counts := runPipeline(t, Config{Inputs: []string{"in/*.parquet"}, Priors: []string{"priors.csv"}, Output: "out/risk", Format: "parquet"})
-	var got [][]string
-	for _, sh := range shards(t, "out/risk", "parquet") {
-		header, rows := parquetRows(t, sh)
-		if !slices.Equal(header, wantHeader) {
-			t.Fatalf("%s: schema\n%q\nwant eval's\n%q", sh, header, wantHeader)
-		}
-		got = append(got, rows...)
-	}
+	got := shardRows(t, "out/risk", "parquet", wantHeader, parquetRows)
 	compareRows(t, wantHeader, got, want)
 	if counts.total() != int64(len(want)) {
 		t.Errorf("counters total %d rows, eval wrote %d", counts.total(), len(want))
@@ -456,19 +442,14 @@ func TestBeamFileSystem(t *testing.T) {
 	compareRows(t, wantHeader, got, want)
 }
 
+// writeTemp writes data to a new temporary file and returns its path.
 func writeTemp(t *testing.T, data []byte) string {
 	t.Helper()
-	f, err := os.CreateTemp(t.TempDir(), "copy")
-	if err != nil {
+	path := filepath.Join(t.TempDir(), "copy")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Write(data); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return f.Name()
+	return path
 }
 
 // TestEmptyInputAndStaleShards: an input without rows gives one shard with

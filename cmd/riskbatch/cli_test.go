@@ -12,7 +12,6 @@ import (
 
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/urfave/cli/v2"
-	"github.com/xuri/excelize/v2"
 )
 
 // cliRun runs the command line in-process in dir and returns the exit
@@ -355,11 +354,7 @@ func TestUnknownColumnsNamed(t *testing.T) {
 	if stderr != want {
 		t.Errorf("stderr:\n%q\nwant\n%q", stderr, want)
 	}
-	f, err := excelize.OpenFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := openBook(t, out)
 	comments, err := f.GetComments(f.GetSheetName(0))
 	if err != nil {
 		t.Fatal(err)

@@ -19,26 +19,20 @@ import (
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
+	"github.com/xuri/excelize/v2"
 )
 
 // The helpers the command's tests share: running the command line in
 // process, reading what it wrote, the sample inputs, and the outside
 // programs (LibreOffice) some tests run.
 
-// fixtures is a folder for what the tests build once and only read (the
-// sample's workbook): made by TestMain, removed when the tests end.
-var fixtures string
-
+// TestMain makes fixtures, the folder for what the tests build once and
+// only read (the sample's workbook), and removes it when they end.
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "riskbatch-test")
-	if err != nil {
-		panic(err)
-	}
-	fixtures = dir
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	testenv.RunWithFixtures(func(dir string) int { fixtures = dir; return m.Run() })
 }
+
+var fixtures string
 
 // riskbatch runs the command line in-process and returns the exit status
 // and what it printed on stderr.
@@ -189,21 +183,6 @@ func readAll(t *testing.T, path string) ([]string, [][]string) {
 	return header, rows
 }
 
-// readCSVFile reads a CSV file with encoding/csv, every record.
-func readCSVFile(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return recs
-}
-
 // cellText prints a cell so that the same value read from different
 // formats compares equal.
 func cellText(c table.Cell) string {
@@ -252,4 +231,25 @@ func convert(t *testing.T, office string, env []string, to, outDir string, paths
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("LibreOffice --convert-to %s: %v\n%s", to, err, out)
 	}
+}
+
+// openBook opens a workbook with excelize until the test ends.
+func openBook(t *testing.T, path string) *excelize.File {
+	t.Helper()
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// sheetRows returns the rows of a workbook's sheet as excelize reads them.
+func sheetRows(t *testing.T, f *excelize.File, sheet string) [][]string {
+	t.Helper()
+	rows, err := f.GetRows(sheet)
+	if err != nil {
+		t.Fatalf("sheet %s: %v", sheet, err)
+	}
+	return rows
 }

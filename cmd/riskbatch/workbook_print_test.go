@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/csv"
 	"math"
 	"os"
 	"os/exec"
@@ -18,6 +16,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/internal/benchinput"
 	"github.com/riskbatch/riskbatch/internal/testenv"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/writers"
 )
 
@@ -44,15 +43,8 @@ func TestSignificant(t *testing.T) {
 // bounds with 4 significant digits.
 func TestWorkbookHeadlineColumns(t *testing.T) {
 	out := sampleWorkbook(t)
-	f, err := excelize.OpenFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := f.GetRows("Releases")
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := openBook(t, out)
+	rows := sheetRows(t, f, "Releases")
 	var open []string
 	for i, name := range rows[0] {
 		visible, err := f.GetColVisible("Releases", columnName(i))
@@ -74,10 +66,7 @@ func TestWorkbookHeadlineColumns(t *testing.T) {
 		t.Errorf("count-query sigma %q", got)
 	}
 
-	sum, err := f.GetRows(writers.SummarySheetName)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sum := sheetRows(t, f, writers.SummarySheetName)
 	var first []string
 	for i, r := range sum {
 		if len(r) > 0 && r[0] == "rank" {
@@ -102,11 +91,7 @@ func columnName(i int) string {
 // zipPart returns one part of a workbook's archive.
 func zipPart(t *testing.T, path, name string) string {
 	t.Helper()
-	f, err := excelize.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := openBook(t, path)
 	b, ok := f.Pkg.Load(name)
 	if !ok {
 		t.Fatalf("%s has no part %s", path, name)
@@ -129,15 +114,7 @@ func gnumericRecalc(t *testing.T, ssconvert, path, sheet string) [][]string {
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("ssconvert --recalc %s: %v\n%s", path, err, msg)
 	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
-	if err != nil {
-		t.Fatalf("Gnumeric's CSV: %v", err)
-	}
-	return recs
+	return testfiles.ReadCSV(t, out)
 }
 
 // checkGnumeric recalculates a workbook's data sheet of `rows` rows in

@@ -16,10 +16,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/xuri/excelize/v2"
-
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/internal/testenv"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
+	"github.com/riskbatch/riskbatch/writers"
+	"github.com/xuri/excelize/v2"
 )
 
 // releaseColumns are the inputs of the random releases.
@@ -239,40 +240,12 @@ var cachedValue = regexp.MustCompile(`(</f>)<v>[^<]*</v>`)
 // workbook's fullCalcOnLoad); a formula without one it must compute.
 func stripCached(t *testing.T, src, dst string) {
 	t.Helper()
-	zr, err := zip.OpenReader(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, zf := range zr.File {
-		rc, err := zf.Open()
-		if err != nil {
-			t.Fatal(err)
+	testfiles.RewriteZip(t, src, dst, func(name string, data []byte) []byte {
+		if name == dataSheet {
+			return cachedValue.ReplaceAll(data, []byte("$1"))
 		}
-		data, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if zf.Name == dataSheet {
-			data = cachedValue.ReplaceAll(data, []byte("$1"))
-		}
-		w, err := zw.Create(zf.Name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.Write(data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dst, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+		return data
+	})
 }
 
 // mechanismsNamed returns the mechanisms a SheetForm.Rows text names.
@@ -324,15 +297,7 @@ func TestLiveFormulasRecalculate(t *testing.T) {
 	if len(csvs) != 1 {
 		t.Fatalf("LibreOffice wrote %v", csvs)
 	}
-	f, err := os.Open(csvs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	lo, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	lo := testfiles.ReadCSV(t, csvs[0])
 	if len(lo) != len(rows) {
 		t.Fatalf("LibreOffice sees %d rows, want %d", len(lo), len(rows))
 	}
@@ -467,11 +432,7 @@ func TestWorkbookCharts(t *testing.T) {
 	resaved := filepath.Join(t.TempDir(), "resaved")
 	convert(t, soffice(t), nil, "xlsx", resaved, out)
 	back := filepath.Join(resaved, filepath.Base(out))
-	g, err := excelize.OpenFile(back)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
+	g := openBook(t, back)
 	if got := strings.Join(g.GetSheetList(), "|"); got != strings.Join(sheets, "|") {
 		t.Errorf("LibreOffice sees sheets %s, want %v", got, sheets)
 	}
@@ -509,11 +470,7 @@ func TestWorkbookOptions(t *testing.T) {
 			}
 		}
 	}
-	f, err := excelize.OpenFile(live)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := openBook(t, live)
 	formats, err := f.GetConditionalFormats("Results")
 	if err != nil {
 		t.Fatal(err)
@@ -536,5 +493,36 @@ func TestWorkbookOptions(t *testing.T) {
 	}
 	if code, _ := riskbatch(t, "eval", in, "-o", filepath.Join(dir, "x.xlsx"), "-q", "--threshold", "2"); code != exitUsage {
 		t.Errorf("--threshold 2: exit %d, want %d", code, exitUsage)
+	}
+}
+
+// A cell longer than an XLSX cell holds (32,767 characters) is cut, ends
+// with the truncation marker, and the run says how many cells were cut.
+func TestTruncationWarned(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "long.csv")
+	long := strings.Repeat("x", 40000)
+	if err := os.WriteFile(in, []byte("id,epsilon,baseline,note\nlong,1,0.1,"+long+"\nshort,1,0.1,y\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "long.xlsx")
+	code, stderr := riskbatch(t, "eval", in, "-o", out)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "1 cells longer than 32767 characters were cut") || !strings.Contains(stderr, writers.TruncatedMarker) {
+		t.Errorf("stderr does not report the cut cell: %q", stderr)
+	}
+	f := openBook(t, out)
+	rows := sheetRows(t, f, writers.DefaultSheetName)
+	note := rows[1][column(rows[0], "note")]
+	if !strings.HasSuffix(note, writers.TruncatedMarker) || !strings.HasPrefix(long, strings.TrimSuffix(note, writers.TruncatedMarker)) {
+		t.Errorf("the cut cell is not a marked prefix (%d characters)", len(note))
+	}
+	// A run without long cells says nothing about cutting.
+	in2 := filepath.Join(dir, "short.csv")
+	os.WriteFile(in2, []byte("id,epsilon,baseline\na,1,0.1\n"), 0o644)
+	if _, stderr := riskbatch(t, "eval", in2, "-o", filepath.Join(dir, "short.xlsx")); strings.Contains(stderr, "were cut") {
+		t.Errorf("stderr reports cut cells for a short input: %q", stderr)
 	}
 }
