@@ -17,10 +17,10 @@ import (
 //
 //	RISKBATCH_BEAM_BENCH_ROWS=1000000 go test -run '^$' -bench LocalRunner -benchtime 1x
 func BenchmarkLocalRunner(b *testing.B) {
-	n := benchinput.Rows("RISKBATCH_BEAM_BENCH_ROWS", 100000) // the README's figure: 1000000
-	dir := b.TempDir()
 	// The closed-form rows of cmd/riskbatch's end-to-end benchmark, over
-	// four files.
+	// four files; 100,000 unless RISKBATCH_BEAM_BENCH_ROWS says otherwise
+	// (the README's figure: 1000000).
+	dir, n := b.TempDir(), benchinput.Rows("RISKBATCH_BEAM_BENCH_ROWS", 100000)
 	var files []string
 	for f := range 4 {
 		files = append(files, filepath.Join(dir, fmt.Sprintf("part-%d.csv", f)))

@@ -3,18 +3,15 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -27,62 +24,6 @@ import (
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
-
-// The pipeline runs on Beam's local runner, prism, in this process; the
-// riskbatch binary it is compared with is built once into fixtures.
-func TestMain(m *testing.M) {
-	testenv.RunWithFixtures(func(dir string) int { fixtures = dir; return ptest.MainRetWithDefault(m, "prism") })
-}
-
-var fixtures string
-
-// buildRiskbatch builds the riskbatch command of the enclosing module into
-// fixtures, once for all the tests.
-var buildRiskbatch = sync.OnceValues(func() (string, error) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		return "", errNoGo
-	}
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(fixtures, "riskbatch")
-	cmd := exec.Command(goTool, "build", "-o", bin, "./cmd/riskbatch")
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building riskbatch: %w\n%s", err, out)
-	}
-	return bin, nil
-})
-
-// errNoGo is buildRiskbatch's error where the go command is absent.
-var errNoGo = errors.New("the go command is not on PATH: cannot build riskbatch to compare with")
-
-// riskbatchBinary returns the riskbatch command of the enclosing module,
-// the reference the pipeline's output is compared with (built once).
-func riskbatchBinary(t *testing.T) string {
-	t.Helper()
-	bin, err := buildRiskbatch()
-	if errors.Is(err, errNoGo) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bin
-}
-
-// eval runs `riskbatch eval` in the current directory; exit status 1 (rows
-// with errors) is expected of the test data.
-func eval(t *testing.T, bin string, args ...string) {
-	t.Helper()
-	cmd := exec.Command(bin, append([]string{"eval", "-q"}, args...)...)
-	out, err := cmd.CombinedOutput()
-	if code := cmd.ProcessState.ExitCode(); code != 0 && code != 1 {
-		t.Fatalf("riskbatch eval %q: %v\n%s", args, err, out)
-	}
-}
 
 // writeInputs writes three CSV release files of 200 rows each, as a
 // sharded export would, but with different headers (the same inputs named
@@ -278,10 +219,7 @@ func statusOf(t *testing.T, header []string, rows [][]string) statusCounts {
 // writes the rows `riskbatch eval` writes for the same files, row for row,
 // with the same header, and its counters count them by status.
 func TestCSVEqualsEval(t *testing.T) {
-	bin := riskbatchBinary(t)
-	dir := t.TempDir()
-	inputs := writeInputs(t, dir)
-	t.Chdir(dir)
+	bin, inputs := prepare(t)
 	eval(t, bin, append(inputs, "-o", "eval.csv", "--priors", "priors.csv", "--confidence", "0.5,0.95")...)
 	wantHeader, want := readCSV(t, "eval.csv")
 
@@ -364,10 +302,7 @@ func parquetRows(t *testing.T, path string) ([]string, [][]string) {
 // RISKBATCH_LONG_TESTS=1 (TestCSVEqualsEval checks the contract by default).
 func TestParquetEqualsEval(t *testing.T) {
 	testenv.SkipUnlessLong(t, "a second pipeline and four runs of eval, on Parquet")
-	bin := riskbatchBinary(t)
-	dir := t.TempDir()
-	inputs := writeInputs(t, dir)
-	t.Chdir(dir)
+	bin, inputs := prepare(t)
 	var pq []string
 	for _, in := range inputs {
 		// Each CSV file read and written back as Parquet: typed input
@@ -392,10 +327,7 @@ func TestParquetEqualsEval(t *testing.T) {
 // the inputs named by their URLs. With RISKBATCH_LONG_TESTS=1.
 func TestBeamFileSystem(t *testing.T) {
 	testenv.SkipUnlessLong(t, "a third pipeline, through memfs")
-	bin := riskbatchBinary(t)
-	dir := t.TempDir()
-	inputs := writeInputs(t, dir)
-	t.Chdir(dir)
+	bin, inputs := prepare(t)
 	eval(t, bin, append(inputs, "-o", "eval.csv")...)
 	wantHeader, want := readCSV(t, "eval.csv")
 	ctx := context.Background()

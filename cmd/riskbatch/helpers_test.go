@@ -2,24 +2,20 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/csv"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
-	"github.com/xuri/excelize/v2"
 )
 
 // The helpers the command's tests share: running the command line in
@@ -57,6 +53,18 @@ func mustRun(t testing.TB, want int, args ...string) {
 	if code, stderr := riskbatch(t, args...); code != want {
 		t.Fatalf("riskbatch %s: exit %d, want %d: %s", strings.Join(args, " "), code, want, stderr)
 	}
+}
+
+// evalRows runs the command line, which must exit with code, and returns
+// the header and rows of its output out, which must hold n rows.
+func evalRows(t *testing.T, code int, out string, n int, args ...string) ([]string, [][]string) {
+	t.Helper()
+	mustRun(t, code, args...)
+	header, rows := readAll(t, out)
+	if len(rows) != n {
+		t.Fatalf("%s: %d rows, want %d", out, len(rows), n)
+	}
+	return header, rows
 }
 
 // sampleBook is the built-in sample's workbook, written once into
@@ -208,48 +216,3 @@ func sameValue(a, b string) bool {
 
 func itoa(i int) string                    { return strconv.Itoa(i) }
 func parseFloat(s string) (float64, error) { return strconv.ParseFloat(s, 64) }
-
-// soffice returns LibreOffice's executable, or skips the test (fails it
-// under CI=true; install libreoffice-calc to run it).
-func soffice(t *testing.T) string {
-	t.Helper()
-	return testenv.LookPath(t, "soffice", "libreoffice")
-}
-
-// convert runs one headless LibreOffice conversion of paths into outDir
-// with a profile of its own (two instances sharing one profile refuse to
-// start); env is added to its environment.
-func convert(t *testing.T, office string, env []string, to, outDir string, paths ...string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	args := []string{"--headless", "--norestore",
-		"-env:UserInstallation=file://" + filepath.ToSlash(filepath.Join(t.TempDir(), "profile")),
-		"--convert-to", to, "--outdir", outDir}
-	cmd := exec.CommandContext(ctx, office, append(args, paths...)...)
-	cmd.Env = append(os.Environ(), env...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("LibreOffice --convert-to %s: %v\n%s", to, err, out)
-	}
-}
-
-// openBook opens a workbook with excelize until the test ends.
-func openBook(t *testing.T, path string) *excelize.File {
-	t.Helper()
-	f, err := excelize.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	return f
-}
-
-// sheetRows returns the rows of a workbook's sheet as excelize reads them.
-func sheetRows(t *testing.T, f *excelize.File, sheet string) [][]string {
-	t.Helper()
-	rows, err := f.GetRows(sheet)
-	if err != nil {
-		t.Fatalf("sheet %s: %v", sheet, err)
-	}
-	return rows
-}

@@ -125,14 +125,7 @@ func TestCellLimitKeepsRow(t *testing.T) {
 	note := strings.Repeat("n", 200)
 	os.WriteFile(in, []byte("name,epsilon,baseline,note\nr1,1,0.1,"+note+"\nr2,1,0.1,ok\n"), 0o644)
 	out := filepath.Join(dir, "out.csv")
-	code, stderr := riskbatch(t, "eval", in, "-o", out, "-q", "--max-cell-bytes", "100")
-	if code != exitRowErrors {
-		t.Fatalf("exit %d, want 1: %s", code, stderr)
-	}
-	header, rows := readAll(t, out)
-	if len(rows) != 2 {
-		t.Fatalf("%d rows, want 2", len(rows))
-	}
+	header, rows := evalRows(t, exitRowErrors, out, 2, "eval", in, "-o", out, "-q", "--max-cell-bytes", "100")
 	st, msg := column(header, "status"), column(header, "message")
 	if rows[0][0] != "r1" || rows[0][st] != "error" || !strings.Contains(rows[0][msg], "row 2, column note: this cell holds 200 bytes: the limit is 100 bytes; if the file is genuine, raise it with --max-cell-bytes") {
 		t.Errorf("row 1: %q", rows[0])

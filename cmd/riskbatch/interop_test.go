@@ -20,35 +20,9 @@ import (
 // RISKBATCH_NODE_MODULES (its node_modules); .ci/run installs both. Where
 // they are absent it skips with a message, or fails under CI=true.
 func TestParquetReadByDuckDB(t *testing.T) {
-	modules := os.Getenv("RISKBATCH_NODE_MODULES")
-	node, err := exec.LookPath("node")
-	if err != nil || modules == "" {
-		testenv.Absent(t, "DuckDB for Node.js is absent: run `npm install @duckdb/node-api` in a folder and set RISKBATCH_NODE_MODULES to its node_modules")
-	}
-	if _, err := os.Stat(filepath.Join(modules, "@duckdb", "node-api")); err != nil {
-		testenv.Absent(t, "DuckDB for Node.js is absent from "+modules)
-	}
-	dir := t.TempDir()
-	out := filepath.Join(dir, "out.parquet")
-	if code, stderr := riskbatch(t, "eval", filepath.Join("..", "..", "samples", "releases.csv"), "-o", out, "-q"); code != exitRowErrors {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	script := filepath.Join(dir, "read.mjs")
-	os.WriteFile(script, []byte(`import { createRequire } from 'module'
-const require = createRequire(process.env.RISKBATCH_NODE_MODULES + '/')
-const { DuckDBInstance } = require('@duckdb/node-api')
-const con = await (await DuckDBInstance.create(':memory:')).connect()
-const file = process.argv[2].replaceAll("'", "''")
-const types = await con.runAndReadAll("DESCRIBE SELECT * FROM read_parquet('" + file + "')")
-const rows = await con.runAndReadAll("SELECT * FROM read_parquet('" + file + "')")
-console.log(JSON.stringify({ types: types.getRowObjectsJson().map(x => [x.column_name, x.column_type]), rows: rows.getRowObjectsJson() }))
-`), 0o644)
-	cmd := exec.Command(node, script, out)
-	cmd.Env = append(os.Environ(), "RISKBATCH_NODE_MODULES="+modules)
-	data, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("DuckDB could not read the Parquet output: %v", err)
-	}
+	out := filepath.Join(t.TempDir(), "out.parquet")
+	mustRun(t, exitRowErrors, "eval", samplePath("releases.csv"), "-o", out, "-q")
+	data := duckDB(t, `console.log(JSON.stringify(await read(process.argv[2])))`, out)
 	var got struct {
 		Types [][2]string
 		Rows  []map[string]any
@@ -129,47 +103,14 @@ func TestXLSXOpensInLibreOffice(t *testing.T) {
 // and DuckDB's Node package (RISKBATCH_NODE_MODULES, as above); skips
 // where they are absent, and fails then when CI=true.
 func TestParquetPassThroughReadByDuckDB(t *testing.T) {
-	modules := os.Getenv("RISKBATCH_NODE_MODULES")
-	node, err := exec.LookPath("node")
-	if err == nil && modules != "" {
-		_, err = os.Stat(filepath.Join(modules, "@duckdb", "node-api"))
-	}
-	if err != nil || modules == "" {
-		msg := "DuckDB for Node.js is absent: run `npm install @duckdb/node-api` in a folder and set RISKBATCH_NODE_MODULES to its node_modules"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	dir := t.TempDir()
 	in, err := filepath.Abs(filepath.Join("..", "..", "readers", "testdata", "duckdb_v2.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(dir, "out.parquet")
-	if code, stderr := riskbatch(t, "eval", in, "-o", out, "-q", "--pass-through"); code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	script := filepath.Join(dir, "read.mjs")
-	os.WriteFile(script, []byte(`import { createRequire } from 'module'
-const require = createRequire(process.env.RISKBATCH_NODE_MODULES + '/')
-const { DuckDBInstance } = require('@duckdb/node-api')
-const con = await (await DuckDBInstance.create(':memory:')).connect()
-await con.run("SET TimeZone = 'UTC'")
-const read = async (f) => {
-  f = f.replaceAll("'", "''")
-  const types = await con.runAndReadAll("DESCRIBE SELECT * FROM read_parquet('" + f + "')")
-  const rows = await con.runAndReadAll("SELECT * FROM read_parquet('" + f + "')")
-  return { types: types.getRowObjectsJson().map(x => [x.column_name, x.column_type]), rows: rows.getRowObjectsJson() }
-}
-console.log(JSON.stringify({ in: await read(process.argv[2]), out: await read(process.argv[3]) }))
-`), 0o644)
-	cmd := exec.Command(node, script, in, out)
-	cmd.Env = append(os.Environ(), "RISKBATCH_NODE_MODULES="+modules)
-	data, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("DuckDB could not read the files: %v", err)
-	}
+	out := filepath.Join(t.TempDir(), "out.parquet")
+	mustRun(t, exitOK, "eval", in, "-o", out, "-q", "--pass-through")
+	data := duckDB(t, `await con.run("SET TimeZone = 'UTC'")
+console.log(JSON.stringify({ in: await read(process.argv[2]), out: await read(process.argv[3]) }))`, in, out)
 	type duckTable struct {
 		Types [][2]string
 		Rows  []map[string]any
@@ -197,4 +138,35 @@ console.log(JSON.stringify({ in: await read(process.argv[2]), out: await read(pr
 			}
 		}
 	}
+}
+
+// duckDBPrelude opens DuckDB (its Node.js package, from
+// RISKBATCH_NODE_MODULES) as con, with read(f): the column names and types
+// and the rows, as JSON, of the Parquet file f.
+const duckDBPrelude = `import { createRequire } from 'module'
+const require = createRequire(process.env.RISKBATCH_NODE_MODULES + '/')
+const { DuckDBInstance } = require('@duckdb/node-api')
+const con = await (await DuckDBInstance.create(':memory:')).connect()
+const read = async (f) => {
+  f = f.replaceAll("'", "''")
+  const types = await con.runAndReadAll("DESCRIBE SELECT * FROM read_parquet('" + f + "')")
+  const rows = await con.runAndReadAll("SELECT * FROM read_parquet('" + f + "')")
+  return { types: types.getRowObjectsJson().map(x => [x.column_name, x.column_type]), rows: rows.getRowObjectsJson() }
+}
+`
+
+// duckDB runs script after duckDBPrelude in node with args and returns
+// what it prints; where DuckDB for Node.js is absent it skips the test,
+// or fails it under CI=true (testenv.DuckDB).
+func duckDB(t *testing.T, script string, args ...string) []byte {
+	t.Helper()
+	node, modules := testenv.DuckDB(t)
+	path := writeFile(t, filepath.Join(t.TempDir(), "read.mjs"), duckDBPrelude+script+"\n")
+	cmd := exec.Command(node, append([]string{path}, args...)...)
+	cmd.Env = append(os.Environ(), testenv.NodeModulesEnv+"="+modules)
+	data, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("DuckDB could not read %s: %v", strings.Join(args, ", "), err)
+	}
+	return data
 }

@@ -97,14 +97,7 @@ func TestBadCellsKeepRows(t *testing.T) {
 		"d,2,,5%,percent baseline\n"+
 		"e,1,,0.1,one cell too many,EXTRA\n"), 0o644)
 	out := filepath.Join(dir, "out.csv")
-	code, stderr := riskbatch(t, "eval", in, "-o", out, "--quiet")
-	if code != exitRowErrors {
-		t.Fatalf("exit %d (%s), want 1", code, stderr)
-	}
-	header, rows := readAll(t, out)
-	if len(rows) != 5 {
-		t.Fatalf("%d rows", len(rows))
-	}
+	header, rows := evalRows(t, exitRowErrors, out, 5, "eval", in, "-o", out, "--quiet")
 	st, msg := column(header, "status"), column(header, "message")
 	want := []struct{ status, msg string }{{"ok", ""}, {"error", "epsilon"}, {"error", "delta"}, {"ok", ""}, {"error", "in.csv, row 6"}}
 	for i, w := range want {

@@ -7,9 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/xuri/excelize/v2"
+
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/internal/testenv"
-	"github.com/xuri/excelize/v2"
 )
 
 // templateState is what a filled-in template must keep: its header, the
@@ -89,10 +90,7 @@ func compareTemplates(t *testing.T, what string, want, got templateState, sameFo
 // it in Calc) and must keep the same header, notes and validation rules.
 func TestTemplateFilledByScript(t *testing.T) {
 	dir := t.TempDir()
-	tpl := filepath.Join(dir, "releases.xlsx")
-	if code, stderr := riskbatch(t, "template", "-o", tpl, "-q"); code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	tpl := writeTemplate(t, dir)
 	before := readTemplateState(t, tpl)
 	if len(before.validations) == 0 || len(before.notes) != len(before.header) {
 		t.Fatalf("template: %d validations, %d notes for %d columns", len(before.validations), len(before.notes), len(before.header))
@@ -189,10 +187,7 @@ func TestTemplateFilledByScript(t *testing.T) {
 // and one example row per mechanism; evaluating it gives ok on every row.
 func TestTemplate(t *testing.T) {
 	dir := t.TempDir()
-	tpl := filepath.Join(dir, "releases.xlsx")
-	if code, stderr := riskbatch(t, "template", "-o", tpl, "-q"); code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	tpl := writeTemplate(t, dir)
 	f := openBook(t, tpl)
 	rows := sheetRows(t, f, "Releases")
 	vocab := evaluate.NewVocabulary()
@@ -266,4 +261,12 @@ func TestSummarySheet(t *testing.T) {
 	if len(first) < 4 || first[1] != bestID {
 		t.Errorf("riskiest release %v, want %s (fdp_worst_advantage %v)", first, bestID, best)
 	}
+}
+
+// writeTemplate writes `riskbatch template` into dir as releases.xlsx.
+func writeTemplate(t *testing.T, dir string) string {
+	t.Helper()
+	tpl := filepath.Join(dir, "releases.xlsx")
+	mustRun(t, exitOK, "template", "-o", tpl, "-q")
+	return tpl
 }

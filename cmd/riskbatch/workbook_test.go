@@ -3,25 +3,74 @@ package main
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/xml"
 	"io"
 	"math"
 	"math/rand"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/xuri/excelize/v2"
 
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/writers"
-	"github.com/xuri/excelize/v2"
 )
+
+// openBook opens a workbook with excelize until the test ends.
+func openBook(t *testing.T, path string) *excelize.File {
+	t.Helper()
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// sheetRows returns the rows of a workbook's sheet as excelize reads them.
+func sheetRows(t *testing.T, f *excelize.File, sheet string) [][]string {
+	t.Helper()
+	rows, err := f.GetRows(sheet)
+	if err != nil {
+		t.Fatalf("sheet %s: %v", sheet, err)
+	}
+	return rows
+}
+
+// soffice returns LibreOffice's executable, or skips the test (fails it
+// under CI=true; install libreoffice-calc to run it).
+func soffice(t *testing.T) string {
+	t.Helper()
+	return testenv.LookPath(t, "soffice", "libreoffice")
+}
+
+// convert runs one headless LibreOffice conversion of paths into outDir
+// with a profile of its own (two instances sharing one profile refuse to
+// start); env is added to its environment.
+func convert(t *testing.T, office string, env []string, to, outDir string, paths ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	args := []string{"--headless", "--norestore",
+		"-env:UserInstallation=file://" + filepath.ToSlash(filepath.Join(t.TempDir(), "profile")),
+		"--convert-to", to, "--outdir", outDir}
+	cmd := exec.CommandContext(ctx, office, append(args, paths...)...)
+	cmd.Env = append(os.Environ(), env...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("LibreOffice --convert-to %s: %v\n%s", to, err, out)
+	}
+}
 
 // releaseColumns are the inputs of the random releases.
 var releaseColumns = []string{"id", "mechanism", "epsilon", "delta", "sigma", "sensitivity", "mu", "laplace_scale",
@@ -53,12 +102,16 @@ func randomReleases(n int, seed int64) ([][]string, []string) {
 			m = "pure" // DP-SGD accounting is slow: a few rows suffice, none in a short run
 		}
 		row := map[string]string{"id": "r" + strconv.Itoa(i+1), "mechanism": m}
+		// maybe sets key to v() with probability p.
+		maybe := func(p float64, key string, v func() string) {
+			if r.Float64() < p {
+				row[key] = v()
+			}
+		}
 		eps := pick(0.15, []float64{0, 1e-12, 700, 699.5, 701}, logU(1e-6, 60))
 		delta := func() string { return num(pick(0.15, []float64{1e-300, 0.9}, logU(1e-12, 0.2))) }
 		comps := func() {
-			if r.Float64() < 0.3 {
-				row["compositions"] = strconv.Itoa(2 + r.Intn(40))
-			}
+			maybe(0.3, "compositions", func() string { return strconv.Itoa(2 + r.Intn(40)) })
 		}
 		switch m {
 		case "pure", "exponential":
@@ -75,29 +128,20 @@ func randomReleases(n int, seed int64) ([][]string, []string) {
 			if r.Float64() < 0.1 {
 				row["compositions"] = "3"
 			}
-		case "gaussian":
-			row["sigma"] = num(logU(1e-3, 1e4))
-			if r.Float64() < 0.6 {
-				row["sensitivity"] = num(logU(1e-2, 1e2))
-			}
-			if r.Float64() < 0.7 {
-				row["delta"] = delta()
-			}
+		case "gaussian", "laplace":
+			// The noise scale from lo to 10⁴, a sensitivity and a δ
+			// each with its probability.
+			noise := map[string]struct {
+				column                 string
+				lo, sensitivity, delta float64
+			}{"gaussian": {"sigma", 1e-3, 0.6, 0.7}, "laplace": {"laplace_scale", 1e-2, 0.5, 0.1}}[m]
+			row[noise.column] = num(logU(noise.lo, 1e4))
+			maybe(noise.sensitivity, "sensitivity", func() string { return num(logU(1e-2, 1e2)) })
+			maybe(noise.delta, "delta", delta)
 			comps()
 		case "gdp":
 			row["mu"] = num(pick(0.1, []float64{0, 1e-8, 60}, logU(1e-4, 30)))
-			if r.Float64() < 0.7 {
-				row["delta"] = delta()
-			}
-			comps()
-		case "laplace":
-			row["laplace_scale"] = num(logU(1e-2, 1e4))
-			if r.Float64() < 0.5 {
-				row["sensitivity"] = num(logU(1e-2, 1e2))
-			}
-			if r.Float64() < 0.1 {
-				row["delta"] = delta()
-			}
+			maybe(0.7, "delta", delta)
 			comps()
 		case "rr":
 			row["epsilon"], row["rr_categories"] = num(eps), strconv.Itoa(2+r.Intn(1000))
@@ -106,20 +150,14 @@ func randomReleases(n int, seed int64) ([][]string, []string) {
 			d := 1 + r.Intn(30)
 			row["columns_total"], row["marginal_k"], row["columns_unknown"] = strconv.Itoa(d), strconv.Itoa(1+r.Intn(d)), strconv.Itoa(1+r.Intn(d))
 			row["sigma"] = num(logU(1e-1, 1e4))
-			if r.Float64() < 0.7 {
-				row["delta"] = delta()
-			}
+			maybe(0.7, "delta", delta)
 		case "zcdp":
 			row["rho"] = num(logU(1e-6, 100))
-			if r.Float64() < 0.7 {
-				row["delta"] = delta()
-			}
+			maybe(0.7, "delta", delta)
 			comps()
 		case "rdp":
 			row["rdp_order"], row["rdp_epsilon"] = num(1+logU(1e-2, 1e3)), num(logU(1e-4, 100))
-			if r.Float64() < 0.7 {
-				row["delta"] = delta()
-			}
+			maybe(0.7, "delta", delta)
 			comps()
 		case "dpsgd":
 			row["noise_multiplier"], row["sample_rate"], row["steps"] = num(logU(0.5, 5)), num(logU(1e-3, 0.1)), strconv.Itoa(1+r.Intn(200))
