@@ -14,6 +14,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/internal/testenv"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -119,15 +120,7 @@ func sampleReleases(t *testing.T, dir string) string {
 // command line the tests check does not depend on them.
 func sampleCSV(t *testing.T, dir string) {
 	t.Helper()
-	f, err := os.Open(samplePath("releases.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	records, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	records := testfiles.ReadCSV(t, samplePath("releases.csv"))
 	mech := slices.Index(records[0], "mechanism")
 	if mech < 0 {
 		t.Fatal("the sample has no mechanism column")

@@ -20,11 +20,7 @@ import (
 // writeInput writes an input file into a temporary directory.
 func writeInput(t *testing.T, name string, data []byte) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return writeFile(t, filepath.Join(t.TempDir(), name), string(data))
 }
 
 // outputRow returns the first row of an output CSV as a map from header to

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -51,7 +50,7 @@ func TestParquetReadByDuckDB(t *testing.T) {
 					t.Errorf("row %d %s: DuckDB null, written %q", i+2, name, r[j])
 				}
 			case float64:
-				w, _ := strconv.ParseFloat(r[j], 64)
+				w, _ := parseFloat(r[j])
 				if x != w {
 					t.Errorf("row %d %s: DuckDB %v, written %q", i+2, name, x, r[j])
 				}
@@ -87,8 +86,8 @@ func TestXLSXOpensInLibreOffice(t *testing.T) {
 		if r[fdp] == "" {
 			continue
 		}
-		w, _ := strconv.ParseFloat(r[fdp], 64)
-		x, err := strconv.ParseFloat(lo[i+1][fdp], 64)
+		w, _ := parseFloat(r[fdp])
+		x, err := parseFloat(lo[i+1][fdp])
 		if err != nil || math.Abs(x-w) > 1e-12*math.Max(1, w) {
 			t.Errorf("row %d: LibreOffice shows fdp_success %q, written %v", i+2, lo[i+1][fdp], w)
 		}

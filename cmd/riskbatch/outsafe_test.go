@@ -14,9 +14,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/xuri/excelize/v2"
 
 	"github.com/riskbatch/riskbatch/internal/testenv"
@@ -464,12 +461,7 @@ func foreignFile(t *testing.T, path, format string) {
 			t.Fatal(err)
 		}
 	case "parquet":
-		schema := arrow.NewSchema([]arrow.Field{{Name: "amount", Type: arrow.PrimitiveTypes.Float64}}, nil)
-		b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
-		b.Field(0).(*array.Float64Builder).Append(900)
-		rec := b.NewRecordBatch()
-		defer rec.Release()
-		testfiles.WriteParquet(t, path, rec)
+		testfiles.WriteFloatsParquet(t, path, "amount", 900)
 	}
 }
 

@@ -76,7 +76,7 @@ func TestWorkbookHeadlineColumns(t *testing.T) {
 	if len(first) < 2 || first[0] != "#1" || first[1] != "canary-9-digit" {
 		t.Errorf("first ranked release %q, want #1 canary-9-digit in columns of their own", first)
 	}
-	chart := zipPart(t, out, "xl/charts/chart1.xml")
+	chart := string(testfiles.ZipPart(t, out, "xl/charts/chart1.xml"))
 	if !strings.Contains(chart, "#1 canary-9-digit: fdp_worst_advantage 0.9999<") {
 		t.Errorf("first chart's title: %.300s", chart[strings.Index(chart, "<c:title>"):])
 	}
@@ -86,17 +86,6 @@ func TestWorkbookHeadlineColumns(t *testing.T) {
 func columnName(i int) string {
 	name, _ := excelize.ColumnNumberToName(i + 1)
 	return name
-}
-
-// zipPart returns one part of a workbook's archive.
-func zipPart(t *testing.T, path, name string) string {
-	t.Helper()
-	f := openBook(t, path)
-	b, ok := f.Pkg.Load(name)
-	if !ok {
-		t.Fatalf("%s has no part %s", path, name)
-	}
-	return string(b.([]byte))
 }
 
 // spreadsheetError matches the error values a spreadsheet shows in a cell.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/csv"
@@ -13,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -208,18 +208,8 @@ const dataSheet = "xl/worksheets/sheet1.xml"
 // value riskbatch cached in it.
 func readFormulaCells(t *testing.T, path string) []formulaCell {
 	t.Helper()
-	zr, err := zip.OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	rc, err := zr.Open(dataSheet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rc.Close()
 	var cells []formulaCell
-	dec := xml.NewDecoder(rc)
+	dec := xml.NewDecoder(bytes.NewReader(testfiles.ZipPart(t, path, dataSheet)))
 	for {
 		tok, err := dec.Token()
 		if err == io.EOF {
@@ -414,18 +404,7 @@ func keys(m map[string]bool) []string {
 // zipParts returns the names of a workbook's archive entries under prefix.
 func zipParts(t *testing.T, path, prefix string) []string {
 	t.Helper()
-	zr, err := zip.OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	var names []string
-	for _, zf := range zr.File {
-		if strings.HasPrefix(zf.Name, prefix) {
-			names = append(names, zf.Name)
-		}
-	}
-	return names
+	return slices.DeleteFunc(testfiles.ZipNames(t, path), func(name string) bool { return !strings.HasPrefix(name, prefix) })
 }
 
 // The Summary sheet has one chart for each release it ranks, drawn from the

@@ -11,11 +11,14 @@ import (
 	"encoding/csv"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
@@ -99,6 +102,19 @@ func WriteParquet(t testing.TB, path string, rec arrow.RecordBatch) {
 	}
 }
 
+// WriteFloatsParquet writes a Parquet file of one float64 column named
+// column, holding values, to path.
+func WriteFloatsParquet(t testing.TB, path, column string, values ...float64) {
+	t.Helper()
+	schema := arrow.NewSchema([]arrow.Field{{Name: column, Type: arrow.PrimitiveTypes.Float64}}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	b.Field(0).(*array.Float64Builder).AppendValues(values, nil)
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	WriteParquet(t, path, rec)
+}
+
 // ZipBomb writes an XLSX workbook whose one sheet, "Bomb", is about 2 GiB
 // of XML (a header row naming epsilon, then one row of endless cells)
 // packed with deflate into about 4 MB. The compressed blocks of 1 MiB of
@@ -152,4 +168,35 @@ func ZipBomb(t testing.TB, path string) (size, packedSize int64) {
 		t.Fatal(err)
 	}
 	return size, int64(len(data))
+}
+
+// ZipPart returns one part of an archive (a workbook's sheet, chart or
+// relationships), as stored.
+func ZipPart(t testing.TB, path, name string) []byte {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err == nil {
+		defer zr.Close()
+		var data []byte
+		if data, err = fs.ReadFile(zr, name); err == nil {
+			return data
+		}
+	}
+	t.Fatalf("%s, part %s: %v", path, name, err)
+	return nil
+}
+
+// ZipNames returns the names of an archive's parts, in the archive's order.
+func ZipNames(t testing.TB, path string) []string {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	names := make([]string, len(zr.File))
+	for i, zf := range zr.File {
+		names[i] = zf.Name
+	}
+	return names
 }
