@@ -277,14 +277,6 @@ func arrangeCommand(app *cli.App, cmd *cli.Command, all map[string]flagSpec, pro
 	return commandLine{args: out}, nil
 }
 
-// andList joins words as "a", "a and b", "a, b and c".
-func andList(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
-}
-
 // isKnownFlag reports whether a word is one of the flags of specs (or
 // help): then it cannot be the value of the flag before it.
 func isKnownFlag(a string, specs map[string]flagSpec) bool {

@@ -1,9 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -151,15 +151,7 @@ func TestTemplateFilledByScript(t *testing.T) {
 		for i, a := range added {
 			r := got[examples+i]
 			for name, v := range a {
-				want := ""
-				switch x := v.(type) {
-				case float64:
-					want = strconv.FormatFloat(x, 'g', -1, 64)
-				case int:
-					want = strconv.Itoa(x)
-				default:
-					want = x.(string)
-				}
+				want := fmt.Sprint(v) // as strconv formats a float64 ('g', shortest) or an int
 				if !sameValue(r[column(header, name)], want) {
 					t.Errorf("%s: row %s column %s = %q, the script wrote %q", what, a["id"], name, r[column(header, name)], want)
 				}

@@ -2,14 +2,12 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/csv"
 	"encoding/xml"
 	"io"
 	"math"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -17,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/xuri/excelize/v2"
 
@@ -31,11 +28,12 @@ import (
 func openBook(t *testing.T, path string) *excelize.File {
 	t.Helper()
 	f, err := excelize.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
+	if err == nil {
+		t.Cleanup(func() { f.Close() })
+		return f
 	}
-	t.Cleanup(func() { f.Close() })
-	return f
+	t.Fatalf("opening %s: %v", path, err)
+	return nil
 }
 
 // sheetRows returns the rows of a workbook's sheet as excelize reads them.
@@ -46,30 +44,6 @@ func sheetRows(t *testing.T, f *excelize.File, sheet string) [][]string {
 		t.Fatalf("sheet %s: %v", sheet, err)
 	}
 	return rows
-}
-
-// soffice returns LibreOffice's executable, or skips the test (fails it
-// under CI=true; install libreoffice-calc to run it).
-func soffice(t *testing.T) string {
-	t.Helper()
-	return testenv.LookPath(t, "soffice", "libreoffice")
-}
-
-// convert runs one headless LibreOffice conversion of paths into outDir
-// with a profile of its own (two instances sharing one profile refuse to
-// start); env is added to its environment.
-func convert(t *testing.T, office string, env []string, to, outDir string, paths ...string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	args := []string{"--headless", "--norestore",
-		"-env:UserInstallation=file://" + filepath.ToSlash(filepath.Join(t.TempDir(), "profile")),
-		"--convert-to", to, "--outdir", outDir}
-	cmd := exec.CommandContext(ctx, office, append(args, paths...)...)
-	cmd.Env = append(os.Environ(), env...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("LibreOffice --convert-to %s: %v\n%s", to, err, out)
-	}
 }
 
 // releaseColumns are the inputs of the random releases.
@@ -210,11 +184,7 @@ func readFormulaCells(t *testing.T, path string) []formulaCell {
 	t.Helper()
 	var cells []formulaCell
 	dec := xml.NewDecoder(bytes.NewReader(testfiles.ZipPart(t, path, dataSheet)))
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
+	for tok, err := dec.Token(); err != io.EOF; tok, err = dec.Token() {
 		if err != nil {
 			t.Fatal(err)
 		}
