@@ -19,9 +19,10 @@ import (
 // RISKBATCH_NODE_MODULES (its node_modules); .ci/run installs both. Where
 // they are absent it skips with a message, or fails under CI=true.
 func TestParquetReadByDuckDB(t *testing.T) {
+	duck := newDuckDB(t)
 	out := filepath.Join(t.TempDir(), "out.parquet")
 	mustRun(t, exitRowErrors, "eval", samplePath("releases.csv"), "-o", out, "-q")
-	data := duckDB(t, `console.log(JSON.stringify(await read(process.argv[2])))`, out)
+	data := duck.run(t, `console.log(JSON.stringify(await read(process.argv[2])))`, out)
 	var got struct {
 		Types [][2]string
 		Rows  []map[string]any
@@ -102,13 +103,14 @@ func TestXLSXOpensInLibreOffice(t *testing.T) {
 // and DuckDB's Node package (RISKBATCH_NODE_MODULES, as above); skips
 // where they are absent, and fails then when CI=true.
 func TestParquetPassThroughReadByDuckDB(t *testing.T) {
+	duck := newDuckDB(t)
 	in, err := filepath.Abs(filepath.Join("..", "..", "readers", "testdata", "duckdb_v2.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "out.parquet")
 	mustRun(t, exitOK, "eval", in, "-o", out, "-q", "--pass-through")
-	data := duckDB(t, `await con.run("SET TimeZone = 'UTC'")
+	data := duck.run(t, `await con.run("SET TimeZone = 'UTC'")
 console.log(JSON.stringify({ in: await read(process.argv[2]), out: await read(process.argv[3]) }))`, in, out)
 	type duckTable struct {
 		Types [][2]string
@@ -154,15 +156,24 @@ const read = async (f) => {
 }
 `
 
-// duckDB runs script after duckDBPrelude in node with args and returns
-// what it prints; where DuckDB for Node.js is absent it skips the test,
-// or fails it under CI=true (testenv.DuckDB).
-func duckDB(t *testing.T, script string, args ...string) []byte {
+// duckDB is node with DuckDB's Node.js package in modules.
+type duckDB struct{ node, modules string }
+
+// newDuckDB finds DuckDB for Node.js; where it is absent it skips the
+// test, or fails it under CI=true (testenv.DuckDB).
+func newDuckDB(t *testing.T) duckDB {
 	t.Helper()
 	node, modules := testenv.DuckDB(t)
+	return duckDB{node, modules}
+}
+
+// run runs script after duckDBPrelude in node with args and returns what
+// it prints.
+func (d duckDB) run(t *testing.T, script string, args ...string) []byte {
+	t.Helper()
 	path := writeFile(t, filepath.Join(t.TempDir(), "read.mjs"), duckDBPrelude+script+"\n")
-	cmd := exec.Command(node, append([]string{path}, args...)...)
-	cmd.Env = append(os.Environ(), testenv.NodeModulesEnv+"="+modules)
+	cmd := exec.Command(d.node, append([]string{path}, args...)...)
+	cmd.Env = append(os.Environ(), testenv.NodeModulesEnv+"="+d.modules)
 	data, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("DuckDB could not read %s: %v", strings.Join(args, ", "), err)
