@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 
@@ -49,7 +48,7 @@ func riskbatchTo(t testing.TB, stdout io.Writer, args ...string) (int, string) {
 func mustRun(t testing.TB, want int, args ...string) {
 	t.Helper()
 	if code, stderr := riskbatch(t, args...); code != want {
-		t.Fatalf("riskbatch %s: exit %d, want %d: %s", strings.Join(args, " "), code, want, stderr)
+		t.Fatalf("riskbatch %q: exit %d, want %d: %s", args, code, want, stderr)
 	}
 }
 
