@@ -14,7 +14,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/riskbatch/riskbatch/evaluate"
-	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/readers"
 )
 
@@ -66,10 +65,8 @@ func TestCSVEqualsEval(t *testing.T) {
 }
 
 // TestParquetEqualsEval reads Parquet inputs and writes Parquet shards:
-// the same typed cells as eval's Parquet output. With
-// RISKBATCH_LONG_TESTS=1 (TestCSVEqualsEval checks the contract by default).
+// the same typed cells as eval's Parquet output.
 func TestParquetEqualsEval(t *testing.T) {
-	testenv.SkipUnlessLong(t, "a second pipeline and four runs of eval, on Parquet")
 	bin, inputs := prepare(t)
 	var pq []string
 	for _, in := range inputs {
@@ -92,9 +89,8 @@ func TestParquetEqualsEval(t *testing.T) {
 
 // TestBeamFileSystem reads and writes through a Beam file system other
 // than the local one (memfs, as gs:// would be): the rows are eval's, with
-// the inputs named by their URLs. With RISKBATCH_LONG_TESTS=1.
+// the inputs named by their URLs.
 func TestBeamFileSystem(t *testing.T) {
-	testenv.SkipUnlessLong(t, "a third pipeline, through memfs")
 	bin, inputs := prepare(t)
 	eval(t, bin, append(inputs, "-o", "eval.csv")...)
 	wantHeader, want := readCSV(t, "eval.csv")
