@@ -1,71 +1,31 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"math/rand"
-	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+
+	"github.com/riskbatch/riskbatch/internal/benchinput"
 )
-
-// benchRows is the size of the benchmark's input: RISKBATCH_BEAM_BENCH_ROWS
-// overrides it (the README's figure uses 1000000).
-func benchRows() int {
-	if n, err := strconv.Atoi(os.Getenv("RISKBATCH_BEAM_BENCH_ROWS")); err == nil && n > 0 {
-		return n
-	}
-	return 100000
-}
-
-// writeBenchFiles writes n release rows of the closed-form families (pure,
-// approx, gaussian, gdp) with baselines over files CSV files, as
-// cmd/riskbatch's end-to-end benchmark does for one file.
-func writeBenchFiles(dir string, n, files int) error {
-	rng := rand.New(rand.NewSource(1))
-	for f := 0; f < files; f++ {
-		out, err := os.Create(filepath.Join(dir, fmt.Sprintf("part-%d.csv", f)))
-		if err != nil {
-			return err
-		}
-		w := bufio.NewWriterSize(out, 1<<20)
-		fmt.Fprintln(w, "id,mechanism,epsilon,delta,sigma,mu,baseline")
-		for i := f; i < n; i += files {
-			b := strconv.FormatFloat(rng.Float64()*0.5, 'g', 6, 64)
-			switch i % 4 {
-			case 0:
-				fmt.Fprintf(w, "r%d,pure,%.4g,,,,%s\n", i, rng.Float64()*10, b)
-			case 1:
-				fmt.Fprintf(w, "r%d,approx,%.4g,1e-5,,,%s\n", i, rng.Float64()*10, b)
-			case 2:
-				fmt.Fprintf(w, "r%d,gaussian,,1e-5,%.4g,,%s\n", i, 0.5+rng.Float64()*10, b)
-			default:
-				fmt.Fprintf(w, "r%d,gdp,,1e-5,,%.4g,%s\n", i, rng.Float64()*3, b)
-			}
-		}
-		if err := w.Flush(); err != nil {
-			return err
-		}
-		if err := out.Close(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // BenchmarkLocalRunner runs the pipeline on the local runner (prism, in
 // process) over four CSV files and reports rows/s, start-up included:
 //
 //	RISKBATCH_BEAM_BENCH_ROWS=1000000 go test -run '^$' -bench LocalRunner -benchtime 1x
 func BenchmarkLocalRunner(b *testing.B) {
-	n := benchRows()
-	dir := b.TempDir()
-	if err := writeBenchFiles(dir, n, 4); err != nil {
+	// The closed-form rows of cmd/riskbatch's end-to-end benchmark, over
+	// four files; 100,000 unless RISKBATCH_BEAM_BENCH_ROWS says otherwise
+	// (the README's figure: 1000000).
+	dir, n := b.TempDir(), benchinput.Rows("RISKBATCH_BEAM_BENCH_ROWS", 100000)
+	var files []string
+	for f := range 4 {
+		files = append(files, filepath.Join(dir, fmt.Sprintf("part-%d.csv", f)))
+	}
+	if err := benchinput.WriteShards(files, benchinput.ClosedForm(), n); err != nil {
 		b.Fatal(err)
 	}
 	for _, format := range []string{"csv", "parquet"} {

@@ -12,7 +12,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -26,6 +25,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/internal/confidence"
 	"github.com/riskbatch/riskbatch/readers"
 )
 
@@ -50,7 +50,7 @@ func main() {
 	inputFormat := flag.String("input-format", "", "input format: csv, tsv, xlsx or parquet (default: from each file's extension)")
 	sheet := flag.String("sheet", "", "XLSX input sheet (default: every sheet whose first row has known column names)")
 	flag.Var(&priorPaths, "priors", "prior table joined on the prior column (repeatable); read by the workers as a side input")
-	confidence := flag.String("confidence", "0.95", "confidence level(s) of the one-run success upper bound, e.g. 0.95 or 0.05,0.5,0.95")
+	confidenceFlag := flag.String("confidence", "0.95", "confidence level(s) of the one-run success upper bound, e.g. 0.95 or 0.05,0.5,0.95")
 	quiet := flag.Bool("quiet", false, "no summary on stderr")
 	flag.Var(&dataDirs, "data-dir", "a folder whose files cells (pmp_data) may name, besides the input file's own folder (repeatable)")
 	var limits readers.Limits
@@ -69,7 +69,7 @@ func main() {
 	flag.Parse()
 	beam.Init() // a worker started by a runner does its work here and exits
 
-	levels, err := parseConfidences(*confidence)
+	levels, err := confidence.Parse(*confidenceFlag)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "riskbatch-beam: --confidence: "+err.Error())
 		os.Exit(exitUsage)
@@ -164,24 +164,4 @@ func rowCounts(res beam.PipelineResult) (counts statusCounts, known bool) {
 		known = true
 	}
 	return counts, known
-}
-
-// parseConfidences reads --confidence as eval does: one level or a
-// comma-separated list, each in (0, 1), as numbers or percentages.
-func parseConfidences(s string) ([]float64, error) {
-	var levels []float64
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f == "" {
-			continue
-		}
-		v, err := evaluate.ParseNumber(f)
-		if err != nil || !(v > 0 && v < 1) {
-			return nil, fmt.Errorf("%q is not a confidence level; expected numbers in (0, 1) such as 0.95 or 0.05,0.5,0.95", f)
-		}
-		levels = append(levels, v)
-	}
-	if len(levels) == 0 {
-		return nil, errors.New("no level given; expected numbers in (0, 1) such as 0.95")
-	}
-	return levels, nil
 }

@@ -3,15 +3,9 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"fmt"
-	"io"
-	"math"
-	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -21,235 +15,13 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/readers"
-	"github.com/riskbatch/riskbatch/table"
 )
-
-// The pipeline runs on Beam's local runner, prism, in this process.
-func TestMain(m *testing.M) { ptest.MainWithDefault(m, "prism") }
-
-// riskbatchBinary builds the riskbatch command of the enclosing module,
-// the reference the pipeline's output is compared with.
-func riskbatchBinary(t *testing.T) string {
-	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("the go command is not on PATH: cannot build riskbatch to compare with")
-	}
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "riskbatch")
-	cmd := exec.Command(goTool, "build", "-o", bin, "./cmd/riskbatch")
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building riskbatch: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// eval runs `riskbatch eval` in the current directory; exit status 1 (rows
-// with errors) is expected of the test data.
-func eval(t *testing.T, bin string, args ...string) {
-	t.Helper()
-	cmd := exec.Command(bin, append([]string{"eval", "-q"}, args...)...)
-	out, err := cmd.CombinedOutput()
-	if code := cmd.ProcessState.ExitCode(); code != 0 && code != 1 {
-		t.Fatalf("riskbatch eval %q: %v\n%s", args, err, out)
-	}
-}
-
-// writeInputs writes three CSV release files of 200 rows each, as a
-// sharded export would, but with different headers (the same inputs named
-// differently, columns in another order, stale output columns of an
-// earlier run, an extra column), a byte order mark, quoted fields with
-// commas and line breaks, malformed records, bad cells, and prior keys
-// found and not found. It returns their paths, relative to dir.
-func writeInputs(t *testing.T, dir string) []string {
-	t.Helper()
-	rng := rand.New(rand.NewSource(7))
-	num := func(lo, hi float64) string { return strconv.FormatFloat(lo+(hi-lo)*rng.Float64(), 'g', 6, 64) }
-	files := []struct {
-		name, header string
-		row          func(i int) string
-	}{
-		{"part-0.csv", "id,mechanism,epsilon,delta,prior,note", func(i int) string {
-			switch i % 8 {
-			case 0:
-				return fmt.Sprintf("a%d,pure,%s,,k1,plain", i, num(0, 5))
-			case 1:
-				return fmt.Sprintf("a%d,approx,%s,1e-5,nokey,\"quoted, with a comma\"", i, num(0, 5))
-			case 2:
-				return fmt.Sprintf("a%d,pure,abc,,,bad epsilon", i)
-			case 3:
-				return fmt.Sprintf("a%d,approx,%s,1e-6,uniform(20),inline prior", i, num(0, 3))
-			case 4:
-				return fmt.Sprintf("a%d,pure,-1,,,negative", i)
-			case 5:
-				return fmt.Sprintf("a%d,,%s,,K1,\"two\nlines\"", i, num(0, 2))
-			case 6:
-				return fmt.Sprintf("a%d,approx,%s,2,,delta out of range", i, num(0, 1))
-			}
-			return fmt.Sprintf("a%d,pure,%s,,,", i, num(0, 10))
-		}},
-		{"part-1.csv", "\ufeffEPS,ID,delta,sigma,mechanism,extra", func(i int) string {
-			switch i % 5 {
-			case 0:
-				return fmt.Sprintf(",b%d,1e-5,%s,gaussian,x", i, num(0.5, 8))
-			case 1:
-				return fmt.Sprintf("%s,b%d,1e-5,,approx,y", num(0, 4), i)
-			case 2:
-				return fmt.Sprintf("%s,b%d,,,,,too,many", num(0, 4), i) // a malformed record
-			case 3:
-				return fmt.Sprintf(",b%d,1e-5,%s,,", i, num(0.5, 8))
-			}
-			return fmt.Sprintf("%s,b%d", num(0, 4), i) // a short record
-		}},
-		{"part-2.csv", "id,mu,baseline,status,message,fdp_success", func(i int) string {
-			switch i % 4 {
-			case 0:
-				return fmt.Sprintf("c%d,%s,%s,ok,stale,0.5", i, num(0, 3), num(0, 0.5))
-			case 1:
-				return fmt.Sprintf("c%d,%s,,error,stale,", i, num(0, 3))
-			case 2:
-				return fmt.Sprintf("c%d,,%s,,,", i, num(0, 0.5))
-			}
-			return fmt.Sprintf("c%d,%s,1.5,,,", i, num(0, 3))
-		}},
-	}
-	if err := os.MkdirAll(filepath.Join(dir, "in"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	var paths []string
-	for _, f := range files {
-		var b strings.Builder
-		b.WriteString(f.header + "\n")
-		for i := 0; i < 200; i++ {
-			b.WriteString(f.row(i) + "\n")
-		}
-		p := filepath.Join("in", f.name)
-		if err := os.WriteFile(filepath.Join(dir, p), []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, p)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "priors.csv"), []byte("prior,p,targets\nk1,0.1,5\nk1,0.2,3\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return paths
-}
-
-// runPipeline builds and runs the pipeline on the local runner and returns
-// its row counters.
-func runPipeline(t *testing.T, cfg Config) (*Plan, statusCounts) {
-	t.Helper()
-	p, s := beam.NewPipelineWithRoot()
-	plan, err := Build(context.Background(), s, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := ptest.RunWithMetrics(p)
-	if err != nil {
-		t.Fatalf("the pipeline failed: %v", err)
-	}
-	counts, known := rowCounts(res)
-	if !known {
-		t.Fatal("the local runner reported no row counters")
-	}
-	return plan, counts
-}
-
-// shards returns the output shards of a prefix, checking their names
-// (PREFIX-i-of-n.EXT, i from 0 to n-1).
-func shards(t *testing.T, prefix, format string) []string {
-	t.Helper()
-	got, err := filepath.Glob(prefix + "-*-of-*." + format)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) == 0 {
-		t.Fatalf("no shard %s-*-of-*.%s written", prefix, format)
-	}
-	slices.Sort(got)
-	t.Logf("%d shards", len(got))
-	for i, g := range got {
-		if want := shardName(prefix, i, len(got), format); g != want {
-			t.Errorf("shard %d is %s, want %s", i, g, want)
-		}
-	}
-	return got
-}
-
-// readCSV reads a CSV file with encoding/csv (not the repository's reader)
-// into its header and records.
-func readCSV(t *testing.T, path string) ([]string, [][]string) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	if len(recs) == 0 {
-		t.Fatalf("%s: no header", path)
-	}
-	return recs[0], recs[1:]
-}
-
-// sortedRows sorts records by all their fields: the output's row order is
-// not kept, so rows are compared as multisets.
-func sortedRows(rows [][]string) [][]string {
-	rows = slices.Clone(rows)
-	slices.SortFunc(rows, func(a, b []string) int { return slices.Compare(a, b) })
-	return rows
-}
-
-// compareRows reports the rows of want missing from got and the other way
-// round, after sorting both; a row's key is its source and id.
-func compareRows(t *testing.T, header []string, got, want [][]string) {
-	t.Helper()
-	if len(got) != len(want) {
-		t.Errorf("%d rows from the pipeline, %d from eval", len(got), len(want))
-	}
-	got, want = sortedRows(got), sortedRows(want)
-	bad := 0
-	for i := 0; i < len(got) && i < len(want) && bad < 5; i++ {
-		if !slices.Equal(got[i], want[i]) {
-			bad++
-			for j := range header {
-				if j < len(got[i]) && j < len(want[i]) && got[i][j] != want[i][j] {
-					t.Errorf("sorted row %d, column %s: pipeline %q, eval %q", i, header[j], got[i][j], want[i][j])
-				}
-			}
-		}
-	}
-}
-
-// statusOf counts rows by their status column.
-func statusOf(t *testing.T, header []string, rows [][]string) statusCounts {
-	t.Helper()
-	at := slices.Index(header, "status")
-	if at < 0 {
-		t.Fatalf("no status column in %q", header)
-	}
-	c := statusCounts{}
-	for _, r := range rows {
-		c[evaluate.Status(r[at])]++
-	}
-	return c
-}
 
 // TestCSVEqualsEval is the pipeline's contract: on several CSV files it
 // writes the rows `riskbatch eval` writes for the same files, row for row,
 // with the same header, and its counters count them by status.
 func TestCSVEqualsEval(t *testing.T) {
-	bin := riskbatchBinary(t)
-	dir := t.TempDir()
-	inputs := writeInputs(t, dir)
-	t.Chdir(dir)
+	bin, inputs := prepare(t)
 	eval(t, bin, append(inputs, "-o", "eval.csv", "--priors", "priors.csv", "--confidence", "0.5,0.95")...)
 	wantHeader, want := readCSV(t, "eval.csv")
 
@@ -260,14 +32,7 @@ func TestCSVEqualsEval(t *testing.T) {
 	if !slices.Equal(plan.Files, inputs) {
 		t.Errorf("matched %q, want %q", plan.Files, inputs)
 	}
-	var got [][]string
-	for _, sh := range shards(t, "out/risk", "csv") {
-		header, rows := readCSV(t, sh)
-		if !slices.Equal(header, wantHeader) {
-			t.Fatalf("%s: header\n%q\nwant eval's\n%q", sh, header, wantHeader)
-		}
-		got = append(got, rows...)
-	}
+	got := shardRows(t, "out/risk", "csv", wantHeader, readCSV)
 	compareRows(t, wantHeader, got, want)
 
 	// The comparison means something only if the data reaches every path:
@@ -299,48 +64,10 @@ func TestCSVEqualsEval(t *testing.T) {
 	}
 }
 
-// parquetRows reads a Parquet file with the repository's reader; a cell is
-// written as its kind and value (numbers by their bits), so that rows
-// compare exactly.
-func parquetRows(t *testing.T, path string) ([]string, [][]string) {
-	t.Helper()
-	ts, err := readers.Open(path, readers.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ts[0].Close()
-	var header []string
-	for _, c := range ts[0].Columns() {
-		header = append(header, c.Name+":"+c.Kind.String())
-	}
-	var rows [][]string
-	for {
-		r, err := ts[0].Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		row := make([]string, len(r.Cells))
-		for i, c := range r.Cells {
-			row[i] = c.Kind.String() + ":" + c.String()
-			if c.Kind == table.Number {
-				row[i] = "number:" + strconv.FormatUint(math.Float64bits(c.Num), 16)
-			}
-		}
-		rows = append(rows, row)
-	}
-	return header, rows
-}
-
 // TestParquetEqualsEval reads Parquet inputs and writes Parquet shards:
 // the same typed cells as eval's Parquet output.
 func TestParquetEqualsEval(t *testing.T) {
-	bin := riskbatchBinary(t)
-	dir := t.TempDir()
-	inputs := writeInputs(t, dir)
-	t.Chdir(dir)
+	bin, inputs := prepare(t)
 	var pq []string
 	for _, in := range inputs {
 		// Each CSV file read and written back as Parquet: typed input
@@ -353,14 +80,7 @@ func TestParquetEqualsEval(t *testing.T) {
 	wantHeader, want := parquetRows(t, "eval.parquet")
 
 	_, counts := runPipeline(t, Config{Inputs: []string{"in/*.parquet"}, Priors: []string{"priors.csv"}, Output: "out/risk", Format: "parquet"})
-	var got [][]string
-	for _, sh := range shards(t, "out/risk", "parquet") {
-		header, rows := parquetRows(t, sh)
-		if !slices.Equal(header, wantHeader) {
-			t.Fatalf("%s: schema\n%q\nwant eval's\n%q", sh, header, wantHeader)
-		}
-		got = append(got, rows...)
-	}
+	got := shardRows(t, "out/risk", "parquet", wantHeader, parquetRows)
 	compareRows(t, wantHeader, got, want)
 	if counts.total() != int64(len(want)) {
 		t.Errorf("counters total %d rows, eval wrote %d", counts.total(), len(want))
@@ -371,10 +91,7 @@ func TestParquetEqualsEval(t *testing.T) {
 // than the local one (memfs, as gs:// would be): the rows are eval's, with
 // the inputs named by their URLs.
 func TestBeamFileSystem(t *testing.T) {
-	bin := riskbatchBinary(t)
-	dir := t.TempDir()
-	inputs := writeInputs(t, dir)
-	t.Chdir(dir)
+	bin, inputs := prepare(t)
 	eval(t, bin, append(inputs, "-o", "eval.csv")...)
 	wantHeader, want := readCSV(t, "eval.csv")
 	ctx := context.Background()
@@ -419,21 +136,6 @@ func TestBeamFileSystem(t *testing.T) {
 		}
 	}
 	compareRows(t, wantHeader, got, want)
-}
-
-func writeTemp(t *testing.T, data []byte) string {
-	t.Helper()
-	f, err := os.CreateTemp(t.TempDir(), "copy")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.Write(data); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return f.Name()
 }
 
 // TestEmptyInputAndStaleShards: an input without rows gives one shard with

@@ -88,18 +88,6 @@ func TestSplitOutput(t *testing.T) {
 	}
 }
 
-func TestParseConfidences(t *testing.T) {
-	got, err := parseConfidences(" 0.05, 50%,0.95")
-	if err != nil || !slices.Equal(got, []float64{0.05, 0.5, 0.95}) {
-		t.Errorf("got %v, %v", got, err)
-	}
-	for _, bad := range []string{"", "1", "0", "x", "0.5,,2"} {
-		if _, err := parseConfidences(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
-	}
-}
-
 // A header travels through Beam with its columns' Arrow types (the Source
 // of Parquet input columns), which Beam's schemas cannot hold as they are.
 func TestColumnsCarryArrowTypes(t *testing.T) {

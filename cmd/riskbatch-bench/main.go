@@ -13,19 +13,18 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"flag"
 	"fmt"
-	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/riskbatch/riskbatch/internal/benchinput"
 )
 
 func main() {
@@ -69,7 +68,7 @@ func run(rows int, big bool, bin, dir string) error {
 		}
 	}
 	closed := filepath.Join(dir, "closed.csv")
-	if err := writeClosedForm(closed, rows); err != nil {
+	if err := benchinput.WriteCSV(closed, benchinput.ClosedForm(), rows); err != nil {
 		return err
 	}
 	closedPq := filepath.Join(dir, "closed.parquet")
@@ -77,12 +76,12 @@ func run(rows int, big bool, bin, dir string) error {
 		return err
 	}
 	wide := filepath.Join(dir, "wide.csv")
-	if err := writeWide(wide, rows, 30); err != nil {
+	if err := benchinput.WriteCSV(wide, benchinput.Wide(30), rows); err != nil {
 		return err
 	}
 	heavyRows := max(rows/50, 1000)
 	heavy := filepath.Join(dir, "heavy.csv")
-	if err := writeHeavy(heavy, heavyRows); err != nil {
+	if err := benchinput.WriteCSV(heavy, benchinput.Heavy(), heavyRows); err != nil {
 		return err
 	}
 
@@ -124,7 +123,7 @@ func run(rows int, big bool, bin, dir string) error {
 	}
 	if big {
 		bigCSV := filepath.Join(dir, "big.csv")
-		if err := writeClosedForm(bigCSV, 10_000_000); err != nil {
+		if err := benchinput.WriteCSV(bigCSV, benchinput.ClosedForm(), 10_000_000); err != nil {
 			return err
 		}
 		bigPq := filepath.Join(dir, "big.parquet")
@@ -192,66 +191,4 @@ func cpuModel() string {
 		}
 	}
 	return "unknown CPU"
-}
-
-// writeClosedForm writes n release rows of the closed-form families (pure,
-// approx, gaussian, gdp) with baselines, as a sweep would.
-func writeClosedForm(path string, n int) error {
-	return writeRows(path, "id,mechanism,epsilon,delta,sigma,mu,baseline", n, func(w *bufio.Writer, i int, rng *rand.Rand) {
-		b := strconv.FormatFloat(rng.Float64()*0.5, 'g', 6, 64)
-		switch i % 4 {
-		case 0:
-			fmt.Fprintf(w, "r%d,pure,%.4g,,,,%s\n", i, rng.Float64()*10, b)
-		case 1:
-			fmt.Fprintf(w, "r%d,approx,%.4g,1e-5,,,%s\n", i, rng.Float64()*10, b)
-		case 2:
-			fmt.Fprintf(w, "r%d,gaussian,,1e-5,%.4g,,%s\n", i, 0.5+rng.Float64()*10, b)
-		default:
-			fmt.Fprintf(w, "r%d,gdp,,1e-5,,%.4g,%s\n", i, rng.Float64()*3, b)
-		}
-	})
-}
-
-// writeWide writes n rows of cols numeric columns (no release columns: a
-// pass-through measures the writer).
-func writeWide(path string, n, cols int) error {
-	var h []string
-	for j := range cols {
-		h = append(h, "c"+strconv.Itoa(j))
-	}
-	return writeRows(path, strings.Join(h, ","), n, func(w *bufio.Writer, i int, rng *rand.Rand) {
-		for j := range cols {
-			if j > 0 {
-				w.WriteByte(',')
-			}
-			w.WriteString(strconv.FormatFloat(rng.Float64(), 'g', 8, 64))
-		}
-		w.WriteByte('\n')
-	})
-}
-
-// writeHeavy writes n zCDP rows with distinct ρ: each needs the numerical
-// conversion to a trade-off curve, so evaluation, not I/O, bounds the run.
-func writeHeavy(path string, n int) error {
-	return writeRows(path, "id,mechanism,rho,delta,baseline", n, func(w *bufio.Writer, i int, rng *rand.Rand) {
-		fmt.Fprintf(w, "z%d,zcdp,%.6g,1e-5,%.4g\n", i, 0.01+rng.Float64()*2, 0.01+rng.Float64()*0.4)
-	})
-}
-
-func writeRows(path, header string, n int, row func(*bufio.Writer, int, *rand.Rand)) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	rng := rand.New(rand.NewSource(1))
-	fmt.Fprintln(w, header)
-	for i := range n {
-		row(w, i, rng)
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/csv"
 	"errors"
 	"os"
 	"path/filepath"
@@ -11,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/urfave/cli/v2"
-	"github.com/xuri/excelize/v2"
 )
 
 // cliRun runs the command line in-process in dir and returns the exit
@@ -25,41 +24,6 @@ func cliRun(t *testing.T, dir string, args ...string) (code int, stdout, stderr 
 	var out, errOut bytes.Buffer
 	code = run(append([]string{"riskbatch"}, args...), &out, &errOut)
 	return code, out.String(), errOut.String()
-}
-
-// sampleCSV copies the sample release table to dir as t.csv, without its
-// DP-SGD rows: their accounting takes most of a second per run, and the
-// command line these tests check does not depend on them.
-func sampleCSV(t *testing.T, dir string) {
-	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "samples", "releases.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	records, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	mech := slices.Index(records[0], "mechanism")
-	if mech < 0 {
-		t.Fatal("the sample has no mechanism column")
-	}
-	kept := slices.DeleteFunc(records, func(r []string) bool { return r[mech] == "dpsgd" })
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	if err := w.WriteAll(kept); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "t.csv"), b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// exists reports whether a file exists in dir.
-func exists(dir, name string) bool {
-	_, err := os.Stat(filepath.Join(dir, name))
-	return err == nil
 }
 
 // The command-line table: every case runs in a directory of its own
@@ -148,8 +112,13 @@ func TestCommandLine(t *testing.T) {
 		{"columns, one of two matches nothing", []string{"columns", "epsilon", "dlta"}, exitUsage,
 			"riskbatch: columns: no column, group or paper matches \"dlta\"; did you mean delta?\nRun \"riskbatch columns --help\" for usage.\n", nil, nil},
 	}
+	// The built-in sample's DP-SGD rows take most of a second to account.
+	sample := map[string]bool{"flags with no command: the sample": true, "sample command": true}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			if sample[c.name] {
+				testenv.SkipUnlessLong(t, "evaluates the built-in sample")
+			}
 			dir := t.TempDir()
 			sampleCSV(t, dir)
 			code, stdout, stderr := cliRun(t, dir, c.args...)
@@ -385,11 +354,7 @@ func TestUnknownColumnsNamed(t *testing.T) {
 	if stderr != want {
 		t.Errorf("stderr:\n%q\nwant\n%q", stderr, want)
 	}
-	f, err := excelize.OpenFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := openBook(t, out)
 	comments, err := f.GetComments(f.GetSheetName(0))
 	if err != nil {
 		t.Fatal(err)

@@ -120,39 +120,74 @@ func arrange(app *cli.App, args []string) (commandLine, error) {
 			all[n] = s
 		}
 	}
+	found, err := findCommand(app, all, rest)
+	if err != nil {
+		return commandLine{}, err
+	}
+	if found.version {
+		return commandLine{version: true}, nil
+	}
+	name := implicitCommand
+	if found.at >= 0 {
+		name = rest[found.at]
+	}
+	if name == "help" {
+		return helpCommand(app, prog, rest[found.at+1:])
+	}
+	cmd := app.Command(name)
+	if cmd == nil {
+		return commandLine{}, unknownCommand(app, name)
+	}
+	if found.help {
+		if found.at < 0 {
+			return commandLine{args: []string{prog, "--help"}}, nil
+		}
+		return commandLine{args: []string{prog, cmd.Name, "--help"}}, nil
+	}
+	return arrangeCommand(app, cmd, all, prog, rest, found.at)
+}
 
-	// First pass: find the command, the first argument that is not a
-	// flag's value, and whether help or the version was asked for
-	// anywhere before a "--". A flag before the command must be some
-	// command's flag, or its value could not be told from the command.
-	cmdAt, help, version := -1, false, false
+// foundCommand is what the first pass of arrange learns of a command line.
+type foundCommand struct {
+	at      int  // index of the command's name in the words, -1 for none
+	help    bool // -h or --help stands before any "--"
+	version bool // --version stands before any "--"
+}
+
+// findCommand is arrange's first pass: it finds the command, the first
+// word that is not a flag's value, and whether help or the version was
+// asked for anywhere before a "--". A flag before the command must be
+// some command's flag (all), or its value could not be told from the
+// command.
+func findCommand(app *cli.App, all map[string]flagSpec, rest []string) (foundCommand, error) {
+	found := foundCommand{at: -1}
 	for i := 0; i < len(rest); i++ {
 		a := rest[i]
 		if a == "--" {
-			if cmdAt < 0 && i+1 < len(rest) {
-				cmdAt = i + 1
+			if found.at < 0 && i+1 < len(rest) {
+				found.at = i + 1
 			}
 			break
 		}
 		if !isFlag(a) {
-			if cmdAt < 0 {
-				cmdAt = i
+			if found.at < 0 {
+				found.at = i
 			}
 			continue
 		}
 		name, _, inline := flagName(a)
 		switch name {
 		case "h", "help":
-			help = true
+			found.help = true
 			continue
 		case "version":
-			version = true
+			found.version = true
 			continue
 		}
 		s, ok := all[name]
 		if !ok {
-			if cmdAt < 0 {
-				return commandLine{}, unknownFlag("", dashed(name), allFlagNames(app))
+			if found.at < 0 {
+				return foundCommand{}, unknownFlag("", dashed(name), allFlagNames(app))
 			}
 			continue // the second pass says it is unknown to the command
 		}
@@ -160,44 +195,33 @@ func arrange(app *cli.App, args []string) (commandLine, error) {
 			i++ // its value, which may look like a command or a flag
 		}
 	}
-	if version {
-		return commandLine{version: true}, nil
-	}
+	return found, nil
+}
 
-	name := implicitCommand
-	if cmdAt >= 0 {
-		name = rest[cmdAt]
-	}
-	if name == "help" {
-		// riskbatch help [CMD]: the help of CMD, or of riskbatch.
-		var target string
-		for _, a := range rest[cmdAt+1:] {
-			if !isFlag(a) {
-				target = a
-				break
-			}
+// helpCommand arranges `riskbatch help [CMD]`: the help of CMD, the first
+// of after that is not a flag, or of riskbatch.
+func helpCommand(app *cli.App, prog string, after []string) (commandLine, error) {
+	var target string
+	for _, a := range after {
+		if !isFlag(a) {
+			target = a
+			break
 		}
-		if target == "" || target == "help" {
-			return commandLine{args: []string{prog, "--help"}}, nil
-		}
-		if app.Command(target) == nil {
-			return commandLine{}, unknownCommand(app, target)
-		}
-		return commandLine{args: []string{prog, target, "--help"}}, nil
 	}
-	cmd := app.Command(name)
-	if cmd == nil {
-		return commandLine{}, unknownCommand(app, name)
+	if target == "" || target == "help" {
+		return commandLine{args: []string{prog, "--help"}}, nil
 	}
-	if help {
-		if cmdAt < 0 {
-			return commandLine{args: []string{prog, "--help"}}, nil
-		}
-		return commandLine{args: []string{prog, cmd.Name, "--help"}}, nil
+	if app.Command(target) == nil {
+		return commandLine{}, unknownCommand(app, target)
 	}
+	return commandLine{args: []string{prog, target, "--help"}}, nil
+}
 
-	// Second pass: the command's flags, wherever they stand, and its
-	// arguments in order.
+// arrangeCommand is arrange's second pass: the flags of cmd (whose name
+// stands at cmdAt, -1 for the implicit command), wherever they stand,
+// then "--" and its arguments in order. all holds every command's flags,
+// to tell a flag of another command from an unknown one.
+func arrangeCommand(app *cli.App, cmd *cli.Command, all map[string]flagSpec, prog string, rest []string, cmdAt int) (commandLine, error) {
 	specs := flagSpecs(cmd.Flags)
 	var flags, positional []string
 	for i := 0; i < len(rest); i++ {
@@ -251,14 +275,6 @@ func arrange(app *cli.App, args []string) (commandLine, error) {
 		out = append(out, positional...)
 	}
 	return commandLine{args: out}, nil
-}
-
-// andList joins words as "a", "a and b", "a, b and c".
-func andList(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // isKnownFlag reports whether a word is one of the flags of specs (or

@@ -18,6 +18,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/cellfiles"
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/internal/confidence"
 	"github.com/riskbatch/riskbatch/layout"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
@@ -66,7 +67,7 @@ const sampleOutput = "riskbatch-sample.xlsx"
 
 // runEval evaluates every row of every input table and writes the output.
 func runEval(cfg evalConfig) error {
-	levels, err := parseConfidences(cfg.confidence)
+	levels, err := confidence.Parse(cfg.confidence)
 	if err != nil {
 		return cli.Exit("--confidence: "+err.Error(), exitUsage)
 	}
@@ -91,24 +92,9 @@ func runEval(cfg evalConfig) error {
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	evOpts := []evaluate.Option{evaluate.WithConfidence(levels...), evaluate.WithDataLoader(loader), evaluate.WithDecimalMark(cfg.text.decimal)}
-	var reads []readFile
-	for _, in := range cfg.inputs {
-		reads = append(reads, readFile{path: in, role: "the input file"})
-	}
-	if len(cfg.priors) > 0 {
-		tables, opened, err := priorfiles.Load(cfg.priors)
-		if err != nil {
-			return cli.Exit("--priors: "+err.Error(), exitUsage)
-		}
-		evOpts = append(evOpts, evaluate.WithPriors(tables))
-		for _, p := range opened {
-			role := "the frequency table read with a --priors table"
-			if slices.Contains(cfg.priors, p) {
-				role = "the --priors table"
-			}
-			reads = append(reads, readFile{path: p, role: role})
-		}
+	ev, reads, err := newEvaluator(cfg, levels, loader)
+	if err != nil {
+		return err
 	}
 	if err := refuseOverwrite([]output{out}, reads, cfg.stdout); err != nil {
 		return cli.Exit(err.Error(), exitUsage)
@@ -116,42 +102,18 @@ func runEval(cfg evalConfig) error {
 	if err := refuseForeign(outFiles, cfg.force); err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	ev := evaluate.New(evOpts...)
 	// read counts the bytes read from the inputs, for the progress bar.
 	var read atomic.Int64
-	known := func(name string) bool { _, ok := ev.Vocabulary().Lookup(name); return ok }
-	opts := readers.Options{Format: cfg.inputFormat, Sheet: cfg.sheet, Accept: ev.Vocabulary().Recognizes, Known: known, Limits: cfg.limits, BytesRead: &read,
-		Encoding: cfg.text.encoding, Delimiter: cfg.text.delimiter}
-	var size int64 // of the inputs, for the progress bar (≤ 0: unknown)
-
-	var tables []readers.Table
-	closeAll := func() {
+	tables, size, err := openTables(cfg, ev, &read)
+	defer func() {
 		for _, t := range tables {
 			t.Close()
 		}
+	}()
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
 	}
-	defer closeAll()
-	if len(cfg.inputs) == 0 {
-		wb := samples.Workbook()
-		ts, err := readers.OpenReader(samples.WorkbookName, bytes.NewReader(wb), int64(len(wb)), opts)
-		if err != nil {
-			return cli.Exit(err.Error(), exitUsage)
-		}
-		tables, size = ts, int64(len(wb))
-	} else {
-		ts, err := openInputs(cfg, opts, ev.Vocabulary())
-		if err != nil {
-			return cli.Exit(err.Error(), exitUsage)
-		}
-		tables, size = ts, inputBytes(cfg.inputs)
-	}
-	// A sheet whose header stands below a title or group labels: say which
-	// row was taken, since the rows above it are not read.
-	for _, t := range tables {
-		if h, ok := t.(readers.HeaderNoter); ok && h.HeaderNote() != "" {
-			fmt.Fprintf(cfg.stderr, "riskbatch: %s, sheet %s: %s\n", t.File(), t.Sheet(), h.HeaderNote())
-		}
-	}
+	noteHeaderRows(cfg.stderr, tables)
 	lay, err := newLayout(ev, tables)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
@@ -163,15 +125,6 @@ func runEval(cfg evalConfig) error {
 		sources[i] = t
 	}
 	reportUnknownColumns(cfg.stderr, headers, sources)
-	sheetName := "Results"
-	if len(tables) == 1 && tables[0].Sheet() != "" {
-		sheetName = tables[0].Sheet()
-	}
-	for _, own := range []string{writers.SummarySheetName, writers.DocsSheetName, writers.CurvesSheetName} {
-		if strings.EqualFold(sheetName, own) {
-			sheetName = "Results" // those names belong to riskbatch's own sheets
-		}
-	}
 	threshold, err := parseThreshold(cfg.threshold)
 	if err != nil {
 		return cli.Exit("--threshold: "+err.Error(), exitUsage)
@@ -182,21 +135,12 @@ func runEval(cfg evalConfig) error {
 	}
 	sum := newSummary(lay.Layout, ev, sheet)
 	wopts := workbookOptions(cfg, threshold, ev, sheet, sum)
-	wopts.Format, wopts.SheetName = cfg.format, sheetName
-	var w writers.Writer
-	if out.stdout {
-		f, done, err := stdoutFile(cfg.stdout)
-		if err != nil {
-			return cli.Exit(fmt.Sprintf("%s: %v", stdoutName, err), exitUsage)
-		}
-		defer done()
-		w, err = writers.CreateStream(f, stdoutName, wopts)
-		if err != nil {
-			return cli.Exit(err.Error(), exitUsage)
-		}
-	} else if w, err = writers.Create(cfg.output, wopts); err != nil {
-		return cli.Exit(err.Error(), exitUsage)
+	wopts.Format, wopts.SheetName = cfg.format, resultSheetName(tables)
+	w, done, err := createOutput(cfg, out, wopts)
+	if err != nil {
+		return err
 	}
+	defer done()
 	if err := w.WriteHeader(noteUnknownColumns(headers, lay.Header(), lay.Inputs())); err != nil {
 		w.Abort()
 		return cli.Exit(fmt.Sprintf("%s: %v", out.name(), err), exitUsage)
@@ -226,21 +170,7 @@ func runEval(cfg evalConfig) error {
 	}
 	sample := len(cfg.inputs) == 0
 	if !cfg.quiet {
-		fmt.Fprintf(cfg.stderr, "riskbatch: %d rows: %d ok, %d partial, %d error → %s\n",
-			counts.total(), counts[evaluate.StatusOK], counts[evaluate.StatusPartial], counts[evaluate.StatusError], out.name())
-		if sample {
-			fmt.Fprintln(cfg.stderr, "riskbatch: this was the built-in sample; its error rows are invalid on purpose, to show how bad cells are reported")
-		}
-		if tr, ok := w.(writers.TruncationReporter); ok && tr.TruncatedCells() > 0 {
-			fmt.Fprintf(cfg.stderr, "riskbatch: %d cells longer than %d characters were cut to fit the workbook; each ends with %q\n",
-				tr.TruncatedCells(), writers.MaxCellChars, writers.TruncatedMarker)
-		}
-		if fr, ok := w.(writers.FormulaReporter); ok && fr.FormulasAsValues() > 0 {
-			fmt.Fprintf(cfg.stderr, "riskbatch: %d input formulas refer to other rows, other sheets or defined names, which are elsewhere in the output: they were written as their values\n", fr.FormulasAsValues())
-		}
-		if nr, ok := w.(writers.NullReporter); ok && nr.NulledCells() > 0 {
-			fmt.Fprintf(cfg.stderr, "riskbatch: %d cells could not be stored in their column's type and were written as nulls\n", nr.NulledCells())
-		}
+		reportRun(cfg.stderr, counts, w, out.name(), sample)
 	}
 	// The sample's error rows are there by design, so the demo exits 0; a
 	// user's own input with error rows exits 1.
@@ -248,6 +178,122 @@ func runEval(cfg evalConfig) error {
 		return cli.Exit("", exitRowErrors)
 	}
 	return nil
+}
+
+// newEvaluator builds the evaluator of a run (confidence levels, the
+// loader of files named in cells, the decimal mark, the --priors tables)
+// and lists the files the run reads, which the output must not replace.
+func newEvaluator(cfg evalConfig, levels []float64, loader *cellfiles.Loader) (*evaluate.Evaluator, []readFile, error) {
+	evOpts := []evaluate.Option{evaluate.WithConfidence(levels...), evaluate.WithDataLoader(loader), evaluate.WithDecimalMark(cfg.text.decimal)}
+	var reads []readFile
+	for _, in := range cfg.inputs {
+		reads = append(reads, readFile{path: in, role: "the input file"})
+	}
+	if len(cfg.priors) > 0 {
+		tables, opened, err := priorfiles.Load(cfg.priors)
+		if err != nil {
+			return nil, nil, cli.Exit("--priors: "+err.Error(), exitUsage)
+		}
+		evOpts = append(evOpts, evaluate.WithPriors(tables))
+		for _, p := range opened {
+			role := "the frequency table read with a --priors table"
+			if slices.Contains(cfg.priors, p) {
+				role = "the --priors table"
+			}
+			reads = append(reads, readFile{path: p, role: role})
+		}
+	}
+	return evaluate.New(evOpts...), reads, nil
+}
+
+// openTables opens the tables of the inputs, or of the built-in sample
+// when there is none, and returns their size in bytes for the progress
+// bar (≤ 0: unknown). read counts the bytes read from them. The tables
+// returned, even with an error, are the caller's to close.
+func openTables(cfg evalConfig, ev *evaluate.Evaluator, read *atomic.Int64) ([]readers.Table, int64, error) {
+	known := func(name string) bool { _, ok := ev.Vocabulary().Lookup(name); return ok }
+	opts := readers.Options{Format: cfg.inputFormat, Sheet: cfg.sheet, Accept: ev.Vocabulary().Recognizes, Known: known, Limits: cfg.limits, BytesRead: read,
+		Encoding: cfg.text.encoding, Delimiter: cfg.text.delimiter}
+	if len(cfg.inputs) == 0 {
+		wb := samples.Workbook()
+		tables, err := readers.OpenReader(samples.WorkbookName, bytes.NewReader(wb), int64(len(wb)), opts)
+		if err != nil {
+			return nil, 0, err
+		}
+		return tables, int64(len(wb)), nil
+	}
+	tables, err := openInputs(cfg, opts, ev.Vocabulary())
+	if err != nil {
+		return nil, 0, err
+	}
+	return tables, inputBytes(cfg.inputs), nil
+}
+
+// noteHeaderRows says, for a sheet whose header stands below a title or
+// group labels, which row was taken, since the rows above it are not read.
+func noteHeaderRows(stderr io.Writer, tables []readers.Table) {
+	for _, t := range tables {
+		if h, ok := t.(readers.HeaderNoter); ok && h.HeaderNote() != "" {
+			fmt.Fprintf(stderr, "riskbatch: %s, sheet %s: %s\n", t.File(), t.Sheet(), h.HeaderNote())
+		}
+	}
+}
+
+// resultSheetName names the output's data sheet: the input's sheet when
+// there is one table from a sheet, unless riskbatch's own sheets have that
+// name; "Results" otherwise.
+func resultSheetName(tables []readers.Table) string {
+	name := "Results"
+	if len(tables) == 1 && tables[0].Sheet() != "" {
+		name = tables[0].Sheet()
+	}
+	for _, own := range []string{writers.SummarySheetName, writers.DocsSheetName, writers.CurvesSheetName} {
+		if strings.EqualFold(name, own) {
+			name = "Results" // those names belong to riskbatch's own sheets
+		}
+	}
+	return name
+}
+
+// createOutput opens the writer of the output: a file, or standard output
+// for -o -. done releases standard output; the caller calls it when the
+// writer is finished with.
+func createOutput(cfg evalConfig, out output, wopts writers.Options) (w writers.Writer, done func() error, err error) {
+	if !out.stdout {
+		if w, err = writers.Create(cfg.output, wopts); err != nil {
+			return nil, nil, cli.Exit(err.Error(), exitUsage)
+		}
+		return w, func() error { return nil }, nil
+	}
+	f, done, err := stdoutFile(cfg.stdout)
+	if err != nil {
+		return nil, nil, cli.Exit(fmt.Sprintf("%s: %v", stdoutName, err), exitUsage)
+	}
+	if w, err = writers.CreateStream(f, stdoutName, wopts); err != nil {
+		done()
+		return nil, nil, cli.Exit(err.Error(), exitUsage)
+	}
+	return w, done, nil
+}
+
+// reportRun prints the counts of a finished run and what the writer had to
+// change to store the cells (cut, written as values, nulled).
+func reportRun(stderr io.Writer, counts statusCounts, w writers.Writer, name string, sample bool) {
+	fmt.Fprintf(stderr, "riskbatch: %d rows: %d ok, %d partial, %d error → %s\n",
+		counts.total(), counts[evaluate.StatusOK], counts[evaluate.StatusPartial], counts[evaluate.StatusError], name)
+	if sample {
+		fmt.Fprintln(stderr, "riskbatch: this was the built-in sample; its error rows are invalid on purpose, to show how bad cells are reported")
+	}
+	if tr, ok := w.(writers.TruncationReporter); ok && tr.TruncatedCells() > 0 {
+		fmt.Fprintf(stderr, "riskbatch: %d cells longer than %d characters were cut to fit the workbook; each ends with %q\n",
+			tr.TruncatedCells(), writers.MaxCellChars, writers.TruncatedMarker)
+	}
+	if fr, ok := w.(writers.FormulaReporter); ok && fr.FormulasAsValues() > 0 {
+		fmt.Fprintf(stderr, "riskbatch: %d input formulas refer to other rows, other sheets or defined names, which are elsewhere in the output: they were written as their values\n", fr.FormulasAsValues())
+	}
+	if nr, ok := w.(writers.NullReporter); ok && nr.NulledCells() > 0 {
+		fmt.Fprintf(stderr, "riskbatch: %d cells could not be stored in their column's type and were written as nulls\n", nr.NulledCells())
+	}
 }
 
 // defaultOutput names the output of an input: releases.csv → releases-risk.csv.
@@ -311,80 +357,115 @@ func batchLimit(width int) int { return max(1, min(batchRows, batchCells/max(wid
 // from the inputs (readers.Options.BytesRead): the progress bar shows, as
 // each batch is written, how much of the inputs had been read for it.
 func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, read *atomic.Int64, w writers.Writer, workers int, progress *progress, sum *summary) (statusCounts, error) {
-	counts := statusCounts{}
-	todo := make(chan *batch, workers)
-	done := make(chan *batch, workers)
-	// slots bounds the batches in flight (queued, being evaluated, or
-	// evaluated and waiting for an earlier one to be written). Without it
-	// one slow batch lets the batches after it pile up in pending, as many
-	// as the reader can read meanwhile (827 MB on one core for 10⁶ rows).
-	slots := make(chan struct{}, 2*workers+2)
-	readErr := make(chan error, 1)
-	quit := make(chan struct{})
-	stopReading := sync.OnceFunc(func() { close(quit) })
-	go func() {
-		defer close(todo)
-		seq := 0
-		// send hands a batch to the workers; false when the run stops.
-		send := func(b *batch) bool {
-			b.read = read.Load()
-			select {
-			case slots <- struct{}{}:
-			case <-quit:
-				return false
-			case <-ctx.Done():
-				return false
-			}
-			select {
-			case todo <- b:
-				seq++
-				return true
-			case <-quit:
-			case <-ctx.Done():
-			}
-			return false
-		}
-		limit := batchLimit(lay.Width())
-		for ti, t := range tables {
-			src := layout.SourceName(t)
-			b := &batch{seq: seq, tableNo: ti, source: src}
-			for {
-				row, err := t.Next()
-				if err == io.EOF {
-					break
-				}
-				if err != nil && readers.IsFatal(err) {
-					readErr <- err
-					return
-				}
-				b.rows = append(b.rows, row)
-				b.errs = append(b.errs, err)
-				if len(b.rows) >= limit {
-					if !send(b) {
-						return
-					}
-					b = &batch{seq: seq, tableNo: ti, source: src}
-				}
-			}
-			if len(b.rows) > 0 && !send(b) {
-				return
-			}
-		}
-		readErr <- nil
-	}()
+	f := &flow{
+		ctx:  ctx,
+		todo: make(chan *batch, workers),
+		done: make(chan *batch, workers),
+		// slots bounds the batches in flight (queued, being evaluated,
+		// or evaluated and waiting for an earlier one to be written).
+		// Without it one slow batch lets the batches after it pile up in
+		// pending, as many as the reader can read meanwhile (827 MB on
+		// one core for 10⁶ rows).
+		slots:   make(chan struct{}, 2*workers+2),
+		readErr: make(chan error, 1),
+		quit:    make(chan struct{}),
+	}
+	f.stopReading = sync.OnceFunc(func() { close(f.quit) })
+	go lay.readBatches(f, tables, read)
 	var wg sync.WaitGroup
 	for i := 0; i < workers; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for b := range todo {
+			for b := range f.todo {
 				lay.evaluate(b)
-				done <- b
+				f.done <- b
 			}
 		}()
 	}
-	go func() { wg.Wait(); close(done) }()
+	go func() { wg.Wait(); close(f.done) }()
+	return lay.writeInOrder(f, w, progress, sum)
+}
 
+// flow is the channels between the reader, the workers and the writer of
+// one stream.
+type flow struct {
+	ctx  context.Context
+	todo chan *batch // read, to evaluate
+	done chan *batch // evaluated, to write in order
+	// slots holds a token for each batch in flight.
+	slots chan struct{}
+	// readErr gets the reader's result: nil when every table was read.
+	readErr chan error
+	// quit, closed by stopReading, stops the reader.
+	quit        chan struct{}
+	stopReading func()
+}
+
+// send hands a batch to the workers; false when the run stops. read is
+// the count of input bytes read so far.
+func (f *flow) send(b *batch, read int64) bool {
+	b.read = read
+	select {
+	case f.slots <- struct{}{}:
+	case <-f.quit:
+		return false
+	case <-f.ctx.Done():
+		return false
+	}
+	select {
+	case f.todo <- b:
+		return true
+	case <-f.quit:
+	case <-f.ctx.Done():
+	}
+	return false
+}
+
+// readBatches reads every table in order into batches numbered from 0 and
+// sends them to the workers. It closes f.todo when it stops, and reports
+// on f.readErr a fatal read error, or nil once every table is read.
+func (lay *evalLayout) readBatches(f *flow, tables []readers.Table, read *atomic.Int64) {
+	defer close(f.todo)
+	seq := 0
+	limit := batchLimit(lay.Width())
+	for ti, t := range tables {
+		src := layout.SourceName(t)
+		b := &batch{seq: seq, tableNo: ti, source: src}
+		for {
+			row, err := t.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil && readers.IsFatal(err) {
+				f.readErr <- err
+				return
+			}
+			b.rows = append(b.rows, row)
+			b.errs = append(b.errs, err)
+			if len(b.rows) >= limit {
+				if !f.send(b, read.Load()) {
+					return
+				}
+				seq++
+				b = &batch{seq: seq, tableNo: ti, source: src}
+			}
+		}
+		if len(b.rows) > 0 {
+			if !f.send(b, read.Load()) {
+				return
+			}
+			seq++
+		}
+	}
+	f.readErr <- nil
+}
+
+// writeInOrder writes the evaluated batches in the order they were read,
+// counting the rows by status and adding them to the summary, until the
+// workers are done, the context ends, or writing fails.
+func (lay *evalLayout) writeInOrder(f *flow, w writers.Writer, progress *progress, sum *summary) (statusCounts, error) {
+	counts := statusCounts{}
 	pending := map[int]*batch{}
 	next := 0
 	written := 0
@@ -393,11 +474,11 @@ collect:
 	for {
 		var b *batch
 		select {
-		case <-ctx.Done():
+		case <-f.ctx.Done():
 			// Do not wait for the reader: it may be blocked on a pipe.
-			stopReading()
-			return counts, ctx.Err()
-		case nb, ok := <-done:
+			f.stopReading()
+			return counts, f.ctx.Err()
+		case nb, ok := <-f.done:
 			if !ok {
 				break collect
 			}
@@ -411,12 +492,12 @@ collect:
 			}
 			delete(pending, next)
 			next++
-			<-slots
+			<-f.slots
 			for i, cells := range nb.out {
 				if writeErr == nil {
 					if err := lay.write(w, nb, i, cells); err != nil {
 						writeErr = err
-						stopReading()
+						f.stopReading()
 					}
 				}
 				counts[nb.status[i]]++
@@ -429,11 +510,11 @@ collect:
 	if writeErr != nil {
 		return counts, fmt.Errorf("writing the output: %w", writeErr)
 	}
-	if ctx.Err() != nil {
-		return counts, ctx.Err()
+	if f.ctx.Err() != nil {
+		return counts, f.ctx.Err()
 	}
 	select {
-	case err := <-readErr:
+	case err := <-f.readErr:
 		return counts, err
 	default:
 		return counts, nil // the reader stopped early: only on quit or ctx, handled above
@@ -466,21 +547,4 @@ func (lay *evalLayout) evaluate(b *batch) {
 		}
 		b.out[i] = out
 	}
-}
-
-// parseConfidences reads --confidence: one level or a comma-separated list,
-// each in (0, 1), as numbers or percentages.
-func parseConfidences(s string) ([]float64, error) {
-	var levels []float64
-	for _, f := range splitList(s) {
-		v, err := evaluate.ParseNumber(f)
-		if err != nil || !(v > 0 && v < 1) {
-			return nil, fmt.Errorf("%q is not a confidence level; expected numbers in (0, 1) such as 0.95 or 0.05,0.5,0.95", f)
-		}
-		levels = append(levels, v)
-	}
-	if len(levels) == 0 {
-		return nil, fmt.Errorf("no level given; expected numbers in (0, 1) such as 0.95")
-	}
-	return levels, nil
 }

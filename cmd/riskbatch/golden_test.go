@@ -10,7 +10,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -233,7 +233,7 @@ func writeGolden(t *testing.T, sums map[string]string) {
 	for k := range sums {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	var b strings.Builder
 	for _, k := range keys {
 		b.WriteString(sums[k] + "  " + k + "\n")

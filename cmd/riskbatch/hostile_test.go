@@ -1,12 +1,9 @@
 package main
 
 import (
-	"archive/zip"
 	"bytes"
-	"compress/flate"
 	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -16,63 +13,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/readers"
 )
-
-// zipBomb writes an XLSX workbook whose one sheet, "Bomb", is about 2 GiB
-// of XML (a header row naming epsilon, then one row of endless cells)
-// packed with deflate into about 4 MB. The compressed blocks of 1 MiB of
-// the repetition are written once and repeated: each copy starts a new
-// block at a byte boundary and refers only to its own bytes, so the copies
-// decode one after the other, and nothing here holds the unpacked bytes.
-// It returns the sheet's unpacked and packed sizes.
-func zipBomb(t *testing.T, path string) (size, packedSize int64) {
-	t.Helper()
-	const ns = `xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"`
-	const rels = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
-	head := []byte(`<?xml version="1.0"?><worksheet ` + ns + `><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>epsilon</t></is></c></row><row r="2">`)
-	chunk := bytes.Repeat([]byte(`<c><v>1</v></c>`), (1<<20)/15)
-	block := func(p []byte) []byte {
-		var b bytes.Buffer
-		w, _ := flate.NewWriter(&b, flate.BestCompression)
-		w.Write(p)
-		w.Flush()
-		return b.Bytes()
-	}
-	data := block(head)
-	size, crc := int64(len(head)), crc32.ChecksumIEEE(head)
-	packed := block(chunk)
-	for size < 2<<30 {
-		data = append(data, packed...)
-		crc = crc32.Update(crc, crc32.IEEETable, chunk)
-		size += int64(len(chunk))
-	}
-	data = append(data, 0x01, 0x00, 0x00, 0xff, 0xff) // a final, empty stored block
-
-	var buf bytes.Buffer
-	w := zip.NewWriter(&buf)
-	for _, p := range [][2]string{
-		{"_rels/.rels", `<Relationships><Relationship Id="rId1" Type="` + rels + `officeDocument" Target="xl/workbook.xml"/></Relationships>`},
-		{"xl/workbook.xml", `<workbook ` + ns + ` xmlns:r="` + strings.TrimSuffix(rels, "/") + `"><sheets><sheet name="Bomb" sheetId="1" r:id="rId1"/></sheets></workbook>`},
-		{"xl/_rels/workbook.xml.rels", `<Relationships><Relationship Id="rId1" Type="` + rels + `worksheet" Target="worksheets/sheet1.xml"/></Relationships>`},
-	} {
-		f, _ := w.Create(p[0])
-		f.Write([]byte(p[1]))
-	}
-	f, err := w.CreateRaw(&zip.FileHeader{Name: "xl/worksheets/sheet1.xml", Method: zip.Deflate,
-		CRC32: crc, CompressedSize64: uint64(len(data)), UncompressedSize64: uint64(size)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Write(data)
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return size, int64(len(data))
-}
 
 // runMeasured runs the command line and returns its exit status, stderr,
 // the bytes it allocated and the time it took.
@@ -111,7 +54,7 @@ func TestHostileInputs(t *testing.T) {
 	out := filepath.Join(dir, "out.xlsx")
 
 	bomb := filepath.Join(dir, "bomb.xlsx")
-	size, packed := zipBomb(t, bomb)
+	size, packed := testfiles.ZipBomb(t, bomb)
 	st, _ := os.Stat(bomb)
 	code, stderr, alloc, took := runMeasured(t, "eval", bomb, "-o", out, "-q")
 	t.Logf("zip bomb (a file of %d bytes, a sheet unpacking to %d): refused in %v, %d KB allocated", st.Size(), size, took, alloc>>10)
@@ -182,14 +125,7 @@ func TestCellLimitKeepsRow(t *testing.T) {
 	note := strings.Repeat("n", 200)
 	os.WriteFile(in, []byte("name,epsilon,baseline,note\nr1,1,0.1,"+note+"\nr2,1,0.1,ok\n"), 0o644)
 	out := filepath.Join(dir, "out.csv")
-	code, stderr := riskbatch(t, "eval", in, "-o", out, "-q", "--max-cell-bytes", "100")
-	if code != exitRowErrors {
-		t.Fatalf("exit %d, want 1: %s", code, stderr)
-	}
-	header, rows := readAll(t, out)
-	if len(rows) != 2 {
-		t.Fatalf("%d rows, want 2", len(rows))
-	}
+	header, rows := evalRows(t, exitRowErrors, out, 2, "eval", in, "-o", out, "-q", "--max-cell-bytes", "100")
 	st, msg := column(header, "status"), column(header, "message")
 	if rows[0][0] != "r1" || rows[0][st] != "error" || !strings.Contains(rows[0][msg], "row 2, column note: this cell holds 200 bytes: the limit is 100 bytes; if the file is genuine, raise it with --max-cell-bytes") {
 		t.Errorf("row 1: %q", rows[0])

@@ -1,17 +1,16 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/riskbatch/riskbatch/internal/testenv"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 )
 
 // The Parquet output is readable by an independent Parquet implementation:
@@ -20,35 +19,10 @@ import (
 // RISKBATCH_NODE_MODULES (its node_modules); .ci/run installs both. Where
 // they are absent it skips with a message, or fails under CI=true.
 func TestParquetReadByDuckDB(t *testing.T) {
-	modules := os.Getenv("RISKBATCH_NODE_MODULES")
-	node, err := exec.LookPath("node")
-	if err != nil || modules == "" {
-		testenv.Absent(t, "DuckDB for Node.js is absent: run `npm install @duckdb/node-api` in a folder and set RISKBATCH_NODE_MODULES to its node_modules")
-	}
-	if _, err := os.Stat(filepath.Join(modules, "@duckdb", "node-api")); err != nil {
-		testenv.Absent(t, "DuckDB for Node.js is absent from "+modules)
-	}
-	dir := t.TempDir()
-	out := filepath.Join(dir, "out.parquet")
-	if code, stderr := riskbatch(t, "eval", filepath.Join("..", "..", "samples", "releases.csv"), "-o", out, "-q"); code != exitRowErrors {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	script := filepath.Join(dir, "read.mjs")
-	os.WriteFile(script, []byte(`import { createRequire } from 'module'
-const require = createRequire(process.env.RISKBATCH_NODE_MODULES + '/')
-const { DuckDBInstance } = require('@duckdb/node-api')
-const con = await (await DuckDBInstance.create(':memory:')).connect()
-const file = process.argv[2].replaceAll("'", "''")
-const types = await con.runAndReadAll("DESCRIBE SELECT * FROM read_parquet('" + file + "')")
-const rows = await con.runAndReadAll("SELECT * FROM read_parquet('" + file + "')")
-console.log(JSON.stringify({ types: types.getRowObjectsJson().map(x => [x.column_name, x.column_type]), rows: rows.getRowObjectsJson() }))
-`), 0o644)
-	cmd := exec.Command(node, script, out)
-	cmd.Env = append(os.Environ(), "RISKBATCH_NODE_MODULES="+modules)
-	data, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("DuckDB could not read the Parquet output: %v", err)
-	}
+	duck := newDuckDB(t)
+	out := filepath.Join(t.TempDir(), "out.parquet")
+	mustRun(t, exitRowErrors, "eval", samplePath("releases.csv"), "-o", out, "-q")
+	data := duck.run(t, `console.log(JSON.stringify(await read(process.argv[2])))`, out)
 	var got struct {
 		Types [][2]string
 		Rows  []map[string]any
@@ -77,7 +51,7 @@ console.log(JSON.stringify({ types: types.getRowObjectsJson().map(x => [x.column
 					t.Errorf("row %d %s: DuckDB null, written %q", i+2, name, r[j])
 				}
 			case float64:
-				w, _ := strconv.ParseFloat(r[j], 64)
+				w, _ := parseFloat(r[j])
 				if x != w {
 					t.Errorf("row %d %s: DuckDB %v, written %q", i+2, name, x, r[j])
 				}
@@ -97,28 +71,13 @@ console.log(JSON.stringify({ types: types.getRowObjectsJson().map(x => [x.column
 // LibreOffice by default).
 func TestXLSXOpensInLibreOffice(t *testing.T) {
 	testenv.SkipUnlessLong(t, "a LibreOffice conversion")
-	soffice := testenv.LookPath(t, "soffice", "libreoffice")
+	office := soffice(t)
 	dir := t.TempDir()
-	out := filepath.Join(dir, "out.xlsx")
-	if code, stderr := riskbatch(t, "-o", out, "-q"); code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	cmd := exec.Command(soffice, "--headless", "-env:UserInstallation=file://"+filepath.Join(dir, "profile"),
-		"--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1", "--outdir", dir, out)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("LibreOffice: %v: %s", err, msg)
-	}
-	// The filter's last field (-1) writes one CSV per sheet: out-SHEET.csv.
+	out := sampleWorkbook(t)
+	convert(t, office, nil, "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1", dir, out)
+	// The filter's last field (-1) writes one CSV per sheet: NAME-SHEET.csv.
 	// The data sheet keeps the input's sheet name, Releases.
-	f, err := os.Open(filepath.Join(dir, "out-Releases.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	lo, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	lo := testfiles.ReadCSV(t, filepath.Join(dir, strings.TrimSuffix(filepath.Base(out), ".xlsx")+"-Releases.csv"))
 	header, rows := readAll(t, out)
 	if len(lo) != len(rows)+1 || strings.Join(lo[0], ",") != strings.Join(header, ",") {
 		t.Fatalf("LibreOffice sees %d rows, header %v", len(lo)-1, lo[0])
@@ -128,8 +87,8 @@ func TestXLSXOpensInLibreOffice(t *testing.T) {
 		if r[fdp] == "" {
 			continue
 		}
-		w, _ := strconv.ParseFloat(r[fdp], 64)
-		x, err := strconv.ParseFloat(lo[i+1][fdp], 64)
+		w, _ := parseFloat(r[fdp])
+		x, err := parseFloat(lo[i+1][fdp])
 		if err != nil || math.Abs(x-w) > 1e-12*math.Max(1, w) {
 			t.Errorf("row %d: LibreOffice shows fdp_success %q, written %v", i+2, lo[i+1][fdp], w)
 		}
@@ -144,47 +103,15 @@ func TestXLSXOpensInLibreOffice(t *testing.T) {
 // and DuckDB's Node package (RISKBATCH_NODE_MODULES, as above); skips
 // where they are absent, and fails then when CI=true.
 func TestParquetPassThroughReadByDuckDB(t *testing.T) {
-	modules := os.Getenv("RISKBATCH_NODE_MODULES")
-	node, err := exec.LookPath("node")
-	if err == nil && modules != "" {
-		_, err = os.Stat(filepath.Join(modules, "@duckdb", "node-api"))
-	}
-	if err != nil || modules == "" {
-		msg := "DuckDB for Node.js is absent: run `npm install @duckdb/node-api` in a folder and set RISKBATCH_NODE_MODULES to its node_modules"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	dir := t.TempDir()
+	duck := newDuckDB(t)
 	in, err := filepath.Abs(filepath.Join("..", "..", "readers", "testdata", "duckdb_v2.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(dir, "out.parquet")
-	if code, stderr := riskbatch(t, "eval", in, "-o", out, "-q", "--pass-through"); code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	script := filepath.Join(dir, "read.mjs")
-	os.WriteFile(script, []byte(`import { createRequire } from 'module'
-const require = createRequire(process.env.RISKBATCH_NODE_MODULES + '/')
-const { DuckDBInstance } = require('@duckdb/node-api')
-const con = await (await DuckDBInstance.create(':memory:')).connect()
-await con.run("SET TimeZone = 'UTC'")
-const read = async (f) => {
-  f = f.replaceAll("'", "''")
-  const types = await con.runAndReadAll("DESCRIBE SELECT * FROM read_parquet('" + f + "')")
-  const rows = await con.runAndReadAll("SELECT * FROM read_parquet('" + f + "')")
-  return { types: types.getRowObjectsJson().map(x => [x.column_name, x.column_type]), rows: rows.getRowObjectsJson() }
-}
-console.log(JSON.stringify({ in: await read(process.argv[2]), out: await read(process.argv[3]) }))
-`), 0o644)
-	cmd := exec.Command(node, script, in, out)
-	cmd.Env = append(os.Environ(), "RISKBATCH_NODE_MODULES="+modules)
-	data, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("DuckDB could not read the files: %v", err)
-	}
+	out := filepath.Join(t.TempDir(), "out.parquet")
+	mustRun(t, exitOK, "eval", in, "-o", out, "-q", "--pass-through")
+	data := duck.run(t, `await con.run("SET TimeZone = 'UTC'")
+console.log(JSON.stringify({ in: await read(process.argv[2]), out: await read(process.argv[3]) }))`, in, out)
 	type duckTable struct {
 		Types [][2]string
 		Rows  []map[string]any
@@ -212,4 +139,44 @@ console.log(JSON.stringify({ in: await read(process.argv[2]), out: await read(pr
 			}
 		}
 	}
+}
+
+// duckDBPrelude opens DuckDB (its Node.js package, from
+// RISKBATCH_NODE_MODULES) as con, with read(f): the column names and types
+// and the rows, as JSON, of the Parquet file f.
+const duckDBPrelude = `import { createRequire } from 'module'
+const require = createRequire(process.env.RISKBATCH_NODE_MODULES + '/')
+const { DuckDBInstance } = require('@duckdb/node-api')
+const con = await (await DuckDBInstance.create(':memory:')).connect()
+const read = async (f) => {
+  f = f.replaceAll("'", "''")
+  const types = await con.runAndReadAll("DESCRIBE SELECT * FROM read_parquet('" + f + "')")
+  const rows = await con.runAndReadAll("SELECT * FROM read_parquet('" + f + "')")
+  return { types: types.getRowObjectsJson().map(x => [x.column_name, x.column_type]), rows: rows.getRowObjectsJson() }
+}
+`
+
+// duckDB is node with DuckDB's Node.js package in modules.
+type duckDB struct{ node, modules string }
+
+// newDuckDB finds DuckDB for Node.js; where it is absent it skips the
+// test, or fails it under CI=true (testenv.DuckDB).
+func newDuckDB(t *testing.T) duckDB {
+	t.Helper()
+	node, modules := testenv.DuckDB(t)
+	return duckDB{node, modules}
+}
+
+// run runs script after duckDBPrelude in node with args and returns what
+// it prints.
+func (d duckDB) run(t *testing.T, script string, args ...string) []byte {
+	t.Helper()
+	path := writeFile(t, filepath.Join(t.TempDir(), "read.mjs"), duckDBPrelude+script+"\n")
+	cmd := exec.Command(d.node, append([]string{path}, args...)...)
+	cmd.Env = append(os.Environ(), testenv.NodeModulesEnv+"="+d.modules)
+	data, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("DuckDB could not read %s: %v", strings.Join(args, ", "), err)
+	}
+	return data
 }

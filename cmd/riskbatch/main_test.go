@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,82 +9,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/riskbatch/riskbatch/evaluate"
-	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/samples"
-	"github.com/riskbatch/riskbatch/table"
 )
 
-// riskbatch runs the command line in-process and returns the exit status
-// and what it printed on stderr.
-func riskbatch(t testing.TB, args ...string) (int, string) {
-	t.Helper()
-	var stdout, stderr bytes.Buffer
-	code := run(append([]string{"riskbatch"}, args...), &stdout, &stderr)
-	return code, stderr.String()
-}
-
-// readAll reads every table of a file into a header and rows of cell text.
-func readAll(t *testing.T, path string) ([]string, [][]string) {
-	t.Helper()
-	tables, err := readers.Open(path, readers.Options{Accept: evaluate.NewVocabulary().Recognizes})
-	if err != nil {
-		t.Fatalf("open %s: %v", path, err)
-	}
-	var header []string
-	var rows [][]string
-	for _, tb := range tables {
-		header = header[:0]
-		for _, c := range tb.Columns() {
-			header = append(header, c.Name)
-		}
-		for {
-			r, err := tb.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatalf("read %s: %v", path, err)
-			}
-			row := make([]string, len(header))
-			for i, c := range r.Cells {
-				if i < len(row) {
-					row[i] = cellText(c)
-				}
-			}
-			rows = append(rows, row)
-		}
-		tb.Close()
-	}
-	return header, rows
-}
-
-// cellText prints a cell so that the same value read from different
-// formats compares equal.
-func cellText(c table.Cell) string {
-	if c.IsEmpty() {
-		return ""
-	}
-	return c.String()
-}
-
-func column(header []string, name string) int {
-	for i, h := range header {
-		if h == name {
-			return i
-		}
-	}
-	return -1
-}
-
+// `riskbatch` alone evaluates the built-in sample (sampleWorkbook: exit 0)
+// and writes every row of it, each with the status its note promises.
 func TestSampleRun(t *testing.T) {
-	dir := t.TempDir()
-	out := filepath.Join(dir, "riskbatch-sample.xlsx")
-	code, stderr := riskbatch(t, "-o", out, "-q")
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	header, rows := readAll(t, out)
+	header, rows := readAll(t, sampleWorkbook(t))
 	_, sample := samples.Releases()
 	if len(rows) != len(sample) {
 		t.Fatalf("%d rows, want the sample's %d", len(rows), len(sample))
@@ -108,10 +38,11 @@ func TestSampleRun(t *testing.T) {
 }
 
 // CSV → XLSX → Parquet → CSV keeps every input column and row; the output
-// columns are recomputed at each step and agree.
+// columns are recomputed at each step and agree. On the sample release
+// table (by default without its DP-SGD rows: sampleReleases).
 func TestRoundTrips(t *testing.T) {
 	dir := t.TempDir()
-	src := filepath.Join("..", "..", "samples", "releases.csv")
+	src := sampleReleases(t, dir)
 	inHeader, inRows := readAll(t, src)
 	steps := []struct{ in, out string }{
 		{src, filepath.Join(dir, "a.xlsx")},
@@ -156,17 +87,6 @@ func TestRoundTrips(t *testing.T) {
 	}
 }
 
-// sameValue compares cell texts, numerically when both are numbers (a
-// number written by a spreadsheet may gain or lose a trailing ".0").
-func sameValue(a, b string) bool {
-	if a == b {
-		return true
-	}
-	x, errA := parseFloat(a)
-	y, errB := parseFloat(b)
-	return errA == nil && errB == nil && x == y
-}
-
 func TestBadCellsKeepRows(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.csv")
@@ -177,14 +97,7 @@ func TestBadCellsKeepRows(t *testing.T) {
 		"d,2,,5%,percent baseline\n"+
 		"e,1,,0.1,one cell too many,EXTRA\n"), 0o644)
 	out := filepath.Join(dir, "out.csv")
-	code, stderr := riskbatch(t, "eval", in, "-o", out, "--quiet")
-	if code != exitRowErrors {
-		t.Fatalf("exit %d (%s), want 1", code, stderr)
-	}
-	header, rows := readAll(t, out)
-	if len(rows) != 5 {
-		t.Fatalf("%d rows", len(rows))
-	}
+	header, rows := evalRows(t, exitRowErrors, out, 5, "eval", in, "-o", out, "--quiet")
 	st, msg := column(header, "status"), column(header, "message")
 	want := []struct{ status, msg string }{{"ok", ""}, {"error", "epsilon"}, {"error", "delta"}, {"ok", ""}, {"error", "in.csv, row 6"}}
 	for i, w := range want {

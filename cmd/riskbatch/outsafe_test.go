@@ -14,26 +14,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/xuri/excelize/v2"
 
 	"github.com/riskbatch/riskbatch/internal/testenv"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/writers"
 )
-
-// riskbatchTo runs the command line in-process with stdout as standard
-// output and returns the exit status and stderr.
-func riskbatchTo(t testing.TB, stdout io.Writer, args ...string) (int, string) {
-	t.Helper()
-	var stderr bytes.Buffer
-	code := run(append([]string{"riskbatch"}, args...), stdout, &stderr)
-	return code, stderr.String()
-}
 
 // realTempDir is a temporary folder named with its links followed, as
 // messages name resolved paths.
@@ -44,14 +31,6 @@ func realTempDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return d
-}
-
-func writeFile(t *testing.T, path, text string) string {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }
 
 // snapshot records the names and contents of a folder's files (links as
@@ -482,25 +461,7 @@ func foreignFile(t *testing.T, path, format string) {
 			t.Fatal(err)
 		}
 	case "parquet":
-		schema := arrow.NewSchema([]arrow.Field{{Name: "amount", Type: arrow.PrimitiveTypes.Float64}}, nil)
-		b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
-		b.Field(0).(*array.Float64Builder).Append(900)
-		rec := b.NewRecordBatch()
-		defer rec.Release()
-		f, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w, err := pqarrow.NewFileWriter(schema, f, parquet.NewWriterProperties(), pqarrow.DefaultWriterProps())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Write(rec); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
+		testfiles.WriteFloatsParquet(t, path, "amount", 900)
 	}
 }
 
@@ -558,7 +519,8 @@ func TestForce(t *testing.T) {
 // TestTemplateForce: `riskbatch template` replaces a template it wrote
 // that nobody filled in, and refuses a workbook of that name that someone
 // filled in (by a script, or saved by a spreadsheet program) or that
-// riskbatch never wrote, unless --force.
+// riskbatch never wrote, unless --force. The openpyxl step runs with
+// RISKBATCH_LONG_TESTS=1.
 func TestTemplateForce(t *testing.T) {
 	dir := realTempDir(t)
 	t.Chdir(dir)
@@ -601,7 +563,12 @@ func TestTemplateForce(t *testing.T) {
 	if !writers.WrittenByRiskbatch(name, nil) {
 		t.Error("--force did not write the template")
 	}
-	// Saved again by openpyxl, as a Python script filling it in would.
+	// Saved again by openpyxl, as a Python script filling it in would
+	// (a Python start with openpyxl is slow).
+	if !testenv.Long() {
+		t.Logf("the openpyxl round trip runs with %s=1", testenv.LongEnv)
+		return
+	}
 	python := pythonWith("openpyxl")
 	if python == "" {
 		testenv.Absent(t, "python3 with openpyxl is absent")

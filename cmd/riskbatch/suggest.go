@@ -50,8 +50,8 @@ func closest(word string, candidates []string, n int) []string {
 	}
 	slices.SortStableFunc(cs, func(a, b cand) int { return a.d - b.d })
 	var out []string
-	for i := 0; i < len(cs) && i < n; i++ {
-		out = append(out, cs[i].name)
+	for _, c := range cs[:max(0, min(n, len(cs)))] {
+		out = append(out, c.name)
 	}
 	return out
 }
@@ -77,12 +77,15 @@ func didYouMean(suggestions []string, quote func(string) string) string {
 }
 
 // orList joins words as "a", "a or b", "a, b or c".
-func orList(words []string) string {
-	switch len(words) {
-	case 0:
-		return ""
-	case 1:
-		return words[0]
+func orList(words []string) string { return joinList(words, "or") }
+
+// andList joins words as "a", "a and b", "a, b and c".
+func andList(words []string) string { return joinList(words, "and") }
+
+// joinList joins words with commas, and the last two with conjunction.
+func joinList(words []string, conjunction string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
 	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+	return strings.Join(words[:len(words)-1], ", ") + " " + conjunction + " " + words[len(words)-1]
 }

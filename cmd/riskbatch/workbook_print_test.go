@@ -1,39 +1,19 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"encoding/csv"
-	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/riskbatch/riskbatch/internal/benchinput"
+	"github.com/riskbatch/riskbatch/internal/testenv"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/writers"
 )
-
-// program returns the path of the first of names on PATH, or skips the
-// test with why; under CI=true (where CI installs them) it fails instead.
-func program(t *testing.T, why string, names ...string) string {
-	t.Helper()
-	for _, name := range names {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s (CI=true: it must be installed)", why)
-	}
-	t.Skip(why)
-	return ""
-}
 
 // A chart title shows a bound with 4 significant digits, and never rounds
 // one below 1 to 1 (the sample's canary-9-digit has 0.999909).
@@ -51,32 +31,15 @@ func TestSignificant(t *testing.T) {
 	}
 }
 
-// sampleWorkbook writes the built-in sample's workbook into dir.
-func sampleWorkbook(t *testing.T, dir string) string {
-	t.Helper()
-	out := filepath.Join(dir, "riskbatch-sample.xlsx")
-	if code, stderr := riskbatch(t, "-o", out, "-q"); code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	return out
-}
-
 // The sample's data sheet opens on its headline columns: the inputs most
 // rows fill, status, message and the six headline bounds; every other
 // column is folded into a collapsed outline group, its cells kept. Its
 // Summary's ranks stand in their own column and its chart titles show the
 // bounds with 4 significant digits.
 func TestWorkbookHeadlineColumns(t *testing.T) {
-	out := sampleWorkbook(t, t.TempDir())
-	f, err := excelize.OpenFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := f.GetRows("Releases")
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := sampleWorkbook(t)
+	f := openBook(t, out)
+	rows := sheetRows(t, f, "Releases")
 	var open []string
 	for i, name := range rows[0] {
 		visible, err := f.GetColVisible("Releases", columnName(i))
@@ -98,10 +61,7 @@ func TestWorkbookHeadlineColumns(t *testing.T) {
 		t.Errorf("count-query sigma %q", got)
 	}
 
-	sum, err := f.GetRows(writers.SummarySheetName)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sum := sheetRows(t, f, writers.SummarySheetName)
 	var first []string
 	for i, r := range sum {
 		if len(r) > 0 && r[0] == "rank" {
@@ -111,7 +71,7 @@ func TestWorkbookHeadlineColumns(t *testing.T) {
 	if len(first) < 2 || first[0] != "#1" || first[1] != "canary-9-digit" {
 		t.Errorf("first ranked release %q, want #1 canary-9-digit in columns of their own", first)
 	}
-	chart := zipPart(t, out, "xl/charts/chart1.xml")
+	chart := string(testfiles.ZipPart(t, out, "xl/charts/chart1.xml"))
 	if !strings.Contains(chart, "#1 canary-9-digit: fdp_worst_advantage 0.9999<") {
 		t.Errorf("first chart's title: %.300s", chart[strings.Index(chart, "<c:title>"):])
 	}
@@ -123,82 +83,6 @@ func columnName(i int) string {
 	return name
 }
 
-// zipPart returns one part of a workbook's archive.
-func zipPart(t *testing.T, path, name string) string {
-	t.Helper()
-	f, err := excelize.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	b, ok := f.Pkg.Load(name)
-	if !ok {
-		t.Fatalf("%s has no part %s", path, name)
-	}
-	return string(b.([]byte))
-}
-
-// spreadsheetError matches the error values a spreadsheet shows in a cell.
-var spreadsheetError = regexp.MustCompile(`^#(NAME\?|VALUE!|NUM!|DIV/0!|REF!|N/A|NULL!)`)
-
-// gnumericRecalc recalculates every formula of a workbook's sheet with
-// Gnumeric and returns the sheet's values, unformatted, as CSV records.
-func gnumericRecalc(t *testing.T, ssconvert, path, sheet string) [][]string {
-	t.Helper()
-	out := filepath.Join(t.TempDir(), "recalc.csv")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, ssconvert, "--recalc", "-T", "Gnumeric_stf:stf_assistant",
-		"-O", "sheet='"+sheet+"' format=raw separator=, quoting-mode=auto eol=unix", path, out)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("ssconvert --recalc %s: %v\n%s", path, err, msg)
-	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
-	if err != nil {
-		t.Fatalf("Gnumeric's CSV: %v", err)
-	}
-	return recs
-}
-
-// checkGnumeric recalculates a workbook's data sheet of `rows` rows in
-// Gnumeric and checks that every formula cell computes the value riskbatch
-// cached in it, to 1e-9 as in TestLiveFormulasRecalculate, and that no
-// cell shows an error value such as #NAME?. It returns the number of
-// formula cells.
-func checkGnumeric(t *testing.T, ssconvert, path, sheet string, rows int) int {
-	t.Helper()
-	cells := readFormulaCells(t, path)
-	recs := gnumericRecalc(t, ssconvert, path, sheet)
-	if len(recs) != rows+1 {
-		t.Fatalf("%s: Gnumeric sees %d rows, want %d", path, len(recs), rows+1)
-	}
-	header := recs[0]
-	for r, rec := range recs {
-		for j, v := range rec {
-			if spreadsheetError.MatchString(v) {
-				t.Errorf("%s: Gnumeric shows %s in row %d %s", filepath.Base(path), v, r+1, header[j])
-			}
-		}
-	}
-	var maxDiff float64
-	for _, fc := range cells {
-		got := recs[fc.row][fc.col]
-		v, err := strconv.ParseFloat(got, 64)
-		d := math.Abs(v - fc.cached)
-		if err != nil || !(d <= 1e-9) {
-			t.Errorf("%s row %d %s: Gnumeric computes %q for =%s, riskbatch %v", filepath.Base(path), fc.row+1, header[fc.col], got, fc.formula, fc.cached)
-			continue
-		}
-		maxDiff = max(maxDiff, d)
-	}
-	t.Logf("%s: %d formula cells recalculated by Gnumeric; largest difference %.3g", filepath.Base(path), len(cells), maxDiff)
-	return len(cells)
-}
-
 // The live formulas of the built-in sample compute in Gnumeric, a second
 // spreadsheet besides LibreOffice, the values riskbatch cached in them,
 // and no cell shows an error value (the sample had 25 #NAME? when its
@@ -206,10 +90,10 @@ func checkGnumeric(t *testing.T, ssconvert, path, sheet string, rows int) int {
 // random releases of TestLiveFormulasRecalculate are recalculated by
 // Gnumeric too.
 func TestLiveFormulasInGnumeric(t *testing.T) {
-	ssconvert := program(t, "Gnumeric's ssconvert is absent (apt-get install gnumeric)", "ssconvert")
+	ssconvert := testenv.LookPath(t, "ssconvert") // apt-get install gnumeric
 	const rows = 28
 	// 210 formula cells when this was written; at least 5 a row.
-	if n := checkGnumeric(t, ssconvert, sampleWorkbook(t, t.TempDir()), "Releases", rows); n < 5*rows {
+	if n := checkGnumeric(t, ssconvert, sampleWorkbook(t), "Releases", rows); n < 5*rows {
 		t.Errorf("only %d formula cells over %d rows", n, rows)
 	}
 }
@@ -225,14 +109,12 @@ var pdfPage = regexp.MustCompile(`/Type\s*/Page\b[^s]`)
 // the most pages a row takes), with the other sheets removed so that only
 // the data sheet is counted.
 func TestWorkbookPrintsCompactly(t *testing.T) {
-	if testing.Short() {
-		t.Skip("exports workbooks to PDF with LibreOffice (-short)")
-	}
-	office := program(t, "LibreOffice is absent (neither soffice nor libreoffice is on PATH)", "soffice", "libreoffice")
+	testenv.SkipUnlessLong(t, "exports workbooks to PDF with LibreOffice")
+	office := soffice(t)
 	dir := t.TempDir()
 	const sweepRows = 300
 	in := filepath.Join(dir, "sweep.csv")
-	if err := writeBenchCSV(in, sweepRows); err != nil {
+	if err := benchinput.WriteCSV(in, benchinput.ClosedForm(), sweepRows); err != nil {
 		t.Fatal(err)
 	}
 	sweep := filepath.Join(dir, "sweep.xlsx")
@@ -242,7 +124,7 @@ func TestWorkbookPrintsCompactly(t *testing.T) {
 	books := []struct {
 		path string
 		rows int
-	}{{sampleWorkbook(t, dir), 28}, {sweep, sweepRows}}
+	}{{sampleWorkbook(t), 28}, {sweep, sweepRows}}
 	pdfDir := filepath.Join(dir, "pdf")
 	var only []string
 	for _, book := range books {
@@ -262,15 +144,7 @@ func TestWorkbookPrintsCompactly(t *testing.T) {
 		f.Close()
 		only = append(only, name)
 	}
-	// One LibreOffice for both files.
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, office, append([]string{"--headless", "--norestore",
-		"-env:UserInstallation=file://" + filepath.ToSlash(filepath.Join(dir, "profile")),
-		"--convert-to", "pdf", "--outdir", pdfDir}, only...)...)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("LibreOffice --convert-to pdf: %v\n%s", err, msg)
-	}
+	convert(t, office, nil, "pdf", pdfDir, only...) // one LibreOffice for both files
 	for i, book := range books {
 		pdf := filepath.Join(pdfDir, strings.TrimSuffix(filepath.Base(only[i]), ".xlsx")+".pdf")
 		data, err := os.ReadFile(pdf)

@@ -1,49 +1,49 @@
 package main
 
 import (
-	"archive/zip"
 	"bytes"
-	"context"
 	"encoding/csv"
 	"encoding/xml"
 	"io"
 	"math"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/xuri/excelize/v2"
 
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/internal/testenv"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
+	"github.com/riskbatch/riskbatch/writers"
 )
 
-// soffice returns LibreOffice's executable, or skips the test (fails it
-// under CI=true; install libreoffice-calc to run it).
-func soffice(t *testing.T) string {
+// openBook opens a workbook with excelize until the test ends.
+func openBook(t *testing.T, path string) *excelize.File {
 	t.Helper()
-	return testenv.LookPath(t, "soffice", "libreoffice")
+	f, err := excelize.OpenFile(path)
+	if err == nil {
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	t.Fatalf("opening %s: %v", path, err)
+	return nil
 }
 
-// convert runs a headless LibreOffice conversion with a profile of its own
-// (two instances sharing one profile refuse to start).
-func convert(t *testing.T, soffice, to, outDir, path string) {
+// sheetRows returns the rows of a workbook's sheet as excelize reads them.
+func sheetRows(t *testing.T, f *excelize.File, sheet string) [][]string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, soffice, "--headless", "--norestore",
-		"-env:UserInstallation=file://"+filepath.ToSlash(filepath.Join(t.TempDir(), "profile")),
-		"--convert-to", to, "--outdir", outDir, path)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("LibreOffice --convert-to %s: %v\n%s", to, err, out)
+	rows, err := f.GetRows(sheet)
+	if err != nil {
+		t.Fatalf("sheet %s: %v", sheet, err)
 	}
+	return rows
 }
 
 // releaseColumns are the inputs of the random releases.
@@ -76,12 +76,16 @@ func randomReleases(n int, seed int64) ([][]string, []string) {
 			m = "pure" // DP-SGD accounting is slow: a few rows suffice, none in a short run
 		}
 		row := map[string]string{"id": "r" + strconv.Itoa(i+1), "mechanism": m}
+		// maybe sets key to v() with probability p.
+		maybe := func(p float64, key string, v func() string) {
+			if r.Float64() < p {
+				row[key] = v()
+			}
+		}
 		eps := pick(0.15, []float64{0, 1e-12, 700, 699.5, 701}, logU(1e-6, 60))
 		delta := func() string { return num(pick(0.15, []float64{1e-300, 0.9}, logU(1e-12, 0.2))) }
 		comps := func() {
-			if r.Float64() < 0.3 {
-				row["compositions"] = strconv.Itoa(2 + r.Intn(40))
-			}
+			maybe(0.3, "compositions", func() string { return strconv.Itoa(2 + r.Intn(40)) })
 		}
 		switch m {
 		case "pure", "exponential":
@@ -98,29 +102,20 @@ func randomReleases(n int, seed int64) ([][]string, []string) {
 			if r.Float64() < 0.1 {
 				row["compositions"] = "3"
 			}
-		case "gaussian":
-			row["sigma"] = num(logU(1e-3, 1e4))
-			if r.Float64() < 0.6 {
-				row["sensitivity"] = num(logU(1e-2, 1e2))
-			}
-			if r.Float64() < 0.7 {
-				row["delta"] = delta()
-			}
+		case "gaussian", "laplace":
+			// The noise scale from lo to 10⁴, a sensitivity and a δ
+			// each with its probability.
+			noise := map[string]struct {
+				column                 string
+				lo, sensitivity, delta float64
+			}{"gaussian": {"sigma", 1e-3, 0.6, 0.7}, "laplace": {"laplace_scale", 1e-2, 0.5, 0.1}}[m]
+			row[noise.column] = num(logU(noise.lo, 1e4))
+			maybe(noise.sensitivity, "sensitivity", func() string { return num(logU(1e-2, 1e2)) })
+			maybe(noise.delta, "delta", delta)
 			comps()
 		case "gdp":
 			row["mu"] = num(pick(0.1, []float64{0, 1e-8, 60}, logU(1e-4, 30)))
-			if r.Float64() < 0.7 {
-				row["delta"] = delta()
-			}
-			comps()
-		case "laplace":
-			row["laplace_scale"] = num(logU(1e-2, 1e4))
-			if r.Float64() < 0.5 {
-				row["sensitivity"] = num(logU(1e-2, 1e2))
-			}
-			if r.Float64() < 0.1 {
-				row["delta"] = delta()
-			}
+			maybe(0.7, "delta", delta)
 			comps()
 		case "rr":
 			row["epsilon"], row["rr_categories"] = num(eps), strconv.Itoa(2+r.Intn(1000))
@@ -129,20 +124,14 @@ func randomReleases(n int, seed int64) ([][]string, []string) {
 			d := 1 + r.Intn(30)
 			row["columns_total"], row["marginal_k"], row["columns_unknown"] = strconv.Itoa(d), strconv.Itoa(1+r.Intn(d)), strconv.Itoa(1+r.Intn(d))
 			row["sigma"] = num(logU(1e-1, 1e4))
-			if r.Float64() < 0.7 {
-				row["delta"] = delta()
-			}
+			maybe(0.7, "delta", delta)
 		case "zcdp":
 			row["rho"] = num(logU(1e-6, 100))
-			if r.Float64() < 0.7 {
-				row["delta"] = delta()
-			}
+			maybe(0.7, "delta", delta)
 			comps()
 		case "rdp":
 			row["rdp_order"], row["rdp_epsilon"] = num(1+logU(1e-2, 1e3)), num(logU(1e-4, 100))
-			if r.Float64() < 0.7 {
-				row["delta"] = delta()
-			}
+			maybe(0.7, "delta", delta)
 			comps()
 		case "dpsgd":
 			row["noise_multiplier"], row["sample_rate"], row["steps"] = num(logU(0.5, 5)), num(logU(1e-3, 0.1)), strconv.Itoa(1+r.Intn(200))
@@ -193,23 +182,9 @@ const dataSheet = "xl/worksheets/sheet1.xml"
 // value riskbatch cached in it.
 func readFormulaCells(t *testing.T, path string) []formulaCell {
 	t.Helper()
-	zr, err := zip.OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	rc, err := zr.Open(dataSheet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rc.Close()
 	var cells []formulaCell
-	dec := xml.NewDecoder(rc)
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
+	dec := xml.NewDecoder(bytes.NewReader(testfiles.ZipPart(t, path, dataSheet)))
+	for tok, err := dec.Token(); err != io.EOF; tok, err = dec.Token() {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -263,40 +238,12 @@ var cachedValue = regexp.MustCompile(`(</f>)<v>[^<]*</v>`)
 // workbook's fullCalcOnLoad); a formula without one it must compute.
 func stripCached(t *testing.T, src, dst string) {
 	t.Helper()
-	zr, err := zip.OpenReader(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, zf := range zr.File {
-		rc, err := zf.Open()
-		if err != nil {
-			t.Fatal(err)
+	testfiles.RewriteZip(t, src, dst, func(name string, data []byte) []byte {
+		if name == dataSheet {
+			return cachedValue.ReplaceAll(data, []byte("$1"))
 		}
-		data, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if zf.Name == dataSheet {
-			data = cachedValue.ReplaceAll(data, []byte("$1"))
-		}
-		w, err := zw.Create(zf.Name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.Write(data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dst, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+		return data
+	})
 }
 
 // mechanismsNamed returns the mechanisms a SheetForm.Rows text names.
@@ -314,8 +261,9 @@ func mechanismsNamed(rows string) map[string]bool {
 // the values riskbatch computed, to 1e-9, on random releases of every
 // mechanism whose parameters span many orders of magnitude and reach the
 // edges of the ranges where formulas are written; and they are written on
-// exactly the rows their columns' notes name. 50 releases by default,
-// 1,000 with RISKBATCH_LONG_TESTS=1.
+// exactly the rows their columns' notes name. By default 50 releases are
+// recalculated by Gnumeric; with RISKBATCH_LONG_TESTS=1, 1,000 releases by
+// Gnumeric and by LibreOffice (a LibreOffice start is slow).
 func TestLiveFormulasRecalculate(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "releases.csv")
@@ -333,28 +281,21 @@ func TestLiveFormulasRecalculate(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	t.Run("gnumeric", func(t *testing.T) {
-		checkGnumeric(t, program(t, "Gnumeric's ssconvert is absent (apt-get install gnumeric)", "ssconvert"), out, "Results", len(rows)-1)
+		checkGnumeric(t, testenv.LookPath(t, "ssconvert"), out, "Results", len(rows)-1)
 	})
+	testenv.SkipUnlessLong(t, "recalculation by LibreOffice")
 	office := soffice(t)
 	cells := readFormulaCells(t, out)
 	recalc := filepath.Join(dir, "recalc.xlsx")
 	stripCached(t, out, recalc)
 	// 44,34,76,1,,0,false,true,false,false,false,1: comma, quote, UTF-8,
 	// from line 1, full precision (not as shown), the first sheet only.
-	convert(t, office, "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,1", dir, recalc)
+	convert(t, office, nil, "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,1", dir, recalc)
 	csvs, _ := filepath.Glob(filepath.Join(dir, "recalc*.csv"))
 	if len(csvs) != 1 {
 		t.Fatalf("LibreOffice wrote %v", csvs)
 	}
-	f, err := os.Open(csvs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	lo, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	lo := testfiles.ReadCSV(t, csvs[0])
 	if len(lo) != len(rows) {
 		t.Fatalf("LibreOffice sees %d rows, want %d", len(lo), len(rows))
 	}
@@ -393,9 +334,7 @@ func TestLiveFormulasRecalculate(t *testing.T) {
 		t.Errorf("only %d formula cells over %d rows", len(cells), len(rows)-1)
 	}
 	// Every column with a formula gets it on the mechanisms its note names,
-	// and on no other; the others hold values only. The default 50 rows do
-	// not reach every mechanism's formula range: they check "on no other".
-	complete := testenv.Long()
+	// and on no other; the others hold values only.
 	for _, o := range evaluate.New().Outputs() {
 		want := map[string]bool{}
 		if o.Sheet.Rows != "" {
@@ -405,7 +344,7 @@ func TestLiveFormulasRecalculate(t *testing.T) {
 		if got == nil {
 			got = map[string]bool{}
 		}
-		if complete && !sameSet(got, want) || !subset(got, want) {
+		if !sameSet(got, want) {
 			t.Errorf("%s: formulas on %v rows, its note names %v (%q)", o.Name, keys(got), keys(want), o.Sheet.Rows)
 		}
 	}
@@ -415,16 +354,6 @@ func sameSet(a, b map[string]bool) bool {
 	if len(a) != len(b) {
 		return false
 	}
-	for k := range a {
-		if !b[k] {
-			return false
-		}
-	}
-	return true
-}
-
-// subset reports whether every key of a is in b.
-func subset(a, b map[string]bool) bool {
 	for k := range a {
 		if !b[k] {
 			return false
@@ -445,18 +374,7 @@ func keys(m map[string]bool) []string {
 // zipParts returns the names of a workbook's archive entries under prefix.
 func zipParts(t *testing.T, path, prefix string) []string {
 	t.Helper()
-	zr, err := zip.OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	var names []string
-	for _, zf := range zr.File {
-		if strings.HasPrefix(zf.Name, prefix) {
-			names = append(names, zf.Name)
-		}
-	}
-	return names
+	return slices.DeleteFunc(testfiles.ZipNames(t, path), func(name string) bool { return !strings.HasPrefix(name, prefix) })
 }
 
 // The Summary sheet has one chart for each release it ranks, drawn from the
@@ -464,11 +382,7 @@ func zipParts(t *testing.T, path, prefix string) []string {
 // conversion succeeds) and keeps every sheet and chart when it saves it
 // again (with RISKBATCH_LONG_TESTS=1: a LibreOffice start is slow).
 func TestWorkbookCharts(t *testing.T) {
-	dir := t.TempDir()
-	out := filepath.Join(dir, "sample.xlsx")
-	if code, stderr := riskbatch(t, "-o", out, "-q"); code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	out := sampleWorkbook(t)
 	f, err := excelize.OpenFile(out)
 	if err != nil {
 		t.Fatal(err)
@@ -502,15 +416,10 @@ func TestWorkbookCharts(t *testing.T) {
 		t.Logf("LibreOffice's round trip runs with %s=1", testenv.LongEnv)
 		return
 	}
-	office := soffice(t)
-	resaved := filepath.Join(dir, "resaved")
-	convert(t, office, "xlsx", resaved, out)
-	back := filepath.Join(resaved, "sample.xlsx")
-	g, err := excelize.OpenFile(back)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
+	resaved := filepath.Join(t.TempDir(), "resaved")
+	convert(t, soffice(t), nil, "xlsx", resaved, out)
+	back := filepath.Join(resaved, filepath.Base(out))
+	g := openBook(t, back)
 	if got := strings.Join(g.GetSheetList(), "|"); got != strings.Join(sheets, "|") {
 		t.Errorf("LibreOffice sees sheets %s, want %v", got, sheets)
 	}
@@ -521,16 +430,14 @@ func TestWorkbookCharts(t *testing.T) {
 
 // --values-only writes no formula; by default the closed-form bounds are
 // formulas. --threshold shades the advantage columns; a threshold that is
-// not a probability is a usage error.
+// not a probability is a usage error. On the sample release table (by
+// default without its DP-SGD rows: sampleReleases).
 func TestWorkbookOptions(t *testing.T) {
 	dir := t.TempDir()
+	in := sampleReleases(t, dir)
 	live, values := filepath.Join(dir, "live.xlsx"), filepath.Join(dir, "values.xlsx")
-	if code, stderr := riskbatch(t, "-o", live, "-q", "--threshold", "10%"); code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	if code, stderr := riskbatch(t, "-o", values, "-q", "--values-only"); code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	mustRun(t, exitRowErrors, "eval", in, "-o", live, "-q", "--threshold", "10%")
+	mustRun(t, exitRowErrors, "eval", in, "-o", values, "-q", "--values-only")
 	if n := len(readFormulaCells(t, live)); n == 0 {
 		t.Error("no formula in the default workbook")
 	}
@@ -550,12 +457,8 @@ func TestWorkbookOptions(t *testing.T) {
 			}
 		}
 	}
-	f, err := excelize.OpenFile(live)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	formats, err := f.GetConditionalFormats("Releases")
+	f := openBook(t, live)
+	formats, err := f.GetConditionalFormats("Results")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -575,7 +478,38 @@ func TestWorkbookOptions(t *testing.T) {
 			t.Errorf("%s is shaded", name)
 		}
 	}
-	if code, _ := riskbatch(t, "-o", filepath.Join(dir, "x.xlsx"), "-q", "--threshold", "2"); code != exitUsage {
+	if code, _ := riskbatch(t, "eval", in, "-o", filepath.Join(dir, "x.xlsx"), "-q", "--threshold", "2"); code != exitUsage {
 		t.Errorf("--threshold 2: exit %d, want %d", code, exitUsage)
+	}
+}
+
+// A cell longer than an XLSX cell holds (32,767 characters) is cut, ends
+// with the truncation marker, and the run says how many cells were cut.
+func TestTruncationWarned(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "long.csv")
+	long := strings.Repeat("x", 40000)
+	if err := os.WriteFile(in, []byte("id,epsilon,baseline,note\nlong,1,0.1,"+long+"\nshort,1,0.1,y\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "long.xlsx")
+	code, stderr := riskbatch(t, "eval", in, "-o", out)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "1 cells longer than 32767 characters were cut") || !strings.Contains(stderr, writers.TruncatedMarker) {
+		t.Errorf("stderr does not report the cut cell: %q", stderr)
+	}
+	f := openBook(t, out)
+	rows := sheetRows(t, f, writers.DefaultSheetName)
+	note := rows[1][column(rows[0], "note")]
+	if !strings.HasSuffix(note, writers.TruncatedMarker) || !strings.HasPrefix(long, strings.TrimSuffix(note, writers.TruncatedMarker)) {
+		t.Errorf("the cut cell is not a marked prefix (%d characters)", len(note))
+	}
+	// A run without long cells says nothing about cutting.
+	in2 := filepath.Join(dir, "short.csv")
+	os.WriteFile(in2, []byte("id,epsilon,baseline\na,1,0.1\n"), 0o644)
+	if _, stderr := riskbatch(t, "eval", in2, "-o", filepath.Join(dir, "short.xlsx")); strings.Contains(stderr, "were cut") {
+		t.Errorf("stderr reports cut cells for a short input: %q", stderr)
 	}
 }

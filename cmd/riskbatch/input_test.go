@@ -1,19 +1,18 @@
 package main
 
 import (
-	"context"
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -21,11 +20,7 @@ import (
 // writeInput writes an input file into a temporary directory.
 func writeInput(t *testing.T, name string, data []byte) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return writeFile(t, filepath.Join(t.TempDir(), name), string(data))
 }
 
 // outputRow returns the first row of an output CSV as a map from header to
@@ -271,19 +266,8 @@ func TestCSVCorpusPassThrough(t *testing.T) {
 // commas; riskbatch reads it to the same values as the workbook it came
 // from, so every bound agrees.
 func TestLibreOfficeGermanCSV(t *testing.T) {
-	office := ""
-	for _, name := range []string{"soffice", "libreoffice"} {
-		if p, err := exec.LookPath(name); err == nil {
-			office = p
-			break
-		}
-	}
-	if office == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("LibreOffice is absent (neither soffice nor libreoffice is on PATH), and CI=true")
-		}
-		t.Skip("LibreOffice is absent (neither soffice nor libreoffice is on PATH); install libreoffice-calc to run this test")
-	}
+	testenv.SkipUnlessLong(t, "a LibreOffice conversion")
+	office := soffice(t)
 	dir := t.TempDir()
 	book := filepath.Join(dir, "de.xlsx")
 	f := excelize.NewFile()
@@ -300,17 +284,9 @@ func TestLibreOfficeGermanCSV(t *testing.T) {
 	if err := f.SaveAs(book); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
 	// 59,34,76,1: semicolons, double quotes, UTF-8, from line 1; the
 	// German locale makes LibreOffice write decimal commas.
-	cmd := exec.CommandContext(ctx, office, "--headless", "--norestore",
-		"-env:UserInstallation=file://"+filepath.ToSlash(filepath.Join(dir, "profile")),
-		"--convert-to", "csv:Text - txt - csv (StarCalc):59,34,76,1", "--outdir", filepath.Join(dir, "csv"), book)
-	cmd.Env = append(os.Environ(), "LC_ALL=de_DE.UTF-8", "LANG=de_DE.UTF-8")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("LibreOffice: %v\n%s", err, out)
-	}
+	convert(t, office, []string{"LC_ALL=de_DE.UTF-8", "LANG=de_DE.UTF-8"}, "csv:Text - txt - csv (StarCalc):59,34,76,1", filepath.Join(dir, "csv"), book)
 	csvPath := filepath.Join(dir, "csv", "de.csv")
 	data, _ := os.ReadFile(csvPath)
 	if !strings.Contains(string(data), "1,5;0,00001") || !strings.Contains(string(data), "Müller") {
@@ -337,5 +313,201 @@ func TestLibreOfficeGermanCSV(t *testing.T) {
 				t.Errorf("row %d, %s: %q from the CSV, %q from the workbook", i+2, header[j], got[i][j], want[i][j])
 			}
 		}
+	}
+}
+
+// readRows reads the rows of the first table of a workbook that read
+// without error, with their positions.
+func readRows(t *testing.T, path string) ([]table.Column, []table.Row) {
+	t.Helper()
+	voc := evaluate.NewVocabulary()
+	tables, err := readers.Open(path, readers.Options{
+		Accept: voc.Recognizes,
+		Known:  func(n string) bool { _, ok := voc.Lookup(n); return ok },
+	})
+	if err != nil {
+		t.Fatalf("open %s: %v", path, err)
+	}
+	defer func() {
+		for _, tb := range tables {
+			tb.Close()
+		}
+	}()
+	var rows []table.Row
+	for {
+		r, err := tables[0].Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			continue // an error row: its cells are not compared
+		}
+		rows = append(rows, r)
+	}
+	return tables[0].Columns(), rows
+}
+
+// dateClass says whether a cell's number format shows a date or time.
+func dateClass(t *testing.T, f *excelize.File, sheet, ref string) bool {
+	t.Helper()
+	s, err := f.GetCellStyle(sheet, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := f.GetStyle(s)
+	if err != nil || st == nil {
+		return false
+	}
+	if st.CustomNumFmt != nil {
+		code := strings.ToLower(*st.CustomNumFmt)
+		return strings.ContainsAny(code, "ydhs") && !strings.Contains(code, "[h]")
+	}
+	return st.NumFmt >= 14 && st.NumFmt <= 22 || st.NumFmt >= 45 && st.NumFmt <= 47
+}
+
+// TestXLSXPassThroughRoundTrip writes every workbook of the readers'
+// corpus back with --pass-through and compares, cell by cell, what
+// riskbatch reads (value, type and formula) and what excelize sees (cell
+// type, formula, and a date format or not). Rows that cannot be read
+// (formulas that cannot be computed) are kept as error rows, and not
+// compared.
+func TestXLSXPassThroughRoundTrip(t *testing.T) {
+	for _, name := range []string{"formulas.xlsx", "formulas-lo.xlsx", "dates.xlsx", "dates1904.xlsx", "header.xlsx", "macro.xlsm"} {
+		t.Run(name, func(t *testing.T) {
+			in := filepath.Join("..", "..", "readers", "testdata", name)
+			out := filepath.Join(t.TempDir(), "out.xlsx")
+			if code, stderr := riskbatch(t, "eval", in, "--pass-through", "-q", "-o", out); code != 0 && code != exitRowErrors {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			inCols, inRows := readRows(t, in)
+			_, outRows := readRows(t, out)
+			if len(outRows) < len(inRows) {
+				t.Fatalf("%d rows read back, want at least %d", len(outRows), len(inRows))
+			}
+			fin := openBook(t, in)
+			fout := openBook(t, out)
+			inSheet, outSheet := fin.GetSheetName(0), fout.GetSheetName(0)
+			// Output rows follow the input's rows that read, in order; the
+			// error rows of the input are output rows too.
+			o := 0
+			for _, r := range inRows {
+				for o < len(outRows) && outRows[o].Cells[0] != r.Cells[0] {
+					o++
+				}
+				if o == len(outRows) {
+					t.Fatalf("input row %d (%v) is not in the output", r.Pos.Row, r.Cells[0])
+				}
+				got := outRows[o]
+				for j, c := range r.Cells {
+					want := c
+					if want.Formula != "" && got.Cells[j].Formula != "" {
+						// A formula that refers to its own row moves with it.
+						want.Formula = strings.ReplaceAll(want.Formula, itoa(r.Pos.Row), itoa(got.Pos.Row))
+					}
+					if !reflect.DeepEqual(got.Cells[j], want) {
+						t.Errorf("%s row %d: %+v, read back as %+v", inCols[j].Name, r.Pos.Row, c, got.Cells[j])
+					}
+					inRef := table.ColumnLetter(j) + itoa(r.Pos.Row)
+					outRef := table.ColumnLetter(j) + itoa(got.Pos.Row)
+					inType, _ := fin.GetCellType(inSheet, inRef)
+					outType, _ := fout.GetCellType(outSheet, outRef)
+					inFormula, _ := fin.GetCellFormula(inSheet, inRef)
+					outFormula, _ := fout.GetCellFormula(outSheet, outRef)
+					cached, _ := fin.GetCellValue(inSheet, inRef, excelize.Options{RawCellValue: true})
+					number := func(t excelize.CellType) bool { return t == excelize.CellTypeNumber || t == excelize.CellTypeUnset }
+					if cached != "" && inType != outType && !(number(inType) && number(outType)) && !(c.Kind == table.Text && outType == excelize.CellTypeInlineString) && !(c.Formula != "" && c.Kind == table.Text) {
+						t.Errorf("%s: cell type %v, written as %v", inRef, inType, outType)
+					}
+					if (inFormula == "") != (outFormula == "") {
+						t.Errorf("%s: formula %q, written as %q", inRef, inFormula, outFormula)
+					}
+					if c.Kind != table.Empty && dateClass(t, fin, inSheet, inRef) != dateClass(t, fout, outSheet, outRef) {
+						t.Errorf("%s: a date format: %v, written with one: %v", inRef, dateClass(t, fin, inSheet, inRef), dateClass(t, fout, outSheet, outRef))
+					}
+				}
+				o++
+			}
+		})
+	}
+}
+
+// TestXLSXFormulaEvaluated runs the row the issue reports: compositions
+// given as =2*5 without a cached value (openpyxl) is evaluated with 10
+// compositions, as the same row with compositions 10 typed in, and the
+// formula survives in the output workbook.
+func TestXLSXFormulaEvaluated(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join("..", "..", "readers", "testdata", "formulas.xlsx")
+	out := filepath.Join(dir, "out.xlsx")
+	code, stderr := riskbatch(t, "eval", in, "-q", "-o", out)
+	if code != exitRowErrors { // rows 9–14 cannot be computed, on purpose
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	csvIn := filepath.Join(dir, "typed.csv")
+	if err := os.WriteFile(csvIn, []byte("id,epsilon,compositions,delta,note\nconst,0.5,10,1e-06,\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	csvOut := filepath.Join(dir, "typed-out.csv")
+	if code, stderr := riskbatch(t, "eval", csvIn, "-q", "-o", csvOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	header, rows := readAll(t, out)
+	wantHeader, wantRows := readAll(t, csvOut)
+	if !reflect.DeepEqual(header, wantHeader) {
+		t.Fatalf("header %q, want %q", header, wantHeader)
+	}
+	status := column(header, "status")
+	for j := status; j < len(header); j++ {
+		if !sameValue(rows[0][j], wantRows[0][j]) {
+			t.Errorf("%s: %q with =2*5, %q with 10", header[j], rows[0][j], wantRows[0][j])
+		}
+	}
+	// And the compositions matter: with one, the bounds differ.
+	if err := os.WriteFile(csvIn, []byte("id,epsilon,compositions,delta,note\nconst,0.5,1,1e-06,\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, stderr := riskbatch(t, "eval", csvIn, "-q", "-o", csvOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	_, oneRows := readAll(t, csvOut)
+	differ := 0
+	for j := status + 2; j < len(header); j++ {
+		if !sameValue(oneRows[0][j], wantRows[0][j]) {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Errorf("no bound depends on compositions: %q", wantRows[0])
+	}
+	f := openBook(t, out)
+	sheet := f.GetSheetName(0)
+	if formula, _ := f.GetCellFormula(sheet, "C2"); formula != "2*5" {
+		t.Errorf("C2 formula %q, want 2*5", formula)
+	}
+	if v, _ := f.GetCellValue(sheet, "C2", excelize.Options{RawCellValue: true}); v != "10" {
+		t.Errorf("C2 value %q, want 10", v)
+	}
+	// Row 9's error names the cell and the formula.
+	msg := rows[7][status+1]
+	if !strings.Contains(msg, "column C (compositions): the formula =WEBSERVICE") || !strings.Contains(msg, "in cell C9") {
+		t.Errorf("row 9 message %q", msg)
+	}
+}
+
+// TestXLSXHeaderNote checks the line that says which row a sheet's header
+// was taken from.
+func TestXLSXHeaderNote(t *testing.T) {
+	in := filepath.Join("..", "..", "readers", "testdata", "header.xlsx")
+	out := filepath.Join(t.TempDir(), "out.csv")
+	code, stderr := riskbatch(t, "eval", in, "-q", "-o", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if want := "riskbatch: " + in + ", sheet Q3: header on row 3; rows 1–2 above it are not read\n"; stderr != want {
+		t.Errorf("stderr %q, want %q", stderr, want)
+	}
+	header, rows := readAll(t, out)
+	if len(rows) != 2 || header[0] != "id" || rows[0][0] != "r1" || rows[1][0] != "r2" {
+		t.Errorf("header %q, rows %q", header, rows)
 	}
 }

@@ -14,6 +14,14 @@ import (
 	"github.com/riskbatch/riskbatch/writers"
 )
 
+// mkfifo makes a named pipe, or skips the test where it cannot.
+func mkfifo(t *testing.T, path string) {
+	t.Helper()
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
+}
+
 // Ctrl-C during a run removes the temporary output, leaves an existing
 // output file untouched and exits 130. The input is a named pipe that the
 // test keeps open, so the run is certainly in progress when the signal
