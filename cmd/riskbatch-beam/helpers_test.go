@@ -218,7 +218,7 @@ func shards(t *testing.T, prefix, format string) []string {
 // into its header and records.
 func readCSV(t *testing.T, path string) ([]string, [][]string) {
 	t.Helper()
-	recs := testfiles.ReadCSV(t, path)
+	recs := testfiles.ReadCSV(t, path, 0)
 	if len(recs) == 0 {
 		t.Fatalf("%s: no header", path)
 	}

@@ -77,7 +77,7 @@ func TestXLSXOpensInLibreOffice(t *testing.T) {
 	convert(t, office, nil, "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1", dir, out)
 	// The filter's last field (-1) writes one CSV per sheet: NAME-SHEET.csv.
 	// The data sheet keeps the input's sheet name, Releases.
-	lo := testfiles.ReadCSV(t, filepath.Join(dir, strings.TrimSuffix(filepath.Base(out), ".xlsx")+"-Releases.csv"))
+	lo := testfiles.ReadCSV(t, filepath.Join(dir, strings.TrimSuffix(filepath.Base(out), ".xlsx")+"-Releases.csv"), 0)
 	header, rows := readAll(t, out)
 	if len(lo) != len(rows)+1 || strings.Join(lo[0], ",") != strings.Join(header, ",") {
 		t.Fatalf("LibreOffice sees %d rows, header %v", len(lo)-1, lo[0])

@@ -57,7 +57,7 @@ func gnumericRecalc(t *testing.T, ssconvert, path, sheet string) [][]string {
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("ssconvert --recalc %s: %v\n%s", path, err, msg)
 	}
-	return testfiles.ReadCSV(t, out)
+	return testfiles.ReadCSV(t, out, 0)
 }
 
 // checkGnumeric recalculates a workbook's data sheet of `rows` rows in

@@ -295,7 +295,7 @@ func TestLiveFormulasRecalculate(t *testing.T) {
 	if len(csvs) != 1 {
 		t.Fatalf("LibreOffice wrote %v", csvs)
 	}
-	lo := testfiles.ReadCSV(t, csvs[0])
+	lo := testfiles.ReadCSV(t, csvs[0], 0)
 	if len(lo) != len(rows) {
 		t.Fatalf("LibreOffice sees %d rows, want %d", len(lo), len(rows))
 	}

@@ -8,7 +8,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/flate"
-	"encoding/csv"
 	"hash/crc32"
 	"io"
 	"io/fs"
@@ -22,21 +21,6 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
-
-// ReadCSV reads every record of a CSV file with encoding/csv, which does
-// not share the repository's reader and so checks it independently.
-func ReadCSV(t testing.TB, path string) [][]string {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err == nil {
-		var recs [][]string
-		if recs, err = csv.NewReader(bytes.NewReader(data)).ReadAll(); err == nil {
-			return recs
-		}
-	}
-	t.Fatalf("reading %s as CSV: %v", path, err)
-	return nil
-}
 
 // RewriteZip copies the archive src (a workbook) to dst, each part passed
 // through change with its name; a part change returns as it came is
@@ -82,23 +66,13 @@ func copyPart(zw *zip.Writer, zf *zip.File, change func(string, []byte) []byte) 
 	return err
 }
 
-// WriteParquet writes one record batch as a Parquet file to path, with
+// WriteParquetFile writes one record batch as a Parquet file to path, with
 // arrow-go's default properties.
-func WriteParquet(t testing.TB, path string, rec arrow.RecordBatch) {
+func WriteParquetFile(t testing.TB, path string, rec arrow.RecordBatch) {
 	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
+	data := WriteParquet(t, rec, parquet.NewWriterProperties(), pqarrow.DefaultWriterProps())
+	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
-	}
-	defer f.Close()
-	w, err := pqarrow.NewFileWriter(rec.Schema(), f, parquet.NewWriterProperties(), pqarrow.DefaultWriterProps())
-	if err == nil {
-		if err = w.Write(rec); err == nil {
-			err = w.Close()
-		}
-	}
-	if err != nil {
-		t.Fatalf("writing %s: %v", path, err)
 	}
 }
 
@@ -112,7 +86,7 @@ func WriteFloatsParquet(t testing.TB, path, column string, values ...float64) {
 	b.Field(0).(*array.Float64Builder).AppendValues(values, nil)
 	rec := b.NewRecordBatch()
 	defer rec.Release()
-	WriteParquet(t, path, rec)
+	WriteParquetFile(t, path, rec)
 }
 
 // ZipBomb writes an XLSX workbook whose one sheet, "Bomb", is about 2 GiB
