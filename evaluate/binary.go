@@ -3,7 +3,7 @@ package evaluate
 import (
 	"math"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // Binary attribute inference with a Bernoulli prior, Kulynych et al. 2025
@@ -51,7 +51,7 @@ func BayesRisk(curve Curve, pi float64) float64 {
 		case mu == 0:
 			r = n
 		default:
-			lam := logit(pi)
+			lam := numeric.Logit(pi)
 			r = pi*numeric.NormCDF(-lam/mu-mu/2) + (1-pi)*numeric.NormCDF(lam/mu-mu/2)
 		}
 	case EpsDelta:
@@ -62,7 +62,7 @@ func BayesRisk(curve Curve, pi float64) float64 {
 			return math.NaN()
 		case c.Epsilon < 0 || math.IsInf(c.Epsilon, 1): // no guarantee: f ≡ 0
 			r = 0
-		case math.Abs(logit(pi)) <= c.Epsilon:
+		case math.Abs(numeric.Logit(pi)) <= c.Epsilon:
 			r = math.Exp(0.5*(numeric.LogPos(pi)+math.Log1p(-pi)) - c.Epsilon/2)
 		default:
 			r = n
@@ -75,9 +75,9 @@ func BayesRisk(curve Curve, pi float64) float64 {
 	case PLDCurve:
 		// R(π) = n·(1 − δ(|logit π|)) for a symmetric curve (riskcal's
 		// get_bayes_risk_from_pld); δ is an upper bound, so R is a lower one.
-		r = n * (1 - c.DeltaAt(math.Abs(logit(pi))))
+		r = n * (1 - c.DeltaAt(math.Abs(numeric.Logit(pi))))
 	case DPSGDCurve:
-		r = n * (1 - c.DeltaAt(math.Abs(logit(pi))))
+		r = n * (1 - c.DeltaAt(math.Abs(numeric.Logit(pi))))
 	default:
 		neg, _ := goldenConcaveMax(func(a float64) float64 { return -(pi*a + (1-pi)*curve.TradeOff(a)) })
 		r = -neg
@@ -130,7 +130,7 @@ func gaussianLogDeltaUpper(c Gaussian, x float64) float64 {
 		return ld
 	}
 	a := -x/mu + mu/2
-	la, lb := logNormCDF(a), logNormCDF(a-mu)
+	la, lb := numeric.LogNormCDF(a), numeric.LogNormCDF(a-mu)
 	d := x + lb - la
 	errD := 8 * unitRoundoff * (math.Abs(x) + math.Abs(la) + math.Abs(lb) + 1)
 	amp := 1.0
@@ -164,7 +164,7 @@ func BinaryAdvantage(curve Curve, pi float64) float64 {
 	if n == 0 {
 		return 0
 	}
-	x := math.Abs(logit(pi))
+	x := math.Abs(numeric.Logit(pi))
 	var adv float64
 	switch c := curve.(type) {
 	case Gaussian:
@@ -179,7 +179,7 @@ func BinaryAdvantage(curve Curve, pi float64) float64 {
 		} else if x >= eps {
 			adv = n * delta
 		} else {
-			adv = math.Exp(math.Log(m)+logExpm1(eps-x)-softplus(eps)) + delta*numeric.Logistic(-eps)
+			adv = math.Exp(math.Log(m)+numeric.LogExpm1(eps-x)-numeric.Softplus(eps)) + delta*numeric.Logistic(-eps)
 		}
 	case Laplace:
 		if math.IsNaN(c.Epsilon) {

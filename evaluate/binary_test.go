@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // binOpaque hides a curve's concrete type, so that BayesRisk takes its

@@ -3,7 +3,7 @@ package evaluate
 import (
 	"math"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // Calibration: the inverse problems of Kulynych et al. 2025 ("Unifying
@@ -43,43 +43,8 @@ func LargestParameter(f func(x float64) float64, target, lo, hi float64) (float6
 	if ok(hi) {
 		return hi, true
 	}
-	x, _ := bracketNarrow(ok, lo, hi)
+	x, _ := numeric.BracketFloats(ok, lo, hi)
 	return x, true
-}
-
-// bracketNarrow narrows [lo, hi], where ok(lo) is true and ok(hi) false for
-// a monotone ok, until lo and hi are adjacent float64 values (or 128 steps),
-// and returns them. It bisects the ordered integer keys of the floats, so
-// each step halves the number of floats in the bracket.
-func bracketNarrow(ok func(float64) bool, lo, hi float64) (float64, float64) {
-	kl, kh := bracketKey(lo), bracketKey(hi)
-	for i := 0; i < 128 && kh-kl > 1; i++ {
-		km := (kl & kh) + ((kl ^ kh) >> 1) // floor((kl + kh)/2) without overflow
-		if ok(bracketFloat(km)) {
-			kl = km
-		} else {
-			kh = km
-		}
-	}
-	return bracketFloat(kl), bracketFloat(kh)
-}
-
-// bracketKey maps a float64 to an int64 whose order is the order of the
-// floats (−0 and +0 share the key 0).
-func bracketKey(x float64) int64 {
-	b := math.Float64bits(x)
-	if b>>63 == 1 {
-		return -int64(b &^ (1 << 63))
-	}
-	return int64(b)
-}
-
-// bracketFloat inverts bracketKey.
-func bracketFloat(k int64) float64 {
-	if k < 0 {
-		return math.Float64frombits(uint64(-k) | 1<<63)
-	}
-	return math.Float64frombits(uint64(k))
 }
 
 // largestNear returns the largest x in [lo, ∞), lo ≥ 0, with f(x) ≤ target
@@ -101,13 +66,13 @@ func largestNear(f func(float64) float64, target, guess, lo float64) float64 {
 	// The closed forms are accurate to a few ulps: a bracket of ±1024 ulps
 	// (11 halvings) almost always holds the answer; then ±1e-9 relative.
 	if a, b := math.Max(lo, ulpsAway(guess, -1024)), ulpsAway(guess, 1024); guess > lo && ok(a) && !ok(b) {
-		x, _ := bracketNarrow(ok, a, b)
+		x, _ := numeric.BracketFloats(ok, a, b)
 		return x
 	}
 	d := 1e-9 * math.Max(math.Abs(guess), 1e-300)
 	a, b := math.Max(lo, guess-d), guess+d
 	if ok(a) && !ok(b) {
-		x, _ := bracketNarrow(ok, a, b)
+		x, _ := numeric.BracketFloats(ok, a, b)
 		return x
 	}
 	// Widen: find a point above the answer by doubling.
@@ -124,7 +89,7 @@ func largestNear(f func(float64) float64, target, guess, lo float64) float64 {
 		}
 		b *= 2
 	}
-	x, _ := bracketNarrow(ok, a, b)
+	x, _ := numeric.BracketFloats(ok, a, b)
 	return x
 }
 
@@ -159,7 +124,7 @@ func smallestNear(f func(float64) float64, target, guess float64) float64 {
 			a /= 2
 		}
 	}
-	_, x := bracketNarrow(bad, a, b)
+	_, x := numeric.BracketFloats(bad, a, b)
 	return x
 }
 
@@ -238,7 +203,7 @@ func MuForWorstAdvantage(target float64) (float64, bool) {
 	case !(fwd(0) <= target):
 		return math.NaN(), false
 	}
-	return largestNear(fwd, target, 2*sqrt2*math.Erfinv(target), 0), true
+	return largestNear(fwd, target, 2*math.Sqrt2*math.Erfinv(target), 0), true
 }
 
 // MuForAdvantage returns the largest μ such that μ-GDP keeps the advantage
@@ -263,11 +228,11 @@ func MuForAdvantage(target, base float64) (float64, bool) {
 	}
 	var zs float64
 	if s := base + target; s <= 0.5 {
-		zs = normQuantile(s)
+		zs = numeric.NormQuantile(s)
 	} else {
-		zs = -normQuantile((1 - base) - target)
+		zs = -numeric.NormQuantile((1 - base) - target)
 	}
-	return largestNear(fwd, target, zs-normQuantile(base), 0), true
+	return largestNear(fwd, target, zs-numeric.NormQuantile(base), 0), true
 }
 
 // SigmaForWorstAdvantage returns the smallest noise standard deviation σ of

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/table"
 )
 

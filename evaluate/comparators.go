@@ -3,7 +3,7 @@ package evaluate
 import (
 	"math"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // Prior-work bounds that Kulynych et al. 2025 ("Unifying Re-Identification,
@@ -261,7 +261,6 @@ func validPSO(n int, w float64) bool {
 // evaluated values themselves. Any NaN evaluation gives NaN.
 func goldenConcaveMax(g func(x float64) float64) (upper, at float64) {
 	const (
-		invPhi     = 0.6180339887498948482045868343656381177203091798057628621 // (√5 − 1)/2
 		tLo, tHi   = -746.0, 38.0
 		gridPoints = 98
 	)
@@ -282,32 +281,22 @@ func goldenConcaveMax(g func(x float64) float64) (upper, at float64) {
 	if bestI == gridPoints {
 		b = tHi
 	}
-	ga, gb := phi(a), phi(b)
-	c := b - invPhi*(b-a)
-	d := a + invPhi*(b-a)
-	gc, gd := phi(c), phi(d)
-	nan := math.IsNaN(ga) || math.IsNaN(gb) || math.IsNaN(gc) || math.IsNaN(gd)
+	neg := func(t float64) float64 { return -phi(t) } // the search minimises
+	gs := numeric.Golden{A: a, B: b, FA: neg(a), FB: neg(b)}
+	gs.C, gs.D = numeric.GoldenPoints(a, b)
+	gs.FC, gs.FD = neg(gs.C), neg(gs.D)
+	nan := math.IsNaN(gs.FA) || math.IsNaN(gs.FB) || math.IsNaN(gs.FC) || math.IsNaN(gs.FD)
 	for i := 0; i < 300 && !nan; i++ {
-		if b-a <= 4e-15*math.Max(1, math.Max(math.Abs(a), math.Abs(b))) {
+		if gs.B-gs.A <= 4e-15*math.Max(1, math.Max(math.Abs(gs.A), math.Abs(gs.B))) {
 			break
 		}
-		if gc >= gd { // the maximiser is in [a, d]
-			b, gb = d, gd
-			d, gd = c, gc
-			c = b - invPhi*(b-a)
-			gc = phi(c)
-			nan = math.IsNaN(gc)
-		} else { // in [c, b]
-			a, ga = c, gc
-			c, gc = d, gd
-			d = a + invPhi*(b-a)
-			gd = phi(d)
-			nan = math.IsNaN(gd)
-		}
+		nan = math.IsNaN(gs.Step(neg))
 	}
 	if nan {
 		return math.NaN(), math.NaN()
 	}
+	a, c, d, b := gs.A, gs.C, gs.D, gs.B
+	ga, gc, gd, gb := -gs.FA, -gs.FC, -gs.FD, -gs.FB
 	xa, xc, xd, xb := numeric.Logistic(a), numeric.Logistic(c), numeric.Logistic(d), numeric.Logistic(b)
 	upper, at = best, numeric.Logistic(bestT)
 	for _, p := range [...]struct{ x, y float64 }{{xa, ga}, {xc, gc}, {xd, gd}, {xb, gb}} {

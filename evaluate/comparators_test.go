@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // catalogValue parses a value as printed in Kulynych et al. 2025 and

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // ComposedApprox is the exact trade-off curve of the k-fold (adaptive)
@@ -150,7 +150,7 @@ func NewComposedApprox(eps, delta float64, k int) (*ComposedApprox, error) {
 	mode := int(math.Floor((kf + 1) * numeric.Logistic(-eps)))
 	mode = max(0, min(mode, k))
 	walk := func(from, step int) (ws, es []float64) {
-		var sum neumaierSum
+		var sum numeric.Sum
 		e := 0.0
 		for l := from; ; l += step {
 			var r float64
@@ -159,16 +159,16 @@ func NewComposedApprox(eps, delta float64, k int) (*ComposedApprox, error) {
 					break
 				}
 				r = math.Log(float64(k-l) / float64(l+1))
-				sum.add(r - eps)
+				sum.Add(r - eps)
 			} else { // Pr[l−1]/Pr[l] = l/(k − l + 1)·e^{ε}
 				if l <= 0 {
 					break
 				}
 				r = math.Log(float64(l) / float64(k-l+1))
-				sum.add(r + eps)
+				sum.Add(r + eps)
 			}
 			e += 4 * unitRoundoff * (1 + math.Abs(r) + eps)
-			w := sum.value()
+			w := sum.Value()
 			if w < composeCutLn {
 				break
 			}
@@ -300,7 +300,7 @@ func (c *ComposedApprox) Advantage(b float64) float64 {
 	case m > 0 && c.eps > 0:
 		adv = expUp(c.lnAdvUpper(p))
 		if gap := -c.gapAlpha(p, b, false); gap > 0 { // b − α_p, bounded above
-			adv += expUp(logExpm1(float64(m)*c.eps) + math.Log(gap))
+			adv += expUp(numeric.LogExpm1(float64(m)*c.eps) + math.Log(gap))
 		}
 	case m < 0 && c.eps > 0:
 		adv = expUp(c.lnAdvUpper(p + 1))
@@ -384,7 +384,7 @@ func (c *ComposedApprox) EpsilonAt(deltaTotal float64) float64 {
 	if infeasible(top) {
 		return math.Inf(1)
 	}
-	_, hi := bracketNarrow(infeasible, 0, top)
+	_, hi := numeric.BracketFloats(infeasible, 0, top)
 	return hi
 }
 
@@ -516,7 +516,7 @@ func (c *ComposedApprox) pad(v float64) float64 { return c.slack + 4*unitRoundof
 // of positive terms. The neighbours of that vertex are included so that
 // rounding in the choice cannot pick a higher one.
 func (c *ComposedApprox) bayesRisk(pi float64) float64 {
-	lam := logit(pi)
+	lam := numeric.Logit(pi)
 	var j int
 	switch {
 	case c.eps == 0 && lam >= 0:

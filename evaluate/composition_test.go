@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"sort"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // compAlphas are the type I errors the composition tests look at.
@@ -250,7 +252,7 @@ func TestComposeExactBinomials(t *testing.T) {
 		s := 0.0
 		for l := 0; l < i; l++ {
 			lnC := lnBigBinomial(k, l)
-			s += math.Exp(lnC+float64(k-l)*eps-float64(k)*softplus(eps)) * -math.Expm1(-2*float64(i-l)*eps)
+			s += math.Exp(lnC+float64(k-l)*eps-float64(k)*numeric.Softplus(eps)) * -math.Expm1(-2*float64(i-l)*eps)
 		}
 		want := -math.Expm1(lc) + math.Exp(lc)*s
 		got := c.DeltaAt(float64(k-2*i) * eps)

@@ -3,7 +3,7 @@ package evaluate
 import (
 	"math"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // DPSGD describes Poisson-subsampled Gaussian noise composed over training
@@ -172,7 +172,7 @@ func sgmLogAInt(q, sigma float64, n int) float64 {
 	}
 	lAm1 := ref + math.Log(sum)
 	lAm1 += maxErr + 4*machineEpsilon*(math.Abs(lAm1)+math.Log(nf)+1)
-	return softplus(lAm1) * (1 + 4*machineEpsilon)
+	return numeric.Softplus(lAm1) * (1 + 4*machineEpsilon)
 }
 
 // sgmIntTerm returns the log of the k-th term of A_n − 1 and a bound on its
@@ -182,7 +182,7 @@ func sgmIntTerm(k int, n, lgN, lq, l1q, s2 float64) (float64, float64) {
 	lgK, _ := math.Lgamma(kf + 1)
 	lgNK, _ := math.Lgamma(n - kf + 1)
 	c := (kf*kf - kf) / s2
-	lc := logExpm1(c)
+	lc := numeric.LogExpm1(c)
 	l := lgN - lgK - lgNK + (n-kf)*l1q + kf*lq + lc
 	err := 8 * machineEpsilon * (lgN + lgK + lgNK + math.Abs((n-kf)*l1q) + math.Abs(kf*lq) + math.Abs(lc) + c + 1)
 	return l, err
@@ -233,7 +233,7 @@ func (s sgmSeries) term(k int, lc float64) (l0, l1, lu, err0, err1 float64) {
 	c1 := (j*j - j) / s.s2
 	a := (s.z0 - kf) / s.sigma
 	b := (j - s.z0) / s.sigma
-	p0, p1 := logNormCDF(a), logNormCDF(b)
+	p0, p1 := numeric.LogNormCDF(a), numeric.LogNormCDF(b)
 	l0, l1 = lu+c0+p0, lv+c1+p1
 	common := (kf + 2) * (math.Abs(lc) + 1)
 	err0 = 8 * machineEpsilon * (common + math.Abs(j*s.l1q) + math.Abs(kf*s.lq) + c0 + math.Abs(p0) +
@@ -298,7 +298,7 @@ func sgmLogAFracDirect(q, sigma, alpha float64) float64 {
 func sgmAm1Frac(q, sigma, alpha float64) (float64, bool) {
 	s := newSGMSeries(q, sigma, alpha)
 	a0 := s.z0 / sigma
-	lP0 := logNormCDF(a0)
+	lP0 := numeric.LogNormCDF(a0)
 	p1 := numeric.NormSF(a0)
 	ceil := int(math.Ceil(alpha))
 	sum, errSum := 0.0, 0.0
@@ -314,7 +314,7 @@ func sgmAm1Frac(q, sigma, alpha float64) (float64, bool) {
 			c := (kf*kf - kf) / s.s2
 			grow := 0.0
 			if c > 0 {
-				grow = math.Exp(lu + logExpm1(c) + logNormCDF(ak))
+				grow = math.Exp(lu + numeric.LogExpm1(c) + numeric.LogNormCDF(ak))
 			}
 			shrink := math.Exp(lu) * band
 			d = grow - shrink

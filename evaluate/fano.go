@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // Fano bounds on reconstruction of a discrete attribute (Guo, Sablayrolles &
@@ -109,11 +109,12 @@ type fanoPrior struct {
 
 // fanoSum returns start + Σ xs with Neumaier's compensated summation.
 func fanoSum(start float64, xs []float64, f func(float64) float64) float64 {
-	s := neumaierSum{sum: start}
+	var s numeric.Sum
+	s.Add(start)
 	for _, x := range xs {
-		s.add(f(x))
+		s.Add(f(x))
 	}
-	return s.value()
+	return s.Value()
 }
 
 func fanoIdentity(x float64) float64 { return x }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // Oracles are reference values for Guo et al. 2023 (Guo,

@@ -3,7 +3,7 @@ package evaluate
 import (
 	"math"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // Gaussian is the trade-off curve of μ-Gaussian differential privacy (Dong,
@@ -25,7 +25,7 @@ func (c Gaussian) TradeOff(alpha float64) float64 {
 	case alpha >= 1:
 		return 0
 	}
-	return numeric.NormSF(normQuantile(alpha) + c.Mu)
+	return numeric.NormSF(numeric.NormQuantile(alpha) + c.Mu)
 }
 
 // Advantage returns 1 − G_μ(b) − b = Φ(Φ⁻¹(b) + μ) − Φ(Φ⁻¹(b)), the bound of
@@ -36,7 +36,7 @@ func (c Gaussian) Advantage(b float64) float64 {
 	if b <= 0 || b >= 1 || c.Mu == 0 {
 		return 0
 	}
-	z := normQuantile(b)
+	z := numeric.NormQuantile(b)
 	w := z + c.Mu
 	var adv float64
 	switch {
@@ -54,7 +54,7 @@ func (c Gaussian) Advantage(b float64) float64 {
 // distance between N(0, 1) and N(μ, 1): the baseline-free bound of Kulynych
 // et al. Thm 3.4 for G_μ (Dong, Roth & Su 2022).
 func (c Gaussian) WorstAdvantage() float64 {
-	return math.Erf(c.Mu / (2 * sqrt2))
+	return math.Erf(c.Mu / (2 * math.Sqrt2))
 }
 
 // LogDeltaAt returns ln δ(ε), the log of the privacy profile of μ-GDP
@@ -71,8 +71,8 @@ func (c Gaussian) LogDeltaAt(eps float64) float64 {
 	}
 	a := -eps/c.Mu + c.Mu/2
 	b := -eps/c.Mu - c.Mu/2
-	la := logNormCDF(a)
-	d := eps + logNormCDF(b) - la
+	la := numeric.LogNormCDF(a)
+	d := eps + numeric.LogNormCDF(b) - la
 	if d >= 0 {
 		return math.Inf(-1)
 	}
@@ -111,7 +111,7 @@ func (c Gaussian) EpsilonAt(delta float64) float64 {
 			hi = x
 		}
 		// d ln δ/dε = −e^ε·Φ(b)/δ(ε), with b = −ε/μ − μ/2.
-		slope := -math.Exp(x + logNormCDF(-x/c.Mu-c.Mu/2) - ld)
+		slope := -math.Exp(x + numeric.LogNormCDF(-x/c.Mu-c.Mu/2) - ld)
 		next := x - (ld-target)/slope
 		if math.Abs(next-x) <= 1e-14*x {
 			tlo, thi := next*(1-2e-14), next*(1+2e-14)

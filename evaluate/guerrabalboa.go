@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // Bounds of Guerra-Balboa, Sauer & Strufe, "Analysis and Measurement of
@@ -108,29 +108,29 @@ func GBPriorStats(p []float64) (GBPrior, error) {
 	if len(p) == 0 {
 		return GBPrior{}, errors.New("evaluate: empty prior vector")
 	}
-	var sum, comp float64
+	var total numeric.Sum
 	for _, v := range p {
 		if !(v >= 0) || math.IsInf(v, 1) {
 			return GBPrior{}, errors.New("evaluate: prior probabilities must be finite and non-negative")
 		}
-		sum, comp = neumaierAdd(sum, comp, v)
+		total.Add(v)
 	}
-	sum += comp
+	sum := total.Value()
 	if !(math.Abs(sum-1) <= gbPriorTol) {
 		return GBPrior{}, errors.New("evaluate: prior probabilities must sum to 1")
 	}
 	hi, lo := p[0], p[0]
-	var sq, sqc float64
+	var sq numeric.Sum
 	for _, v := range p {
 		hi, lo = math.Max(hi, v), math.Min(lo, v)
 		q := v / sum
-		sq, sqc = neumaierAdd(sq, sqc, q*q)
+		sq.Add(q * q)
 	}
 	return GBPrior{
 		M:         len(p),
 		Kappa0:    math.Min(hi/sum, 1),
 		Kappa0Min: lo / sum,
-		Mu:        math.Min(sq+sqc, 1),
+		Mu:        math.Min(sq.Value(), 1),
 	}, nil
 }
 
@@ -154,18 +154,6 @@ func (r *Release) gbWorstOverPrior(bound func(GBPrior) float64) (float64, skip) 
 		}
 	}
 	return worst, skip{}
-}
-
-// neumaierAdd adds x to the compensated sum (s, c) (Neumaier 1974) and
-// returns the new pair; the sum is s + c.
-func neumaierAdd(s, c, x float64) (float64, float64) {
-	t := s + x
-	if math.Abs(s) >= math.Abs(x) {
-		c += (s - t) + x
-	} else {
-		c += (x - t) + s
-	}
-	return t, c
 }
 
 // GBMIAYeomRaw returns the bound of Yeom et al. on the membership advantage
@@ -564,7 +552,7 @@ func GBUReRoEpsilon(target, kappaEta float64) (float64, bool) {
 	}
 	closed := math.Inf(1)
 	if target < 1 && kappaEta > 0 {
-		closed = math.Max(softplus(numeric.LogPos(target)-numeric.LogPos(kappaEta)), gbAtanh2(target))
+		closed = math.Max(numeric.Softplus(numeric.LogPos(target)-numeric.LogPos(kappaEta)), gbAtanh2(target))
 	}
 	bound := func(e float64) float64 { return GBUReRo(e, kappaEta) }
 	return gbLargest(bound, target, closed)
@@ -573,7 +561,7 @@ func GBUReRoEpsilon(target, kappaEta float64) (float64, bool) {
 // gbUReRoExactClosed returns the closed-form ε* of Thm 7.3 (catalog §5.2):
 // max(ln(1 + γ/κ_0), 2·artanh((γ − κ_0 + κ_0^-)/(κ_0(m − 1)))).
 func gbUReRoExactClosed(target, k0, kmin float64, m int) float64 {
-	e1 := softplus(numeric.LogPos(target) - numeric.LogPos(k0))
+	e1 := numeric.Softplus(numeric.LogPos(target) - numeric.LogPos(k0))
 	num := target - (k0 - kmin)
 	var e2 float64
 	switch {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // Practical membership privacy (PMP) of Lowy, Li, Liu, Koike-Akino,
@@ -79,7 +79,7 @@ func PMPEpsilonForSuccess(p float64) (float64, bool) {
 	}
 	// Start from the closed form and check it against the rounded forward
 	// bound: the answer is the largest float64 with PMPSuccess(ε) ≤ p.
-	return largestNear(PMPSuccess, p, logit(p), 0), true
+	return largestNear(PMPSuccess, p, numeric.Logit(p), 0), true
 }
 
 // PMPSuccessDelta returns the success bound of a practical MIA against an
@@ -190,7 +190,7 @@ func PMPGaussian(f [][]float64, sigma, delta float64) (PMPGaussianBound, error) 
 	// largest distance, visiting each pair once.
 	logB0 := make([]float64, n)
 	rowMax := make([]float64, n)
-	sums := make([]neumaier, n)
+	sums := make([]numeric.Sum, n)
 	maxDist := 0.0
 	for i := range n {
 		for j := i + 1; j < n; j++ {
@@ -199,13 +199,13 @@ func PMPGaussian(f [][]float64, sigma, delta float64) (PMPGaussianBound, error) 
 			m := d / sigma
 			rowMax[i] = math.Max(rowMax[i], m)
 			rowMax[j] = math.Max(rowMax[j], m)
-			tv := math.Erf(m / (2 * sqrt2))
-			sums[i].add(tv)
-			sums[j].add(tv)
+			tv := math.Erf(m / (2 * math.Sqrt2))
+			sums[i].Add(tv)
+			sums[j].Add(tv)
 		}
 	}
 	for i := range n {
-		logB0[i] = numeric.LogPos(sums[i].value()) - g.lnNm1
+		logB0[i] = numeric.LogPos(sums[i].Value()) - g.lnNm1
 	}
 	res.MaxDistance = maxDist
 	muX := 0.0
@@ -342,7 +342,7 @@ func PMPGaussianSigma(eps, delta, sensitivity float64) (float64, error) {
 			return math.NaN(), errors.New("pmp: no finite σ meets (ε, δ)")
 		}
 	}
-	return firstTrue(ok, lo, hi), nil
+	return numeric.FirstTrue(ok, lo, hi), nil
 }
 
 // PMPGaussianFromDP runs the full three-step analysis of Lowy et al. 2024
@@ -430,8 +430,8 @@ func (g *pmpGauss) fill(i int) float64 {
 // with compensation; every other term (cancellation, tails beyond the
 // normal range, ε > 700) goes through the log-space ln δ_G.
 func (g *pmpGauss) logB(i int, eps float64) float64 {
-	var acc logSumComp
-	var lin neumaier
+	var acc numeric.LogSum
+	var lin numeric.Sum
 	expEps := math.Exp(eps)
 	for j, m := range g.mu {
 		if j == i || m == 0 {
@@ -444,33 +444,18 @@ func (g *pmpGauss) logB(i int, eps float64) float64 {
 				pa := numeric.NormCDF(a)
 				r := expEps * numeric.NormCDF(b)
 				if pa > 0x1p-960 && r <= 0.5*pa {
-					lin.add(pa - r)
+					lin.Add(pa - r)
 					continue
 				}
 			}
 		}
-		acc.add(gaussLogDelta(eps, m))
+		acc.Add(gaussLogDelta(eps, m))
 	}
-	if v := lin.value(); v > 0 {
-		acc.add(numeric.LogPos(v))
+	if v := lin.Value(); v > 0 {
+		acc.Add(numeric.LogPos(v))
 	}
-	return acc.value() - g.lnNm1
+	return acc.Value() - g.lnNm1
 }
-
-// neumaier is a compensated running sum of non-negative terms.
-type neumaier struct{ sum, comp float64 }
-
-func (s *neumaier) add(x float64) {
-	t := s.sum + x
-	if s.sum >= x {
-		s.comp += (s.sum - t) + x
-	} else {
-		s.comp += (x - t) + s.sum
-	}
-	s.sum = t
-}
-
-func (s *neumaier) value() float64 { return s.sum + s.comp }
 
 // root returns the smallest float64 ε in (lo, ∞) with ln B(x_i; ε) ≤ ln δ,
 // given that it fails at lo; rowMax bounds the row's μ, so the root is at
@@ -487,7 +472,7 @@ func (g *pmpGauss) root(i int, lo, rowMax float64) float64 {
 			return hi
 		}
 	}
-	return firstTrue(ok, lo, hi)
+	return numeric.FirstTrue(ok, lo, hi)
 }
 
 // gaussLogDelta returns ln δ_G(ε; μ) (Lemma 10 in μ-form), −Inf for μ = 0
@@ -540,62 +525,6 @@ func l2Distance(a, b []float64) float64 {
 		s += t * t
 	}
 	return 2 * scale * math.Sqrt(s)
-}
-
-// firstTrue returns the smallest float64 x in (lo, hi] with ok(x), for an ok
-// that is false at lo, true at hi and monotone in between, by bisection of
-// the ordered float64 keys (at most 64 halvings to adjacent floats).
-func firstTrue(ok func(float64) bool, lo, hi float64) float64 {
-	kl, kh := bracketKey(lo), bracketKey(hi)
-	for i := 0; i < 128 && kh-kl > 1; i++ {
-		km := (kl & kh) + ((kl ^ kh) >> 1)
-		if ok(bracketFloat(km)) {
-			kh = km
-		} else {
-			kl = km
-		}
-	}
-	return bracketFloat(kh)
-}
-
-// logSumComp accumulates ln Σ e^{xᵢ} with a running scale and a
-// compensated (Neumaier) sum, so that the relative error stays a few ulps
-// for any number of terms.
-type logSumComp struct{ scale, sum, comp float64 }
-
-func (a *logSumComp) add(x float64) {
-	if math.IsInf(x, -1) || math.IsNaN(x) {
-		return
-	}
-	if a.sum == 0 {
-		a.scale, a.sum, a.comp = x, 1, 0
-		return
-	}
-	var t float64
-	if x > a.scale {
-		r := math.Exp(a.scale - x)
-		a.sum *= r
-		a.comp *= r
-		a.scale = x
-		t = 1
-	} else {
-		t = math.Exp(x - a.scale)
-	}
-	s := a.sum + t
-	if a.sum >= t {
-		a.comp += (a.sum - s) + t
-	} else {
-		a.comp += (t - s) + a.sum
-	}
-	a.sum = s
-}
-
-// value returns ln Σ e^{xᵢ}, −Inf for an empty sum.
-func (a *logSumComp) value() float64 {
-	if a.sum == 0 {
-		return math.Inf(-1)
-	}
-	return a.scale + math.Log(a.sum+a.comp)
 }
 
 // ---------------------------------------------------------------------
@@ -823,8 +752,8 @@ func checkEnumeration(records, outputs int) error {
 func enumeratePMP(records, outputs int, logProb func(members []int, logp []float64) error) (PMPExact, error) {
 	res := PMPExact{Epsilon: math.NaN(), Record: -1, Output: -1}
 	half := records / 2
-	in := make([]logSumComp, records*outputs)
-	out := make([]logSumComp, records*outputs)
+	in := make([]numeric.LogSum, records*outputs)
+	out := make([]numeric.LogSum, records*outputs)
 	members := make([]int, 0, half)
 	outside := make([]int, 0, half)
 	logp := make([]float64, outputs)
@@ -860,13 +789,13 @@ func enumeratePMP(records, outputs int, logProb func(members []int, logp []float
 		for _, x := range members {
 			acc := in[x*outputs : (x+1)*outputs]
 			for a, v := range logp {
-				acc[a].add(v)
+				acc[a].Add(v)
 			}
 		}
 		for _, x := range outside {
 			acc := out[x*outputs : (x+1)*outputs]
 			for a, v := range logp {
-				acc[a].add(v)
+				acc[a].Add(v)
 			}
 		}
 	})
@@ -876,7 +805,7 @@ func enumeratePMP(records, outputs int, logProb func(members []int, logp []float
 	best, bx, ba, dir := 0.0, -1, -1, false
 	for x := range records {
 		for a := range outputs {
-			li, lo := in[x*outputs+a].value(), out[x*outputs+a].value()
+			li, lo := in[x*outputs+a].Value(), out[x*outputs+a].Value()
 			var d float64
 			switch {
 			case math.IsInf(li, -1) && math.IsInf(lo, -1):

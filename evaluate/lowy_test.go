@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // Tests for lowy.go: Lowy et al. 2024 (AAAI). Every expected value names

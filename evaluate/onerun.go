@@ -3,7 +3,7 @@ package evaluate
 import (
 	"math"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // Single-target bounds of Swanberg, Annamalai, Hayes, Balle & Smith,
@@ -27,7 +27,7 @@ func OneRunPosterior(eps, p float64) float64 {
 	case eps == 0:
 		return p
 	}
-	return numeric.Logistic(logit(p) + eps)
+	return numeric.Logistic(numeric.Logit(p) + eps)
 }
 
 // OneRunAdvantage returns the generalized advantage (Cherubin 2017) of
@@ -44,7 +44,7 @@ func OneRunAdvantage(eps, delta, p float64) float64 {
 	if p <= 0 || eps <= 0 {
 		return delta
 	}
-	return numeric.Logistic(numeric.LogPos(p)+logExpm1(eps))*(1-delta) + delta
+	return numeric.Logistic(numeric.LogPos(p)+numeric.LogExpm1(eps))*(1-delta) + delta
 }
 
 // OneRunEpsilonProtect returns the largest ε ≥ 0 whose OneRunAdvantage(ε, δ, p)
@@ -66,5 +66,5 @@ func OneRunEpsilonProtect(target, delta, p float64) (float64, bool) {
 	if s <= 0 {
 		return 0, true
 	}
-	return softplus(logit(s) - numeric.LogPos(p)), true
+	return numeric.Softplus(numeric.Logit(s) - numeric.LogPos(p)), true
 }

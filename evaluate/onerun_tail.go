@@ -6,7 +6,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/evaluate/poibin"
 )
 
@@ -69,7 +69,7 @@ func OneRunFlip(eps, p float64) (beta, oneMinusBeta float64) {
 	case math.IsInf(eps, 1):
 		return 1, 0
 	}
-	z := logit(p) + eps
+	z := numeric.Logit(p) + eps
 	return numeric.Logistic(z), numeric.Logistic(-z)
 }
 
@@ -98,18 +98,12 @@ func OneRunExpectedSuccesses(eps float64, p []float64) (float64, error) {
 	if err := checkOneRun(eps, 0, p); err != nil {
 		return 0, err
 	}
-	var s, c float64 // Neumaier
+	var s numeric.Sum
 	for _, pi := range p {
 		b, _ := OneRunFlip(eps, pi)
-		t := s + b
-		if math.Abs(s) >= b {
-			c += (s - t) + b
-		} else {
-			c += (b - t) + s
-		}
-		s = t
+		s.Add(b)
 	}
-	return s + c, nil
+	return s.Value(), nil
 }
 
 // OneRunTail is the dominating Poisson-binomial S = Σ Bernoulli(β_i) of
@@ -385,7 +379,7 @@ func OneRunBitLeakage(eps, alpha float64) (float64, error) {
 	if alpha == 1 {
 		return 0, nil
 	}
-	return softplus(eps-logit(alpha)) / math.Ln2, nil
+	return numeric.Softplus(eps-numeric.Logit(alpha)) / math.Ln2, nil
 }
 
 // OneRunNarcissus returns the Narcissus resiliency comparator (Swanberg et

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // Rényi differential privacy (Mironov 2017, "Rényi Differential Privacy",
@@ -420,22 +420,12 @@ func (c ZCDP) minOverOrders(root func(renyiOrder, float64) float64, point func(f
 		}
 		return root(o, best)
 	}
-	const invPhi = 0.6180339887498949
-	s1, s2 := hi-invPhi*(hi-lo), lo+invPhi*(hi-lo)
-	v1, v2 := eval(s1), eval(s2)
-	best = math.Min(best, math.Min(v1, v2))
-	for hi-lo > 1e-7 {
-		if v1 <= v2 {
-			hi, s2, v2 = s2, s1, v1
-			s1 = hi - invPhi*(hi-lo)
-			v1 = eval(s1)
-			best = math.Min(best, v1)
-		} else {
-			lo, s1, v1 = s1, s2, v2
-			s2 = lo + invPhi*(hi-lo)
-			v2 = eval(s2)
-			best = math.Min(best, v2)
-		}
+	g := numeric.Golden{A: lo, B: hi}
+	g.C, g.D = numeric.GoldenPoints(lo, hi)
+	g.FC, g.FD = eval(g.C), eval(g.D)
+	best = math.Min(best, math.Min(g.FC, g.FD))
+	for g.B-g.A > 1e-7 {
+		best = math.Min(best, g.Step(eval))
 	}
 	return best
 }
@@ -673,7 +663,7 @@ func (g gapGeometry) point(t float64) gapPoint {
 	spm := math.Max(-t, 0) + l // softplus(−t) = ln((1 − x)/d)
 	lam := g.lx1 - g.lx - spm  // ln(d/x)
 	errLam := 2 * machineEpsilon * (math.Abs(g.lx1) + math.Abs(g.lx) + spm + math.Abs(lam) + 1)
-	r1 := softplus(lam) // ln((x + d)/x) = ln((1 − y)/x)
+	r1 := numeric.Softplus(lam) // ln((x + d)/x) = ln((1 − y)/x)
 	p := gapPoint{
 		x: g.x, x1: g.x1, lx: g.lx, lx1: g.lx1,
 		r1: r1, r2: r2,
@@ -695,7 +685,7 @@ func (g gapGeometry) tradeOff(t float64) float64 {
 	if math.IsInf(t, 1) {
 		return 0
 	}
-	s := softplus(t)
+	s := numeric.Softplus(t)
 	y := math.Exp(g.lx1 - s)
 	return y * (1 - 4*machineEpsilon*(math.Abs(g.lx1)+s+2))
 }
@@ -703,7 +693,7 @@ func (g gapGeometry) tradeOff(t float64) float64 {
 // advantage returns d = 1 − x − y at gap parameter t, moved up by its
 // rounding error and clamped to [0, 1 − x].
 func (g gapGeometry) advantage(t float64) float64 {
-	s := softplus(-t)
+	s := numeric.Softplus(-t)
 	d := math.Exp(g.lx1 - s)
 	if d == 0 {
 		return 0
@@ -752,8 +742,8 @@ func (o renyiOrder) gapRoot(g gapGeometry, start float64) float64 {
 // symmetricPoint returns the point x = y = σ(−L) on the anti-diagonal,
 // where R₁ = R₂ = L exactly.
 func symmetricPoint(l float64) gapPoint {
-	lx := -softplus(l)
-	lx1 := -softplus(-l)
+	lx := -numeric.Softplus(l)
+	lx1 := -numeric.Softplus(-l)
 	x, x1 := math.Exp(lx), math.Exp(lx1)
 	errW := 4*machineEpsilon*(math.Abs(l)+2) + 2*machineEpsilon
 	return gapPoint{x: x, x1: x1, y: x, y1: x1, lx: lx, lx1: lx1, ly: lx, ly1: lx1,

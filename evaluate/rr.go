@@ -3,7 +3,7 @@ package evaluate
 import (
 	"math"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // RandomizedResponse is the exact trade-off curve of k-ary randomized

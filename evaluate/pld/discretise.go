@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // direction names the ordered pair of output distributions whose privacy
@@ -158,7 +158,7 @@ func (m *subsampledGaussian) integrate(za, zb float64, f func(z float64) (float6
 // (fewer where the loss is bounded: ln(1 − q) ≤ L, and the add direction's
 // loss is at most −ln(1 − q)).
 func (m *subsampledGaussian) lossRange(d direction, tail float64) (lo, hi float64) {
-	zt := upperQuantile(tail) // N(0, 1) mass above zt is at most tail
+	zt := numeric.NormUpperQuantileAbove(tail) // N(0, 1) mass above zt is at most tail
 	switch d {
 	case remove:
 		// U = (1 − q)φ(z) + qφ(z − μ): above z = μ + zt and below z = −zt

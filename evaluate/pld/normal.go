@@ -2,32 +2,11 @@ package pld
 
 import (
 	"math"
-
-	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
 )
 
 // unitRoundoff is u = 2⁻⁵³, the relative error of one correctly rounded
 // float64 operation.
 const unitRoundoff = 0x1p-53
-
-// upperQuantile returns a z ≥ 0 with 1 − Φ(z) ≤ p, within 1e-12 of the
-// exact quantile, for p in (0, ½]. Bisection on erfc keeps it exact for p
-// down to the smallest subnormal, where math.Erfcinv(2p) would overflow.
-func upperQuantile(p float64) float64 {
-	lo, hi := 0.0, 40.0
-	if numeric.NormSF(hi) > p {
-		return hi
-	}
-	for hi-lo > 1e-12 {
-		mid := 0.5 * (lo + hi)
-		if numeric.NormSF(mid) > p {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return hi
-}
 
 // nudgeUp moves x n ulps towards +∞ (x ≥ 0); 0 and +Inf stay as they are.
 func nudgeUp(x float64, n int) float64 {
