@@ -34,7 +34,7 @@ import (
 // final points allow on the bracket is returned. π must be in [0, 1] and
 // the curve non-nil, otherwise NaN; R(0) = R(1) = 0.
 func BayesRisk(curve Curve, pi float64) float64 {
-	if curve == nil || !validProbability(pi) {
+	if curve == nil || !numeric.IsProbability(pi) {
 		return math.NaN()
 	}
 	if pi == 0 || pi == 1 {
@@ -85,7 +85,7 @@ func BayesRisk(curve Curve, pi float64) float64 {
 	if math.IsNaN(r) {
 		return r
 	}
-	return roundDown(r, 0, n)
+	return numeric.RoundDown(r, 0, n)
 }
 
 // BinarySuccess returns the bound of Kulynych et al. Thm D.1, Eq. (35), on
@@ -103,7 +103,7 @@ func BinarySuccess(curve Curve, pi float64) float64 {
 	if math.IsNaN(r) {
 		return r
 	}
-	return roundUp(1-r, math.Max(pi, 1-pi), 1)
+	return numeric.RoundUp(1-r, math.Max(pi, 1-pi), 1)
 }
 
 // gaussianLogDeltaUpper returns an upper bound on ln δ_μ(x) for x ≥ 0,
@@ -132,12 +132,12 @@ func gaussianLogDeltaUpper(c Gaussian, x float64) float64 {
 	a := -x/mu + mu/2
 	la, lb := numeric.LogNormCDF(a), numeric.LogNormCDF(a-mu)
 	d := x + lb - la
-	errD := 8 * unitRoundoff * (math.Abs(x) + math.Abs(la) + math.Abs(lb) + 1)
+	errD := 8 * numeric.UnitRoundoff * (math.Abs(x) + math.Abs(la) + math.Abs(lb) + 1)
 	amp := 1.0
 	if d < 0 {
 		amp = math.Exp(d) / -math.Expm1(d)
 	}
-	return math.Min(0, ld+errD*amp+8*unitRoundoff*(math.Abs(ld)+1))
+	return math.Min(0, ld+errD*amp+8*numeric.UnitRoundoff*(math.Abs(ld)+1))
 }
 
 // BinaryAdvantage returns the advantage bound of Thm D.1 over the baseline
@@ -157,7 +157,7 @@ func gaussianLogDeltaUpper(c Gaussian, x float64) float64 {
 // |λ| < ε, min(π, 1 − π)·δ otherwise. Other curves use 1 − R − max(π, 1 − π)
 // with the numerical R. NaN as for BayesRisk.
 func BinaryAdvantage(curve Curve, pi float64) float64 {
-	if curve == nil || !validProbability(pi) {
+	if curve == nil || !numeric.IsProbability(pi) {
 		return math.NaN()
 	}
 	m, n := math.Max(pi, 1-pi), math.Min(pi, 1-pi)
@@ -202,5 +202,5 @@ func BinaryAdvantage(curve Curve, pi float64) float64 {
 	if math.IsNaN(adv) {
 		return adv
 	}
-	return roundUp(adv, 0, n)
+	return numeric.RoundUp(adv, 0, n)
 }

@@ -65,7 +65,7 @@ func largestNear(f func(float64) float64, target, guess, lo float64) float64 {
 	}
 	// The closed forms are accurate to a few ulps: a bracket of ±1024 ulps
 	// (11 halvings) almost always holds the answer; then ±1e-9 relative.
-	if a, b := math.Max(lo, ulpsAway(guess, -1024)), ulpsAway(guess, 1024); guess > lo && ok(a) && !ok(b) {
+	if a, b := math.Max(lo, numeric.UlpsAway(guess, -1024)), numeric.UlpsAway(guess, 1024); guess > lo && ok(a) && !ok(b) {
 		x, _ := numeric.BracketFloats(ok, a, b)
 		return x
 	}
@@ -137,11 +137,11 @@ func smallestNear(f func(float64) float64, target, guess float64) float64 {
 // Either neighbouring relation; approximate DP with δ fixed. A < δ has no
 // solution (η ≥ δ at ε = 0); A ≥ 1 gives +Inf.
 func EpsilonForWorstAdvantage(target, delta float64) (float64, bool) {
-	if math.IsNaN(target) || !validProbability(delta) {
+	if math.IsNaN(target) || !numeric.IsProbability(delta) {
 		return math.NaN(), false
 	}
 	fwd := func(eps float64) float64 {
-		return roundUp(EpsDelta{Epsilon: eps, Delta: delta}.WorstAdvantage(), 0, 1)
+		return numeric.RoundUp(EpsDelta{Epsilon: eps, Delta: delta}.WorstAdvantage(), 0, 1)
 	}
 	switch {
 	case target >= 1:
@@ -165,11 +165,11 @@ func EpsilonForWorstAdvantage(target, delta float64) (float64, bool) {
 // advantage at ε = 0 is min(δ, 1 − b)); A ≥ 1 − b, or b = 0 with A ≥ δ,
 // gives +Inf.
 func EpsilonForAdvantage(target, delta, base float64) (float64, bool) {
-	if math.IsNaN(target) || !validProbability(delta) || !validProbability(base) {
+	if math.IsNaN(target) || !numeric.IsProbability(delta) || !numeric.IsProbability(base) {
 		return math.NaN(), false
 	}
 	fwd := func(eps float64) float64 {
-		return roundUp(EpsDelta{Epsilon: eps, Delta: delta}.Advantage(base), 0, 1-base)
+		return numeric.RoundUp(EpsDelta{Epsilon: eps, Delta: delta}.Advantage(base), 0, 1-base)
 	}
 	switch {
 	case target >= 1-base:
@@ -196,7 +196,7 @@ func MuForWorstAdvantage(target float64) (float64, bool) {
 	if math.IsNaN(target) {
 		return math.NaN(), false
 	}
-	fwd := func(mu float64) float64 { return roundUp(Gaussian{Mu: mu}.WorstAdvantage(), 0, 1) }
+	fwd := func(mu float64) float64 { return numeric.RoundUp(Gaussian{Mu: mu}.WorstAdvantage(), 0, 1) }
 	switch {
 	case target >= 1:
 		return math.Inf(1), true
@@ -216,10 +216,10 @@ func MuForWorstAdvantage(target float64) (float64, bool) {
 // Either neighbouring relation. A ≥ 1 − b, b = 0 or b = 1 (advantage 0 for
 // every μ) give +Inf; A < 0 has no solution.
 func MuForAdvantage(target, base float64) (float64, bool) {
-	if math.IsNaN(target) || !validProbability(base) {
+	if math.IsNaN(target) || !numeric.IsProbability(base) {
 		return math.NaN(), false
 	}
-	fwd := func(mu float64) float64 { return roundUp(Gaussian{Mu: mu}.Advantage(base), 0, 1-base) }
+	fwd := func(mu float64) float64 { return numeric.RoundUp(Gaussian{Mu: mu}.Advantage(base), 0, 1-base) }
 	switch {
 	case !(fwd(0) <= target):
 		return math.NaN(), false
@@ -244,7 +244,7 @@ func MuForAdvantage(target, base float64) (float64, bool) {
 func SigmaForWorstAdvantage(target, sensitivity float64) (float64, bool) {
 	mu, ok := MuForWorstAdvantage(target)
 	fwd := func(sigma float64) float64 {
-		return roundUp(Gaussian{Mu: sensitivity / sigma}.WorstAdvantage(), 0, 1)
+		return numeric.RoundUp(Gaussian{Mu: sensitivity / sigma}.WorstAdvantage(), 0, 1)
 	}
 	return sigmaFromMu(mu, ok, sensitivity, target, fwd)
 }
@@ -257,7 +257,7 @@ func SigmaForWorstAdvantage(target, sensitivity float64) (float64, bool) {
 func SigmaForAdvantage(target, base, sensitivity float64) (float64, bool) {
 	mu, ok := MuForAdvantage(target, base)
 	fwd := func(sigma float64) float64 {
-		return roundUp(Gaussian{Mu: sensitivity / sigma}.Advantage(base), 0, 1-base)
+		return numeric.RoundUp(Gaussian{Mu: sensitivity / sigma}.Advantage(base), 0, 1-base)
 	}
 	return sigmaFromMu(mu, ok, sensitivity, target, fwd)
 }
@@ -290,7 +290,7 @@ func LaplaceEpsilonForWorstAdvantage(target float64) (float64, bool) {
 	if math.IsNaN(target) {
 		return math.NaN(), false
 	}
-	fwd := func(eps float64) float64 { return roundUp(Laplace{Epsilon: eps}.WorstAdvantage(), 0, 1) }
+	fwd := func(eps float64) float64 { return numeric.RoundUp(Laplace{Epsilon: eps}.WorstAdvantage(), 0, 1) }
 	switch {
 	case target >= 1:
 		return math.Inf(1), true
@@ -312,10 +312,10 @@ func LaplaceEpsilonForWorstAdvantage(target float64) (float64, bool) {
 // Pure DP, either neighbouring relation. A ≥ 1 − b, b = 0 or b = 1 give
 // +Inf; A < 0 has no solution.
 func LaplaceEpsilonForAdvantage(target, base float64) (float64, bool) {
-	if math.IsNaN(target) || !validProbability(base) {
+	if math.IsNaN(target) || !numeric.IsProbability(base) {
 		return math.NaN(), false
 	}
-	fwd := func(eps float64) float64 { return roundUp(Laplace{Epsilon: eps}.Advantage(base), 0, 1-base) }
+	fwd := func(eps float64) float64 { return numeric.RoundUp(Laplace{Epsilon: eps}.Advantage(base), 0, 1-base) }
 	switch {
 	case !(fwd(0) <= target):
 		return math.NaN(), false
@@ -344,7 +344,7 @@ func LaplaceEpsilonForAdvantage(target, base float64) (float64, bool) {
 // the second form without cancellation. Either neighbouring relation.
 // A ≥ 1 − b, b = 0 or b = 1 give +Inf; A < 0 has no solution.
 func RhoForAdvantage(target, base float64) (float64, bool) {
-	if math.IsNaN(target) || !validProbability(base) {
+	if math.IsNaN(target) || !numeric.IsProbability(base) {
 		return math.NaN(), false
 	}
 	fwd := func(rho float64) float64 { return ReRoZCDP(rho, base) - base }

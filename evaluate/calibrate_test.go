@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"math"
 	"strconv"
 	"strings"
@@ -128,21 +129,21 @@ func TestCalibrationRoundTrips(t *testing.T) {
 	const delta = 1e-6
 	cases := []inverse{
 		{"ε worst", func(a, _ float64) (float64, bool) { return EpsilonForWorstAdvantage(a, delta) },
-			func(x, _ float64) float64 { return roundUp(EpsDelta{x, delta}.WorstAdvantage(), 0, 1) }, false},
+			func(x, _ float64) float64 { return numeric.RoundUp(EpsDelta{x, delta}.WorstAdvantage(), 0, 1) }, false},
 		{"ε at b", func(a, b float64) (float64, bool) { return EpsilonForAdvantage(a, delta, b) },
-			func(x, b float64) float64 { return roundUp(EpsDelta{x, delta}.Advantage(b), 0, 1-b) }, false},
+			func(x, b float64) float64 { return numeric.RoundUp(EpsDelta{x, delta}.Advantage(b), 0, 1-b) }, false},
 		{"μ worst", func(a, _ float64) (float64, bool) { return MuForWorstAdvantage(a) },
-			func(x, _ float64) float64 { return roundUp(Gaussian{x}.WorstAdvantage(), 0, 1) }, false},
+			func(x, _ float64) float64 { return numeric.RoundUp(Gaussian{x}.WorstAdvantage(), 0, 1) }, false},
 		{"μ at b", MuForAdvantage,
-			func(x, b float64) float64 { return roundUp(Gaussian{x}.Advantage(b), 0, 1-b) }, false},
+			func(x, b float64) float64 { return numeric.RoundUp(Gaussian{x}.Advantage(b), 0, 1-b) }, false},
 		{"σ worst", func(a, _ float64) (float64, bool) { return SigmaForWorstAdvantage(a, 3) },
-			func(x, _ float64) float64 { return roundUp(Gaussian{3 / x}.WorstAdvantage(), 0, 1) }, true},
+			func(x, _ float64) float64 { return numeric.RoundUp(Gaussian{3 / x}.WorstAdvantage(), 0, 1) }, true},
 		{"σ at b", func(a, b float64) (float64, bool) { return SigmaForAdvantage(a, b, 3) },
-			func(x, b float64) float64 { return roundUp(Gaussian{3 / x}.Advantage(b), 0, 1-b) }, true},
+			func(x, b float64) float64 { return numeric.RoundUp(Gaussian{3 / x}.Advantage(b), 0, 1-b) }, true},
 		{"Laplace worst", func(a, _ float64) (float64, bool) { return LaplaceEpsilonForWorstAdvantage(a) },
-			func(x, _ float64) float64 { return roundUp(Laplace{x}.WorstAdvantage(), 0, 1) }, false},
+			func(x, _ float64) float64 { return numeric.RoundUp(Laplace{x}.WorstAdvantage(), 0, 1) }, false},
 		{"Laplace at b", LaplaceEpsilonForAdvantage,
-			func(x, b float64) float64 { return roundUp(Laplace{x}.Advantage(b), 0, 1-b) }, false},
+			func(x, b float64) float64 { return numeric.RoundUp(Laplace{x}.Advantage(b), 0, 1-b) }, false},
 		{"ρ at b", RhoForAdvantage, func(x, b float64) float64 { return ReRoZCDP(x, b) - b }, false},
 	}
 	for _, c := range cases {

@@ -133,7 +133,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if adv == 0 {
 					return r.Baseline, skip{}
 				}
-				return roundUp(r.Baseline+adv, r.Baseline, 1), skip{}
+				return numeric.RoundUp(r.Baseline+adv, r.Baseline, 1), skip{}
 			},
 		},
 		{
@@ -151,7 +151,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !r.HasBaseline {
 					return 0, skip{need: NeedBaseline}
 				}
-				return roundUp(r.advantage(), 0, 1-r.Baseline), skip{}
+				return numeric.RoundUp(r.advantage(), 0, 1-r.Baseline), skip{}
 			},
 		},
 		{
@@ -166,7 +166,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 			Needs:    mechs,
 			Assumes:  "as fdp_success",
 			compute: func(r *Release) (float64, skip) {
-				return roundUp(r.Curve.WorstAdvantage(), 0, 1), skip{}
+				return numeric.RoundUp(r.Curve.WorstAdvantage(), 0, 1), skip{}
 			},
 		},
 		{
@@ -289,7 +289,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				}
 				// μ of the composed release is μ₁·√c: each σ must give μ₁ = μ/√c.
 				c := (r.mu / (r.sensitiv / r.sigma)) // √compositions
-				return roundUp(r.sensitiv*c/mu, 0, math.Inf(1)), skip{}
+				return numeric.RoundUp(r.sensitiv*c/mu, 0, math.Inf(1)), skip{}
 			},
 		},
 		{
@@ -360,7 +360,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !r.HasWeight {
 					return 0, skip{silent: true}
 				}
-				return roundUp(r.Weight+r.Curve.Advantage(r.Weight), r.Weight, 1), skip{}
+				return numeric.RoundUp(r.Weight+r.Curve.Advantage(r.Weight), r.Weight, 1), skip{}
 			},
 		},
 		{
@@ -543,7 +543,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !r.HasBaseline {
 					return 0, skip{need: NeedBaseline}
 				}
-				return roundUp(r.rdp.Advantage(r.Baseline), 0, 1-r.Baseline), skip{}
+				return numeric.RoundUp(r.rdp.Advantage(r.Baseline), 0, 1-r.Baseline), skip{}
 			},
 		},
 		{
@@ -558,7 +558,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if r.Mechanism != MechanismDPSGD {
 					return 0, skip{silent: true}
 				}
-				return roundUp(r.rdp.WorstAdvantage(), 0, 1), skip{}
+				return numeric.RoundUp(r.rdp.WorstAdvantage(), 0, 1), skip{}
 			},
 		},
 		{
@@ -580,7 +580,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if err != nil {
 					return 0, skip{why: "the PLD error estimate failed: " + err.Error()}
 				}
-				return roundUp(e.Delta(), 0, 1), skip{}
+				return numeric.RoundUp(e.Delta(), 0, 1), skip{}
 			},
 		},
 		{
@@ -617,7 +617,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !s.ok() {
 					return 0, s
 				}
-				return roundUp(EpsDelta{Epsilon: eps, Delta: delta}.WorstAdvantage(), 0, 1), skip{}
+				return numeric.RoundUp(EpsDelta{Epsilon: eps, Delta: delta}.WorstAdvantage(), 0, 1), skip{}
 			},
 		},
 		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
@@ -776,7 +776,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if beta == r.Baseline {
 					return beta, skip{} // ε = 0: the posterior is the prior, exactly
 				}
-				return roundUp(beta, r.Baseline, 1), skip{}
+				return numeric.RoundUp(beta, r.Baseline, 1), skip{}
 			},
 		},
 		{
@@ -801,7 +801,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !s.ok() {
 					return 0, s
 				}
-				return roundUp(OneRunAdvantage(eps, delta, r.Baseline), 0, 1), skip{}
+				return numeric.RoundUp(OneRunAdvantage(eps, delta, r.Baseline), 0, 1), skip{}
 			},
 		},
 		{
@@ -838,7 +838,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				case math.IsInf(eps, 1):
 					return 0, skip{why: whyTargetTrivial}
 				}
-				return roundDown(eps, 0, math.Inf(1)), skip{}
+				return numeric.RoundDown(eps, 0, math.Inf(1)), skip{}
 			},
 		},
 		{
@@ -916,7 +916,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !s.ok() {
 					return 0, s
 				}
-				return roundUp(t.ExpectedSuccesses(), 0, float64(t.Len())), skip{}
+				return numeric.RoundUp(t.ExpectedSuccesses(), 0, float64(t.Len())), skip{}
 			},
 		},
 		{
@@ -946,7 +946,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if err != nil {
 					return 0, skip{why: err.Error()}
 				}
-				return roundUp(bits, 0, math.Inf(1)), skip{}
+				return numeric.RoundUp(bits, 0, math.Inf(1)), skip{}
 			},
 		},
 		{

@@ -25,7 +25,7 @@ import (
 // exp(ε + ln base), so ε up to 700 and more and baselines down to 1e-300
 // neither overflow nor underflow early. base = 0 gives 0 (1 when ε = +Inf).
 func ReRoPure(eps, base float64) float64 {
-	if !(eps >= 0) || !validProbability(base) {
+	if !(eps >= 0) || !numeric.IsProbability(base) {
 		return math.NaN()
 	}
 	if base == 0 {
@@ -38,7 +38,7 @@ func ReRoPure(eps, base float64) float64 {
 	if l >= 0 {
 		return 1
 	}
-	return roundUp(math.Exp(l), base, 1)
+	return numeric.RoundUp(math.Exp(l), base, 1)
 }
 
 // ReRoRDP returns the reconstruction-robustness bound of Balle et al. 2022
@@ -51,7 +51,7 @@ func ReRoPure(eps, base float64) float64 {
 // pure-DP bound ReRoPure. t = 1 carries no information and gives 1
 // (Kulynych et al. 2025); t < 1 is outside the theorem and gives NaN.
 func ReRoRDP(order, epsRDP, base float64) float64 {
-	if !(order >= 1) || !(epsRDP >= 0) || !validProbability(base) {
+	if !(order >= 1) || !(epsRDP >= 0) || !numeric.IsProbability(base) {
 		return math.NaN()
 	}
 	if order == 1 {
@@ -67,7 +67,7 @@ func ReRoRDP(order, epsRDP, base float64) float64 {
 	if !(l < 0) {
 		return 1
 	}
-	return roundUp(math.Exp(l), base, 1)
+	return numeric.RoundUp(math.Exp(l), base, 1)
 }
 
 // ReRoRDPCurve returns the bound of Balle et al. 2022 for a mechanism that
@@ -105,7 +105,7 @@ func ReRoRDPCurve(orders, eps []float64, base float64) float64 {
 // difference of square roots is formed as (L − ρ)/(√L + √ρ), L = ln(1/base),
 // so it does not cancel. Either neighbouring relation. base = 0 gives 0.
 func ReRoZCDP(rho, base float64) float64 {
-	if !(rho >= 0) || !validProbability(base) {
+	if !(rho >= 0) || !numeric.IsProbability(base) {
 		return math.NaN()
 	}
 	if base == 0 {
@@ -119,7 +119,7 @@ func ReRoZCDP(rho, base float64) float64 {
 		return 1
 	}
 	d := (L - rho) / (math.Sqrt(L) + math.Sqrt(rho))
-	return roundUp(math.Exp(-d*d), base, 1)
+	return numeric.RoundUp(math.Exp(-d*d), base, 1)
 }
 
 // PSOBaseline returns the baseline of predicate singling out (Cohen &
@@ -156,7 +156,7 @@ func PSOBaseline(n int, w float64) float64 {
 // figures plot min(n(e^ε w + δ) − base_PSO, 1), which can exceed 1 − base;
 // this function clips the success probability itself at 1.
 func PSOCohenNissim(eps, delta float64, n int, w float64) float64 {
-	if !(eps >= 0) || !validProbability(delta) || n < 2 || !validPSO(n, w) {
+	if !(eps >= 0) || !numeric.IsProbability(delta) || n < 2 || !validPSO(n, w) {
 		return math.NaN()
 	}
 	lw := math.Inf(-1)
@@ -167,7 +167,7 @@ func PSOCohenNissim(eps, delta float64, n int, w float64) float64 {
 	if l >= 0 || math.IsNaN(l) {
 		return 1
 	}
-	return roundUp(math.Exp(l), 0, 1)
+	return numeric.RoundUp(math.Exp(l), 0, 1)
 }
 
 // PSOFDP returns the f-DP bound on the success of predicate singling out,
@@ -186,7 +186,7 @@ func PSOFDP(curve Curve, n int, w float64) float64 {
 	if math.IsNaN(s) {
 		return s
 	}
-	return roundUp(s, 0, 1)
+	return numeric.RoundUp(s, 0, 1)
 }
 
 // NormalizedAdvantage returns the advantage normalised by what is left to
@@ -203,7 +203,7 @@ func NormalizedAdvantage(adv, base float64) float64 {
 	if !(adv >= 0) || !(base >= 0 && base < 1) {
 		return math.NaN()
 	}
-	return roundUp(adv/(1-base), 0, 1)
+	return numeric.RoundUp(adv/(1-base), 0, 1)
 }
 
 // MaxAdvantageOverBaseline returns the true worst case over baselines of a
@@ -229,16 +229,13 @@ func MaxAdvantageOverBaseline(success func(b float64) float64) (adv, at float64)
 	if math.IsNaN(upper) {
 		return upper, at
 	}
-	return roundUp(upper, 0, 1), at
+	return numeric.RoundUp(upper, 0, 1), at
 }
-
-// validProbability reports whether p is in [0, 1] (false for NaN).
-func validProbability(p float64) bool { return p >= 0 && p <= 1 }
 
 // validPSO reports whether n ≥ 1 and w ∈ [0, 1/n], the domain of the PSO
 // baseline (a relative slack of 4 ulps lets w = 1/n computed in float64 in).
 func validPSO(n int, w float64) bool {
-	return n >= 1 && w >= 0 && w <= (1/float64(n))*(1+4*unitRoundoff)
+	return n >= 1 && w >= 0 && w <= (1/float64(n))*(1+4*numeric.UnitRoundoff)
 }
 
 // goldenConcaveMax locates the maximum of a function g that is concave on

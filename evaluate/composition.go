@@ -110,7 +110,7 @@ func ComposeApproxEpsilon(eps, delta float64, k int, deltaTotal float64) (float6
 	if err != nil {
 		return math.NaN(), err
 	}
-	if !validProbability(deltaTotal) {
+	if !numeric.IsProbability(deltaTotal) {
 		return math.NaN(), fmt.Errorf("total delta %v is not in [0, 1]", deltaTotal)
 	}
 	return c.EpsilonAt(deltaTotal), nil
@@ -126,7 +126,7 @@ func NewComposedApprox(eps, delta float64, k int) (*ComposedApprox, error) {
 	switch {
 	case !(eps >= 0) || math.IsInf(eps, 1):
 		return nil, fmt.Errorf("epsilon %v: composition needs a finite ε ≥ 0", eps)
-	case !validProbability(delta):
+	case !numeric.IsProbability(delta):
 		return nil, fmt.Errorf("delta %v: composition needs δ in [0, 1]", delta)
 	case k < 1:
 		return nil, errors.New("compositions: the number of compositions must be an integer ≥ 1")
@@ -141,7 +141,7 @@ func NewComposedApprox(eps, delta float64, k int) (*ComposedApprox, error) {
 	} else {
 		c.ln1mC = numeric.Log1mExp(c.lnC)
 		if !math.IsInf(c.ln1mC, 0) {
-			c.floorPad = 8 * unitRoundoff * (math.Abs(c.ln1mC) + 1)
+			c.floorPad = 8 * numeric.UnitRoundoff * (math.Abs(c.ln1mC) + 1)
 		}
 	}
 
@@ -167,13 +167,13 @@ func NewComposedApprox(eps, delta float64, k int) (*ComposedApprox, error) {
 				r = math.Log(float64(l) / float64(k-l+1))
 				sum.Add(r + eps)
 			}
-			e += 4 * unitRoundoff * (1 + math.Abs(r) + eps)
+			e += 4 * numeric.UnitRoundoff * (1 + math.Abs(r) + eps)
 			w := sum.Value()
 			if w < composeCutLn {
 				break
 			}
 			ws = append(ws, w)
-			es = append(es, e+4*unitRoundoff*math.Abs(w))
+			es = append(es, e+4*numeric.UnitRoundoff*math.Abs(w))
 		}
 		return ws, es
 	}
@@ -202,7 +202,7 @@ func NewComposedApprox(eps, delta float64, k int) (*ComposedApprox, error) {
 		c.lpmf[i] -= lnZ
 		maxAbs = math.Max(maxAbs, math.Abs(c.lpmf[i]))
 	}
-	errLog += 4*unitRoundoff*float64(n+2) + 4*unitRoundoff*(maxAbs+1)
+	errLog += 4*numeric.UnitRoundoff*float64(n+2) + 4*numeric.UnitRoundoff*(maxAbs+1)
 
 	c.lnHead = make([]float64, n)
 	acc = logAccumulator{}
@@ -225,7 +225,7 @@ func NewComposedApprox(eps, delta float64, k int) (*ComposedApprox, error) {
 			c.lnAdvSum[l-c.lo] = acc.value()
 		}
 	}
-	c.slack = errLog + 4*unitRoundoff*float64(n+4)
+	c.slack = errLog + 4*numeric.UnitRoundoff*float64(n+4)
 	return c, nil
 }
 
@@ -270,7 +270,7 @@ func (c *ComposedApprox) TradeOff(alpha float64) float64 {
 	case gap < 0:
 		f -= expUp(s + math.Log(-gap))
 	}
-	return math.Min(math.Max(f*(1-2*unitRoundoff), 0), 1)
+	return math.Min(math.Max(f*(1-2*numeric.UnitRoundoff), 0), 1)
 }
 
 // Advantage returns 1 − f(b) − b, the bound of Kulynych et al. 2025
@@ -310,7 +310,7 @@ func (c *ComposedApprox) Advantage(b float64) float64 {
 	default: // slope −1: the advantage is constant on the segment
 		adv = expUp(c.lnAdvUpper(p))
 	}
-	return math.Max(0, math.Min(adv*(1+2*unitRoundoff), 1-b))
+	return math.Max(0, math.Min(adv*(1+2*numeric.UnitRoundoff), 1-b))
 }
 
 // WorstAdvantage returns η = max_α (1 − f(α) − α) (Kulynych et al. Thm 3.4),
@@ -349,9 +349,9 @@ func (c *ComposedApprox) LogDeltaAt(x float64) float64 {
 	v := c.ln1mC + c.floorPad
 	if sum := acc.value(); !math.IsInf(sum, -1) && !math.IsInf(c.lnC, -1) {
 		t := c.lnC + sum
-		t += c.pad(sum) + 4*unitRoundoff*(math.Abs(c.lnC)+math.Abs(t))
+		t += c.pad(sum) + 4*numeric.UnitRoundoff*(math.Abs(c.lnC)+math.Abs(t))
 		v = numeric.LogSumExp(v, t)
-		v += 4 * unitRoundoff * (math.Abs(v) + 1)
+		v += 4 * numeric.UnitRoundoff * (math.Abs(v) + 1)
 	}
 	return numeric.LogSumExp(v, composeDropLn)
 }
@@ -404,7 +404,7 @@ func (c *ComposedApprox) lnT(m int, up bool) float64 {
 		return t + sign(up)*c.pad(t)
 	}
 	h := c.lnHead[i-1]
-	return math.Min(0, numeric.Log1mExp(math.Min(0, h-sign(up)*c.pad(h)))+sign(up)*4*unitRoundoff)
+	return math.Min(0, numeric.Log1mExp(math.Min(0, h-sign(up)*c.pad(h)))+sign(up)*4*numeric.UnitRoundoff)
 }
 
 // lnH returns a bound on ln Pr[l ≤ m] = ln(1 − Pr[l ≥ m + 1]), as lnT.
@@ -420,7 +420,7 @@ func (c *ComposedApprox) lnH(m int, up bool) float64 {
 		return h + sign(up)*c.pad(h)
 	}
 	t := c.lnTail[i+1]
-	return math.Min(0, numeric.Log1mExp(math.Min(0, t-sign(up)*c.pad(t)))+sign(up)*4*unitRoundoff)
+	return math.Min(0, numeric.Log1mExp(math.Min(0, t-sign(up)*c.pad(t)))+sign(up)*4*numeric.UnitRoundoff)
 }
 
 // lnCT returns a bound on ln(c·T(m)) = ln((1 − δ)^k·Pr[l ≥ m]): vertex j
@@ -431,7 +431,7 @@ func (c *ComposedApprox) lnCT(m int, up bool) float64 {
 	if math.IsInf(v, -1) {
 		return v
 	}
-	return math.Min(0, v+sign(up)*4*unitRoundoff*(math.Abs(c.lnC)+math.Abs(lt)))
+	return math.Min(0, v+sign(up)*4*numeric.UnitRoundoff*(math.Abs(c.lnC)+math.Abs(lt)))
 }
 
 // lnOneMinusAlpha returns a bound on ln(1 − α_j) = ln((1 − c) + c·Pr[l ≤ k − j]),
@@ -440,13 +440,13 @@ func (c *ComposedApprox) lnOneMinusAlpha(j int, up bool) float64 {
 	lh := c.lnH(c.k-j, up)
 	t := c.lnC + lh
 	if !math.IsInf(t, -1) {
-		t += sign(up) * 4 * unitRoundoff * (math.Abs(c.lnC) + math.Abs(lh))
+		t += sign(up) * 4 * numeric.UnitRoundoff * (math.Abs(c.lnC) + math.Abs(lh))
 	}
 	v := numeric.LogSumExp(c.ln1mC+sign(up)*c.floorPad, t)
 	if math.IsInf(v, -1) {
 		return v
 	}
-	return math.Min(0, v+sign(up)*4*unitRoundoff*(math.Abs(v)+1))
+	return math.Min(0, v+sign(up)*4*numeric.UnitRoundoff*(math.Abs(v)+1))
 }
 
 // gapAlpha returns a bound on α_j − x (an upper bound if up), formed as
@@ -466,7 +466,7 @@ func (c *ComposedApprox) gapAlpha(j int, x float64, up bool) float64 {
 			g = (1 - x) - expUp(c.lnOneMinusAlpha(j, true))
 		}
 	}
-	return g + sign(up)*2*unitRoundoff*math.Abs(g)
+	return g + sign(up)*2*numeric.UnitRoundoff*math.Abs(g)
 }
 
 // lnAlpha returns (a lower bound on) ln α_j, for locating α among the
@@ -481,9 +481,9 @@ func (c *ComposedApprox) lnAdvUpper(j int) float64 {
 	if top := min(j-1, c.lo+len(c.lnAdvSum)-1); top >= c.lo && !math.IsInf(c.lnC, -1) && !math.IsInf(c.lnAdvSum[top-c.lo], -1) {
 		s := c.lnAdvSum[top-c.lo]
 		t := c.lnC + s
-		t += c.pad(s) + 4*unitRoundoff*(math.Abs(c.lnC)+math.Abs(t))
+		t += c.pad(s) + 4*numeric.UnitRoundoff*(math.Abs(c.lnC)+math.Abs(t))
 		v = numeric.LogSumExp(v, t)
-		v += 4 * unitRoundoff * (math.Abs(v) + 1)
+		v += 4 * numeric.UnitRoundoff * (math.Abs(v) + 1)
 	}
 	return v
 }
@@ -507,7 +507,7 @@ func (c *ComposedApprox) segment(la float64) int {
 }
 
 // pad is the error bound of a stored logarithm v.
-func (c *ComposedApprox) pad(v float64) float64 { return c.slack + 4*unitRoundoff*math.Abs(v) }
+func (c *ComposedApprox) pad(v float64) float64 { return c.slack + 4*numeric.UnitRoundoff*math.Abs(v) }
 
 // bayesRisk returns a lower bound on R_f(π) = min_α πα + (1 − π)f(α) for
 // π in (0, 1). The objective is piecewise linear, with slope
@@ -534,7 +534,7 @@ func (c *ComposedApprox) bayesRisk(pi float64) float64 {
 			continue
 		}
 		r := expDown(lpi+c.lnCT(c.k+1-v, false)) + expDown(l1pi+c.lnCT(v, false))
-		best = math.Min(best, r*(1-2*unitRoundoff))
+		best = math.Min(best, r*(1-2*numeric.UnitRoundoff))
 	}
 	return best
 }
@@ -553,14 +553,14 @@ func expUp(v float64) float64 {
 	if math.IsInf(v, 0) || math.IsNaN(v) {
 		return math.Exp(v)
 	}
-	return math.Exp(v + 2*unitRoundoff*(math.Abs(v)+1))
+	return math.Exp(v + 2*numeric.UnitRoundoff*(math.Abs(v)+1))
 }
 
 func expDown(v float64) float64 {
 	if math.IsInf(v, 0) || math.IsNaN(v) {
 		return math.Exp(v)
 	}
-	return math.Exp(v - 2*unitRoundoff*(math.Abs(v)+1))
+	return math.Exp(v - 2*numeric.UnitRoundoff*(math.Abs(v)+1))
 }
 
 // logAccumulator sums exponentials, Σ e^{xᵢ}, as scale + ln(sum) with the

@@ -171,8 +171,8 @@ func sgmLogAInt(q, sigma float64, n int) float64 {
 		maxErr = math.Max(maxErr, err)
 	}
 	lAm1 := ref + math.Log(sum)
-	lAm1 += maxErr + 4*machineEpsilon*(math.Abs(lAm1)+math.Log(nf)+1)
-	return numeric.Softplus(lAm1) * (1 + 4*machineEpsilon)
+	lAm1 += maxErr + 4*numeric.MachineEpsilon*(math.Abs(lAm1)+math.Log(nf)+1)
+	return numeric.Softplus(lAm1) * (1 + 4*numeric.MachineEpsilon)
 }
 
 // sgmIntTerm returns the log of the k-th term of A_n − 1 and a bound on its
@@ -184,7 +184,7 @@ func sgmIntTerm(k int, n, lgN, lq, l1q, s2 float64) (float64, float64) {
 	c := (kf*kf - kf) / s2
 	lc := numeric.LogExpm1(c)
 	l := lgN - lgK - lgNK + (n-kf)*l1q + kf*lq + lc
-	err := 8 * machineEpsilon * (lgN + lgK + lgNK + math.Abs((n-kf)*l1q) + math.Abs(kf*lq) + math.Abs(lc) + c + 1)
+	err := 8 * numeric.MachineEpsilon * (lgN + lgK + lgNK + math.Abs((n-kf)*l1q) + math.Abs(kf*lq) + math.Abs(lc) + c + 1)
 	return l, err
 }
 
@@ -198,7 +198,7 @@ const sgmFracMaxTerms = 1000
 func sgmLogAFrac(q, sigma, alpha float64) float64 {
 	if q < 0.5 {
 		if am1, ok := sgmAm1Frac(q, sigma, alpha); ok && am1 <= math.E-1 {
-			return math.Log1p(am1) * (1 + 4*machineEpsilon)
+			return math.Log1p(am1) * (1 + 4*numeric.MachineEpsilon)
 		}
 	}
 	return sgmLogAFracDirect(q, sigma, alpha)
@@ -236,9 +236,9 @@ func (s sgmSeries) term(k int, lc float64) (l0, l1, lu, err0, err1 float64) {
 	p0, p1 := numeric.LogNormCDF(a), numeric.LogNormCDF(b)
 	l0, l1 = lu+c0+p0, lv+c1+p1
 	common := (kf + 2) * (math.Abs(lc) + 1)
-	err0 = 8 * machineEpsilon * (common + math.Abs(j*s.l1q) + math.Abs(kf*s.lq) + c0 + math.Abs(p0) +
+	err0 = 8 * numeric.MachineEpsilon * (common + math.Abs(j*s.l1q) + math.Abs(kf*s.lq) + c0 + math.Abs(p0) +
 		(math.Abs(s.z0)+kf)/s.sigma*(math.Max(-a, 0)+1))
-	err1 = 8 * machineEpsilon * (common + math.Abs(kf*s.l1q) + math.Abs(j*s.lq) + c1 + math.Abs(p1) +
+	err1 = 8 * numeric.MachineEpsilon * (common + math.Abs(kf*s.l1q) + math.Abs(j*s.lq) + c1 + math.Abs(p1) +
 		(math.Abs(s.z0)+math.Abs(j))/s.sigma*(math.Max(-b, 0)+1))
 	return l0, l1, lu, err0, err1
 }
@@ -261,7 +261,7 @@ func sgmLogAFracDirect(q, sigma, alpha float64) float64 {
 		}
 		v := math.Exp(l - ref)
 		sum += sign * v
-		errSum += v * (err + 4*machineEpsilon)
+		errSum += v * (err + 4*numeric.MachineEpsilon)
 	}
 	lc, sign := 0.0, 1.0
 	var bound float64 // magnitude of the first omitted terms, scaled by e^{ref}
@@ -282,8 +282,8 @@ func sgmLogAFracDirect(q, sigma, alpha float64) float64 {
 			sign = -sign
 		}
 	}
-	total := sum + bound + errSum + 2*machineEpsilon*sum
-	return (ref + math.Log(total)) * (1 + 4*machineEpsilon)
+	total := sum + bound + errSum + 2*numeric.MachineEpsilon*sum
+	return (ref + math.Log(total)) * (1 + 4*numeric.MachineEpsilon)
 }
 
 // sgmAm1Frac returns an upper bound on A_α − 1 for fractional α and
@@ -318,7 +318,7 @@ func sgmAm1Frac(q, sigma, alpha float64) (float64, bool) {
 			}
 			shrink := math.Exp(lu) * band
 			d = grow - shrink
-			dErr = grow*(err0+4*machineEpsilon) + shrink*(err0+4*machineEpsilon) + math.Exp(lu)*bandErr
+			dErr = grow*(err0+4*numeric.MachineEpsilon) + shrink*(err0+4*numeric.MachineEpsilon) + math.Exp(lu)*bandErr
 		}
 		n := math.Exp(l1) // v_k·N_k
 		if math.IsInf(d, 0) || math.IsInf(n, 0) || math.IsNaN(d) {
@@ -331,7 +331,7 @@ func sgmAm1Frac(q, sigma, alpha float64) (float64, bool) {
 				return 0, false
 			}
 			if (sum > 0 && tail <= 0x1p-36*sum) || k >= sgmFracMaxTerms {
-				total := sum - p1 + tail + errSum + 4*machineEpsilon*(math.Abs(sum)+p1)
+				total := sum - p1 + tail + errSum + 4*numeric.MachineEpsilon*(math.Abs(sum)+p1)
 				if !(total > 0) {
 					return 0, false
 				}
@@ -339,7 +339,7 @@ func sgmAm1Frac(q, sigma, alpha float64) (float64, bool) {
 			}
 		}
 		sum += sign * (d + n)
-		errSum += dErr + n*(err1+4*machineEpsilon)
+		errSum += dErr + n*(err1+4*numeric.MachineEpsilon)
 		lc += math.Log(math.Abs(alpha-kf)) - math.Log(kf+1)
 		if alpha-kf < 0 {
 			sign = -sign
@@ -359,5 +359,5 @@ func normBand(lo, hi float64) (float64, float64) {
 	default:
 		a, b = 1-numeric.NormSF(hi), numeric.NormCDF(lo)
 	}
-	return math.Max(a-b, 0), 4 * machineEpsilon * (a + b)
+	return math.Max(a-b, 0), 4 * numeric.MachineEpsilon * (a + b)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/evaluate/pld"
 )
 
@@ -397,7 +398,7 @@ func noiseForTargetPLD(stages []pld.Stage, target, b, start float64, cache *pldC
 	}
 	// σ = e^{xHi} meets the target as computed; round it up so that the
 	// value written is not below the one evaluated.
-	return ulpsAway(math.Exp(xHi), roundingUlps), builds, ""
+	return numeric.UlpsAway(math.Exp(xHi), numeric.RoundingUlps), builds, ""
 }
 
 // NoiseForTargetRDP returns the smallest noise multiplier σ of the row's
@@ -429,7 +430,7 @@ func NoiseForTargetRDP(own DPSGD, extra RDP, target, b float64) (sigma float64, 
 	case inv == 1e3:
 		return 0, ""
 	}
-	return ulpsAway(1/inv, roundingUlps), ""
+	return numeric.UlpsAway(1/inv, numeric.RoundingUlps), ""
 }
 
 // addRDP returns the composition of two RDP guarantees on the same orders:

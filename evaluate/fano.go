@@ -210,7 +210,7 @@ func (pr fanoPrior) gap(alpha float64) (g, errAbs float64) {
 		return 0, 0
 	case math.IsInf(alpha, 1):
 		g = math.Max(numeric.LogPos(pr.m*pr.pStar), 0)
-		return g, 4 * machineEpsilon * (g + 1)
+		return g, 4 * numeric.MachineEpsilon * (g + 1)
 	}
 	if lmax := numeric.LogPos(pr.m * pr.pStar); alpha*lmax > fanoLogSwitch {
 		top := alpha * lmax
@@ -221,7 +221,7 @@ func (pr fanoPrior) gap(alpha float64) (g, errAbs float64) {
 			return math.Exp(alpha*numeric.LogPos(pr.m*x) - top)
 		})
 		g = (top + math.Log(s) - pr.logM) / (alpha - 1)
-		return math.Max(g, 0), 64 * machineEpsilon * (math.Abs(top) + pr.logM + 1) / (alpha - 1)
+		return math.Max(g, 0), 64 * numeric.MachineEpsilon * (math.Abs(top) + pr.logM + 1) / (alpha - 1)
 	}
 	psi := fanoSum(0, pr.p, func(x float64) float64 {
 		return fanoPsi(alpha, pr.m*x, math.FMA(pr.m, x, -1))
@@ -231,7 +231,7 @@ func (pr fanoPrior) gap(alpha float64) (g, errAbs float64) {
 	} else {
 		g = math.Log1p(alpha*(alpha-1)*psi+alpha*pr.s1) / (alpha - 1)
 	}
-	return math.Max(g, 0), 16 * machineEpsilon * (math.Abs(g) + alpha*(math.Abs(pr.s1)+machineEpsilon))
+	return math.Max(g, 0), 16 * numeric.MachineEpsilon * (math.Abs(g) + alpha*(math.Abs(pr.s1)+numeric.MachineEpsilon))
 }
 
 // binaryDivergence returns D_α(Ber(P) ‖ Ber(1/M)) at P = (1 + (M − 1)v)/M,
@@ -299,15 +299,15 @@ func (pr fanoPrior) solve(alpha, mi float64) FanoBound {
 		v = largestFeasible(func(v float64) bool { return pr.binaryDivergence(alpha, v) <= cUsed })
 	}
 	m := pr.m
-	b.Success = roundUp((1+(m-1)*v)/m, pr.pStar, 1)
+	b.Success = numeric.RoundUp((1+(m-1)*v)/m, pr.pStar, 1)
 	if pr.uniform {
-		b.Advantage = roundUp(v, 0, 1)
+		b.Advantage = numeric.RoundUp(v, 0, 1)
 	} else {
 		// (P − p*)/(1 − p*) = ((M − 1)v − (M p* − 1))/(M(1 − p*)), with an
 		// allowance for the rounding of the two terms of the difference.
 		uv, mp := (m-1)*v, math.FMA(m, pr.pStar, -1)
-		adv := (uv - mp + 4*machineEpsilon*(uv+math.Abs(mp))) / (m * (1 - pr.pStar))
-		b.Advantage = roundUp(adv, 0, 1)
+		adv := (uv - mp + 4*numeric.MachineEpsilon*(uv+math.Abs(mp))) / (m * (1 - pr.pStar))
+		b.Advantage = numeric.RoundUp(adv, 0, 1)
 	}
 	b.Trivial = v >= 1
 	return b
@@ -561,7 +561,7 @@ func FanoMIKLMixture(eps1 float64, m int, prior []float64) (float64, error) {
 	} else {
 		mi = fanoSum(0, pr.p, term)
 	}
-	return roundUp(mi, 0, math.Inf(1)), nil
+	return numeric.RoundUp(mi, 0, math.Inf(1)), nil
 }
 
 // FanoMIRandomizedResponse returns the exact mutual information (paper eq.
@@ -614,7 +614,7 @@ func FanoMIRandomizedResponse(rr RandomizedResponse, prior []float64) (float64, 
 		}
 		mi = fanoSum(0, pr.p, next)
 	}
-	return roundUp(mi, 0, math.Inf(1)), nil
+	return numeric.RoundUp(mi, 0, math.Inf(1)), nil
 }
 
 // RandomizedResponseFromQ returns the k-ary randomized response of the
@@ -662,5 +662,5 @@ func FanoEpsilonMax(target, alpha float64, m int, prior []float64) (float64, err
 		v = math.Min(math.Max(v, 0), 1)
 	}
 	g, _ := pr.gap(alpha)
-	return roundDown(pr.binaryDivergence(alpha, v)-g, math.Inf(-1), math.Inf(1)), nil
+	return numeric.RoundDown(pr.binaryDivergence(alpha, v)-g, math.Inf(-1), math.Inf(1)), nil
 }

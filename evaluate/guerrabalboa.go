@@ -61,7 +61,7 @@ func gbValidEps(eps float64) bool { return eps >= 0 }
 // distribution over m points: m ≥ 1 and 1/m ≤ κ_0 ≤ 1 (catalog §5.3
 // item 9), with relative slack gbPriorTol.
 func gbValidKappa0(k0 float64, m int) bool {
-	return m >= 1 && validProbability(k0) && k0*float64(m) >= 1-gbPriorTol
+	return m >= 1 && numeric.IsProbability(k0) && k0*float64(m) >= 1-gbPriorTol
 }
 
 // gbValidPrior reports whether κ_0 = max π and κ_0^- = min π can belong to
@@ -70,7 +70,7 @@ func gbValidKappa0(k0 float64, m int) bool {
 // 1, i.e. κ_0 + (m−1)κ_0^- ≤ 1 ≤ κ_0^- + (m−1)κ_0 (which imply
 // κ_0^- ≤ 1/m ≤ κ_0). Relative slack gbPriorTol. At m = 1 both are 1.
 func gbValidPrior(k0, kmin float64, m int) bool {
-	if !gbValidKappa0(k0, m) || !validProbability(kmin) || kmin > k0*(1+gbPriorTol) {
+	if !gbValidKappa0(k0, m) || !numeric.IsProbability(kmin) || kmin > k0*(1+gbPriorTol) {
 		return false
 	}
 	fm := float64(m)
@@ -81,7 +81,7 @@ func gbValidPrior(k0, kmin float64, m int) bool {
 // max(1/m, κ_0²) ≤ μ ≤ κ_0 (necessary conditions: Σπ² ≥ (Σπ)²/m,
 // Σπ² ≥ max π², Σπ² ≤ max π · Σπ), with relative slack gbPriorTol.
 func gbValidMu(mu, k0 float64, m int) bool {
-	return validProbability(mu) && mu*float64(m) >= 1-gbPriorTol &&
+	return numeric.IsProbability(mu) && mu*float64(m) >= 1-gbPriorTol &&
 		mu >= k0*k0*(1-gbPriorTol) && mu <= k0*(1+gbPriorTol)
 }
 
@@ -168,7 +168,7 @@ func GBMIAYeomRaw(eps float64) float64 {
 	if !gbValidEps(eps) {
 		return math.NaN()
 	}
-	return roundUp(math.Expm1(eps), 0, math.Inf(1))
+	return numeric.RoundUp(math.Expm1(eps), 0, math.Inf(1))
 }
 
 // GBMIAYeom returns the Yeom et al. bound of GBMIAYeomRaw capped at the
@@ -181,7 +181,7 @@ func GBMIAYeom(eps float64) float64 {
 	if !gbValidEps(eps) {
 		return math.NaN()
 	}
-	return roundUp(math.Expm1(eps), 0, 1)
+	return numeric.RoundUp(math.Expm1(eps), 0, 1)
 }
 
 // GBMIAErlingsson returns the bound of Erlingsson et al. recapped as
@@ -196,7 +196,7 @@ func GBMIAErlingsson(eps float64) float64 {
 	if !gbValidEps(eps) {
 		return math.NaN()
 	}
-	return roundUp(-math.Expm1(-eps), 0, 1)
+	return numeric.RoundUp(-math.Expm1(-eps), 0, 1)
 }
 
 // GBMIAHumphries returns the bound of Humphries et al. recapped as Thm 4.9
@@ -213,13 +213,13 @@ func GBMIAErlingsson(eps float64) float64 {
 // ulps) that is non-decreasing in ε in floating point too, whereas
 // t + 2δ/(e^ε + 1) can drop by an ulp as ε grows.
 func GBMIAHumphries(eps, delta float64) float64 {
-	if !gbValidEps(eps) || !validProbability(delta) {
+	if !gbValidEps(eps) || !numeric.IsProbability(delta) {
 		return math.NaN()
 	}
 	if eps == 0 {
 		return delta
 	}
-	return roundUp(delta+(1-delta)*gbT(eps), delta, 1)
+	return numeric.RoundUp(delta+(1-delta)*gbT(eps), delta, 1)
 }
 
 // GBMIAHumphriesEpsilon returns the largest ε with GBMIAHumphries(ε, δ) ≤
@@ -228,7 +228,7 @@ func GBMIAHumphries(eps, delta float64) float64 {
 // a ≥ 1 gives +Inf. EpsilonForWorstAdvantage is the same inverse for the
 // f-DP column's evaluation of this bound.
 func GBMIAHumphriesEpsilon(target, delta float64) (float64, bool) {
-	if math.IsNaN(target) || !validProbability(delta) {
+	if math.IsNaN(target) || !numeric.IsProbability(delta) {
 		return math.NaN(), false
 	}
 	closed := math.Inf(1)
@@ -265,7 +265,7 @@ func GBReRoExact(eps, kappa0 float64, m int) float64 {
 	if eps == 0 {
 		return kappa0
 	}
-	return roundUp(gbReRoExactRaw(eps, kappa0, m), kappa0, 1)
+	return numeric.RoundUp(gbReRoExactRaw(eps, kappa0, m), kappa0, 1)
 }
 
 // GBReRoExactUniform returns Prop. 5.1 for the uniform prior over m
@@ -281,7 +281,7 @@ func GBReRoExactUniform(eps float64, m int) float64 {
 		return math.NaN()
 	}
 	fm := float64(m)
-	return roundUp(math.Min(math.Exp(eps), 1+(fm-1)*gbT(eps))/fm, 0, 1)
+	return numeric.RoundUp(math.Min(math.Exp(eps), 1+(fm-1)*gbT(eps))/fm, 0, 1)
 }
 
 // GBUReRo returns the bound of Thm. 7.2 on Unbiased Reconstruction
@@ -295,13 +295,13 @@ func GBReRoExactUniform(eps float64, m int) float64 {
 // resampled from π. It is 0 at ε = 0, at most 1, and κ_η = 0 gives 0.
 // Pure ε-DP, replace-one neighbours; κ_η ∈ [0, 1] (else NaN).
 func GBUReRo(eps, kappaEta float64) float64 {
-	if !gbValidEps(eps) || !validProbability(kappaEta) {
+	if !gbValidEps(eps) || !numeric.IsProbability(kappaEta) {
 		return math.NaN()
 	}
 	if eps == 0 || kappaEta == 0 {
 		return 0
 	}
-	return roundUp(math.Min(kappaEta*math.Expm1(eps), gbT(eps)), 0, 1)
+	return numeric.RoundUp(math.Min(kappaEta*math.Expm1(eps), gbT(eps)), 0, 1)
 }
 
 // gbUReRoExactRaw returns Thm 7.3's printed
@@ -330,7 +330,7 @@ func GBUReRoExact(eps, kappa0, kappa0Min float64, m int) float64 {
 	if !gbValidEps(eps) || !gbValidPrior(kappa0, kappa0Min, m) {
 		return math.NaN()
 	}
-	return roundUp(gbUReRoExactRaw(eps, kappa0, kappa0Min, m), 0, 1)
+	return numeric.RoundUp(gbUReRoExactRaw(eps, kappa0, kappa0Min, m), 0, 1)
 }
 
 // gbUReRoCombinedRaw returns min{Thm 7.3 printed, t(ε)} unrounded.
@@ -357,7 +357,7 @@ func GBUReRoExactCombined(eps, kappa0, kappa0Min, mu float64, m int) float64 {
 		return math.NaN()
 	}
 	limit := gbOneMinusUp(mu)
-	return math.Min(roundUp(gbUReRoCombinedRaw(eps, kappa0, kappa0Min, m), 0, 1), limit)
+	return math.Min(numeric.RoundUp(gbUReRoCombinedRaw(eps, kappa0, kappa0Min, m), 0, 1), limit)
 }
 
 // GBAIAAdvantage returns the paper's bound on the attribute advantage
@@ -396,7 +396,7 @@ func GBUReRoUniform(eps float64, m int) float64 {
 		return 0
 	}
 	fm := float64(m)
-	return roundUp(math.Min(math.Expm1(eps)/fm, ((fm-1)*gbT(eps))/fm), 0, gbOneMinusInvUp(fm))
+	return numeric.RoundUp(math.Min(math.Expm1(eps)/fm, ((fm-1)*gbT(eps))/fm), 0, gbOneMinusInvUp(fm))
 }
 
 // gbOneMinusInvUp returns the smallest float64 at or above 1 − 1/den,
@@ -489,7 +489,7 @@ func GBMIAErlingssonEpsilon(target float64) (float64, bool) {
 // ε = ln(γ/κ) (catalog §5.2, Balle). γ < κ is infeasible (the bound is κ
 // at ε = 0); γ ≥ 1 or κ = 0 gives +Inf. Pure ε-DP.
 func GBReRoBalleEpsilon(target, kappa float64) (float64, bool) {
-	if math.IsNaN(target) || !validProbability(kappa) {
+	if math.IsNaN(target) || !numeric.IsProbability(kappa) {
 		return math.NaN(), false
 	}
 	closed := math.Inf(1)
@@ -547,7 +547,7 @@ func GBReRoExactUniformEpsilon(target float64, m int) (float64, bool) {
 // is infeasible; γ ≥ 1 or κ_η = 0 gives +Inf. This is §9's recipe "fix η,
 // compute κ_η from π, pick γ, solve for ε".
 func GBUReRoEpsilon(target, kappaEta float64) (float64, bool) {
-	if math.IsNaN(target) || !validProbability(kappaEta) {
+	if math.IsNaN(target) || !numeric.IsProbability(kappaEta) {
 		return math.NaN(), false
 	}
 	closed := math.Inf(1)

@@ -58,7 +58,7 @@ func PMPSuccess(eps float64) float64 {
 	case eps == 0:
 		return 0.5
 	}
-	return roundUp(numeric.Logistic(eps), 0.5, 1)
+	return numeric.RoundUp(numeric.Logistic(eps), 0.5, 1)
 }
 
 // PMPEpsilonForSuccess returns the largest ε whose practical-attack success
@@ -99,7 +99,7 @@ func PMPSuccessDelta(eps, delta float64) float64 {
 	case delta == 0:
 		return PMPSuccess(eps)
 	}
-	return roundUp(numeric.Logistic(eps)+delta*numeric.Logistic(-eps), 0.5, 1)
+	return numeric.RoundUp(numeric.Logistic(eps)+delta*numeric.Logistic(-eps), 0.5, 1)
 }
 
 // PMPMIPEta returns η of Izzo et al.'s η-MIP implied by ε-PMP
@@ -117,7 +117,7 @@ func PMPMIPEta(eps float64) float64 {
 	if eps == 0 {
 		return 0
 	}
-	return roundUp(-math.Expm1(-eps)/2, 0, 0.5)
+	return numeric.RoundUp(-math.Expm1(-eps)/2, 0, 0.5)
 }
 
 // ---------------------------------------------------------------------
@@ -263,7 +263,7 @@ func PMPGaussian(f [][]float64, sigma, delta float64) (PMPGaussianBound, error) 
 		res.Worst = arg
 		open = next
 	}
-	res.Epsilon = roundUp(best, 0, math.Inf(1))
+	res.Epsilon = numeric.RoundUp(best, 0, math.Inf(1))
 	return res, nil
 }
 
@@ -285,7 +285,7 @@ func PMPGaussianPerRecord(f [][]float64, sigma, delta float64) ([]float64, error
 			out[i] = 0
 			continue
 		}
-		out[i] = roundUp(g.root(i, 0, rowMax), 0, math.Inf(1))
+		out[i] = numeric.RoundUp(g.root(i, 0, rowMax), 0, math.Inf(1))
 	}
 	return out, nil
 }
@@ -496,7 +496,7 @@ func gaussEpsilonUp(mu, delta float64) float64 {
 	case math.IsInf(mu, 1):
 		return math.Inf(1)
 	}
-	return roundUp(Gaussian{Mu: mu}.EpsilonAt(delta), 0, math.Inf(1))
+	return numeric.RoundUp(Gaussian{Mu: mu}.EpsilonAt(delta), 0, math.Inf(1))
 }
 
 // l2Distance returns ‖a − b‖₂ for finite vectors of equal length without
@@ -659,7 +659,7 @@ func PMPExponentialSubpopulationEpsilon(loss [][]float64, eps, sensitivity float
 			}
 		}
 	})
-	return roundUp(best, 0, math.Inf(1)), nil
+	return numeric.RoundUp(best, 0, math.Inf(1)), nil
 }
 
 // expMech is a validated exponential mechanism with shifted losses.
@@ -822,7 +822,7 @@ func enumeratePMP(records, outputs int, logProb func(members []int, logp []float
 			}
 		}
 	}
-	res.Epsilon = roundUp(best, 0, math.Inf(1))
+	res.Epsilon = numeric.RoundUp(best, 0, math.Inf(1))
 	res.Record, res.Output, res.InOverOut, res.Subsets = bx, ba, dir, count
 	return res, nil
 }

@@ -173,7 +173,7 @@ func (t *OneRunTail) Cor34(v int) float64 {
 	if v > t.n {
 		return 0
 	}
-	return roundUp(t.dist.Survival(v)+float64(t.n)*t.delta, 0, 1)
+	return numeric.RoundUp(t.dist.Survival(v)+float64(t.n)*t.delta, 0, 1)
 }
 
 // AlphaLP returns the dual variable of Swanberg et al. Thm 3.5,
@@ -221,7 +221,7 @@ func (t *OneRunTail) Thm35(v int) float64 {
 	if v > t.n {
 		return 0
 	}
-	return roundUp(t.dist.Survival(v)+t.AlphaLP(v)*float64(t.n)*t.delta, 0, 1)
+	return numeric.RoundUp(t.dist.Survival(v)+t.AlphaLP(v)*float64(t.n)*t.delta, 0, 1)
 }
 
 // SuccessUpperBounds returns, for each confidence c in confs, the success
@@ -304,7 +304,7 @@ func (t *OneRunTail) scanThm35(confs []float64, out []int) {
 		tv := t.dist.Survival(v)
 		alpha := max(0, h.steepest(float64(v), tv))
 		h.add(float64(v), tv)
-		env = min(env, roundUp(tv+alpha*nd, 0, 1))
+		env = min(env, numeric.RoundUp(tv+alpha*nd, 0, 1))
 		for next < len(order) && env <= 1-confs[order[next]] {
 			out[order[next]] = v - 1
 			next++
@@ -402,7 +402,7 @@ func OneRunNarcissus(eps, delta, p float64) (float64, error) {
 	if x >= 0 {
 		return 1, nil
 	}
-	return roundUp(math.Exp(x)+delta, 0, 1), nil
+	return numeric.RoundUp(math.Exp(x)+delta, 0, 1), nil
 }
 
 // OneRunReRo returns the ReRo comparator of Balle, Cherubin & Hayes

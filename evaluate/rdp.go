@@ -184,7 +184,7 @@ func (c RDP) EpsilonAt(delta float64) float64 {
 	if best <= 0 {
 		return 0
 	}
-	return roundUp(best, 0, math.Inf(1))
+	return numeric.RoundUp(best, 0, math.Inf(1))
 }
 
 // DeltaAt returns the smallest δ the RDP guarantees imply at ε by the same
@@ -210,7 +210,7 @@ func (c RDP) DeltaAt(eps float64) float64 {
 		best = math.Min(best, o.deltaAt(eps))
 	}
 	if best > 0 {
-		best = roundUp(best, 0, 1)
+		best = numeric.RoundUp(best, 0, 1)
 	}
 	return math.Min(best, c.WorstAdvantage()) // η is already rounded up
 }
@@ -482,7 +482,7 @@ func (c ZCDP) EpsilonAt(delta float64) float64 {
 	if best <= 0 {
 		return 0
 	}
-	return roundUp(best, 0, math.Inf(1))
+	return numeric.RoundUp(best, 0, math.Inf(1))
 }
 
 // ClassicEpsilonAt returns ρ + 2√(ρ·ln(1/δ)), the (ε, δ) guarantee of
@@ -498,7 +498,7 @@ func (c ZCDP) ClassicEpsilonAt(delta float64) float64 {
 	case delta >= 1:
 		return c.Rho
 	}
-	return roundUp(c.Rho+2*math.Sqrt(c.Rho*-numeric.LogPos(delta)), 0, math.Inf(1))
+	return numeric.RoundUp(c.Rho+2*math.Sqrt(c.Rho*-numeric.LogPos(delta)), 0, math.Inf(1))
 }
 
 // ---------------------------------------------------------------------------
@@ -564,14 +564,14 @@ type gapPoint struct {
 func (o renyiOrder) excess(p *gapPoint) float64 {
 	if o.pure {
 		// ε-DP: y ≥ 1 − e^ε·x and y ≥ e^{−ε}(1 − x), i.e. R₁ ≤ ε and R₂ ≤ ε.
-		e1 := p.r1 - o.e - 4*(p.errR1+machineEpsilon*(o.e+p.r1))
-		e2 := p.r2 - o.e - 4*(p.errR2+machineEpsilon*(o.e+p.r2))
+		e1 := p.r1 - o.e - 4*(p.errR1+numeric.MachineEpsilon*(o.e+p.r1))
+		e2 := p.r2 - o.e - 4*(p.errR2+numeric.MachineEpsilon*(o.e+p.r2))
 		return math.Max(e1, e2)
 	}
 	if p.sym && o.kl {
 		// KL = (1 − 2x)·L = tanh(L/2)·L, without cancellation.
 		k := math.Tanh(p.r1/2) * p.r1
-		return k - o.e - 16*machineEpsilon*(k+o.e)
+		return k - o.e - 16*numeric.MachineEpsilon*(k+o.e)
 	}
 	if p.sym && o.lin && p.r1 < 30 {
 		// With x = σ(−L): g − 1 = (4·sinh²(A/2) + expm1(L)·expm1(A))/(1 + e^L),
@@ -586,7 +586,7 @@ func (o renyiOrder) excess(p *gapPoint) float64 {
 		if math.IsInf(gm1, 1) {
 			return gm1
 		}
-		return gm1 - o.em1 - 16*machineEpsilon*(gm1+o.em1)
+		return gm1 - o.em1 - 16*numeric.MachineEpsilon*(gm1+o.em1)
 	}
 	if o.kl {
 		// KL(P'‖Q') = −x·R₁ + (1 − x)·R₂, KL(Q'‖P') = (1 − y)·R₁ − y·R₂.
@@ -595,20 +595,20 @@ func (o renyiOrder) excess(p *gapPoint) float64 {
 		u1 := p.x*p.r1 + p.x1*p.r2
 		u2 := p.y1*p.r1 + p.y*p.r2
 		errR := p.x*p.errR1 + p.x1*p.errR2 + p.y*p.errR2 + p.y1*p.errR1
-		e1 := k1 - o.e - 4*(u1*(p.errW+2*machineEpsilon)+errR+2*machineEpsilon*o.e)
-		e2 := k2 - o.e - 4*(u2*(p.errW+2*machineEpsilon)+errR+2*machineEpsilon*o.e)
+		e1 := k1 - o.e - 4*(u1*(p.errW+2*numeric.MachineEpsilon)+errR+2*numeric.MachineEpsilon*o.e)
+		e2 := k2 - o.e - 4*(u2*(p.errW+2*numeric.MachineEpsilon)+errR+2*numeric.MachineEpsilon*o.e)
 		return math.Max(e1, e2)
 	}
 	a1, a2 := o.am1*p.r1, o.am1*p.r2
-	errA1 := o.am1*p.errR1 + 2*machineEpsilon*a1
-	errA2 := o.am1*p.errR2 + 2*machineEpsilon*a2
+	errA1 := o.am1*p.errR1 + 2*numeric.MachineEpsilon*a1
+	errA2 := o.am1*p.errR2 + 2*numeric.MachineEpsilon*a2
 	if !o.lin {
 		// ln g₁ = logaddexp(ln x − A₁, ln(1−x) + A₂), ln g₂ likewise.
 		l1 := numeric.LogSumExp(p.lx-a1, p.lx1+a2)
 		l2 := numeric.LogSumExp(p.ly1+a1, p.ly-a2)
-		common := 2*p.errW + errA1 + errA2 + 4*machineEpsilon*(o.budget+1)
-		e1 := l1 - o.budget - 4*(common+2*machineEpsilon*(math.Abs(p.lx)+math.Abs(p.lx1)+a1+a2+math.Abs(l1)))
-		e2 := l2 - o.budget - 4*(common+2*machineEpsilon*(math.Abs(p.ly)+math.Abs(p.ly1)+a1+a2+math.Abs(l2)))
+		common := 2*p.errW + errA1 + errA2 + 4*numeric.MachineEpsilon*(o.budget+1)
+		e1 := l1 - o.budget - 4*(common+2*numeric.MachineEpsilon*(math.Abs(p.lx)+math.Abs(p.lx1)+a1+a2+math.Abs(l1)))
+		e2 := l2 - o.budget - 4*(common+2*numeric.MachineEpsilon*(math.Abs(p.ly)+math.Abs(p.ly1)+a1+a2+math.Abs(l2)))
 		return math.Max(e1, e2)
 	}
 	// g − 1 = Σ w·expm1(±A) (the weights of each constraint sum to 1).
@@ -619,7 +619,7 @@ func (o renyiOrder) excess(p *gapPoint) float64 {
 	if math.IsInf(t2, 1) || math.IsInf(t3, 1) {
 		return math.Inf(1) // g ≥ e^{709}: far beyond e^{budget} ≤ e
 	}
-	errE := 4 * machineEpsilon * o.em1 // expm1 and the product (α − 1)ε are relatively exact
+	errE := 4 * numeric.MachineEpsilon * o.em1 // expm1 and the product (α − 1)ε are relatively exact
 	e1 := t1 + t2 - o.em1 - 4*(r1+r2+errE)
 	e2 := t3 + t4 - o.em1 - 4*(r3+r4+errE)
 	return math.Max(e1, e2)
@@ -633,10 +633,10 @@ func weightedExpm1(w, lw, a, errA, errW float64) (v, err float64) {
 	big := math.Exp(lw + a) // w·e^A
 	if a > 1 {
 		v = big - w
-		err = big*(errW+errA+2*machineEpsilon*(math.Abs(lw)+a+1)) + w*(errW+machineEpsilon)
+		err = big*(errW+errA+2*numeric.MachineEpsilon*(math.Abs(lw)+a+1)) + w*(errW+numeric.MachineEpsilon)
 	} else {
 		v = w * math.Expm1(a)
-		err = math.Abs(v)*(errW+2*machineEpsilon) + big*errA
+		err = math.Abs(v)*(errW+2*numeric.MachineEpsilon) + big*errA
 	}
 	return v, err
 }
@@ -662,21 +662,21 @@ func (g gapGeometry) point(t float64) gapPoint {
 	r2 := math.Max(t, 0) + l   // softplus(t) = ln((1 − x)/y)
 	spm := math.Max(-t, 0) + l // softplus(−t) = ln((1 − x)/d)
 	lam := g.lx1 - g.lx - spm  // ln(d/x)
-	errLam := 2 * machineEpsilon * (math.Abs(g.lx1) + math.Abs(g.lx) + spm + math.Abs(lam) + 1)
+	errLam := 2 * numeric.MachineEpsilon * (math.Abs(g.lx1) + math.Abs(g.lx) + spm + math.Abs(lam) + 1)
 	r1 := numeric.Softplus(lam) // ln((x + d)/x) = ln((1 − y)/x)
 	p := gapPoint{
 		x: g.x, x1: g.x1, lx: g.lx, lx1: g.lx1,
 		r1: r1, r2: r2,
 		// |d softplus/dλ| = σ(λ) ≤ min(1, softplus(λ)).
-		errR1: errLam*math.Min(1, r1) + 2*machineEpsilon*r1,
-		errR2: 2 * machineEpsilon * r2,
+		errR1: errLam*math.Min(1, r1) + 2*numeric.MachineEpsilon*r1,
+		errR2: 2 * numeric.MachineEpsilon * r2,
 	}
 	p.ly = g.lx1 - r2
 	p.ly1 = g.lx + r1
 	p.y, p.y1 = math.Exp(p.ly), math.Exp(p.ly1)
-	errLy := machineEpsilon*(math.Abs(g.lx1)+math.Abs(p.ly)) + p.errR2
-	errLy1 := machineEpsilon*(math.Abs(g.lx)+math.Abs(p.ly1)) + p.errR1
-	p.errW = math.Max(math.Max(errLy, errLy1), machineEpsilon*(math.Max(math.Abs(g.lx), math.Abs(g.lx1))+2)) + 2*machineEpsilon
+	errLy := numeric.MachineEpsilon*(math.Abs(g.lx1)+math.Abs(p.ly)) + p.errR2
+	errLy1 := numeric.MachineEpsilon*(math.Abs(g.lx)+math.Abs(p.ly1)) + p.errR1
+	p.errW = math.Max(math.Max(errLy, errLy1), numeric.MachineEpsilon*(math.Max(math.Abs(g.lx), math.Abs(g.lx1))+2)) + 2*numeric.MachineEpsilon
 	return p
 }
 
@@ -687,7 +687,7 @@ func (g gapGeometry) tradeOff(t float64) float64 {
 	}
 	s := numeric.Softplus(t)
 	y := math.Exp(g.lx1 - s)
-	return y * (1 - 4*machineEpsilon*(math.Abs(g.lx1)+s+2))
+	return y * (1 - 4*numeric.MachineEpsilon*(math.Abs(g.lx1)+s+2))
 }
 
 // advantage returns d = 1 − x − y at gap parameter t, moved up by its
@@ -698,7 +698,7 @@ func (g gapGeometry) advantage(t float64) float64 {
 	if d == 0 {
 		return 0
 	}
-	return math.Min(d*(1+4*machineEpsilon*(math.Abs(g.lx1)+s+2)), g.x1)
+	return math.Min(d*(1+4*numeric.MachineEpsilon*(math.Abs(g.lx1)+s+2)), g.x1)
 }
 
 // tinyGap is the gap below which the curve is checked against η. Near the
@@ -723,7 +723,7 @@ func (g gapGeometry) clampedAdvantage(t float64, eta func() float64) float64 {
 func (g gapGeometry) clampedTradeOff(t float64, eta func() float64) float64 {
 	y := g.tradeOff(t)
 	if g.advantage(t) < tinyGap {
-		y = math.Max(y, roundDown(g.x1-eta(), 0, 1))
+		y = math.Max(y, numeric.RoundDown(g.x1-eta(), 0, 1))
 	}
 	return y
 }
@@ -745,7 +745,7 @@ func symmetricPoint(l float64) gapPoint {
 	lx := -numeric.Softplus(l)
 	lx1 := -numeric.Softplus(-l)
 	x, x1 := math.Exp(lx), math.Exp(lx1)
-	errW := 4*machineEpsilon*(math.Abs(l)+2) + 2*machineEpsilon
+	errW := 4*numeric.MachineEpsilon*(math.Abs(l)+2) + 2*numeric.MachineEpsilon
 	return gapPoint{x: x, x1: x1, y: x, y1: x1, lx: lx, lx1: lx1, ly: lx, ly1: lx1,
 		errW: errW, r1: l, r2: l, sym: true}
 }
@@ -761,7 +761,7 @@ const (
 // finite, is where the search begins (another order's L).
 func (o renyiOrder) fixedPoint(start float64) float64 {
 	if o.pure {
-		return o.e * (1 + 8*machineEpsilon) // x = 1/(1 + e^ε): η = tanh(ε/2)
+		return o.e * (1 + 8*numeric.MachineEpsilon) // x = 1/(1 + e^ε): η = tanh(ε/2)
 	}
 	ex := func(s float64) float64 {
 		p := symmetricPoint(math.Exp(s))
@@ -772,7 +772,7 @@ func (o renyiOrder) fixedPoint(start float64) float64 {
 		from = numeric.LogPos(start)
 	}
 	s := increasingRoot(ex, from, fixedLogLMin, fixedLogLMax)
-	return math.Exp(s) * (1 + 4*machineEpsilon)
+	return math.Exp(s) * (1 + 4*numeric.MachineEpsilon)
 }
 
 // worstFromL returns η = tanh(L/2), moved up by its rounding error.
@@ -780,7 +780,7 @@ func worstFromL(l float64) float64 {
 	if math.IsInf(l, 1) {
 		return 1
 	}
-	return math.Min(math.Tanh(l/2)*(1+8*machineEpsilon), 1)
+	return math.Min(math.Tanh(l/2)*(1+8*numeric.MachineEpsilon), 1)
 }
 
 // epsilonAt returns the order's ε(δ) of the improved conversion (see

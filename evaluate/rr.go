@@ -163,9 +163,9 @@ func (c RandomizedResponse) EpsilonAt(delta float64) float64 {
 // at hi, where δ(hi) = 0.
 func profileEpsilonUp(deltaAt func(float64) float64, e, delta, hi float64) float64 {
 	if e > 0 {
-		e = roundUp(e, 0, hi)
+		e = numeric.RoundUp(e, 0, hi)
 	}
-	step := 8 * machineEpsilon * math.Max(hi, 1)
+	step := 8 * numeric.MachineEpsilon * math.Max(hi, 1)
 	for i := 0; i < 64 && e < hi && deltaAt(e) > delta; i++ {
 		e = math.Min(e+step, hi)
 		step *= 2

@@ -3,6 +3,7 @@ package pld
 import (
 	"math"
 
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"gonum.org/v1/gonum/dsp/fourier"
 )
 
@@ -14,7 +15,7 @@ import (
 // cos/sin of k·2π/N (μ of a few u); 32u per level of log₂N leaves a margin
 // of about four over the radix-2 constant. A test measures the actual errors
 // against the bound.
-const fftLevelError = 32 * unitRoundoff
+const fftLevelError = 32 * numeric.UnitRoundoff
 
 // directConvolutionLimit is the largest len(a)·len(b) convolved directly:
 // below it the O(n·m) loop is faster than three transforms, and exact to a
@@ -155,13 +156,13 @@ func (cv *convolver) convolve(a, b []float64) ([]float64, float64) {
 		for i, v := range tail[:n] {
 			out[i] += v
 		}
-		u := unitRoundoff
+		u := numeric.UnitRoundoff
 		e2 := 1.01 * ((gamma+3*u)*l2a*l1b + gamma*l1a*l2b + (gamma+u)*math.Min(l1a*l2b, l2a*l1b))
 		fftErr = math.Sqrt(float64(size)) * e2
 	}
 	m := float64(2*headWidth + 2)
-	g := m * unitRoundoff / (1 - m*unitRoundoff)
-	bound := g*directSum*1.01 + fftErr*(1+unitRoundoff) + unitRoundoff*l1a*l1b
+	g := m * numeric.UnitRoundoff / (1 - m*numeric.UnitRoundoff)
+	bound := g*directSum*1.01 + fftErr*(1+numeric.UnitRoundoff) + numeric.UnitRoundoff*l1a*l1b
 	return out[:n:n], nudgeUp(bound, 4)
 }
 
@@ -243,8 +244,8 @@ func directConvolve(a, b []float64) ([]float64, float64) {
 		s += x
 	}
 	m := float64(len(a) + 2)
-	g := m * unitRoundoff / (1 - m*unitRoundoff)
-	return c, nudgeUp(g*s*(1+float64(len(c))*unitRoundoff)*1.01, 4)
+	g := m * numeric.UnitRoundoff / (1 - m*numeric.UnitRoundoff)
+	return c, nudgeUp(g*s*(1+float64(len(c))*numeric.UnitRoundoff)*1.01, 4)
 }
 
 // norms returns ‖x‖₁ and ‖x‖₂ of a non-negative x, rounded up.
@@ -254,8 +255,8 @@ func norms(x []float64) (l1, l2 float64) {
 		s1 += v
 		s2 += v * v
 	}
-	f := 1 + float64(len(x)+2)*unitRoundoff
-	return s1 * f, math.Sqrt(s2*f) * (1 + unitRoundoff)
+	f := 1 + float64(len(x)+2)*numeric.UnitRoundoff
+	return s1 * f, math.Sqrt(s2*f) * (1 + numeric.UnitRoundoff)
 }
 
 func resizeFloat(s []float64, n int) []float64 {

@@ -93,7 +93,7 @@ func (m *subsampledGaussian) threshold(eps float64) (z, zErr float64) {
 			// x carries a relative error ≤ 3u, which log1p(−x) turns into
 			// an absolute one ≤ 3u·x/(1 − x) ≤ 3u.
 			lt = eps + math.Log1p(-x)
-			ltErr = 4*unitRoundoff + 2*unitRoundoff*math.Abs(lt)
+			ltErr = 4*numeric.UnitRoundoff + 2*numeric.UnitRoundoff*math.Abs(lt)
 		} else {
 			lt = eps
 		}
@@ -104,12 +104,12 @@ func (m *subsampledGaussian) threshold(eps float64) (z, zErr float64) {
 			return math.Inf(-1), 0
 		}
 		lt = numeric.LogPos(v)
-		ltErr = 4*unitRoundoff*(math.Abs(em)+m.q)/v + 2*unitRoundoff*math.Abs(lt)
+		ltErr = 4*numeric.UnitRoundoff*(math.Abs(em)+m.q)/v + 2*numeric.UnitRoundoff*math.Abs(lt)
 	}
 	num := lt - m.logQ + m.halfMuSq
 	z = num / m.mu
-	zErr = (ltErr + 4*unitRoundoff*(math.Abs(lt)+math.Abs(m.logQ)+m.halfMuSq)) / m.mu
-	zErr += 2 * unitRoundoff * math.Abs(z)
+	zErr = (ltErr + 4*numeric.UnitRoundoff*(math.Abs(lt)+math.Abs(m.logQ)+m.halfMuSq)) / m.mu
+	zErr += 2 * numeric.UnitRoundoff * math.Abs(z)
 	return z, zErr
 }
 
@@ -178,7 +178,7 @@ func (m *subsampledGaussian) lossRange(d direction, tail float64) (lo, hi float6
 // lossSlope returns an upper bound on L′(z) = μ·(1 − (1 − q)·e^{−L(z)})
 // where L(z) ≤ l.
 func (m *subsampledGaussian) lossSlope(l float64) float64 {
-	return m.mu * math.Max(-math.Expm1(m.log1mQ-l), 0) * (1 + 4*unitRoundoff)
+	return m.mu * math.Max(-math.Expm1(m.log1mQ-l), 0) * (1 + 4*numeric.UnitRoundoff)
 }
 
 // stepPMF returns the connect-the-dots discretisation (Doroshenko, Ghazi,
@@ -263,7 +263,7 @@ func (m *subsampledGaussian) stepPMF(d direction, h, tail float64, maxAtoms int)
 		if u > 0 {
 			u *= up
 			w *= up
-			rho := math.Min(u, w/split*(1+4*unitRoundoff))
+			rho := math.Min(u, w/split*(1+4*numeric.UnitRoundoff))
 			p.probs[k+1-lo] += rho
 			p.probs[k-lo] += math.Max(u-rho, 0)
 			// Both integrands of w take their threshold from zPrev, where
@@ -273,7 +273,7 @@ func (m *subsampledGaussian) stepPMF(d direction, h, tail float64, maxAtoms int)
 				if d == add {
 					l = -eps + h
 				}
-				slack += u * math.Min(math.Expm1(m.lossSlope(l)*errPrev)*(1+4*unitRoundoff), 1)
+				slack += u * math.Min(math.Expm1(m.lossSlope(l)*errPrev)*(1+4*numeric.UnitRoundoff), 1)
 			}
 		}
 		boundary(zPrev, errPrev)

@@ -3,6 +3,8 @@ package pld
 import (
 	"math"
 	"math/bits"
+
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // lossPMF is a discretised privacy-loss distribution on the grid ε_k = k·h:
@@ -30,7 +32,7 @@ func (p *lossPMF) finiteMass() float64 {
 	for _, x := range p.probs {
 		s += x
 	}
-	return s * (1 + float64(len(p.probs)+1)*unitRoundoff)
+	return s * (1 + float64(len(p.probs)+1)*numeric.UnitRoundoff)
 }
 
 // trim drops zero masses at both ends.
@@ -64,7 +66,7 @@ func (p *lossPMF) truncate(maxUp, maxLow float64) float64 {
 		up += p.probs[hi-1]
 		hi--
 	}
-	up *= 1 + float64(len(p.probs)-hi+1)*unitRoundoff
+	up *= 1 + float64(len(p.probs)-hi+1)*numeric.UnitRoundoff
 	if hi == 0 {
 		p.inf = nudgeUp(p.inf+up, 2)
 		p.probs = nil
@@ -77,7 +79,7 @@ func (p *lossPMF) truncate(maxUp, maxLow float64) float64 {
 		lo++
 	}
 	if lo > 0 {
-		p.probs[lo] = nudgeUp(p.probs[lo]+low*(1+float64(lo+1)*unitRoundoff), 2)
+		p.probs[lo] = nudgeUp(p.probs[lo]+low*(1+float64(lo+1)*numeric.UnitRoundoff), 2)
 	}
 	p.offset += lo
 	kept := p.probs[lo:hi]

@@ -3,6 +3,8 @@ package pld
 import (
 	"math"
 	"sort"
+
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // profile is the privacy profile of a composed PLD pair (both directions)
@@ -87,7 +89,7 @@ func newProfile(pmfs [2]*lossPMF, h float64) *profile {
 		// Rounded up, made non-increasing, and clamped to 1: δ is a
 		// difference of probabilities, at most 1 for ε ≥ 0, so 1 is an
 		// upper bound whatever the accumulated slack.
-		rel := 1 + float64(3*(steps+4))*unitRoundoff
+		rel := 1 + float64(3*(steps+4))*numeric.UnitRoundoff
 		running := 0.0
 		for i := n - 1; i >= 0; i-- {
 			v := nudgeUp(vals[i]*rel+q.inf+q.slack, 4)

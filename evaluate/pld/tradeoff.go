@@ -1,6 +1,10 @@
 package pld
 
-import "math"
+import (
+	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
+)
 
 // The trade-off curve of the accounted mechanism, as the convex dual of its
 // symmetrised privacy profile.
@@ -80,10 +84,10 @@ func (p *profile) tradeOff(alpha float64) float64 {
 	// numbers near 1.
 	ea := math.Exp(p.eps(i)) * alpha
 	b1 := 1 - p.sym[i] - ea
-	b1 -= 4 * unitRoundoff * (1 + p.sym[i] + ea)
+	b1 -= 4 * numeric.UnitRoundoff * (1 + p.sym[i] + ea)
 	e := math.Exp(-p.eps(j))
 	b2 := e * (1 - p.sym[j] - alpha)
-	b2 -= 4 * unitRoundoff * e * (1 + p.sym[j] + alpha)
+	b2 -= 4 * numeric.UnitRoundoff * e * (1 + p.sym[j] + alpha)
 	beta := nudgeDown(math.Max(math.Max(b1, b2), 0), 8)
 	return math.Min(beta, 1-alpha)
 }

@@ -4,10 +4,6 @@ import (
 	"math"
 )
 
-// unitRoundoff is u = 2⁻⁵³, the relative error of one correctly rounded
-// float64 operation.
-const unitRoundoff = 0x1p-53
-
 // nudgeUp moves x n ulps towards +∞ (x ≥ 0); 0 and +Inf stay as they are.
 func nudgeUp(x float64, n int) float64 {
 	if x <= 0 || math.IsInf(x, 1) || math.IsNaN(x) {

@@ -1,36 +1,36 @@
-package evaluate
+package numeric
 
 import "math"
 
 // Bounds on risk are claims about people's privacy, so they are rounded
 // away from the side that would understate risk. The arithmetic behind each
-// closed form is accurate to a few ulps; nudging by roundingUlps ulps covers
+// closed form is accurate to a few ulps; nudging by RoundingUlps ulps covers
 // that error without moving any value by more than ~1e-15 relative, far
 // inside the contract's 1e-12.
-const roundingUlps = 8
+const RoundingUlps = 8
 
 // Error-analysis constants of float64 arithmetic: the unit roundoff u =
 // 2^-53 bounds the relative error of one correctly rounded operation; the
 // machine epsilon 2^-52 is the gap between 1 and the next float64.
 const (
-	unitRoundoff   = 0x1p-53
-	machineEpsilon = 0x1p-52
+	UnitRoundoff   = 0x1p-53
+	MachineEpsilon = 0x1p-52
 )
 
-// roundUp returns x moved roundingUlps ulps towards +∞ and clamped to
+// RoundUp returns x moved RoundingUlps ulps towards +∞ and clamped to
 // [lo, hi]. It is used for upper bounds on risk.
-func roundUp(x, lo, hi float64) float64 {
+func RoundUp(x, lo, hi float64) float64 {
 	if x == 0 {
 		return math.Max(lo, 0)
 	}
-	return math.Min(math.Max(ulpsAway(x, roundingUlps), lo), hi)
+	return math.Min(math.Max(UlpsAway(x, RoundingUlps), lo), hi)
 }
 
-// ulpsAway returns x moved n ulps towards +∞ (n > 0) or −∞ (n < 0): the
+// UlpsAway returns x moved n ulps towards +∞ (n > 0) or −∞ (n < 0): the
 // float64s are ordered like their bit patterns (by sign), so this is one
 // integer addition, exact, where a loop of math.Nextafter calls cost a
 // quarter of a closed-form row. ±Inf and NaN are returned as they are.
-func ulpsAway(x float64, n int64) float64 {
+func UlpsAway(x float64, n int64) float64 {
 	if math.IsInf(x, 0) || math.IsNaN(x) {
 		return x
 	}
@@ -55,12 +55,15 @@ func ulpsAway(x float64, n int64) float64 {
 	return math.Copysign(math.Float64frombits(uint64(b)), x)
 }
 
-// roundDown returns x moved roundingUlps ulps towards −∞ and clamped to
+// RoundDown returns x moved RoundingUlps ulps towards −∞ and clamped to
 // [lo, hi]. It is used for the largest parameter that keeps risk within a
 // target (ε_protect): a smaller value keeps the promise.
-func roundDown(x, lo, hi float64) float64 {
+func RoundDown(x, lo, hi float64) float64 {
 	if x == 0 || math.IsInf(x, 0) {
 		return math.Min(math.Max(x, lo), hi)
 	}
-	return math.Min(math.Max(ulpsAway(x, -roundingUlps), lo), hi)
+	return math.Min(math.Max(UlpsAway(x, -RoundingUlps), lo), hi)
 }
+
+// IsProbability reports whether p is in [0, 1] (false for NaN).
+func IsProbability(p float64) bool { return p >= 0 && p <= 1 }
