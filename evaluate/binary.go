@@ -3,6 +3,7 @@ package evaluate
 import (
 	"math"
 
+	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
@@ -33,8 +34,8 @@ import (
 // brackets the minimiser, and the lower bound that the chords of the four
 // final points allow on the bracket is returned. π must be in [0, 1] and
 // the curve non-nil, otherwise NaN; R(0) = R(1) = 0.
-func BayesRisk(curve Curve, pi float64) float64 {
-	if curve == nil || !numeric.IsProbability(pi) {
+func BayesRisk(tradeOff curve.Curve, pi float64) float64 {
+	if tradeOff == nil || !numeric.IsProbability(pi) {
 		return math.NaN()
 	}
 	if pi == 0 || pi == 1 {
@@ -42,8 +43,8 @@ func BayesRisk(curve Curve, pi float64) float64 {
 	}
 	n := math.Min(pi, 1-pi)
 	var r float64
-	switch c := curve.(type) {
-	case Gaussian:
+	switch c := tradeOff.(type) {
+	case curve.Gaussian:
 		mu := c.Mu
 		switch {
 		case math.IsNaN(mu) || mu < 0:
@@ -54,9 +55,9 @@ func BayesRisk(curve Curve, pi float64) float64 {
 			lam := numeric.Logit(pi)
 			r = pi*numeric.NormCDF(-lam/mu-mu/2) + (1-pi)*numeric.NormCDF(lam/mu-mu/2)
 		}
-	case EpsDelta:
+	case curve.EpsDelta:
 		r = (1 - c.Delta) * math.Min(n, numeric.Logistic(-c.Epsilon))
-	case Laplace:
+	case curve.Laplace:
 		switch {
 		case math.IsNaN(c.Epsilon):
 			return math.NaN()
@@ -67,19 +68,19 @@ func BayesRisk(curve Curve, pi float64) float64 {
 		default:
 			r = n
 		}
-	case *ComposedApprox:
+	case *curve.ComposedApprox:
 		if c == nil {
 			return math.NaN()
 		}
-		r = c.bayesRisk(pi)
-	case PLDCurve:
+		r = c.BayesRisk(pi)
+	case curve.PLDCurve:
 		// R(π) = n·(1 − δ(|logit π|)) for a symmetric curve (riskcal's
 		// get_bayes_risk_from_pld); δ is an upper bound, so R is a lower one.
 		r = n * (1 - c.DeltaAt(math.Abs(numeric.Logit(pi))))
-	case DPSGDCurve:
+	case curve.DPSGDCurve:
 		r = n * (1 - c.DeltaAt(math.Abs(numeric.Logit(pi))))
 	default:
-		neg, _ := goldenConcaveMax(func(a float64) float64 { return -(pi*a + (1-pi)*curve.TradeOff(a)) })
+		neg, _ := goldenConcaveMax(func(a float64) float64 { return -(pi*a + (1-pi)*tradeOff.TradeOff(a)) })
 		r = -neg
 	}
 	if math.IsNaN(r) {
@@ -98,8 +99,8 @@ func BayesRisk(curve Curve, pi float64) float64 {
 // rounded up. With π = ½ and f = f_{ε,δ} it is the accuracy bound
 // (e^ε + δ)/(e^ε + 1) of footnote 1 (Kairouz et al. 2015). NaN as for
 // BayesRisk.
-func BinarySuccess(curve Curve, pi float64) float64 {
-	r := BayesRisk(curve, pi)
+func BinarySuccess(tradeOff curve.Curve, pi float64) float64 {
+	r := BayesRisk(tradeOff, pi)
 	if math.IsNaN(r) {
 		return r
 	}
@@ -115,7 +116,7 @@ func BinarySuccess(curve Curve, pi float64) float64 {
 // 8u·(|x| + |ln Φ(a)| + |ln Φ(a − μ)| + 1)·e^d/(1 − e^d) + 8u·(|ln δ| + 1),
 // so the binary advantage built on it never understates. x = 0 uses the
 // exact η = erf(μ/(2√2)).
-func gaussianLogDeltaUpper(c Gaussian, x float64) float64 {
+func gaussianLogDeltaUpper(c curve.Gaussian, x float64) float64 {
 	mu := c.Mu
 	switch {
 	case mu == 0:
@@ -156,8 +157,8 @@ func gaussianLogDeltaUpper(c Gaussian, x float64) float64 {
 // and for f_{ε,δ}: (max(π, 1 − π)·(e^{ε−|λ|} − 1) + δ)/(1 + e^ε) when
 // |λ| < ε, min(π, 1 − π)·δ otherwise. Other curves use 1 − R − max(π, 1 − π)
 // with the numerical R. NaN as for BayesRisk.
-func BinaryAdvantage(curve Curve, pi float64) float64 {
-	if curve == nil || !numeric.IsProbability(pi) {
+func BinaryAdvantage(tradeOff curve.Curve, pi float64) float64 {
+	if tradeOff == nil || !numeric.IsProbability(pi) {
 		return math.NaN()
 	}
 	m, n := math.Max(pi, 1-pi), math.Min(pi, 1-pi)
@@ -166,13 +167,13 @@ func BinaryAdvantage(curve Curve, pi float64) float64 {
 	}
 	x := math.Abs(numeric.Logit(pi))
 	var adv float64
-	switch c := curve.(type) {
-	case Gaussian:
+	switch c := tradeOff.(type) {
+	case curve.Gaussian:
 		if math.IsNaN(c.Mu) || c.Mu < 0 {
 			return math.NaN()
 		}
 		adv = n * math.Exp(gaussianLogDeltaUpper(c, x))
-	case EpsDelta:
+	case curve.EpsDelta:
 		eps, delta := c.Epsilon, c.Delta
 		if math.IsInf(eps, 1) { // f ≡ 0 beyond α = 0: the bound is vacuous
 			adv = n
@@ -181,22 +182,22 @@ func BinaryAdvantage(curve Curve, pi float64) float64 {
 		} else {
 			adv = math.Exp(math.Log(m)+numeric.LogExpm1(eps-x)-numeric.Softplus(eps)) + delta*numeric.Logistic(-eps)
 		}
-	case Laplace:
+	case curve.Laplace:
 		if math.IsNaN(c.Epsilon) {
 			return math.NaN()
 		}
 		adv = n * c.DeltaAt(x)
-	case *ComposedApprox:
+	case *curve.ComposedApprox:
 		if c == nil {
 			return math.NaN()
 		}
 		adv = n * c.DeltaAt(x)
-	case PLDCurve:
+	case curve.PLDCurve:
 		adv = n * c.DeltaAt(x)
-	case DPSGDCurve:
+	case curve.DPSGDCurve:
 		adv = n * c.DeltaAt(x)
 	default:
-		r := BayesRisk(curve, pi)
+		r := BayesRisk(tradeOff, pi)
 		adv = 1 - r - m
 	}
 	if math.IsNaN(adv) {

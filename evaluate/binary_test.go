@@ -5,12 +5,14 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // binOpaque hides a curve's concrete type, so that BayesRisk takes its
 // generic golden-section path.
-type binOpaque struct{ c Curve }
+type binOpaque struct{ c curve.Curve }
 
 func (o binOpaque) TradeOff(a float64) float64  { return o.c.TradeOff(a) }
 func (o binOpaque) Advantage(b float64) float64 { return o.c.Advantage(b) }
@@ -28,11 +30,11 @@ func TestBayesRiskGaussianCatalog(t *testing.T) {
 	}
 	for _, r := range rows {
 		mu, _ := strconv.ParseFloat(r.mu, 64)
-		g := Gaussian{Mu: mu}
-		checkCatalog(t, "R(0.5) μ="+r.mu, BayesRisk(g, 0.5), r.r05)
-		checkCatalog(t, "R(0.9) μ="+r.mu, BayesRisk(g, 0.9), r.r09)
-		checkCatalog(t, "generic R(0.5) μ="+r.mu, BayesRisk(binOpaque{g}, 0.5), r.r05)
-		checkCatalog(t, "generic R(0.9) μ="+r.mu, BayesRisk(binOpaque{g}, 0.9), r.r09)
+		g := curve.Gaussian{Mu: mu}
+		approx.CheckCatalog(t, "R(0.5) μ="+r.mu, BayesRisk(g, 0.5), r.r05)
+		approx.CheckCatalog(t, "R(0.9) μ="+r.mu, BayesRisk(g, 0.9), r.r09)
+		approx.CheckCatalog(t, "generic R(0.5) μ="+r.mu, BayesRisk(binOpaque{g}, 0.5), r.r05)
+		approx.CheckCatalog(t, "generic R(0.9) μ="+r.mu, BayesRisk(binOpaque{g}, 0.9), r.r09)
 	}
 }
 
@@ -50,10 +52,10 @@ func TestBinarySuccessFootnote1Catalog(t *testing.T) {
 		{10.6, 1e-10, "0.9999750846"},
 	}
 	for _, r := range rows {
-		c := EpsDelta{Epsilon: r.eps, Delta: r.delta}
+		c := curve.EpsDelta{Epsilon: r.eps, Delta: r.delta}
 		what := "ε=" + strconv.FormatFloat(r.eps, 'g', -1, 64)
-		checkCatalog(t, "1 − R(½) "+what, BinarySuccess(c, 0.5), r.acc)
-		checkCatalog(t, "generic 1 − R(½) "+what, BinarySuccess(binOpaque{c}, 0.5), r.acc)
+		approx.CheckCatalog(t, "1 − R(½) "+what, BinarySuccess(c, 0.5), r.acc)
+		approx.CheckCatalog(t, "generic 1 − R(½) "+what, BinarySuccess(binOpaque{c}, 0.5), r.acc)
 	}
 }
 
@@ -65,10 +67,10 @@ func TestBayesRiskLaplaceCatalog(t *testing.T) {
 		r05 string
 	}{{0.2, "0.452418709"}, {1, "0.3032653299"}, {3, "0.1115650801"}}
 	for _, r := range rows {
-		c := Laplace{Epsilon: r.eps}
+		c := curve.Laplace{Epsilon: r.eps}
 		what := "ε=" + strconv.FormatFloat(r.eps, 'g', -1, 64)
-		checkCatalog(t, "Laplace R(0.5) "+what, BayesRisk(c, 0.5), r.r05)
-		checkCatalog(t, "generic Laplace R(0.5) "+what, BayesRisk(binOpaque{c}, 0.5), r.r05)
+		approx.CheckCatalog(t, "Laplace R(0.5) "+what, BayesRisk(c, 0.5), r.r05)
+		approx.CheckCatalog(t, "generic Laplace R(0.5) "+what, BayesRisk(binOpaque{c}, 0.5), r.r05)
 	}
 }
 
@@ -85,11 +87,11 @@ func TestAppDTable(t *testing.T) {
 		{0.4, [3]string{"0.6554", "0.8587", "0.9537"}, [3]string{"0.5793", "0.7502", "0.9000"}},
 	}
 	for _, r := range rows {
-		g := Gaussian{Mu: r.mu}
+		g := curve.Gaussian{Mu: r.mu}
 		for j, b := range []float64{0.5, 0.75, 0.9} {
 			what := "μ=" + strconv.FormatFloat(r.mu, 'g', 4, 64) + " b=" + strconv.FormatFloat(b, 'g', -1, 64)
-			checkCatalog(t, "1 − G(b) "+what, b+g.Advantage(b), r.unified[j])
-			checkCatalog(t, "1 − R(b) "+what, BinarySuccess(g, b), r.thmD[j])
+			approx.CheckCatalog(t, "1 − G(b) "+what, b+g.Advantage(b), r.unified[j])
+			approx.CheckCatalog(t, "1 − R(b) "+what, BinarySuccess(g, b), r.thmD[j])
 			if BinarySuccess(g, b) > b+g.Advantage(b) {
 				t.Errorf("%s: Thm D.1 must not be looser than the unified bound (Fig. 5 claim, L640)", what)
 			}
@@ -100,19 +102,19 @@ func TestAppDTable(t *testing.T) {
 // Footnote 1 (L29) and Kulynych et al. 2025: at π = ½, 1 − R_f(½) = ½ + ½η
 // for every symmetric f, so the binary advantage is η/2.
 func TestBinaryFootnote1Identity(t *testing.T) {
-	comp, err := ComposeApprox(0.3, 1e-6, 7)
+	comp, err := curve.ComposeApprox(0.3, 1e-6, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	curves := map[string]Curve{
-		"gaussian μ=1e-6": Gaussian{Mu: 1e-6},
-		"gaussian μ=1.3":  Gaussian{Mu: 1.3},
-		"gaussian μ=20":   Gaussian{Mu: 20},
-		"epsdelta":        EpsDelta{Epsilon: 0.7, Delta: 1e-4},
-		"epsdelta ε=1e-9": EpsDelta{Epsilon: 1e-9},
-		"epsdelta ε=700":  EpsDelta{Epsilon: 700, Delta: 1e-300},
-		"laplace":         Laplace{Epsilon: 2.5},
-		"laplace ε=1e-8":  Laplace{Epsilon: 1e-8},
+	curves := map[string]curve.Curve{
+		"gaussian μ=1e-6": curve.Gaussian{Mu: 1e-6},
+		"gaussian μ=1.3":  curve.Gaussian{Mu: 1.3},
+		"gaussian μ=20":   curve.Gaussian{Mu: 20},
+		"epsdelta":        curve.EpsDelta{Epsilon: 0.7, Delta: 1e-4},
+		"epsdelta ε=1e-9": curve.EpsDelta{Epsilon: 1e-9},
+		"epsdelta ε=700":  curve.EpsDelta{Epsilon: 700, Delta: 1e-300},
+		"laplace":         curve.Laplace{Epsilon: 2.5},
+		"laplace ε=1e-8":  curve.Laplace{Epsilon: 1e-8},
 		"composed":        comp,
 	}
 	for name, c := range curves {
@@ -134,18 +136,18 @@ func TestBinaryFootnote1Identity(t *testing.T) {
 // exceed them by more than rounding (it is a lower bound on R) and must
 // agree to 1e-12 across priors from 1e-12 to 1 − 1e-12.
 func TestBayesRiskGenericMatchesClosedForms(t *testing.T) {
-	comp, err := ComposeApprox(0.5, 1e-5, 12)
+	comp, err := curve.ComposeApprox(0.5, 1e-5, 12)
 	if err != nil {
 		t.Fatal(err)
 	}
-	curves := map[string]Curve{
-		"gaussian 0.2":   Gaussian{Mu: 0.2},
-		"gaussian 2.5":   Gaussian{Mu: 2.5},
-		"gaussian 9":     Gaussian{Mu: 9},
-		"epsdelta":       EpsDelta{Epsilon: 1.2, Delta: 1e-5},
-		"epsdelta large": EpsDelta{Epsilon: 25, Delta: 1e-9},
-		"laplace":        Laplace{Epsilon: 0.8},
-		"laplace large":  Laplace{Epsilon: 12},
+	curves := map[string]curve.Curve{
+		"gaussian 0.2":   curve.Gaussian{Mu: 0.2},
+		"gaussian 2.5":   curve.Gaussian{Mu: 2.5},
+		"gaussian 9":     curve.Gaussian{Mu: 9},
+		"epsdelta":       curve.EpsDelta{Epsilon: 1.2, Delta: 1e-5},
+		"epsdelta large": curve.EpsDelta{Epsilon: 25, Delta: 1e-9},
+		"laplace":        curve.Laplace{Epsilon: 0.8},
+		"laplace large":  curve.Laplace{Epsilon: 12},
 		"composed":       comp,
 	}
 	pis := []float64{1e-12, 1e-6, 0.01, 0.1, 0.3, 0.5, 0.62, 0.9, 0.999, 1 - 1e-9}
@@ -176,7 +178,7 @@ func TestBayesRiskComposedAgainstGrid(t *testing.T) {
 		eps, delta float64
 		k          int
 	}{{0.2, 0, 5}, {1, 1e-4, 3}, {0.05, 1e-7, 40}} {
-		c, err := NewComposedApprox(p.eps, p.delta, p.k)
+		c, err := curve.NewComposedApprox(p.eps, p.delta, p.k)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,12 +204,12 @@ func TestBayesRiskComposedAgainstGrid(t *testing.T) {
 // integrand has no cancellation, by Simpson's rule on 2·10^5 panels.
 func TestBinaryAdvantageSmall(t *testing.T) {
 	for _, mu := range []float64{1e-7, 1e-4, 0.3} {
-		g := Gaussian{Mu: mu}
+		g := curve.Gaussian{Mu: mu}
 		for _, pi := range []float64{0.5, 0.5 + 1e-9, 0.5 + 1e-6, 0.6, 0.9} {
 			lam := math.Abs(math.Log(pi / (1 - pi)))
 			y0 := mu/2 - lam/mu
 			integrand := func(y float64) float64 { return numeric.NormPDF(y) * -math.Expm1(lam-mu*(mu/2-y)) }
-			ref := math.Min(pi, 1-pi) * binSimpson(integrand, y0-40, y0, 200000)
+			ref := math.Min(pi, 1-pi) * approx.Simpson(integrand, y0-40, y0, 200000)
 			got := BinaryAdvantage(g, pi)
 			if got < ref*(1-1e-12) || got > ref*(1+1e-7) {
 				t.Errorf("μ=%v π=%v: %.15g, reference %.15g (rel %.2g)", mu, pi, got, ref, got/ref-1)
@@ -215,7 +217,7 @@ func TestBinaryAdvantageSmall(t *testing.T) {
 		}
 	}
 	// f_{ε,δ} with tiny ε: adv = (π·(e^{ε−λ} − 1) + δ)/(1 + e^ε) at π ≥ ½, λ < ε.
-	e := EpsDelta{Epsilon: 1e-9, Delta: 1e-12}
+	e := curve.EpsDelta{Epsilon: 1e-9, Delta: 1e-12}
 	pi := 0.5 + 1e-11
 	lam := math.Log(pi / (1 - pi))
 	want := (pi*math.Expm1(e.Epsilon-lam) + e.Delta) / (1 + math.Exp(e.Epsilon))
@@ -227,7 +229,7 @@ func TestBinaryAdvantageSmall(t *testing.T) {
 // Domain and edges: π outside [0, 1] or NaN and a nil curve give NaN; π = 0
 // and 1 give R = 0 and advantage 0; f ≡ 0 (δ = 1) gives R = 0.
 func TestBinaryEdges(t *testing.T) {
-	g := Gaussian{Mu: 1}
+	g := curve.Gaussian{Mu: 1}
 	for _, pi := range []float64{-0.1, 1.1, math.NaN()} {
 		if !math.IsNaN(BayesRisk(g, pi)) || !math.IsNaN(BinaryAdvantage(g, pi)) || !math.IsNaN(BinarySuccess(g, pi)) {
 			t.Errorf("π=%v must give NaN", pi)
@@ -241,30 +243,16 @@ func TestBinaryEdges(t *testing.T) {
 			t.Errorf("π=%v: want R = 0, advantage 0, success 1", pi)
 		}
 	}
-	if r := BayesRisk(EpsDelta{Epsilon: 1, Delta: 1}, 0.3); r != 0 {
+	if r := BayesRisk(curve.EpsDelta{Epsilon: 1, Delta: 1}, 0.3); r != 0 {
 		t.Errorf("δ = 1: R = %v, want 0", r)
 	}
-	if a := BinaryAdvantage(EpsDelta{Epsilon: math.Inf(1)}, 0.3); a != 0.3 {
+	if a := BinaryAdvantage(curve.EpsDelta{Epsilon: math.Inf(1)}, 0.3); a != 0.3 {
 		t.Errorf("ε = ∞: binary advantage %v, want the vacuous min(π, 1 − π)", a)
 	}
-	if r := BayesRisk(Gaussian{Mu: 0}, 0.3); r > 0.3 || r < 0.3-1e-15 {
+	if r := BayesRisk(curve.Gaussian{Mu: 0}, 0.3); r > 0.3 || r < 0.3-1e-15 {
 		t.Errorf("μ = 0: R = %v, want min(π, 1 − π) rounded down", r)
 	}
-	if r, a := BayesRisk(EpsDelta{Epsilon: 700}, 1e-310), BinaryAdvantage(Laplace{Epsilon: 700}, 1e-310); !(r >= 0 && r <= 1e-310) || !(a >= 0 && a <= 1e-310) {
+	if r, a := BayesRisk(curve.EpsDelta{Epsilon: 700}, 1e-310), BinaryAdvantage(curve.Laplace{Epsilon: 700}, 1e-310); !(r >= 0 && r <= 1e-310) || !(a >= 0 && a <= 1e-310) {
 		t.Errorf("subnormal π: R %v, advantage %v, want in [0, π]", r, a)
 	}
-}
-
-// binSimpson integrates f over [a, b] by Simpson's rule with n (even) panels.
-func binSimpson(f func(float64) float64, a, b float64, n int) float64 {
-	h := (b - a) / float64(n)
-	s := f(a) + f(b)
-	for i := 1; i < n; i++ {
-		w := 2.0
-		if i%2 == 1 {
-			w = 4
-		}
-		s += w * f(a+float64(i)*h)
-	}
-	return s * h / 3
 }

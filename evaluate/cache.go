@@ -1,6 +1,9 @@
 package evaluate
 
-import "sync"
+import (
+	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"sync"
+)
 
 // rdpCache remembers the composed RDP curves of DP-SGD parameters, so that
 // a run with many rows of the same (σ, q, steps) — sweeps, model zoos —
@@ -8,14 +11,14 @@ import "sync"
 // costs recomputation, never memory.
 type rdpCache struct {
 	mu sync.Mutex
-	m  map[DPSGD]RDP
+	m  map[curve.DPSGD]curve.RDP
 }
 
 // rdpCacheSize bounds the number of remembered parameter sets.
 const rdpCacheSize = 4096
 
 // get returns the RDP curve of m, computing it on first use.
-func (c *rdpCache) get(m DPSGD) RDP {
+func (c *rdpCache) get(m curve.DPSGD) curve.RDP {
 	c.mu.Lock()
 	r, ok := c.m[m]
 	c.mu.Unlock()
@@ -25,7 +28,7 @@ func (c *rdpCache) get(m DPSGD) RDP {
 	r = m.RDP()
 	c.mu.Lock()
 	if c.m == nil || len(c.m) >= rdpCacheSize {
-		c.m = make(map[DPSGD]RDP)
+		c.m = make(map[curve.DPSGD]curve.RDP)
 	}
 	c.m[m] = r
 	c.mu.Unlock()
@@ -34,7 +37,7 @@ func (c *rdpCache) get(m DPSGD) RDP {
 
 // dpsgdRDP returns the composed RDP curve of DP-SGD parameters through the
 // evaluator's cache.
-func (b *Binding) dpsgdRDP(m DPSGD) RDP { return b.rdps.get(m) }
+func (b *Binding) dpsgdRDP(m curve.DPSGD) curve.RDP { return b.rdps.get(m) }
 
 // epsCache remembers ε(δ) of Gaussian curves: the root finding is most of
 // the cost of a gaussian or gdp row, and sweeps over baselines or targets
@@ -56,7 +59,7 @@ func (c *epsCache) gaussianEpsilonAt(mu, delta float64) float64 {
 	if ok {
 		return e
 	}
-	e = Gaussian{Mu: mu}.EpsilonAt(delta)
+	e = curve.Gaussian{Mu: mu}.EpsilonAt(delta)
 	c.mu.Lock()
 	if c.m == nil || len(c.m) >= epsCacheSize {
 		c.m = make(map[[2]float64]float64)

@@ -3,6 +3,7 @@ package evaluate
 import (
 	"math"
 
+	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
@@ -22,30 +23,6 @@ import (
 // when no parameter meets the target (the first is then NaN); the first is
 // +Inf when every parameter does (for σ: 0 when any noise does, +Inf when
 // only infinite noise does).
-
-// LargestParameter returns the largest x in [lo, hi] with f(x) ≤ target for
-// a non-decreasing f, by bisection on the float64 values in between (at
-// most 64 halvings of their count, so every bracket, however wide, ends
-// with two adjacent floats). It returns the conservative end: the lower
-// end of the final bracket, for which f(x) ≤ target holds as computed. A
-// NaN from f counts as above the target. The second result is false (and
-// the first NaN) when f(lo) > target or an argument is NaN; f(hi) ≤ target
-// gives hi. If f is not monotone the result still satisfies f(x) ≤ target
-// but need not be the largest such x.
-func LargestParameter(f func(x float64) float64, target, lo, hi float64) (float64, bool) {
-	if f == nil || math.IsNaN(target) || math.IsNaN(lo) || math.IsNaN(hi) || lo > hi {
-		return math.NaN(), false
-	}
-	ok := func(x float64) bool { return f(x) <= target }
-	if !ok(lo) {
-		return math.NaN(), false
-	}
-	if ok(hi) {
-		return hi, true
-	}
-	x, _ := numeric.BracketFloats(ok, lo, hi)
-	return x, true
-}
 
 // largestNear returns the largest x in [lo, ∞), lo ≥ 0, with f(x) ≤ target
 // for a non-decreasing f, starting from an accurate guess: a bracket of relative
@@ -141,7 +118,7 @@ func EpsilonForWorstAdvantage(target, delta float64) (float64, bool) {
 		return math.NaN(), false
 	}
 	fwd := func(eps float64) float64 {
-		return numeric.RoundUp(EpsDelta{Epsilon: eps, Delta: delta}.WorstAdvantage(), 0, 1)
+		return numeric.RoundUp(curve.EpsDelta{Epsilon: eps, Delta: delta}.WorstAdvantage(), 0, 1)
 	}
 	switch {
 	case target >= 1:
@@ -169,7 +146,7 @@ func EpsilonForAdvantage(target, delta, base float64) (float64, bool) {
 		return math.NaN(), false
 	}
 	fwd := func(eps float64) float64 {
-		return numeric.RoundUp(EpsDelta{Epsilon: eps, Delta: delta}.Advantage(base), 0, 1-base)
+		return numeric.RoundUp(curve.EpsDelta{Epsilon: eps, Delta: delta}.Advantage(base), 0, 1-base)
 	}
 	switch {
 	case target >= 1-base:
@@ -196,7 +173,7 @@ func MuForWorstAdvantage(target float64) (float64, bool) {
 	if math.IsNaN(target) {
 		return math.NaN(), false
 	}
-	fwd := func(mu float64) float64 { return numeric.RoundUp(Gaussian{Mu: mu}.WorstAdvantage(), 0, 1) }
+	fwd := func(mu float64) float64 { return numeric.RoundUp(curve.Gaussian{Mu: mu}.WorstAdvantage(), 0, 1) }
 	switch {
 	case target >= 1:
 		return math.Inf(1), true
@@ -219,7 +196,7 @@ func MuForAdvantage(target, base float64) (float64, bool) {
 	if math.IsNaN(target) || !numeric.IsProbability(base) {
 		return math.NaN(), false
 	}
-	fwd := func(mu float64) float64 { return numeric.RoundUp(Gaussian{Mu: mu}.Advantage(base), 0, 1-base) }
+	fwd := func(mu float64) float64 { return numeric.RoundUp(curve.Gaussian{Mu: mu}.Advantage(base), 0, 1-base) }
 	switch {
 	case !(fwd(0) <= target):
 		return math.NaN(), false
@@ -244,7 +221,7 @@ func MuForAdvantage(target, base float64) (float64, bool) {
 func SigmaForWorstAdvantage(target, sensitivity float64) (float64, bool) {
 	mu, ok := MuForWorstAdvantage(target)
 	fwd := func(sigma float64) float64 {
-		return numeric.RoundUp(Gaussian{Mu: sensitivity / sigma}.WorstAdvantage(), 0, 1)
+		return numeric.RoundUp(curve.Gaussian{Mu: sensitivity / sigma}.WorstAdvantage(), 0, 1)
 	}
 	return sigmaFromMu(mu, ok, sensitivity, target, fwd)
 }
@@ -257,7 +234,7 @@ func SigmaForWorstAdvantage(target, sensitivity float64) (float64, bool) {
 func SigmaForAdvantage(target, base, sensitivity float64) (float64, bool) {
 	mu, ok := MuForAdvantage(target, base)
 	fwd := func(sigma float64) float64 {
-		return numeric.RoundUp(Gaussian{Mu: sensitivity / sigma}.Advantage(base), 0, 1-base)
+		return numeric.RoundUp(curve.Gaussian{Mu: sensitivity / sigma}.Advantage(base), 0, 1-base)
 	}
 	return sigmaFromMu(mu, ok, sensitivity, target, fwd)
 }
@@ -290,7 +267,7 @@ func LaplaceEpsilonForWorstAdvantage(target float64) (float64, bool) {
 	if math.IsNaN(target) {
 		return math.NaN(), false
 	}
-	fwd := func(eps float64) float64 { return numeric.RoundUp(Laplace{Epsilon: eps}.WorstAdvantage(), 0, 1) }
+	fwd := func(eps float64) float64 { return numeric.RoundUp(curve.Laplace{Epsilon: eps}.WorstAdvantage(), 0, 1) }
 	switch {
 	case target >= 1:
 		return math.Inf(1), true
@@ -315,7 +292,9 @@ func LaplaceEpsilonForAdvantage(target, base float64) (float64, bool) {
 	if math.IsNaN(target) || !numeric.IsProbability(base) {
 		return math.NaN(), false
 	}
-	fwd := func(eps float64) float64 { return numeric.RoundUp(Laplace{Epsilon: eps}.Advantage(base), 0, 1-base) }
+	fwd := func(eps float64) float64 {
+		return numeric.RoundUp(curve.Laplace{Epsilon: eps}.Advantage(base), 0, 1-base)
+	}
 	switch {
 	case !(fwd(0) <= target):
 		return math.NaN(), false
@@ -387,5 +366,5 @@ func RhoForWorstAdvantage(target float64) (float64, bool) {
 		}
 		hi *= 4
 	}
-	return LargestParameter(fwd, target, 0, hi)
+	return numeric.LargestParameter(fwd, target, 0, hi)
 }

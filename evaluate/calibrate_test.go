@@ -1,6 +1,8 @@
 package evaluate
 
 import (
+	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"math"
 	"strconv"
@@ -28,10 +30,10 @@ func TestCalibrationCatalogTable(t *testing.T) {
 		if !ok1 || !ok2 || !ok3 || !ok4 {
 			t.Fatalf("η=%s: infeasible", r.eta)
 		}
-		checkCatalog(t, "μ η="+r.eta, mu, r.mu)
-		checkCatalog(t, "σ η="+r.eta, sigma, r.sigma)
-		checkCatalog(t, "ε(δ=1e-5) η="+r.eta, eps, r.eps)
-		checkCatalog(t, "Laplace ε η="+r.eta, lap, r.lap)
+		approx.CheckCatalog(t, "μ η="+r.eta, mu, r.mu)
+		approx.CheckCatalog(t, "σ η="+r.eta, sigma, r.sigma)
+		approx.CheckCatalog(t, "ε(δ=1e-5) η="+r.eta, eps, r.eps)
+		approx.CheckCatalog(t, "Laplace ε η="+r.eta, lap, r.lap)
 	}
 }
 
@@ -43,13 +45,13 @@ func TestCalibrationBaselineTargets(t *testing.T) {
 	if !ok {
 		t.Fatal("infeasible")
 	}
-	checkCatalog(t, "μ(b=0.1, A=0.1)", mu, "0.4399303320")
+	approx.CheckCatalog(t, "μ(b=0.1, A=0.1)", mu, "0.4399303320")
 	mu, _ = MuForAdvantage(0.05, 0.01)
-	checkCatalog(t, "μ(b=0.01, A=0.05)", mu, "0.7715742794")
+	approx.CheckCatalog(t, "μ(b=0.01, A=0.05)", mu, "0.7715742794")
 	rho, _ := RhoForAdvantage(0.1, 0.1)
-	checkCatalog(t, "ρ(b=0.1, succ 0.2)", rho, "0.06189690605")
+	approx.CheckCatalog(t, "ρ(b=0.1, succ 0.2)", rho, "0.06189690605")
 	sigma, _ := SigmaForAdvantage(0.1, 0.1, 2)
-	checkCatalog(t, "σ(b=0.1, A=0.1, Δ=2)", sigma, strconv.FormatFloat(2/0.4399303320, 'g', 10, 64))
+	approx.CheckCatalog(t, "σ(b=0.1, A=0.1, Δ=2)", sigma, strconv.FormatFloat(2/0.4399303320, 'g', 10, 64))
 }
 
 // Inverting the forward catalog values gives back the parameters they were
@@ -129,21 +131,25 @@ func TestCalibrationRoundTrips(t *testing.T) {
 	const delta = 1e-6
 	cases := []inverse{
 		{"ε worst", func(a, _ float64) (float64, bool) { return EpsilonForWorstAdvantage(a, delta) },
-			func(x, _ float64) float64 { return numeric.RoundUp(EpsDelta{x, delta}.WorstAdvantage(), 0, 1) }, false},
+			func(x, _ float64) float64 {
+				return numeric.RoundUp(curve.EpsDelta{Epsilon: x, Delta: delta}.WorstAdvantage(), 0, 1)
+			}, false},
 		{"ε at b", func(a, b float64) (float64, bool) { return EpsilonForAdvantage(a, delta, b) },
-			func(x, b float64) float64 { return numeric.RoundUp(EpsDelta{x, delta}.Advantage(b), 0, 1-b) }, false},
+			func(x, b float64) float64 {
+				return numeric.RoundUp(curve.EpsDelta{Epsilon: x, Delta: delta}.Advantage(b), 0, 1-b)
+			}, false},
 		{"μ worst", func(a, _ float64) (float64, bool) { return MuForWorstAdvantage(a) },
-			func(x, _ float64) float64 { return numeric.RoundUp(Gaussian{x}.WorstAdvantage(), 0, 1) }, false},
+			func(x, _ float64) float64 { return numeric.RoundUp(curve.Gaussian{Mu: x}.WorstAdvantage(), 0, 1) }, false},
 		{"μ at b", MuForAdvantage,
-			func(x, b float64) float64 { return numeric.RoundUp(Gaussian{x}.Advantage(b), 0, 1-b) }, false},
+			func(x, b float64) float64 { return numeric.RoundUp(curve.Gaussian{Mu: x}.Advantage(b), 0, 1-b) }, false},
 		{"σ worst", func(a, _ float64) (float64, bool) { return SigmaForWorstAdvantage(a, 3) },
-			func(x, _ float64) float64 { return numeric.RoundUp(Gaussian{3 / x}.WorstAdvantage(), 0, 1) }, true},
+			func(x, _ float64) float64 { return numeric.RoundUp(curve.Gaussian{Mu: 3 / x}.WorstAdvantage(), 0, 1) }, true},
 		{"σ at b", func(a, b float64) (float64, bool) { return SigmaForAdvantage(a, b, 3) },
-			func(x, b float64) float64 { return numeric.RoundUp(Gaussian{3 / x}.Advantage(b), 0, 1-b) }, true},
+			func(x, b float64) float64 { return numeric.RoundUp(curve.Gaussian{Mu: 3 / x}.Advantage(b), 0, 1-b) }, true},
 		{"Laplace worst", func(a, _ float64) (float64, bool) { return LaplaceEpsilonForWorstAdvantage(a) },
-			func(x, _ float64) float64 { return numeric.RoundUp(Laplace{x}.WorstAdvantage(), 0, 1) }, false},
+			func(x, _ float64) float64 { return numeric.RoundUp(curve.Laplace{Epsilon: x}.WorstAdvantage(), 0, 1) }, false},
 		{"Laplace at b", LaplaceEpsilonForAdvantage,
-			func(x, b float64) float64 { return numeric.RoundUp(Laplace{x}.Advantage(b), 0, 1-b) }, false},
+			func(x, b float64) float64 { return numeric.RoundUp(curve.Laplace{Epsilon: x}.Advantage(b), 0, 1-b) }, false},
 		{"ρ at b", RhoForAdvantage, func(x, b float64) float64 { return ReRoZCDP(x, b) - b }, false},
 	}
 	for _, c := range cases {
@@ -188,22 +194,22 @@ func TestCalibrationRoundTrips(t *testing.T) {
 // reports infeasibility, handles ranges across zero, and treats NaN as above
 // the target.
 func TestLargestParameter(t *testing.T) {
-	x, ok := LargestParameter(math.Floor, 3, 0, 10)
+	x, ok := numeric.LargestParameter(math.Floor, 3, 0, 10)
 	if !ok || x != math.Nextafter(4, 0) {
 		t.Errorf("⌊x⌋ ≤ 3 on [0, 10]: %v, want the float below 4", x)
 	}
-	x, ok = LargestParameter(func(x float64) float64 { return x }, -5.5, -10, -1)
+	x, ok = numeric.LargestParameter(func(x float64) float64 { return x }, -5.5, -10, -1)
 	if !ok || x != -5.5 {
 		t.Errorf("x ≤ −5.5 on [−10, −1]: %v", x)
 	}
-	x, ok = LargestParameter(func(x float64) float64 { return x * x * x }, 1e-30, -1, 1)
+	x, ok = numeric.LargestParameter(func(x float64) float64 { return x * x * x }, 1e-30, -1, 1)
 	if !ok || x*x*x > 1e-30 || math.Abs(x-1e-10) > 1e-24 {
 		t.Errorf("x³ ≤ 1e-30 on [−1, 1]: %v", x)
 	}
-	if x, ok = LargestParameter(func(float64) float64 { return 1 }, 0.5, 0, 1); ok || !math.IsNaN(x) {
+	if x, ok = numeric.LargestParameter(func(float64) float64 { return 1 }, 0.5, 0, 1); ok || !math.IsNaN(x) {
 		t.Error("f(lo) above the target must be infeasible")
 	}
-	if x, ok = LargestParameter(func(float64) float64 { return 0 }, 0.5, 0, 7); !ok || x != 7 {
+	if x, ok = numeric.LargestParameter(func(float64) float64 { return 0 }, 0.5, 0, 7); !ok || x != 7 {
 		t.Error("f(hi) at or below the target must give hi")
 	}
 	nanAbove := func(x float64) float64 {
@@ -212,13 +218,13 @@ func TestLargestParameter(t *testing.T) {
 		}
 		return 0
 	}
-	if x, ok = LargestParameter(nanAbove, 1, 0, 5); !ok || x > 2 {
+	if x, ok = numeric.LargestParameter(nanAbove, 1, 0, 5); !ok || x > 2 {
 		t.Errorf("NaN must count as above the target: %v", x)
 	}
-	if _, ok = LargestParameter(nil, 1, 0, 1); ok {
+	if _, ok = numeric.LargestParameter(nil, 1, 0, 1); ok {
 		t.Error("nil f must be rejected")
 	}
-	if _, ok = LargestParameter(math.Floor, 1, 2, 1); ok {
+	if _, ok = numeric.LargestParameter(math.Floor, 1, 2, 1); ok {
 		t.Error("lo > hi must be rejected")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -222,7 +223,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !r.HasTarget || !(r.Mechanism == MechanismPure || r.Mechanism == MechanismApprox || r.Mechanism == MechanismLaplace) {
 					return 0, skip{silent: true}
 				}
-				if _, composed := r.Curve.(*ComposedApprox); composed {
+				if _, composed := r.Curve.(*curve.ComposedApprox); composed {
 					return 0, skip{silent: true} // Applies.Only: one composition
 				}
 				var eps float64
@@ -617,7 +618,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !s.ok() {
 					return 0, s
 				}
-				return numeric.RoundUp(EpsDelta{Epsilon: eps, Delta: delta}.WorstAdvantage(), 0, 1), skip{}
+				return numeric.RoundUp(curve.EpsDelta{Epsilon: eps, Delta: delta}.WorstAdvantage(), 0, 1), skip{}
 			},
 		},
 		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {

@@ -3,6 +3,7 @@ package evaluate
 import (
 	"math"
 
+	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
@@ -178,11 +179,11 @@ func PSOCohenNissim(eps, delta float64, n int, w float64) float64 {
 // for an f-DP mechanism under replace-one neighbours, n > 1 i.i.d. records
 // and predicates of weight exactly w ∈ [0, 1/n]. 1 − f(w) is formed as
 // w + Advantage(w), which the curves compute without cancellation.
-func PSOFDP(curve Curve, n int, w float64) float64 {
-	if curve == nil || n < 2 || !validPSO(n, w) {
+func PSOFDP(tradeOff curve.Curve, n int, w float64) float64 {
+	if tradeOff == nil || n < 2 || !validPSO(n, w) {
 		return math.NaN()
 	}
-	s := float64(n) * (w + curve.Advantage(w))
+	s := float64(n) * (w + tradeOff.Advantage(w))
 	if math.IsNaN(s) {
 		return s
 	}

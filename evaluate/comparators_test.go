@@ -4,43 +4,12 @@ import (
 	"math"
 	"math/big"
 	"strconv"
-	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
-
-// catalogValue parses a value as printed in Kulynych et al. 2025 and
-// returns it with half a unit in its last printed significant digit (×1.01),
-// the tolerance that printing implies.
-func catalogValue(t *testing.T, s string) (v, tol float64) {
-	t.Helper()
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		t.Fatalf("catalog value %q: %v", s, err)
-	}
-	mant := strings.TrimLeft(strings.ToLower(s), "+-")
-	if i := strings.IndexByte(mant, 'e'); i >= 0 {
-		mant = mant[:i]
-	}
-	digits := strings.TrimLeft(strings.ReplaceAll(mant, ".", ""), "0")
-	sig := max(len(digits), 1)
-	if v == 0 {
-		return 0, 0
-	}
-	e := math.Floor(math.Log10(math.Abs(v)))
-	return v, 0.5 * math.Pow(10, e-float64(sig-1)) * 1.01
-}
-
-// checkCatalog fails unless got agrees with the printed catalog value s to
-// the precision it was printed with.
-func checkCatalog(t *testing.T, what string, got float64, s string) {
-	t.Helper()
-	want, tol := catalogValue(t, s)
-	if !(math.Abs(got-want) <= tol) {
-		t.Errorf("%s = %.12g, catalog %s (±%.2g)", what, got, s, tol)
-	}
-}
 
 // Kulynych et al. 2025, closed-form oracle table, Gaussian rows: Balle et al.'s
 // zCDP bound (Cor. B.1) with ρ = μ²/2 at b = 0.01 and b = 0.1, and its
@@ -57,14 +26,14 @@ func TestReRoZCDPCatalogTable(t *testing.T) {
 	for _, r := range rows {
 		mu, _ := strconv.ParseFloat(r.mu, 64)
 		rho := mu * mu / 2
-		checkCatalog(t, "zCDP succ(0.01) μ="+r.mu, ReRoZCDP(rho, 0.01), r.succ001)
+		approx.CheckCatalog(t, "zCDP succ(0.01) μ="+r.mu, ReRoZCDP(rho, 0.01), r.succ001)
 		got01 := ReRoZCDP(rho, 0.1)
 		if r.succ01 == "1" {
 			if got01 != 1 {
 				t.Errorf("μ=%s: ρ ≥ ln 10 must give the vacuous bound 1, got %v", r.mu, got01)
 			}
 		} else {
-			checkCatalog(t, "zCDP succ(0.1) μ="+r.mu, got01, r.succ01)
+			approx.CheckCatalog(t, "zCDP succ(0.1) μ="+r.mu, got01, r.succ01)
 		}
 		worst, _ := MaxAdvantageOverBaseline(func(b float64) float64 { return ReRoZCDP(rho, b) })
 		grid, _ := strconv.ParseFloat(r.worstGrid, 64)
@@ -82,14 +51,14 @@ func TestReRoZCDPCatalogTable(t *testing.T) {
 func TestCensusStateZCDP(t *testing.T) {
 	const rho = 1.0001
 	adv, at := MaxAdvantageOverBaseline(func(b float64) float64 { return ReRoZCDP(rho, b) })
-	checkCatalog(t, "zCDP maximised", adv, "0.730414")
+	approx.CheckCatalog(t, "zCDP maximised", adv, "0.730414")
 	if math.Abs(at-0.1985) > 5e-4 {
 		t.Errorf("maximiser %v, catalog b ≈ 0.1985", at)
 	}
-	checkCatalog(t, "zCDP at the CODE's grid point", ReRoZCDP(rho, 0.19798)-0.19798, "0.730413")
-	aw := (1 - Gaussian{Mu: math.Sqrt(2 * rho)}.WorstAdvantage()) / 2
-	checkCatalog(t, "α_w", aw, "0.239739")
-	checkCatalog(t, "zCDP at α_w", ReRoZCDP(rho, aw)-aw, "0.722940")
+	approx.CheckCatalog(t, "zCDP at the CODE's grid point", ReRoZCDP(rho, 0.19798)-0.19798, "0.730413")
+	aw := (1 - curve.Gaussian{Mu: math.Sqrt(2 * rho)}.WorstAdvantage()) / 2
+	approx.CheckCatalog(t, "α_w", aw, "0.239739")
+	approx.CheckCatalog(t, "zCDP at α_w", ReRoZCDP(rho, aw)-aw, "0.722940")
 }
 
 // Kulynych et al. 2025, "Census per level" table (Gaussian approximation
@@ -116,21 +85,21 @@ func TestCensusLevelsTable(t *testing.T) {
 	for _, r := range rows {
 		rho := 3.65 * r.a / 100
 		mu := math.Sqrt(2 * rho)
-		g := Gaussian{Mu: mu}
+		g := curve.Gaussian{Mu: mu}
 		eta := g.WorstAdvantage()
 		aw := (1 - eta) / 2
 		zAw := ReRoZCDP(rho, aw) - aw
 		zMax, _ := MaxAdvantageOverBaseline(func(b float64) float64 { return ReRoZCDP(rho, b) })
-		checkCatalog(t, r.level+" ρ", rho, r.rho)
-		checkCatalog(t, r.level+" μ", mu, r.mu)
-		checkCatalog(t, r.level+" η", eta, r.eta)
-		checkCatalog(t, r.level+" zCDP@α_w", zAw, r.zAw)
-		checkCatalog(t, r.level+" zCDP max", zMax, r.zMax)
-		checkCatalog(t, r.level+" relative decrease", 1-eta/zAw, r.rel)
-		checkCatalog(t, r.level+" ours b=0.01", g.Advantage(0.01), r.ours001)
-		checkCatalog(t, r.level+" zCDP b=0.01", ReRoZCDP(rho, 0.01)-0.01, r.z001)
-		checkCatalog(t, r.level+" ours b=0.1", g.Advantage(0.1), r.ours01)
-		checkCatalog(t, r.level+" zCDP b=0.1", ReRoZCDP(rho, 0.1)-0.1, r.z01)
+		approx.CheckCatalog(t, r.level+" ρ", rho, r.rho)
+		approx.CheckCatalog(t, r.level+" μ", mu, r.mu)
+		approx.CheckCatalog(t, r.level+" η", eta, r.eta)
+		approx.CheckCatalog(t, r.level+" zCDP@α_w", zAw, r.zAw)
+		approx.CheckCatalog(t, r.level+" zCDP max", zMax, r.zMax)
+		approx.CheckCatalog(t, r.level+" relative decrease", 1-eta/zAw, r.rel)
+		approx.CheckCatalog(t, r.level+" ours b=0.01", g.Advantage(0.01), r.ours001)
+		approx.CheckCatalog(t, r.level+" zCDP b=0.01", ReRoZCDP(rho, 0.01)-0.01, r.z001)
+		approx.CheckCatalog(t, r.level+" ours b=0.1", g.Advantage(0.1), r.ours01)
+		approx.CheckCatalog(t, r.level+" zCDP b=0.1", ReRoZCDP(rho, 0.1)-0.1, r.z01)
 		if zMax < zAw {
 			t.Errorf("%s: the maximum over baselines %v is below the value at α_w %v", r.level, zMax, zAw)
 		}
@@ -166,24 +135,24 @@ func TestFig2PSOGrid(t *testing.T) {
 	for _, r := range rows {
 		sigma := 0.3 * math.Pow(10/0.3, float64(r.i)/14)
 		mu := 2 / sigma
-		g := Gaussian{Mu: mu}
+		g := curve.Gaussian{Mu: mu}
 		eps := g.EpsilonAt(delta)
-		checkCatalog(t, "σ", sigma, r.sigma)
-		checkCatalog(t, "μ", mu, r.mu)
-		checkCatalog(t, "ε(1e-5)", eps, r.eps)
-		checkCatalog(t, "SPSO", g.Advantage(w), r.spso)
+		approx.CheckCatalog(t, "σ", sigma, r.sigma)
+		approx.CheckCatalog(t, "μ", mu, r.mu)
+		approx.CheckCatalog(t, "ε(1e-5)", eps, r.eps)
+		approx.CheckCatalog(t, "SPSO", g.Advantage(w), r.spso)
 		for j, n := range ns {
 			base := PSOBaseline(n, w)
 			check := func(name string, succ float64, s string) {
 				t.Helper()
-				want, tol := catalogValue(t, s)
+				want, tol := approx.CatalogValue(t, s)
 				if want > 1-base+tol {
 					if succ != 1 {
 						t.Errorf("σ=%s n=%d %s: catalog %s exceeds 1 − base = %.4f, so the success bound must be 1; got %v", r.sigma, n, name, s, 1-base, succ)
 					}
 					return
 				}
-				checkCatalog(t, name+" σ="+r.sigma+" n="+strconv.Itoa(n), succ-base, s)
+				approx.CheckCatalog(t, name+" σ="+r.sigma+" n="+strconv.Itoa(n), succ-base, s)
 			}
 			check("Cohen–Nissim", PSOCohenNissim(eps, delta, n, w), r.cohen[j])
 			check("Thm F.2", PSOFDP(g, n, w), r.f2[j])
@@ -217,9 +186,9 @@ func TestFig3SRRGrid(t *testing.T) {
 		sigma := 0.15 * math.Pow(5/0.15, float64(r.i)/14)
 		mu := 1 / sigma
 		rho := mu * mu / 2
-		g := Gaussian{Mu: mu}
-		checkCatalog(t, "σ", sigma, r.sigma)
-		checkCatalog(t, "ε(1e-5)", g.EpsilonAt(1e-5), r.eps)
+		g := curve.Gaussian{Mu: mu}
+		approx.CheckCatalog(t, "σ", sigma, r.sigma)
+		approx.CheckCatalog(t, "ε(1e-5)", g.EpsilonAt(1e-5), r.eps)
 		aw := numeric.NormCDF(-mu / 2)
 		for _, c := range []struct {
 			name string
@@ -227,22 +196,22 @@ func TestFig3SRRGrid(t *testing.T) {
 			cell cell
 		}{{"b=0.01", 0.01, r.b001}, {"b=0.1", 0.1, r.b01}, {"α_w", aw, r.worst}} {
 			where := "σ=" + r.sigma + " " + c.name
-			checkCatalog(t, where+" unified", g.Advantage(c.b), c.cell.unified)
+			approx.CheckCatalog(t, where+" unified", g.Advantage(c.b), c.cell.unified)
 			z := ReRoZCDP(rho, c.b)
-			if want, _ := catalogValue(t, c.cell.zcdp); want == math.Round((1-c.b)*100)/100 && rho >= -math.Log(c.b) {
+			if want, _ := approx.CatalogValue(t, c.cell.zcdp); want == math.Round((1-c.b)*100)/100 && rho >= -math.Log(c.b) {
 				if z != 1 { // the catalog's "0.99"/"0.9": ρ ≥ ln(1/b), vacuous
 					t.Errorf("%s zCDP: ρ = %v ≥ ln(1/b), want success 1, got %v", where, rho, z)
 				}
 			} else {
-				checkCatalog(t, where+" zCDP", z-c.b, c.cell.zcdp)
+				approx.CheckCatalog(t, where+" zCDP", z-c.b, c.cell.zcdp)
 			}
 			rdp := ReRoRDP(2, 2*rho, c.b)
-			if want, tol := catalogValue(t, c.cell.rdp); want > 1-c.b+tol {
+			if want, tol := approx.CatalogValue(t, c.cell.rdp); want > 1-c.b+tol {
 				if rdp != 1 {
 					t.Errorf("%s RDP t=2: catalog %s exceeds 1 − b, want success 1, got %v", where, c.cell.rdp, rdp)
 				}
 			} else {
-				checkCatalog(t, where+" RDP t=2", rdp-c.b, c.cell.rdp)
+				approx.CheckCatalog(t, where+" RDP t=2", rdp-c.b, c.cell.rdp)
 			}
 		}
 	}
@@ -262,7 +231,7 @@ func TestAppDZCDPColumn(t *testing.T) {
 	}
 	for _, r := range rows {
 		for j, b := range []float64{0.5, 0.75, 0.9} {
-			checkCatalog(t, "zCDP succ μ="+strconv.FormatFloat(r.mu, 'g', 4, 64), ReRoZCDP(r.mu*r.mu/2, b), r.want[j])
+			approx.CheckCatalog(t, "zCDP succ μ="+strconv.FormatFloat(r.mu, 'g', 4, 64), ReRoZCDP(r.mu*r.mu/2, b), r.want[j])
 		}
 	}
 }
@@ -397,7 +366,7 @@ func TestPSOBounds(t *testing.T) {
 			for _, n := range []int{2, 50, 5000} {
 				w := 0.3 / float64(n)
 				cn := PSOCohenNissim(eps, delta, n, w)
-				f2 := PSOFDP(EpsDelta{Epsilon: eps, Delta: delta}, n, w)
+				f2 := PSOFDP(curve.EpsDelta{Epsilon: eps, Delta: delta}, n, w)
 				base := PSOBaseline(n, w)
 				// 1 − f_{ε,δ}(w) ≤ e^ε·w + δ, with equality on the first
 				// line of Eq. 2; the two are rounded up separately.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
@@ -381,7 +382,7 @@ func FanoAlgorithm2(alpha, mi float64, m int, prior []float64) (FanoBound, error
 //     ε = +Inf are skipped. The minimum is over the given orders only.
 //
 // Errors (NaN fields): curve.Validate() fails, or M or the prior is invalid.
-func FanoRDP(curve RDP, m int, prior []float64) (alpha1, best FanoBound, err error) {
+func FanoRDP(curve curve.RDP, m int, prior []float64) (alpha1, best FanoBound, err error) {
 	pr, err := newFanoPrior(m, prior)
 	if err != nil {
 		return fanoNaN(), fanoNaN(), err
@@ -420,7 +421,7 @@ func FanoRDP(curve RDP, m int, prior []float64) (alpha1, best FanoBound, err err
 //
 // Errors (NaN fields): ρ NaN or negative, invalid M or prior. ρ = +Inf
 // gives the trivial bound.
-func FanoZCDP(z ZCDP, m int, prior []float64) (alpha1, best FanoBound, err error) {
+func FanoZCDP(z curve.ZCDP, m int, prior []float64) (alpha1, best FanoBound, err error) {
 	pr, err := newFanoPrior(m, prior)
 	if err != nil {
 		return fanoNaN(), fanoNaN(), err
@@ -492,7 +493,7 @@ func FanoZCDP(z ZCDP, m int, prior []float64) (alpha1, best FanoBound, err error
 // replace-one neighbours (any two candidates); for an add/remove curve of a
 // Gaussian-type mechanism scale ε by 4 first (catalog §3). Errors:
 // curve.Validate() fails. Pairs with ε = +Inf give +Inf (no bound).
-func FanoMIFromRDP(curve RDP) (float64, error) {
+func FanoMIFromRDP(curve curve.RDP) (float64, error) {
 	if err := curve.Validate(); err != nil {
 		return math.NaN(), err
 	}
@@ -583,7 +584,7 @@ func FanoMIKLMixture(eps1 float64, m int, prior []float64) (float64, error) {
 // Neighbours: no adjacency is involved (exact MI, any prior). Rounded up.
 // Errors: k < 2, ε NaN or negative, invalid prior (length must be k);
 // ε = +Inf gives H(p).
-func FanoMIRandomizedResponse(rr RandomizedResponse, prior []float64) (float64, error) {
+func FanoMIRandomizedResponse(rr curve.RandomizedResponse, prior []float64) (float64, error) {
 	k := rr.Categories
 	pr, err := newFanoPrior(k, prior)
 	if err != nil {
@@ -622,11 +623,11 @@ func FanoMIRandomizedResponse(rr RandomizedResponse, prior []float64) (float64, 
 // values) in the ε parameterisation of RandomizedResponse:
 // e^ε = a/b = 1 + k(1 − q)/q, so ε = log1p(k(1 − q)/q) (catalog B7). q = 0
 // gives ε = +Inf, q = 1 gives 0; q outside [0, 1] or NaN gives ε = NaN.
-func RandomizedResponseFromQ(q float64, k int) RandomizedResponse {
+func RandomizedResponseFromQ(q float64, k int) curve.RandomizedResponse {
 	if !(q >= 0 && q <= 1) {
-		return RandomizedResponse{Epsilon: math.NaN(), Categories: k}
+		return curve.RandomizedResponse{Epsilon: math.NaN(), Categories: k}
 	}
-	return RandomizedResponse{Epsilon: math.Log1p(float64(k) * (1 - q) / q), Categories: k}
+	return curve.RandomizedResponse{Epsilon: math.Log1p(float64(k) * (1 - q) / q), Categories: k}
 }
 
 // FanoEpsilonMax returns the largest μ (in nats) for which Algorithm 2 at

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
@@ -279,13 +280,13 @@ func TestFanoRandomizedResponseM10(t *testing.T) {
 		}
 		fanoCheck(t, "ε_KL", fanoRRRenyi(r.q, 10, 1), r.epsKL)
 		// The RR RDP curve on the catalog's grid; the α = 1 entry is ε_KL.
-		var curve RDP
+		var rdp curve.RDP
 		for i := 0; i <= 599; i++ {
 			a := 1 + 0.05*float64(i)
-			curve.Orders = append(curve.Orders, a)
-			curve.Epsilons = append(curve.Epsilons, fanoRRRenyi(r.q, 10, a))
+			rdp.Orders = append(rdp.Orders, a)
+			rdp.Epsilons = append(rdp.Epsilons, fanoRRRenyi(r.q, 10, a))
 		}
-		a1, best, err := FanoRDP(curve, 10, nil)
+		a1, best, err := FanoRDP(rdp, 10, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -314,7 +315,7 @@ func TestFanoGaussian(t *testing.T) {
 	}
 	for _, r := range rows {
 		mu := math.Sqrt2 / r.sigma // Δ/σ
-		a1, best, err := FanoZCDP(ZCDP{Rho: mu * mu / 2}, 10, nil)
+		a1, best, err := FanoZCDP(curve.ZCDP{Rho: mu * mu / 2}, 10, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -428,7 +429,7 @@ func TestFanoDPSGDGPT2(t *testing.T) {
 		{8, "0.78688988", "0.76893235", 1.094, "0.80802327"},
 		{10, "0.94378813", "0.94378813", 1, ""},
 	} {
-		a1, best, err := FanoZCDP(ZCDP{Rho: r.eps1}, 50256, nil)
+		a1, best, err := FanoZCDP(curve.ZCDP{Rho: r.eps1}, 50256, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -460,7 +461,7 @@ func TestFanoDPSGDGPT2(t *testing.T) {
 	// DP-SGD (paper §3/§6.3): T = 1, C = 1, σ = 1/√3, replace-one Δ = 2C
 	// gives ε(α) = 2αT/σ² = 6α.
 	sigma := 1 / math.Sqrt(3)
-	a1, best, _ := FanoZCDP(ZCDP{Rho: 1 * 4 / (2 * sigma * sigma)}, 50256, nil)
+	a1, best, _ := FanoZCDP(curve.ZCDP{Rho: 1 * 4 / (2 * sigma * sigma)}, 50256, nil)
 	if math.Abs(best.Advantage-0.5) > 0.02 || math.Abs(a1.Advantage-0.5) < 0.1 {
 		t.Errorf("ε=6: α-opt %v should be ≈ 0.5 and α=1 %v should not (catalog §5 item 5)", best.Advantage, a1.Advantage)
 	}
@@ -618,7 +619,7 @@ func TestFanoRandomizedResponseMIBruteForce(t *testing.T) {
 				}
 			}
 		}
-		got := fanoM(t)(FanoMIRandomizedResponse(RandomizedResponse{Epsilon: eps, Categories: k}, p))
+		got := fanoM(t)(FanoMIRandomizedResponse(curve.RandomizedResponse{Epsilon: eps, Categories: k}, p))
 		if !(math.Abs(got-want) <= 1e-12*want+1e-15) {
 			t.Errorf("k=%d ε=%v: I = %.15g, direct sum %.15g", k, eps, got, want)
 		}
@@ -632,7 +633,7 @@ func TestFanoRandomizedResponseMIBruteForce(t *testing.T) {
 			kf := float64(k)
 			d := math.Expm1(eps) / (math.Exp(eps) + kf - 1)
 			want := (kf - 1) * d * d / 2
-			got := fanoM(t)(FanoMIRandomizedResponse(RandomizedResponse{Epsilon: eps, Categories: k}, nil))
+			got := fanoM(t)(FanoMIRandomizedResponse(curve.RandomizedResponse{Epsilon: eps, Categories: k}, nil))
 			if !(math.Abs(got-want) <= 1e-6*want) {
 				t.Errorf("k=%d ε=%g: I = %.15g, small-ε form %.15g", k, eps, got, want)
 			}
@@ -679,7 +680,7 @@ func TestFanoProperties(t *testing.T) {
 			}
 		}
 		for _, rho := range []float64{1e-12, 1e-3, 0.1, 1, 5, 30} {
-			a1, best, err := FanoZCDP(ZCDP{Rho: rho}, pr.m, pr.p)
+			a1, best, err := FanoZCDP(curve.ZCDP{Rho: rho}, pr.m, pr.p)
 			if err != nil || best.Success > a1.Success || math.IsNaN(best.Advantage) {
 				t.Errorf("M=%d ρ=%v: α-opt %+v vs α=1 %+v (%v)", pr.m, rho, best, a1, err)
 			}
@@ -734,32 +735,32 @@ func TestFanoEdgeCases(t *testing.T) {
 	if v := fanoB(t)(FanoAlgorithm1(0.4, 4, nil)); u != v {
 		t.Errorf("uniform vector %+v vs M %+v", u, v)
 	}
-	if _, err := FanoMIRandomizedResponse(RandomizedResponse{Epsilon: 1, Categories: 1}, nil); err == nil {
+	if _, err := FanoMIRandomizedResponse(curve.RandomizedResponse{Epsilon: 1, Categories: 1}, nil); err == nil {
 		t.Error("k = 1 must be an error")
 	}
-	if _, err := FanoMIRandomizedResponse(RandomizedResponse{Epsilon: nan, Categories: 3}, nil); err == nil {
+	if _, err := FanoMIRandomizedResponse(curve.RandomizedResponse{Epsilon: nan, Categories: 3}, nil); err == nil {
 		t.Error("ε = NaN must be an error")
 	}
-	if mi, _ := FanoMIRandomizedResponse(RandomizedResponse{Epsilon: inf, Categories: 4}, nil); !(mi >= math.Log(4) && mi <= math.Log(4)*(1+1e-14)) {
+	if mi, _ := FanoMIRandomizedResponse(curve.RandomizedResponse{Epsilon: inf, Categories: 4}, nil); !(mi >= math.Log(4) && mi <= math.Log(4)*(1+1e-14)) {
 		t.Errorf("ε = +Inf: I = %v, want ln 4", mi)
 	}
-	if mi, _ := FanoMIRandomizedResponse(RandomizedResponse{Epsilon: 0, Categories: 1000000000}, nil); mi != 0 {
+	if mi, _ := FanoMIRandomizedResponse(curve.RandomizedResponse{Epsilon: 0, Categories: 1000000000}, nil); mi != 0 {
 		t.Errorf("ε = 0: I = %v", mi)
 	}
 	if _, err := FanoMIGaussian(nan, 10, nil); err == nil {
 		t.Error("μ = NaN must be an error")
 	}
-	if _, _, err := FanoRDP(RDP{}, 10, nil); err == nil {
+	if _, _, err := FanoRDP(curve.RDP{}, 10, nil); err == nil {
 		t.Error("empty RDP must be an error")
 	}
-	if _, _, err := FanoZCDP(ZCDP{Rho: -1}, 10, nil); err == nil {
+	if _, _, err := FanoZCDP(curve.ZCDP{Rho: -1}, 10, nil); err == nil {
 		t.Error("negative ρ must be an error")
 	}
 	if _, err := FanoEpsilonMax(1.5, 1, 10, nil); err == nil {
 		t.Error("target > 1 must be an error")
 	}
 	// The order-1 bound of an RDP curve without order 1 uses its smallest ε.
-	a1, best, err := FanoRDP(RDP{Orders: []float64{2, 4, inf}, Epsilons: []float64{0.5, 0.8, inf}}, 10, nil)
+	a1, best, err := FanoRDP(curve.RDP{Orders: []float64{2, 4, inf}, Epsilons: []float64{0.5, 0.8, inf}}, 10, nil)
 	if err != nil || a1.MI != 0.5 || a1.Order != 1 || best.Success > a1.Success {
 		t.Errorf("RDP without order 1: %+v %+v %v", a1, best, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
@@ -318,7 +319,7 @@ func PMPGaussianSigma(eps, delta, sensitivity float64) (float64, error) {
 		if !(mu >= 0) || math.IsInf(mu, 1) {
 			return false
 		}
-		return Gaussian{Mu: mu}.EpsilonAt(delta) <= eps
+		return curve.Gaussian{Mu: mu}.EpsilonAt(delta) <= eps
 	}
 	lo, hi := sensitivity, sensitivity
 	if ok(hi) {
@@ -484,7 +485,7 @@ func gaussLogDelta(eps, mu float64) float64 {
 	case math.IsInf(mu, 1):
 		return 0
 	}
-	return Gaussian{Mu: mu}.LogDeltaAt(eps)
+	return curve.Gaussian{Mu: mu}.LogDeltaAt(eps)
 }
 
 // gaussEpsilonUp returns the smallest ε with δ_G(ε; μ) ≤ δ, rounded up
@@ -496,7 +497,7 @@ func gaussEpsilonUp(mu, delta float64) float64 {
 	case math.IsInf(mu, 1):
 		return math.Inf(1)
 	}
-	return numeric.RoundUp(Gaussian{Mu: mu}.EpsilonAt(delta), 0, math.Inf(1))
+	return numeric.RoundUp(curve.Gaussian{Mu: mu}.EpsilonAt(delta), 0, math.Inf(1))
 }
 
 // l2Distance returns ‖a − b‖₂ for finite vectors of equal length without
@@ -740,7 +741,7 @@ func checkEnumeration(records, outputs int) error {
 	case outputs < 1:
 		return fmt.Errorf("pmp: need at least one output, got %d", outputs)
 	}
-	if c := binomial(records, records/2); c > MaxPMPSubsets {
+	if c := numeric.Binomial(records, records/2); c > MaxPMPSubsets {
 		return fmt.Errorf("pmp: exact enumeration of C(%d, %d) = %.6g training sets exceeds the limit of %d (2n ≤ 22 records); use a smaller parent set",
 			records, records/2, c, MaxPMPSubsets)
 	}

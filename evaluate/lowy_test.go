@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
@@ -157,10 +158,10 @@ func TestPMPGaussianSigmaCatalog(t *testing.T) {
 			}
 			// Conservative end: the mechanism at σ is (ε, δ)-DP as computed,
 			// and one float less noise is not.
-			if (Gaussian{Mu: sens / got}).EpsilonAt(r.delta) > r.eps {
+			if (curve.Gaussian{Mu: sens / got}).EpsilonAt(r.delta) > r.eps {
 				t.Errorf("σ = %.17g does not meet ε = %g", got, r.eps)
 			}
-			if (Gaussian{Mu: sens / math.Nextafter(got, 0)}).EpsilonAt(r.delta) <= r.eps {
+			if (curve.Gaussian{Mu: sens / math.Nextafter(got, 0)}).EpsilonAt(r.delta) <= r.eps {
 				t.Errorf("σ = %.17g is not the smallest", got)
 			}
 		}
@@ -795,7 +796,7 @@ func TestPMPDiscreteSumMod(t *testing.T) {
 		if err != nil || !lowyClose(res.Epsilon, r.want, 1e-12) {
 			t.Errorf("n = %d: ε̃ = %.15g, want %.15g (%v)", r.n, res.Epsilon, r.want, err)
 		}
-		if want := int(binomial(mod, r.n)); res.Subsets != want {
+		if want := int(numeric.Binomial(mod, r.n)); res.Subsets != want {
 			t.Errorf("n = %d: %d subsets, want %d (§3.1 P8/P14)", r.n, res.Subsets, want)
 		}
 	}

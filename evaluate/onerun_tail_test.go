@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 	"math"
 	"math/rand"
 	"testing"
@@ -126,14 +127,14 @@ func TestOneRunFlipCatalog(t *testing.T) {
 		{0.3, math.Inf(1), 1},
 	} {
 		b, q := OneRunFlip(c.eps, c.p)
-		if !near(b, c.beta, 1e-11, 0) || math.Abs(b+q-1) > 4e-16 {
+		if !approx.Near(b, c.beta, 1e-11, 0) || math.Abs(b+q-1) > 4e-16 {
 			t.Errorf("OneRunFlip(ε=%v, p=%v) = %.12g, %.3g; catalog β %.12g", c.eps, c.p, b, q, c.beta)
 		}
 	}
 	for _, c := range []struct{ p, eps float64 }{{0.999999, 30}, {0.5, 40}, {1e-300, 5}, {0.9, 1e-9}} {
 		_, q := OneRunFlip(c.eps, c.p)
 		want := (1 - c.p) / ((1 - c.p) + c.p*math.Exp(c.eps))
-		if !near(q, want, 0, 1e-14) {
+		if !approx.Near(q, want, 0, 1e-14) {
 			t.Errorf("1 − β(ε=%v, p=%v) = %.17g, want %.17g", c.eps, c.p, q, want)
 		}
 	}
@@ -155,13 +156,13 @@ func TestOneRunTailSmallVector(t *testing.T) {
 	p := []float64{0.1, 0.5, 0.9}
 	r := mustTail(t, 0, 0.01, p)
 	for i, v := range []int{1, 2, 3} {
-		if got, want := r.AlphaLP(v), []float64{0.045, 0.455, 0.455}[i]; !near(got, want, 1e-13, 0) {
+		if got, want := r.AlphaLP(v), []float64{0.045, 0.455, 0.455}[i]; !approx.Near(got, want, 1e-13, 0) {
 			t.Errorf("α_LP(%d) = %.15g, catalog %v", v, got, want)
 		}
-		if got, want := r.Thm35(v), []float64{0.95635, 0.51365, 0.05865}[i]; !near(got, want, 1e-13, 0) || got < want-1e-16 {
+		if got, want := r.Thm35(v), []float64{0.95635, 0.51365, 0.05865}[i]; !approx.Near(got, want, 1e-13, 0) || got < want-1e-16 {
 			t.Errorf("B35(%d) = %.15g, catalog %v", v, got, want)
 		}
-		if got, want := r.Cor34(v), []float64{0.985, 0.53, 0.075}[i]; !near(got, want, 1e-13, 0) || got < want-1e-16 {
+		if got, want := r.Cor34(v), []float64{0.985, 0.53, 0.075}[i]; !approx.Near(got, want, 1e-13, 0) || got < want-1e-16 {
 			t.Errorf("Bcor34(%d) = %.15g, catalog %v", v, got, want)
 		}
 	}
@@ -218,10 +219,10 @@ func TestOneRunTailHeterogeneousExample(t *testing.T) {
 	if got := mustBounds(t, r, OneRunCor34, confs); !equalInts(got, []int{72, 79, 85}) {
 		t.Errorf("Cor 3.4 v_UB = %v, catalog (Thm 3.5 values; nδ = 1e-3 moves no threshold) 72/79/85", got)
 	}
-	if got := r.ExpectedSuccesses(); !near(got, want, 1e-12, 0) {
+	if got := r.ExpectedSuccesses(); !approx.Near(got, want, 1e-12, 0) {
 		t.Errorf("Σβ = %.15g, naive sum %.15g", got, want)
 	}
-	if got, err := OneRunExpectedSuccesses(1, p); err != nil || !near(got, want, 1e-12, 0) {
+	if got, err := OneRunExpectedSuccesses(1, p); err != nil || !approx.Near(got, want, 1e-12, 0) {
 		t.Errorf("OneRunExpectedSuccesses = %.15g, %v; naive sum %.15g", got, err, want)
 	}
 }
@@ -258,7 +259,7 @@ func TestOneRunTailHomogeneousSEX(t *testing.T) {
 		{"Bcor34(84)", r.Cor34(84), 0.074923, 5e-7},
 		{"T(85)", r.Tail(85), 0.04389, 5e-6},
 	} {
-		if !near(c.got, c.want, c.tol, 0) {
+		if !approx.Near(c.got, c.want, c.tol, 0) {
 			t.Errorf("%s = %.8g, catalog %v", c.name, c.got, c.want)
 		}
 	}
@@ -285,7 +286,7 @@ func TestOneRunTailLargeDelta(t *testing.T) {
 		t.Errorf("Cor 3.4 v_UB = %v, vacuous bound should give n = 100", got)
 	}
 	one := mustTail(t, 1, 1e-5, []float64{0.1})
-	if got := one.Thm35(1); !near(got, 0.231976997, 5e-10, 0) {
+	if got := one.Thm35(1); !approx.Near(got, 0.231976997, 5e-10, 0) {
 		t.Errorf("n = 1 Thm 3.5 = %.10g, catalog 0.231976997", got)
 	}
 }
@@ -319,7 +320,7 @@ func TestOneRunTailLP(t *testing.T) {
 			for j := 1; j <= n; j++ {
 				alpha = max(alpha, (tailAt(tl, v-j)-tl[v])/float64(j))
 			}
-			if got := r.AlphaLP(v); !near(got, alpha, 1e-12, 0) {
+			if got := r.AlphaLP(v); !approx.Near(got, alpha, 1e-12, 0) {
 				t.Fatalf("trial %d: α_LP(%d) = %.15g, brute force %.15g", trial, v, got, alpha)
 			}
 			lp := min(1, lpValue(tl, n, v, nd))
@@ -418,7 +419,7 @@ func TestOneRunTailProperties(t *testing.T) {
 		r0 := mustTail(t, 0, 0, p)
 		ref := dpTails(p)
 		for v := 0; v <= n+1; v++ {
-			if got := r0.Tail(v); !near(got, tailAt(ref, v), 1e-13, 0) {
+			if got := r0.Tail(v); !approx.Near(got, tailAt(ref, v), 1e-13, 0) {
 				t.Fatalf("trial %d: ε = 0 tail(%d) = %v, prior-only DP %v", trial, v, got, tailAt(ref, v))
 			}
 		}
@@ -520,7 +521,7 @@ func TestOneRunTailLogTail(t *testing.T) {
 	}
 	r := mustTail(t, 1, 0, p)
 	want := float64(n) * math.Log(naiveBeta(1, 0.3))
-	if got := r.LogTail(n); !near(got, want, 0, 1e-13) {
+	if got := r.LogTail(n); !approx.Near(got, want, 0, 1e-13) {
 		t.Errorf("LogTail(n) = %.15g, n·ln β = %.15g", got, want)
 	}
 	if r.LogTail(0) != 0 || !math.IsInf(r.LogTail(n+1), -1) {
@@ -542,7 +543,7 @@ func TestOneRunBitLeakage(t *testing.T) {
 		{1000, 0.5, 1000 / math.Ln2, 1e-12},
 	} {
 		got, err := OneRunBitLeakage(c.eps, c.alpha)
-		if err != nil || !near(got, c.bits, c.tol, 0) {
+		if err != nil || !approx.Near(got, c.bits, c.tol, 0) {
 			t.Errorf("bits(ε=%v, α=%v) = %.10g, %v; want %v", c.eps, c.alpha, got, err, c.bits)
 		}
 	}
@@ -553,7 +554,7 @@ func TestOneRunBitLeakage(t *testing.T) {
 	for _, eps := range []float64{0.1, 1, 5, 20} {
 		for _, a := range []float64{0.01, 0.3, 0.9, 0.999} {
 			want := math.Log2(math.Exp(eps)*(1/a-1) + 1)
-			if got, _ := OneRunBitLeakage(eps, a); !near(got, want, 1e-12, 1e-12) {
+			if got, _ := OneRunBitLeakage(eps, a); !approx.Near(got, want, 1e-12, 1e-12) {
 				t.Errorf("bits(ε=%v, α=%v) = %.15g, formula %.15g", eps, a, got, want)
 			}
 		}
@@ -570,11 +571,11 @@ func TestOneRunComparators(t *testing.T) {
 		{4, 0.01, 0.545982, 0.355461},
 	} {
 		got, err := OneRunReRo(c.eps, []float64{c.kappa / 3, c.kappa, 0})
-		if err != nil || !near(got, c.rero, 5e-7, 0) {
+		if err != nil || !approx.Near(got, c.rero, 5e-7, 0) {
 			t.Errorf("ReRo(ε=%v, κ=%v) = %.8g, %v; catalog %v", c.eps, c.kappa, got, err, c.rero)
 		}
 		ours := mustTail(t, c.eps, 0, []float64{c.kappa}).Thm35(1)
-		if !near(ours, c.ours, 5e-7, 0) || ours > got {
+		if !approx.Near(ours, c.ours, 5e-7, 0) || ours > got {
 			t.Errorf("ours(ε=%v, p=%v) = %.8g, catalog %v, ReRo %v", c.eps, c.kappa, ours, c.ours, got)
 		}
 	}
@@ -592,14 +593,14 @@ func TestOneRunComparators(t *testing.T) {
 			t.Fatal(err)
 		}
 		ours := mustTail(t, eps, delta, []float64{p}).Thm35(1)
-		if nar < ours-1e-15 || !near(nar, min(1, math.Exp(eps)*p+delta), 1e-15, 1e-14) {
+		if nar < ours-1e-15 || !approx.Near(nar, min(1, math.Exp(eps)*p+delta), 1e-15, 1e-14) {
 			t.Fatalf("Narcissus(ε=%v, δ=%v, p=%v) = %v; ours %v; formula %v", eps, delta, p, nar, ours, math.Exp(eps)*p+delta)
 		}
 	}
 	// Catalog §1.7: at ε = 0 Narcissus equals the paper's own bound, Cor
 	// 3.4 with n = 1 (β + δ = p + δ), up to the upward round-off
 	// allowances of both (≤ 1e-13).
-	if got, _ := OneRunNarcissus(0, 0.01, 0.2); !near(got, mustTail(t, 0, 0.01, []float64{0.2}).Cor34(1), 1e-13, 0) {
+	if got, _ := OneRunNarcissus(0, 0.01, 0.2); !approx.Near(got, mustTail(t, 0, 0.01, []float64{0.2}).Cor34(1), 1e-13, 0) {
 		t.Errorf("Narcissus at ε = 0 (%v) should equal Cor 3.4 with n = 1", got)
 	}
 	if got, _ := OneRunNarcissus(math.Inf(1), 1e-5, 0); got != 1e-5 {
@@ -622,7 +623,7 @@ func TestOneRunEpsilonProtectMax(t *testing.T) {
 	thm35 := math.Log(1 + s/((1-s)*0.1))
 	for _, c := range []struct{ delta, want float64 }{{0, 0.4228568508}, {1e-5, thm35}} {
 		got, ok, err := OneRunEpsilonProtectMax(0.05, c.delta, p)
-		if err != nil || !ok || !near(got, c.want, 1e-9, 0) {
+		if err != nil || !ok || !approx.Near(got, c.want, 1e-9, 0) {
 			t.Errorf("ε_protect(δ=%v) = %.10g, %v, %v; catalog %v", c.delta, got, ok, err, c.want)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 )
 
 // β vectors: reference values for Swanberg et al. 2025, computed with
@@ -19,7 +21,7 @@ func TestOneRunPosteriorCatalog(t *testing.T) {
 		{1e-9, 800, 1},
 		{0.3, math.Inf(1), 1},
 	} {
-		if got := OneRunPosterior(c.eps, c.p); !near(got, c.beta, 1e-11, 0) {
+		if got := OneRunPosterior(c.eps, c.p); !approx.Near(got, c.beta, 1e-11, 0) {
 			t.Errorf("β(p=%v, ε=%v) = %.12g, catalog %.12g", c.p, c.eps, got, c.beta)
 		}
 	}
@@ -30,7 +32,7 @@ func TestOneRunPosteriorCatalog(t *testing.T) {
 func TestOneRunAdvantageCatalog(t *testing.T) {
 	bound := 0.231976997
 	want := (bound - 0.1) / 0.9
-	if got := OneRunAdvantage(1, 1e-5, 0.1); !near(got, want, 2e-9, 0) {
+	if got := OneRunAdvantage(1, 1e-5, 0.1); !approx.Near(got, want, 2e-9, 0) {
 		t.Errorf("onerun advantage = %.10g, want %.10g", got, want)
 	}
 }
@@ -46,7 +48,7 @@ func TestOneRunEpsilonProtectCatalog(t *testing.T) {
 		{0.5, 0.1000834586},
 	} {
 		got, ok := OneRunEpsilonProtect(0.05, 0, c.p)
-		if !ok || !near(got, c.eps, 1e-8, 0) {
+		if !ok || !approx.Near(got, c.eps, 1e-8, 0) {
 			t.Errorf("ε_protect(p=%v) = %.10g, catalog %.10g", c.p, got, c.eps)
 		}
 	}
@@ -96,7 +98,7 @@ func TestOneRunProperties(t *testing.T) {
 		target := adv
 		if adv-delta > 1e-6*adv && adv < 1-1e-6 {
 			back, ok := OneRunEpsilonProtect(target, delta, p)
-			if !ok || !near(back, eps, 1e-9, 1e-6) {
+			if !ok || !approx.Near(back, eps, 1e-9, 1e-6) {
 				t.Fatalf("ε_protect(adv(ε=%v)) = %v (p=%v δ=%v)", eps, back, p, delta)
 			}
 		}
@@ -127,8 +129,18 @@ func TestRandomizedResponseAttainsPosterior(t *testing.T) {
 			}
 		}
 		direct := num / den
-		if !near(direct, want, 1e-9, 0) || !near(OneRunPosterior(eps, d[a]), direct, 1e-12, 0) {
+		if !approx.Near(direct, want, 1e-9, 0) || !approx.Near(OneRunPosterior(eps, d[a]), direct, 1e-12, 0) {
 			t.Errorf("output %d: posterior %v, β = %v, catalog %v", a, direct, OneRunPosterior(eps, d[a]), want)
 		}
+	}
+}
+
+// Subnormal probabilities are valid inputs (a baseline of 1e-310 parses);
+// numeric.LogPos and numeric.NormQuantile are tested on them in package
+// numeric.
+func TestSubnormalProbabilities(t *testing.T) {
+	// One-run bounds at a subnormal baseline grow like e^ε·p.
+	if got := OneRunAdvantage(10, 0, 1e-310); !approx.Near(got, math.Expm1(10)*1e-310, 0, 1e-9) {
+		t.Errorf("OneRunAdvantage at p = 1e-310: %v", got)
 	}
 }

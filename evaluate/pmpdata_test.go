@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/readers"
 )
 
@@ -47,7 +48,7 @@ func TestPMPDataGaussianTwoRecords(t *testing.T) {
 		_, dp := evalWith(t, ev, map[string]string{"mu": fmt.Sprint(mu), "delta": tc.delta})
 		want := dp["epsilon_at_delta"].Num
 		if dp["epsilon_at_delta"].IsEmpty() {
-			want = Gaussian{Mu: mu}.EpsilonAt(parseFloat(t, tc.delta))
+			want = curve.Gaussian{Mu: mu}.EpsilonAt(parseFloat(t, tc.delta))
 		}
 		g := got["pmp_data_eps"]
 		if math.Abs(g.Num-want) > 1e-9*math.Max(1, want) || g.Num < want*(1-1e-12) {
@@ -85,7 +86,7 @@ func TestPMPDataGaussianMany(t *testing.T) {
 			t.Errorf("σ %v: pmp_data_eps %v, PMPGaussian %v", sigma, g, want.Epsilon)
 		}
 		// Every pairwise distance is below √2·0.9 < 1.2: ε̃ ≤ ε(δ) of the DP guarantee.
-		if dp := (Gaussian{Mu: 1.2 / sigma}).EpsilonAt(1e-5); got["pmp_data_eps"].Num > dp {
+		if dp := (curve.Gaussian{Mu: 1.2 / sigma}).EpsilonAt(1e-5); got["pmp_data_eps"].Num > dp {
 			t.Errorf("σ %v: pmp_data_eps %v above the DP ε %v", sigma, got["pmp_data_eps"].Num, dp)
 		}
 		if got["pmp_data_eps"].Num < prev {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/table"
@@ -137,9 +138,9 @@ func TestPriorDistributionColumns(t *testing.T) {
 			var a1, best FanoBound
 			var err error
 			if rho, ok := mech["rho"]; ok {
-				a1, best, err = FanoZCDP(ZCDP{Rho: parseFloat(t, rho)}, 0, p)
+				a1, best, err = FanoZCDP(curve.ZCDP{Rho: parseFloat(t, rho)}, 0, p)
 			} else {
-				a1, best, err = FanoRDP(RDP{Orders: []float64{math.Inf(1)}, Epsilons: []float64{parseFloat(t, mech["epsilon"])}}, 0, p)
+				a1, best, err = FanoRDP(curve.RDP{Orders: []float64{math.Inf(1)}, Epsilons: []float64{parseFloat(t, mech["epsilon"])}}, 0, p)
 			}
 			if err != nil {
 				t.Fatal(err)

@@ -8,40 +8,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/riskbatch/riskbatch/evaluate/pld"
+	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
 	"github.com/riskbatch/riskbatch/priors"
 )
-
-// Curve is a trade-off function f (Dong, Roth & Su 2022): f(α) is the
-// smallest type II error of any test with type I error α between the outputs
-// on neighbouring datasets. Every bound of Kulynych et al. 2025 is
-// computed from it.
-type Curve interface {
-	// TradeOff returns f(α).
-	TradeOff(alpha float64) float64
-	// Advantage returns 1 − f(b) − b, exactly (not rounded).
-	Advantage(b float64) float64
-	// WorstAdvantage returns η = max_α (1 − f(α) − α).
-	WorstAdvantage() float64
-}
-
-// advantageAtEdges returns 1 − f(b) − b where it does not depend on the
-// curve's shape: NaN for NaN; 0 at b ≥ 1; 1 − b for a vacuous curve (f ≡ 0:
-// no privacy); 0 at b ≤ 0 and for a perfectly private curve (f(α) = 1 − α).
-// ok is false when the curve must compute it.
-func advantageAtEdges(b float64, vacuous, private bool) (adv float64, ok bool) {
-	switch {
-	case math.IsNaN(b):
-		return b, true
-	case b >= 1:
-		return 0, true
-	case vacuous:
-		return 1 - math.Max(b, 0), true
-	case b <= 0 || private:
-		return 0, true
-	}
-	return 0, false
-}
 
 // inputs holds one row's parsed input cells.
 type inputs struct {
@@ -55,7 +25,7 @@ func (in *inputs) has(f Field) bool { return in.set[f] }
 // Release is one row resolved into the quantities the bounds need.
 type Release struct {
 	Mechanism Mechanism
-	Curve     Curve
+	Curve     curve.Curve
 
 	// The (ε, δ) view of the mechanism, used by the ε-based families.
 	// For pure and approx rows it is the row's own; for Gaussian rows it is
@@ -73,14 +43,14 @@ type Release struct {
 	// and gaussian/gdp with ρ = μ²/2), or the RDP curve (rdp, dpsgd).
 	rho    float64
 	hasRho bool
-	rdp    RDP
+	rdp    curve.RDP
 	hasRDP bool
-	dpsgd  DPSGD // the parameters of a dpsgd row
+	dpsgd  curve.DPSGD // the parameters of a dpsgd row
 	// The extra stages of a dpsgd row, its PLD accountant (nil when the
 	// accountant failed, with the reason in pldWhy) and the run's cache of
 	// noise calibrations.
 	extraStages []pld.Stage
-	extraRDP    RDP // the extra stages' composed RDP (empty without them)
+	extraRDP    curve.RDP // the extra stages' composed RDP (empty without them)
 	pld         *pld.PLD
 	pldWhy      string
 	noise       *noiseCache
@@ -237,7 +207,7 @@ func (r *Release) fanoFor(m int, prior []float64) (alpha1, best FanoBound, why s
 	case r.Mechanism == MechanismDPSGD:
 		return alpha1, best, whyFanoAddRemove
 	case r.Mechanism == MechanismRR:
-		rr, ok := r.Curve.(RandomizedResponse)
+		rr, ok := r.Curve.(curve.RandomizedResponse)
 		if !ok {
 			return alpha1, best, whyFanoComposedRR
 		}
@@ -247,7 +217,7 @@ func (r *Release) fanoFor(m int, prior []float64) (alpha1, best FanoBound, why s
 			best = alpha1
 		}
 	case r.hasRho:
-		alpha1, best, err = FanoZCDP(ZCDP{Rho: r.rho}, m, prior)
+		alpha1, best, err = FanoZCDP(curve.ZCDP{Rho: r.rho}, m, prior)
 		if err == nil && r.hasMu {
 			// Gaussian-type rows (gaussian, gdp, marginals): Theorem 2
 			// (eq. 19) bounds the mutual information by
@@ -259,7 +229,7 @@ func (r *Release) fanoFor(m int, prior []float64) (alpha1, best FanoBound, why s
 	case r.hasRDP:
 		alpha1, best, err = FanoRDP(r.rdp, m, prior)
 	case r.hasPure:
-		alpha1, best, err = FanoRDP(RDP{Orders: []float64{math.Inf(1)}, Epsilons: []float64{r.pureEps}}, m, prior)
+		alpha1, best, err = FanoRDP(curve.RDP{Orders: []float64{math.Inf(1)}, Epsilons: []float64{r.pureEps}}, m, prior)
 	default:
 		return alpha1, best, whyFanoNoRenyi
 	}
@@ -426,9 +396,9 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 	if in.has(FieldCompositions) {
 		compositions = in.num[FieldCompositions]
 	}
-	if compositions > composeMaxK && composesOptimally(spec.name) {
+	if compositions > curve.ComposeMaxK && composesOptimally(spec.name) {
 		problems.add("%s: %s is more than the %d compositions riskbatch composes for mechanism %s; expected a whole number from 1 to %d",
-			name(FieldCompositions), formatNumber(compositions), composeMaxK, spec.name, composeMaxK)
+			name(FieldCompositions), formatNumber(compositions), curve.ComposeMaxK, spec.name, curve.ComposeMaxK)
 		return nil
 	}
 	k := int(compositions)
@@ -455,11 +425,11 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 	// pureCurve is the curve of k compositions of a pure ε-DP mechanism
 	// whose single curve is one: the optimal composition theorem (Kairouz,
 	// Oh & Viswanath 2015) for k > 1.
-	pureCurve := func(one Curve, eps float64) Curve {
+	pureCurve := func(one curve.Curve, eps float64) curve.Curve {
 		if k == 1 {
 			return one
 		}
-		c, err := ComposeApprox(eps, 0, k)
+		c, err := curve.ComposeApprox(eps, 0, k)
 		if err != nil {
 			problems.add("%s: %v", name(FieldCompositions), err)
 			return nil
@@ -479,7 +449,7 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 	}
 	setGaussian := func(mu float64) {
 		mu *= math.Sqrt(compositions) // G_μ composed k times is G_{μ√k}
-		g := Gaussian{Mu: mu}
+		g := curve.Gaussian{Mu: mu}
 		r.Curve = g
 		r.epsilonAt = func(delta float64) float64 { return b.epsilons.gaussianEpsilonAt(mu, delta) }
 		r.mu, r.hasMu = mu, true
@@ -497,7 +467,7 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 			return nil
 		}
 		eps := in.num[FieldEpsilon]
-		r.Curve = pureCurve(EpsDelta{Epsilon: eps}, eps)
+		r.Curve = pureCurve(curve.EpsDelta{Epsilon: eps}, eps)
 		setPure(eps)
 		if spec.name == MechanismExponential {
 			r.sensitiv = sens // of the loss (Prop. 9's Δ_ℓ)
@@ -505,14 +475,14 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 	case MechanismApprox:
 		eps, delta := in.num[FieldEpsilon], r.delta
 		if k == 1 {
-			r.Curve = EpsDelta{Epsilon: eps, Delta: delta}
+			r.Curve = curve.EpsDelta{Epsilon: eps, Delta: delta}
 			r.epsilon, r.epsState = eps, 1
 			if delta == 0 {
 				r.pureEps, r.hasPure = eps, true
 			}
 			break
 		}
-		c, err := NewComposedApprox(eps, delta, k)
+		c, err := curve.NewComposedApprox(eps, delta, k)
 		if err != nil {
 			problems.add("%s: %v", name(FieldCompositions), err)
 			return nil
@@ -553,7 +523,7 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 		if len(*problems) > 0 {
 			return nil
 		}
-		queries := MarginalQueries(int(d), int(kw), int(du))
+		queries := curve.MarginalQueries(int(d), int(kw), int(du))
 		if queries == 0 {
 			// K = C(d, k) − C(d − d′, k) is 0 only for d′ = 0.
 			problems.add("%s: %s leaves no marginal on an unknown column (K = 0), so there is nothing to bound; expected a whole number from 1 to %s = %s",
@@ -565,19 +535,19 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 		setGaussian(math.Sqrt(queries) * math.Sqrt2 / in.num[FieldSigma])
 	case MechanismLaplace:
 		eps := sens / in.num[FieldLaplaceScale]
-		r.Curve = pureCurve(Laplace{Epsilon: eps}, eps)
+		r.Curve = pureCurve(curve.Laplace{Epsilon: eps}, eps)
 		r.lapScale = true
 		setPure(eps)
 	case MechanismRR:
 		eps := in.num[FieldEpsilon]
-		r.Curve = pureCurve(RandomizedResponse{Epsilon: eps, Categories: int(in.num[FieldRRCategories])}, eps)
+		r.Curve = pureCurve(curve.RandomizedResponse{Epsilon: eps, Categories: int(in.num[FieldRRCategories])}, eps)
 		setPure(eps)
 	case MechanismZCDP:
-		z := ZCDP{Rho: compositions * in.num[FieldRho]}
+		z := curve.ZCDP{Rho: compositions * in.num[FieldRho]}
 		r.Curve, r.epsilonAt = z, z.EpsilonAt
 		r.rho, r.hasRho = z.Rho, true
 	case MechanismRDP:
-		c := RDP{Orders: []float64{in.num[FieldRDPOrder]}, Epsilons: []float64{compositions * in.num[FieldRDPEpsilon]}}
+		c := curve.RDP{Orders: []float64{in.num[FieldRDPOrder]}, Epsilons: []float64{compositions * in.num[FieldRDPEpsilon]}}
 		if err := c.Validate(); err != nil {
 			problems.add("%s, %s: %v", name(FieldRDPOrder), name(FieldRDPEpsilon), err)
 			return nil
@@ -585,7 +555,7 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 		r.Curve, r.epsilonAt = c, c.EpsilonAt
 		r.rdp, r.hasRDP = c, true
 	case MechanismDPSGD:
-		r.dpsgd = DPSGD{NoiseMultiplier: in.num[FieldNoiseMultiplier], SampleRate: in.num[FieldSampleRate], Steps: int(in.num[FieldSteps])}
+		r.dpsgd = curve.DPSGD{NoiseMultiplier: in.num[FieldNoiseMultiplier], SampleRate: in.num[FieldSampleRate], Steps: int(in.num[FieldSteps])}
 		if in.has(FieldExtraStages) {
 			extra, err := parseStages(in.text[FieldExtraStages])
 			if err != nil {
@@ -594,12 +564,12 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 			}
 			r.extraStages = extra
 		}
-		stages := dpsgdStages(r.dpsgd, r.extraStages)
+		stages := curve.DPSGDStages(r.dpsgd, r.extraStages)
 		r.extraRDP = b.stagesRDP(r.extraStages)
 		r.rdp, r.hasRDP = b.stagesRDP(stages), true
 		r.noise = b.noise
 		if p, err := b.plds.get(stages); err == nil {
-			c := DPSGDCurve{PLD: PLDCurve{p}, RDP: r.rdp}
+			c := curve.DPSGDCurve{PLD: curve.PLDCurve{PLD: p}, RDP: r.rdp}
 			r.pld, r.Curve, r.epsilonAt = p, c, c.EpsilonAt
 		} else {
 			// A configuration the PLD cannot represent (a loss range too

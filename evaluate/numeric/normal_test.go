@@ -3,20 +3,16 @@ package numeric
 import (
 	"math"
 	"testing"
-)
 
-// near reports whether got is within abs or rel·|want| of want.
-func near(got, want, abs, rel float64) bool {
-	d := math.Abs(got - want)
-	return d <= abs || d <= rel*math.Abs(want)
-}
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
+)
 
 func TestNormalTails(t *testing.T) {
 	// ln Φ from the asymptotic series below −20 against a direct log of
 	// ½·erfc, which still works at −37 (Φ(−37) ≈ 5.7e-300).
 	for _, x := range []float64{-20.5, -25, -30, -37} {
 		direct := math.Log(NormCDF(x))
-		if got := LogNormCDF(x); !near(got, direct, 0, 1e-13) {
+		if got := LogNormCDF(x); !approx.Near(got, direct, 0, 1e-13) {
 			t.Errorf("LogNormCDF(%v) = %.16g, direct %.16g", x, got, direct)
 		}
 	}
@@ -25,16 +21,16 @@ func TestNormalTails(t *testing.T) {
 	for _, p := range []float64{1e-300, 1e-100, 1e-12, 1e-5, 0.3, 0.5, 0.7, 1 - 1e-5, 1 - 1e-12} {
 		z := NormQuantile(p)
 		if p < 0.5 {
-			if back := NormCDF(z); !near(back, p, 0, 1e-12) {
+			if back := NormCDF(z); !approx.Near(back, p, 0, 1e-12) {
 				t.Errorf("Φ(Φ⁻¹(%g)) = %g", p, back)
 			}
-		} else if back := NormSF(z); !near(back, 1-p, 0, 1e-12) {
+		} else if back := NormSF(z); !approx.Near(back, 1-p, 0, 1e-12) {
 			t.Errorf("Q(Φ⁻¹(%g)) = %g, want %g", p, back, 1-p)
 		}
 	}
 	// Φ⁻¹(0.975) = 1.959963984540054 (the two-sided 95% point, to 16
 	// digits, e.g. R's qnorm(0.975)).
-	if got := NormQuantile(0.975); !near(got, 1.959963984540054, 1e-15, 0) {
+	if got := NormQuantile(0.975); !approx.Near(got, 1.959963984540054, 1e-15, 0) {
 		t.Errorf("NormQuantile(0.975) = %.17g", got)
 	}
 	if NormQuantile(0) != math.Inf(-1) || NormQuantile(1) != math.Inf(1) {
@@ -47,15 +43,15 @@ func TestNormalTails(t *testing.T) {
 // LogPos. Reference: ln(1e-310) = −713.8013788281542 (−310·ln 10),
 // ln(5e-324) = ln(2⁻¹⁰⁷⁴) = −744.4400719213812.
 func TestSubnormalProbabilities(t *testing.T) {
-	if got := LogPos(1e-310); !near(got, -310*math.Ln10, 1e-12, 0) {
+	if got := LogPos(1e-310); !approx.Near(got, -310*math.Ln10, 1e-12, 0) {
 		t.Errorf("LogPos(1e-310) = %v", got)
 	}
-	if got := LogPos(5e-324); !near(got, -1074*math.Ln2, 1e-12, 0) {
+	if got := LogPos(5e-324); !approx.Near(got, -1074*math.Ln2, 1e-12, 0) {
 		t.Errorf("LogPos(5e-324) = %v", got)
 	}
 	for _, p := range []float64{1e-301, 1e-310, 5e-324} {
 		z := NormQuantile(p)
-		if l := LogNormCDF(z); !near(l, LogPos(p), 1e-12, 1e-14) {
+		if l := LogNormCDF(z); !approx.Near(l, LogPos(p), 1e-12, 1e-14) {
 			t.Errorf("ln Φ(Φ⁻¹(%g)) = %v, want %v", p, l, LogPos(p))
 		}
 	}
@@ -111,7 +107,7 @@ func TestLogHelpers(t *testing.T) {
 		{"NormSF(8)", NormSF(8), 6.220960574271784e-16}, // Q(8), e.g. R's pnorm(8, lower = FALSE)
 	}
 	for _, c := range cases {
-		if !near(c.got, c.want, 1e-15, 1e-14) {
+		if !approx.Near(c.got, c.want, 1e-15, 1e-14) {
 			t.Errorf("%s = %.17g, want %.17g", c.name, c.got, c.want)
 		}
 	}

@@ -65,3 +65,27 @@ func KeyFloat(k int64) float64 {
 	}
 	return math.Float64frombits(uint64(k))
 }
+
+// LargestParameter returns the largest x in [lo, hi] with f(x) ≤ target for
+// a non-decreasing f, by bisection on the float64 values in between (at
+// most 64 halvings of their count, so every bracket, however wide, ends
+// with two adjacent floats). It returns the conservative end: the lower
+// end of the final bracket, for which f(x) ≤ target holds as computed. A
+// NaN from f counts as above the target. The second result is false (and
+// the first NaN) when f(lo) > target or an argument is NaN; f(hi) ≤ target
+// gives hi. If f is not monotone the result still satisfies f(x) ≤ target
+// but need not be the largest such x.
+func LargestParameter(f func(x float64) float64, target, lo, hi float64) (float64, bool) {
+	if f == nil || math.IsNaN(target) || math.IsNaN(lo) || math.IsNaN(hi) || lo > hi {
+		return math.NaN(), false
+	}
+	ok := func(x float64) bool { return f(x) <= target }
+	if !ok(lo) {
+		return math.NaN(), false
+	}
+	if ok(hi) {
+		return hi, true
+	}
+	x, _ := BracketFloats(ok, lo, hi)
+	return x, true
+}

@@ -1,4 +1,4 @@
-package evaluate
+package curve
 
 import (
 	"math"
@@ -6,6 +6,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
@@ -340,12 +341,12 @@ func TestComposeQueryAnswering(t *testing.T) {
 	}
 	e5, a5 := std(5)
 	e6, a6 := std(6)
-	checkCatalog(t, "ε_total k=5", e5, "1.0")
-	checkCatalog(t, "ε_total k=6", e6, "1.2")
-	checkCatalog(t, "standard adv(0.1) k=5", a5, "0.1718")
+	approx.CheckCatalog(t, "ε_total k=5", e5, "1.0")
+	approx.CheckCatalog(t, "ε_total k=6", e6, "1.2")
+	approx.CheckCatalog(t, "standard adv(0.1) k=5", a5, "0.1718")
 	// The catalog's 0.2320 plugs the rounded ε = 1.2 into f_{ε,δ}; the
 	// optimal ε_total is 1.19964, which gives 0.23190. Both exceed 0.2.
-	checkCatalog(t, "standard adv(0.1) at the catalog's ε = 1.2", EpsDelta{Epsilon: 1.2, Delta: dTotal}.Advantage(base), "0.2320")
+	approx.CheckCatalog(t, "standard adv(0.1) at the catalog's ε = 1.2", EpsDelta{Epsilon: 1.2, Delta: dTotal}.Advantage(base), "0.2320")
 	if math.Abs(a6-0.2320) > 1.5e-4 || a6 <= 0.2 {
 		t.Errorf("standard adv(0.1) k=6 = %v, catalog ≈ 0.2320 (> 0.2)", a6)
 	}
@@ -430,7 +431,7 @@ func TestComposeEdges(t *testing.T) {
 	for _, bad := range []struct {
 		eps, delta float64
 		k          int
-	}{{-1, 0, 2}, {math.NaN(), 0, 2}, {math.Inf(1), 0, 2}, {1, -0.1, 2}, {1, 1.5, 2}, {1, math.NaN(), 2}, {1, 0, 0}, {1, 0, -3}, {1, 0, composeMaxK + 1}} {
+	}{{-1, 0, 2}, {math.NaN(), 0, 2}, {math.Inf(1), 0, 2}, {1, -0.1, 2}, {1, 1.5, 2}, {1, math.NaN(), 2}, {1, 0, 0}, {1, 0, -3}, {1, 0, ComposeMaxK + 1}} {
 		if cv, err := ComposeApprox(bad.eps, bad.delta, bad.k); err == nil || cv != nil {
 			t.Errorf("ComposeApprox(%v, %v, %d) must fail", bad.eps, bad.delta, bad.k)
 		}

@@ -1,6 +1,10 @@
-package evaluate
+package curve
 
-import "math"
+import (
+	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
+)
 
 // MarginalQueries returns K = C(d, k) − C(d − d′, k), the number of noisy
 // k-way marginals over d attributes that involve at least one of the d′
@@ -16,25 +20,7 @@ func MarginalQueries(d, k, unknown int) float64 {
 	if k < 1 || d < k || unknown < 1 {
 		return 0
 	}
-	all := binomial(d, k)
-	known := binomial(d-unknown, k)
+	all := numeric.Binomial(d, k)
+	known := numeric.Binomial(d-unknown, k)
 	return math.Ceil(all - known)
-}
-
-// binomial returns C(n, k) as a float64 (0 when k > n), exactly for the
-// sizes of attribute sets (a product of small ratios, rounded to the
-// nearest integer when it is below 2^53).
-func binomial(n, k int) float64 {
-	if k < 0 || k > n {
-		return 0
-	}
-	k = min(k, n-k)
-	c := 1.0
-	for i := 1; i <= k; i++ {
-		c = c * float64(n-k+i) / float64(i)
-	}
-	if c < 1<<53 {
-		return math.Round(c)
-	}
-	return c
 }

@@ -1,10 +1,11 @@
-package evaluate
+package curve
 
 import (
 	"math"
 	"math/rand"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 )
@@ -45,7 +46,7 @@ func TestRDPSingleOrder(t *testing.T) {
 			if f > hi+1e-15 || f < lo-1e-12 {
 				t.Errorf("α=%v ε=%v x=%v: f = %.15g, brute force in (%.15g, %.15g]", c.a, c.eps, x, f, lo, hi)
 			}
-			if adv := r.Advantage(x); !near(adv, 1-f-x, 1e-14, 0) {
+			if adv := r.Advantage(x); !approx.Near(adv, 1-f-x, 1e-14, 0) {
 				t.Errorf("α=%v ε=%v x=%v: advantage %.17g, 1 − f − x = %.17g", c.a, c.eps, x, adv, 1-f-x)
 			}
 		}
@@ -78,23 +79,23 @@ func TestRDPPureOrderIsEpsDelta(t *testing.T) {
 			}
 			// Relative 1e-11: at x = 1e-300 the gap parameter carries ln x ≈ −690,
 			// whose rounding the conversion covers by rounding up.
-			if adv, want := r.Advantage(x), pure.Advantage(x); adv < want || !near(adv, want, 0, 1e-11) {
+			if adv, want := r.Advantage(x), pure.Advantage(x); adv < want || !approx.Near(adv, want, 0, 1e-11) {
 				t.Errorf("ε=%v x=%v: advantage %.17g, f_{ε,0} %.17g", eps, x, adv, want)
 			}
 		}
-		if eta := r.WorstAdvantage(); eta < pure.WorstAdvantage() || !near(eta, pure.WorstAdvantage(), 0, 1e-13) {
+		if eta := r.WorstAdvantage(); eta < pure.WorstAdvantage() || !approx.Near(eta, pure.WorstAdvantage(), 0, 1e-13) {
 			t.Errorf("ε=%v: η = %.17g, tanh(ε/2) = %.17g", eps, eta, pure.WorstAdvantage())
 		}
 		// Its profile is that of binary randomized response, whose curve is
 		// f_{ε,0} (see TestRandomizedResponseBinaryIsPureDP).
 		rr := RandomizedResponse{Epsilon: eps, Categories: 2}
 		for _, e := range []float64{0, eps / 3, eps / 2, 0.9 * eps, eps} {
-			if got, want := r.DeltaAt(e), rr.DeltaAt(e); got < want || !near(got, want, 1e-300, 1e-12) {
+			if got, want := r.DeltaAt(e), rr.DeltaAt(e); got < want || !approx.Near(got, want, 1e-300, 1e-12) {
 				t.Errorf("ε=%v: δ(%v) = %.17g, binary RR %.17g", eps, e, got, want)
 			}
 		}
 		for _, delta := range []float64{1e-12, 1e-6, 0.3 * pure.WorstAdvantage()} {
-			if got, want := r.EpsilonAt(delta), rr.EpsilonAt(delta); got < want*(1-1e-12) || !near(got, want, 1e-12, 1e-12) {
+			if got, want := r.EpsilonAt(delta), rr.EpsilonAt(delta); got < want*(1-1e-12) || !approx.Near(got, want, 1e-12, 1e-12) {
 				t.Errorf("ε=%v: ε(%v) = %.17g, binary RR %.17g", eps, delta, got, want)
 			}
 		}
@@ -126,7 +127,7 @@ func TestRDPCurveIsMaxAndValid(t *testing.T) {
 				for _, s := range singles {
 					best = math.Max(best, s.TradeOff(x))
 				}
-				if !near(f, best, 1e-15, 1e-13) {
+				if !approx.Near(f, best, 1e-15, 1e-13) {
 					t.Errorf("set %d x=%v: f = %.17g, max of single curves %.17g", si, x, f, best)
 				}
 			}
@@ -136,7 +137,7 @@ func TestRDPCurveIsMaxAndValid(t *testing.T) {
 			if i > 0 && i < n && 2*f > r.TradeOff(x-1.0/n)+r.TradeOff(x+1.0/n)+1e-13 {
 				t.Errorf("set %d x=%v: not convex", si, x)
 			}
-			if ff := r.TradeOff(f); f > 1e-6 && f < 1 && !near(ff, x, 1e-9, 0) {
+			if ff := r.TradeOff(f); f > 1e-6 && f < 1 && !approx.Near(ff, x, 1e-9, 0) {
 				t.Errorf("set %d x=%v: f(f(x)) = %v", si, x, ff)
 			}
 			maxAdv = math.Max(maxAdv, r.Advantage(x))
@@ -144,7 +145,7 @@ func TestRDPCurveIsMaxAndValid(t *testing.T) {
 		}
 		// η bounds the grid and is attained at the fixed point (1 − η)/2.
 		eta := r.WorstAdvantage()
-		if at := r.Advantage((1 - eta) / 2); eta < maxAdv || !near(at, eta, 1e-12, 0) {
+		if at := r.Advantage((1 - eta) / 2); eta < maxAdv || !approx.Near(at, eta, 1e-12, 0) {
 			t.Errorf("set %d: η = %.15g, advantage at (1 − η)/2 %.15g, largest on the grid %.15g", si, eta, at, maxAdv)
 		}
 	}
@@ -162,19 +163,19 @@ func TestRDPCurveIsMaxAndValid(t *testing.T) {
 func TestRDPAsymptotics(t *testing.T) {
 	for _, c := range []struct{ a, eps float64 }{{2, 1e-14}, {5, 1e-20}, {1.5, 1e-12}, {2, 1e-300}} {
 		eta := RDP{Orders: []float64{c.a}, Epsilons: []float64{c.eps}}.WorstAdvantage()
-		if want := math.Sqrt(c.eps / (2 * c.a)); !near(eta, want, 0, 1e-10) || eta < want*(1-1e-11) {
+		if want := math.Sqrt(c.eps / (2 * c.a)); !approx.Near(eta, want, 0, 1e-10) || eta < want*(1-1e-11) {
 			t.Errorf("α=%v ε=%v: η = %.15g, √(ε/2α) = %.15g", c.a, c.eps, eta, want)
 		}
 	}
 	// ρ-zCDP with ρ → 0: the KL limit binds, KL(Bern(x)‖Bern(1 − x)) =
 	// η·2·atanh(η) ≈ 2η² ≤ ρ, so η ≈ √(ρ/2) (Pinsker's inequality is tight).
-	if eta, want := (ZCDP{Rho: 1e-16}).WorstAdvantage(), math.Sqrt(1e-16/2); !near(eta, want, 0, 1e-10) || eta < want*(1-1e-11) {
+	if eta, want := (ZCDP{Rho: 1e-16}).WorstAdvantage(), math.Sqrt(1e-16/2); !approx.Near(eta, want, 0, 1e-10) || eta < want*(1-1e-11) {
 		t.Errorf("ρ = 1e-16: η = %.15g, √(ρ/2) = %.15g", eta, want)
 	}
 	for _, c := range []struct{ a, eps, x float64 }{{2, 1, 1e-300}, {3, 0.5, 1e-200}, {10, 2, 1e-100}, {2, 1, 3e-320}} {
 		adv := RDP{Orders: []float64{c.a}, Epsilons: []float64{c.eps}}.Advantage(c.x)
 		want := math.Exp((math.Log(math.Expm1((c.a-1)*c.eps))+(c.a-1)*numeric.LogPos(c.x))/c.a) - c.x
-		if !near(adv, want, 0, 3e-11) || adv < want*(1-1e-12) {
+		if !approx.Near(adv, want, 0, 3e-11) || adv < want*(1-1e-12) {
 			t.Errorf("α=%v ε=%v x=%v: advantage %.15g, asymptotic %.15g", c.a, c.eps, c.x, adv, want)
 		}
 	}
@@ -310,10 +311,10 @@ func TestRDPEpsilonAtDPAccounting(t *testing.T) {
 		orders, eps = append(orders, float64(a)), append(eps, 1.1)
 	}
 	r := RDP{Orders: orders, Epsilons: eps}
-	if got := r.EpsilonAt(1e-5); !near(got, 1.32783806176, 5e-8, 0) {
+	if got := r.EpsilonAt(1e-5); !approx.Near(got, 1.32783806176, 5e-8, 0) {
 		t.Errorf("pure-DP RDP: ε(1e-5) = %.12g, dp_accounting 1.32783806176", got)
 	}
-	if got := r.DeltaAt(1.32783806176); !near(got, 1e-5, 5e-8, 0) {
+	if got := r.DeltaAt(1.32783806176); !approx.Near(got, 1e-5, 5e-8, 0) {
 		t.Errorf("pure-DP RDP: δ(1.32783806176) = %.12g, dp_accounting 1e-5", got)
 	}
 	orders = orders[:0]
@@ -321,14 +322,14 @@ func TestRDPEpsilonAtDPAccounting(t *testing.T) {
 		orders = append(orders, 0.001*float64(i))
 	}
 	g := DPSGD{NoiseMultiplier: 4.530877117, SampleRate: 1, Steps: 1}.RDPAt(orders)
-	if got := g.EpsilonAt(1e-6); !near(got, 1, 5e-8, 0) {
+	if got := g.EpsilonAt(1e-6); !approx.Near(got, 1, 5e-8, 0) {
 		t.Errorf("Gaussian σ=4.530877117: ε(1e-6) = %.12g, dp_accounting 1", got)
 	}
-	if got := g.DeltaAt(1); !near(got, 1e-6, 5e-8, 0) {
+	if got := g.DeltaAt(1); !approx.Near(got, 1e-6, 5e-8, 0) {
 		t.Errorf("Gaussian σ=4.530877117: δ(1) = %.12g, dp_accounting 1e-6", got)
 	}
 	// The continuous order search of ZCDP finds the same ε for ρ = 1/(2σ²).
-	if got := (ZCDP{Rho: 1 / (2 * 4.530877117 * 4.530877117)}).EpsilonAt(1e-6); !near(got, 1, 1e-6, 0) {
+	if got := (ZCDP{Rho: 1 / (2 * 4.530877117 * 4.530877117)}).EpsilonAt(1e-6); !approx.Near(got, 1, 1e-6, 0) {
 		t.Errorf("zCDP ρ = 1/(2σ²): ε(1e-6) = %.12g, want 1", got)
 	}
 }
@@ -392,7 +393,7 @@ func TestZCDPEpsilonAt(t *testing.T) {
 			}
 		}
 	}
-	if got := (ZCDP{Rho: 1.0001}).ClassicEpsilonAt(1e-10); !near(got, 10.59763, 5e-6, 0) {
+	if got := (ZCDP{Rho: 1.0001}).ClassicEpsilonAt(1e-10); !approx.Near(got, 10.59763, 5e-6, 0) {
 		t.Errorf("Census ε = %.8g, catalog 10.59763", got)
 	}
 }
@@ -548,7 +549,7 @@ func TestCurvesRandomParameters(t *testing.T) {
 			f, fs := m.TradeOff(x), math.Max(s1.TradeOff(x), s2.TradeOff(x))
 			a, as := m.Advantage(x), math.Min(s1.Advantage(x), s2.Advantage(x))
 			eta, etas := m.WorstAdvantage(), math.Min(s1.WorstAdvantage(), s2.WorstAdvantage())
-			if !near(f, fs, 1e-13, 1e-12) || !near(eta, etas, 1e-300, 1e-12) || (as > 1e-6*x && !near(a, as, 0, 1e-9)) {
+			if !approx.Near(f, fs, 1e-13, 1e-12) || !approx.Near(eta, etas, 1e-300, 1e-12) || (as > 1e-6*x && !approx.Near(a, as, 0, 1e-9)) {
 				t.Errorf("%v %v x=%v: f %v / max %v; adv %v / min %v; η %v / min %v", m.Orders, m.Epsilons, x, f, fs, a, as, eta, etas)
 			}
 		}

@@ -1,6 +1,7 @@
-package evaluate
+package curve
 
 import (
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 	"math"
 	"strconv"
 	"strings"
@@ -28,7 +29,7 @@ import (
 // ε(δ) ≥ ref − 1e-9 (the Go zCDP search uses a finite order grid, so its
 // curve may lie slightly below and its ε(δ) slightly above the supremum).
 func TestReferenceRDP(t *testing.T) {
-	recs := readCSV(t, "testdata/reference_rdp.csv")
+	recs := approx.ReadCSV(t, "testdata/reference_rdp.csv")
 	col := map[string]int{}
 	for i, h := range recs[0] {
 		col[h] = i

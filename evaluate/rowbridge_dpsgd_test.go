@@ -6,96 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/riskbatch/riskbatch/evaluate/pld"
-	"github.com/riskbatch/riskbatch/internal/testenv"
+	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
 	"github.com/riskbatch/riskbatch/table"
 )
-
-// The PLD accountant is tight and the RDP accountant is not: for every
-// configuration of the DP-SGD benchmark (σ ∈ {0.6, 1, 2}, q ∈ {0.001,
-// 0.01}, steps ∈ {10³, 10⁴, 10⁵}) ε at δ = 1e-5 must be lower under PLD
-// accounting, and the worst-case advantage must be too. By default only
-// σ = 1; every σ with RISKBATCH_LONG_TESTS=1.
-func TestPLDBelowRDP(t *testing.T) {
-	sigmas := []float64{1}
-	if testenv.Long() {
-		sigmas = []float64{0.6, 1, 2}
-	}
-	for _, sigma := range sigmas {
-		for _, q := range []float64{0.001, 0.01} {
-			for _, steps := range []int{1000, 10000, 100000} {
-				p, err := pld.NewDPSGD([]pld.Stage{{NoiseMultiplier: sigma, SampleRate: q, Steps: steps}}, pld.Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				r := DPSGD{NoiseMultiplier: sigma, SampleRate: q, Steps: steps}.RDP()
-				tight, loose := p.Epsilon(1e-5), r.EpsilonAt(1e-5)
-				if !(tight < loose) {
-					t.Errorf("σ = %g, q = %g, steps = %d: PLD ε(1e-5) = %.5g is not below RDP's %.5g", sigma, q, steps, tight, loose)
-				}
-				if a, b := p.WorstAdvantage(), r.WorstAdvantage(); a > b && b < 1 {
-					t.Errorf("σ = %g, q = %g, steps = %d: PLD η = %.5g above RDP's %.5g", sigma, q, steps, a, b)
-				}
-				t.Logf("σ = %g, q = %g, steps = %d: ε(1e-5) PLD %.4f, RDP %.4f (%.0f%% above)", sigma, q, steps, tight, loose, 100*(loose/tight-1))
-			}
-		}
-	}
-}
-
-// Calibration to a risk target (Kulynych et al. 2025, §4.2 and Fig. 1:
-// "≈ 20% less noise"; Kulynych et al. 2025: the GPT-2 sweep, q = 256/67,349,
-// 792 steps, worst-case target 0.15, gives σ 0.7498 → 0.5715 on the paper's
-// grid, 23.8% less noise). The PLD-calibrated σ must meet the target, be
-// the smallest to the stated tolerance, and be below the RDP-calibrated σ.
-// By default the paper's target 0.15 only; all three with
-// RISKBATCH_LONG_TESTS=1.
-func TestNoiseForTargetPLD(t *testing.T) {
-	const q, steps = 0.0038010957846441, 792
-	cases := []struct {
-		target, baseline float64 // baseline NaN: worst case
-	}{
-		{0.15, math.NaN()},
-		{0.25, math.NaN()},
-		{0.05, 0.01},
-	}
-	if !testenv.Long() {
-		cases = cases[:1]
-	}
-	for _, c := range cases {
-		rdpSigma, why := NoiseForTargetRDP(DPSGD{SampleRate: q, Steps: steps}, RDP{}, c.target, c.baseline)
-		if why != "" {
-			t.Fatal(why)
-		}
-		stages := []pld.Stage{{NoiseMultiplier: 1, SampleRate: q, Steps: steps}}
-		sigma, builds, why := noiseForTargetPLD(stages, c.target, c.baseline, rdpSigma, nil)
-		if why != "" {
-			t.Fatal(why)
-		}
-		risk := func(s float64) float64 {
-			p, err := pld.NewDPSGD([]pld.Stage{{NoiseMultiplier: s, SampleRate: q, Steps: steps}}, pld.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return dpsgdRisk(PLDCurve{p}, c.baseline, !math.IsNaN(c.baseline))
-		}
-		if r := risk(sigma); r > c.target {
-			t.Errorf("target %g (baseline %g): σ = %.6g has risk %.6g above the target", c.target, c.baseline, sigma, r)
-		}
-		if r := risk(sigma / (1 + 2*pldNoiseTolerance)); r <= c.target {
-			t.Errorf("target %g (baseline %g): σ = %.6g is not the smallest: %.6g also meets it (risk %.6g)", c.target, c.baseline, sigma, sigma/(1+2*pldNoiseTolerance), r)
-		}
-		reduction := 1 - sigma/rdpSigma
-		if !(reduction > 0.05 && reduction < 0.4) {
-			t.Errorf("target %g (baseline %g): PLD σ %.5g, RDP σ %.5g: reduction %.1f%% outside the 5–40%% the paper reports", c.target, c.baseline, sigma, rdpSigma, 100*reduction)
-		}
-		// The search costs far fewer accountants than a bisection to 1e-4
-		// (about 16 after bracketing).
-		if builds > 10 {
-			t.Errorf("target %g: %d accountants built", c.target, builds)
-		}
-		t.Logf("target %g (baseline %g): σ PLD %.5f, RDP %.5f: %.1f%% less noise; %d accountants", c.target, c.baseline, sigma, rdpSigma, 100*reduction, builds)
-	}
-}
 
 // A dpsgd row fills the PLD columns, the RDP comparison columns and the
 // calibration columns, and they agree with the accountants called

@@ -1,8 +1,12 @@
-package evaluate
+package curve
 
 import (
+	"errors"
+	"fmt"
 	"math"
+	"strconv"
 
+	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
@@ -361,3 +365,302 @@ func normBand(lo, hi float64) (float64, float64) {
 	}
 	return math.Max(a-b, 0), 4 * numeric.MachineEpsilon * (a + b)
 }
+
+// DP-SGD rows are accounted twice. The privacy-loss distribution (package
+// pld) gives the tight trade-off curve that every f-DP, one-run and
+// conversion column uses; the RDP accountant (DPSGD.RDP) gives the
+// conservative values that most published DP-SGD guarantees were computed
+// with, kept as the *_rdp comparison columns. Kulynych et al. (2025, §4.2,
+// Fig. 1) show the difference: about 20% less noise for the same risk.
+
+// PLDCurve is the trade-off curve of a privacy-loss distribution accountant
+// (pld.PLD): the symmetrised Neyman–Pearson curve of the discretised,
+// pessimistically rounded PLD of DP-SGD under add/remove neighbours
+// (Kulynych et al. 2024, Alg. 1; Dong, Roth & Su 2022, Def. F.1). Every
+// value it gives bounds the exact curve's risk from above.
+type PLDCurve struct{ PLD *pld.PLD }
+
+// TradeOff returns a lower bound on f(α).
+func (c PLDCurve) TradeOff(alpha float64) float64 { return c.PLD.TradeOff(alpha) }
+
+// Advantage returns an upper bound on 1 − f(b) − b.
+func (c PLDCurve) Advantage(b float64) float64 { return c.PLD.Advantage(b) }
+
+// WorstAdvantage returns δ(0) ≥ η.
+func (c PLDCurve) WorstAdvantage() float64 { return c.PLD.WorstAdvantage() }
+
+// EpsilonAt returns an upper bound on ε(δ).
+func (c PLDCurve) EpsilonAt(delta float64) float64 { return c.PLD.Epsilon(delta) }
+
+// DeltaAt returns an upper bound on δ(ε) for ε ≥ 0.
+func (c PLDCurve) DeltaAt(eps float64) float64 { return c.PLD.Delta(eps) }
+
+// DPSGDCurve is the trade-off curve of a dpsgd row: its PLD accountant's
+// curve, tightened by its RDP accountant's where that is tighter. Both are
+// valid lower bounds on the type II error of every test (PLDCurve by
+// pessimistic discretisation, RDP by the optimal RDP → f-DP conversion of
+// Zhu, Dong & Wang 2022), so their pointwise maximum is one too; likewise
+// every δ(ε), ε(δ) and advantage is the smaller of the two upper bounds.
+// The PLD is tighter everywhere except far in the tails, below its
+// numerical floor (δ under about 1e-10, where the PLD's slack and the mass
+// its truncation moved to +∞ dominate), where the RDP bound takes over
+// instead of the PLD's ε(δ) becoming infinite.
+type DPSGDCurve struct {
+	PLD PLDCurve
+	RDP RDP
+}
+
+// TradeOff returns max(f_PLD(α), f_RDP(α)), a lower bound on f(α).
+func (c DPSGDCurve) TradeOff(alpha float64) float64 {
+	return math.Max(c.PLD.TradeOff(alpha), c.RDP.TradeOff(alpha))
+}
+
+// Advantage returns the smaller of the two bounds on 1 − f(b) − b.
+func (c DPSGDCurve) Advantage(b float64) float64 {
+	return math.Min(c.PLD.Advantage(b), c.RDP.Advantage(b))
+}
+
+// WorstAdvantage returns the smaller of the two bounds on η.
+func (c DPSGDCurve) WorstAdvantage() float64 {
+	return math.Min(c.PLD.WorstAdvantage(), c.RDP.WorstAdvantage())
+}
+
+// EpsilonAt returns the smaller of the two bounds on ε(δ).
+func (c DPSGDCurve) EpsilonAt(delta float64) float64 {
+	return math.Min(c.PLD.EpsilonAt(delta), c.RDP.EpsilonAt(delta))
+}
+
+// DeltaAt returns the smaller of the two bounds on δ(ε) for ε ≥ 0.
+func (c DPSGDCurve) DeltaAt(eps float64) float64 {
+	return math.Min(c.PLD.DeltaAt(eps), c.RDP.DeltaAt(eps))
+}
+
+// DPSGDStages returns the stages of a dpsgd row: its own stage first, then
+// its extra stages.
+func DPSGDStages(own DPSGD, extra []pld.Stage) []pld.Stage {
+	stages := make([]pld.Stage, 0, 1+len(extra))
+	stages = append(stages, pld.Stage{NoiseMultiplier: own.NoiseMultiplier, SampleRate: own.SampleRate, Steps: own.Steps})
+	return append(stages, extra...)
+}
+
+// NewPLD builds the accountant of the stages. A defect of the accountant
+// that panics must not end a run of many rows: it becomes this row's
+// error, reported as a defect.
+func NewPLD(stages []pld.Stage) (p *pld.PLD, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			p, err = nil, fmt.Errorf("internal error in the PLD accountant (please report it): %v", v)
+		}
+	}()
+	return pld.NewDPSGD(stages, pld.Options{})
+}
+
+// dpsgdRisk returns the risk that noise calibration bounds for a row: the
+// advantage at the row's baseline when it has one, else the worst-case
+// advantage.
+func dpsgdRisk(c Curve, baseline float64, hasBaseline bool) float64 {
+	if hasBaseline {
+		return c.Advantage(baseline)
+	}
+	return c.WorstAdvantage()
+}
+
+// pldNoiseTolerance is the relative width of the final bracket of the PLD
+// noise calibration: each step of the bisection builds an accountant, so
+// it stops at 0.01% of σ, returning the end that meets the target.
+const pldNoiseTolerance = 1e-4
+
+// NoiseForTargetPLD returns the smallest noise multiplier σ (to a relative
+// pldNoiseTolerance, rounded up) of the first stage such that the PLD
+// accountant's risk of the stages — the advantage at baseline b, or the
+// worst-case advantage when b is NaN — is at most target. The other stages
+// are kept as they are. start is a noise multiplier to bracket from (the
+// RDP-calibrated one, which meets the target with room to spare). It
+// returns 0 when any σ ≥ 0.001 meets the target; the error is a
+// *NoiseLimitError when no σ up to 4¹² times start does, an
+// *AccountantError when an accountant fails.
+//
+// Each evaluation builds an accountant (Kulynych et al. 2025, §9,
+// "PLD/composed: bisection on σ"), so the search is a safeguarded secant
+// method on ln σ, which needs about half the accountants of a bisection:
+// the risk is smooth and non-increasing in σ (up to discretisation). Whatever the shape, the σ returned meets the
+// target as computed, and one just below it (by the tolerance) does not.
+func NoiseForTargetPLD(stages []pld.Stage, target, b, start float64) (sigma float64, err error) {
+	sigma, _, err = noiseForTargetPLD(stages, target, b, start)
+	return sigma, err
+}
+
+// noiseForTargetPLD is NoiseForTargetPLD, also returning the number of
+// accountants built (for tests of the search's cost).
+func noiseForTargetPLD(stages []pld.Stage, target, b, start float64) (sigma float64, builds int, err error) {
+	if len(stages) == 0 {
+		return 0, 0, errNoStage
+	}
+	// excess returns risk(σ) − target: ≤ 0 when σ meets the target.
+	excess := func(s float64) (float64, error) {
+		builds++
+		st := append([]pld.Stage(nil), stages...)
+		st[0].NoiseMultiplier = s
+		p, err := NewPLD(st)
+		if err != nil {
+			return 0, &AccountantError{NoiseMultiplier: s, Err: err}
+		}
+		return dpsgdRisk(PLDCurve{p}, b, !math.IsNaN(b)) - target, nil
+	}
+	if !(start > 0) || math.IsInf(start, 1) {
+		start = 1
+	}
+	// Bracket in x = ln σ: xHi meets the target (gHi ≤ 0), xLo does not
+	// (gLo > 0). The RDP-calibrated start usually meets it and lies 5–25%
+	// above the answer, so the first step down is small.
+	x0 := math.Log(start)
+	g0, err := excess(start)
+	if err != nil {
+		return 0, builds, err
+	}
+	xLo, xHi, gLo, gHi := x0, x0, g0, g0
+	if g0 > 0 {
+		for i := 0; gHi > 0; i++ {
+			if i == 12 {
+				return 0, builds, &NoiseLimitError{Largest: math.Exp(xHi)}
+			}
+			xLo, gLo = xHi, gHi
+			xHi += math.Log(4)
+			if gHi, err = excess(math.Exp(xHi)); err != nil {
+				return 0, builds, err
+			}
+		}
+	} else {
+		step := math.Log(1.15)
+		for i := 0; gLo <= 0; i++ {
+			if i == 40 || math.Exp(xLo) < 1e-3 {
+				return 0, builds, nil // any noise multiplier meets the target
+			}
+			xHi, gHi = xLo, gLo
+			xLo -= step
+			step = math.Min(2*step, math.Log(4))
+			if gLo, err = excess(math.Exp(xLo)); err != nil {
+				return 0, builds, err
+			}
+		}
+	}
+	// Secant steps through the two latest points, kept inside the bracket
+	// (at least 0.45 of the tolerance from its ends); a bisection step when
+	// the secant leaves the bracket or two steps have not halved it. When
+	// a step that meets the target was small, a probe just below it closes
+	// the bracket at once if the estimate was good.
+	tol := math.Log1p(pldNoiseTolerance)
+	xa, ga := xLo, gLo // the two latest points
+	xb, gb := xHi, gHi
+	width, stalls := xHi-xLo, 0
+	for xHi-xLo > tol {
+		x := xb - gb*(xb-xa)/(gb-ga)
+		margin := 0.45 * tol
+		if stalls >= 2 || !(x > xLo && x < xHi) || math.IsNaN(x) {
+			x, stalls = 0.5*(xLo+xHi), 0
+		}
+		x = math.Min(math.Max(x, xLo+margin), xHi-margin)
+		g, err := excess(math.Exp(x))
+		if err != nil {
+			return 0, builds, err
+		}
+		small := math.Abs(x-xb) < 3*tol
+		xa, ga, xb, gb = xb, gb, x, g
+		if g <= 0 {
+			xHi, gHi = x, g
+			if xp := x - 0.9*tol; small && xp > xLo {
+				gp, err := excess(math.Exp(xp))
+				if err != nil {
+					return 0, builds, err
+				}
+				if gp <= 0 {
+					xHi, gHi = xp, gp
+				} else {
+					xLo, gLo = xp, gp
+				}
+				xa, ga, xb, gb = xb, gb, xp, gp
+			}
+		} else {
+			xLo, gLo = x, g
+		}
+		if xHi-xLo > 0.5*width {
+			stalls++
+		} else {
+			stalls, width = 0, xHi-xLo
+		}
+	}
+	// σ = e^{xHi} meets the target as computed; round it up so that the
+	// value written is not below the one evaluated.
+	return numeric.UlpsAway(math.Exp(xHi), numeric.RoundingUlps), builds, nil
+}
+
+// NoiseForTargetRDP returns the smallest noise multiplier σ of the row's
+// own stage whose RDP-based risk (the advantage at baseline b, or the
+// worst case when b is NaN), composed with the extra stages' RDP, is at
+// most target: bisection on 1/σ to adjacent floats, rounded up. It returns
+// 0 when any σ ≥ 0.001 meets the target, ErrNoNoise when none does and
+// ErrOnlyInfiniteNoise when only σ = ∞ does.
+func NoiseForTargetRDP(own DPSGD, extra RDP, target, b float64) (sigma float64, err error) {
+	risk := func(inv float64) float64 {
+		if inv == 0 && len(extra.Orders) == 0 {
+			return 0
+		}
+		c := DPSGD{NoiseMultiplier: 1 / inv, SampleRate: own.SampleRate, Steps: own.Steps}.RDP()
+		if inv == 0 {
+			c = RDP{Orders: c.Orders, Epsilons: make([]float64, len(c.Orders))}
+		}
+		if len(extra.Orders) > 0 {
+			c = AddRDP(c, extra)
+		}
+		return dpsgdRisk(c, b, !math.IsNaN(b))
+	}
+	// 1/σ from 0 (infinite noise) to 1e3 (σ = 0.001).
+	inv, ok := numeric.LargestParameter(risk, target, 0, 1e3)
+	switch {
+	case !ok:
+		return 0, ErrNoNoise
+	case inv == 0 || math.IsInf(1/inv, 1):
+		return 0, ErrOnlyInfiniteNoise
+	case inv == 1e3:
+		return 0, nil
+	}
+	return numeric.UlpsAway(1/inv, numeric.RoundingUlps), nil
+}
+
+// AddRDP returns the composition of two RDP guarantees on the same orders:
+// ε_α adds (Mironov 2017, Prop. 1), rounded up.
+func AddRDP(a, b RDP) RDP {
+	c := RDP{Orders: append([]float64(nil), a.Orders...), Epsilons: make([]float64, len(a.Orders))}
+	for i := range c.Epsilons {
+		c.Epsilons[i] = nudgeUp(a.Epsilons[i] + b.Epsilons[i])
+	}
+	return c
+}
+
+// Errors of the noise calibrations.
+var (
+	errNoStage           = errors.New("no stage to calibrate")
+	ErrNoNoise           = errors.New("no noise level meets the target")
+	ErrOnlyInfiniteNoise = errors.New("only infinite noise meets the target")
+)
+
+// NoiseLimitError reports that no noise multiplier up to Largest meets
+// the target of a PLD calibration.
+type NoiseLimitError struct{ Largest float64 }
+
+func (e *NoiseLimitError) Error() string {
+	return "no noise multiplier up to " + strconv.FormatFloat(e.Largest, 'g', -1, 64) + " meets the target"
+}
+
+// AccountantError reports that the PLD accountant failed at a noise
+// multiplier tried by a calibration.
+type AccountantError struct {
+	NoiseMultiplier float64
+	Err             error
+}
+
+func (e *AccountantError) Error() string {
+	return "the PLD accountant fails at noise multiplier " + strconv.FormatFloat(e.NoiseMultiplier, 'g', -1, 64) + ": " + e.Err.Error()
+}
+
+func (e *AccountantError) Unwrap() error { return e.Err }

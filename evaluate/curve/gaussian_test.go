@@ -1,17 +1,12 @@
-package evaluate
+package curve
 
 import (
 	"math"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
-
-// close reports whether got is within abs of want, or within rel relative.
-func near(got, want, abs, rel float64) bool {
-	d := math.Abs(got - want)
-	return d <= abs || d <= rel*math.Abs(want)
-}
 
 // Reference values of the Gaussian curve for Kulynych et al. 2025,
 // computed with mpmath (10 significant digits): G(α) = 1 − success, η, ε(δ), δ(ε = 1).
@@ -29,7 +24,7 @@ func TestGaussianCatalogTable(t *testing.T) {
 		g := Gaussian{Mu: r.mu}
 		check := func(what string, got, want float64) {
 			t.Helper()
-			if !near(got, want, 0, rel) {
+			if !approx.Near(got, want, 0, rel) {
 				t.Errorf("μ=%v %s = %.12g, catalog %.10g", r.mu, what, got, want)
 			}
 		}
@@ -67,7 +62,7 @@ func TestEpsDeltaCatalogTable(t *testing.T) {
 		} {
 			// Absolute 1e-10: the catalog prints f to 10 significant digits,
 			// and the last row's advantage is derived from such an f.
-			if !near(x.got, x.want, 1e-10, 5e-10) {
+			if !approx.Near(x.got, x.want, 1e-10, 5e-10) {
 				t.Errorf("ε=%v δ=%v %s = %.12g, catalog %.10g", r.eps, r.delta, x.what, x.got, x.want)
 			}
 		}
@@ -81,26 +76,26 @@ func TestEpsDeltaCatalogTable(t *testing.T) {
 func TestCensusStateLevel(t *testing.T) {
 	rho := 1.0001
 	g := Gaussian{Mu: math.Sqrt(2 * rho)}
-	if got := g.WorstAdvantage(); !near(got, 0.520522, 1e-6, 0) {
+	if got := g.WorstAdvantage(); !approx.Near(got, 0.520522, 1e-6, 0) {
 		t.Errorf("f-DP worst case = %.7g, catalog 0.520522 (paper: 52pp)", got)
 	}
 	epsCensus := rho + 2*math.Sqrt(rho*math.Log(1e10))
-	if !near(epsCensus, 10.59763, 1e-5, 0) {
+	if !approx.Near(epsCensus, 10.59763, 1e-5, 0) {
 		t.Fatalf("Census ε = %.7g, catalog 10.59763", epsCensus)
 	}
-	if got := (EpsDelta{Epsilon: epsCensus, Delta: 1e-10}).WorstAdvantage(); !near(got, 0.99995005, 1e-8, 0) || got <= 0.99 {
+	if got := (EpsDelta{Epsilon: epsCensus, Delta: 1e-10}).WorstAdvantage(); !approx.Near(got, 0.99995005, 1e-8, 0) || got <= 0.99 {
 		t.Errorf("standard analysis = %.9g, catalog 0.99995005 (paper: > 99pp)", got)
 	}
-	if got := g.Advantage(0.9999); !near(got, 9.98576e-5, 0, 1e-5) {
+	if got := g.Advantage(0.9999); !approx.Near(got, 9.98576e-5, 0, 1e-5) {
 		t.Errorf("prevalence adv at 0.9999 = %.7g, catalog 9.98576e-5", got)
 	}
-	if got := g.Advantage(1e-4); !near(got, 0.0104908, 0, 1e-5) {
+	if got := g.Advantage(1e-4); !approx.Near(got, 0.0104908, 0, 1e-5) {
 		t.Errorf("adv at 1e-4 = %.7g, catalog 0.0104908", got)
 	}
-	if got := g.Advantage(1.0 / 582328); !near(got, 6.2010e-4, 0, 1e-4) {
+	if got := g.Advantage(1.0 / 582328); !approx.Near(got, 6.2010e-4, 0, 1e-4) {
 		t.Errorf("Wyoming adv = %.7g, catalog 6.2010e-4", got)
 	}
-	if got := g.EpsilonAt(1e-10); !near(got, 9.6187, 1e-4, 0) {
+	if got := g.EpsilonAt(1e-10); !approx.Near(got, 9.6187, 1e-4, 0) {
 		t.Errorf("tight ε at 1e-10 = %.6g, catalog 9.6187", got)
 	}
 }
@@ -109,7 +104,7 @@ func TestCensusStateLevel(t *testing.T) {
 // 0.719117 (6 digits), so ε(δ = 1e-5) at those μ must be 1 and 3.
 func TestGaussianEpsilonSeed002(t *testing.T) {
 	for _, c := range []struct{ mu, eps float64 }{{0.268051, 1}, {0.719117, 3}} {
-		if got := (Gaussian{Mu: c.mu}).EpsilonAt(1e-5); !near(got, c.eps, 1e-4, 0) {
+		if got := (Gaussian{Mu: c.mu}).EpsilonAt(1e-5); !approx.Near(got, c.eps, 1e-4, 0) {
 			t.Errorf("ε(μ=%v, 1e-5) = %.6g, want %v", c.mu, got, c.eps)
 		}
 	}
@@ -147,10 +142,10 @@ func TestGaussianEpsilonAtIsTightAndConservative(t *testing.T) {
 func TestGaussianDeltaAgainstIntegration(t *testing.T) {
 	for _, c := range []struct{ mu, eps float64 }{{0.5, 0.2}, {1, 1}, {2, 3}, {3, 8}, {0.1, 0.01}} {
 		lo := c.eps/c.mu + c.mu/2
-		integral := simpson(func(x float64) float64 {
+		integral := approx.Simpson(func(x float64) float64 {
 			return math.Max(0, numeric.NormPDF(x-c.mu)-math.Exp(c.eps)*numeric.NormPDF(x))
 		}, lo, lo+40, 200000)
-		if got := (Gaussian{Mu: c.mu}).DeltaAt(c.eps); !near(got, integral, 1e-12, 1e-8) {
+		if got := (Gaussian{Mu: c.mu}).DeltaAt(c.eps); !approx.Near(got, integral, 1e-12, 1e-8) {
 			t.Errorf("μ=%v ε=%v: δ = %.12g, integral %.12g", c.mu, c.eps, got, integral)
 		}
 	}
@@ -161,33 +156,9 @@ func TestGaussianDeltaAgainstIntegration(t *testing.T) {
 func TestGaussianAdvantageAgainstIntegration(t *testing.T) {
 	for _, c := range []struct{ mu, b float64 }{{0.01, 0.5}, {1, 1e-9}, {3, 0.3}, {0.2, 0.999}, {5, 1e-12}} {
 		z := numeric.NormQuantile(c.b)
-		integral := simpson(numeric.NormPDF, z, z+c.mu, 100000)
-		if got := (Gaussian{Mu: c.mu}).Advantage(c.b); !near(got, integral, 1e-15, 1e-9) {
+		integral := approx.Simpson(numeric.NormPDF, z, z+c.mu, 100000)
+		if got := (Gaussian{Mu: c.mu}).Advantage(c.b); !approx.Near(got, integral, 1e-15, 1e-9) {
 			t.Errorf("μ=%v b=%v: adv = %.12g, integral %.12g", c.mu, c.b, got, integral)
 		}
-	}
-}
-
-// simpson integrates f over [a, b] by Simpson's rule with n (even) intervals.
-func simpson(f func(float64) float64, a, b float64, n int) float64 {
-	h := (b - a) / float64(n)
-	sum := f(a) + f(b)
-	for i := 1; i < n; i++ {
-		w := 2.0
-		if i%2 == 1 {
-			w = 4
-		}
-		sum += w * f(a+float64(i)*h)
-	}
-	return sum * h / 3
-}
-
-// Subnormal probabilities are valid inputs (a baseline of 1e-310 parses);
-// numeric.LogPos and numeric.NormQuantile are tested on them in package
-// numeric.
-func TestSubnormalProbabilities(t *testing.T) {
-	// One-run bounds at a subnormal baseline grow like e^ε·p.
-	if got := OneRunAdvantage(10, 0, 1e-310); !near(got, math.Expm1(10)*1e-310, 0, 1e-9) {
-		t.Errorf("OneRunAdvantage at p = 1e-310: %v", got)
 	}
 }

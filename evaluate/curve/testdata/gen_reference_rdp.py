@@ -62,7 +62,7 @@ rounded doubles of the 40-digit values, written with repr().
 
 Regenerate (deterministic, python3 + mpmath 1.3.0 only; a few minutes):
 
-    cd evaluate/testdata && python3 gen_reference_rdp.py
+    cd evaluate/curve/testdata && python3 gen_reference_rdp.py
 
 which rewrites reference_rdp.csv next to this script and prints the 60-digit
 self-check deviations.

@@ -12,7 +12,7 @@ import (
 // composition on a grid twice as coarse) is not included; BenchmarkErrors
 // times it.
 //
-//	go test -run '^$' -bench DPSGD -benchtime 3x ./evaluate/pld
+//	go test -run '^$' -bench DPSGD -benchtime 3x ./evaluate/curve/pld
 func BenchmarkDPSGD(b *testing.B) {
 	for _, sigma := range []float64{0.6, 1, 2} {
 		for _, q := range []float64{0.001, 0.01} {

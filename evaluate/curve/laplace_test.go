@@ -1,6 +1,7 @@
-package evaluate
+package curve
 
 import (
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 	"math"
 	"testing"
 )
@@ -30,7 +31,7 @@ func TestLaplaceCatalogTable(t *testing.T) {
 			{"½(1−η)", (1 - c.WorstAdvantage()) / 2, r.r05},
 			{"δ(0)", c.DeltaAt(0), r.eta},
 		} {
-			if !near(x.got, x.want, 1e-10, 5e-10) {
+			if !approx.Near(x.got, x.want, 1e-10, 5e-10) {
 				t.Errorf("ε=%v %s = %.12g, catalog %.10g", r.eps, x.what, x.got, x.want)
 			}
 		}
@@ -42,9 +43,9 @@ func TestLaplaceCatalogTable(t *testing.T) {
 func laplaceMass(m, a, b float64) float64 {
 	pdf := func(x float64) float64 { return 0.5 * math.Exp(-math.Abs(x-m)) }
 	if a < m && m < b {
-		return simpson(pdf, a, m, 20000) + simpson(pdf, m, b, 20000)
+		return approx.Simpson(pdf, a, m, 20000) + approx.Simpson(pdf, m, b, 20000)
 	}
-	return simpson(pdf, a, b, 20000)
+	return approx.Simpson(pdf, a, b, 20000)
 }
 
 // Neyman–Pearson check of the curve: the likelihood ratio of Lap(ε, 1) to
@@ -57,7 +58,7 @@ func TestLaplaceNeymanPearson(t *testing.T) {
 		for _, th := range []float64{-3, -1, -0.2, 0, 0.1, eps / 3, eps / 2, 0.9 * eps, eps, eps + 0.5, eps + 2} {
 			alpha := laplaceMass(0, th, th+60)
 			beta := laplaceMass(eps, eps-60, th)
-			if got := (Laplace{Epsilon: eps}).TradeOff(alpha); !near(got, beta, 1e-12, 1e-9) {
+			if got := (Laplace{Epsilon: eps}).TradeOff(alpha); !approx.Near(got, beta, 1e-12, 1e-9) {
 				t.Errorf("ε=%v t=%v: f(α=%.12g) = %.12g, integrated β = %.12g", eps, th, alpha, got, beta)
 			}
 		}
@@ -71,7 +72,7 @@ func TestLaplaceDeltaAgainstIntegration(t *testing.T) {
 	for _, c := range []struct{ eps, e float64 }{{1, 0}, {1, 0.3}, {3, 1}, {3, 2.9}, {0.2, 0.05}} {
 		hi := (c.eps - c.e) / 2
 		integral := laplaceMass(0, -60, hi) - math.Exp(c.e)*laplaceMass(c.eps, -60, hi)
-		if got := (Laplace{Epsilon: c.eps}).DeltaAt(c.e); !near(got, integral, 1e-12, 1e-9) {
+		if got := (Laplace{Epsilon: c.eps}).DeltaAt(c.e); !approx.Near(got, integral, 1e-12, 1e-9) {
 			t.Errorf("ε=%v: δ(%v) = %.12g, integral %.12g", c.eps, c.e, got, integral)
 		}
 	}
@@ -93,7 +94,7 @@ func TestLaplaceProperties(t *testing.T) {
 			if f < fp-1e-15 {
 				t.Errorf("ε=%v α=%v: f = %v below f_{ε,0} = %v", eps, a, f, fp)
 			}
-			if (a <= kink || a >= 0.5) && !near(f, fp, 1e-15, 1e-13) {
+			if (a <= kink || a >= 0.5) && !approx.Near(f, fp, 1e-15, 1e-13) {
 				t.Errorf("ε=%v α=%v: f = %.17g, f_{ε,0} = %.17g, should be equal", eps, a, f, fp)
 			}
 			if a > kink*1.01 && a < 0.49 && eps > 0.05 && !(f > fp) {
@@ -109,7 +110,7 @@ func TestLaplaceProperties(t *testing.T) {
 				}
 			}
 			adv := c.Advantage(a)
-			if !near(adv, 1-f-a, 1e-15, 0) {
+			if !approx.Near(adv, 1-f-a, 1e-15, 0) {
 				t.Errorf("ε=%v b=%v: advantage %.17g, 1 − f − b = %.17g", eps, a, adv, 1-f-a)
 			}
 			maxAdv = math.Max(maxAdv, adv)
@@ -117,7 +118,7 @@ func TestLaplaceProperties(t *testing.T) {
 		}
 		// η bounds the grid and is attained at α = e^{−ε/2}/2 (Kulynych et al. 2025).
 		eta := c.WorstAdvantage()
-		if at := c.Advantage(math.Exp(-eps/2) / 2); maxAdv > eta+1e-15 || !near(at, eta, 1e-16, 1e-13) {
+		if at := c.Advantage(math.Exp(-eps/2) / 2); maxAdv > eta+1e-15 || !approx.Near(at, eta, 1e-16, 1e-13) {
 			t.Errorf("ε=%v: η = %v, advantage at e^{−ε/2}/2 = %v, largest on the grid %v", eps, eta, at, maxAdv)
 		}
 	}
@@ -137,7 +138,7 @@ func TestLaplaceAdvantagePrecision(t *testing.T) {
 		{30, 1e-7, 1 - 1e-7 - math.Exp(-30)/4e-7}, // middle piece, ε > 1
 	} {
 		got := (Laplace{Epsilon: c.eps}).Advantage(c.b)
-		if !near(got, c.want, 0, 1e-13) {
+		if !approx.Near(got, c.want, 0, 1e-13) {
 			t.Errorf("ε=%v b=%v: advantage %.17g, want %.17g", c.eps, c.b, got, c.want)
 		}
 	}

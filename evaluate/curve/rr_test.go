@@ -1,6 +1,7 @@
-package evaluate
+package curve
 
 import (
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 	"math"
 	"testing"
 )
@@ -62,7 +63,7 @@ func TestRandomizedResponseBruteForce(t *testing.T) {
 			c := RandomizedResponse{Epsilon: eps, Categories: k}
 			for i := 0; i <= 200; i++ {
 				a := float64(i) / 200
-				if got, want := c.TradeOff(a), rrBruteForce(p, q, a); !near(got, want, 1e-13, 0) {
+				if got, want := c.TradeOff(a), rrBruteForce(p, q, a); !approx.Near(got, want, 1e-13, 0) {
 					t.Errorf("k=%d ε=%v α=%v: f = %.15g, brute force %.15g", k, eps, a, got, want)
 				}
 			}
@@ -77,12 +78,12 @@ func TestRandomizedResponseBinaryIsPureDP(t *testing.T) {
 		c, pure := RandomizedResponse{Epsilon: eps, Categories: 2}, EpsDelta{Epsilon: eps}
 		for i := 0; i <= 1000; i++ {
 			a := float64(i) / 1000
-			if !near(c.TradeOff(a), pure.TradeOff(a), 1e-15, 1e-14) || !near(c.Advantage(a), pure.Advantage(a), 1e-16, 1e-13) {
+			if !approx.Near(c.TradeOff(a), pure.TradeOff(a), 1e-15, 1e-14) || !approx.Near(c.Advantage(a), pure.Advantage(a), 1e-16, 1e-13) {
 				t.Errorf("ε=%v α=%v: RR %.17g / %.17g, f_{ε,0} %.17g / %.17g", eps, a,
 					c.TradeOff(a), c.Advantage(a), pure.TradeOff(a), pure.Advantage(a))
 			}
 		}
-		if !near(c.WorstAdvantage(), pure.WorstAdvantage(), 0, 1e-14) {
+		if !approx.Near(c.WorstAdvantage(), pure.WorstAdvantage(), 0, 1e-14) {
 			t.Errorf("ε=%v: η = %v, f_{ε,0} η = %v", eps, c.WorstAdvantage(), pure.WorstAdvantage())
 		}
 	}
@@ -100,14 +101,14 @@ func TestRandomizedResponseProfile(t *testing.T) {
 			for o := range p {
 				tv += math.Abs(p[o]-q[o]) / 2
 			}
-			if !near(c.WorstAdvantage(), tv, 1e-16, 1e-13) {
+			if !approx.Near(c.WorstAdvantage(), tv, 1e-16, 1e-13) {
 				t.Errorf("k=%d ε=%v: η = %.15g, TV = %.15g", k, eps, c.WorstAdvantage(), tv)
 			}
 			maxAdv := 0.0
 			for i := 0; i <= 2000; i++ {
 				b := float64(i) / 2000
 				adv := c.Advantage(b)
-				if !near(adv, 1-c.TradeOff(b)-b, 1e-15, 0) {
+				if !approx.Near(adv, 1-c.TradeOff(b)-b, 1e-15, 0) {
 					t.Errorf("k=%d ε=%v b=%v: advantage %v, 1 − f − b = %v", k, eps, b, adv, 1-c.TradeOff(b)-b)
 				}
 				maxAdv = math.Max(maxAdv, adv)
@@ -120,7 +121,7 @@ func TestRandomizedResponseProfile(t *testing.T) {
 				for o := range p {
 					hs += math.Max(0, p[o]-math.Exp(e)*q[o])
 				}
-				if got := c.DeltaAt(e); !near(got, hs, 1e-15, 1e-12) {
+				if got := c.DeltaAt(e); !approx.Near(got, hs, 1e-15, 1e-12) {
 					t.Errorf("k=%d ε=%v: δ(%v) = %.15g, hockey stick %.15g", k, eps, e, got, hs)
 				}
 			}
@@ -149,11 +150,11 @@ func TestRandomizedResponsePrecision(t *testing.T) {
 		{800, 4, 0.2, 0.8},         // reveals the value: 1 − b
 	} {
 		got := RandomizedResponse{Epsilon: c.eps, Categories: c.k}.Advantage(c.b)
-		if !near(got, c.want, 0, 1e-9) {
+		if !approx.Near(got, c.want, 0, 1e-9) {
 			t.Errorf("ε=%v k=%d b=%v: advantage %.17g, want %.17g", c.eps, c.k, c.b, got, c.want)
 		}
 	}
-	if eta := (RandomizedResponse{Epsilon: 1e-12, Categories: 7}).WorstAdvantage(); !near(eta, 1e-12/7, 0, 1e-10) {
+	if eta := (RandomizedResponse{Epsilon: 1e-12, Categories: 7}).WorstAdvantage(); !approx.Near(eta, 1e-12/7, 0, 1e-10) {
 		t.Errorf("η(ε = 1e-12, k = 7) = %v, want ε/k", eta)
 	}
 }

@@ -1,4 +1,4 @@
-package evaluate
+package curve
 
 import (
 	"errors"
@@ -75,7 +75,7 @@ type ComposedApprox struct {
 
 const (
 	// composeMaxK bounds k so that memory and time stay linear and small.
-	composeMaxK = 1 << 24
+	ComposeMaxK = 1 << 24
 	// composeCutLn is where the walk from the mode stops: masses below
 	// e^{−800}·Pr[mode] are dropped.
 	composeCutLn = -800.0
@@ -130,8 +130,8 @@ func NewComposedApprox(eps, delta float64, k int) (*ComposedApprox, error) {
 		return nil, fmt.Errorf("delta %v: composition needs δ in [0, 1]", delta)
 	case k < 1:
 		return nil, errors.New("compositions: the number of compositions must be an integer ≥ 1")
-	case k > composeMaxK:
-		return nil, fmt.Errorf("compositions: %d is more than the %d this version composes", k, composeMaxK)
+	case k > ComposeMaxK:
+		return nil, fmt.Errorf("compositions: %d is more than the %d this version composes", k, ComposeMaxK)
 	}
 	c := &ComposedApprox{eps: eps, delta: delta, k: k}
 	kf := float64(k)
@@ -509,13 +509,13 @@ func (c *ComposedApprox) segment(la float64) int {
 // pad is the error bound of a stored logarithm v.
 func (c *ComposedApprox) pad(v float64) float64 { return c.slack + 4*numeric.UnitRoundoff*math.Abs(v) }
 
-// bayesRisk returns a lower bound on R_f(π) = min_α πα + (1 − π)f(α) for
+// BayesRisk returns a lower bound on R_f(π) = min_α πα + (1 − π)f(α) for
 // π in (0, 1). The objective is piecewise linear, with slope
 // π − (1 − π)e^{(k−2j)ε} on segment j, so its minimum is at the first
 // vertex j with (k − 2j)ε ≤ λ = ln(π/(1 − π)); the vertex values are sums
 // of positive terms. The neighbours of that vertex are included so that
 // rounding in the choice cannot pick a higher one.
-func (c *ComposedApprox) bayesRisk(pi float64) float64 {
+func (c *ComposedApprox) BayesRisk(pi float64) float64 {
 	lam := numeric.Logit(pi)
 	var j int
 	switch {
