@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/table"
@@ -190,7 +191,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if r.Baseline >= 1 {
 					return 0, skip{why: r.whyBaselineOne()}
 				}
-				return NormalizedAdvantage(r.advantage(), r.Baseline), skip{}
+				return bound.NormalizedAdvantage(r.advantage(), r.Baseline), skip{}
 			},
 		},
 		{
@@ -208,7 +209,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !r.HasBaseline || r.Baseline < 0.5 {
 					return 0, skip{silent: true}
 				}
-				return BinarySuccess(r.Curve, r.Baseline), skip{}
+				return bound.BinarySuccess(r.Curve, r.Baseline), skip{}
 			},
 		},
 		{
@@ -230,13 +231,13 @@ func outputColumns(confidences []float64) []OutputColumn {
 				var ok bool
 				switch {
 				case r.Mechanism == MechanismLaplace && r.HasBaseline:
-					eps, ok = LaplaceEpsilonForAdvantage(r.Target, r.Baseline)
+					eps, ok = bound.LaplaceEpsilonForAdvantage(r.Target, r.Baseline)
 				case r.Mechanism == MechanismLaplace:
-					eps, ok = LaplaceEpsilonForWorstAdvantage(r.Target)
+					eps, ok = bound.LaplaceEpsilonForWorstAdvantage(r.Target)
 				case r.HasBaseline:
-					eps, ok = EpsilonForAdvantage(r.Target, r.rowDelta(), r.Baseline)
+					eps, ok = bound.EpsilonForAdvantage(r.Target, r.rowDelta(), r.Baseline)
 				default:
-					eps, ok = EpsilonForWorstAdvantage(r.Target, r.rowDelta())
+					eps, ok = bound.EpsilonForWorstAdvantage(r.Target, r.rowDelta())
 				}
 				return inverseResult(eps, ok, "ε")
 			},
@@ -253,9 +254,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !r.HasTarget || !(r.Mechanism == MechanismGaussian || r.Mechanism == MechanismGDP) {
 					return 0, skip{silent: true}
 				}
-				mu, ok := MuForWorstAdvantage(r.Target)
+				mu, ok := bound.MuForWorstAdvantage(r.Target)
 				if r.HasBaseline {
-					mu, ok = MuForAdvantage(r.Target, r.Baseline)
+					mu, ok = bound.MuForAdvantage(r.Target, r.Baseline)
 				}
 				return inverseResult(mu, ok, "μ")
 			},
@@ -275,9 +276,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 				var mu float64
 				var ok bool
 				if r.HasBaseline {
-					mu, ok = MuForAdvantage(r.Target, r.Baseline)
+					mu, ok = bound.MuForAdvantage(r.Target, r.Baseline)
 				} else {
-					mu, ok = MuForWorstAdvantage(r.Target)
+					mu, ok = bound.MuForWorstAdvantage(r.Target)
 				}
 				if !ok {
 					return 0, skip{why: whyTargetTooLow}
@@ -381,7 +382,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !r.HasWeight || r.Records == 0 {
 					return 0, skip{silent: true}
 				}
-				return PSOBaseline(r.Records, r.Weight), skip{}
+				return bound.PSOBaseline(r.Records, r.Weight), skip{}
 			},
 		},
 		{
@@ -405,7 +406,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !s.ok() {
 					return 0, s
 				}
-				return PSOCohenNissim(eps, delta, r.Records, r.Weight), skip{}
+				return bound.PSOCohenNissim(eps, delta, r.Records, r.Weight), skip{}
 			},
 		},
 		{
@@ -423,7 +424,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !r.HasWeight || r.Records == 0 {
 					return 0, skip{silent: true}
 				}
-				return PSOFDP(r.Curve, r.Records, r.Weight), skip{}
+				return bound.PSOFDP(r.Curve, r.Records, r.Weight), skip{}
 			},
 		},
 		{
@@ -444,7 +445,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !r.HasBaseline {
 					return 0, skip{need: NeedBaseline}
 				}
-				return ReRoPure(r.pureEps, r.Baseline), skip{}
+				return bound.ReRoPure(r.pureEps, r.Baseline), skip{}
 			},
 		},
 		{
@@ -466,9 +467,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 					return 0, skip{need: NeedBaseline}
 				}
 				if r.hasRDP {
-					return ReRoRDPCurve(r.rdp.Orders, r.rdp.Epsilons, r.Baseline), skip{}
+					return bound.ReRoRDPCurve(r.rdp.Orders, r.rdp.Epsilons, r.Baseline), skip{}
 				}
-				return ReRoZCDP(r.rho, r.Baseline), skip{}
+				return bound.ReRoZCDP(r.rho, r.Baseline), skip{}
 			},
 		},
 		{
@@ -489,7 +490,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !r.HasBaseline {
 					return 0, skip{need: NeedBaseline}
 				}
-				return ReRoZCDP(r.rho, r.Baseline), skip{}
+				return bound.ReRoZCDP(r.rho, r.Baseline), skip{}
 			},
 		},
 		{
@@ -624,19 +625,19 @@ func outputColumns(confidences []float64) []OutputColumn {
 		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("MIN(1,EXP($1)-1)", x.pureEps())
 		}}, gbColumn("gb_mia_yeom", "upper bound on membership-inference advantage of Yeom et al., as analysed by Guerra-Balboa et al.", "min(1, e^ε − 1)", "Thm 4.5 (Yeom et al. 2018)", "",
-			func(r *Release, eps float64) (float64, skip) { return GBMIAYeom(eps), skip{} })),
+			func(r *Release, eps float64) (float64, skip) { return bound.GBMIAYeom(eps), skip{} })),
 		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("1-EXP(-$1)", x.pureEps())
 		}}, gbColumn("gb_mia_erlingsson", "upper bound on membership-inference advantage (Erlingsson et al.), tighter than Yeom's", "1 − e^{−ε} (the corrected form)", "Thm 4.6 (corrected: e^{−ε}, not e^{−δ})", "",
-			func(r *Release, eps float64) (float64, skip) { return GBMIAErlingsson(eps), skip{} })),
+			func(r *Release, eps float64) (float64, skip) { return bound.GBMIAErlingsson(eps), skip{} })),
 		withSheet(SheetForm{Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("MIN(EXP($1),1+($2-1)*((EXP($1)-1)/(EXP($1)+1)))/$2", x.pureEps(), x.candidates())
 		}}, gbColumn("gb_rero_exact", "upper bound on the success of exact reconstruction of a record's value among m candidates: drawn uniformly from `candidates` values, or from the loaded distribution of the prior key's attribute (the worst cell)", "min{1, κ₀·e^ε, κ₀·(1 + (m − 1)·t)}, κ₀ = the largest prior probability (1/m if uniform), t = (e^ε − 1)/(e^ε + 1)", "Prop. 5.1 (corrected form; Table 2 rows 5 and 8 are wrong)", requestPrior,
 			func(r *Release, eps float64) (float64, skip) {
 				if r.Candidates > 0 {
-					return GBReRoExactUniform(eps, int(min(r.Candidates, 1<<31))), skip{}
+					return bound.GBReRoExactUniform(eps, int(min(r.Candidates, 1<<31))), skip{}
 				}
-				return r.gbWorstOverPrior(func(p GBPrior) float64 { return GBReRoExact(eps, p.Kappa0, p.M) })
+				return r.gbWorstOverPrior(func(p bound.GBPrior) float64 { return bound.GBReRoExact(eps, p.Kappa0, p.M) })
 			})),
 		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("MIN($2*(EXP($1)-1),(EXP($1)-1)/(EXP($1)+1))", x.pureEps(), x.base())
@@ -645,7 +646,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !r.HasBaseline {
 					return 0, skip{need: NeedBaseline}
 				}
-				return GBUReRo(eps, r.Baseline), skip{}
+				return bound.GBUReRo(eps, r.Baseline), skip{}
 			}))),
 		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("MIN((EXP($1)-1)/$2,($2-1)/$2*((EXP($1)-1)/(EXP($1)+1)))", x.pureEps(), x.candidates())
@@ -654,7 +655,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if r.Candidates == 0 {
 					return 0, skip{silent: true}
 				}
-				return GBUReRoUniform(eps, int(min(r.Candidates, 1<<31))), skip{}
+				return bound.GBUReRoUniform(eps, int(min(r.Candidates, 1<<31))), skip{}
 			})),
 		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("MIN((EXP($1)-1)/$2,(EXP($1)-1)/(EXP($1)+1),($2-1)/$2*((EXP($1)-1)/(EXP($1)+1)),1-1/$2)", x.pureEps(), x.candidates())
@@ -663,9 +664,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if r.Candidates > 0 {
 					m := int(min(r.Candidates, 1<<31))
 					k := 1 / float64(m)
-					return GBAIAAdvantage(eps, k, k, k, m), skip{}
+					return bound.GBAIAAdvantage(eps, k, k, k, m), skip{}
 				}
-				return r.gbWorstOverPrior(func(p GBPrior) float64 { return GBAIAAdvantage(eps, p.Kappa0, p.Kappa0Min, p.Mu, p.M) })
+				return r.gbWorstOverPrior(func(p bound.GBPrior) float64 { return bound.GBAIAAdvantage(eps, p.Kappa0, p.Kappa0Min, p.Mu, p.M) })
 			})),
 		withFormat(table.Real, requires(NeedBaseline, gbColumn("gb_eps_for_target", "the largest ε whose unbiased reconstruction-robustness advantage (gb_urero) stays at or below target_advantage at the row's baseline", "inverse of min{κ(e^ε − 1), t} in ε; rounded down", "§5.2 (inverse formulas), Thm 7.2", "target_advantage",
 			func(r *Release, eps float64) (float64, skip) {
@@ -675,7 +676,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !r.HasBaseline {
 					return 0, skip{need: NeedBaseline}
 				}
-				e, ok := GBUReRoEpsilon(r.Target, r.Baseline)
+				e, ok := bound.GBUReRoEpsilon(r.Target, r.Baseline)
 				return inverseResult(e, ok, "ε")
 			}))),
 		{
@@ -694,12 +695,12 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !s.ok() {
 					return 0, s
 				}
-				return GBMIAHumphries(eps, delta), skip{}
+				return bound.GBMIAHumphries(eps, delta), skip{}
 			},
 		},
-		withSheet(SheetForm{Advantage: true}, fanoColumn("fano_adv_alpha1", fanoAdvantage+"Algorithm 1, the mutual-information (α = 1) bound", func(a1, _ FanoBound) float64 { return a1.Advantage })),
-		withSheet(SheetForm{Advantage: true}, fanoColumn("fano_adv_opt", fanoAdvantage+"Algorithm 2 optimised over Rényi orders (never above fano_adv_alpha1)", func(_, best FanoBound) float64 { return best.Advantage })),
-		fanoColumn("fano_success_opt", "bound on the success probability P(correct) of reconstructing a target's value among M candidates (a probability, not an advantage): Algorithm 2 optimised over Rényi orders, as fano_adv_opt", func(_, best FanoBound) float64 { return best.Success }),
+		withSheet(SheetForm{Advantage: true}, fanoColumn("fano_adv_alpha1", fanoAdvantage+"Algorithm 1, the mutual-information (α = 1) bound", func(a1, _ bound.FanoBound) float64 { return a1.Advantage })),
+		withSheet(SheetForm{Advantage: true}, fanoColumn("fano_adv_opt", fanoAdvantage+"Algorithm 2 optimised over Rényi orders (never above fano_adv_alpha1)", func(_, best bound.FanoBound) float64 { return best.Advantage })),
+		fanoColumn("fano_success_opt", "bound on the success probability P(correct) of reconstructing a target's value among M candidates (a probability, not an advantage): Algorithm 2 optimised over Rényi orders, as fano_adv_opt", func(_, best bound.FanoBound) float64 { return best.Success }),
 		{
 			Name: "pmp_mia_success", Family: "pmp", Format: table.Probability,
 			Applies: Applies{Requires: NeedDelta},
@@ -717,9 +718,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 					return 0, s
 				}
 				if delta > 0 {
-					return PMPSuccessDelta(eps, delta), skip{}
+					return bound.PMPSuccessDelta(eps, delta), skip{}
 				}
-				return PMPSuccess(eps), skip{}
+				return bound.PMPSuccess(eps), skip{}
 			},
 		},
 		{
@@ -739,7 +740,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !r.HasTarget {
 					return 0, skip{silent: true}
 				}
-				e, ok := PMPEpsilonForSuccess((1 + r.Target) / 2)
+				e, ok := bound.PMPEpsilonForSuccess((1 + r.Target) / 2)
 				return inverseResult(e, ok, "ε")
 			},
 		},
@@ -750,9 +751,9 @@ func outputColumns(confidences []float64) []OutputColumn {
 			"upper bound on the success of a practical membership-inference attack against the release, for records of the pmp_data parent set (each a member with probability 1/2)",
 			func(eps, delta float64) float64 {
 				if delta > 0 {
-					return PMPSuccessDelta(eps, delta)
+					return bound.PMPSuccessDelta(eps, delta)
 				}
-				return PMPSuccess(eps)
+				return bound.PMPSuccess(eps)
 			}),
 		{
 			Name: "onerun_posterior", Family: "onerun", Format: table.Probability,
@@ -773,7 +774,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !s.ok() {
 					return 0, s
 				}
-				beta := OneRunPosterior(eps, r.Baseline)
+				beta := bound.OneRunPosterior(eps, r.Baseline)
 				if beta == r.Baseline {
 					return beta, skip{} // ε = 0: the posterior is the prior, exactly
 				}
@@ -802,7 +803,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !s.ok() {
 					return 0, s
 				}
-				return numeric.RoundUp(OneRunAdvantage(eps, delta, r.Baseline), 0, 1), skip{}
+				return numeric.RoundUp(bound.OneRunAdvantage(eps, delta, r.Baseline), 0, 1), skip{}
 			},
 		},
 		{
@@ -832,7 +833,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !s.ok() {
 					return 0, s
 				}
-				eps, ok := OneRunEpsilonProtect(r.Target, delta, r.Baseline)
+				eps, ok := bound.OneRunEpsilonProtect(r.Target, delta, r.Baseline)
 				switch {
 				case !ok:
 					return 0, skip{why: whyTargetTooLow}
@@ -943,7 +944,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if alpha <= delta {
 					return 0, skip{why: "delta is at least 1 − confidence: no bound on the bits leaked at that confidence"}
 				}
-				bits, err := OneRunBitLeakage(eps, (alpha-delta)/(1-delta))
+				bits, err := bound.OneRunBitLeakage(eps, (alpha-delta)/(1-delta))
 				if err != nil {
 					return 0, skip{why: err.Error()}
 				}
@@ -969,7 +970,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 				if !s.ok() {
 					return 0, s
 				}
-				v, err := OneRunNarcissus(eps, delta, r.Baseline)
+				v, err := bound.OneRunNarcissus(eps, delta, r.Baseline)
 				if err != nil {
 					return 0, skip{why: err.Error()}
 				}
@@ -1012,11 +1013,11 @@ func successesColumn(name string, level float64) OutputColumn {
 			if c < 0 {
 				c = r.Confidence
 			}
-			bound := OneRunPure
+			which := bound.OneRunPure
 			if _, delta, _ := r.EpsilonDelta(); delta > 0 {
-				bound = OneRunThm35
+				which = bound.OneRunThm35
 			}
-			v, err := t.SuccessUpperBounds(bound, []float64{c})
+			v, err := t.SuccessUpperBounds(which, []float64{c})
 			if err != nil {
 				return 0, skip{why: err.Error()}
 			}
@@ -1099,7 +1100,7 @@ const guoCitation = "Guo, Sablayrolles & Sanjabi 2023, \"Analyzing Privacy Leaka
 // target among `candidates` equally likely values (the bound uses the
 // mechanism's Rényi-DP or mutual-information view); meaning says what it
 // bounds, the advantage or the success probability.
-func fanoColumn(name, meaning string, pick func(alpha1, best FanoBound) float64) OutputColumn {
+func fanoColumn(name, meaning string, pick func(alpha1, best bound.FanoBound) float64) OutputColumn {
 	return OutputColumn{
 		Name: name, Family: "fano", Format: table.Probability,
 		Applies: Applies{Mechanisms: fanoMechanisms(), Only: "(approx rows only with delta empty or 0 and one composition, rr rows only with one composition)", Asks: requestPrior},

@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -137,7 +138,7 @@ func TestGBRandomPriorsIndependent(t *testing.T) {
 			p[j] /= sum
 			hi, lo, sq = math.Max(hi, p[j]), math.Min(lo, p[j]), sq+p[j]*p[j]
 		}
-		st, err := GBPriorStats(p)
+		st, err := bound.GBPriorStats(p)
 		if err != nil {
 			t.Fatalf("%v: %v", p, err)
 		}
@@ -146,10 +147,10 @@ func TestGBRandomPriorsIndependent(t *testing.T) {
 		}
 		eps := 20 * rng.Float64() * rng.Float64()
 		g := newGBNaive(eps)
-		if got, want := GBReRoExact(eps, st.Kappa0, m), g.reroExact(hi, m); !relNear(got, want, 1e-9) {
+		if got, want := bound.GBReRoExact(eps, st.Kappa0, m), g.reroExact(hi, m); !relNear(got, want, 1e-9) {
 			t.Errorf("ε=%v %v: Prop 5.1 %v, independent %v", eps, p, got, want)
 		}
-		if got, want := GBAIAAdvantage(eps, st.Kappa0, st.Kappa0Min, st.Mu, m), g.aia(hi, lo, sq, m); !relNear(got, want, 1e-9) && !(want <= 0 && got <= 1e-15) {
+		if got, want := bound.GBAIAAdvantage(eps, st.Kappa0, st.Kappa0Min, st.Mu, m), g.aia(hi, lo, sq, m); !relNear(got, want, 1e-9) && !(want <= 0 && got <= 1e-15) {
 			t.Errorf("ε=%v %v: Prop 8.2 %v, independent %v", eps, p, got, want)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
 	"github.com/riskbatch/riskbatch/priors"
@@ -84,13 +85,13 @@ type Release struct {
 	Successes    int
 	HasSuccesses bool
 	Confidence   float64
-	tail         *OneRunTail
+	tail         *bound.OneRunTail
 	tailWhy      string
 	adv          float64 // 1 − f(baseline) − baseline, once computed
 	hasAdv       bool
 	fanoDone     bool
-	fanoA1       FanoBound
-	fanoBest     FanoBound
+	fanoA1       bound.FanoBound
+	fanoBest     bound.FanoBound
 	fanoWhy      string
 
 	compositions int // k of the compositions column (1 without)
@@ -139,7 +140,7 @@ func paddedPrior(d priors.Distribution, domain int) []float64 {
 // its targets over the attribute's domain. Over several distributions each
 // bound is the worst (largest) one: the bound of the riskiest target, as
 // single-target bounds use the largest p.
-func (r *Release) fano() (alpha1, best FanoBound, why string) {
+func (r *Release) fano() (alpha1, best bound.FanoBound, why string) {
 	if r.fanoDone {
 		return r.fanoA1, r.fanoBest, r.fanoWhy
 	}
@@ -157,7 +158,7 @@ func (r *Release) fano() (alpha1, best FanoBound, why string) {
 		r.fanoWhy = fmt.Sprintf("prior %q has %d distinct distributions (cells); the Fano bounds are computed for at most %d: use fewer known columns or the marginal key", r.Prior.Key(), len(d.Distinct), maxFanoDistributions)
 		return r.fanoA1, r.fanoBest, r.fanoWhy
 	}
-	r.fanoA1, r.fanoBest = FanoBound{Advantage: math.NaN()}, FanoBound{Advantage: math.NaN()}
+	r.fanoA1, r.fanoBest = bound.FanoBound{Advantage: math.NaN()}, bound.FanoBound{Advantage: math.NaN()}
 	for _, dist := range d.Distinct {
 		if dist.P[0] >= 1 {
 			// The cell's value is certain a priori: success 1, nothing to bound.
@@ -180,7 +181,7 @@ func (r *Release) fano() (alpha1, best FanoBound, why string) {
 // worseFano returns the worse of two Fano bounds: the largest advantage
 // (NaN counts as absent) with its order and information, and the largest
 // success and baseline of the two.
-func worseFano(a, b FanoBound) FanoBound {
+func worseFano(a, b bound.FanoBound) bound.FanoBound {
 	w := a
 	if math.IsNaN(a.Advantage) || b.Advantage > a.Advantage {
 		w = b
@@ -201,7 +202,7 @@ const (
 
 // fanoFor computes the Fano bounds for M candidates with a uniform prior
 // (prior nil) or for a prior vector (m 0).
-func (r *Release) fanoFor(m int, prior []float64) (alpha1, best FanoBound, why string) {
+func (r *Release) fanoFor(m int, prior []float64) (alpha1, best bound.FanoBound, why string) {
 	var err error
 	switch {
 	case r.Mechanism == MechanismDPSGD:
@@ -212,12 +213,12 @@ func (r *Release) fanoFor(m int, prior []float64) (alpha1, best FanoBound, why s
 			return alpha1, best, whyFanoComposedRR
 		}
 		var mi float64
-		if mi, err = FanoMIRandomizedResponse(rr, prior); err == nil {
-			alpha1, err = FanoAlgorithm1(mi, m, prior)
+		if mi, err = bound.FanoMIRandomizedResponse(rr, prior); err == nil {
+			alpha1, err = bound.FanoAlgorithm1(mi, m, prior)
 			best = alpha1
 		}
 	case r.hasRho:
-		alpha1, best, err = FanoZCDP(curve.ZCDP{Rho: r.rho}, m, prior)
+		alpha1, best, err = bound.FanoZCDP(curve.ZCDP{Rho: r.rho}, m, prior)
 		if err == nil && r.hasMu {
 			// Gaussian-type rows (gaussian, gdp, marginals): Theorem 2
 			// (eq. 19) bounds the mutual information by
@@ -227,9 +228,9 @@ func (r *Release) fanoFor(m int, prior []float64) (alpha1, best FanoBound, why s
 			alpha1, best, err = r.fanoGaussianThm2(m, prior, alpha1, best)
 		}
 	case r.hasRDP:
-		alpha1, best, err = FanoRDP(r.rdp, m, prior)
+		alpha1, best, err = bound.FanoRDP(r.rdp, m, prior)
 	case r.hasPure:
-		alpha1, best, err = FanoRDP(curve.RDP{Orders: []float64{math.Inf(1)}, Epsilons: []float64{r.pureEps}}, m, prior)
+		alpha1, best, err = bound.FanoRDP(curve.RDP{Orders: []float64{math.Inf(1)}, Epsilons: []float64{r.pureEps}}, m, prior)
 	default:
 		return alpha1, best, whyFanoNoRenyi
 	}
@@ -242,12 +243,12 @@ func (r *Release) fanoFor(m int, prior []float64) (alpha1, best FanoBound, why s
 // fanoGaussianThm2 tightens the Fano bounds of a Gaussian-type row: the
 // α = 1 bound becomes Algorithm 1 with Theorem 2's mutual information when
 // that is tighter, and the order-optimised bound is never above it.
-func (r *Release) fanoGaussianThm2(m int, prior []float64, alpha1, best FanoBound) (FanoBound, FanoBound, error) {
-	mi, err := FanoMIGaussian(r.mu, m, prior)
+func (r *Release) fanoGaussianThm2(m int, prior []float64, alpha1, best bound.FanoBound) (bound.FanoBound, bound.FanoBound, error) {
+	mi, err := bound.FanoMIGaussian(r.mu, m, prior)
 	if err != nil {
 		return alpha1, best, err
 	}
-	thm2, err := FanoAlgorithm1(mi, m, prior)
+	thm2, err := bound.FanoAlgorithm1(mi, m, prior)
 	if err != nil {
 		return alpha1, best, err
 	}
@@ -280,7 +281,7 @@ const maxTailTargets = 10_000_000
 // Tail returns the dominating Poisson-binomial of Swanberg et al. for the
 // row's targets at its (ε, δ), building it on first use, or the reason the
 // row has none. A row without targets has none, silently.
-func (r *Release) Tail() (*OneRunTail, skip) {
+func (r *Release) Tail() (*bound.OneRunTail, skip) {
 	if r.tail != nil {
 		return r.tail, skip{}
 	}
@@ -313,7 +314,7 @@ func (r *Release) Tail() (*OneRunTail, skip) {
 			p[i] = r.Baseline
 		}
 	}
-	t, err := NewOneRunTail(eps, delta, p)
+	t, err := bound.NewOneRunTail(eps, delta, p)
 	if err != nil {
 		r.tailWhy = err.Error()
 		return nil, skip{why: r.tailWhy}

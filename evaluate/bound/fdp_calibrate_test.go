@@ -1,13 +1,14 @@
-package evaluate
+package bound
 
 import (
-	"github.com/riskbatch/riskbatch/evaluate/curve"
-	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
-	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"math"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // Kulynych et al. 2025, "Inverse-problem oracles" table: for a worst-case target

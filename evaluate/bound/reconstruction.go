@@ -1,8 +1,7 @@
-package evaluate
+package bound
 
 import (
 	"errors"
-	"fmt"
 	"math"
 
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
@@ -132,28 +131,6 @@ func GBPriorStats(p []float64) (GBPrior, error) {
 		Kappa0Min: lo / sum,
 		Mu:        math.Min(sq.Value(), 1),
 	}, nil
-}
-
-// gbWorstOverPrior returns the largest value of bound over the distinct
-// distributions of the row's prior (GBPriorStats of each, over the
-// attribute's whole domain): the bound of the riskiest target.
-func (r *Release) gbWorstOverPrior(bound func(GBPrior) float64) (float64, skip) {
-	d := r.priorDistributions()
-	worst := math.NaN()
-	for _, dist := range d.Distinct {
-		st, err := GBPriorStats(paddedPrior(dist, d.Domain))
-		if err != nil {
-			return 0, skip{why: fmt.Sprintf("prior %q: %v", r.Prior.Key(), err)}
-		}
-		v := bound(st)
-		if math.IsNaN(v) {
-			return 0, skip{why: fmt.Sprintf("prior %q: a distribution of its attribute is not a valid prior over %d values", r.Prior.Key(), d.Domain)}
-		}
-		if !(v <= worst) {
-			worst = v
-		}
-	}
-	return worst, skip{}
 }
 
 // GBMIAYeomRaw returns the bound of Yeom et al. on the membership advantage
