@@ -6,8 +6,8 @@ import (
 	"io"
 	"math"
 	"strings"
-	"sync"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/memo"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -74,50 +74,42 @@ type pmpResult struct {
 	maxDistance float64
 }
 
-// pmpCache keeps pmp_data tables and results for one run. Bounded: when
-// full it starts afresh.
+// pmpCache keeps pmp_data tables and results for one run, bounded.
 type pmpCache struct {
-	mu      sync.Mutex
-	tables  map[pmpRef]*pmpLoad
-	results map[pmpKey]pmpResult
+	tables  *memo.Cache[pmpRef, pmpLoad]
+	results *memo.Cache[pmpKey, pmpResult]
 }
 
-// pmpLoad is a table being read or read once.
+// pmpLoad is a table read, or why it cannot be.
 type pmpLoad struct {
-	once sync.Once
-	t    *pmpTable
-	err  error
+	t   *pmpTable
+	err error
+}
+
+func newPMPCache() *pmpCache {
+	return &pmpCache{
+		tables:  memo.New[pmpRef, pmpLoad](pmpCacheSize, nil),
+		results: memo.New[pmpKey, pmpResult](1<<12, nil),
+	}
 }
 
 // table returns the table that ref names, written in the cell or opened
 // by src's loader on first use.
 func (c *pmpCache) table(ref pmpRef, src pmpSource) (*pmpTable, error) {
-	c.mu.Lock()
-	if c.tables == nil || len(c.tables) >= pmpCacheSize {
-		c.tables = map[pmpRef]*pmpLoad{}
-	}
-	l := c.tables[ref]
-	if l == nil {
-		l = &pmpLoad{}
-		c.tables[ref] = l
-	}
-	c.mu.Unlock()
-	l.once.Do(func() {
+	l := c.tables.Get(ref, func() pmpLoad {
 		if t, ok := parsePMPInline(ref.ref); ok {
-			l.t = t
-			return
+			return pmpLoad{t: t}
 		}
 		if src.loader == nil {
-			l.err = &pmpRefError{fmt.Errorf("%s is not a parent set written in the cell (records separated by \";\"), and this evaluation reads no files named in cells", ref.ref)}
-			return
+			return pmpLoad{err: &pmpRefError{fmt.Errorf("%s is not a parent set written in the cell (records separated by \";\"), and this evaluation reads no files named in cells", ref.ref)}}
 		}
 		dt, err := src.loader.OpenData(ref.file, ref.ref)
 		if err != nil {
-			l.err = &pmpRefError{err}
-			return
+			return pmpLoad{err: &pmpRefError{err}}
 		}
 		defer dt.Close()
-		l.t, l.err = readPMPTable(ref.ref, dt)
+		t, err := readPMPTable(ref.ref, dt)
+		return pmpLoad{t, err}
 	})
 	return l.t, l.err
 }
@@ -171,20 +163,7 @@ func parsePMPInline(s string) (t *pmpTable, ok bool) {
 
 // result returns the remembered result of key, computing it on first use.
 func (c *pmpCache) result(key pmpKey, compute func() pmpResult) pmpResult {
-	c.mu.Lock()
-	r, ok := c.results[key]
-	c.mu.Unlock()
-	if ok {
-		return r
-	}
-	r = compute()
-	c.mu.Lock()
-	if c.results == nil || len(c.results) >= 1<<12 {
-		c.results = map[pmpKey]pmpResult{}
-	}
-	c.results[key] = r
-	c.mu.Unlock()
-	return r
+	return c.results.Get(key, compute)
 }
 
 // readPMPTable reads a pmp_data table that the cell ref names: its rows

@@ -6,10 +6,10 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
+	"github.com/riskbatch/riskbatch/evaluate/internal/memo"
 )
 
 // The row side of DP-SGD: reading extra_stages, the run's caches of
@@ -80,52 +80,37 @@ func stagesKey(stages []pld.Stage) string {
 	return b.String()
 }
 
-// pldCache remembers the PLD accountants of a run by their stages: building
-// one takes from a few to a few hundred milliseconds, and sweeps and model
-// zoos repeat the same (σ, q, steps). Concurrent rows asking for the same
-// stages wait for one computation. It is bounded by the grid points it
-// holds (each costs about 50 bytes with its error estimate); when full it
-// starts afresh, which costs recomputation, never memory.
+// pldCache remembers the PLD accountants of a run by their stages:
+// building one takes from a few to a few hundred milliseconds. It is
+// bounded by the grid points it holds (each costs about 50 bytes with its
+// error estimate).
 type pldCache struct {
-	mu     sync.Mutex
-	m      map[string]*pldEntry
-	points int
+	*memo.Cache[string, pldEntry]
 }
 
+// pldEntry is an accountant, or the error of building it.
 type pldEntry struct {
-	once sync.Once
-	p    *pld.PLD
-	err  error
+	p   *pld.PLD
+	err error
 }
 
 // pldCachePoints bounds the grid points held by a pldCache (about 200 MB).
 const pldCachePoints = 1 << 22
 
+func newPLDCache() *pldCache {
+	return &pldCache{memo.New[string](pldCachePoints, func(e pldEntry) int {
+		if e.p == nil {
+			return 0
+		}
+		return e.p.GridPoints()
+	})}
+}
+
 // get returns the accountant of the stages, building it on first use.
 func (c *pldCache) get(stages []pld.Stage) (*pld.PLD, error) {
-	key := stagesKey(stages)
-	c.mu.Lock()
-	if c.m == nil {
-		c.m = make(map[string]*pldEntry)
-	}
-	e, ok := c.m[key]
-	if !ok {
-		e = &pldEntry{}
-		c.m[key] = e
-	}
-	c.mu.Unlock()
-	e.once.Do(func() {
-		e.p, e.err = curve.NewPLD(stages)
-		if e.err != nil {
-			return
-		}
-		c.mu.Lock()
-		c.points += e.p.GridPoints()
-		if c.points > pldCachePoints {
-			c.m = map[string]*pldEntry{key: e}
-			c.points = e.p.GridPoints()
-		}
-		c.mu.Unlock()
+	e := c.Get(stagesKey(stages), func() pldEntry {
+		p, err := curve.NewPLD(stages)
+		return pldEntry{p, err}
 	})
 	return e.p, e.err
 }
@@ -143,33 +128,29 @@ type noiseKey struct {
 	rdp      bool
 }
 
+// noiseEntry is a calibrated noise multiplier, or why there is none.
 type noiseEntry struct {
-	once  sync.Once
 	sigma float64
 	why   string
 }
 
 // noiseCache remembers noise calibrations, which cost a dozen or more
-// accountings each. Bounded like rdpCache.
+// accountings each.
 type noiseCache struct {
-	mu sync.Mutex
-	m  map[noiseKey]*noiseEntry
+	*memo.Cache[noiseKey, noiseEntry]
 }
 
 const noiseCacheSize = 4096
 
+func newNoiseCache() *noiseCache {
+	return &noiseCache{memo.New[noiseKey, noiseEntry](noiseCacheSize, nil)}
+}
+
 func (c *noiseCache) get(k noiseKey, compute func() (float64, string)) (float64, string) {
-	c.mu.Lock()
-	if c.m == nil || len(c.m) >= noiseCacheSize {
-		c.m = make(map[noiseKey]*noiseEntry)
-	}
-	e, ok := c.m[k]
-	if !ok {
-		e = &noiseEntry{}
-		c.m[k] = e
-	}
-	c.mu.Unlock()
-	e.once.Do(func() { e.sigma, e.why = compute() })
+	e := c.Get(k, func() noiseEntry {
+		sigma, why := compute()
+		return noiseEntry{sigma, why}
+	})
 	return e.sigma, e.why
 }
 
@@ -205,7 +186,7 @@ func (r *Release) noiseForTarget(useRDP bool) (float64, skip) {
 	}
 	cache := r.noise
 	if cache == nil {
-		cache = &noiseCache{}
+		cache = newNoiseCache()
 	}
 	loose, why := cache.get(key, func() (float64, string) {
 		sigma, err := curve.NoiseForTargetRDP(r.dpsgd, r.extraRDP, r.Target, b)
