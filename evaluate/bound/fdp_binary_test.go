@@ -8,6 +8,7 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
+	"github.com/riskbatch/riskbatch/internal/testenv"
 )
 
 // binOpaque hides a curve's concrete type, so that BayesRisk takes its
@@ -183,9 +184,9 @@ func TestBayesRiskComposedAgainstGrid(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, pi := range []float64{0.05, 0.3, 0.5, 0.8, 0.97} {
-			grid := math.Inf(1)
-			for i := 0; i <= 200000; i++ {
-				a := float64(i) / 200000
+			grid, n := math.Inf(1), testenv.Count(50000, 200000)
+			for i := 0; i <= n; i++ {
+				a := float64(i) / float64(n)
 				grid = math.Min(grid, pi*a+(1-pi)*c.TradeOff(a))
 			}
 			r := BayesRisk(c, pi)

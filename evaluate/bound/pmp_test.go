@@ -8,6 +8,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
+	"github.com/riskbatch/riskbatch/internal/testenv"
 )
 
 // Tests for lowy.go: Lowy et al. 2024 (AAAI). Every expected value names
@@ -854,7 +855,7 @@ func TestPMPDiscreteTwoSided(t *testing.T) {
 // ordering of the roots.
 func TestPMPGaussianMatchesPerRecord(t *testing.T) {
 	rng := rand.New(rand.NewSource(11))
-	for trial := range 6 {
+	for trial := range testenv.Count(3, 6) {
 		n2 := 40 + 20*trial
 		f := make([][]float64, n2)
 		for i := range f {

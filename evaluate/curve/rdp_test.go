@@ -41,7 +41,7 @@ func TestRDPSingleOrder(t *testing.T) {
 	for _, c := range []struct{ a, eps float64 }{{2, 1}, {10, 3}, {1.5, 0.2}, {50, 5}, {1.05, 0.01}, {3, 10}} {
 		r := RDP{Orders: []float64{c.a}, Epsilons: []float64{c.eps}}
 		for _, x := range []float64{1e-3, 0.02, 0.1, 0.25, 0.5, 0.8, 0.97} {
-			lo, hi := rdpBruteForce(c.a, c.eps, x, 200000)
+			lo, hi := rdpBruteForce(c.a, c.eps, x, testenv.Count(20000, 200000))
 			f := r.TradeOff(x)
 			if f > hi+1e-15 || f < lo-1e-12 {
 				t.Errorf("α=%v ε=%v x=%v: f = %.15g, brute force in (%.15g, %.15g]", c.a, c.eps, x, f, lo, hi)
@@ -117,10 +117,10 @@ func TestRDPCurveIsMaxAndValid(t *testing.T) {
 		for i := range r.Orders {
 			singles[i] = RDP{Orders: r.Orders[i : i+1], Epsilons: r.Epsilons[i : i+1]}
 		}
-		const n = 1000
+		n := testenv.Count(200, 1000)
 		prev, maxAdv := 1.0, 0.0
 		for i := 0; i <= n; i++ {
-			x := float64(i) / n
+			x := float64(i) / float64(n)
 			f := r.TradeOff(x)
 			if i%50 == 25 {
 				best := 0.0
@@ -134,7 +134,7 @@ func TestRDPCurveIsMaxAndValid(t *testing.T) {
 			if f > prev+1e-15 || f > 1-x+1e-15 || f < 0 {
 				t.Errorf("set %d x=%v: f = %v (previous %v)", si, x, f, prev)
 			}
-			if i > 0 && i < n && 2*f > r.TradeOff(x-1.0/n)+r.TradeOff(x+1.0/n)+1e-13 {
+			if i > 0 && i < n && 2*f > r.TradeOff(x-1.0/float64(n))+r.TradeOff(x+1.0/float64(n))+1e-13 {
 				t.Errorf("set %d x=%v: not convex", si, x)
 			}
 			if ff := r.TradeOff(f); f > 1e-6 && f < 1 && !approx.Near(ff, x, 1e-9, 0) {

@@ -163,13 +163,17 @@ func TestReferenceAccountants(t *testing.T) {
 // ε as 3.95, 3.2, 2.7, 1.9 and 1.45 (Kulynych et al. 2025).
 func TestGPT2Table(t *testing.T) {
 	const q, steps = 0.0038010957846441, 792
-	for _, c := range []struct{ sigma, target, printed float64 }{
+	rows := []struct{ sigma, target, printed float64 }{
 		{0.5715066078978425, 4.0, 3.95},
+		{0.7497660219048379, 1.5, 1.45},
 		{0.607176132813643, 3.25, 3.2},
 		{0.636648345573876, 2.75, 2.7},
 		{0.6945392638626464, 2.0, 1.9},
-		{0.7497660219048379, 1.5, 1.45},
-	} {
+	}
+	if !testenv.Long() {
+		rows = rows[:2] // the ends of the table
+	}
+	for _, c := range rows {
 		p := mustDPSGD(t, Stage{c.sigma, q, steps})
 		eps := p.Epsilon(1e-5)
 		if !(eps <= c.target) || math.Abs(eps-c.printed) > 0.05 {
@@ -182,7 +186,7 @@ func TestGPT2Table(t *testing.T) {
 // keep their defining properties on random configurations.
 func TestProperties(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
-	for trial := range 12 {
+	for trial := range testenv.Count(4, 12) {
 		st := Stage{
 			NoiseMultiplier: math.Exp(rng.Float64()*math.Log(30)) * 0.3, // 0.3 … 9
 			SampleRate:      math.Exp(-rng.Float64() * math.Log(1e4)),   // 1e-4 … 1
