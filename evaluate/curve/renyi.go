@@ -240,7 +240,7 @@ func (o renyiOrder) gapRoot(g gapGeometry, start float64) float64 {
 		p := g.point(t)
 		return o.excess(&p)
 	}
-	return increasingRoot(ex, start, gapTMin, gapTMax)
+	return numeric.IncreasingRoot(ex, start, gapTMin, gapTMax)
 }
 
 // symmetricPoint returns the point x = y = σ(−L) on the anti-diagonal,
@@ -275,7 +275,7 @@ func (o renyiOrder) fixedPoint(start float64) float64 {
 	if !math.IsInf(start, 1) && start > 0 {
 		from = numeric.LogPos(start)
 	}
-	s := increasingRoot(ex, from, fixedLogLMin, fixedLogLMax)
+	s := numeric.IncreasingRoot(ex, from, fixedLogLMin, fixedLogLMax)
 	return math.Exp(s) * (1 + 4*numeric.MachineEpsilon)
 }
 
@@ -319,97 +319,4 @@ func (o renyiOrder) deltaAt(eps float64) float64 {
 		return 1 // contributes through η only
 	}
 	return math.Min(1, math.Exp(o.am1*(o.e-eps+math.Log1p(-1/o.a))-math.Log(o.a)))
-}
-
-// increasingRoot finds where ex changes sign from ≤ 0 to > 0 and returns
-// the final bracket's upper end (where ex > 0). start, when finite, is
-// where the search begins (typically a root of another order, close to this
-// one); otherwise it begins at 0. If ex(tmin) > 0, tmin is returned; if ex
-// stays ≤ 0 up to tmax, +Inf is returned.
-func increasingRoot(ex func(float64) float64, start, tmin, tmax float64) float64 {
-	t, step := 0.0, 1.0
-	if !math.IsInf(start, 0) && !math.IsNaN(start) {
-		t, step = start, 1e-3*math.Max(1, math.Abs(start))
-	}
-	t = math.Min(math.Max(t, tmin), tmax)
-	f := ex(t)
-	var lo, hi, fLo, fHi float64
-	if f > 0 {
-		hi, fHi = t, f
-		lo, fLo = searchDown(ex, hi, step, tmin)
-		if math.IsNaN(lo) {
-			return tmin
-		}
-	} else {
-		lo, fLo = t, f
-		for {
-			t = lo + step
-			if t > tmax {
-				return math.Inf(1)
-			}
-			if f = ex(t); f > 0 {
-				hi, fHi = t, f
-				break
-			}
-			lo, fLo = t, f
-			step *= 2
-		}
-	}
-	return illinois(ex, lo, hi, fLo, fHi)
-}
-
-// searchDown steps down from hi by doubling steps until ex ≤ 0; NaN if it
-// passes tmin first.
-func searchDown(ex func(float64) float64, hi, step, tmin float64) (float64, float64) {
-	for {
-		t := hi - step
-		if t < tmin {
-			t = tmin
-		}
-		f := ex(t)
-		if !(f > 0) {
-			return t, f
-		}
-		if t == tmin {
-			return math.NaN(), 0
-		}
-		step *= 2
-	}
-}
-
-// illinois narrows a bracket with ex(lo) ≤ 0 < ex(hi) by the Illinois
-// variant of regula falsi, with a bisection whenever a step fails to halve
-// the bracket, to a relative width of 2⁻⁵⁰, and returns hi.
-func illinois(ex func(float64) float64, lo, hi, fLo, fHi float64) float64 {
-	side := 0
-	for i := 0; i < 200; i++ {
-		w := hi - lo
-		if w <= 0x1p-50*math.Max(1, math.Max(math.Abs(lo), math.Abs(hi))) {
-			break
-		}
-		m := lo + w/2
-		if i%3 != 2 && fHi > fLo && !math.IsInf(fHi, 0) && !math.IsInf(fLo, 0) {
-			if c := hi - fHi*w/(fHi-fLo); c > lo && c < hi {
-				m = c
-			}
-		}
-		if m <= lo || m >= hi {
-			break
-		}
-		f := ex(m)
-		if f > 0 {
-			hi, fHi = m, f
-			if side == 1 {
-				fLo /= 2
-			}
-			side = 1
-		} else {
-			lo, fLo = m, f
-			if side == -1 {
-				fHi /= 2
-			}
-			side = -1
-		}
-	}
-	return hi
 }

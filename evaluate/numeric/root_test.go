@@ -9,7 +9,7 @@ import (
 // zero and over the whole float range; FirstTrue returns the upper end.
 func TestBracketFloats(t *testing.T) {
 	ok := func(x float64) bool { return x*x <= 2 }
-	for _, r := range [][2]float64{{0, 2}, {1, math.MaxFloat64}, {-0.0, 1.5}} {
+	for _, r := range [][2]float64{{0, 2}, {1, math.MaxFloat64}, {math.Copysign(0, -1), 1.5}} {
 		lo, hi := BracketFloats(ok, r[0], r[1])
 		if !ok(lo) || ok(hi) || math.Nextafter(lo, math.Inf(1)) != hi {
 			t.Errorf("bracket from %v: [%v, %v]", r, lo, hi)
@@ -53,5 +53,26 @@ func TestBisect(t *testing.T) {
 	}
 	if !(lo <= math.Ln2 && math.Ln2 <= hi) {
 		t.Errorf("[%.17g, %.17g] misses ln 2", lo, hi)
+	}
+}
+
+// IncreasingRoot brackets the sign change of an increasing function from
+// a start on either side, narrows it to 2⁻⁵⁰ relative and returns the end
+// where ex > 0; it reports the ends of the range when the change lies
+// outside it.
+func TestIncreasingRoot(t *testing.T) {
+	ex := func(x float64) float64 { return x*x*x - 2 } // root ∛2
+	want := math.Cbrt(2)
+	for _, start := range []float64{0, 1, 5, math.Inf(1), math.NaN()} {
+		got := IncreasingRoot(ex, start, -10, 10)
+		if !(ex(got) > 0) || math.Abs(got-want) > 4*0x1p-50*want {
+			t.Errorf("start %v: root %.17g, want just above %.17g", start, got, want)
+		}
+	}
+	if got := IncreasingRoot(ex, 0, 3, 10); got != 3 {
+		t.Errorf("root below the range: %v, want tmin 3", got)
+	}
+	if got := IncreasingRoot(ex, 0, -10, 1); !math.IsInf(got, 1) {
+		t.Errorf("root above the range: %v, want +Inf", got)
 	}
 }
