@@ -3,26 +3,29 @@ package evaluate
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
+	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/table"
 )
 
 // A dpsgd row fills the PLD columns, the RDP comparison columns and the
 // calibration columns, and they agree with the accountants called
-// directly.
+// directly. A short run accounts 200 steps, a long one 2000.
 func TestDPSGDRowColumns(t *testing.T) {
+	steps := testenv.Count(200, 2000)
 	row := map[string]string{
-		"noise_multiplier": "1.1", "sample_rate": "0.01", "steps": "2000",
+		"noise_multiplier": "1.1", "sample_rate": "0.01", "steps": strconv.Itoa(steps),
 		"extra_stages": "8, 1, 2", "delta": "1e-5", "baseline": "0.1", "target_advantage": "0.2",
 	}
 	st, msg, out := evalRow(t, row)
 	if st != StatusOK {
 		t.Fatalf("status %s: %s", st, msg)
 	}
-	p, err := pld.NewDPSGD([]pld.Stage{{NoiseMultiplier: 1.1, SampleRate: 0.01, Steps: 2000}, {NoiseMultiplier: 8, SampleRate: 1, Steps: 2}}, pld.Options{})
+	p, err := pld.NewDPSGD([]pld.Stage{{NoiseMultiplier: 1.1, SampleRate: 0.01, Steps: steps}, {NoiseMultiplier: 8, SampleRate: 1, Steps: 2}}, pld.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
@@ -15,34 +16,6 @@ import (
 // Sablayrolles & Sanjabi 2022), §4.3, whose values were computed in
 // 25–50-digit mpmath; each test names its table. Printed values are
 // compared to half a unit in their last printed digit (×1.01).
-
-// fanoCatalog parses a catalog value and returns it with the tolerance its
-// printing implies. "0" and "1" are exact (trivial or vanishing bounds).
-func fanoCatalog(t *testing.T, s string) (v, tol float64) {
-	t.Helper()
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		t.Fatalf("catalog value %q: %v", s, err)
-	}
-	if s == "0" || s == "1" {
-		return v, 0
-	}
-	mant := strings.TrimLeft(strings.ToLower(s), "+-")
-	if i := strings.IndexByte(mant, 'e'); i >= 0 {
-		mant = mant[:i]
-	}
-	digits := strings.TrimLeft(strings.ReplaceAll(mant, ".", ""), "0")
-	e := math.Floor(math.Log10(math.Abs(v)))
-	return v, 0.5 * math.Pow(10, e-float64(max(len(digits), 1)-1)) * 1.01
-}
-
-func fanoCheck(t *testing.T, what string, got float64, s string) {
-	t.Helper()
-	want, tol := fanoCatalog(t, s)
-	if !(math.Abs(got-want) <= tol) {
-		t.Errorf("%s = %.13g, catalog %s (±%.2g)", what, got, s, tol)
-	}
-}
 
 // fanoB and fanoM return a function that unwraps a result and fails the
 // test on an error.
@@ -89,7 +62,7 @@ func TestFanoAlgorithm1Grid(t *testing.T) {
 	for _, r := range rows {
 		for i, s := range strings.Fields(r.vals) {
 			b := fanoB(t)(FanoAlgorithm1(eps[i], r.m, nil))
-			fanoCheck(t, "Alg1(M="+strconv.Itoa(r.m)+", μ="+strconv.FormatFloat(eps[i], 'g', -1, 64)+")", b.Advantage, s)
+			approx.CheckCatalog(t, "Alg1(M="+strconv.Itoa(r.m)+", μ="+strconv.FormatFloat(eps[i], 'g', -1, 64)+")", b.Advantage, s)
 			if s == "1" && !b.Trivial {
 				t.Errorf("M=%d μ=%v: μ ≥ ln M must be flagged trivial", r.m, eps[i])
 			}
@@ -106,8 +79,8 @@ func TestFanoAlgorithm1Grid(t *testing.T) {
 		{6, 50256, "0.384190184601", "0.615802170584"},
 	} {
 		b := fanoB(t)(FanoAlgorithm1(c.mi, c.m, nil))
-		fanoCheck(t, "t*", 1-b.Success, c.tt)
-		fanoCheck(t, "Adv", b.Advantage, c.adv)
+		approx.CheckCatalog(t, "t*", 1-b.Success, c.tt)
+		approx.CheckCatalog(t, "Adv", b.Advantage, c.adv)
 	}
 }
 
@@ -118,8 +91,8 @@ func TestFanoAlgorithm1SmallCases(t *testing.T) {
 	ts := strings.Fields("0.4776430478 0.4294074297 0.3432184016 0.2802053738 0.1948271628 0.1335860254 0.04818874584 0.0003515197532")
 	for i, mi := range mis {
 		b := fanoB(t)(FanoAlgorithm1(mi, 2, nil))
-		fanoCheck(t, "M=2 Adv", b.Advantage, advs[i])
-		fanoCheck(t, "M=2 t*", 1-b.Success, ts[i])
+		approx.CheckCatalog(t, "M=2 Adv", b.Advantage, advs[i])
+		approx.CheckCatalog(t, "M=2 t*", 1-b.Success, ts[i])
 	}
 
 	ms := []int{2, 10, 100, 10000, 10000000000}
@@ -133,7 +106,7 @@ func TestFanoAlgorithm1SmallCases(t *testing.T) {
 	} {
 		for i, s := range strings.Fields(r.vals) {
 			b := fanoB(t)(FanoAlgorithm1(r.c*math.Log(float64(ms[i])), ms[i], nil))
-			fanoCheck(t, "ε = c ln M", b.Advantage, s)
+			approx.CheckCatalog(t, "ε = c ln M", b.Advantage, s)
 		}
 	}
 
@@ -143,7 +116,7 @@ func TestFanoAlgorithm1SmallCases(t *testing.T) {
 		exact string
 	}{{10, 1e-6, "0.0004717006456"}, {2, 1e-6, "0.001414213327"}, {50256, 1e-4, "9.127772181e-5"}} {
 		b := fanoB(t)(FanoAlgorithm1(c.mi, c.m, nil))
-		fanoCheck(t, "small μ", b.Advantage, c.exact)
+		approx.CheckCatalog(t, "small μ", b.Advantage, c.exact)
 	}
 }
 
@@ -186,8 +159,8 @@ func TestFanoIWPCPrior(t *testing.T) {
 	advs := strings.Fields("0.01501588016 0.02293849879 0.07408784292 0.1989899103 0.2987818007 0.4416857318 0.7168246146 0.9742707469 0.9992378439")
 	for i, mi := range mis {
 		b := fanoB(t)(FanoAlgorithm1(mi, 3, fanoIWPC))
-		fanoCheck(t, "IWPC t*", 1-b.Success, ts[i])
-		fanoCheck(t, "IWPC Adv", b.Advantage, advs[i])
+		approx.CheckCatalog(t, "IWPC t*", 1-b.Success, ts[i])
+		approx.CheckCatalog(t, "IWPC Adv", b.Advantage, advs[i])
 		if b.PStar != 0.367 {
 			t.Errorf("p* = %v", b.PStar)
 		}
@@ -203,9 +176,9 @@ func TestFanoIWPCPrior(t *testing.T) {
 		{4, "1.058536536", "0.9918312616", "1"},
 	} {
 		mi := fanoM(t)(FanoMIGaussian(math.Sqrt(2*c.rho), 0, fanoIWPC))
-		fanoCheck(t, "IWPC Thm2 μ", mi, c.mu)
-		fanoCheck(t, "IWPC Thm2 Adv", fanoB(t)(FanoAlgorithm1(mi, 0, fanoIWPC)).Advantage, c.adv)
-		fanoCheck(t, "IWPC Thm1 Adv", fanoB(t)(FanoAlgorithm1(c.rho, 0, fanoIWPC)).Advantage, c.advRho)
+		approx.CheckCatalog(t, "IWPC Thm2 μ", mi, c.mu)
+		approx.CheckCatalog(t, "IWPC Thm2 Adv", fanoB(t)(FanoAlgorithm1(mi, 0, fanoIWPC)).Advantage, c.adv)
+		approx.CheckCatalog(t, "IWPC Thm1 Adv", fanoB(t)(FanoAlgorithm1(c.rho, 0, fanoIWPC)).Advantage, c.advRho)
 	}
 	for _, c := range []struct {
 		q             float64
@@ -216,22 +189,22 @@ func TestFanoIWPCPrior(t *testing.T) {
 		{0.75, "0.05863664516", "0.2187631655", "0.2101105845"},
 	} {
 		mi := fanoM(t)(FanoMIRandomizedResponse(RandomizedResponseFromQ(c.q, 3), fanoIWPC))
-		fanoCheck(t, "IWPC RR I", mi, c.mi)
+		approx.CheckCatalog(t, "IWPC RR I", mi, c.mi)
 		b := fanoB(t)(FanoAlgorithm1(mi, 3, fanoIWPC))
-		fanoCheck(t, "IWPC RR Adv", b.Advantage, c.adv)
-		mapAdv, _ := fanoCatalog(t, c.map_)
+		approx.CheckCatalog(t, "IWPC RR Adv", b.Advantage, c.adv)
+		mapAdv, _ := approx.CatalogValue(t, c.map_)
 		if b.Advantage < mapAdv {
 			t.Errorf("q=%v: Fano bound %v below the exact MAP advantage %v", c.q, b.Advantage, mapAdv)
 		}
 	}
 	h := fanoM(t)(FanoMIGaussian(math.Inf(1), 0, fanoIWPC))
-	fanoCheck(t, "H(p)", h, "1.09450099275")
+	approx.CheckCatalog(t, "H(p)", h, "1.09450099275")
 	for _, c := range []struct {
 		alpha float64
 		want  string
 	}{{1, "1.09450099275"}, {2, "1.09050722363"}, {math.Inf(1), "1.00239343093"}} {
 		got := fanoM(t)(FanoEpsilonMax(1, c.alpha, 0, fanoIWPC))
-		fanoCheck(t, "H_α(p)", got, c.want)
+		approx.CheckCatalog(t, "H_α(p)", got, c.want)
 	}
 }
 
@@ -271,14 +244,14 @@ func TestFanoRandomizedResponseM10(t *testing.T) {
 	}
 	for _, r := range rows {
 		rr := RandomizedResponseFromQ(r.q, 10)
-		fanoCheck(t, "ε_DP", rr.Epsilon, r.epsDP)
+		approx.CheckCatalog(t, "ε_DP", rr.Epsilon, r.epsDP)
 		mi := fanoM(t)(FanoMIRandomizedResponse(rr, nil))
-		fanoCheck(t, "exact I", mi, r.mi)
+		approx.CheckCatalog(t, "exact I", mi, r.mi)
 		b := fanoB(t)(FanoAlgorithm1(mi, 10, nil))
 		if want := 1 - r.q; !(math.Abs(b.Advantage-want) <= 1e-12) || b.Advantage < want-1e-15 {
 			t.Errorf("q=%v: Alg1(exact I) = %.16g, want 1 − q = %v (App. A.2)", r.q, b.Advantage, want)
 		}
-		fanoCheck(t, "ε_KL", fanoRRRenyi(r.q, 10, 1), r.epsKL)
+		approx.CheckCatalog(t, "ε_KL", fanoRRRenyi(r.q, 10, 1), r.epsKL)
 		// The RR RDP curve on the catalog's grid; the α = 1 entry is ε_KL.
 		var rdp curve.RDP
 		for i := 0; i <= 599; i++ {
@@ -290,8 +263,8 @@ func TestFanoRandomizedResponseM10(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fanoCheck(t, "Alg1(ε_KL)", a1.Advantage, r.alg1)
-		fanoCheck(t, "Alg2-opt", best.Advantage, r.alg2opt)
+		approx.CheckCatalog(t, "Alg1(ε_KL)", a1.Advantage, r.alg1)
+		approx.CheckCatalog(t, "Alg2-opt", best.Advantage, r.alg2opt)
 		if best.Advantage > a1.Advantage || best.Advantage < 1-r.q-1e-12 {
 			t.Errorf("q=%v: α-opt %v not in [MAP 1 − q, α = 1 value %v]", r.q, best.Advantage, a1.Advantage)
 		}
@@ -319,18 +292,18 @@ func TestFanoGaussian(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fanoCheck(t, "Thm1 α=1", a1.Advantage, r.thm1)
+		approx.CheckCatalog(t, "Thm1 α=1", a1.Advantage, r.thm1)
 		// The catalog minimised on the grid α = 1…11 step 0.025; the
 		// continuous search can only be lower, and by little.
-		want, _ := fanoCatalog(t, r.alg2opt)
+		want, _ := approx.CatalogValue(t, r.alg2opt)
 		if !(best.Advantage <= want+1e-8 && best.Advantage >= want-1e-4) {
 			t.Errorf("σ=%v: α-opt %.10g (α=%.4g), catalog grid value %s", r.sigma, best.Advantage, best.Order, r.alg2opt)
 		}
 		mi := fanoM(t)(FanoMIGaussian(mu, 10, nil))
-		fanoCheck(t, "Thm2 μ", mi, r.thm2mu)
+		approx.CheckCatalog(t, "Thm2 μ", mi, r.thm2mu)
 		b := fanoB(t)(FanoAlgorithm1(mi, 10, nil))
-		fanoCheck(t, "Thm2 Adv", b.Advantage, r.thm2adv)
-		mapAdv, _ := fanoCatalog(t, r.mapAdv)
+		approx.CheckCatalog(t, "Thm2 Adv", b.Advantage, r.thm2adv)
+		mapAdv, _ := approx.CatalogValue(t, r.mapAdv)
 		if b.Advantage < mapAdv || best.Advantage < mapAdv {
 			t.Errorf("σ=%v: a bound is below the exact MAP advantage %v", r.sigma, mapAdv)
 		}
@@ -348,15 +321,15 @@ func TestFanoGaussian(t *testing.T) {
 		{2, "0.05887828223", "0.3397449837", "0.2763263902", "0.1172077607"},
 		{3, "0.02703296464", "0.2314669673", "0.1863362842", "0.05401313886"},
 	} {
-		i, _ := fanoCatalog(t, r.exactI)
+		i, _ := approx.CatalogValue(t, r.exactI)
 		b := fanoB(t)(FanoAlgorithm1(i, 2, nil))
-		fanoCheck(t, "M=2 Fano(exact I)", b.Advantage, r.adv)
+		approx.CheckCatalog(t, "M=2 Fano(exact I)", b.Advantage, r.adv)
 		mapAdv := 2*numeric.NormCDF(1/(math.Sqrt2*r.sigma)) - 1 // catalog B8, M = 2
-		fanoCheck(t, "M=2 MAP", mapAdv, r.map_)
+		approx.CheckCatalog(t, "M=2 MAP", mapAdv, r.map_)
 		if b.Advantage < mapAdv {
 			t.Errorf("σ=%v: Fano %v below MAP %v", r.sigma, b.Advantage, mapAdv)
 		}
-		fanoCheck(t, "M=2 Thm2 μ", fanoM(t)(FanoMIGaussian(math.Sqrt2/r.sigma, 2, nil)), r.mu)
+		approx.CheckCatalog(t, "M=2 Thm2 μ", fanoM(t)(FanoMIGaussian(math.Sqrt2/r.sigma, 2, nil)), r.mu)
 	}
 }
 
@@ -378,12 +351,12 @@ func TestFanoAlgorithm2Points(t *testing.T) {
 		{2, 0.1, 0, fanoIWPC, "0.507387178549", "0.198440476225"},
 	} {
 		b := fanoB(t)(FanoAlgorithm2(c.alpha, c.mi, c.m, c.prior))
-		fanoCheck(t, "Alg2 t*", 1-b.Success, c.tt)
-		fanoCheck(t, "Alg2 Adv", b.Advantage, c.adv)
+		approx.CheckCatalog(t, "Alg2 t*", 1-b.Success, c.tt)
+		approx.CheckCatalog(t, "Alg2 Adv", b.Advantage, c.adv)
 	}
 	b := fanoB(t)(FanoAlgorithm2(1+1e-12, 0.3, 10, nil))
-	fanoCheck(t, "Alg2(α=1+1e-12)", b.Advantage, "0.326312293204")
-	fanoCheck(t, "Alg1(0.3)", fanoB(t)(FanoAlgorithm1(0.3, 10, nil)).Advantage, "0.326312293204")
+	approx.CheckCatalog(t, "Alg2(α=1+1e-12)", b.Advantage, "0.326312293204")
+	approx.CheckCatalog(t, "Alg1(0.3)", fanoB(t)(FanoAlgorithm1(0.3, 10, nil)).Advantage, "0.326312293204")
 
 	for _, c := range []struct {
 		m     int
@@ -400,10 +373,10 @@ func TestFanoAlgorithm2Points(t *testing.T) {
 	} {
 		for i, s := range strings.Fields(c.vals) {
 			alpha := []float64{50, 500, 5000}[i]
-			fanoCheck(t, "Alg2 large α", fanoB(t)(FanoAlgorithm2(alpha, c.eps, c.m, c.prior)).Advantage, s)
+			approx.CheckCatalog(t, "Alg2 large α", fanoB(t)(FanoAlgorithm2(alpha, c.eps, c.m, c.prior)).Advantage, s)
 		}
 		inf := fanoB(t)(FanoAlgorithm2(math.Inf(1), c.eps, c.m, c.prior))
-		fanoCheck(t, "Alg2 α=∞", inf.Advantage, c.limit)
+		approx.CheckCatalog(t, "Alg2 α=∞", inf.Advantage, c.limit)
 		closed := c.pStar * math.Expm1(c.eps) / (1 - c.pStar)
 		if !(math.Abs(inf.Advantage-closed) <= 1e-12*closed) {
 			t.Errorf("α=∞: %v, closed form p*(e^ε−1)/(1−p*) = %v", inf.Advantage, closed)
@@ -433,13 +406,13 @@ func TestFanoDPSGDGPT2(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fanoCheck(t, "GPT-2 Alg1", a1.Advantage, r.alg1)
+		approx.CheckCatalog(t, "GPT-2 Alg1", a1.Advantage, r.alg1)
 		// The catalog's α-optimised values are grid minima except at ε₁ = 6
 		// (golden-section, α* = 1.30705); the continuous search can only be
 		// lower, and by little.
 		if r.eps1 == 6 || r.eps1 == 10 {
-			fanoCheck(t, "GPT-2 Alg2-opt", best.Advantage, r.alg2)
-		} else if want, _ := fanoCatalog(t, r.alg2); !(best.Advantage <= want*(1+1e-8) && best.Advantage >= want*(1-1e-4)) {
+			approx.CheckCatalog(t, "GPT-2 Alg2-opt", best.Advantage, r.alg2)
+		} else if want, _ := approx.CatalogValue(t, r.alg2); !(best.Advantage <= want*(1+1e-8) && best.Advantage >= want*(1-1e-4)) {
 			t.Errorf("ε₁=%v: α-opt %.10g, catalog grid value %s", r.eps1, best.Advantage, r.alg2)
 		}
 		if !(math.Abs(best.Order-r.alphaOpt) <= 0.02*r.alphaOpt) {
@@ -449,13 +422,13 @@ func TestFanoDPSGDGPT2(t *testing.T) {
 			// B5: generalised Fano at each order is never looser than
 			// ReRo (Balle et al. 2022) at that order; the catalog's ReRo
 			// optimum is the closed form of B10.
-			rero, _ := fanoCatalog(t, r.reroAdv)
+			rero, _ := approx.CatalogValue(t, r.reroAdv)
 			if best.Advantage > rero+1e-9 {
 				t.Errorf("ε₁=%v: α-opt %v above ReRo %v", r.eps1, best.Advantage, rero)
 			}
 			L := math.Log(50256)
 			g := math.Exp(-math.Pow(math.Sqrt(L)-math.Sqrt(r.eps1), 2))
-			fanoCheck(t, "ReRo closed form", (g-1.0/50256)/(1-1.0/50256), r.reroAdv)
+			approx.CheckCatalog(t, "ReRo closed form", (g-1.0/50256)/(1-1.0/50256), r.reroAdv)
 		}
 	}
 	// DP-SGD (paper §3/§6.3): T = 1, C = 1, σ = 1/√3, replace-one Δ = 2C
@@ -481,7 +454,7 @@ func TestFanoEpsilonMax(t *testing.T) {
 	} {
 		for i, s := range strings.Fields(r.vals) {
 			e := fanoM(t)(FanoEpsilonMax(targets[i], 1, r.m, nil))
-			fanoCheck(t, "ε_max", e, s)
+			approx.CheckCatalog(t, "ε_max", e, s)
 			b := fanoB(t)(FanoAlgorithm1(e, r.m, nil))
 			// Both directions are rounded conservatively, so the round trip
 			// holds to the ~1e-13 relative margin of the solver.
@@ -494,7 +467,7 @@ func TestFanoEpsilonMax(t *testing.T) {
 		a float64
 		s string
 	}{{0.01, "-0.0005777570601"}, {0.1, "0.01621575865"}, {0.5, "0.2509168566"}} {
-		fanoCheck(t, "IWPC ε_max", fanoM(t)(FanoEpsilonMax(c.a, 1, 0, fanoIWPC)), c.s)
+		approx.CheckCatalog(t, "IWPC ε_max", fanoM(t)(FanoEpsilonMax(c.a, 1, 0, fanoIWPC)), c.s)
 	}
 }
 
