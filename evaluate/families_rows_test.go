@@ -11,7 +11,7 @@ import (
 
 // Rows of the Guerra-Balboa (gb_*), Lowy (pmp_*) and Guo (fano_*) families
 // through the evaluator, against computations written here independently of
-// guerrabalboa.go, lowy.go and fano.go: the paper's formulas in their
+// bound/reconstruction.go, bound/pmp.go and bound/fano.go: the paper's formulas in their
 // printed e^ε form (not tanh, expm1 or log space), a prior's κ₀, κ₀⁻, μ
 // taken from the vector directly, and Fano's inequality solved by plain
 // bisection.

@@ -14,7 +14,7 @@ import (
 
 // The row side of DP-SGD: reading extra_stages, the run's caches of
 // accountants and calibrations, and the noise calibration columns. The
-// accounting itself is in dpsgd_pld.go.
+// accounting itself is in package curve (subsampled.go).
 
 // maxExtraStages bounds the extra_stages of one row: each stage is one
 // more convolution of the composed PLD.

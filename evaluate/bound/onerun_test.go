@@ -145,7 +145,7 @@ func TestSubnormalProbabilities(t *testing.T) {
 	}
 }
 
-// References used below and independent of onerun_tail.go and poibin:
+// References used below and independent of onerun.go and poibin:
 // the naive β = e^ε/(e^ε − 1 + 1/p) (fine for ε ≤ 30), brute-force
 // enumeration of all 2^n outcomes, the plain O(n²) Poisson-binomial DP of
 // Swanberg et al. 2025, and a brute-force LP over the law of F.

@@ -11,7 +11,7 @@ import (
 	"github.com/riskbatch/riskbatch/internal/testenv"
 )
 
-// Tests for lowy.go: Lowy et al. 2024 (AAAI). Every expected value names
+// Tests for pmp.go and pmp_exact.go: Lowy et al. 2024 (AAAI). Every expected value names
 // its source; the derived reference numbers were computed with mpmath at 40
 // digits and are given to 12 significant digits, hence the 1e-10 relative
 // tolerances.

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Tests of guerrabalboa.go. Every expected value is a reference value
+// Tests of reconstruction.go. Every expected value is a reference value
 // for Guerra-Balboa et al. 2024 (Guerra-Balboa, Sauer & Strufe, WPES '24),
 // named next to each table. Exact rationals (§4.2) are checked to
 // 1e-14 relative and for direction (an upper bound may not fall below the
