@@ -397,9 +397,9 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 	if in.has(FieldCompositions) {
 		compositions = in.num[FieldCompositions]
 	}
-	if compositions > curve.ComposeMaxK && composesOptimally(spec.name) {
+	if compositions > curve.MaxCompositions && composesOptimally(spec.name) {
 		problems.add("%s: %s is more than the %d compositions riskbatch composes for mechanism %s; expected a whole number from 1 to %d",
-			name(FieldCompositions), formatNumber(compositions), curve.ComposeMaxK, spec.name, curve.ComposeMaxK)
+			name(FieldCompositions), formatNumber(compositions), curve.MaxCompositions, spec.name, curve.MaxCompositions)
 		return nil
 	}
 	k := int(compositions)

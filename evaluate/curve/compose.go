@@ -74,8 +74,8 @@ type ComposedApprox struct {
 }
 
 const (
-	// composeMaxK bounds k so that memory and time stay linear and small.
-	ComposeMaxK = 1 << 24
+	// MaxCompositions bounds k so that memory and time stay linear and small.
+	MaxCompositions = 1 << 24
 	// composeCutLn is where the walk from the mode stops: masses below
 	// e^{−800}·Pr[mode] are dropped.
 	composeCutLn = -800.0
@@ -130,8 +130,8 @@ func NewComposedApprox(eps, delta float64, k int) (*ComposedApprox, error) {
 		return nil, fmt.Errorf("delta %v: composition needs δ in [0, 1]", delta)
 	case k < 1:
 		return nil, errors.New("compositions: the number of compositions must be an integer ≥ 1")
-	case k > ComposeMaxK:
-		return nil, fmt.Errorf("compositions: %d is more than the %d this version composes", k, ComposeMaxK)
+	case k > MaxCompositions:
+		return nil, fmt.Errorf("compositions: %d is more than the %d this version composes", k, MaxCompositions)
 	}
 	c := &ComposedApprox{eps: eps, delta: delta, k: k}
 	kf := float64(k)

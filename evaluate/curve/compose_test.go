@@ -431,7 +431,7 @@ func TestComposeEdges(t *testing.T) {
 	for _, bad := range []struct {
 		eps, delta float64
 		k          int
-	}{{-1, 0, 2}, {math.NaN(), 0, 2}, {math.Inf(1), 0, 2}, {1, -0.1, 2}, {1, 1.5, 2}, {1, math.NaN(), 2}, {1, 0, 0}, {1, 0, -3}, {1, 0, ComposeMaxK + 1}} {
+	}{{-1, 0, 2}, {math.NaN(), 0, 2}, {math.Inf(1), 0, 2}, {1, -0.1, 2}, {1, 1.5, 2}, {1, math.NaN(), 2}, {1, 0, 0}, {1, 0, -3}, {1, 0, MaxCompositions + 1}} {
 		if cv, err := ComposeApprox(bad.eps, bad.delta, bad.k); err == nil || cv != nil {
 			t.Errorf("ComposeApprox(%v, %v, %d) must fail", bad.eps, bad.delta, bad.k)
 		}
