@@ -48,3 +48,18 @@ func advantageAtEdges(b float64, vacuous, private bool) (adv float64, ok bool) {
 	}
 	return 0, false
 }
+
+// tradeOffAtEdges returns f(α) where it does not depend on the curve's
+// shape: 0 for a vacuous curve (f ≡ 0: no privacy); f(α) = 1 at α ≤ 0 and
+// 0 at α ≥ 1. ok is false when the curve must compute it.
+func tradeOffAtEdges(alpha float64, vacuous bool) (f float64, ok bool) {
+	switch {
+	case vacuous:
+		return 0, true
+	case alpha <= 0:
+		return 1, true
+	case alpha >= 1:
+		return 0, true
+	}
+	return 0, false
+}

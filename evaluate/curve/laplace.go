@@ -36,15 +36,10 @@ func (c Laplace) vacuous() bool { return !(c.Epsilon >= 0) || math.IsInf(c.Epsil
 // e^{−ε}/(4α) are formed as exp(ε + ln α) and exp(−ε − ln 4α) so that ε up
 // to thousands neither overflows nor underflows prematurely.
 func (c Laplace) TradeOff(alpha float64) float64 {
-	eps := c.Epsilon
-	switch {
-	case c.vacuous():
-		return 0
-	case alpha <= 0:
-		return 1
-	case alpha >= 1:
-		return 0
+	if f, ok := tradeOffAtEdges(alpha, c.vacuous()); ok {
+		return f
 	}
+	eps := c.Epsilon
 	lo := 0.5 * math.Exp(-eps) // e^{−ε}/2
 	switch {
 	case alpha < lo:

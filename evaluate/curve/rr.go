@@ -48,14 +48,10 @@ func (c RandomizedResponse) vacuous() bool {
 // TradeOff returns f(α) = max{1 − e^ε·α, 1 − η − α, e^{−ε}·(1 − α)} (see
 // RandomizedResponse), with e^ε·α formed as exp(ε + ln α).
 func (c RandomizedResponse) TradeOff(alpha float64) float64 {
-	switch {
-	case c.vacuous():
-		return 0
-	case alpha <= 0:
-		return 1
-	case alpha >= 1:
-		return 0
-	case c.Categories <= 1:
+	if f, ok := tradeOffAtEdges(alpha, c.vacuous()); ok {
+		return f
+	}
+	if c.Categories <= 1 {
 		return 1 - alpha
 	}
 	eps := c.Epsilon
