@@ -8,19 +8,22 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 )
 
-// β vectors: reference values for Swanberg et al. 2025, computed with
-// check scripts of the paper's formulas.
+// betaCatalog holds β vectors: reference values for Swanberg et al. 2025,
+// computed with check scripts of the paper's formulas (Thm 3.2).
+var betaCatalog = []struct{ p, eps, beta float64 }{
+	{0.1, 1, 0.231969316684},
+	{0.5, 1, 0.73105857863},
+	{1e-9, 17, 0.0235852521264},
+	{0.56, 1, 0.775766222304},
+	{0.3731, 1, 0.61799801533},
+	{0.2, 0, 0.2},
+	{1e-9, 800, 1},
+	{0.3, math.Inf(1), 1},
+}
+
+// The posterior on the β vectors.
 func TestOneRunPosteriorCatalog(t *testing.T) {
-	for _, c := range []struct{ p, eps, beta float64 }{
-		{0.1, 1, 0.231969316684},
-		{0.5, 1, 0.73105857863},
-		{1e-9, 17, 0.0235852521264},
-		{0.56, 1, 0.775766222304},
-		{0.3731, 1, 0.61799801533},
-		{0.2, 0, 0.2},
-		{1e-9, 800, 1},
-		{0.3, math.Inf(1), 1},
-	} {
+	for _, c := range betaCatalog {
 		if got := OneRunPosterior(c.eps, c.p); !approx.Near(got, c.beta, 1e-11, 0) {
 			t.Errorf("β(p=%v, ε=%v) = %.12g, catalog %.12g", c.p, c.eps, got, c.beta)
 		}
@@ -254,16 +257,7 @@ func mustBounds(t *testing.T, r *OneRunTail, b OneRunBound, confs []float64) []i
 // β vectors of Swanberg et al. 2025 ("β vectors"), and 1 − β without
 // cancellation: against (1 − p)/((1 − p) + p·e^ε), which has none either.
 func TestOneRunFlipCatalog(t *testing.T) {
-	for _, c := range []struct{ p, eps, beta float64 }{
-		{0.1, 1, 0.231969316684},
-		{0.5, 1, 0.73105857863},
-		{1e-9, 17, 0.0235852521264},
-		{0.56, 1, 0.775766222304},
-		{0.3731, 1, 0.61799801533},
-		{0.2, 0, 0.2},
-		{1e-9, 800, 1},
-		{0.3, math.Inf(1), 1},
-	} {
+	for _, c := range betaCatalog {
 		b, q := OneRunFlip(c.eps, c.p)
 		if !approx.Near(b, c.beta, 1e-11, 0) || math.Abs(b+q-1) > 4e-16 {
 			t.Errorf("OneRunFlip(ε=%v, p=%v) = %.12g, %.3g; catalog β %.12g", c.eps, c.p, b, q, c.beta)
