@@ -1,6 +1,10 @@
 package evaluate
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/riskbatch/riskbatch/evaluate/curve"
+)
 
 // Applies says when an output column is filled. Each entry of the registry
 // declares it, and the same declaration drives the evaluator, the "applies
@@ -167,7 +171,7 @@ func (c Condition) holds(r *Release) bool {
 	case OnlyPureRow:
 		return r.hasPure && r.rowDelta() == 0
 	case OnlyOneComposition:
-		_, composed := r.Curve.(*ComposedApprox)
+		_, composed := r.Curve.(*curve.ComposedApprox)
 		return !composed
 	}
 	return true

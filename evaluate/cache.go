@@ -1,67 +1,46 @@
 package evaluate
 
-import "sync"
+import (
+	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/internal/memo"
+)
 
-// rdpCache remembers the composed RDP curves of DP-SGD parameters, so that
-// a run with many rows of the same (σ, q, steps) — sweeps, model zoos —
-// accounts each once. It is bounded: when full it starts afresh, which
-// costs recomputation, never memory.
+// The run's caches. Sweeps and model zoos repeat the same parameters over
+// many rows, so each costly computation is remembered by its inputs
+// (memo.Cache: bounded, and concurrent rows asking for the same value wait
+// for one computation).
+
+// rdpCache remembers the composed RDP curves of DP-SGD parameters.
 type rdpCache struct {
-	mu sync.Mutex
-	m  map[DPSGD]RDP
+	*memo.Cache[curve.DPSGD, curve.RDP]
 }
 
 // rdpCacheSize bounds the number of remembered parameter sets.
 const rdpCacheSize = 4096
 
-// get returns the RDP curve of m, computing it on first use.
-func (c *rdpCache) get(m DPSGD) RDP {
-	c.mu.Lock()
-	r, ok := c.m[m]
-	c.mu.Unlock()
-	if ok {
-		return r
-	}
-	r = m.RDP()
-	c.mu.Lock()
-	if c.m == nil || len(c.m) >= rdpCacheSize {
-		c.m = make(map[DPSGD]RDP)
-	}
-	c.m[m] = r
-	c.mu.Unlock()
-	return r
+func newRDPCache() *rdpCache {
+	return &rdpCache{memo.New[curve.DPSGD, curve.RDP](rdpCacheSize, nil)}
 }
 
 // dpsgdRDP returns the composed RDP curve of DP-SGD parameters through the
 // evaluator's cache.
-func (b *Binding) dpsgdRDP(m DPSGD) RDP { return b.rdps.get(m) }
+func (b *Binding) dpsgdRDP(m curve.DPSGD) curve.RDP { return b.rdps.Get(m, m.RDP) }
 
 // epsCache remembers ε(δ) of Gaussian curves: the root finding is most of
 // the cost of a gaussian or gdp row, and sweeps over baselines or targets
-// repeat the same (μ, δ). Bounded like rdpCache.
+// repeat the same (μ, δ).
 type epsCache struct {
-	mu sync.Mutex
-	m  map[[2]float64]float64
+	*memo.Cache[[2]float64, float64]
 }
 
 // epsCacheSize bounds the number of remembered (μ, δ) pairs.
 const epsCacheSize = 1 << 16
 
-// gaussianEpsilonAt returns Gaussian{μ}.EpsilonAt(δ) through the cache.
+func newEpsCache() *epsCache {
+	return &epsCache{memo.New[[2]float64, float64](epsCacheSize, nil)}
+}
+
+// gaussianEpsilonAt returns curve.Gaussian{μ}.EpsilonAt(δ) through the cache.
 func (c *epsCache) gaussianEpsilonAt(mu, delta float64) float64 {
-	key := [2]float64{mu, delta}
-	c.mu.Lock()
-	e, ok := c.m[key]
-	c.mu.Unlock()
-	if ok {
-		return e
-	}
-	e = Gaussian{Mu: mu}.EpsilonAt(delta)
-	c.mu.Lock()
-	if c.m == nil || len(c.m) >= epsCacheSize {
-		c.m = make(map[[2]float64]float64)
-	}
-	c.m[key] = e
-	c.mu.Unlock()
-	return e
+	return c.Get([2]float64{mu, delta}, func() float64 { return curve.Gaussian{Mu: mu}.EpsilonAt(delta) })
 }

@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -43,7 +44,7 @@ func adpColumns() []OutputColumn {
 			Needs:    "epsilon (and delta); for gaussian and gdp: sigma or mu, and delta",
 			Assumes:  "(ε, δ)-DP under the neighbouring relation the parameters were stated for",
 			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
-				return EpsDelta{Epsilon: eps, Delta: delta}.WorstAdvantage(), skip{}
+				return curve.EpsDelta{Epsilon: eps, Delta: delta}.WorstAdvantage(), skip{}
 			},
 		},
 	}

@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -31,7 +32,7 @@ func dpsgdColumns() []OutputColumn {
 			Needs:    "noise_multiplier, sample_rate, steps; baseline or candidates",
 			Assumes:  "add/remove neighbours; rounded up",
 			compute: func(r *Release) (float64, skip) {
-				return roundUp(r.rdp.Advantage(r.Baseline), 0, 1-r.Baseline), skip{}
+				return numeric.RoundUp(r.rdp.Advantage(r.Baseline), 0, 1-r.Baseline), skip{}
 			},
 		},
 		{

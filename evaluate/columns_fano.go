@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -8,9 +9,9 @@ import (
 // candidates.
 func fanoColumns() []OutputColumn {
 	return []OutputColumn{
-		withSheet(SheetForm{Advantage: true}, fanoColumn("fano_adv_alpha1", fanoAdvantage+"Algorithm 1, the mutual-information (α = 1) bound", func(a1, _ FanoBound) float64 { return a1.Advantage })),
-		withSheet(SheetForm{Advantage: true}, fanoColumn("fano_adv_opt", fanoAdvantage+"Algorithm 2 optimised over Rényi orders (never above fano_adv_alpha1)", func(_, best FanoBound) float64 { return best.Advantage })),
-		fanoColumn("fano_success_opt", "bound on the success probability P(correct) of reconstructing a target's value among M candidates (a probability, not an advantage): Algorithm 2 optimised over Rényi orders, as fano_adv_opt", func(_, best FanoBound) float64 { return best.Success }),
+		withSheet(SheetForm{Advantage: true}, fanoColumn("fano_adv_alpha1", fanoAdvantage+"Algorithm 1, the mutual-information (α = 1) bound", func(a1, _ bound.FanoBound) float64 { return a1.Advantage })),
+		withSheet(SheetForm{Advantage: true}, fanoColumn("fano_adv_opt", fanoAdvantage+"Algorithm 2 optimised over Rényi orders (never above fano_adv_alpha1)", func(_, best bound.FanoBound) float64 { return best.Advantage })),
+		fanoColumn("fano_success_opt", "bound on the success probability P(correct) of reconstructing a target's value among M candidates (a probability, not an advantage): Algorithm 2 optimised over Rényi orders, as fano_adv_opt", func(_, best bound.FanoBound) float64 { return best.Success }),
 	}
 }
 
@@ -24,7 +25,7 @@ const guoCitation = "Guo, Sablayrolles & Sanjabi 2023, \"Analyzing Privacy Leaka
 // target among `candidates` equally likely values (the bound uses the
 // mechanism's Rényi-DP or mutual-information view); meaning says what it
 // bounds, the advantage or the success probability.
-func fanoColumn(name, meaning string, pick func(alpha1, best FanoBound) float64) OutputColumn {
+func fanoColumn(name, meaning string, pick func(alpha1, best bound.FanoBound) float64) OutputColumn {
 	return OutputColumn{
 		Name: name, Family: "fano", Format: table.Probability,
 		Brief:   "reconstruction among M = `candidates` values (or the attribute distribution of a prior key): Fano's inequality with the mutual information (Algorithm 1) and optimised over Rényi orders (Algorithm 2)",

@@ -3,7 +3,8 @@ package evaluate
 import (
 	"math"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/bound"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -28,7 +29,7 @@ func fdpColumns() []OutputColumn {
 				if adv == 0 {
 					return r.Baseline, skip{}
 				}
-				return roundUp(r.Baseline+adv, r.Baseline, 1), skip{}
+				return numeric.RoundUp(r.Baseline+adv, r.Baseline, 1), skip{}
 			},
 		},
 		{
@@ -44,7 +45,7 @@ func fdpColumns() []OutputColumn {
 			Needs:    mechanismParams + "; baseline or candidates",
 			Assumes:  "as fdp_success",
 			compute: func(r *Release) (float64, skip) {
-				return roundUp(r.advantage(), 0, 1-r.Baseline), skip{}
+				return numeric.RoundUp(r.advantage(), 0, 1-r.Baseline), skip{}
 			},
 		},
 		{
@@ -77,7 +78,7 @@ func fdpColumns() []OutputColumn {
 			Needs:    mechanismParams + "; baseline or candidates (below 1)",
 			Assumes:  "as fdp_success",
 			compute: func(r *Release) (float64, skip) {
-				return NormalizedAdvantage(r.advantage(), r.Baseline), skip{}
+				return bound.NormalizedAdvantage(r.advantage(), r.Baseline), skip{}
 			},
 		},
 		{
@@ -93,7 +94,7 @@ func fdpColumns() []OutputColumn {
 			Needs:    mechanismParams + "; baseline ≥ 0.5 (binary attribute)",
 			Assumes:  "f-DP under replace-one neighbours; two candidate values",
 			compute: func(r *Release) (float64, skip) {
-				return BinarySuccess(r.Curve, r.Baseline), skip{}
+				return bound.BinarySuccess(r.Curve, r.Baseline), skip{}
 			},
 		},
 	}
@@ -118,13 +119,13 @@ func fdpTargetColumns() []OutputColumn {
 				var ok bool
 				switch {
 				case r.Mechanism == MechanismLaplace && r.HasBaseline:
-					eps, ok = LaplaceEpsilonForAdvantage(r.Target, r.Baseline)
+					eps, ok = bound.LaplaceEpsilonForAdvantage(r.Target, r.Baseline)
 				case r.Mechanism == MechanismLaplace:
-					eps, ok = LaplaceEpsilonForWorstAdvantage(r.Target)
+					eps, ok = bound.LaplaceEpsilonForWorstAdvantage(r.Target)
 				case r.HasBaseline:
-					eps, ok = EpsilonForAdvantage(r.Target, r.rowDelta(), r.Baseline)
+					eps, ok = bound.EpsilonForAdvantage(r.Target, r.rowDelta(), r.Baseline)
 				default:
-					eps, ok = EpsilonForWorstAdvantage(r.Target, r.rowDelta())
+					eps, ok = bound.EpsilonForWorstAdvantage(r.Target, r.rowDelta())
 				}
 				return inverseResult(eps, ok, "ε")
 			},
@@ -139,9 +140,9 @@ func fdpTargetColumns() []OutputColumn {
 			Needs:    "target_advantage; sigma or mu; baseline optional",
 			Assumes:  "the Gaussian mechanism; rounded down",
 			compute: func(r *Release) (float64, skip) {
-				mu, ok := MuForWorstAdvantage(r.Target)
+				mu, ok := bound.MuForWorstAdvantage(r.Target)
 				if r.HasBaseline {
-					mu, ok = MuForAdvantage(r.Target, r.Baseline)
+					mu, ok = bound.MuForAdvantage(r.Target, r.Baseline)
 				}
 				return inverseResult(mu, ok, "μ")
 			},
@@ -162,9 +163,9 @@ func fdpTargetColumns() []OutputColumn {
 				var mu float64
 				var ok bool
 				if r.HasBaseline {
-					mu, ok = MuForAdvantage(r.Target, r.Baseline)
+					mu, ok = bound.MuForAdvantage(r.Target, r.Baseline)
 				} else {
-					mu, ok = MuForWorstAdvantage(r.Target)
+					mu, ok = bound.MuForWorstAdvantage(r.Target)
 				}
 				if !ok {
 					return 0, skip{why: whyTargetTooLow}
@@ -254,7 +255,7 @@ func psoColumns() []OutputColumn {
 			Needs:    mechanismParams + "; w",
 			Assumes:  "as fdp_success",
 			compute: func(r *Release) (float64, skip) {
-				return roundUp(r.Weight+r.Curve.Advantage(r.Weight), r.Weight, 1), skip{}
+				return numeric.RoundUp(r.Weight+r.Curve.Advantage(r.Weight), r.Weight, 1), skip{}
 			},
 		},
 		{
@@ -272,7 +273,7 @@ func psoColumns() []OutputColumn {
 			Needs:    "records; w",
 			Assumes:  "i.i.d. records",
 			compute: func(r *Release) (float64, skip) {
-				return PSOBaseline(r.Records, r.Weight), skip{}
+				return bound.PSOBaseline(r.Records, r.Weight), skip{}
 			},
 		},
 		{
@@ -290,7 +291,7 @@ func psoColumns() []OutputColumn {
 			Needs:    mechanismParams + "; records; w",
 			Assumes:  "(ε, δ)-DP under replace-one neighbours; w ≤ 1/records",
 			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
-				return PSOCohenNissim(eps, delta, r.Records, r.Weight), skip{}
+				return bound.PSOCohenNissim(eps, delta, r.Records, r.Weight), skip{}
 			},
 		},
 		{
@@ -306,7 +307,7 @@ func psoColumns() []OutputColumn {
 			Needs:    mechanismParams + "; records; w",
 			Assumes:  "f-DP under replace-one neighbours; predicates of weight exactly w ≤ 1/records",
 			compute: func(r *Release) (float64, skip) {
-				return PSOFDP(r.Curve, r.Records, r.Weight), skip{}
+				return bound.PSOFDP(r.Curve, r.Records, r.Weight), skip{}
 			},
 		},
 	}

@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -11,31 +12,31 @@ func gbColumns() []OutputColumn {
 		withBrief(gbMIABrief, gbMIASource, withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("MIN(1,EXP($1)-1)", x.pureEps())
 		}}, gbColumn("gb_mia_yeom", "upper bound on membership-inference advantage of Yeom et al., as analysed by Guerra-Balboa et al.", "min(1, e^ε − 1)", "Thm 4.5 (Yeom et al. 2018)", AskedAlways,
-			func(r *Release, eps float64) (float64, skip) { return GBMIAYeom(eps), skip{} }))),
+			func(r *Release, eps float64) (float64, skip) { return bound.GBMIAYeom(eps), skip{} }))),
 		withBrief(gbMIABrief, gbMIASource, withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("1-EXP(-$1)", x.pureEps())
 		}}, gbColumn("gb_mia_erlingsson", "upper bound on membership-inference advantage (Erlingsson et al.), tighter than Yeom's", "1 − e^{−ε} (the corrected form)", "Thm 4.6 (corrected: e^{−ε}, not e^{−δ})", AskedAlways,
-			func(r *Release, eps float64) (float64, skip) { return GBMIAErlingsson(eps), skip{} }))),
+			func(r *Release, eps float64) (float64, skip) { return bound.GBMIAErlingsson(eps), skip{} }))),
 		withSheet(SheetForm{Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("MIN(EXP($1),1+($2-1)*((EXP($1)-1)/(EXP($1)+1)))/$2", x.pureEps(), x.candidates())
 		}}, gbColumn("gb_rero_exact", "upper bound on the success of exact reconstruction of a record's value among m candidates: drawn uniformly from `candidates` values, or from the loaded distribution of the prior key's attribute (the worst cell)", "min{1, κ₀·e^ε, κ₀·(1 + (m − 1)·t)}, κ₀ = the largest prior probability (1/m if uniform), t = (e^ε − 1)/(e^ε + 1)", "Prop. 5.1 (corrected form; Table 2 rows 5 and 8 are wrong)", AskDistribution,
 			func(r *Release, eps float64) (float64, skip) {
 				if r.Candidates > 0 {
-					return GBReRoExactUniform(eps, int(min(r.Candidates, 1<<31))), skip{}
+					return bound.GBReRoExactUniform(eps, int(min(r.Candidates, 1<<31))), skip{}
 				}
-				return r.gbWorstOverPrior(func(p GBPrior) float64 { return GBReRoExact(eps, p.Kappa0, p.M) })
+				return r.gbWorstOverPrior(func(p bound.GBPrior) float64 { return bound.GBReRoExact(eps, p.Kappa0, p.M) })
 			})),
 		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("MIN($2*(EXP($1)-1),(EXP($1)-1)/(EXP($1)+1))", x.pureEps(), x.base())
 		}}, requires(NeedBaseline, gbColumn("gb_urero", "upper bound on the unbiased reconstruction-robustness advantage (success beyond the best a-priori guess κ = baseline), any tolerance", "min{κ·(e^ε − 1), t}, t = (e^ε − 1)/(e^ε + 1)", "Thm 7.2", AskedAlways,
 			func(r *Release, eps float64) (float64, skip) {
-				return GBUReRo(eps, r.Baseline), skip{}
+				return bound.GBUReRo(eps, r.Baseline), skip{}
 			}))),
 		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("MIN((EXP($1)-1)/$2,($2-1)/$2*((EXP($1)-1)/(EXP($1)+1)))", x.pureEps(), x.candidates())
 		}}, gbColumn("gb_urero_uniform", "the unbiased reconstruction-robustness bound for a uniform prior over `candidates` values; also the informed membership-inference and uniform attribute-inference bound", "min{(e^ε − 1)/m, ((m − 1)/m)·t}, t = (e^ε − 1)/(e^ε + 1)", "Eq. (6)", AskCandidates,
 			func(r *Release, eps float64) (float64, skip) {
-				return GBUReRoUniform(eps, int(min(r.Candidates, 1<<31))), skip{}
+				return bound.GBUReRoUniform(eps, int(min(r.Candidates, 1<<31))), skip{}
 			})),
 		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("MIN((EXP($1)-1)/$2,(EXP($1)-1)/(EXP($1)+1),($2-1)/$2*((EXP($1)-1)/(EXP($1)+1)),1-1/$2)", x.pureEps(), x.candidates())
@@ -44,13 +45,13 @@ func gbColumns() []OutputColumn {
 				if r.Candidates > 0 {
 					m := int(min(r.Candidates, 1<<31))
 					k := 1 / float64(m)
-					return GBAIAAdvantage(eps, k, k, k, m), skip{}
+					return bound.GBAIAAdvantage(eps, k, k, k, m), skip{}
 				}
-				return r.gbWorstOverPrior(func(p GBPrior) float64 { return GBAIAAdvantage(eps, p.Kappa0, p.Kappa0Min, p.Mu, p.M) })
+				return r.gbWorstOverPrior(func(p bound.GBPrior) float64 { return bound.GBAIAAdvantage(eps, p.Kappa0, p.Kappa0Min, p.Mu, p.M) })
 			})),
 		withFormat(table.Real, requires(NeedBaseline, gbColumn("gb_eps_for_target", "the largest ε whose unbiased reconstruction-robustness advantage (gb_urero) stays at or below target_advantage at the row's baseline", "inverse of min{κ(e^ε − 1), t} in ε; rounded down", "§5.2 (inverse formulas), Thm 7.2", AskTarget,
 			func(r *Release, eps float64) (float64, skip) {
-				e, ok := GBUReRoEpsilon(r.Target, r.Baseline)
+				e, ok := bound.GBUReRoEpsilon(r.Target, r.Baseline)
 				return inverseResult(e, ok, "ε")
 			}))),
 		{
@@ -66,7 +67,7 @@ func gbColumns() []OutputColumn {
 			Needs:    mechanismParams,
 			Assumes:  "(ε, δ)-DP under replace-one neighbours",
 			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
-				return GBMIAHumphries(eps, delta), skip{}
+				return bound.GBMIAHumphries(eps, delta), skip{}
 			},
 		},
 	}

@@ -5,7 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/bound"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -26,11 +27,11 @@ func onerunColumns() []OutputColumn {
 			Needs:    mechanismParams + "; baseline or candidates; delta for gaussian and gdp",
 			Assumes:  "ε-DP under replace-one neighbours; the attacker's prior is independent across targets",
 			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
-				beta := OneRunPosterior(eps, r.Baseline)
+				beta := bound.OneRunPosterior(eps, r.Baseline)
 				if beta == r.Baseline {
 					return beta, skip{} // ε = 0: the posterior is the prior, exactly
 				}
-				return roundUp(beta, r.Baseline, 1), skip{}
+				return numeric.RoundUp(beta, r.Baseline, 1), skip{}
 			},
 		},
 		{
@@ -46,7 +47,7 @@ func onerunColumns() []OutputColumn {
 			Needs:    mechanismParams + "; baseline or candidates (below 1); delta for gaussian and gdp",
 			Assumes:  "(ε, δ)-DP under replace-one neighbours",
 			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
-				return OneRunAdvantage(eps, delta, r.Baseline), skip{}
+				return bound.OneRunAdvantage(eps, delta, r.Baseline), skip{}
 			},
 		},
 		{
@@ -64,7 +65,7 @@ func onerunColumns() []OutputColumn {
 			Needs:    "target_advantage; baseline or candidates (below 1); delta (0 for pure rows)",
 			Assumes:  "(ε, δ)-DP under replace-one neighbours; rounded down",
 			fromEps: func(r *Release, _, delta float64) (float64, skip) {
-				eps, ok := OneRunEpsilonProtect(r.Target, delta, r.Baseline)
+				eps, ok := bound.OneRunEpsilonProtect(r.Target, delta, r.Baseline)
 				switch {
 				case !ok:
 					return 0, skip{why: whyTargetTooLow}
@@ -154,7 +155,7 @@ func onerunTailColumns() []OutputColumn {
 				if !s.ok() {
 					return 0, s
 				}
-				return roundUp(t.ExpectedSuccesses(), 0, float64(t.Len())), skip{}
+				return numeric.RoundUp(t.ExpectedSuccesses(), 0, float64(t.Len())), skip{}
 			},
 		},
 	}
@@ -184,7 +185,7 @@ func onerunLeakColumns() []OutputColumn {
 				if alpha <= delta {
 					return 0, skip{why: "delta is at least 1 − confidence: no bound on the bits leaked at that confidence"}
 				}
-				bits, err := OneRunBitLeakage(eps, (alpha-delta)/(1-delta))
+				bits, err := bound.OneRunBitLeakage(eps, (alpha-delta)/(1-delta))
 				if err != nil {
 					return 0, skip{why: err.Error()}
 				}
@@ -204,7 +205,7 @@ func onerunLeakColumns() []OutputColumn {
 			Needs:    mechanismParams + "; baseline or candidates; delta for gaussian and gdp",
 			Assumes:  "(ε, δ)-DP",
 			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
-				v, err := OneRunNarcissus(eps, delta, r.Baseline)
+				v, err := bound.OneRunNarcissus(eps, delta, r.Baseline)
 				if err != nil {
 					return 0, skip{why: err.Error()}
 				}
@@ -240,11 +241,11 @@ func successesColumn(name string, level float64) OutputColumn {
 			if c < 0 {
 				c = r.Confidence
 			}
-			bound := OneRunPure
+			which := bound.OneRunPure
 			if _, delta, _ := r.EpsilonDelta(); delta > 0 {
-				bound = OneRunThm35
+				which = bound.OneRunThm35
 			}
-			v, err := t.SuccessUpperBounds(bound, []float64{c})
+			v, err := t.SuccessUpperBounds(which, []float64{c})
 			if err != nil {
 				return 0, skip{why: err.Error()}
 			}

@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -22,9 +23,9 @@ func pmpColumns() []OutputColumn {
 			Assumes:  "(ε, δ)-DP under replace-one neighbours; the attacker's prior on membership is 1/2",
 			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
 				if delta > 0 {
-					return PMPSuccessDelta(eps, delta), skip{}
+					return bound.PMPSuccessDelta(eps, delta), skip{}
 				}
-				return PMPSuccess(eps), skip{}
+				return bound.PMPSuccess(eps), skip{}
 			},
 		},
 		{
@@ -42,7 +43,7 @@ func pmpColumns() []OutputColumn {
 			Needs:    "target_advantage",
 			Assumes:  "pure ε-DP under replace-one neighbours; rounded down",
 			compute: func(r *Release) (float64, skip) {
-				e, ok := PMPEpsilonForSuccess((1 + r.Target) / 2)
+				e, ok := bound.PMPEpsilonForSuccess((1 + r.Target) / 2)
 				return inverseResult(e, ok, "ε")
 			},
 		},
@@ -53,9 +54,9 @@ func pmpColumns() []OutputColumn {
 			"upper bound on the success of a practical membership-inference attack against the release, for records of the pmp_data parent set (each a member with probability 1/2)",
 			func(eps, delta float64) float64 {
 				if delta > 0 {
-					return PMPSuccessDelta(eps, delta)
+					return bound.PMPSuccessDelta(eps, delta)
 				}
-				return PMPSuccess(eps)
+				return bound.PMPSuccess(eps)
 			}),
 	}
 }

@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -21,7 +22,7 @@ func reroColumns() []OutputColumn {
 			Needs:    "epsilon (pure) or laplace_scale or rr; baseline or candidates",
 			Assumes:  "pure ε-DP",
 			compute: func(r *Release) (float64, skip) {
-				return ReRoPure(r.pureEps, r.Baseline), skip{}
+				return bound.ReRoPure(r.pureEps, r.Baseline), skip{}
 			},
 		},
 		{
@@ -38,9 +39,9 @@ func reroColumns() []OutputColumn {
 			Assumes:  "Rényi DP under either neighbouring relation",
 			compute: func(r *Release) (float64, skip) {
 				if r.hasRDP {
-					return ReRoRDPCurve(r.rdp.Orders, r.rdp.Epsilons, r.Baseline), skip{}
+					return bound.ReRoRDPCurve(r.rdp.Orders, r.rdp.Epsilons, r.Baseline), skip{}
 				}
-				return ReRoZCDP(r.rho, r.Baseline), skip{}
+				return bound.ReRoZCDP(r.rho, r.Baseline), skip{}
 			},
 		},
 		{
@@ -56,7 +57,7 @@ func reroColumns() []OutputColumn {
 			Needs:    "rho, or sigma/mu; baseline or candidates",
 			Assumes:  "ρ-zCDP under either neighbouring relation",
 			compute: func(r *Release) (float64, skip) {
-				return ReRoZCDP(r.rho, r.Baseline), skip{}
+				return bound.ReRoZCDP(r.rho, r.Baseline), skip{}
 			},
 		},
 	}

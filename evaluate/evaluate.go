@@ -81,7 +81,7 @@ func WithDecimalMark(m DecimalMark) Option { return func(e *Evaluator) { e.decim
 
 // New returns an evaluator for every registered output column.
 func New(opts ...Option) *Evaluator {
-	e := &Evaluator{vocab: NewVocabulary(), specs: mechanismSpecs(), confidences: []float64{DefaultConfidence}, rdps: &rdpCache{}, epsilons: &epsCache{}, pmpData: &pmpCache{}, plds: &pldCache{}, noise: &noiseCache{}}
+	e := &Evaluator{vocab: NewVocabulary(), specs: mechanismSpecs(), confidences: []float64{DefaultConfidence}, rdps: newRDPCache(), epsilons: newEpsCache(), pmpData: newPMPCache(), plds: newPLDCache(), noise: newNoiseCache()}
 	for _, o := range opts {
 		o(e)
 	}

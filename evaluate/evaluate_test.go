@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/table"
@@ -425,7 +426,7 @@ func TestProperties(t *testing.T) {
 		// σ/sensitivity and μ agree.
 		for _, c := range probCols {
 			a, b := number(t, rows[2], c), number(t, rows[3], c)
-			if !near(a, b, 1e-12, 1e-9) {
+			if !approx.Near(a, b, 1e-12, 1e-9) {
 				t.Fatalf("%s: μ=%v gives %v, σ=%v Δ=2 gives %v", c, mu, a, 2/mu, b)
 			}
 		}
@@ -440,7 +441,7 @@ func TestProperties(t *testing.T) {
 		c := float64(1 + rng.Intn(20))
 		x = number(t, map[string]string{"mu": ftoa(mu), "compositions": ftoa(c), "baseline": ftoa(base)}, "fdp_success")
 		y = number(t, map[string]string{"mu": ftoa(mu * math.Sqrt(c)), "baseline": ftoa(base)}, "fdp_success")
-		if !near(x, y, 1e-12, 1e-9) {
+		if !approx.Near(x, y, 1e-12, 1e-9) {
 			t.Fatalf("gdp compositions: %v vs %v", x, y)
 		}
 		// c-fold ε-DP is at most cε-DP: the optimal composition theorem
@@ -489,7 +490,7 @@ func TestInlinePriorsEqualTypedBaselines(t *testing.T) {
 			if c.prior == "zipf(1.2, 1e9)" {
 				// The reference p has 5 digits: compare the bound at that p.
 				want := number(t, map[string]string{"epsilon": "1", "delta": "1e-5", "baseline": ftoa(base), "target_advantage": "0.05"}, col)
-				if !near(got, want, 2e-5, 0) {
+				if !approx.Near(got, want, 2e-5, 0) {
 					t.Errorf("%s %s = %v, at typed baseline %v: %v", c.prior, col, got, base, want)
 				}
 				continue

@@ -5,13 +5,14 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/table"
 )
 
 // Rows of the Guerra-Balboa (gb_*), Lowy (pmp_*) and Guo (fano_*) families
 // through the evaluator, against computations written here independently of
-// guerrabalboa.go, lowy.go and fano.go: the paper's formulas in their
+// bound/reconstruction.go, bound/pmp.go and bound/fano.go: the paper's formulas in their
 // printed e^ε form (not tanh, expm1 or log space), a prior's κ₀, κ₀⁻, μ
 // taken from the vector directly, and Fano's inequality solved by plain
 // bisection.
@@ -138,7 +139,7 @@ func TestGBRandomPriorsIndependent(t *testing.T) {
 			p[j] /= sum
 			hi, lo, sq = math.Max(hi, p[j]), math.Min(lo, p[j]), sq+p[j]*p[j]
 		}
-		st, err := GBPriorStats(p)
+		st, err := bound.GBPriorStats(p)
 		if err != nil {
 			t.Fatalf("%v: %v", p, err)
 		}
@@ -147,10 +148,10 @@ func TestGBRandomPriorsIndependent(t *testing.T) {
 		}
 		eps := 20 * rng.Float64() * rng.Float64()
 		g := newGBNaive(eps)
-		if got, want := GBReRoExact(eps, st.Kappa0, m), g.reroExact(hi, m); !relNear(got, want, 1e-9) {
+		if got, want := bound.GBReRoExact(eps, st.Kappa0, m), g.reroExact(hi, m); !relNear(got, want, 1e-9) {
 			t.Errorf("ε=%v %v: Prop 5.1 %v, independent %v", eps, p, got, want)
 		}
-		if got, want := GBAIAAdvantage(eps, st.Kappa0, st.Kappa0Min, st.Mu, m), g.aia(hi, lo, sq, m); !relNear(got, want, 1e-9) && !(want <= 0 && got <= 1e-15) {
+		if got, want := bound.GBAIAAdvantage(eps, st.Kappa0, st.Kappa0Min, st.Mu, m), g.aia(hi, lo, sq, m); !relNear(got, want, 1e-9) && !(want <= 0 && got <= 1e-15) {
 			t.Errorf("ε=%v %v: Prop 8.2 %v, independent %v", eps, p, got, want)
 		}
 	}

@@ -3,6 +3,9 @@ package evaluate
 import (
 	"math"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 )
 
 // Each family's columns, wired through the evaluator, reproduce reference
@@ -37,9 +40,9 @@ func TestFamilyColumnsCatalog(t *testing.T) {
 		// riskcal prints 0.47; the supremum over orders (α → 1, KL ≤ ρ) is
 		// 0.4790984 (independent mpmath value, see TestZCDPriskcalDocstrings).
 		{map[string]string{"rho": "0.5"}, "fdp_worst_advantage", 0.4790984231166211, 1e-8, "mpmath supremum; riskcal get_advantage_from_zcdp(0.5) ≈ 0.47"},
-		{map[string]string{"mu": "1", "baseline": "0.3"}, "fdp_norm_advantage", (1 - Gaussian{Mu: 1}.TradeOff(0.3) - 0.3) / 0.7, 1e-12, "Thm 3.3 / (1 − b)"},
+		{map[string]string{"mu": "1", "baseline": "0.3"}, "fdp_norm_advantage", (1 - curve.Gaussian{Mu: 1}.TradeOff(0.3) - 0.3) / 0.7, 1e-12, "Thm 3.3 / (1 − b)"},
 	} {
-		if got := number(t, c.row, c.col); !near(got, c.want, c.tol, 0) {
+		if got := number(t, c.row, c.col); !approx.Near(got, c.want, c.tol, 0) {
 			t.Errorf("%v: %s = %.12g, want %.12g (%s)", c.row, c.col, got, c.want, c.src)
 		}
 	}
@@ -51,7 +54,7 @@ func TestFamilyEquivalences(t *testing.T) {
 	for _, col := range []string{"fdp_success", "fdp_worst_advantage", "onerun_advantage"} {
 		a := number(t, map[string]string{"epsilon": "1.3", "rr_categories": "2", "baseline": "0.3"}, col)
 		b := number(t, map[string]string{"epsilon": "1.3", "baseline": "0.3"}, col)
-		if !near(a, b, 1e-12, 1e-12) {
+		if !approx.Near(a, b, 1e-12, 1e-12) {
 			t.Errorf("rr k=2 %s = %v, pure %v", col, a, b)
 		}
 	}
@@ -63,11 +66,11 @@ func TestFamilyEquivalences(t *testing.T) {
 		row := map[string]string{"marginal_k": "3", "columns_total": "16", "columns_unknown": "1", "sigma": "54.06", "baseline": "0.2", "delta": "1e-5"}
 		a := number(t, row, col)
 		b := number(t, map[string]string{"mu": ftoa(mu), "baseline": "0.2", "delta": "1e-5"}, col)
-		if !near(a, b, 1e-12, 1e-12) {
+		if !approx.Near(a, b, 1e-12, 1e-12) {
 			t.Errorf("marginals %s = %v, gdp μ=%v %v", col, a, b, mu)
 		}
 	}
-	if e := (Gaussian{Mu: mu}).EpsilonAt(1e-5); !near(e, 1, 1e-3, 0) {
+	if e := (curve.Gaussian{Mu: mu}).EpsilonAt(1e-5); !approx.Near(e, 1, 1e-3, 0) {
 		t.Errorf("marginals ε(1e-5) = %v, catalog 1", e)
 	}
 	// An RDP row at order α with ε_α = αρ is bounded by the zCDP row with
@@ -97,14 +100,14 @@ func TestFamilyEquivalences(t *testing.T) {
 // gives 0.61580217 and the order-optimised Algorithm 2 0.481706188.
 func TestFanoColumns(t *testing.T) {
 	row := map[string]string{"rho": "6", "candidates": "50256"}
-	if got := number(t, row, "fano_adv_alpha1"); !near(got, 0.61580217, 1e-8, 0) {
+	if got := number(t, row, "fano_adv_alpha1"); !approx.Near(got, 0.61580217, 1e-8, 0) {
 		t.Errorf("fano_adv_alpha1 = %v, catalog 0.61580217", got)
 	}
-	if got := number(t, row, "fano_adv_opt"); !near(got, 0.481706188, 1e-9, 0) {
+	if got := number(t, row, "fano_adv_opt"); !approx.Near(got, 0.481706188, 1e-9, 0) {
 		t.Errorf("fano_adv_opt = %v, catalog 0.481706188", got)
 	}
 	// A Gaussian row with μ = √(2ρ) is the same Rényi curve.
-	if a, b := number(t, map[string]string{"mu": ftoa(math.Sqrt(12)), "candidates": "50256"}, "fano_adv_opt"), number(t, row, "fano_adv_opt"); !near(a, b, 1e-12, 1e-9) {
+	if a, b := number(t, map[string]string{"mu": ftoa(math.Sqrt(12)), "candidates": "50256"}, "fano_adv_opt"), number(t, row, "fano_adv_opt"); !approx.Near(a, b, 1e-12, 1e-9) {
 		t.Errorf("gdp μ=√12: %v, zcdp ρ=6: %v", a, b)
 	}
 	// Uniform 2-candidate inference: the Fano bound never beats f-DP's
@@ -117,11 +120,11 @@ func TestFanoColumns(t *testing.T) {
 // Practical membership privacy through the evaluator: Lowy et al. 2024,
 // sigmoid(0.1) = 0.524979187479 and logit(0.525) = 0.100083458557.
 func TestPMPColumns(t *testing.T) {
-	if got := number(t, map[string]string{"epsilon": "0.1"}, "pmp_mia_success"); !near(got, 0.524979187479, 1e-12, 0) {
+	if got := number(t, map[string]string{"epsilon": "0.1"}, "pmp_mia_success"); !approx.Near(got, 0.524979187479, 1e-12, 0) {
 		t.Errorf("pmp_mia_success(0.1) = %v", got)
 	}
 	// target_advantage 0.05 ↔ success 0.525.
-	if got := number(t, map[string]string{"epsilon": "1", "target_advantage": "0.05"}, "pmp_eps_for_target"); !near(got, 0.100083458557, 1e-11, 0) {
+	if got := number(t, map[string]string{"epsilon": "1", "target_advantage": "0.05"}, "pmp_eps_for_target"); !approx.Near(got, 0.100083458557, 1e-11, 0) {
 		t.Errorf("pmp_eps_for_target(0.05) = %v", got)
 	}
 }

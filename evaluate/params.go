@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/riskbatch/riskbatch/evaluate/pld"
+	"github.com/riskbatch/riskbatch/evaluate/bound"
+	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
 	"github.com/riskbatch/riskbatch/priors"
 )
 
@@ -78,7 +80,7 @@ type gaussianParams struct {
 type renyiParams struct {
 	rho    float64
 	hasRho bool
-	rdp    RDP
+	rdp    curve.RDP
 	hasRDP bool
 }
 
@@ -86,9 +88,9 @@ type renyiParams struct {
 // stages, its PLD accountant (nil when the accountant failed, with the
 // reason in pldWhy) and the run's cache of noise calibrations.
 type dpsgdParams struct {
-	dpsgd       DPSGD
+	dpsgd       curve.DPSGD
 	extraStages []pld.Stage
-	extraRDP    RDP // the extra stages' composed RDP (empty without them)
+	extraRDP    curve.RDP // the extra stages' composed RDP (empty without them)
 	pld         *pld.PLD
 	pldWhy      string
 	noise       *noiseCache
@@ -138,13 +140,13 @@ type Attack struct {
 // rowResults are the results several columns of a row share, computed
 // once: the one-run tail, the advantage at the baseline, the Fano bounds.
 type rowResults struct {
-	tail     *OneRunTail
+	tail     *bound.OneRunTail
 	tailWhy  string
 	adv      float64 // 1 − f(baseline) − baseline, once computed
 	hasAdv   bool
 	fanoDone bool
-	fanoA1   FanoBound
-	fanoBest FanoBound
+	fanoA1   bound.FanoBound
+	fanoBest bound.FanoBound
 	fanoWhy  string
 }
 

@@ -6,8 +6,8 @@ import (
 	"io"
 	"math"
 	"strings"
-	"sync"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/memo"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -74,50 +74,42 @@ type pmpResult struct {
 	maxDistance float64
 }
 
-// pmpCache keeps pmp_data tables and results for one run. Bounded: when
-// full it starts afresh.
+// pmpCache keeps pmp_data tables and results for one run, bounded.
 type pmpCache struct {
-	mu      sync.Mutex
-	tables  map[pmpRef]*pmpLoad
-	results map[pmpKey]pmpResult
+	tables  *memo.Cache[pmpRef, pmpLoad]
+	results *memo.Cache[pmpKey, pmpResult]
 }
 
-// pmpLoad is a table being read or read once.
+// pmpLoad is a table read, or why it cannot be.
 type pmpLoad struct {
-	once sync.Once
-	t    *pmpTable
-	err  error
+	t   *pmpTable
+	err error
+}
+
+func newPMPCache() *pmpCache {
+	return &pmpCache{
+		tables:  memo.New[pmpRef, pmpLoad](pmpCacheSize, nil),
+		results: memo.New[pmpKey, pmpResult](1<<12, nil),
+	}
 }
 
 // table returns the table that ref names, written in the cell or opened
 // by src's loader on first use.
 func (c *pmpCache) table(ref pmpRef, src pmpSource) (*pmpTable, error) {
-	c.mu.Lock()
-	if c.tables == nil || len(c.tables) >= pmpCacheSize {
-		c.tables = map[pmpRef]*pmpLoad{}
-	}
-	l := c.tables[ref]
-	if l == nil {
-		l = &pmpLoad{}
-		c.tables[ref] = l
-	}
-	c.mu.Unlock()
-	l.once.Do(func() {
+	l := c.tables.Get(ref, func() pmpLoad {
 		if t, ok := parsePMPInline(ref.ref); ok {
-			l.t = t
-			return
+			return pmpLoad{t: t}
 		}
 		if src.loader == nil {
-			l.err = &pmpRefError{fmt.Errorf("%s is not a parent set written in the cell (records separated by \";\"), and this evaluation reads no files named in cells", ref.ref)}
-			return
+			return pmpLoad{err: &pmpRefError{fmt.Errorf("%s is not a parent set written in the cell (records separated by \";\"), and this evaluation reads no files named in cells", ref.ref)}}
 		}
 		dt, err := src.loader.OpenData(ref.file, ref.ref)
 		if err != nil {
-			l.err = &pmpRefError{err}
-			return
+			return pmpLoad{err: &pmpRefError{err}}
 		}
 		defer dt.Close()
-		l.t, l.err = readPMPTable(ref.ref, dt)
+		t, err := readPMPTable(ref.ref, dt)
+		return pmpLoad{t, err}
 	})
 	return l.t, l.err
 }
@@ -171,20 +163,7 @@ func parsePMPInline(s string) (t *pmpTable, ok bool) {
 
 // result returns the remembered result of key, computing it on first use.
 func (c *pmpCache) result(key pmpKey, compute func() pmpResult) pmpResult {
-	c.mu.Lock()
-	r, ok := c.results[key]
-	c.mu.Unlock()
-	if ok {
-		return r
-	}
-	r = compute()
-	c.mu.Lock()
-	if c.results == nil || len(c.results) >= 1<<12 {
-		c.results = map[pmpKey]pmpResult{}
-	}
-	c.results[key] = r
-	c.mu.Unlock()
-	return r
+	return c.results.Get(key, compute)
 }
 
 // readPMPTable reads a pmp_data table that the cell ref names: its rows
@@ -269,68 +248,4 @@ func pmpNumber(c table.Cell) (float64, error) {
 		}
 	}
 	return 0, errors.New("not a number")
-}
-
-// pmpFromData returns the row's PMP parameter ε̃ with respect to its
-// pmp_data parent set and the δ it holds at, or why there is none.
-func (r *Release) pmpFromData() (eps, delta float64, why string) {
-	if r.pmpDone {
-		return r.pmpEps, r.pmpDelta, r.pmpWhy
-	}
-	r.pmpDone = true
-	r.pmpEps, r.pmpDelta, r.pmpWhy = r.computePMPFromData()
-	return r.pmpEps, r.pmpDelta, r.pmpWhy
-}
-
-func (r *Release) computePMPFromData() (eps, delta float64, why string) {
-	if r.compositions > 1 {
-		return 0, 0, "pmp_data: the PMP bounds are for one release of the mechanism; compositions must be 1"
-	}
-	var key pmpKey
-	switch r.Mechanism {
-	case MechanismGaussian:
-		if r.sigma == 0 {
-			return 0, 0, "pmp_data: a gaussian row needs sigma, the noise standard deviation in the units of the query vectors"
-		}
-		if !(r.delta > 0) {
-			return 0, 0, "pmp_data: a gaussian row needs delta > 0: Prop. 12 gives ε̃ of (ε̃, δ)-PMP at the row's δ"
-		}
-		key = pmpKey{table: pmpRef{file: r.pmpFrom.file, ref: r.pmpPath}, mechanism: r.Mechanism, a: r.sigma, b: r.delta}
-		delta = r.delta
-	case MechanismExponential:
-		key = pmpKey{table: pmpRef{file: r.pmpFrom.file, ref: r.pmpPath}, mechanism: r.Mechanism, a: r.pureEps, b: r.sensitiv}
-	default:
-		return 0, 0, "pmp_data: used by gaussian rows (Prop. 12) and exponential rows (Prop. 9); this row is " + string(r.Mechanism)
-	}
-	res := r.pmp.result(key, func() pmpResult {
-		t, err := r.pmp.table(key.table, r.pmpFrom)
-		if err != nil {
-			return pmpResult{why: err.Error()}
-		}
-		switch key.mechanism {
-		case MechanismGaussian:
-			b, err := PMPGaussian(t.records, key.a, key.b)
-			if err != nil {
-				return pmpResult{why: fmt.Sprintf("pmp_data %s: %v", key.table.ref, err)}
-			}
-			return pmpResult{eps: b.Epsilon, maxDistance: b.MaxDistance}
-		default:
-			loss := make([][]float64, len(t.columns))
-			for w := range loss {
-				loss[w] = make([]float64, len(t.records))
-				for i, rec := range t.records {
-					loss[w][i] = rec[w]
-				}
-			}
-			x, err := PMPExponential(loss, key.a, key.b)
-			if err != nil {
-				return pmpResult{why: fmt.Sprintf("pmp_data %s: %v", key.table.ref, err)}
-			}
-			return pmpResult{eps: x.Epsilon, maxDistance: math.NaN()}
-		}
-	})
-	if res.why == "" && r.Mechanism == MechanismGaussian && res.maxDistance > r.sensitiv {
-		r.pmpNote = fmt.Sprintf("pmp_data: two records are %s apart, more than sensitivity = %s: the row's DP guarantee does not hold for these records (ε̃ still bounds the risk to them)", formatNumber(res.maxDistance), formatNumber(r.sensitiv))
-	}
-	return res.eps, delta, res.why
 }

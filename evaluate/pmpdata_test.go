@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/bound"
+	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/readers"
 )
 
@@ -47,13 +49,13 @@ func TestPMPDataGaussianTwoRecords(t *testing.T) {
 		_, dp := evalWith(t, ev, map[string]string{"mu": fmt.Sprint(mu), "delta": tc.delta})
 		want := dp["epsilon_at_delta"].Num
 		if dp["epsilon_at_delta"].IsEmpty() {
-			want = Gaussian{Mu: mu}.EpsilonAt(parseFloat(t, tc.delta))
+			want = curve.Gaussian{Mu: mu}.EpsilonAt(parseFloat(t, tc.delta))
 		}
 		g := got["pmp_data_eps"]
 		if math.Abs(g.Num-want) > 1e-9*math.Max(1, want) || g.Num < want*(1-1e-12) {
 			t.Errorf("%v: pmp_data_eps = %v, want the DP ε %v (message %q)", tc, g, want, got["message"].Str)
 		}
-		if s := got["pmp_data_success"].Num; s != PMPSuccessDelta(g.Num, parseFloat(t, tc.delta)) {
+		if s := got["pmp_data_success"].Num; s != bound.PMPSuccessDelta(g.Num, parseFloat(t, tc.delta)) {
 			t.Errorf("%v: pmp_data_success = %v", tc, s)
 		}
 	}
@@ -77,7 +79,7 @@ func TestPMPDataGaussianMany(t *testing.T) {
 		if st == StatusError {
 			t.Fatal(got["message"].Str)
 		}
-		want, err := PMPGaussian(rows, sigma, 1e-5)
+		want, err := bound.PMPGaussian(rows, sigma, 1e-5)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +87,7 @@ func TestPMPDataGaussianMany(t *testing.T) {
 			t.Errorf("σ %v: pmp_data_eps %v, PMPGaussian %v", sigma, g, want.Epsilon)
 		}
 		// Every pairwise distance is below √2·0.9 < 1.2: ε̃ ≤ ε(δ) of the DP guarantee.
-		if dp := (Gaussian{Mu: 1.2 / sigma}).EpsilonAt(1e-5); got["pmp_data_eps"].Num > dp {
+		if dp := (curve.Gaussian{Mu: 1.2 / sigma}).EpsilonAt(1e-5); got["pmp_data_eps"].Num > dp {
 			t.Errorf("σ %v: pmp_data_eps %v above the DP ε %v", sigma, got["pmp_data_eps"].Num, dp)
 		}
 		if got["pmp_data_eps"].Num < prev {
@@ -129,8 +131,8 @@ func TestPMPDataExponential(t *testing.T) {
 		if g > eps {
 			t.Errorf("ε %v: pmp_data_eps %v above the DP ε", eps, g)
 		}
-		if s := got["pmp_data_success"].Num; s != PMPSuccess(g) {
-			t.Errorf("ε %v: pmp_data_success %v, want %v", eps, s, PMPSuccess(g))
+		if s := got["pmp_data_success"].Num; s != bound.PMPSuccess(g) {
+			t.Errorf("ε %v: pmp_data_success %v, want %v", eps, s, bound.PMPSuccess(g))
 		}
 	}
 
@@ -138,7 +140,7 @@ func TestPMPDataExponential(t *testing.T) {
 	path = writeTable(t, "four.csv", "a,b\n0,1\n1,0\n0.5,0.5\n0.2,0.9\n")
 	_, got := evalWith(t, ev, map[string]string{"mechanism": "em", "epsilon": "2", "pmp_data": path})
 	lossT := [][]float64{{0, 1, 0.5, 0.2}, {1, 0, 0.5, 0.9}}
-	want, err := PMPExponential(lossT, 2, 1)
+	want, err := bound.PMPExponential(lossT, 2, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

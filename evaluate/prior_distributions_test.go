@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/bound"
+	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/table"
@@ -100,8 +102,8 @@ func TestPriorDistributionColumns(t *testing.T) {
 			wantRero, wantAIA := 0.0, 0.0
 			for _, p := range cells {
 				k0, kmin, mu := p[0], p[2], p[0]*p[0]+p[1]*p[1]+p[2]*p[2]
-				wantRero = math.Max(wantRero, GBReRoExact(e, k0, 3))
-				wantAIA = math.Max(wantAIA, GBAIAAdvantage(e, k0, kmin, mu, 3))
+				wantRero = math.Max(wantRero, bound.GBReRoExact(e, k0, 3))
+				wantAIA = math.Max(wantAIA, bound.GBAIAAdvantage(e, k0, kmin, mu, 3))
 			}
 			if g := got["gb_rero_exact"]; g.Num != wantRero {
 				t.Errorf("%v gb_rero_exact = %v, want %v", mech, g, wantRero)
@@ -112,12 +114,12 @@ func TestPriorDistributionColumns(t *testing.T) {
 		}
 		var wantA1, wantOpt, wantSucc float64
 		for _, p := range cells {
-			var a1, best FanoBound
+			var a1, best bound.FanoBound
 			var err error
 			if rho, ok := mech["rho"]; ok {
-				a1, best, err = FanoZCDP(ZCDP{Rho: parseFloat(t, rho)}, 0, p)
+				a1, best, err = bound.FanoZCDP(curve.ZCDP{Rho: parseFloat(t, rho)}, 0, p)
 			} else {
-				a1, best, err = FanoRDP(RDP{Orders: []float64{math.Inf(1)}, Epsilons: []float64{parseFloat(t, mech["epsilon"])}}, 0, p)
+				a1, best, err = bound.FanoRDP(curve.RDP{Orders: []float64{math.Inf(1)}, Epsilons: []float64{parseFloat(t, mech["epsilon"])}}, 0, p)
 			}
 			if err != nil {
 				t.Fatal(err)

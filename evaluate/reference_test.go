@@ -1,13 +1,13 @@
 package evaluate
 
 import (
-	"encoding/csv"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -23,7 +23,7 @@ import (
 // Tolerance (issue "riskbatch end to end", done-when): 1e-9 absolute, and
 // 1e-6 relative for values below 1e-3.
 func TestReferenceCore(t *testing.T) {
-	recs := readCSV(t, "testdata/reference_core.csv")
+	recs := approx.ReadCSV(t, "testdata/reference_core.csv")
 	header := recs[0]
 	col := map[string]int{}
 	for i, h := range header {
@@ -111,29 +111,14 @@ func referenceClose(got, want float64) bool {
 // The Gaussian privacy profile agrees with the 60-digit values of
 // testdata/reference_gaussian_delta.csv in log space, down to δ ≈ 1e-320.
 func TestReferenceGaussianDelta(t *testing.T) {
-	recs := readCSV(t, "testdata/reference_gaussian_delta.csv")
+	recs := approx.ReadCSV(t, "testdata/reference_gaussian_delta.csv")
 	for _, rec := range recs[1:] {
 		mu, _ := strconv.ParseFloat(rec[0], 64)
 		eps, _ := strconv.ParseFloat(rec[1], 64)
 		log10d, _ := strconv.ParseFloat(rec[3], 64)
-		got := Gaussian{Mu: mu}.LogDeltaAt(eps) / math.Ln10
+		got := curve.Gaussian{Mu: mu}.LogDeltaAt(eps) / math.Ln10
 		if math.Abs(got-log10d) > 1e-10*math.Max(1, math.Abs(log10d)) {
 			t.Errorf("μ=%v ε=%v: log10 δ = %.15g, reference %.15g", mu, eps, got, log10d)
 		}
 	}
-}
-
-// readCSV reads a whole reference file.
-func readCSV(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return recs
 }

@@ -5,39 +5,10 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/riskbatch/riskbatch/evaluate/bound"
+	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/priors"
 )
-
-// Curve is a trade-off function f (Dong, Roth & Su 2022): f(α) is the
-// smallest type II error of any test with type I error α between the outputs
-// on neighbouring datasets. Every bound of Kulynych et al. 2025 is
-// computed from it.
-type Curve interface {
-	// TradeOff returns f(α).
-	TradeOff(alpha float64) float64
-	// Advantage returns 1 − f(b) − b, exactly (not rounded).
-	Advantage(b float64) float64
-	// WorstAdvantage returns η = max_α (1 − f(α) − α).
-	WorstAdvantage() float64
-}
-
-// advantageAtEdges returns 1 − f(b) − b where it does not depend on the
-// curve's shape: NaN for NaN; 0 at b ≥ 1; 1 − b for a vacuous curve (f ≡ 0:
-// no privacy); 0 at b ≤ 0 and for a perfectly private curve (f(α) = 1 − α).
-// ok is false when the curve must compute it.
-func advantageAtEdges(b float64, vacuous, private bool) (adv float64, ok bool) {
-	switch {
-	case math.IsNaN(b):
-		return b, true
-	case b >= 1:
-		return 0, true
-	case vacuous:
-		return 1 - math.Max(b, 0), true
-	case b <= 0 || private:
-		return 0, true
-	}
-	return 0, false
-}
 
 // Release is one row resolved into the quantities the bounds need: its
 // mechanism and trade-off curve, the parameters of its family of
@@ -45,7 +16,7 @@ func advantageAtEdges(b float64, vacuous, private bool) (adv float64, ok bool) {
 // attack, and the results several columns share.
 type Release struct {
 	Mechanism Mechanism
-	Curve     Curve
+	Curve     curve.Curve
 	// compositions is k of the compositions column (1 without).
 	compositions int
 
@@ -96,7 +67,7 @@ const maxTailTargets = 10_000_000
 // Tail returns the dominating Poisson-binomial of Swanberg et al. for the
 // row's targets at its (ε, δ), building it on first use, or the reason the
 // row has none. A row without targets has none, silently.
-func (r *Release) Tail() (*OneRunTail, skip) {
+func (r *Release) Tail() (*bound.OneRunTail, skip) {
 	if r.tail != nil {
 		return r.tail, skip{}
 	}
@@ -129,7 +100,7 @@ func (r *Release) Tail() (*OneRunTail, skip) {
 			p[i] = r.Baseline
 		}
 	}
-	t, err := NewOneRunTail(eps, delta, p)
+	t, err := bound.NewOneRunTail(eps, delta, p)
 	if err != nil {
 		r.tailWhy = err.Error()
 		return nil, skip{why: r.tailWhy}

@@ -3,6 +3,9 @@ package evaluate
 import (
 	"fmt"
 	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/bound"
+	"github.com/riskbatch/riskbatch/evaluate/curve"
 )
 
 // maxFanoCandidates bounds M for the Fano columns (the uniform prior is a
@@ -21,7 +24,7 @@ const maxFanoDistributions = 256
 // its targets over the attribute's domain. Over several distributions each
 // bound is the worst (largest) one: the bound of the riskiest target, as
 // single-target bounds use the largest p.
-func (r *Release) fano() (alpha1, best FanoBound, why string) {
+func (r *Release) fano() (alpha1, best bound.FanoBound, why string) {
 	if r.fanoDone {
 		return r.fanoA1, r.fanoBest, r.fanoWhy
 	}
@@ -39,7 +42,7 @@ func (r *Release) fano() (alpha1, best FanoBound, why string) {
 		r.fanoWhy = fmt.Sprintf("prior %q has %d distinct distributions (cells); the Fano bounds are computed for at most %d: use fewer known columns or the marginal key", r.Prior.Key(), len(d.Distinct), maxFanoDistributions)
 		return r.fanoA1, r.fanoBest, r.fanoWhy
 	}
-	r.fanoA1, r.fanoBest = FanoBound{Advantage: math.NaN()}, FanoBound{Advantage: math.NaN()}
+	r.fanoA1, r.fanoBest = bound.FanoBound{Advantage: math.NaN()}, bound.FanoBound{Advantage: math.NaN()}
 	for _, dist := range d.Distinct {
 		if dist.P[0] >= 1 {
 			// The cell's value is certain a priori: success 1, nothing to bound.
@@ -62,7 +65,7 @@ func (r *Release) fano() (alpha1, best FanoBound, why string) {
 // worseFano returns the worse of two Fano bounds: the largest advantage
 // (NaN counts as absent) with its order and information, and the largest
 // success and baseline of the two.
-func worseFano(a, b FanoBound) FanoBound {
+func worseFano(a, b bound.FanoBound) bound.FanoBound {
 	w := a
 	if math.IsNaN(a.Advantage) || b.Advantage > a.Advantage {
 		w = b
@@ -83,23 +86,23 @@ const (
 
 // fanoFor computes the Fano bounds for M candidates with a uniform prior
 // (prior nil) or for a prior vector (m 0).
-func (r *Release) fanoFor(m int, prior []float64) (alpha1, best FanoBound, why string) {
+func (r *Release) fanoFor(m int, prior []float64) (alpha1, best bound.FanoBound, why string) {
 	var err error
 	switch {
 	case r.Mechanism == MechanismDPSGD:
 		return alpha1, best, whyFanoAddRemove
 	case r.Mechanism == MechanismRR:
-		rr, ok := r.Curve.(RandomizedResponse)
+		rr, ok := r.Curve.(curve.RandomizedResponse)
 		if !ok {
 			return alpha1, best, whyFanoComposedRR
 		}
 		var mi float64
-		if mi, err = FanoMIRandomizedResponse(rr, prior); err == nil {
-			alpha1, err = FanoAlgorithm1(mi, m, prior)
+		if mi, err = bound.FanoMIRandomizedResponse(rr, prior); err == nil {
+			alpha1, err = bound.FanoAlgorithm1(mi, m, prior)
 			best = alpha1
 		}
 	case r.hasRho:
-		alpha1, best, err = FanoZCDP(ZCDP{Rho: r.rho}, m, prior)
+		alpha1, best, err = bound.FanoZCDP(curve.ZCDP{Rho: r.rho}, m, prior)
 		if err == nil && r.hasMu {
 			// Gaussian-type rows (gaussian, gdp, marginals): Theorem 2
 			// (eq. 19) bounds the mutual information by
@@ -110,9 +113,9 @@ func (r *Release) fanoFor(m int, prior []float64) (alpha1, best FanoBound, why s
 			alpha1, best, err = r.fanoGaussianThm2(m, prior, alpha1, best)
 		}
 	case r.hasRDP:
-		alpha1, best, err = FanoRDP(r.rdp, m, prior)
+		alpha1, best, err = bound.FanoRDP(r.rdp, m, prior)
 	case r.hasPure:
-		alpha1, best, err = FanoRDP(RDP{Orders: []float64{math.Inf(1)}, Epsilons: []float64{r.pureEps}}, m, prior)
+		alpha1, best, err = bound.FanoRDP(curve.RDP{Orders: []float64{math.Inf(1)}, Epsilons: []float64{r.pureEps}}, m, prior)
 	default:
 		return alpha1, best, whyFanoNoRenyi
 	}
@@ -125,12 +128,12 @@ func (r *Release) fanoFor(m int, prior []float64) (alpha1, best FanoBound, why s
 // fanoGaussianThm2 tightens the Fano bounds of a Gaussian-type row: the
 // α = 1 bound becomes Algorithm 1 with Theorem 2's mutual information when
 // that is tighter, and the order-optimised bound is never above it.
-func (r *Release) fanoGaussianThm2(m int, prior []float64, alpha1, best FanoBound) (FanoBound, FanoBound, error) {
-	mi, err := FanoMIGaussian(r.mu, m, prior)
+func (r *Release) fanoGaussianThm2(m int, prior []float64, alpha1, best bound.FanoBound) (bound.FanoBound, bound.FanoBound, error) {
+	mi, err := bound.FanoMIGaussian(r.mu, m, prior)
 	if err != nil {
 		return alpha1, best, err
 	}
-	thm2, err := FanoAlgorithm1(mi, m, prior)
+	thm2, err := bound.FanoAlgorithm1(mi, m, prior)
 	if err != nil {
 		return alpha1, best, err
 	}

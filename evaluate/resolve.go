@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/priors"
 )
 
@@ -21,9 +22,9 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 		return nil
 	}
 	c := in.numOr(FieldCompositions, 1)
-	if c > composeMaxK && composesOptimally(spec.name) {
+	if c > curve.MaxCompositions && composesOptimally(spec.name) {
 		problems.add(b.name(FieldCompositions), formatNumber(c), "%s is more than the %d compositions riskbatch composes for mechanism %s; expected a whole number from 1 to %d",
-			formatNumber(c), composeMaxK, spec.name, composeMaxK)
+			formatNumber(c), curve.MaxCompositions, spec.name, curve.MaxCompositions)
 		return nil
 	}
 	r := &Release{Mechanism: spec.name, compositions: int(c)}
@@ -89,7 +90,7 @@ func (b *Binding) resolveCurve(r *Release, in *inputs, c float64, problems *rowE
 			return false
 		}
 		eps := in.num[FieldEpsilon]
-		r.Curve = b.composedPure(r, EpsDelta{Epsilon: eps}, eps, problems)
+		r.Curve = b.composedPure(r, curve.EpsDelta{Epsilon: eps}, eps, problems)
 		r.setPure(eps, c)
 		if r.Mechanism == MechanismExponential {
 			r.sensitiv = sens // of the loss (Prop. 9's Δ_ℓ)
@@ -102,18 +103,18 @@ func (b *Binding) resolveCurve(r *Release, in *inputs, c float64, problems *rowE
 		return b.resolveMarginals(r, in, c, problems)
 	case MechanismLaplace:
 		eps := sens / in.num[FieldLaplaceScale]
-		r.Curve = b.composedPure(r, Laplace{Epsilon: eps}, eps, problems)
+		r.Curve = b.composedPure(r, curve.Laplace{Epsilon: eps}, eps, problems)
 		r.setPure(eps, c)
 	case MechanismRR:
 		eps := in.num[FieldEpsilon]
-		r.Curve = b.composedPure(r, RandomizedResponse{Epsilon: eps, Categories: int(in.num[FieldRRCategories])}, eps, problems)
+		r.Curve = b.composedPure(r, curve.RandomizedResponse{Epsilon: eps, Categories: int(in.num[FieldRRCategories])}, eps, problems)
 		r.setPure(eps, c)
 	case MechanismZCDP:
-		z := ZCDP{Rho: c * in.num[FieldRho]}
+		z := curve.ZCDP{Rho: c * in.num[FieldRho]}
 		r.Curve, r.epsilonAt = z, z.EpsilonAt
 		r.rho, r.hasRho = z.Rho, true
 	case MechanismRDP:
-		rdp := RDP{Orders: []float64{in.num[FieldRDPOrder]}, Epsilons: []float64{c * in.num[FieldRDPEpsilon]}}
+		rdp := curve.RDP{Orders: []float64{in.num[FieldRDPOrder]}, Epsilons: []float64{c * in.num[FieldRDPEpsilon]}}
 		if err := rdp.Validate(); err != nil {
 			problems.addErr(b.name(FieldRDPOrder)+", "+b.name(FieldRDPEpsilon), "", err)
 			return false
@@ -129,11 +130,11 @@ func (b *Binding) resolveCurve(r *Release, in *inputs, c float64, problems *rowE
 // composedPure is the curve of k compositions of a pure ε-DP mechanism
 // whose single curve is one: the optimal composition theorem (Kairouz, Oh
 // & Viswanath 2015) for k > 1; nil, with the problem, where it fails.
-func (b *Binding) composedPure(r *Release, one Curve, eps float64, problems *rowError) Curve {
+func (b *Binding) composedPure(r *Release, one curve.Curve, eps float64, problems *rowError) curve.Curve {
 	if r.compositions == 1 {
 		return one
 	}
-	c, err := ComposeApprox(eps, 0, r.compositions)
+	c, err := curve.ComposeApprox(eps, 0, r.compositions)
 	if err != nil {
 		problems.addErr(b.name(FieldCompositions), strconv.Itoa(r.compositions), err)
 		return nil
@@ -158,14 +159,14 @@ func (r *Release) setPure(eps, c float64) {
 func (b *Binding) resolveApprox(r *Release, eps, c float64, problems *rowError) bool {
 	delta := r.delta
 	if r.compositions == 1 {
-		r.Curve = EpsDelta{Epsilon: eps, Delta: delta}
+		r.Curve = curve.EpsDelta{Epsilon: eps, Delta: delta}
 		r.epsilon, r.epsState = eps, 1
 		if delta == 0 {
 			r.pureEps, r.hasPure = eps, true
 		}
 		return true
 	}
-	composed, err := NewComposedApprox(eps, delta, r.compositions)
+	composed, err := curve.NewComposedApprox(eps, delta, r.compositions)
 	if err != nil {
 		problems.addErr(b.name(FieldCompositions), strconv.Itoa(r.compositions), err)
 		return false
@@ -219,7 +220,7 @@ func (b *Binding) resolveMarginals(r *Release, in *inputs, c float64, problems *
 	if len(*problems) > 0 {
 		return false
 	}
-	queries := MarginalQueries(int(d), int(kw), int(du))
+	queries := curve.MarginalQueries(int(d), int(kw), int(du))
 	if queries == 0 {
 		// K is 0 only for d′ = 0.
 		problems.add(b.name(FieldColumnsUnknown), formatNumber(du), "%s leaves no marginal on an unknown column (K = 0), so there is nothing to bound; expected a whole number from 1 to %s = %s",
@@ -234,7 +235,7 @@ func (b *Binding) resolveMarginals(r *Release, in *inputs, c float64, problems *
 // which is also (μ²/2)-zCDP.
 func (b *Binding) setGaussian(r *Release, mu, c float64) {
 	mu *= math.Sqrt(c)
-	r.Curve = Gaussian{Mu: mu}
+	r.Curve = curve.Gaussian{Mu: mu}
 	r.epsilonAt = func(delta float64) float64 { return b.epsilons.gaussianEpsilonAt(mu, delta) }
 	r.mu, r.hasMu = mu, true
 	r.rho, r.hasRho = mu*mu/2, true
@@ -243,7 +244,7 @@ func (b *Binding) setGaussian(r *Release, mu, c float64) {
 // resolveDPSGD reads a dpsgd row: its steps and extra stages, accounted by
 // a PLD accountant, or by RDP where the PLD cannot represent them.
 func (b *Binding) resolveDPSGD(r *Release, in *inputs, problems *rowError) bool {
-	r.dpsgd = DPSGD{NoiseMultiplier: in.num[FieldNoiseMultiplier], SampleRate: in.num[FieldSampleRate], Steps: int(in.num[FieldSteps])}
+	r.dpsgd = curve.DPSGD{NoiseMultiplier: in.num[FieldNoiseMultiplier], SampleRate: in.num[FieldSampleRate], Steps: int(in.num[FieldSteps])}
 	if in.has(FieldExtraStages) {
 		extra, err := parseStages(in.text[FieldExtraStages])
 		if err != nil {
@@ -252,12 +253,12 @@ func (b *Binding) resolveDPSGD(r *Release, in *inputs, problems *rowError) bool 
 		}
 		r.extraStages = extra
 	}
-	stages := dpsgdStages(r.dpsgd, r.extraStages)
+	stages := curve.DPSGDStages(r.dpsgd, r.extraStages)
 	r.extraRDP = b.stagesRDP(r.extraStages)
 	r.rdp, r.hasRDP = b.stagesRDP(stages), true
 	r.noise = b.noise
 	if p, err := b.plds.get(stages); err == nil {
-		c := DPSGDCurve{PLD: PLDCurve{p}, RDP: r.rdp}
+		c := curve.DPSGDCurve{PLD: curve.PLDCurve{PLD: p}, RDP: r.rdp}
 		r.pld, r.Curve, r.epsilonAt = p, c, c.EpsilonAt
 	} else {
 		// A configuration the PLD cannot represent (a loss range too

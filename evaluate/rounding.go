@@ -3,71 +3,9 @@ package evaluate
 import (
 	"math"
 
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/table"
 )
-
-// Bounds on risk are claims about people's privacy, so they are rounded
-// away from the side that would understate risk. The arithmetic behind each
-// closed form is accurate to a few ulps; nudging by roundingUlps ulps covers
-// that error without moving any value by more than ~1e-15 relative, far
-// inside the contract's 1e-12.
-const roundingUlps = 8
-
-// Error-analysis constants of float64 arithmetic: the unit roundoff u =
-// 2^-53 bounds the relative error of one correctly rounded operation; the
-// machine epsilon 2^-52 is the gap between 1 and the next float64.
-const (
-	unitRoundoff   = 0x1p-53
-	machineEpsilon = 0x1p-52
-)
-
-// roundUp returns x moved roundingUlps ulps towards +∞ and clamped to
-// [lo, hi]. It is used for upper bounds on risk.
-func roundUp(x, lo, hi float64) float64 {
-	if x == 0 {
-		return math.Max(lo, 0)
-	}
-	return math.Min(math.Max(ulpsAway(x, roundingUlps), lo), hi)
-}
-
-// ulpsAway returns x moved n ulps towards +∞ (n > 0) or −∞ (n < 0): the
-// float64s are ordered like their bit patterns (by sign), so this is one
-// integer addition, exact, where a loop of math.Nextafter calls cost a
-// quarter of a closed-form row. ±Inf and NaN are returned as they are.
-func ulpsAway(x float64, n int64) float64 {
-	if math.IsInf(x, 0) || math.IsNaN(x) {
-		return x
-	}
-	if x == 0 {
-		if n > 0 {
-			return math.Float64frombits(uint64(n)) // n subnormal steps above 0
-		}
-		return -math.Float64frombits(uint64(-n))
-	}
-	b := int64(math.Float64bits(math.Abs(x)))
-	if x < 0 {
-		n = -n
-	}
-	b += n
-	if b < 0 {
-		// Crossed zero: the result has the other sign.
-		return math.Copysign(math.Float64frombits(uint64(-b)), -x)
-	}
-	if b >= int64(math.Float64bits(math.Inf(1))) {
-		return math.Copysign(math.Inf(1), x)
-	}
-	return math.Copysign(math.Float64frombits(uint64(b)), x)
-}
-
-// roundDown returns x moved roundingUlps ulps towards −∞ and clamped to
-// [lo, hi]. It is used for the largest parameter that keeps risk within a
-// target (ε_protect): a smaller value keeps the promise.
-func roundDown(x, lo, hi float64) float64 {
-	if x == 0 || math.IsInf(x, 0) {
-		return math.Min(math.Max(x, lo), hi)
-	}
-	return math.Min(math.Max(ulpsAway(x, -roundingUlps), lo), hi)
-}
 
 // Rounding is the direction in which an output column's values are
 // rounded, where it is the same for every row (OutputColumn.Round).
@@ -78,11 +16,11 @@ const (
 	// RoundAsComputed: the column's function rounds, if at all (its bounds
 	// depend on the row, such as a success at least the baseline).
 	RoundAsComputed Rounding = iota
-	// RoundUp: an upper bound on risk, moved towards +∞ (roundUp) within
+	// RoundUp: an upper bound on risk, moved towards +∞ (numeric.RoundUp) within
 	// the column's range.
 	RoundUp
 	// RoundDown: the largest parameter that keeps risk within a target,
-	// moved towards −∞ (roundDown) within the column's range.
+	// moved towards −∞ (numeric.RoundDown) within the column's range.
 	RoundDown
 )
 
@@ -95,9 +33,9 @@ func (d Rounding) apply(v float64, f table.Format) float64 {
 	}
 	switch d {
 	case RoundUp:
-		return roundUp(v, 0, hi)
+		return numeric.RoundUp(v, 0, hi)
 	case RoundDown:
-		return roundDown(v, 0, hi)
+		return numeric.RoundDown(v, 0, hi)
 	}
 	return v
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/internal/numtext"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -478,8 +480,8 @@ func (x *sheetRow) mu() term {
 		m = x.ref(FieldMu)
 	case MechanismMarginals:
 		d, k, u, sigma := x.ref(FieldColumnsTotal), x.ref(FieldMarginalK), x.ref(FieldColumnsUnknown), x.ref(FieldSigma)
-		x.need(binomial(int(d.v), int(k.v)) < 1<<53) // COMBIN is exact below 2^53
-		q := MarginalQueries(int(d.v), int(k.v), int(u.v))
+		x.need(numeric.Binomial(int(d.v), int(k.v)) < 1<<53) // COMBIN is exact below 2^53
+		q := curve.MarginalQueries(int(d.v), int(k.v), int(u.v))
 		// COMBIN(n, k) fails for k > n, where the count is 0.
 		m = term{form("(SQRT(COMBIN($1,$2)-IF($1-$3<$2,0,COMBIN($1-$3,$2)))*SQRT(2)/$4)", d, k, u, sigma), math.Sqrt(q) * math.Sqrt2 / sigma.v}
 	default:

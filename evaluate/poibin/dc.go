@@ -3,6 +3,7 @@ package poibin
 import (
 	"math"
 
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"gonum.org/v1/gonum/dsp/fourier"
 )
 
@@ -120,11 +121,11 @@ func leaf(beta, q []float64) block {
 // normalize rescales p to unit (compensated) sum; see "Mass conservation"
 // above.
 func normalize(p []float64) {
-	var s kahan
+	var s numeric.Sum
 	for _, v := range p {
-		s.add(v)
+		s.Add(v)
 	}
-	if t := s.sum(); t > 0 && t != 1 {
+	if t := s.Value(); t > 0 && t != 1 {
 		f := 1 / t
 		for i := range p {
 			p[i] *= f

@@ -44,7 +44,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // Dist is the Poisson-binomial distribution of S = Σ Bernoulli(β_i). It is
@@ -119,7 +119,7 @@ func newDist(beta, q []float64, o options) (*Dist, error) {
 		return nil, fmt.Errorf("poibin: %d probabilities but %d complements", len(beta), len(q))
 	}
 	d := &Dist{n: len(beta), opts: o}
-	var mean, vari kahan
+	var mean, vari numeric.Sum
 	m := 0
 	homog := !o.noBinomial
 	var b0, q0 float64
@@ -134,8 +134,8 @@ func newDist(beta, q []float64, o options) (*Dist, error) {
 		if math.Abs(b+c-1) > consistencyTol {
 			return nil, fmt.Errorf("poibin: beta[%d] + oneMinusBeta[%d] = %v, not 1", i, i, b+c)
 		}
-		mean.add(b)
-		vari.add(b * c)
+		mean.Add(b)
+		vari.Add(b * c)
 		switch {
 		case b == 0:
 		case c == 0:
@@ -149,7 +149,7 @@ func newDist(beta, q []float64, o options) (*Dist, error) {
 			m++
 		}
 	}
-	d.mean, d.vari, d.m = mean.sum(), vari.sum(), m
+	d.mean, d.vari, d.m = mean.Value(), vari.Value(), m
 	if m == 0 {
 		d.lo, d.pmf = d.shift, []float64{1}
 		d.finish()
@@ -209,33 +209,18 @@ func (d *Dist) finish() {
 	}
 	w := len(d.pmf)
 	d.sf = make([]float64, w+1)
-	var acc kahan
+	var acc numeric.Sum
 	for j := w - 1; j >= 0; j-- {
-		acc.add(d.pmf[j])
-		d.sf[j] = acc.sum()
+		acc.Add(d.pmf[j])
+		d.sf[j] = acc.Value()
 	}
 	d.cdf = make([]float64, w)
-	acc = kahan{}
+	acc = numeric.Sum{}
 	for j := 0; j < w; j++ {
-		acc.add(d.pmf[j])
-		d.cdf[j] = acc.sum()
+		acc.Add(d.pmf[j])
+		d.cdf[j] = acc.Value()
 	}
 }
-
-// kahan is Neumaier's compensated summation.
-type kahan struct{ s, c float64 }
-
-func (k *kahan) add(x float64) {
-	t := k.s + x
-	if math.Abs(k.s) >= math.Abs(x) {
-		k.c += (k.s - t) + x
-	} else {
-		k.c += (x - t) + k.s
-	}
-	k.s = t
-}
-
-func (k *kahan) sum() float64 { return k.s + k.c }
 
 // Len returns n, the number of Bernoulli terms.
 func (d *Dist) Len() int { return d.n }
@@ -424,15 +409,15 @@ func (d *Dist) LogCDF(u int) float64 {
 // logAll returns ln Pr[all m non-degenerate terms succeed] = Σ ln β_i
 // (success) or ln Pr[all fail] = Σ ln(1 − β_i).
 func (d *Dist) logAll(success bool) float64 {
-	var s kahan
+	var s numeric.Sum
 	for i := range d.beta {
 		if success {
-			s.add(math.Log(d.beta[i]))
+			s.Add(math.Log(d.beta[i]))
 		} else {
-			s.add(math.Log(d.q[i]))
+			s.Add(math.Log(d.q[i]))
 		}
 	}
-	return s.sum()
+	return s.Value()
 }
 
 // Quantile returns the smallest u ∈ {0, …, n} with Pr[S ≤ u] ≥ c, the

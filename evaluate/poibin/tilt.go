@@ -3,7 +3,7 @@ package poibin
 import (
 	"math"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // logTilted returns ln Pr[S' ≥ k] (upper) or ln Pr[S' ≤ k] (lower) for the
@@ -44,31 +44,31 @@ func (d *Dist) logTilted(k int, upper bool) float64 {
 	bld := builder{noFFT: d.opts.noFFT}
 	blk := bld.product(bt, qt)
 
-	var s kahan
+	var s numeric.Sum
 	for j, p := range blk.p {
 		at := blk.lo + j
 		if p <= 0 || (upper && at < k) || (!upper && at > k) {
 			continue
 		}
-		s.add(p * math.Exp(-theta*float64(at-k)))
+		s.Add(p * math.Exp(-theta*float64(at-k)))
 	}
 
-	var kt kahan
+	var kt numeric.Sum
 	var base float64
 	if theta >= 0 {
 		e := math.Exp(-theta)
 		for i, b := range d.beta {
-			kt.add(math.Log(b + d.q[i]*e))
+			kt.Add(math.Log(b + d.q[i]*e))
 		}
-		base = theta*float64(m-k) + kt.sum()
+		base = theta*float64(m-k) + kt.Value()
 	} else {
 		e := math.Exp(theta)
 		for i, b := range d.beta {
-			kt.add(math.Log(d.q[i] + b*e))
+			kt.Add(math.Log(d.q[i] + b*e))
 		}
-		base = -theta*float64(k) + kt.sum()
+		base = -theta*float64(k) + kt.Value()
 	}
-	return base + math.Log(s.sum())
+	return base + math.Log(s.Value())
 }
 
 // solveTilt returns θ with |Σ_i σ(z_i + θ) − target| ≤ 1/4, by safeguarded

@@ -1,0 +1,82 @@
+// Package approx holds the comparisons the tests of the evaluate packages
+// share: closeness with absolute and relative tolerances, values printed in
+// the papers with the tolerance their printing implies, Simpson integration
+// and reading reference tables. It is imported by tests only.
+package approx
+
+import (
+	"encoding/csv"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Near reports whether got is within abs of want, or within rel relative.
+func Near(got, want, abs, rel float64) bool {
+	d := math.Abs(got - want)
+	return d <= abs || d <= rel*math.Abs(want)
+}
+
+// Simpson integrates f over [a, b] by Simpson's rule with n (even) intervals.
+func Simpson(f func(float64) float64, a, b float64, n int) float64 {
+	h := (b - a) / float64(n)
+	sum := f(a) + f(b)
+	for i := 1; i < n; i++ {
+		w := 2.0
+		if i%2 == 1 {
+			w = 4
+		}
+		sum += w * f(a+float64(i)*h)
+	}
+	return sum * h / 3
+}
+
+// CatalogValue parses a value as printed in a paper or in a table of
+// reference values and returns it with half a unit in its last printed
+// significant digit (×1.01), the tolerance that printing implies. "0" and
+// "1" are exact (a vanishing or trivial bound).
+func CatalogValue(t *testing.T, s string) (v, tol float64) {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("catalog value %q: %v", s, err)
+	}
+	mant := strings.TrimLeft(strings.ToLower(s), "+-")
+	if i := strings.IndexByte(mant, 'e'); i >= 0 {
+		mant = mant[:i]
+	}
+	digits := strings.TrimLeft(strings.ReplaceAll(mant, ".", ""), "0")
+	sig := max(len(digits), 1)
+	if v == 0 || s == "1" {
+		return v, 0
+	}
+	e := math.Floor(math.Log10(math.Abs(v)))
+	return v, 0.5 * math.Pow(10, e-float64(sig-1)) * 1.01
+}
+
+// CheckCatalog fails unless got agrees with the printed catalog value s to
+// the precision it was printed with.
+func CheckCatalog(t *testing.T, what string, got float64, s string) {
+	t.Helper()
+	want, tol := CatalogValue(t, s)
+	if !(math.Abs(got-want) <= tol) {
+		t.Errorf("%s = %.13g, catalog %s (±%.2g)", what, got, s, tol)
+	}
+}
+
+// ReadCSV reads a whole reference file.
+func ReadCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}

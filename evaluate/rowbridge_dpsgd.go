@@ -1,0 +1,247 @@
+package evaluate
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
+	"github.com/riskbatch/riskbatch/evaluate/internal/memo"
+)
+
+// The row side of DP-SGD: reading extra_stages, the run's caches of
+// accountants and calibrations, and the noise calibration columns. The
+// accounting itself is in package curve (subsampled.go).
+
+// maxExtraStages bounds the extra_stages of one row: each stage is one
+// more convolution of the composed PLD.
+const maxExtraStages = 64
+
+// maxStageSteps bounds the steps of one stage (the PLD's self-composition
+// is by repeated squaring, so the cost grows as log(steps); the bound keeps
+// steps an exact int and the loss's range representable).
+const maxStageSteps = 1 << 40
+
+// parseStages reads an extra_stages cell: stages separated by ";", each
+// three numbers "σ, q, steps" separated by commas or spaces.
+func parseStages(s string) ([]pld.Stage, error) {
+	var stages []pld.Stage
+	for i, part := range strings.Split(s, ";") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		fields := strings.FieldsFunc(part, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+		if len(fields) != 3 {
+			return nil, fmt.Errorf("stage %d (%q) has %d values; write each stage as \"noise_multiplier, sample_rate, steps\"", i+1, part, len(fields))
+		}
+		var v [3]float64
+		for j, f := range fields {
+			x, err := ParseNumber(f)
+			if err != nil {
+				return nil, fmt.Errorf("stage %d: %v", i+1, err)
+			}
+			v[j] = x
+		}
+		switch {
+		case !(v[0] > 0) || math.IsInf(v[0], 1):
+			return nil, fmt.Errorf("stage %d: noise multiplier %s is out of range; expected a number > 0", i+1, formatNumber(v[0]))
+		case !(v[1] > 0 && v[1] <= 1):
+			return nil, fmt.Errorf("stage %d: sample rate %s is out of range; expected (0, 1]", i+1, formatNumber(v[1]))
+		case !(v[2] >= 1 && v[2] <= maxStageSteps) || v[2] != math.Trunc(v[2]):
+			return nil, fmt.Errorf("stage %d: steps %s is out of range; expected a whole number from 1 to 2^40", i+1, formatNumber(v[2]))
+		}
+		stages = append(stages, pld.Stage{NoiseMultiplier: v[0], SampleRate: v[1], Steps: int(v[2])})
+		if len(stages) > maxExtraStages {
+			return nil, fmt.Errorf("more than %d stages", maxExtraStages)
+		}
+	}
+	if len(stages) == 0 {
+		return nil, fmt.Errorf("no stage; write each stage as \"noise_multiplier, sample_rate, steps\", stages separated by \";\"")
+	}
+	return stages, nil
+}
+
+// stagesKey is a map key for a list of stages (exact, by the bits of the
+// parameters).
+func stagesKey(stages []pld.Stage) string {
+	var b strings.Builder
+	for _, s := range stages {
+		b.WriteString(strconv.FormatUint(math.Float64bits(s.NoiseMultiplier), 36))
+		b.WriteByte(',')
+		b.WriteString(strconv.FormatUint(math.Float64bits(s.SampleRate), 36))
+		b.WriteByte(',')
+		b.WriteString(strconv.Itoa(s.Steps))
+		b.WriteByte(';')
+	}
+	return b.String()
+}
+
+// pldCache remembers the PLD accountants of a run by their stages:
+// building one takes from a few to a few hundred milliseconds. It is
+// bounded by the grid points it holds (each costs about 50 bytes with its
+// error estimate).
+type pldCache struct {
+	*memo.Cache[string, pldEntry]
+}
+
+// pldEntry is an accountant, or the error of building it.
+type pldEntry struct {
+	p   *pld.PLD
+	err error
+}
+
+// pldCachePoints bounds the grid points held by a pldCache (about 200 MB).
+const pldCachePoints = 1 << 22
+
+func newPLDCache() *pldCache {
+	return &pldCache{memo.New[string](pldCachePoints, func(e pldEntry) int {
+		if e.p == nil {
+			return 0
+		}
+		return e.p.GridPoints()
+	})}
+}
+
+// get returns the accountant of the stages, building it on first use.
+func (c *pldCache) get(stages []pld.Stage) (*pld.PLD, error) {
+	e := c.Get(stagesKey(stages), func() pldEntry {
+		p, err := curve.NewPLD(stages)
+		return pldEntry{p, err}
+	})
+	return e.p, e.err
+}
+
+// noiseKey identifies a noise calibration: the row's other stages, its
+// sample rate and steps, the target, the baseline (worst: none), and the
+// accountant.
+type noiseKey struct {
+	stages   string // extra stages
+	q        float64
+	steps    int
+	target   float64
+	baseline float64 // 0 for the worst case
+	worst    bool
+	rdp      bool
+}
+
+// noiseEntry is a calibrated noise multiplier, or why there is none.
+type noiseEntry struct {
+	sigma float64
+	why   string
+}
+
+// noiseCache remembers noise calibrations, which cost a dozen or more
+// accountings each.
+type noiseCache struct {
+	*memo.Cache[noiseKey, noiseEntry]
+}
+
+const noiseCacheSize = 4096
+
+func newNoiseCache() *noiseCache {
+	return &noiseCache{memo.New[noiseKey, noiseEntry](noiseCacheSize, nil)}
+}
+
+func (c *noiseCache) get(k noiseKey, compute func() (float64, string)) (float64, string) {
+	e := c.Get(k, func() noiseEntry {
+		sigma, why := compute()
+		return noiseEntry{sigma, why}
+	})
+	return e.sigma, e.why
+}
+
+// stagesRDP returns the composed RDP of stages on DefaultRDPOrders through
+// the run's cache (each stage is a DPSGD with its own σ, q and steps; q = 1
+// is the Gaussian mechanism); no stage gives the empty RDP{}.
+func (b *Binding) stagesRDP(stages []pld.Stage) curve.RDP {
+	var total curve.RDP
+	for i, s := range stages {
+		c := b.dpsgdRDP(curve.DPSGD{NoiseMultiplier: s.NoiseMultiplier, SampleRate: s.SampleRate, Steps: s.Steps})
+		if i == 0 {
+			total = c
+		} else {
+			total = curve.AddRDP(total, c)
+		}
+	}
+	return total
+}
+
+// noiseForTarget returns the calibrated noise multiplier of a dpsgd row
+// under PLD accounting, or under RDP accounting with useRDP, through the
+// run's cache.
+func (r *Release) noiseForTarget(useRDP bool) (float64, skip) {
+	if r.Target <= 0 {
+		return 0, skip{why: "only infinite noise meets a target_advantage of 0"}
+	}
+	key := noiseKey{stages: stagesKey(r.extraStages), q: r.dpsgd.SampleRate, steps: r.dpsgd.Steps, target: r.Target, rdp: true}
+	b := math.NaN()
+	if r.HasBaseline {
+		b, key.baseline = r.Baseline, r.Baseline
+	} else {
+		key.worst = true
+	}
+	cache := r.noise
+	if cache == nil {
+		cache = newNoiseCache()
+	}
+	loose, why := cache.get(key, func() (float64, string) {
+		sigma, err := curve.NoiseForTargetRDP(r.dpsgd, r.extraRDP, r.Target, b)
+		return sigma, noiseWhy(err)
+	})
+	if useRDP {
+		return noiseResult(loose, why, "RDP")
+	}
+	key.rdp = false
+	tight, whyTight := cache.get(key, func() (float64, string) {
+		start := loose
+		if !(start > 0) {
+			start = 1
+		}
+		sigma, err := curve.NoiseForTargetPLD(curve.DPSGDStages(r.dpsgd, r.extraStages), r.Target, b, start)
+		return sigma, noiseWhy(err)
+	})
+	// Each σ is certified by its own accountant, so the smaller one is:
+	// RDP is the smaller only for targets near the PLD's numerical floor.
+	switch {
+	case whyTight != "" && why == "":
+		return noiseResult(loose, why, "RDP")
+	case whyTight == "" && why == "" && tight > 0 && loose > 0:
+		return math.Min(tight, loose), skip{}
+	}
+	return noiseResult(tight, whyTight, "PLD")
+}
+
+// noiseResult turns a calibration's result into a cell.
+func noiseResult(sigma float64, why, accountant string) (float64, skip) {
+	switch {
+	case why != "":
+		return 0, skip{why: why + " (" + accountant + " accounting)"}
+	case sigma == 0:
+		return 0, skip{why: "any noise multiplier above 0.001 meets target_advantage (" + accountant + " accounting)"}
+	}
+	return sigma, skip{}
+}
+
+// noiseWhy words a calibration's error for the row's message ("" for
+// none), naming the column the target comes from.
+func noiseWhy(err error) string {
+	var limit *curve.NoiseLimitError
+	var failed *curve.AccountantError
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &limit):
+		return fmt.Sprintf("no noise multiplier up to %s meets target_advantage", formatNumber(limit.Largest))
+	case errors.As(err, &failed):
+		return fmt.Sprintf("the PLD accountant fails at noise multiplier %s: %v", formatNumber(failed.NoiseMultiplier), failed.Err)
+	case errors.Is(err, curve.ErrNoNoise):
+		return "no noise level meets target_advantage"
+	case errors.Is(err, curve.ErrOnlyInfiniteNoise):
+		return "only infinite noise meets target_advantage"
+	}
+	return err.Error()
+}

@@ -1,0 +1,75 @@
+package evaluate
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/bound"
+)
+
+// The row side of the PMP bounds (bound/pmp.go): the row's ε̃ from its
+// pmp_data table, through the run's cache.
+
+// pmpFromData returns the row's PMP parameter ε̃ with respect to its
+// pmp_data parent set and the δ it holds at, or why there is none.
+func (r *Release) pmpFromData() (eps, delta float64, why string) {
+	if r.pmpDone {
+		return r.pmpEps, r.pmpDelta, r.pmpWhy
+	}
+	r.pmpDone = true
+	r.pmpEps, r.pmpDelta, r.pmpWhy = r.computePMPFromData()
+	return r.pmpEps, r.pmpDelta, r.pmpWhy
+}
+
+func (r *Release) computePMPFromData() (eps, delta float64, why string) {
+	if r.compositions > 1 {
+		return 0, 0, "pmp_data: the PMP bounds are for one release of the mechanism; compositions must be 1"
+	}
+	var key pmpKey
+	switch r.Mechanism {
+	case MechanismGaussian:
+		if r.sigma == 0 {
+			return 0, 0, "pmp_data: a gaussian row needs sigma, the noise standard deviation in the units of the query vectors"
+		}
+		if !(r.delta > 0) {
+			return 0, 0, "pmp_data: a gaussian row needs delta > 0: Prop. 12 gives ε̃ of (ε̃, δ)-PMP at the row's δ"
+		}
+		key = pmpKey{table: pmpRef{file: r.pmpFrom.file, ref: r.pmpPath}, mechanism: r.Mechanism, a: r.sigma, b: r.delta}
+		delta = r.delta
+	case MechanismExponential:
+		key = pmpKey{table: pmpRef{file: r.pmpFrom.file, ref: r.pmpPath}, mechanism: r.Mechanism, a: r.pureEps, b: r.sensitiv}
+	default:
+		return 0, 0, "pmp_data: used by gaussian rows (Prop. 12) and exponential rows (Prop. 9); this row is " + string(r.Mechanism)
+	}
+	res := r.pmp.result(key, func() pmpResult {
+		t, err := r.pmp.table(key.table, r.pmpFrom)
+		if err != nil {
+			return pmpResult{why: err.Error()}
+		}
+		switch key.mechanism {
+		case MechanismGaussian:
+			b, err := bound.PMPGaussian(t.records, key.a, key.b)
+			if err != nil {
+				return pmpResult{why: fmt.Sprintf("pmp_data %s: %v", key.table.ref, err)}
+			}
+			return pmpResult{eps: b.Epsilon, maxDistance: b.MaxDistance}
+		default:
+			loss := make([][]float64, len(t.columns))
+			for w := range loss {
+				loss[w] = make([]float64, len(t.records))
+				for i, rec := range t.records {
+					loss[w][i] = rec[w]
+				}
+			}
+			x, err := bound.PMPExponential(loss, key.a, key.b)
+			if err != nil {
+				return pmpResult{why: fmt.Sprintf("pmp_data %s: %v", key.table.ref, err)}
+			}
+			return pmpResult{eps: x.Epsilon, maxDistance: math.NaN()}
+		}
+	})
+	if res.why == "" && r.Mechanism == MechanismGaussian && res.maxDistance > r.sensitiv {
+		r.pmpNote = fmt.Sprintf("pmp_data: two records are %s apart, more than sensitivity = %s: the row's DP guarantee does not hold for these records (ε̃ still bounds the risk to them)", formatNumber(res.maxDistance), formatNumber(r.sensitiv))
+	}
+	return res.eps, delta, res.why
+}
