@@ -257,7 +257,7 @@ func TestFanoRandomizedResponseM10(t *testing.T) {
 			t.Errorf("q=%v: Alg1(exact I) = %.16g, want 1 − q = %v (App. A.2)", r.q, b.Advantage, want)
 		}
 		approx.CheckCatalog(t, "ε_KL", fanoRRRenyi(r.q, 10, 1), r.epsKL)
-		// The RR RDP curve on the catalog's grid; the α = 1 entry is ε_KL.
+		// The RR RDP curve on that grid; the α = 1 entry is ε_KL.
 		var rdp curve.RDP
 		for i := 0; i <= 599; i++ {
 			a := 1 + 0.05*float64(i)
@@ -298,7 +298,7 @@ func TestFanoGaussian(t *testing.T) {
 			t.Fatal(err)
 		}
 		approx.CheckCatalog(t, "Thm1 α=1", a1.Advantage, r.thm1)
-		// The catalog minimised on the grid α = 1…11 step 0.025; the
+		// The reference value was minimised on the grid α = 1…11 step 0.025; the
 		// continuous search can only be lower, and by little.
 		want, _ := approx.CatalogValue(t, r.alg2opt)
 		if !(best.Advantage <= want+1e-8 && best.Advantage >= want-1e-4) {
@@ -329,7 +329,7 @@ func TestFanoGaussian(t *testing.T) {
 		i, _ := approx.CatalogValue(t, r.exactI)
 		b := fanoB(t)(FanoAlgorithm1(i, 2, nil))
 		approx.CheckCatalog(t, "M=2 Fano(exact I)", b.Advantage, r.adv)
-		mapAdv := 2*numeric.NormCDF(1/(math.Sqrt2*r.sigma)) - 1 // catalog B8, M = 2
+		mapAdv := 2*numeric.NormCDF(1/(math.Sqrt2*r.sigma)) - 1 // MAP success Φ(1/(√2σ)) of eq. 10 at M = 2
 		approx.CheckCatalog(t, "M=2 MAP", mapAdv, r.map_)
 		if b.Advantage < mapAdv {
 			t.Errorf("σ=%v: Fano %v below MAP %v", r.sigma, b.Advantage, mapAdv)
@@ -412,7 +412,7 @@ func TestFanoDPSGDGPT2(t *testing.T) {
 			t.Fatal(err)
 		}
 		approx.CheckCatalog(t, "GPT-2 Alg1", a1.Advantage, r.alg1)
-		// The catalog's α-optimised values are grid minima except at ε₁ = 6
+		// The reference α-optimised values are grid minima except at ε₁ = 6
 		// (golden-section, α* = 1.30705); the continuous search can only be
 		// lower, and by little.
 		if r.eps1 == 6 || r.eps1 == 10 {
@@ -424,9 +424,9 @@ func TestFanoDPSGDGPT2(t *testing.T) {
 			t.Errorf("ε₁=%v: α* = %v, catalog %v", r.eps1, best.Order, r.alphaOpt)
 		}
 		if r.reroAdv != "" {
-			// B5: generalised Fano at each order is never looser than
-			// ReRo (Balle et al. 2022) at that order; the catalog's ReRo
-			// optimum is the closed form of B10.
+			// Generalised Fano at each order is never looser than
+			// ReRo (Balle et al. 2022, §6.1) at that order; the reference
+			// ReRo optimum is exp(−(√ln M − √ρ)²) at α* = √(ln M/ρ).
 			rero, _ := approx.CatalogValue(t, r.reroAdv)
 			if best.Advantage > rero+1e-9 {
 				t.Errorf("ε₁=%v: α-opt %v above ReRo %v", r.eps1, best.Advantage, rero)

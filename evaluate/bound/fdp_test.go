@@ -199,7 +199,7 @@ func TestFig3SRRGrid(t *testing.T) {
 			approx.CheckCatalog(t, where+" unified", g.Advantage(c.b), c.cell.unified)
 			z := ReRoZCDP(rho, c.b)
 			if want, _ := approx.CatalogValue(t, c.cell.zcdp); want == math.Round((1-c.b)*100)/100 && rho >= -math.Log(c.b) {
-				if z != 1 { // the catalog's "0.99"/"0.9": ρ ≥ ln(1/b), vacuous
+				if z != 1 { // a reference "0.99"/"0.9": ρ ≥ ln(1/b), vacuous
 					t.Errorf("%s zCDP: ρ = %v ≥ ln(1/b), want success 1, got %v", where, rho, z)
 				}
 			} else {

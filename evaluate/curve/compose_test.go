@@ -344,7 +344,7 @@ func TestComposeQueryAnswering(t *testing.T) {
 	approx.CheckCatalog(t, "ε_total k=5", e5, "1.0")
 	approx.CheckCatalog(t, "ε_total k=6", e6, "1.2")
 	approx.CheckCatalog(t, "standard adv(0.1) k=5", a5, "0.1718")
-	// The catalog's 0.2320 plugs the rounded ε = 1.2 into f_{ε,δ}; the
+	// The reference 0.2320 (computed by hand) plugs the rounded ε = 1.2 into f_{ε,δ}; the
 	// optimal ε_total is 1.19964, which gives 0.23190. Both exceed 0.2.
 	approx.CheckCatalog(t, "standard adv(0.1) at the catalog's ε = 1.2", EpsDelta{Epsilon: 1.2, Delta: dTotal}.Advantage(base), "0.2320")
 	if math.Abs(a6-0.2320) > 1.5e-4 || a6 <= 0.2 {

@@ -56,7 +56,7 @@ func CatalogValue(t *testing.T, s string) (v, tol float64) {
 	return v, 0.5 * math.Pow(10, e-float64(sig-1)) * 1.01
 }
 
-// CheckCatalog fails unless got agrees with the printed catalog value s to
+// CheckCatalog fails unless got agrees with the printed reference value s to
 // the precision it was printed with.
 func CheckCatalog(t *testing.T, what string, got float64, s string) {
 	t.Helper()
