@@ -1,16 +1,19 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
 	"flag"
+	"io"
 	"math"
 	"math/rand"
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -169,25 +172,11 @@ func TestOutputUnchanged(t *testing.T) {
 	want := readGolden(t)
 	got := map[string]string{}
 	for key, in := range inputs {
-		out := filepath.Join(dir, "out-"+key+".csv")
-		code, stderr := riskbatch(t, "eval", in, "-o", out, "--quiet")
-		if code != 0 && code != 1 {
-			t.Fatalf("%s: exit %d: %s", key, code, stderr)
-		}
-		data, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// The input's folder, named in some messages, is a new one each run.
-		data = bytes.ReplaceAll(data, []byte(dir), []byte("TESTDIR"))
-		sum := sha256.Sum256(data)
-		got[key] = hex.EncodeToString(sum[:])
-		if keep := os.Getenv("RISKBATCH_GOLDEN_KEEP"); keep != "" {
-			// A folder to keep the outputs in, to compare them
-			// line by line with the outputs of another version.
-			if err := os.WriteFile(filepath.Join(keep, "out-"+key+".csv"), data, 0o644); err != nil {
-				t.Fatal(err)
-			}
+		got[key] = outputHash(t, dir, key, in, ".csv")
+		if key == name || key == "releases.csv" {
+			// The workbook's sheets too: its live formulas are
+			// written by their own code, which the CSV does not see.
+			got[key+".xlsx"] = outputHash(t, dir, key, in, ".xlsx")
 		}
 	}
 	if *updateGolden {
@@ -241,4 +230,68 @@ func writeGolden(t *testing.T, sums map[string]string) {
 	if err := os.WriteFile(goldenFile, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// outputHash runs riskbatch eval on in with an output of the extension
+// ext and returns the SHA-256 of what it wrote: the whole file for CSV, the
+// XML of every worksheet, in name order, for XLSX (the rest of a workbook
+// holds the time it was written).
+func outputHash(t *testing.T, dir, key, in, ext string) string {
+	t.Helper()
+	out := filepath.Join(dir, "out-"+key+ext)
+	code, stderr := riskbatch(t, "eval", in, "-o", out, "--quiet")
+	if code != 0 && code != 1 {
+		t.Fatalf("%s: exit %d: %s", key, code, stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ext == ".xlsx" {
+		data = worksheetsXML(t, data)
+	}
+	// The input's folder, named in some messages, is a new one each run.
+	data = bytes.ReplaceAll(data, []byte(dir), []byte("TESTDIR"))
+	if keep := os.Getenv("RISKBATCH_GOLDEN_KEEP"); keep != "" {
+		// A folder to keep the outputs in, to compare them line by
+		// line with the outputs of another version.
+		if err := os.WriteFile(filepath.Join(keep, "out-"+key+ext), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// worksheetsXML returns the XML of every worksheet of a workbook, in the
+// order of the parts' names.
+func worksheetsXML(t *testing.T, book []byte) []byte {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(book), int64(len(book)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	parts := map[string]*zip.File{}
+	for _, f := range zr.File {
+		if strings.HasPrefix(f.Name, "xl/worksheets/") && strings.HasSuffix(f.Name, ".xml") {
+			names = append(names, f.Name)
+			parts[f.Name] = f
+		}
+	}
+	sort.Strings(names)
+	var all bytes.Buffer
+	for _, n := range names {
+		rc, err := parts[n].Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.WriteString(n + "\n")
+		_, err = io.Copy(&all, rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return all.Bytes()
 }
