@@ -450,10 +450,7 @@ func TestReplaceable(t *testing.T) {
 	// (its properties still name riskbatch), and one whose archive keeps
 	// riskbatch's comment but has an entry changed.
 	edited := filepath.Join(dir, "edited.xlsx")
-	g, err := excelize.OpenFile(filepath.Join(dir, "ours.xlsx"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := testfiles.OpenXLSX(t, filepath.Join(dir, "ours.xlsx"))
 	g.SetCellValue("Results", "A2", "edited")
 	if err := g.SaveAs(edited); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -38,7 +39,7 @@ func TestXLSXSummaryReadable(t *testing.T) {
 		Charts: func() *Charts { return charts },
 	}
 	writeTable(t, path, opts, sampleCols(), sampleRows())
-	f := openXLSX(t, path)
+	f := testfiles.OpenXLSX(t, path)
 	// Raw values (excelize's own rendering of a conditional number format
 	// is not what spreadsheets show; LibreOffice shows 0.9999 and
 	// 2.203E-05, as on the data sheet).

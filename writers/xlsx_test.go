@@ -23,17 +23,6 @@ import (
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// openXLSX opens a workbook for reading back.
-func openXLSX(t *testing.T, path string) *excelize.File {
-	t.Helper()
-	f, err := excelize.OpenFile(path)
-	if err != nil {
-		t.Fatalf("opening %s: %v", path, err)
-	}
-	t.Cleanup(func() { _ = f.Close() })
-	return f
-}
-
 // checkXLSXCell asserts that the cell at ref holds c as the XLSX writer
 // writes it: numbers as numbers, text as text, booleans as booleans.
 func checkXLSXCell(t *testing.T, f *excelize.File, sheet, ref string, c table.Cell) {
@@ -256,7 +245,7 @@ func TestXLSX(t *testing.T) {
 	path := filepath.Join(dir, "out.xlsx")
 	cols, rows, docs := sampleCols(), sampleRows(), sampleDocs()
 	writeTable(t, path, Options{Docs: docs}, cols, rows)
-	f := openXLSX(t, path)
+	f := testfiles.OpenXLSX(t, path)
 
 	if got := f.GetSheetList(); len(got) != 2 || got[0] != DefaultSheetName || got[1] != DocsSheetName {
 		t.Errorf("sheets %v, want [Results Columns]", got)
@@ -360,7 +349,7 @@ func TestXLSXSheetName(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "named.xlsx")
 	writeTable(t, path, Options{SheetName: "Q3 bounds"}, sampleCols(), sampleRows()[:2])
-	f := openXLSX(t, path)
+	f := testfiles.OpenXLSX(t, path)
 	if got := f.GetSheetList(); len(got) != 1 || got[0] != "Q3 bounds" {
 		t.Errorf("sheets %v, want [Q3 bounds] (no Columns sheet without Docs)", got)
 	}
@@ -392,7 +381,7 @@ func TestXLSXTruncation(t *testing.T) {
 	if n := w.(TruncationReporter).TruncatedCells(); n != 2 {
 		t.Errorf("TruncatedCells = %d, want 2 (message and Columns cell)", n)
 	}
-	f := openXLSX(t, path)
+	f := testfiles.OpenXLSX(t, path)
 	for _, ref := range []string{"Results!B2", DocsSheetName + "!A2"} {
 		sheet, cell, _ := strings.Cut(ref, "!")
 		got, err := f.GetCellValue(sheet, cell)
@@ -452,7 +441,7 @@ func TestXLSXContinuation(t *testing.T) {
 		r[0] = text("row " + strconv.Itoa(i+1))
 	}
 	writeSheets(t, path, Options{Docs: sampleDocs()}, 4, cols, rows) // header + 3 rows a sheet
-	f := openXLSX(t, path)
+	f := testfiles.OpenXLSX(t, path)
 	want := []string{"Results", "Results (2)", "Results (3)", DocsSheetName}
 	if got := f.GetSheetList(); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("sheets %q, want %q", got, want)
@@ -567,7 +556,7 @@ func TestXLSXWithLibreOffice(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("LibreOffice failed to resave: %v\n%s", err, out)
 	}
-	re := openXLSX(t, filepath.Join(xlsxDir, "lo.xlsx"))
+	re := testfiles.OpenXLSX(t, filepath.Join(xlsxDir, "lo.xlsx"))
 	if got := re.GetSheetList(); len(got) != 2 || got[0] != DefaultSheetName || got[1] != DocsSheetName {
 		t.Errorf("LibreOffice sees sheets %v", got)
 	}

@@ -127,7 +127,7 @@ func TestXLSXTypedInputCells(t *testing.T) {
 		t.Errorf("FormulasAsValues = %d, want 2", n)
 	}
 
-	f := openXLSX(t, path)
+	f := testfiles.OpenXLSX(t, path)
 	type want struct {
 		ref, raw, formula, format string
 		typ                       excelize.CellType
@@ -228,7 +228,7 @@ func TestXLSXDimension(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "dim.xlsx")
 	cols, rows := sampleCols(), sampleRows()
 	writeSheets(t, path, Options{Docs: sampleDocs(), Summary: func() [][]string { return [][]string{{"a", "b", "c"}, {"1"}} }}, 3, cols, rows) // two data rows per sheet
-	f := openXLSX(t, path)
+	f := testfiles.OpenXLSX(t, path)
 	dims := dimensions(t, path)
 	sheets := f.GetSheetList()
 	if len(dims) != len(sheets) || len(sheets) < 4 {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/internal/testenv"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -384,8 +385,8 @@ func TestXLSXPassThroughRoundTrip(t *testing.T) {
 			if len(outRows) < len(inRows) {
 				t.Fatalf("%d rows read back, want at least %d", len(outRows), len(inRows))
 			}
-			fin := openBook(t, in)
-			fout := openBook(t, out)
+			fin := testfiles.OpenXLSX(t, in)
+			fout := testfiles.OpenXLSX(t, out)
 			inSheet, outSheet := fin.GetSheetName(0), fout.GetSheetName(0)
 			// Output rows follow the input's rows that read, in order; the
 			// error rows of the input are output rows too.
@@ -479,7 +480,7 @@ func TestXLSXFormulaEvaluated(t *testing.T) {
 	if differ == 0 {
 		t.Errorf("no bound depends on compositions: %q", wantRows[0])
 	}
-	f := openBook(t, out)
+	f := testfiles.OpenXLSX(t, out)
 	sheet := f.GetSheetName(0)
 	if formula, _ := f.GetCellFormula(sheet, "C2"); formula != "2*5" {
 		t.Errorf("C2 formula %q, want 2*5", formula)

@@ -533,15 +533,11 @@ func TestTemplateForce(t *testing.T) {
 		t.Fatalf("over its own template: exit %d, %q", code, stderr)
 	}
 	// Filled in by a script (excelize keeps the workbook's properties).
-	f, err := excelize.OpenFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := testfiles.OpenXLSX(t, name)
 	f.SetCellValue("Releases", "A20", "my-release")
 	if err := f.SaveAs(name); err != nil {
 		t.Fatal(err)
 	}
-	f.Close()
 	filled, _ := os.ReadFile(name)
 	if code, stderr := riskbatch(t, "template", "-q"); code != exitUsage || stderr != want {
 		t.Errorf("filled by a script: exit %d, %q", code, stderr)

@@ -38,7 +38,7 @@ func TestSignificant(t *testing.T) {
 // bounds with 4 significant digits.
 func TestWorkbookHeadlineColumns(t *testing.T) {
 	out := sampleWorkbook(t)
-	f := openBook(t, out)
+	f := testfiles.OpenXLSX(t, out)
 	rows := sheetRows(t, f, "Releases")
 	var open []string
 	for i, name := range rows[0] {
@@ -128,10 +128,7 @@ func TestWorkbookPrintsCompactly(t *testing.T) {
 	pdfDir := filepath.Join(dir, "pdf")
 	var only []string
 	for _, book := range books {
-		f, err := excelize.OpenFile(book.path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := testfiles.OpenXLSX(t, book.path)
 		for _, s := range []string{writers.SummarySheetName, writers.DocsSheetName, writers.CurvesSheetName} {
 			if err := f.DeleteSheet(s); err != nil {
 				t.Fatal(err)
@@ -141,7 +138,6 @@ func TestWorkbookPrintsCompactly(t *testing.T) {
 		if err := f.SaveAs(name); err != nil {
 			t.Fatal(err)
 		}
-		f.Close()
 		only = append(only, name)
 	}
 	convert(t, office, nil, "pdf", pdfDir, only...) // one LibreOffice for both files

@@ -24,18 +24,6 @@ import (
 	"github.com/riskbatch/riskbatch/writers"
 )
 
-// openBook opens a workbook with excelize until the test ends.
-func openBook(t *testing.T, path string) *excelize.File {
-	t.Helper()
-	f, err := excelize.OpenFile(path)
-	if err == nil {
-		t.Cleanup(func() { f.Close() })
-		return f
-	}
-	t.Fatalf("opening %s: %v", path, err)
-	return nil
-}
-
 // sheetRows returns the rows of a workbook's sheet as excelize reads them.
 func sheetRows(t *testing.T, f *excelize.File, sheet string) [][]string {
 	t.Helper()
@@ -383,13 +371,9 @@ func zipParts(t *testing.T, path, prefix string) []string {
 // again (with RISKBATCH_LONG_TESTS=1: a LibreOffice start is slow).
 func TestWorkbookCharts(t *testing.T) {
 	out := sampleWorkbook(t)
-	f, err := excelize.OpenFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := testfiles.OpenXLSX(t, out)
 	sheets := f.GetSheetList()
 	sum, err := f.GetRows("Summary")
-	f.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -419,7 +403,7 @@ func TestWorkbookCharts(t *testing.T) {
 	resaved := filepath.Join(t.TempDir(), "resaved")
 	convert(t, soffice(t), nil, "xlsx", resaved, out)
 	back := filepath.Join(resaved, filepath.Base(out))
-	g := openBook(t, back)
+	g := testfiles.OpenXLSX(t, back)
 	if got := strings.Join(g.GetSheetList(), "|"); got != strings.Join(sheets, "|") {
 		t.Errorf("LibreOffice sees sheets %s, want %v", got, sheets)
 	}
@@ -457,7 +441,7 @@ func TestWorkbookOptions(t *testing.T) {
 			}
 		}
 	}
-	f := openBook(t, live)
+	f := testfiles.OpenXLSX(t, live)
 	formats, err := f.GetConditionalFormats("Results")
 	if err != nil {
 		t.Fatal(err)
@@ -500,7 +484,7 @@ func TestTruncationWarned(t *testing.T) {
 	if !strings.Contains(stderr, "1 cells longer than 32767 characters were cut") || !strings.Contains(stderr, writers.TruncatedMarker) {
 		t.Errorf("stderr does not report the cut cell: %q", stderr)
 	}
-	f := openBook(t, out)
+	f := testfiles.OpenXLSX(t, out)
 	rows := sheetRows(t, f, writers.DefaultSheetName)
 	note := rows[1][column(rows[0], "note")]
 	if !strings.HasSuffix(note, writers.TruncatedMarker) || !strings.HasPrefix(long, strings.TrimSuffix(note, writers.TruncatedMarker)) {
