@@ -7,12 +7,9 @@ package testfiles
 import (
 	"archive/zip"
 	"bytes"
-	"compress/flate"
-	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -91,54 +88,13 @@ func WriteFloatsParquet(t testing.TB, path, column string, values ...float64) {
 
 // ZipBomb writes an XLSX workbook whose one sheet, "Bomb", is about 2 GiB
 // of XML (a header row naming epsilon, then one row of endless cells)
-// packed with deflate into about 4 MB. The compressed blocks of 1 MiB of
-// the repetition are written once and repeated: each copy starts a new
-// block at a byte boundary and refers only to its own bytes, so the copies
-// decode one after the other, and nothing here holds the unpacked bytes.
-// It returns the sheet's unpacked and packed sizes.
+// packed with deflate into about 4 MB (see DeflateRepeat and
+// BombWorkbook): nothing here holds the unpacked bytes. It returns the
+// sheet's unpacked and packed sizes.
 func ZipBomb(t testing.TB, path string) (size, packedSize int64) {
 	t.Helper()
-	const ns = `xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"`
-	const rels = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
-	head := []byte(`<?xml version="1.0"?><worksheet ` + ns + `><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>epsilon</t></is></c></row><row r="2">`)
-	chunk := bytes.Repeat([]byte(`<c><v>1</v></c>`), (1<<20)/15)
-	block := func(p []byte) []byte {
-		var b bytes.Buffer
-		w, _ := flate.NewWriter(&b, flate.BestCompression)
-		w.Write(p)
-		w.Flush()
-		return b.Bytes()
-	}
-	data := block(head)
-	size, crc := int64(len(head)), crc32.ChecksumIEEE(head)
-	packed := block(chunk)
-	for size < 2<<30 {
-		data = append(data, packed...)
-		crc = crc32.Update(crc, crc32.IEEETable, chunk)
-		size += int64(len(chunk))
-	}
-	data = append(data, 0x01, 0x00, 0x00, 0xff, 0xff) // a final, empty stored block
-
-	var buf bytes.Buffer
-	w := zip.NewWriter(&buf)
-	for _, p := range [][2]string{
-		{"_rels/.rels", `<Relationships><Relationship Id="rId1" Type="` + rels + `officeDocument" Target="xl/workbook.xml"/></Relationships>`},
-		{"xl/workbook.xml", `<workbook ` + ns + ` xmlns:r="` + strings.TrimSuffix(rels, "/") + `"><sheets><sheet name="Bomb" sheetId="1" r:id="rId1"/></sheets></workbook>`},
-		{"xl/_rels/workbook.xml.rels", `<Relationships><Relationship Id="rId1" Type="` + rels + `worksheet" Target="worksheets/sheet1.xml"/></Relationships>`},
-	} {
-		f, _ := w.Create(p[0])
-		f.Write([]byte(p[1]))
-	}
-	f, err := w.CreateRaw(&zip.FileHeader{Name: "xl/worksheets/sheet1.xml", Method: zip.Deflate,
-		CRC32: crc, CompressedSize64: uint64(len(data)), UncompressedSize64: uint64(size)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Write(data)
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	data, size, crc := DeflateRepeat(t, []byte(BombHead), []byte(BombUnit), 2<<30)
+	if err := os.WriteFile(path, BombWorkbook(t, data, size, crc), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return size, int64(len(data))
