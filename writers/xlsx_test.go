@@ -3,17 +3,14 @@ package writers
 import (
 	"archive/zip"
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
@@ -531,31 +528,18 @@ func TestZip64Mark(t *testing.T) {
 // start: the test runs with the long tests.
 func TestXLSXWithLibreOffice(t *testing.T) {
 	testenv.SkipUnlessLong(t, "converting a workbook with LibreOffice")
-	soffice := libreOffice(t)
+	soffice := testfiles.LibreOffice(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "lo.xlsx")
 	cols, rows := sampleCols(), sampleRows()
 	writeTable(t, path, Options{Docs: sampleDocs()}, cols, rows)
 	outDir := filepath.Join(dir, "converted")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, soffice, "--headless", "--norestore",
-		"-env:UserInstallation=file://"+filepath.ToSlash(filepath.Join(dir, "profile")),
-		// 44,34,76: comma, double quote, UTF-8.
-		"--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76", "--outdir", outDir, path)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("LibreOffice failed: %v\n%s", err, out)
-	}
+	// 44,34,76: comma, double quote, UTF-8.
+	testfiles.Convert(t, soffice, nil, "csv:Text - txt - csv (StarCalc):44,34,76", outDir, path)
 	// LibreOffice saves the workbook again: the sheets and the notes on the
 	// headers must have survived its reading.
 	xlsxDir := filepath.Join(dir, "resaved")
-	cmd = exec.CommandContext(ctx, soffice, "--headless", "--norestore",
-		"-env:UserInstallation=file://"+filepath.ToSlash(filepath.Join(dir, "profile")),
-		"--convert-to", "xlsx", "--outdir", xlsxDir, path)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("LibreOffice failed to resave: %v\n%s", err, out)
-	}
+	testfiles.Convert(t, soffice, nil, "xlsx", xlsxDir, path)
 	re := testfiles.OpenXLSX(t, filepath.Join(xlsxDir, "lo.xlsx"))
 	if got := re.GetSheetList(); len(got) != 2 || got[0] != DefaultSheetName || got[1] != DocsSheetName {
 		t.Errorf("LibreOffice sees sheets %v", got)

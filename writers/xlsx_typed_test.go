@@ -3,7 +3,6 @@ package writers
 import (
 	"archive/zip"
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"os/exec"
@@ -13,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/xuri/excelize/v2"
 
@@ -43,18 +41,6 @@ func pythonWithPandas(t *testing.T) string {
 				continue
 			}
 			if exec.Command(p, "-c", "import openpyxl, pandas").Run() == nil {
-				return p
-			}
-		}
-		return ""
-	})
-}
-
-// libreOffice finds soffice.
-func libreOffice(t *testing.T) string {
-	return outside(t, "LibreOffice is absent (neither soffice nor libreoffice is on PATH)", func() string {
-		for _, name := range []string{"soffice", "libreoffice"} {
-			if p, err := exec.LookPath(name); err == nil {
 				return p
 			}
 		}
@@ -346,16 +332,8 @@ print(json.dumps(out))
 		t.Logf("LibreOffice's part runs with %s=1", testenv.LongEnv)
 		return
 	}
-	soffice := libreOffice(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
 	outDir := filepath.Join(dir, "csv")
-	lo := exec.CommandContext(ctx, soffice, "--headless", "--norestore",
-		"-env:UserInstallation=file://"+filepath.ToSlash(filepath.Join(dir, "profile")),
-		"--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76", "--outdir", outDir, path)
-	if out, err := lo.CombinedOutput(); err != nil {
-		t.Fatalf("LibreOffice: %v\n%s", err, out)
-	}
+	testfiles.Convert(t, testfiles.LibreOffice(t), nil, "csv:Text - txt - csv (StarCalc):44,34,76", outDir, path)
 	recs := testfiles.ReadCSV(t, filepath.Join(outDir, "typed.csv"), 0)
 	want := []string{"r1", "2024-01-02", "2024-01-02 10:30:00", "2024-01-02 10:30:01.250", "10:30:00", "12.340",
 		"12345678901234567890.5", `{"a":[1,2]}`, "10", "30", "1", "1887-11-12", "2024-01-02T10:30:00.000001", "2024-01-02 10:30:00", "ok"}
