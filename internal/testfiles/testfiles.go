@@ -20,8 +20,8 @@ import (
 )
 
 // RewriteZip copies the archive src (a workbook) to dst, each part passed
-// through change with its name; a part change returns as it came is
-// copied unchanged.
+// through change with its name, and the archive's comment kept; a part
+// change returns as it came is copied unchanged.
 func RewriteZip(t testing.TB, src, dst string, change func(name string, data []byte) []byte) {
 	t.Helper()
 	zr, err := zip.OpenReader(src)
@@ -35,6 +35,9 @@ func RewriteZip(t testing.TB, src, dst string, change func(name string, data []b
 		if err := copyPart(zw, zf, change); err != nil {
 			t.Fatalf("%s, part %s: %v", src, zf.Name, err)
 		}
+	}
+	if err := zw.SetComment(zr.Comment); err != nil {
+		t.Fatal(err)
 	}
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)
