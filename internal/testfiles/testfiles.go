@@ -1,7 +1,3 @@
-// Package testfiles reads and makes the files the tests of several
-// packages feed riskbatch or read back: CSV read by the standard library
-// (not the repository's reader), workbooks rewritten part by part,
-// Parquet written by arrow-go, and hostile archives.
 package testfiles
 
 import (
@@ -11,12 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"testing"
-
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 // RewriteZip copies the archive src (a workbook) to dst, each part passed
@@ -64,29 +54,6 @@ func copyPart(zw *zip.Writer, zf *zip.File, change func(string, []byte) []byte) 
 	}
 	_, err = w.Write(change(zf.Name, data))
 	return err
-}
-
-// WriteParquetFile writes one record batch as a Parquet file to path, with
-// arrow-go's default properties.
-func WriteParquetFile(t testing.TB, path string, rec arrow.RecordBatch) {
-	t.Helper()
-	data := WriteParquet(t, rec, parquet.NewWriterProperties(), pqarrow.DefaultWriterProps())
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// WriteFloatsParquet writes a Parquet file of one float64 column named
-// column, holding values, to path.
-func WriteFloatsParquet(t testing.TB, path, column string, values ...float64) {
-	t.Helper()
-	schema := arrow.NewSchema([]arrow.Field{{Name: column, Type: arrow.PrimitiveTypes.Float64}}, nil)
-	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
-	defer b.Release()
-	b.Field(0).(*array.Float64Builder).AppendValues(values, nil)
-	rec := b.NewRecordBatch()
-	defer rec.Release()
-	WriteParquetFile(t, path, rec)
 }
 
 // ZipBomb writes an XLSX workbook whose one sheet, "Bomb", is about 2 GiB
