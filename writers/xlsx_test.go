@@ -466,18 +466,17 @@ func TestXLSXContinuation(t *testing.T) {
 // start: the test runs with the long tests.
 func TestXLSXWithLibreOffice(t *testing.T) {
 	testenv.SkipUnlessLong(t, "converting a workbook with LibreOffice")
-	soffice := testfiles.LibreOffice(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "lo.xlsx")
 	cols, rows := sampleCols(), sampleRows()
 	writeTable(t, path, Options{Docs: sampleDocs()}, cols, rows)
 	outDir := filepath.Join(dir, "converted")
 	// 44,34,76: comma, double quote, UTF-8.
-	testfiles.Convert(t, soffice, nil, "csv:Text - txt - csv (StarCalc):44,34,76", outDir, path)
+	testfiles.Convert(t, nil, "csv:Text - txt - csv (StarCalc):44,34,76", outDir, path)
 	// LibreOffice saves the workbook again: the sheets and the notes on the
 	// headers must have survived its reading.
 	xlsxDir := filepath.Join(dir, "resaved")
-	testfiles.Convert(t, soffice, nil, "xlsx", xlsxDir, path)
+	testfiles.Convert(t, nil, "xlsx", xlsxDir, path)
 	re := testfiles.OpenXLSX(t, filepath.Join(xlsxDir, "lo.xlsx"))
 	if got := re.GetSheetList(); len(got) != 2 || got[0] != DefaultSheetName || got[1] != DocsSheetName {
 		t.Errorf("LibreOffice sees sheets %v", got)

@@ -333,7 +333,7 @@ print(json.dumps(out))
 		return
 	}
 	outDir := filepath.Join(dir, "csv")
-	testfiles.Convert(t, testfiles.LibreOffice(t), nil, "csv:Text - txt - csv (StarCalc):44,34,76", outDir, path)
+	testfiles.Convert(t, nil, "csv:Text - txt - csv (StarCalc):44,34,76", outDir, path)
 	recs := testfiles.ReadCSV(t, filepath.Join(outDir, "typed.csv"), 0)
 	want := []string{"r1", "2024-01-02", "2024-01-02 10:30:00", "2024-01-02 10:30:01.250", "10:30:00", "12.340",
 		"12345678901234567890.5", `{"a":[1,2]}`, "10", "30", "1", "1887-11-12", "2024-01-02T10:30:00.000001", "2024-01-02 10:30:00", "ok"}

@@ -110,7 +110,6 @@ var pdfPage = regexp.MustCompile(`/Type\s*/Page\b[^s]`)
 // the data sheet is counted.
 func TestWorkbookPrintsCompactly(t *testing.T) {
 	testenv.SkipUnlessLong(t, "exports workbooks to PDF with LibreOffice")
-	office := testfiles.LibreOffice(t)
 	dir := t.TempDir()
 	const sweepRows = 300
 	in := filepath.Join(dir, "sweep.csv")
@@ -140,7 +139,7 @@ func TestWorkbookPrintsCompactly(t *testing.T) {
 		}
 		only = append(only, name)
 	}
-	testfiles.Convert(t, office, nil, "pdf", pdfDir, only...) // one LibreOffice for both files
+	testfiles.Convert(t, nil, "pdf", pdfDir, only...) // one LibreOffice for both files
 	for i, book := range books {
 		pdf := filepath.Join(pdfDir, strings.TrimSuffix(filepath.Base(only[i]), ".xlsx")+".pdf")
 		data, err := os.ReadFile(pdf)

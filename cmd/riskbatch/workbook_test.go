@@ -272,13 +272,12 @@ func TestLiveFormulasRecalculate(t *testing.T) {
 		checkGnumeric(t, testenv.LookPath(t, "ssconvert"), out, "Results", len(rows)-1)
 	})
 	testenv.SkipUnlessLong(t, "recalculation by LibreOffice")
-	office := testfiles.LibreOffice(t)
 	cells := readFormulaCells(t, out)
 	recalc := filepath.Join(dir, "recalc.xlsx")
 	stripCached(t, out, recalc)
 	// 44,34,76,1,,0,false,true,false,false,false,1: comma, quote, UTF-8,
 	// from line 1, full precision (not as shown), the first sheet only.
-	testfiles.Convert(t, office, nil, "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,1", dir, recalc)
+	testfiles.Convert(t, nil, "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,1", dir, recalc)
 	csvs, _ := filepath.Glob(filepath.Join(dir, "recalc*.csv"))
 	if len(csvs) != 1 {
 		t.Fatalf("LibreOffice wrote %v", csvs)
@@ -401,7 +400,7 @@ func TestWorkbookCharts(t *testing.T) {
 		return
 	}
 	resaved := filepath.Join(t.TempDir(), "resaved")
-	testfiles.Convert(t, testfiles.LibreOffice(t), nil, "xlsx", resaved, out)
+	testfiles.Convert(t, nil, "xlsx", resaved, out)
 	back := filepath.Join(resaved, filepath.Base(out))
 	g := testfiles.OpenXLSX(t, back)
 	if got := strings.Join(g.GetSheetList(), "|"); got != strings.Join(sheets, "|") {
