@@ -13,11 +13,11 @@ import (
 )
 
 // WriteParquet writes rec as a Parquet file with the given writer
-// properties.
-func WriteParquet(t testing.TB, rec arrow.RecordBatch, props *parquet.WriterProperties, arrowProps pqarrow.ArrowWriterProperties) []byte {
+// properties and Arrow writer options (none: pqarrow's defaults).
+func WriteParquet(t testing.TB, rec arrow.RecordBatch, props *parquet.WriterProperties, arrowOpts ...pqarrow.WriterOption) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	w, err := pqarrow.NewFileWriter(rec.Schema(), &buf, props, arrowProps)
+	w, err := pqarrow.NewFileWriter(rec.Schema(), &buf, props, pqarrow.NewArrowWriterProperties(arrowOpts...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func WriteParquet(t testing.TB, rec arrow.RecordBatch, props *parquet.WriterProp
 // arrow-go's default properties.
 func WriteParquetFile(t testing.TB, path string, rec arrow.RecordBatch) {
 	t.Helper()
-	data := WriteParquet(t, rec, parquet.NewWriterProperties(), pqarrow.DefaultWriterProps())
+	data := WriteParquet(t, rec, parquet.NewWriterProperties())
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
