@@ -21,33 +21,6 @@ import (
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// outside returns the path of an outside program a test needs, or skips
-// the test with why when it is absent; under CI=true it fails instead.
-func outside(t *testing.T, why string, find func() string) string {
-	t.Helper()
-	if p := find(); p != "" {
-		return p
-	}
-	testenv.Absent(t, why)
-	return ""
-}
-
-// pythonWithPandas finds a python3 that imports openpyxl and pandas.
-func pythonWithPandas(t *testing.T) string {
-	return outside(t, "no python3 with openpyxl and pandas (pip install openpyxl pandas)", func() string {
-		for _, name := range []string{"python3", "/usr/bin/python3", "python"} {
-			p, err := exec.LookPath(name)
-			if err != nil {
-				continue
-			}
-			if exec.Command(p, "-c", "import openpyxl, pandas").Run() == nil {
-				return p
-			}
-		}
-		return ""
-	})
-}
-
 // typedCols and typedRows are input cells of every kind, with formulas.
 func typedCols() []table.Column {
 	names := []string{"id", "day", "at", "at_ms", "clock", "dec", "long_dec", "nested", "const", "same_row", "other_row", "old", "micro", "utc"}
@@ -274,7 +247,7 @@ func TestXLSXTemporaryFilesBesideOutput(t *testing.T) {
 // LibreOffice's part runs with RISKBATCH_LONG_TESTS=1 (TestXLSXWithLibreOffice
 // opens a workbook in it by default).
 func TestXLSXReadByOthers(t *testing.T) {
-	python := pythonWithPandas(t)
+	python := testenv.Python(t, "openpyxl", "pandas")
 	dir := t.TempDir()
 	path := filepath.Join(dir, "typed.xlsx")
 	cols := typedCols()
