@@ -1,10 +1,8 @@
 package writers
 
 import (
-	"archive/zip"
 	"bytes"
 	"encoding/json"
-	"io"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -146,26 +144,18 @@ func TestXLSXTypedInputCells(t *testing.T) {
 // dimensions returns the <dimension ref> of every worksheet part.
 func dimensions(t *testing.T, path string) map[string]string {
 	t.Helper()
-	zr, err := zip.OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
 	re := regexp.MustCompile(`<dimension ref="([^"]*)"`)
 	out := map[string]string{}
-	for _, f := range zr.File {
-		if !strings.HasPrefix(f.Name, "xl/worksheets/") || !strings.HasSuffix(f.Name, ".xml") {
+	for _, name := range testfiles.ZipNames(t, path) {
+		if !strings.HasPrefix(name, "xl/worksheets/") || !strings.HasSuffix(name, ".xml") {
 			continue
 		}
-		rc, _ := f.Open()
-		b, _ := io.ReadAll(rc)
-		rc.Close()
-		m := re.FindSubmatch(b)
+		m := re.FindSubmatch(testfiles.ZipPart(t, path, name))
 		if m == nil {
-			t.Errorf("%s has no dimension", f.Name)
+			t.Errorf("%s has no dimension", name)
 			continue
 		}
-		out[f.Name] = string(m[1])
+		out[name] = string(m[1])
 	}
 	return out
 }
