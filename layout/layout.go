@@ -17,11 +17,7 @@ import (
 
 // Source is what the layout needs to know of an input table: where it comes
 // from and its header. readers.Table satisfies it.
-type Source interface {
-	File() string            // the file's path as given
-	Sheet() string           // the sheet name, or "" for formats without sheets
-	Columns() []table.Column // the header, in order
-}
+type Source = table.Source
 
 // decimalCommaSource is a Source whose form may suggest decimal commas in
 // its numbers: readers' CSV and TSV tables, for a semicolon-delimited file.

@@ -8,16 +8,10 @@ import (
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// Rows is one table of rows already opened by a reader: a sheet of a
-// workbook, or the one table of a CSV, TSV or Parquet file. Package
-// readers' Table is one; package priors reads prior tables, frequency
-// tables and data through it without knowing their file format.
-type Rows interface {
-	File() string             // the file's path as given
-	Sheet() string            // the sheet name, or "" for formats without sheets
-	Columns() []table.Column  // the header, in order
-	Next() (table.Row, error) // the next row, or io.EOF after the last
-}
+// Rows is one table of rows already opened by a reader (see table.Rows):
+// package priors reads prior tables, frequency tables and data through it
+// without knowing their file format.
+type Rows = table.Rows
 
 // LoadableHeader reports whether a header is that of a prior table
 // (columns prior and p) or of a frequency table (columns key, value and

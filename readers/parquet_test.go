@@ -36,8 +36,7 @@ var dictWords = []string{"low", "mid", "high"}
 // that dictionary columns read back as dictionaries.
 func writeParquet(t testing.TB, rec arrow.RecordBatch) []byte {
 	t.Helper()
-	return testfiles.WriteParquet(t, rec, parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(1500)),
-		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	return testfiles.WriteParquet(t, rec, parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(1500)), pqarrow.WithStoreSchema())
 }
 
 // parquetFixture has integer, float, decimal, string, dictionary, boolean,

@@ -15,7 +15,6 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/table"
@@ -210,7 +209,7 @@ func TestParquetEncodingsAndCodecs(t *testing.T) {
 					for path, enc := range ec.cols {
 						opts = append(opts, parquet.WithEncodingFor(path, enc))
 					}
-					data := testfiles.WriteParquet(t, rec, parquet.NewWriterProperties(opts...), pqarrow.DefaultWriterProps())
+					data := testfiles.WriteParquet(t, rec, parquet.NewWriterProperties(opts...))
 					checkEncodings(t, data, ec, codec)
 					rows, _, err := readForged(t, data, Options{BatchRows: 150})
 					if err != nil {

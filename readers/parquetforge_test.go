@@ -14,7 +14,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/table"
@@ -411,7 +410,7 @@ func TestParquetCodecs(t *testing.T) {
 		if i >= 5 {
 			version = parquet.DataPageV2
 		}
-		data := testfiles.WriteParquet(t, rec, parquet.NewWriterProperties(parquet.WithCompression(c), parquet.WithDataPageVersion(version), parquet.WithMaxRowGroupLength(1000), parquet.WithDataPageSize(2000)), pqarrow.DefaultWriterProps())
+		data := testfiles.WriteParquet(t, rec, parquet.NewWriterProperties(parquet.WithCompression(c), parquet.WithDataPageVersion(version), parquet.WithMaxRowGroupLength(1000), parquet.WithDataPageSize(2000)))
 		rows, _, err := readForged(t, data, Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", c, err)
@@ -502,7 +501,7 @@ func parquetSeeds(f *testing.F) {
 			rb.Field(1).(*array.StringBuilder).Append(dictWords[i%3])
 		}
 		rec := rb.NewRecordBatch()
-		f.Add(testfiles.WriteParquet(f, rec, parquet.NewWriterProperties(parquet.WithCompression(c), parquet.WithMaxRowGroupLength(16), parquet.WithDataPageSize(64)), pqarrow.DefaultWriterProps()))
+		f.Add(testfiles.WriteParquet(f, rec, parquet.NewWriterProperties(parquet.WithCompression(c), parquet.WithMaxRowGroupLength(16), parquet.WithDataPageSize(64))))
 		rec.Release()
 		rb.Release()
 	}

@@ -301,6 +301,23 @@ type Row struct {
 	Cells []Cell
 }
 
+// Source is a table as far as its header: where it comes from and its
+// columns. Package layout places tables by it; readers' tables satisfy it.
+type Source interface {
+	File() string      // the file's path as given
+	Sheet() string     // the sheet name, or "" for formats without sheets
+	Columns() []Column // the header, in order
+}
+
+// Rows is a Source with its rows: one table already opened by a reader, a
+// sheet of a workbook or the one table of a CSV, TSV or Parquet file.
+// Package readers' Table is one; package priors reads through it without
+// knowing the file format.
+type Rows interface {
+	Source
+	Next() (Row, error) // the next row, or io.EOF after the last
+}
+
 // ColumnLetter returns the spreadsheet letter of a 0-based column index:
 // 0 → A, 25 → Z, 26 → AA.
 func ColumnLetter(i int) string {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -44,7 +45,7 @@ func TestXLSXFormulas(t *testing.T) {
 	if src.calls != len(rows) {
 		t.Errorf("Formulas called %d times for %d rows", src.calls, len(rows))
 	}
-	f := openXLSX(t, path)
+	f := testfiles.OpenXLSX(t, path)
 	for i, row := range rows {
 		sheet := []string{"Results", "Results (2)", "Results (3)"}[i/3]
 		r := i%3 + 2
@@ -83,7 +84,7 @@ func TestXLSXNumberColumns(t *testing.T) {
 		{text("z"), num(2)},
 	}
 	writeTable(t, path, Options{NumberColumns: []int{1}}, cols, rows)
-	f := openXLSX(t, path)
+	f := testfiles.OpenXLSX(t, path)
 	want := [][]table.Cell{
 		{text("007"), num(0.05)},
 		{text("42"), num(1e-5)},
@@ -106,7 +107,7 @@ func TestXLSXShading(t *testing.T) {
 	cols := sampleCols()
 	rows := sampleRows()
 	writeTable(t, path, Options{Shading: &Shading{Columns: []int{7}, LimitColumn: 1, Limit: 0.1}}, cols, rows)
-	f := openXLSX(t, path)
+	f := testfiles.OpenXLSX(t, path)
 	formats, err := f.GetConditionalFormats("Results")
 	if err != nil {
 		t.Fatal(err)
@@ -157,7 +158,7 @@ func TestXLSXCharts(t *testing.T) {
 		Charts:  func() *Charts { return charts },
 	}
 	writeTable(t, path, opts, sampleCols(), sampleRows())
-	f := openXLSX(t, path)
+	f := testfiles.OpenXLSX(t, path)
 	want := []string{DefaultSheetName, SummarySheetName, DocsSheetName, CurvesSheetName}
 	if got := f.GetSheetList(); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("sheets %v, want %v", got, want)

@@ -1,7 +1,6 @@
 package writers
 
 import (
-	"archive/zip"
 	"bytes"
 	"errors"
 	"io"
@@ -450,10 +449,7 @@ func TestReplaceable(t *testing.T) {
 	// (its properties still name riskbatch), and one whose archive keeps
 	// riskbatch's comment but has an entry changed.
 	edited := filepath.Join(dir, "edited.xlsx")
-	g, err := excelize.OpenFile(filepath.Join(dir, "ours.xlsx"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := testfiles.OpenXLSX(t, filepath.Join(dir, "ours.xlsx"))
 	g.SetCellValue("Results", "A2", "edited")
 	if err := g.SaveAs(edited); err != nil {
 		t.Fatal(err)
@@ -461,10 +457,16 @@ func TestReplaceable(t *testing.T) {
 	if app, _ := g.GetAppProps(); app.Application != Marker {
 		t.Fatalf("the script's workbook names %q as its application", app.Application)
 	}
-	tampered := filepath.Join(dir, "tampered.xlsx")
-	rewriteZip(t, filepath.Join(dir, "ours.xlsx"), tampered, "xl/worksheets/sheet1.xml", func(b []byte) []byte {
+	tampered, sheet := filepath.Join(dir, "tampered.xlsx"), "xl/worksheets/sheet1.xml"
+	testfiles.RewriteZip(t, filepath.Join(dir, "ours.xlsx"), tampered, func(name string, b []byte) []byte {
+		if name != sheet {
+			return b
+		}
 		return bytes.Replace(b, []byte("<v>2</v>"), []byte("<v>3</v>"), 1)
 	})
+	if bytes.Equal(testfiles.ZipPart(t, tampered, sheet), testfiles.ZipPart(t, filepath.Join(dir, "ours.xlsx"), sheet)) {
+		t.Fatalf("%s: %s not changed", tampered, sheet)
+	}
 	foreignCSV := filepath.Join(dir, "theirs.csv")
 	os.WriteFile(foreignCSV, []byte("epsilon,delta\n1,0\n"), 0o644)
 	notCSV := filepath.Join(dir, "binary.csv")
@@ -486,38 +488,5 @@ func TestReplaceable(t *testing.T) {
 		if err := Replaceable(link, header); err == nil || err.Error() != link+" exists and was not written by riskbatch" {
 			t.Errorf("link to a foreign workbook: %v", err)
 		}
-	}
-}
-
-// rewriteZip copies the archive src to dst, entry by entry and with its
-// comment, passing the content of the entry named name through change.
-func rewriteZip(t *testing.T, src, dst, name string, change func([]byte) []byte) {
-	t.Helper()
-	entries, comment := readZip(t, src)
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	changed := false
-	for _, e := range entries {
-		b := e.data
-		if e.name == name {
-			nb := change(b)
-			changed = !bytes.Equal(nb, b)
-			b = nb
-		}
-		w, err := zw.Create(e.name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write(b)
-	}
-	if !changed {
-		t.Fatalf("%s: %s not changed", src, name)
-	}
-	zw.SetComment(comment)
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dst, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/readers"
@@ -123,7 +122,7 @@ func TestParquetRoundTripArrowTypes(t *testing.T) {
 	defer rec.Release()
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "in.parquet"), filepath.Join(dir, "out.parquet")
-	if err := os.WriteFile(in, testfiles.WriteParquet(t, rec, parquet.NewWriterProperties(), pqarrow.DefaultWriterProps()), 0o644); err != nil {
+	if err := os.WriteFile(in, testfiles.WriteParquet(t, rec, parquet.NewWriterProperties()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cols1, rows1 := passThrough(t, in, out)

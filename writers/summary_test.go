@@ -1,13 +1,12 @@
 package writers
 
 import (
-	"archive/zip"
-	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -38,7 +37,7 @@ func TestXLSXSummaryReadable(t *testing.T) {
 		Charts: func() *Charts { return charts },
 	}
 	writeTable(t, path, opts, sampleCols(), sampleRows())
-	f := openXLSX(t, path)
+	f := testfiles.OpenXLSX(t, path)
 	// Raw values (excelize's own rendering of a conditional number format
 	// is not what spreadsheets show; LibreOffice shows 0.9999 and
 	// 2.203E-05, as on the data sheet).
@@ -67,24 +66,8 @@ func TestXLSXSummaryReadable(t *testing.T) {
 		}
 	}
 
-	zr, err := zip.OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	var chart, summary string
-	for _, zf := range zr.File {
-		if zf.Name == "xl/charts/chart1.xml" || zf.Name == "xl/worksheets/sheet2.xml" {
-			rc, _ := zf.Open()
-			b, _ := io.ReadAll(rc)
-			rc.Close()
-			if zf.Name == "xl/charts/chart1.xml" {
-				chart = string(b)
-			} else {
-				summary = string(b)
-			}
-		}
-	}
+	chart := string(testfiles.ZipPart(t, path, "xl/charts/chart1.xml"))
+	summary := string(testfiles.ZipPart(t, path, "xl/worksheets/sheet2.xml"))
 	// Printed or exported to PDF, the Summary fits one landscape page wide
 	// (at the default scale its charts fall across page edges).
 	for _, want := range []string{`<pageSetUpPr fitToPage="true">`, `fitToHeight="0"`, `fitToWidth="1"`, `orientation="landscape"`, `<drawing`} {

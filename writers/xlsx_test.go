@@ -1,19 +1,12 @@
 package writers
 
 import (
-	"archive/zip"
-	"bytes"
-	"context"
 	"fmt"
-	"io"
 	"math"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
@@ -22,17 +15,6 @@ import (
 	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
-
-// openXLSX opens a workbook for reading back.
-func openXLSX(t *testing.T, path string) *excelize.File {
-	t.Helper()
-	f, err := excelize.OpenFile(path)
-	if err != nil {
-		t.Fatalf("opening %s: %v", path, err)
-	}
-	t.Cleanup(func() { _ = f.Close() })
-	return f
-}
 
 // checkXLSXCell asserts that the cell at ref holds c as the XLSX writer
 // writes it: numbers as numbers, text as text, booleans as booleans.
@@ -256,7 +238,7 @@ func TestXLSX(t *testing.T) {
 	path := filepath.Join(dir, "out.xlsx")
 	cols, rows, docs := sampleCols(), sampleRows(), sampleDocs()
 	writeTable(t, path, Options{Docs: docs}, cols, rows)
-	f := openXLSX(t, path)
+	f := testfiles.OpenXLSX(t, path)
 
 	if got := f.GetSheetList(); len(got) != 2 || got[0] != DefaultSheetName || got[1] != DocsSheetName {
 		t.Errorf("sheets %v, want [Results Columns]", got)
@@ -360,7 +342,7 @@ func TestXLSXSheetName(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "named.xlsx")
 	writeTable(t, path, Options{SheetName: "Q3 bounds"}, sampleCols(), sampleRows()[:2])
-	f := openXLSX(t, path)
+	f := testfiles.OpenXLSX(t, path)
 	if got := f.GetSheetList(); len(got) != 1 || got[0] != "Q3 bounds" {
 		t.Errorf("sheets %v, want [Q3 bounds] (no Columns sheet without Docs)", got)
 	}
@@ -392,7 +374,7 @@ func TestXLSXTruncation(t *testing.T) {
 	if n := w.(TruncationReporter).TruncatedCells(); n != 2 {
 		t.Errorf("TruncatedCells = %d, want 2 (message and Columns cell)", n)
 	}
-	f := openXLSX(t, path)
+	f := testfiles.OpenXLSX(t, path)
 	for _, ref := range []string{"Results!B2", DocsSheetName + "!A2"} {
 		sheet, cell, _ := strings.Cut(ref, "!")
 		got, err := f.GetCellValue(sheet, cell)
@@ -452,7 +434,7 @@ func TestXLSXContinuation(t *testing.T) {
 		r[0] = text("row " + strconv.Itoa(i+1))
 	}
 	writeSheets(t, path, Options{Docs: sampleDocs()}, 4, cols, rows) // header + 3 rows a sheet
-	f := openXLSX(t, path)
+	f := testfiles.OpenXLSX(t, path)
 	want := []string{"Results", "Results (2)", "Results (3)", DocsSheetName}
 	if got := f.GetSheetList(); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("sheets %q, want %q", got, want)
@@ -478,96 +460,24 @@ func TestXLSXContinuation(t *testing.T) {
 	}
 }
 
-// TestZip64Mark checks the repair of local headers for entries over 4 GiB
-// on a small archive (the entries are marked by name).
-func TestZip64Mark(t *testing.T) {
-	dir := t.TempDir()
-	f, err := os.Create(filepath.Join(dir, "a.zip"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zs := &zipSink{Writer: zip.NewWriter(f)}
-	for _, name := range []string{"xl/a.xml", "xl/worksheets/sheet1.xml", "z.xml"} {
-		w, err := zs.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := io.WriteString(w, strings.Repeat(name, 1000)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := zs.Close(); err != nil || !zs.closed || len(zs.big) != 0 {
-		t.Fatalf("Close: %v closed=%v big=%v", err, zs.closed, zs.big)
-	}
-	if err := markZip64(f, []string{"xl/worksheets/sheet1.xml"}); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(f.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
-	marked := 0
-	for off := 0; ; {
-		i := bytes.Index(b[off:], []byte("PK\x03\x04"))
-		if i < 0 {
-			break
-		}
-		off += i
-		nameLen := int(b[off+26]) | int(b[off+27])<<8
-		name := string(b[off+30 : off+30+nameLen])
-		version := int(b[off+4]) | int(b[off+5])<<8
-		if (name == "xl/worksheets/sheet1.xml") != (version == 45) {
-			t.Errorf("%s has version %d", name, version)
-		}
-		if version == 45 {
-			marked++
-		}
-		off++
-	}
-	if marked != 1 {
-		t.Errorf("%d entries marked", marked)
-	}
-	entries, _ := readZip(t, f.Name())
-	for _, e := range entries {
-		if string(e.data) != strings.Repeat(e.name, 1000) {
-			t.Errorf("%s reads back wrong", e.name)
-		}
-	}
-}
-
 // TestXLSXWithLibreOffice converts the workbook to CSV with LibreOffice,
 // when it is installed, and compares the values (as LibreOffice shows
 // them: numbers in the cells' formats). LibreOffice takes seconds to
 // start: the test runs with the long tests.
 func TestXLSXWithLibreOffice(t *testing.T) {
 	testenv.SkipUnlessLong(t, "converting a workbook with LibreOffice")
-	soffice := libreOffice(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "lo.xlsx")
 	cols, rows := sampleCols(), sampleRows()
 	writeTable(t, path, Options{Docs: sampleDocs()}, cols, rows)
 	outDir := filepath.Join(dir, "converted")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, soffice, "--headless", "--norestore",
-		"-env:UserInstallation=file://"+filepath.ToSlash(filepath.Join(dir, "profile")),
-		// 44,34,76: comma, double quote, UTF-8.
-		"--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76", "--outdir", outDir, path)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("LibreOffice failed: %v\n%s", err, out)
-	}
+	// 44,34,76: comma, double quote, UTF-8.
+	testfiles.Convert(t, nil, "csv:Text - txt - csv (StarCalc):44,34,76", outDir, path)
 	// LibreOffice saves the workbook again: the sheets and the notes on the
 	// headers must have survived its reading.
 	xlsxDir := filepath.Join(dir, "resaved")
-	cmd = exec.CommandContext(ctx, soffice, "--headless", "--norestore",
-		"-env:UserInstallation=file://"+filepath.ToSlash(filepath.Join(dir, "profile")),
-		"--convert-to", "xlsx", "--outdir", xlsxDir, path)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("LibreOffice failed to resave: %v\n%s", err, out)
-	}
-	re := openXLSX(t, filepath.Join(xlsxDir, "lo.xlsx"))
+	testfiles.Convert(t, nil, "xlsx", xlsxDir, path)
+	re := testfiles.OpenXLSX(t, filepath.Join(xlsxDir, "lo.xlsx"))
 	if got := re.GetSheetList(); len(got) != 2 || got[0] != DefaultSheetName || got[1] != DocsSheetName {
 		t.Errorf("LibreOffice sees sheets %v", got)
 	}

@@ -1,11 +1,8 @@
 package writers
 
 import (
-	"archive/zip"
 	"bytes"
-	"context"
 	"encoding/json"
-	"io"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -13,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/xuri/excelize/v2"
 
@@ -22,45 +18,6 @@ import (
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
-
-// outside returns the path of an outside program a test needs, or skips
-// the test with why when it is absent; under CI=true it fails instead.
-func outside(t *testing.T, why string, find func() string) string {
-	t.Helper()
-	if p := find(); p != "" {
-		return p
-	}
-	testenv.Absent(t, why)
-	return ""
-}
-
-// pythonWithPandas finds a python3 that imports openpyxl and pandas.
-func pythonWithPandas(t *testing.T) string {
-	return outside(t, "no python3 with openpyxl and pandas (pip install openpyxl pandas)", func() string {
-		for _, name := range []string{"python3", "/usr/bin/python3", "python"} {
-			p, err := exec.LookPath(name)
-			if err != nil {
-				continue
-			}
-			if exec.Command(p, "-c", "import openpyxl, pandas").Run() == nil {
-				return p
-			}
-		}
-		return ""
-	})
-}
-
-// libreOffice finds soffice.
-func libreOffice(t *testing.T) string {
-	return outside(t, "LibreOffice is absent (neither soffice nor libreoffice is on PATH)", func() string {
-		for _, name := range []string{"soffice", "libreoffice"} {
-			if p, err := exec.LookPath(name); err == nil {
-				return p
-			}
-		}
-		return ""
-	})
-}
 
 // typedCols and typedRows are input cells of every kind, with formulas.
 func typedCols() []table.Column {
@@ -127,7 +84,7 @@ func TestXLSXTypedInputCells(t *testing.T) {
 		t.Errorf("FormulasAsValues = %d, want 2", n)
 	}
 
-	f := openXLSX(t, path)
+	f := testfiles.OpenXLSX(t, path)
 	type want struct {
 		ref, raw, formula, format string
 		typ                       excelize.CellType
@@ -168,9 +125,9 @@ func TestXLSXTypedInputCells(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tables[0].Close()
-	got, err := tables[0].Next()
-	if err != nil {
-		t.Fatal(err)
+	got := testfiles.AllRows(t, tables[0])
+	if len(got) != len(rows) {
+		t.Fatalf("read back %d rows, want %d", len(got), len(rows))
 	}
 	wantCells := []table.Cell{
 		text("r1"), table.DateCell(19724), table.TimestampCell(1704191400, table.Second),
@@ -179,34 +136,26 @@ func TestXLSXTypedInputCells(t *testing.T) {
 		withFormula(num(30), "I2*3"), num(1), text("1887-11-12"), text("2024-01-02T10:30:00.000001"),
 		table.TimestampCell(1704191400, table.Second), text("ok"), num(0.25),
 	}
-	if !reflect.DeepEqual(got.Cells, wantCells) {
-		t.Errorf("read back\n got %+v\nwant %+v", got.Cells, wantCells)
+	if !reflect.DeepEqual(got[0], wantCells) {
+		t.Errorf("read back\n got %+v\nwant %+v", got[0], wantCells)
 	}
 }
 
 // dimensions returns the <dimension ref> of every worksheet part.
 func dimensions(t *testing.T, path string) map[string]string {
 	t.Helper()
-	zr, err := zip.OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
 	re := regexp.MustCompile(`<dimension ref="([^"]*)"`)
 	out := map[string]string{}
-	for _, f := range zr.File {
-		if !strings.HasPrefix(f.Name, "xl/worksheets/") || !strings.HasSuffix(f.Name, ".xml") {
+	for _, name := range testfiles.ZipNames(t, path) {
+		if !strings.HasPrefix(name, "xl/worksheets/") || !strings.HasSuffix(name, ".xml") {
 			continue
 		}
-		rc, _ := f.Open()
-		b, _ := io.ReadAll(rc)
-		rc.Close()
-		m := re.FindSubmatch(b)
+		m := re.FindSubmatch(testfiles.ZipPart(t, path, name))
 		if m == nil {
-			t.Errorf("%s has no dimension", f.Name)
+			t.Errorf("%s has no dimension", name)
 			continue
 		}
-		out[f.Name] = string(m[1])
+		out[name] = string(m[1])
 	}
 	return out
 }
@@ -228,7 +177,7 @@ func TestXLSXDimension(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "dim.xlsx")
 	cols, rows := sampleCols(), sampleRows()
 	writeSheets(t, path, Options{Docs: sampleDocs(), Summary: func() [][]string { return [][]string{{"a", "b", "c"}, {"1"}} }}, 3, cols, rows) // two data rows per sheet
-	f := openXLSX(t, path)
+	f := testfiles.OpenXLSX(t, path)
 	dims := dimensions(t, path)
 	sheets := f.GetSheetList()
 	if len(dims) != len(sheets) || len(sheets) < 4 {
@@ -288,7 +237,7 @@ func TestXLSXTemporaryFilesBesideOutput(t *testing.T) {
 // LibreOffice's part runs with RISKBATCH_LONG_TESTS=1 (TestXLSXWithLibreOffice
 // opens a workbook in it by default).
 func TestXLSXReadByOthers(t *testing.T) {
-	python := pythonWithPandas(t)
+	python := testenv.Python(t, "openpyxl", "pandas")
 	dir := t.TempDir()
 	path := filepath.Join(dir, "typed.xlsx")
 	cols := typedCols()
@@ -346,16 +295,8 @@ print(json.dumps(out))
 		t.Logf("LibreOffice's part runs with %s=1", testenv.LongEnv)
 		return
 	}
-	soffice := libreOffice(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
 	outDir := filepath.Join(dir, "csv")
-	lo := exec.CommandContext(ctx, soffice, "--headless", "--norestore",
-		"-env:UserInstallation=file://"+filepath.ToSlash(filepath.Join(dir, "profile")),
-		"--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76", "--outdir", outDir, path)
-	if out, err := lo.CombinedOutput(); err != nil {
-		t.Fatalf("LibreOffice: %v\n%s", err, out)
-	}
+	testfiles.Convert(t, nil, "csv:Text - txt - csv (StarCalc):44,34,76", outDir, path)
 	recs := testfiles.ReadCSV(t, filepath.Join(outDir, "typed.csv"), 0)
 	want := []string{"r1", "2024-01-02", "2024-01-02 10:30:00", "2024-01-02 10:30:01.250", "10:30:00", "12.340",
 		"12345678901234567890.5", `{"a":[1,2]}`, "10", "30", "1", "1887-11-12", "2024-01-02T10:30:00.000001", "2024-01-02 10:30:00", "ok"}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -85,7 +86,7 @@ func sheetXML(t *testing.T, path string) map[string]string {
 func TestXLSXPrintSetup(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "print.xlsx")
 	writeSheets(t, path, Options{SheetName: "Q3's releases", Docs: sampleDocs(), Summary: func() [][]string { return [][]string{{"riskbatch summary", ""}, {"rows", "6"}} }}, 4, sampleCols(), sampleRows()) // two sheets of data
-	f := openXLSX(t, path)
+	f := testfiles.OpenXLSX(t, path)
 	wantSheets := []string{"Q3's releases", "Q3's releases (2)", SummarySheetName, DocsSheetName}
 	if got := f.GetSheetList(); strings.Join(got, "|") != strings.Join(wantSheets, "|") {
 		t.Fatalf("sheets %q", got)
@@ -205,7 +206,7 @@ func TestXLSXOutline(t *testing.T) {
 	if !strings.Contains(sheet, `<sheetFormatPr outlineLevelCol="1"`) {
 		t.Errorf("sheetFormatPr does not declare the outline level: %.300s", sheet[strings.Index(sheet, "<sheetFormatPr"):])
 	}
-	f := openXLSX(t, path)
+	f := testfiles.OpenXLSX(t, path)
 	for n := 1; n <= len(cols); n++ {
 		letter := table.ColumnLetter(n - 1)
 		visible, err := f.GetColVisible(DefaultSheetName, letter)
@@ -248,7 +249,7 @@ func TestXLSXOutlineNeverFoldsAll(t *testing.T) {
 	} {
 		path := filepath.Join(t.TempDir(), "o.xlsx")
 		writeTable(t, path, Options{Outline: &c.opts}, cols, c.rows)
-		f := openXLSX(t, path)
+		f := testfiles.OpenXLSX(t, path)
 		var hidden []string
 		for _, l := range []string{"A", "B"} {
 			if v, err := f.GetColVisible(DefaultSheetName, l); err != nil || !v {

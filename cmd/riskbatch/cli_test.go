@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/internal/testenv"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/urfave/cli/v2"
 )
 
@@ -354,7 +355,7 @@ func TestUnknownColumnsNamed(t *testing.T) {
 	if stderr != want {
 		t.Errorf("stderr:\n%q\nwant\n%q", stderr, want)
 	}
-	f := openBook(t, out)
+	f := testfiles.OpenXLSX(t, out)
 	comments, err := f.GetComments(f.GetSheetName(0))
 	if err != nil {
 		t.Fatal(err)

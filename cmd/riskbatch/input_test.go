@@ -13,6 +13,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/internal/testenv"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -267,7 +268,6 @@ func TestCSVCorpusPassThrough(t *testing.T) {
 // from, so every bound agrees.
 func TestLibreOfficeGermanCSV(t *testing.T) {
 	testenv.SkipUnlessLong(t, "a LibreOffice conversion")
-	office := soffice(t)
 	dir := t.TempDir()
 	book := filepath.Join(dir, "de.xlsx")
 	f := excelize.NewFile()
@@ -286,7 +286,7 @@ func TestLibreOfficeGermanCSV(t *testing.T) {
 	}
 	// 59,34,76,1: semicolons, double quotes, UTF-8, from line 1; the
 	// German locale makes LibreOffice write decimal commas.
-	convert(t, office, []string{"LC_ALL=de_DE.UTF-8", "LANG=de_DE.UTF-8"}, "csv:Text - txt - csv (StarCalc):59,34,76,1", filepath.Join(dir, "csv"), book)
+	testfiles.Convert(t, []string{"LC_ALL=de_DE.UTF-8", "LANG=de_DE.UTF-8"}, "csv:Text - txt - csv (StarCalc):59,34,76,1", filepath.Join(dir, "csv"), book)
 	csvPath := filepath.Join(dir, "csv", "de.csv")
 	data, _ := os.ReadFile(csvPath)
 	if !strings.Contains(string(data), "1,5;0,00001") || !strings.Contains(string(data), "Müller") {
@@ -384,8 +384,8 @@ func TestXLSXPassThroughRoundTrip(t *testing.T) {
 			if len(outRows) < len(inRows) {
 				t.Fatalf("%d rows read back, want at least %d", len(outRows), len(inRows))
 			}
-			fin := openBook(t, in)
-			fout := openBook(t, out)
+			fin := testfiles.OpenXLSX(t, in)
+			fout := testfiles.OpenXLSX(t, out)
 			inSheet, outSheet := fin.GetSheetName(0), fout.GetSheetName(0)
 			// Output rows follow the input's rows that read, in order; the
 			// error rows of the input are output rows too.
@@ -479,7 +479,7 @@ func TestXLSXFormulaEvaluated(t *testing.T) {
 	if differ == 0 {
 		t.Errorf("no bound depends on compositions: %q", wantRows[0])
 	}
-	f := openBook(t, out)
+	f := testfiles.OpenXLSX(t, out)
 	sheet := f.GetSheetName(0)
 	if formula, _ := f.GetCellFormula(sheet, "C2"); formula != "2*5" {
 		t.Errorf("C2 formula %q, want 2*5", formula)

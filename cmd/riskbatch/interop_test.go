@@ -71,10 +71,9 @@ func TestParquetReadByDuckDB(t *testing.T) {
 // LibreOffice by default).
 func TestXLSXOpensInLibreOffice(t *testing.T) {
 	testenv.SkipUnlessLong(t, "a LibreOffice conversion")
-	office := soffice(t)
 	dir := t.TempDir()
 	out := sampleWorkbook(t)
-	convert(t, office, nil, "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1", dir, out)
+	testfiles.Convert(t, nil, "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1", dir, out)
 	// The filter's last field (-1) writes one CSV per sheet: NAME-SHEET.csv.
 	// The data sheet keeps the input's sheet name, Releases.
 	lo := testfiles.ReadCSV(t, filepath.Join(dir, strings.TrimSuffix(filepath.Base(out), ".xlsx")+"-Releases.csv"), 0)

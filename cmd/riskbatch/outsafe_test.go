@@ -533,15 +533,11 @@ func TestTemplateForce(t *testing.T) {
 		t.Fatalf("over its own template: exit %d, %q", code, stderr)
 	}
 	// Filled in by a script (excelize keeps the workbook's properties).
-	f, err := excelize.OpenFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := testfiles.OpenXLSX(t, name)
 	f.SetCellValue("Releases", "A20", "my-release")
 	if err := f.SaveAs(name); err != nil {
 		t.Fatal(err)
 	}
-	f.Close()
 	filled, _ := os.ReadFile(name)
 	if code, stderr := riskbatch(t, "template", "-q"); code != exitUsage || stderr != want {
 		t.Errorf("filled by a script: exit %d, %q", code, stderr)
@@ -569,10 +565,7 @@ func TestTemplateForce(t *testing.T) {
 		t.Logf("the openpyxl round trip runs with %s=1", testenv.LongEnv)
 		return
 	}
-	python := pythonWith("openpyxl")
-	if python == "" {
-		testenv.Absent(t, "python3 with openpyxl is absent")
-	}
+	python := testenv.Python(t, "openpyxl")
 	script := "import openpyxl, sys\nwb = openpyxl.load_workbook(sys.argv[1])\nwb['Releases']['A20'] = 'py-release'\nwb.save(sys.argv[1])\n"
 	if out, err := exec.Command(python, "-c", script, name).CombinedOutput(); err != nil {
 		t.Fatalf("openpyxl: %v: %s", err, out)
@@ -677,23 +670,6 @@ func TestCellFilesConfined(t *testing.T) {
 	if code, stderr := riskbatch(t, "eval", filepath.Join("data", "in.csv"), "-o", "out.csv", "--data-dir", "nowhere"); code != exitUsage || stderr != "riskbatch: --data-dir nowhere: the folder does not exist\n" {
 		t.Errorf("missing --data-dir: exit %d, %q", code, stderr)
 	}
-}
-
-// pythonWith returns a python3 that imports module: the first of PATH's,
-// else the system's (a version manager's python3 may lack the system's
-// packages); "" when none does.
-func pythonWith(module string) string {
-	var candidates []string
-	if p, err := exec.LookPath("python3"); err == nil {
-		candidates = append(candidates, p)
-	}
-	candidates = append(candidates, "/usr/bin/python3", "/usr/local/bin/python3")
-	for _, p := range candidates {
-		if exec.Command(p, "-c", "import "+module).Run() == nil {
-			return p
-		}
-	}
-	return ""
 }
 
 // holdsClipped reports whether a row's message holds want, or begins with

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"math"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -11,36 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/internal/testfiles"
 )
 
 // The spreadsheet programs some tests open riskbatch's workbooks in:
 // LibreOffice and Gnumeric.
-
-// soffice returns LibreOffice's executable, or skips the test (fails it
-// under CI=true; install libreoffice-calc to run it).
-func soffice(t *testing.T) string {
-	t.Helper()
-	return testenv.LookPath(t, "soffice", "libreoffice")
-}
-
-// convert runs one headless LibreOffice conversion of paths into outDir
-// with a profile of its own (two instances sharing one profile refuse to
-// start); env is added to its environment.
-func convert(t *testing.T, office string, env []string, to, outDir string, paths ...string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	args := []string{"--headless", "--norestore",
-		"-env:UserInstallation=file://" + filepath.ToSlash(filepath.Join(t.TempDir(), "profile")),
-		"--convert-to", to, "--outdir", outDir}
-	cmd := exec.CommandContext(ctx, office, append(args, paths...)...)
-	cmd.Env = append(os.Environ(), env...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("LibreOffice --convert-to %s: %v\n%s", to, err, out)
-	}
-}
 
 // spreadsheetError matches the error values a spreadsheet shows in a cell.
 var spreadsheetError = regexp.MustCompile(`^#(NAME\?|VALUE!|NUM!|DIV/0!|REF!|N/A|NULL!)`)

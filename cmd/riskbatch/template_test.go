@@ -11,6 +11,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/internal/testenv"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 )
 
 // templateState is what a filled-in template must keep: its header, the
@@ -23,7 +24,7 @@ type templateState struct {
 
 func readTemplateState(t *testing.T, path string) templateState {
 	t.Helper()
-	f := openBook(t, path)
+	f := testfiles.OpenXLSX(t, path)
 	rows, err := f.GetRows("Releases")
 	if err != nil || len(rows) == 0 {
 		t.Fatalf("%s: sheet Releases: %v", path, err)
@@ -97,10 +98,7 @@ func TestTemplateFilledByScript(t *testing.T) {
 	}
 
 	// The script: append releases under the example rows, by header name.
-	f, err := excelize.OpenFile(tpl)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := testfiles.OpenXLSX(t, tpl)
 	rows, _ := f.GetRows("Releases")
 	examples := len(rows) - 1
 	added := []map[string]any{
@@ -124,7 +122,6 @@ func TestTemplateFilledByScript(t *testing.T) {
 	if err := f.SaveAs(filled); err != nil {
 		t.Fatal(err)
 	}
-	f.Close()
 	compareTemplates(t, "filled by script", before, readTemplateState(t, filled), true)
 
 	evaluateFilled := func(what, path string) {
@@ -168,7 +165,7 @@ func TestTemplateFilledByScript(t *testing.T) {
 		return
 	}
 	resaved := filepath.Join(dir, "calc")
-	convert(t, soffice(t), nil, "xlsx", resaved, filled)
+	testfiles.Convert(t, nil, "xlsx", resaved, filled)
 	calc := filepath.Join(resaved, "filled.xlsx")
 	compareTemplates(t, "saved again by LibreOffice", before, readTemplateState(t, calc), false)
 	evaluateFilled("calc", calc)
@@ -180,7 +177,7 @@ func TestTemplateFilledByScript(t *testing.T) {
 func TestTemplate(t *testing.T) {
 	dir := t.TempDir()
 	tpl := writeTemplate(t, dir)
-	f := openBook(t, tpl)
+	f := testfiles.OpenXLSX(t, tpl)
 	rows := sheetRows(t, f, "Releases")
 	vocab := evaluate.NewVocabulary()
 	if len(rows[0]) != len(vocab.Columns())+1 {
@@ -228,7 +225,7 @@ func TestTemplate(t *testing.T) {
 func TestSummarySheet(t *testing.T) {
 	out := sampleWorkbook(t)
 	header, rows := readAll(t, out)
-	f := openBook(t, out)
+	f := testfiles.OpenXLSX(t, out)
 	sum := sheetRows(t, f, "Summary")
 	counts := map[string]int{}
 	best, bestID := -1.0, ""

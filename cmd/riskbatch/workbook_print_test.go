@@ -38,7 +38,7 @@ func TestSignificant(t *testing.T) {
 // bounds with 4 significant digits.
 func TestWorkbookHeadlineColumns(t *testing.T) {
 	out := sampleWorkbook(t)
-	f := openBook(t, out)
+	f := testfiles.OpenXLSX(t, out)
 	rows := sheetRows(t, f, "Releases")
 	var open []string
 	for i, name := range rows[0] {
@@ -110,7 +110,6 @@ var pdfPage = regexp.MustCompile(`/Type\s*/Page\b[^s]`)
 // the data sheet is counted.
 func TestWorkbookPrintsCompactly(t *testing.T) {
 	testenv.SkipUnlessLong(t, "exports workbooks to PDF with LibreOffice")
-	office := soffice(t)
 	dir := t.TempDir()
 	const sweepRows = 300
 	in := filepath.Join(dir, "sweep.csv")
@@ -128,10 +127,7 @@ func TestWorkbookPrintsCompactly(t *testing.T) {
 	pdfDir := filepath.Join(dir, "pdf")
 	var only []string
 	for _, book := range books {
-		f, err := excelize.OpenFile(book.path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := testfiles.OpenXLSX(t, book.path)
 		for _, s := range []string{writers.SummarySheetName, writers.DocsSheetName, writers.CurvesSheetName} {
 			if err := f.DeleteSheet(s); err != nil {
 				t.Fatal(err)
@@ -141,10 +137,9 @@ func TestWorkbookPrintsCompactly(t *testing.T) {
 		if err := f.SaveAs(name); err != nil {
 			t.Fatal(err)
 		}
-		f.Close()
 		only = append(only, name)
 	}
-	convert(t, office, nil, "pdf", pdfDir, only...) // one LibreOffice for both files
+	testfiles.Convert(t, nil, "pdf", pdfDir, only...) // one LibreOffice for both files
 	for i, book := range books {
 		pdf := filepath.Join(pdfDir, strings.TrimSuffix(filepath.Base(only[i]), ".xlsx")+".pdf")
 		data, err := os.ReadFile(pdf)

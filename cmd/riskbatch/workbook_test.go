@@ -24,18 +24,6 @@ import (
 	"github.com/riskbatch/riskbatch/writers"
 )
 
-// openBook opens a workbook with excelize until the test ends.
-func openBook(t *testing.T, path string) *excelize.File {
-	t.Helper()
-	f, err := excelize.OpenFile(path)
-	if err == nil {
-		t.Cleanup(func() { f.Close() })
-		return f
-	}
-	t.Fatalf("opening %s: %v", path, err)
-	return nil
-}
-
 // sheetRows returns the rows of a workbook's sheet as excelize reads them.
 func sheetRows(t *testing.T, f *excelize.File, sheet string) [][]string {
 	t.Helper()
@@ -284,13 +272,12 @@ func TestLiveFormulasRecalculate(t *testing.T) {
 		checkGnumeric(t, testenv.LookPath(t, "ssconvert"), out, "Results", len(rows)-1)
 	})
 	testenv.SkipUnlessLong(t, "recalculation by LibreOffice")
-	office := soffice(t)
 	cells := readFormulaCells(t, out)
 	recalc := filepath.Join(dir, "recalc.xlsx")
 	stripCached(t, out, recalc)
 	// 44,34,76,1,,0,false,true,false,false,false,1: comma, quote, UTF-8,
 	// from line 1, full precision (not as shown), the first sheet only.
-	convert(t, office, nil, "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,1", dir, recalc)
+	testfiles.Convert(t, nil, "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,1", dir, recalc)
 	csvs, _ := filepath.Glob(filepath.Join(dir, "recalc*.csv"))
 	if len(csvs) != 1 {
 		t.Fatalf("LibreOffice wrote %v", csvs)
@@ -383,13 +370,9 @@ func zipParts(t *testing.T, path, prefix string) []string {
 // again (with RISKBATCH_LONG_TESTS=1: a LibreOffice start is slow).
 func TestWorkbookCharts(t *testing.T) {
 	out := sampleWorkbook(t)
-	f, err := excelize.OpenFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := testfiles.OpenXLSX(t, out)
 	sheets := f.GetSheetList()
 	sum, err := f.GetRows("Summary")
-	f.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -417,9 +400,9 @@ func TestWorkbookCharts(t *testing.T) {
 		return
 	}
 	resaved := filepath.Join(t.TempDir(), "resaved")
-	convert(t, soffice(t), nil, "xlsx", resaved, out)
+	testfiles.Convert(t, nil, "xlsx", resaved, out)
 	back := filepath.Join(resaved, filepath.Base(out))
-	g := openBook(t, back)
+	g := testfiles.OpenXLSX(t, back)
 	if got := strings.Join(g.GetSheetList(), "|"); got != strings.Join(sheets, "|") {
 		t.Errorf("LibreOffice sees sheets %s, want %v", got, sheets)
 	}
@@ -457,7 +440,7 @@ func TestWorkbookOptions(t *testing.T) {
 			}
 		}
 	}
-	f := openBook(t, live)
+	f := testfiles.OpenXLSX(t, live)
 	formats, err := f.GetConditionalFormats("Results")
 	if err != nil {
 		t.Fatal(err)
@@ -500,7 +483,7 @@ func TestTruncationWarned(t *testing.T) {
 	if !strings.Contains(stderr, "1 cells longer than 32767 characters were cut") || !strings.Contains(stderr, writers.TruncatedMarker) {
 		t.Errorf("stderr does not report the cut cell: %q", stderr)
 	}
-	f := openBook(t, out)
+	f := testfiles.OpenXLSX(t, out)
 	rows := sheetRows(t, f, writers.DefaultSheetName)
 	note := rows[1][column(rows[0], "note")]
 	if !strings.HasSuffix(note, writers.TruncatedMarker) || !strings.HasPrefix(long, strings.TrimSuffix(note, writers.TruncatedMarker)) {

@@ -14,6 +14,7 @@ package testenv
 import (
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 )
 
@@ -81,4 +82,25 @@ func quoteList(names []string) string {
 		s += "`" + n + "`"
 	}
 	return s
+}
+
+// Python returns a python3 that imports every one of modules: PATH's
+// python3, else the system's (a version manager's python3 may lack the
+// system's packages). Where none does, it skips the test, or fails it
+// under CI=true.
+func Python(t testing.TB, modules ...string) string {
+	t.Helper()
+	var candidates []string
+	if p, err := exec.LookPath("python3"); err == nil {
+		candidates = append(candidates, p)
+	}
+	candidates = append(candidates, "/usr/bin/python3", "/usr/local/bin/python3")
+	imports := "import " + strings.Join(modules, ", ")
+	for _, p := range candidates {
+		if exec.Command(p, "-c", imports).Run() == nil {
+			return p
+		}
+	}
+	Absent(t, "no python3 that can "+imports+" (pip install "+strings.Join(modules, " ")+")")
+	return ""
 }

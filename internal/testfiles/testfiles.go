@@ -1,30 +1,17 @@
-// Package testfiles reads and makes the files the tests of several
-// packages feed riskbatch or read back: CSV read by the standard library
-// (not the repository's reader), workbooks rewritten part by part,
-// Parquet written by arrow-go, and hostile archives.
 package testfiles
 
 import (
 	"archive/zip"
 	"bytes"
-	"compress/flate"
-	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
-	"strings"
 	"testing"
-
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 // RewriteZip copies the archive src (a workbook) to dst, each part passed
-// through change with its name; a part change returns as it came is
-// copied unchanged.
+// through change with its name, and the archive's comment kept; a part
+// change returns as it came is copied unchanged.
 func RewriteZip(t testing.TB, src, dst string, change func(name string, data []byte) []byte) {
 	t.Helper()
 	zr, err := zip.OpenReader(src)
@@ -38,6 +25,9 @@ func RewriteZip(t testing.TB, src, dst string, change func(name string, data []b
 		if err := copyPart(zw, zf, change); err != nil {
 			t.Fatalf("%s, part %s: %v", src, zf.Name, err)
 		}
+	}
+	if err := zw.SetComment(zr.Comment); err != nil {
+		t.Fatal(err)
 	}
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)
@@ -66,79 +56,15 @@ func copyPart(zw *zip.Writer, zf *zip.File, change func(string, []byte) []byte) 
 	return err
 }
 
-// WriteParquetFile writes one record batch as a Parquet file to path, with
-// arrow-go's default properties.
-func WriteParquetFile(t testing.TB, path string, rec arrow.RecordBatch) {
-	t.Helper()
-	data := WriteParquet(t, rec, parquet.NewWriterProperties(), pqarrow.DefaultWriterProps())
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// WriteFloatsParquet writes a Parquet file of one float64 column named
-// column, holding values, to path.
-func WriteFloatsParquet(t testing.TB, path, column string, values ...float64) {
-	t.Helper()
-	schema := arrow.NewSchema([]arrow.Field{{Name: column, Type: arrow.PrimitiveTypes.Float64}}, nil)
-	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
-	defer b.Release()
-	b.Field(0).(*array.Float64Builder).AppendValues(values, nil)
-	rec := b.NewRecordBatch()
-	defer rec.Release()
-	WriteParquetFile(t, path, rec)
-}
-
 // ZipBomb writes an XLSX workbook whose one sheet, "Bomb", is about 2 GiB
 // of XML (a header row naming epsilon, then one row of endless cells)
-// packed with deflate into about 4 MB. The compressed blocks of 1 MiB of
-// the repetition are written once and repeated: each copy starts a new
-// block at a byte boundary and refers only to its own bytes, so the copies
-// decode one after the other, and nothing here holds the unpacked bytes.
-// It returns the sheet's unpacked and packed sizes.
+// packed with deflate into about 4 MB (see DeflateRepeat and
+// BombWorkbook): nothing here holds the unpacked bytes. It returns the
+// sheet's unpacked and packed sizes.
 func ZipBomb(t testing.TB, path string) (size, packedSize int64) {
 	t.Helper()
-	const ns = `xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"`
-	const rels = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
-	head := []byte(`<?xml version="1.0"?><worksheet ` + ns + `><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>epsilon</t></is></c></row><row r="2">`)
-	chunk := bytes.Repeat([]byte(`<c><v>1</v></c>`), (1<<20)/15)
-	block := func(p []byte) []byte {
-		var b bytes.Buffer
-		w, _ := flate.NewWriter(&b, flate.BestCompression)
-		w.Write(p)
-		w.Flush()
-		return b.Bytes()
-	}
-	data := block(head)
-	size, crc := int64(len(head)), crc32.ChecksumIEEE(head)
-	packed := block(chunk)
-	for size < 2<<30 {
-		data = append(data, packed...)
-		crc = crc32.Update(crc, crc32.IEEETable, chunk)
-		size += int64(len(chunk))
-	}
-	data = append(data, 0x01, 0x00, 0x00, 0xff, 0xff) // a final, empty stored block
-
-	var buf bytes.Buffer
-	w := zip.NewWriter(&buf)
-	for _, p := range [][2]string{
-		{"_rels/.rels", `<Relationships><Relationship Id="rId1" Type="` + rels + `officeDocument" Target="xl/workbook.xml"/></Relationships>`},
-		{"xl/workbook.xml", `<workbook ` + ns + ` xmlns:r="` + strings.TrimSuffix(rels, "/") + `"><sheets><sheet name="Bomb" sheetId="1" r:id="rId1"/></sheets></workbook>`},
-		{"xl/_rels/workbook.xml.rels", `<Relationships><Relationship Id="rId1" Type="` + rels + `worksheet" Target="worksheets/sheet1.xml"/></Relationships>`},
-	} {
-		f, _ := w.Create(p[0])
-		f.Write([]byte(p[1]))
-	}
-	f, err := w.CreateRaw(&zip.FileHeader{Name: "xl/worksheets/sheet1.xml", Method: zip.Deflate,
-		CRC32: crc, CompressedSize64: uint64(len(data)), UncompressedSize64: uint64(size)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Write(data)
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	data, size, crc := DeflateRepeat(t, []byte(BombHead), []byte(BombUnit), 2<<30)
+	if err := os.WriteFile(path, BombWorkbook(t, data, size, crc), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return size, int64(len(data))

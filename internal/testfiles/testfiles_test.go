@@ -71,7 +71,7 @@ func TestWriteParquet(t *testing.T) {
 	defer arr.Release()
 	rec := array.NewRecordBatch(schema, []arrow.Array{arr}, 4)
 	defer rec.Release()
-	data := WriteParquet(t, rec, parquet.NewWriterProperties(), pqarrow.DefaultWriterProps())
+	data := WriteParquet(t, rec, parquet.NewWriterProperties())
 	tbl, err := pqarrow.ReadTable(context.Background(), bytes.NewReader(data), parquet.NewReaderProperties(memory.DefaultAllocator), pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
 	if err != nil {
 		t.Fatal(err)
