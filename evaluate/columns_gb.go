@@ -49,7 +49,7 @@ func gbColumns() []OutputColumn {
 				}
 				return r.gbWorstOverPrior(func(p bound.GBPrior) float64 { return bound.GBAIAAdvantage(eps, p.Kappa0, p.Kappa0Min, p.Mu, p.M) })
 			})),
-		withFormat(table.Real, requires(NeedBaseline, gbColumn("gb_eps_for_target", "the largest ε whose unbiased reconstruction-robustness advantage (gb_urero) stays at or below target_advantage at the row's baseline", "inverse of min{κ(e^ε − 1), t} in ε; rounded down", "§5.2 (inverse formulas), Thm 7.2", AskTarget,
+		withFormat(table.Real, requires(NeedBaseline, gbColumn("gb_eps_for_target", "the largest ε whose unbiased reconstruction-robustness advantage (gb_urero) stays at or below target_advantage at the row's baseline", "inverse of min{κ(e^ε − 1), t} in ε; rounded down", "Thm 7.2, closed-form inverse (derived)", AskTarget,
 			func(r *Release, eps float64) (float64, skip) {
 				e, ok := bound.GBUReRoEpsilon(r.Target, r.Baseline)
 				return inverseResult(e, ok, "ε")
