@@ -121,14 +121,7 @@ func EpsilonForWorstAdvantage(target, delta float64) (float64, bool) {
 	fwd := func(eps float64) float64 {
 		return numeric.RoundUp(curve.EpsDelta{Epsilon: eps, Delta: delta}.WorstAdvantage(), 0, 1)
 	}
-	switch {
-	case target >= 1:
-		return math.Inf(1), true
-	case !(fwd(0) <= target):
-		return math.NaN(), false
-	}
-	guess := math.Log1p(2 * (target - delta) / (1 - target))
-	return largestNear(fwd, target, guess, 0), true
+	return largestForWorst(fwd, target, math.Log1p(2*(target-delta)/(1-target)))
 }
 
 // EpsilonForAdvantage returns the largest ε such that an (ε, δ)-DP
@@ -175,13 +168,7 @@ func MuForWorstAdvantage(target float64) (float64, bool) {
 		return math.NaN(), false
 	}
 	fwd := func(mu float64) float64 { return numeric.RoundUp(curve.Gaussian{Mu: mu}.WorstAdvantage(), 0, 1) }
-	switch {
-	case target >= 1:
-		return math.Inf(1), true
-	case !(fwd(0) <= target):
-		return math.NaN(), false
-	}
-	return largestNear(fwd, target, 2*math.Sqrt2*math.Erfinv(target), 0), true
+	return largestForWorst(fwd, target, 2*math.Sqrt2*math.Erfinv(target))
 }
 
 // MuForAdvantage returns the largest μ such that μ-GDP keeps the advantage
@@ -269,13 +256,7 @@ func LaplaceEpsilonForWorstAdvantage(target float64) (float64, bool) {
 		return math.NaN(), false
 	}
 	fwd := func(eps float64) float64 { return numeric.RoundUp(curve.Laplace{Epsilon: eps}.WorstAdvantage(), 0, 1) }
-	switch {
-	case target >= 1:
-		return math.Inf(1), true
-	case !(fwd(0) <= target):
-		return math.NaN(), false
-	}
-	return largestNear(fwd, target, -2*math.Log1p(-target), 0), true
+	return largestForWorst(fwd, target, -2*math.Log1p(-target))
 }
 
 // LaplaceEpsilonForAdvantage returns the largest ε of the Laplace mechanism
@@ -368,4 +349,18 @@ func RhoForWorstAdvantage(target float64) (float64, bool) {
 		hi *= 4
 	}
 	return numeric.LargestParameter(fwd, target, 0, hi)
+}
+
+// largestForWorst returns the largest parameter whose worst-case advantage
+// fwd (rounded up, non-decreasing in the parameter) stays at most target,
+// with the search started at guess (largestNear): +Inf for target ≥ 1, and
+// no solution (NaN, false) when even the parameter 0 exceeds target.
+func largestForWorst(fwd func(float64) float64, target, guess float64) (float64, bool) {
+	switch {
+	case target >= 1:
+		return math.Inf(1), true
+	case !(fwd(0) <= target):
+		return math.NaN(), false
+	}
+	return largestNear(fwd, target, guess, 0), true
 }
