@@ -287,18 +287,7 @@ func bruteGaussianPMP(f [][]float64, sigma, delta float64) float64 {
 		}
 		return s
 	}
-	var subsets [][]int
-	var rec func(start int, cur []int)
-	rec = func(start int, cur []int) {
-		if len(cur) == n {
-			subsets = append(subsets, append([]int(nil), cur...))
-			return
-		}
-		for i := start; i < n2; i++ {
-			rec(i+1, append(cur, i))
-		}
-	}
-	rec(0, nil)
+	subsets := halfSubsets(n2)
 	maxB := func(eps float64) float64 {
 		worst := 0.0
 		for x := range n2 {
@@ -516,18 +505,7 @@ func TestPMPGaussianErrors(t *testing.T) {
 func bruteExpPMP(loss [][]float64, beta float64) (pmp, epsX float64) {
 	m, n2 := len(loss), len(loss[0])
 	n := n2 / 2
-	var subsets [][]int
-	var rec func(start int, cur []int)
-	rec = func(start int, cur []int) {
-		if len(cur) == n {
-			subsets = append(subsets, append([]int(nil), cur...))
-			return
-		}
-		for i := start; i < n2; i++ {
-			rec(i+1, append(cur, i))
-		}
-	}
-	rec(0, nil)
+	subsets := halfSubsets(n2)
 	prob := make([][]float64, len(subsets))
 	for s, D := range subsets {
 		p := make([]float64, m)
@@ -903,4 +881,24 @@ func BenchmarkPMPGaussian2000(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// halfSubsets returns every subset of {0, …, n2 − 1} of size n2/2 as a
+// sorted index list, in lexicographic order: the datasets of the brute-force
+// checks, which draw half of the n2 candidate records.
+func halfSubsets(n2 int) [][]int {
+	n := n2 / 2
+	var subsets [][]int
+	var rec func(start int, cur []int)
+	rec = func(start int, cur []int) {
+		if len(cur) == n {
+			subsets = append(subsets, append([]int(nil), cur...))
+			return
+		}
+		for i := start; i < n2; i++ {
+			rec(i+1, append(cur, i))
+		}
+	}
+	rec(0, nil)
+	return subsets
 }

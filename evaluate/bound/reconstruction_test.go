@@ -1,6 +1,7 @@
 package bound
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -173,6 +174,18 @@ func TestGBExactRational(t *testing.T) {
 
 var gbTableEps = []float64{0, 0.1, 0.5, 1, 2, 3, 5, 10}
 
+// gbCheckGrid checks f(ε, params[j]) against want[i][j] to gbDecimalTol for
+// every ε = gbTableEps[i]: a decimal table with one row per ε and one
+// column per parameter.
+func gbCheckGrid[P any](t *testing.T, what string, params []P, want [][]float64, f func(eps float64, p P) float64) {
+	t.Helper()
+	for i, eps := range gbTableEps {
+		for j, p := range params {
+			gbCheck(t, fmt.Sprintf("%s(%v, %v)", what, eps, p), f(eps, p), want[i][j], gbDecimalTol)
+		}
+	}
+}
+
 // Decimal reference tables computed independently (mpmath, 12 significant digits).
 func TestGBDecimalTables(t *testing.T) {
 	// MIA bounds: t (Humphries δ=0), Yeom, Erlingsson, Humphries δ=1e-5, δ=0.01.
@@ -222,7 +235,7 @@ func TestGBDecimalTables(t *testing.T) {
 	}
 
 	// Eq. 6 (also §8.1 and §8.2) for m = 2, 3, 4, 10, 100.
-	eq6 := [][5]float64{
+	eq6 := [][]float64{
 		{0, 0, 0, 0, 0},
 		{0.0249791874789, 0.0333055833053, 0.0262927295189, 0.0105170918076, 0.00105170918076},
 		{0.122459331202, 0.163279108269, 0.162180317675, 0.06487212707, 0.006487212707},
@@ -232,15 +245,11 @@ func TestGBDecimalTables(t *testing.T) {
 		{0.493307149076, 0.657742865434, 0.739960723614, 0.887952868336, 0.97674815517},
 		{0.499954602131, 0.666606136175, 0.749931903197, 0.899918283836, 0.98991011222},
 	}
-	for i, eps := range gbTableEps {
-		for j, m := range ms {
-			gbCheck(t, "GBUReRoUniform", GBUReRoUniform(eps, m), eq6[i][j], gbDecimalTol)
-		}
-	}
+	gbCheckGrid(t, "GBUReRoUniform", ms, eq6, GBUReRoUniform)
 
 	// Thm 7.2 for κ = 0.5, 0.1, 0.01.
 	kappas := []float64{0.5, 0.1, 0.01}
-	b8 := [][3]float64{
+	b8 := [][]float64{
 		{0, 0, 0},
 		{0.0499583749579, 0.0105170918076, 0.00105170918076},
 		{0.244918662404, 0.06487212707, 0.006487212707},
@@ -250,14 +259,10 @@ func TestGBDecimalTables(t *testing.T) {
 		{0.986614298151, 0.986614298151, 0.986614298151},
 		{0.999909204263, 0.999909204263, 0.999909204263},
 	}
-	for i, eps := range gbTableEps {
-		for j, k := range kappas {
-			gbCheck(t, "GBUReRo", GBUReRo(eps, k), b8[i][j], gbDecimalTol)
-		}
-	}
+	gbCheckGrid(t, "GBUReRo", kappas, b8, GBUReRo)
 
 	// Balle (Prop 4.16) κe^ε: the first term of Prop 5.1; ReRoPure clips it at 1.
-	balle := [][3]float64{
+	balle := [][]float64{
 		{0.5, 0.1, 0.01},
 		{0.552585459038, 0.110517091808, 0.0110517091808},
 		{0.82436063535, 0.16487212707, 0.016487212707},
@@ -267,12 +272,9 @@ func TestGBDecimalTables(t *testing.T) {
 		{74.2065795513, 14.8413159103, 1.48413159103},
 		{11013.2328974, 2202.64657948, 220.264657948},
 	}
-	for i, eps := range gbTableEps {
-		for j, k := range kappas {
-			// m = 1<<40 makes the second term of Prop 5.1 inactive.
-			gbCheck(t, "Prop 5.1 raw, large m", gbReRoExactRaw(eps, k, 1<<40), balle[i][j], gbDecimalTol)
-		}
-	}
+	// m = 1<<40 makes the second term of Prop 5.1 inactive.
+	gbCheckGrid(t, "Prop 5.1 raw, large m", kappas, balle,
+		func(eps, k float64) float64 { return gbReRoExactRaw(eps, k, 1<<40) })
 
 	// Non-uniform priors: Prop 5.1, Thm 7.3 as printed, combined
 	// min{Thm 7.3, t}; the exported functions clip Prop 5.1/Thm 7.3 at 1 and the combined
