@@ -54,21 +54,35 @@ func largestNear(f func(float64) float64, target, guess, lo float64) float64 {
 		return x
 	}
 	// Widen: find a point above the answer by doubling.
+	prev, b, inf := doubleWhile(ok, math.Max(2*math.Abs(guess), 1))
+	if inf {
+		return math.Inf(1)
+	}
 	a = lo
-	b = math.Max(2*math.Abs(guess), 1)
-	for ok(b) {
-		a = b
-		if b > math.MaxFloat64/2 {
-			if ok(math.MaxFloat64) {
-				return math.Inf(1)
-			}
-			b = math.MaxFloat64
-			break
-		}
-		b *= 2
+	if !math.IsNaN(prev) {
+		a = prev
 	}
 	x, _ := numeric.BracketFloats(ok, a, b)
 	return x
+}
+
+// doubleWhile doubles x while cond(x) holds and returns the first value at
+// which it fails, with the value before it (prev; NaN when cond fails at
+// the start). Past MaxFloat64/2 it tries MaxFloat64 itself and reports inf
+// when cond holds even there.
+func doubleWhile(cond func(float64) bool, x float64) (prev, first float64, inf bool) {
+	prev = math.NaN()
+	for cond(x) {
+		prev = x
+		if x > math.MaxFloat64/2 {
+			if cond(math.MaxFloat64) {
+				return prev, math.Inf(1), true
+			}
+			return prev, math.MaxFloat64, false
+		}
+		x *= 2
+	}
+	return prev, x, false
 }
 
 // smallestNear returns the smallest x > 0 with f(x) ≤ target for a
@@ -83,16 +97,9 @@ func smallestNear(f func(float64) float64, target, guess float64) float64 {
 	}
 	a, b := guess*(1-1e-9), guess*(1+1e-9)
 	if !(bad(a) && !bad(b)) {
-		b = guess
-		for bad(b) {
-			if b > math.MaxFloat64/2 {
-				if bad(math.MaxFloat64) {
-					return math.Inf(1)
-				}
-				b = math.MaxFloat64
-				break
-			}
-			b *= 2
+		var inf bool
+		if _, b, inf = doubleWhile(bad, guess); inf {
+			return math.Inf(1)
 		}
 		a = b
 		for !bad(a) {
