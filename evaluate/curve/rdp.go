@@ -96,16 +96,8 @@ func (c RDP) Validate() error {
 // RDP guarantees to a trade-off curve (see RDP), rounded down. With no
 // usable guarantee it is 0 (no privacy).
 func (c RDP) TradeOff(alpha float64) float64 {
-	switch {
-	case math.IsNaN(alpha):
-		return alpha
-	case alpha >= 1:
-		return 0
-	case alpha <= 0:
-		if c.usable() {
-			return 1
-		}
-		return 0
+	if f, ok := c.tradeOffOutside(alpha); ok {
+		return f
 	}
 	g := newGapGeometry(alpha)
 	return g.clampedTradeOff(c.gap(g), c.WorstAdvantage)
@@ -116,19 +108,31 @@ func (c RDP) TradeOff(alpha float64) float64 {
 // that it keeps its relative precision for tiny b and tiny ε. It is rounded
 // up (never understates the risk), and capped by η.
 func (c RDP) Advantage(b float64) float64 {
-	switch {
-	case math.IsNaN(b):
-		return b
-	case b >= 1:
-		return 0
-	case b <= 0:
-		if c.usable() {
-			return 0
+	if f, ok := c.tradeOffOutside(b); ok {
+		if b <= 0 {
+			return 1 - f // 1 − f(0): b ≤ 0 is taken as 0
 		}
-		return 1
+		return f // 0 at b ≥ 1, NaN for NaN
 	}
 	g := newGapGeometry(b)
 	return g.clampedAdvantage(c.gap(g), c.WorstAdvantage)
+}
+
+// tradeOffOutside returns f(x) where x is not in (0, 1): NaN for NaN,
+// f = 0 at x ≥ 1, and at x ≤ 0 f = 1, or 0 when no guarantee is usable (no
+// privacy). ok is false for x in (0, 1), where the orders decide.
+func (c RDP) tradeOffOutside(x float64) (f float64, ok bool) {
+	switch {
+	case math.IsNaN(x):
+		return x, true
+	case x >= 1:
+		return 0, true
+	case x > 0:
+		return 0, false
+	case c.usable():
+		return 1, true
+	}
+	return 0, true
 }
 
 // WorstAdvantage returns η = max_α (1 − f(α) − α) (Kulynych et al. 2025,

@@ -55,16 +55,13 @@ func (c ZCDP) order(a float64) (renyiOrder, bool) {
 // TradeOff returns f(α) = sup_{β>1} f_β(α) with ε_β = ρβ (see ZCDP), rounded
 // down.
 func (c ZCDP) TradeOff(alpha float64) float64 {
-	switch {
-	case math.IsNaN(alpha):
+	if math.IsNaN(alpha) {
 		return alpha
-	case alpha >= 1:
-		return 0
-	case c.vacuous():
-		return 0
-	case alpha <= 0:
-		return 1
-	case c.Rho == 0:
+	}
+	if f, ok := tradeOffAtEdges(alpha, c.vacuous()); ok {
+		return f
+	}
+	if c.Rho == 0 {
 		return 1 - alpha
 	}
 	g := newGapGeometry(alpha)
