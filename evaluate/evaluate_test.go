@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 	"github.com/riskbatch/riskbatch/internal/testenv"
-	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -74,15 +72,8 @@ func TestBadValues(t *testing.T) {
 	}
 
 	// A key missing from the prior tables that were loaded.
-	path := filepath.Join(t.TempDir(), "penguins.csv")
-	if err := os.WriteFile(path, []byte("prior,p,targets\npenguins:sex,0.5,1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ts, _, err := priorfiles.Load([]string{path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := New(WithPriors(ts))
+	e := New(WithPriors(loadPriors(t, "penguins.csv", map[string]string{
+		"penguins.csv": "prior,p,targets\npenguins:sex,0.5,1\n"})))
 	for _, c := range []struct {
 		row  map[string]string
 		want string
