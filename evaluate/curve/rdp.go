@@ -3,6 +3,7 @@ package curve
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
@@ -174,12 +175,7 @@ func (c RDP) EpsilonAt(delta float64) float64 {
 		return 0
 	}
 	best := math.Inf(1)
-	n := min(len(c.Orders), len(c.Epsilons))
-	for i := 0; i < n; i++ {
-		o, ok := newRenyiOrder(c.Orders[i], c.Epsilons[i])
-		if !ok {
-			continue
-		}
+	for o := range c.orders() {
 		if o.identity() {
 			return 0
 		}
@@ -205,12 +201,7 @@ func (c RDP) DeltaAt(eps float64) float64 {
 	}
 	eps = math.Max(eps, 0)
 	best := math.Inf(1)
-	n := min(len(c.Orders), len(c.Epsilons))
-	for i := 0; i < n; i++ {
-		o, ok := newRenyiOrder(c.Orders[i], c.Epsilons[i])
-		if !ok {
-			continue
-		}
+	for o := range c.orders() {
 		best = math.Min(best, o.deltaAt(eps))
 	}
 	if best > 0 {
@@ -221,13 +212,23 @@ func (c RDP) DeltaAt(eps float64) float64 {
 
 // usable reports whether at least one guarantee constrains the mechanism.
 func (c RDP) usable() bool {
-	n := min(len(c.Orders), len(c.Epsilons))
-	for i := 0; i < n; i++ {
-		if _, ok := newRenyiOrder(c.Orders[i], c.Epsilons[i]); ok {
-			return true
-		}
+	for range c.orders() {
+		return true
 	}
 	return false
+}
+
+// orders yields the guarantees that constrain the mechanism, in the order
+// given (see newRenyiOrder); pairs beyond the shorter slice are ignored.
+func (c RDP) orders() iter.Seq[renyiOrder] {
+	return func(yield func(renyiOrder) bool) {
+		n := min(len(c.Orders), len(c.Epsilons))
+		for i := 0; i < n; i++ {
+			if o, ok := newRenyiOrder(c.Orders[i], c.Epsilons[i]); ok && !yield(o) {
+				return
+			}
+		}
+	}
 }
 
 // gap returns the parameter t of the curve at g.x: the minimum over the
@@ -246,13 +247,8 @@ func (c RDP) gap(g gapGeometry) float64 {
 // there cannot lower it). Each root is a valid (conservative) value, so is
 // the result.
 func (c RDP) minRoot(root func(renyiOrder, float64) float64, point func(float64) gapPoint) float64 {
-	n := min(len(c.Orders), len(c.Epsilons))
-	orders := make([]renyiOrder, 0, n)
-	for i := 0; i < n; i++ {
-		o, ok := newRenyiOrder(c.Orders[i], c.Epsilons[i])
-		if !ok {
-			continue
-		}
+	orders := make([]renyiOrder, 0, min(len(c.Orders), len(c.Epsilons)))
+	for o := range c.orders() {
 		if o.identity() {
 			return math.Inf(-1)
 		}
