@@ -192,19 +192,13 @@ func MuForAdvantage(target, base float64) (float64, bool) {
 		return math.NaN(), false
 	}
 	fwd := func(mu float64) float64 { return numeric.RoundUp(curve.Gaussian{Mu: mu}.Advantage(base), 0, 1-base) }
-	switch {
-	case !(fwd(0) <= target):
-		return math.NaN(), false
-	case target >= 1-base || base == 0 || base == 1:
-		return math.Inf(1), true
-	}
 	var zs float64
 	if s := base + target; s <= 0.5 {
 		zs = numeric.NormQuantile(s)
 	} else {
 		zs = -numeric.NormQuantile((1 - base) - target)
 	}
-	return largestNear(fwd, target, zs-numeric.NormQuantile(base), 0), true
+	return largestForAdvantage(fwd, target, base, zs-numeric.NormQuantile(base))
 }
 
 // SigmaForWorstAdvantage returns the smallest noise standard deviation σ of
@@ -284,12 +278,6 @@ func LaplaceEpsilonForAdvantage(target, base float64) (float64, bool) {
 	fwd := func(eps float64) float64 {
 		return numeric.RoundUp(curve.Laplace{Epsilon: eps}.Advantage(base), 0, 1-base)
 	}
-	switch {
-	case !(fwd(0) <= target):
-		return math.NaN(), false
-	case target >= 1-base || base == 0 || base == 1:
-		return math.Inf(1), true
-	}
 	var guess float64
 	switch s := base + target; {
 	case base < 0.5 && s < 0.5:
@@ -299,7 +287,7 @@ func LaplaceEpsilonForAdvantage(target, base float64) (float64, bool) {
 	default:
 		guess = -math.Log1p(-target / (1 - base))
 	}
-	return largestNear(fwd, target, guess, 0), true
+	return largestForAdvantage(fwd, target, base, guess)
 }
 
 // RhoForAdvantage returns the largest ρ such that the zCDP reconstruction
@@ -316,15 +304,9 @@ func RhoForAdvantage(target, base float64) (float64, bool) {
 		return math.NaN(), false
 	}
 	fwd := func(rho float64) float64 { return ReRoZCDP(rho, base) - base }
-	switch {
-	case !(fwd(0) <= target):
-		return math.NaN(), false
-	case target >= 1-base || base == 0 || base == 1:
-		return math.Inf(1), true
-	}
 	lb, ls := -numeric.LogPos(base), -numeric.LogPos(base+target)
 	r := math.Log1p(target/base) / (math.Sqrt(lb) + math.Sqrt(ls))
-	return largestNear(fwd, target, r*r, 0), true
+	return largestForAdvantage(fwd, target, base, r*r)
 }
 
 // RhoForWorstAdvantage returns the largest ρ such that the true worst case
@@ -368,6 +350,22 @@ func largestForWorst(fwd func(float64) float64, target, guess float64) (float64,
 		return math.Inf(1), true
 	case !(fwd(0) <= target):
 		return math.NaN(), false
+	}
+	return largestNear(fwd, target, guess, 0), true
+}
+
+// largestForAdvantage is largestForWorst at a baseline b: the largest
+// parameter whose advantage fwd at b stays at most target, with the search
+// started at guess. No solution (NaN, false) when even the parameter 0
+// exceeds target; +Inf when every parameter meets it (target ≥ 1 − b, or
+// b = 0 or 1, where the advantage is 0 for every parameter). guess is
+// only read when a search is needed.
+func largestForAdvantage(fwd func(float64) float64, target, base, guess float64) (float64, bool) {
+	switch {
+	case !(fwd(0) <= target):
+		return math.NaN(), false
+	case target >= 1-base || base == 0 || base == 1:
+		return math.Inf(1), true
 	}
 	return largestNear(fwd, target, guess, 0), true
 }
