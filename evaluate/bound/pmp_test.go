@@ -658,14 +658,8 @@ func TestPMPExponentialBruteForce(t *testing.T) {
 		beta := 0.2 + 3*rng.Float64()
 		sens := math.Max(spread, 1e-3)
 		eps := 2 * beta * sens
-		res, err := PMPExponential(loss, eps, sens)
-		if err != nil {
-			t.Fatal(err)
-		}
-		epsX, err := PMPExponentialSubpopulationEpsilon(loss, eps, sens)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := unwrap[PMPExact](t)(PMPExponential(loss, eps, sens))
+		epsX := unwrap[float64](t)(PMPExponentialSubpopulationEpsilon(loss, eps, sens))
 		bp, be := bruteExpPMP(loss, beta)
 		if !lowyClose(res.Epsilon, bp, 1e-11) || !lowyClose(epsX, be, 1e-11) {
 			t.Errorf("trial %d: ε̃ = %.15g (brute %.15g), ε(X) = %.15g (brute %.15g)", trial, res.Epsilon, bp, epsX, be)
@@ -849,14 +843,8 @@ func TestPMPGaussianMatchesPerRecord(t *testing.T) {
 		}
 		sigma := 0.5 + rng.Float64()
 		delta := []float64{1e-5, 1e-2, 0.3}[trial%3]
-		b, err := PMPGaussian(f, sigma, delta)
-		if err != nil {
-			t.Fatal(err)
-		}
-		per, err := PMPGaussianPerRecord(f, sigma, delta)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := unwrap[PMPGaussianBound](t)(PMPGaussian(f, sigma, delta))
+		per := unwrap[[]float64](t)(PMPGaussianPerRecord(f, sigma, delta))
 		top := 0.0
 		for _, e := range per {
 			top = math.Max(top, e)
