@@ -548,9 +548,7 @@ func TestFanoRandomizedResponseMIBruteForce(t *testing.T) {
 		if s == 0 {
 			continue
 		}
-		for i := range p {
-			p[i] /= s
-		}
+		approx.Normalise(p)
 		eps := []float64{0.01, 0.3, 1, 3, 8}[trial%5]
 		kf := float64(k)
 		a := math.Exp(eps) / (math.Exp(eps) + kf - 1)

@@ -178,6 +178,14 @@ func TestGBExactRational(t *testing.T) {
 
 var gbTableEps = []float64{0, 0.1, 0.5, 1, 2, 3, 5, 10}
 
+// gbTestPriors are the non-uniform priors of the property tests: P1–P3 of
+// TestGBPriorStats, a point mass, and a huge flat one (κ_0 = κ_0⁻ = μ =
+// 1e-12 over m = 1e12 values).
+var gbTestPriors = []struct {
+	k0, kmin, mu float64
+	m            int
+}{{0.7, 0.3, 0.58, 2}, {0.5, 0.1, 0.34, 4}, {0.5, 0.2, 0.38, 3}, {1, 0, 1, 2}, {1e-12, 1e-12, 1e-12, 1e12}}
+
 // gbDecimalTables reads testdata/gb_decimal_tables.csv: each table's rows,
 // one per ε of gbTableEps, in that order.
 func gbDecimalTables(t *testing.T) map[string][][]float64 {
@@ -447,11 +455,7 @@ func gbBounds() []struct {
 			b{"Eq6", func(e float64) float64 { return GBUReRoUniform(e, m) }, 0, true},
 		)
 	}
-	for _, p := range []struct {
-		k0, kmin, mu float64
-		m            int
-	}{{0.7, 0.3, 0.58, 2}, {0.5, 0.1, 0.34, 4}, {0.5, 0.2, 0.38, 3}, {1, 0, 1, 2}, {1e-12, 1e-12, 1e-12, 1e12}} {
-		p := p
+	for _, p := range gbTestPriors {
 		out = append(out,
 			b{"Prop5.1", func(e float64) float64 { return GBReRoExact(e, p.k0, p.m) }, p.k0, false},
 			b{"Thm7.3", func(e float64) float64 { return GBUReRoExact(e, p.k0, p.kmin, p.m) }, 0, true},
@@ -599,11 +603,7 @@ func TestGBInverseRoundTrip(t *testing.T) {
 			pair{"Eq6", func(e float64) float64 { return GBUReRoUniform(e, m) }, func(g float64) (float64, bool) { return GBUReRoUniformEpsilon(g, m) }},
 		)
 	}
-	for _, p := range []struct {
-		k0, kmin, mu float64
-		m            int
-	}{{0.7, 0.3, 0.58, 2}, {0.5, 0.1, 0.34, 4}, {0.5, 0.2, 0.38, 3}, {1, 0, 1, 2}, {1e-12, 1e-12, 1e-12, 1e12}} {
-		p := p
+	for _, p := range gbTestPriors {
 		ps = append(ps,
 			pair{"Prop5.1", func(e float64) float64 { return GBReRoExact(e, p.k0, p.m) }, func(g float64) (float64, bool) { return GBReRoExactEpsilon(g, p.k0, p.m) }},
 			pair{"Thm7.3", func(e float64) float64 { return GBUReRoExact(e, p.k0, p.kmin, p.m) }, func(g float64) (float64, bool) { return GBUReRoExactEpsilon(g, p.k0, p.kmin, p.m) }},
