@@ -57,10 +57,8 @@ func gbColumns() []OutputColumn {
 		{
 			Name: "gb_mia_humphries", Family: "gb", Format: table.Probability,
 			Brief: "membership-inference advantage with δ: (e^ε − 1 + 2δ)/(e^ε + 1)", Source: "Guerra-Balboa et al. 2024, Thm 4.9",
-			Applies: Applies{Requires: NeedDelta},
-			Sheet: SheetForm{Advantage: true, Rows: sheetRowsEps, formula: func(x *sheetRow) string {
-				return form("(EXP($1)-1+2*$2)/(EXP($1)+1)", x.eps(), x.delta())
-			}},
+			Applies:  Applies{Requires: NeedDelta},
+			Sheet:    epsDeltaAdvantageSheet(),
 			Meaning:  "upper bound on the strong membership-inference advantage with δ (Humphries et al.), as analysed by Guerra-Balboa et al.",
 			Formula:  "(e^ε − 1 + 2δ)/(e^ε + 1); " + epsView,
 			Citation: guerraBalboa + ", Thm 4.9 (Humphries et al. 2023)",
