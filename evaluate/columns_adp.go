@@ -34,10 +34,8 @@ func adpColumns() []OutputColumn {
 		{
 			Name: "adp_advantage", Family: "adp", Format: table.Probability, Round: RoundUp,
 			Brief: "(e^ε − 1 + 2δ)/(e^ε + 1), the standard (ε, δ) bound", Source: "Kairouz et al. 2015",
-			Applies: Applies{Requires: NeedDelta},
-			Sheet: SheetForm{Advantage: true, Rows: sheetRowsEps, formula: func(x *sheetRow) string {
-				return form("(EXP($1)-1+2*$2)/(EXP($1)+1)", x.eps(), x.delta())
-			}},
+			Applies:  Applies{Requires: NeedDelta},
+			Sheet:    epsDeltaAdvantageSheet(),
 			Meaning:  "the standard (ε, δ) advantage bound on membership inference and on any binary attack, computed from (ε, δ) alone",
 			Formula:  "(e^ε − 1 + 2δ)/(e^ε + 1); " + epsView,
 			Citation: "Kairouz, Oh & Viswanath 2015; as restated in " + kulynych + ", Prop. A.1",
@@ -48,4 +46,13 @@ func adpColumns() []OutputColumn {
 			},
 		},
 	}
+}
+
+// epsDeltaAdvantageSheet is the spreadsheet formula of the standard (ε, δ)
+// advantage (e^ε − 1 + 2δ)/(e^ε + 1), which adp_advantage and
+// gb_mia_humphries both state.
+func epsDeltaAdvantageSheet() SheetForm {
+	return SheetForm{Advantage: true, Rows: sheetRowsEps, formula: func(x *sheetRow) string {
+		return form("(EXP($1)-1+2*$2)/(EXP($1)+1)", x.eps(), x.delta())
+	}}
 }

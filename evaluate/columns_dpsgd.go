@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -57,16 +58,13 @@ func dpsgdColumns() []OutputColumn {
 			Citation: "Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022 (connect-the-dots); Koskela, Jälkö & Honkela 2020 (error terms)",
 			Needs:    "noise_multiplier, sample_rate, steps",
 			Assumes:  "add/remove neighbours",
-			compute: func(r *Release) (float64, skip) {
-				if r.pld == nil {
-					return 0, skip{why: r.pldWhy}
-				}
-				e, err := r.pld.Errors()
+			compute: fromPLD(func(a *pld.PLD) (float64, skip) {
+				e, err := a.Errors()
 				if err != nil {
 					return 0, skip{why: "the PLD error estimate failed: " + err.Error()}
 				}
 				return e.Delta(), skip{}
-			},
+			}),
 		},
 		{
 			Name: "pld_grid_step", Family: "dpsgd", Format: table.Real,
@@ -77,13 +75,19 @@ func dpsgdColumns() []OutputColumn {
 			Citation: "Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022",
 			Needs:    "noise_multiplier, sample_rate, steps",
 			Assumes:  "add/remove neighbours",
-			compute: func(r *Release) (float64, skip) {
-				if r.pld == nil {
-					return 0, skip{why: r.pldWhy}
-				}
-				return r.pld.GridStep(), skip{}
-			},
+			compute:  fromPLD(func(a *pld.PLD) (float64, skip) { return a.GridStep(), skip{} }),
 		},
+	}
+}
+
+// fromPLD computes a column from the row's PLD accountant, and skips the
+// column with the reason the row has none.
+func fromPLD(f func(*pld.PLD) (float64, skip)) func(*Release) (float64, skip) {
+	return func(r *Release) (float64, skip) {
+		if r.pld == nil {
+			return 0, skip{why: r.pldWhy}
+		}
+		return f(r.pld)
 	}
 }
 

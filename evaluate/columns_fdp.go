@@ -74,7 +74,7 @@ func fdpColumns() []OutputColumn {
 			}},
 			Meaning:  "the advantage as a share of what was left to gain over the baseline: (success − baseline)/(1 − baseline)",
 			Formula:  "(1 − f(baseline) − baseline)/(1 − baseline), with f as for fdp_success",
-			Citation: kulynych + ", Thm 3.3 with the normalisation of Guo et al. 2023 (L150)",
+			Citation: kulynych + ", Thm 3.3 with the normalisation of Guo et al. 2023 (§3.3, after Eq. (11))",
 			Needs:    mechanismParams + "; baseline or candidates (below 1)",
 			Assumes:  "as fdp_success",
 			compute: func(r *Release) (float64, skip) {
@@ -110,8 +110,8 @@ func fdpTargetColumns() []OutputColumn {
 			Brief: fdpTargetBrief, Source: fdpTargetSource,
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismPure, MechanismApprox, MechanismLaplace}, Only: OnlyOneComposition, Asks: AskTarget},
 			Meaning:  "the largest ε whose advantage bound stays at or below target_advantage: at the row's baseline when it has one, else in the worst case (for laplace rows: ε = sensitivity/b of the Laplace curve)",
-			Formula:  "inverse of fdp_advantage (with a baseline) or fdp_worst_advantage (without) in ε, at the row's δ; closed forms of §9, checked against the rounded forward bound",
-			Citation: kulynych + ", Thm 3.3/3.4 and §9 (calibration)",
+			Formula:  "inverse of fdp_advantage (with a baseline) or fdp_worst_advantage (without) in ε, at the row's δ; closed-form inverse (derived), checked against the rounded forward bound",
+			Citation: kulynych + ", Thm 3.3/3.4; closed-form inverse (derived)",
 			Needs:    "target_advantage; epsilon (and delta) or laplace_scale; baseline optional",
 			Assumes:  "as fdp_success; rounded down",
 			compute: func(r *Release) (float64, skip) {
@@ -136,7 +136,7 @@ func fdpTargetColumns() []OutputColumn {
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismGaussian, MechanismGDP}, Asks: AskTarget},
 			Meaning:  "the largest μ (Gaussian DP) whose advantage bound stays at or below target_advantage: at the row's baseline when it has one, else in the worst case",
 			Formula:  "μ = Φ⁻¹(1 − b) − Φ⁻¹(1 − b − A) at baseline b; μ = 2Φ⁻¹((1 + A)/2) in the worst case",
-			Citation: kulynych + ", §9 (calibration)",
+			Citation: kulynych + ", closed-form inverse (derived)",
 			Needs:    "target_advantage; sigma or mu; baseline optional",
 			Assumes:  "the Gaussian mechanism; rounded down",
 			compute: func(r *Release) (float64, skip) {
@@ -153,7 +153,7 @@ func fdpTargetColumns() []OutputColumn {
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismGaussian}, Asks: AskTarget},
 			Meaning:  "the smallest noise standard deviation σ whose advantage bound stays at or below target_advantage, for the row's sensitivity (and compositions)",
 			Formula:  "σ = sensitivity·√compositions/μ with μ as in fdp_mu_for_target",
-			Citation: kulynych + ", §9 (calibration)",
+			Citation: kulynych + ", closed-form inverse (derived)",
 			Needs:    "target_advantage; sigma (and sensitivity); baseline optional",
 			Assumes:  "the Gaussian mechanism; rounded up",
 			compute: func(r *Release) (float64, skip) {
@@ -190,11 +190,11 @@ func fdpNoiseColumns() []OutputColumn {
 	return []OutputColumn{
 		{
 			Name: "fdp_noise_for_target", Family: "fdp", Format: table.Real,
-			Brief: "the smallest DP-SGD noise multiplier that keeps the advantage ≤ `target_advantage` (at the baseline, or in the worst case), PLD accounting", Source: "Kulynych et al. 2025, §4.2, §9",
+			Brief: "the smallest DP-SGD noise multiplier that keeps the advantage ≤ `target_advantage` (at the baseline, or in the worst case), PLD accounting", Source: "Kulynych et al. 2025, §4.2",
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: AskTarget},
 			Meaning:  "the smallest DP-SGD noise multiplier whose advantage bound stays at or below target_advantage, at the row's sample_rate and steps (and extra_stages, kept fixed): at the row's baseline when it has one, else in the worst case; PLD accounting (or RDP accounting where that needs less noise, which happens only for targets near 1e-9)",
 			Formula:  "a safeguarded secant search on ln σ of the PLD accountant's 1 − f(b) − b (or η), to 0.01% of σ, returning the end that meets the target; the smaller of that and fdp_noise_for_target_rdp",
-			Citation: kulynych + ", §4.2 and §9 (calibration, \"less noise\")",
+			Citation: kulynych + ", §4.2 (calibrating noise, \"less noise\")",
 			Needs:    "target_advantage; noise_multiplier, sample_rate, steps; baseline optional",
 			Assumes:  "Poisson-subsampled Gaussian under add/remove neighbours; rounded up",
 			compute: func(r *Release) (float64, skip) {
@@ -318,7 +318,7 @@ const (
 	fdpNoiseRDPBrief  = "the same under RDP accounting, and the share of noise the PLD saves: 1 − PLD σ / RDP σ"
 	fdpNoiseRDPSource = "Kulynych et al. 2025, Fig. 1"
 	fdpTargetBrief    = "the largest ε or μ, or the smallest σ, that keeps the advantage ≤ `target_advantage`"
-	fdpTargetSource   = "Kulynych et al. 2025, §9"
+	fdpTargetSource   = "Kulynych et al. 2025, Thm 3.3, inverted"
 	psoBrief          = "singling out: 1 − f(w); n w (1 − w)^(n−1); Cohen & Nissim's n(e^ε w + δ); n(1 − f(w))"
 	psoSource         = "Kulynych et al. 2025, §4.1, Thm B.1, Thm F.2"
 )

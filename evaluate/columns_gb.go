@@ -49,7 +49,7 @@ func gbColumns() []OutputColumn {
 				}
 				return r.gbWorstOverPrior(func(p bound.GBPrior) float64 { return bound.GBAIAAdvantage(eps, p.Kappa0, p.Kappa0Min, p.Mu, p.M) })
 			})),
-		withFormat(table.Real, requires(NeedBaseline, gbColumn("gb_eps_for_target", "the largest ε whose unbiased reconstruction-robustness advantage (gb_urero) stays at or below target_advantage at the row's baseline", "inverse of min{κ(e^ε − 1), t} in ε; rounded down", "§5.2 (inverse formulas), Thm 7.2", AskTarget,
+		withFormat(table.Real, requires(NeedBaseline, gbColumn("gb_eps_for_target", "the largest ε whose unbiased reconstruction-robustness advantage (gb_urero) stays at or below target_advantage at the row's baseline", "inverse of min{κ(e^ε − 1), t} in ε; rounded down", "Thm 7.2, closed-form inverse (derived)", AskTarget,
 			func(r *Release, eps float64) (float64, skip) {
 				e, ok := bound.GBUReRoEpsilon(r.Target, r.Baseline)
 				return inverseResult(e, ok, "ε")
@@ -57,10 +57,8 @@ func gbColumns() []OutputColumn {
 		{
 			Name: "gb_mia_humphries", Family: "gb", Format: table.Probability,
 			Brief: "membership-inference advantage with δ: (e^ε − 1 + 2δ)/(e^ε + 1)", Source: "Guerra-Balboa et al. 2024, Thm 4.9",
-			Applies: Applies{Requires: NeedDelta},
-			Sheet: SheetForm{Advantage: true, Rows: sheetRowsEps, formula: func(x *sheetRow) string {
-				return form("(EXP($1)-1+2*$2)/(EXP($1)+1)", x.eps(), x.delta())
-			}},
+			Applies:  Applies{Requires: NeedDelta},
+			Sheet:    epsDeltaAdvantageSheet(),
 			Meaning:  "upper bound on the strong membership-inference advantage with δ (Humphries et al.), as analysed by Guerra-Balboa et al.",
 			Formula:  "(e^ε − 1 + 2δ)/(e^ε + 1); " + epsView,
 			Citation: guerraBalboa + ", Thm 4.9 (Humphries et al. 2023)",

@@ -92,11 +92,7 @@ func onerunTailColumns() []OutputColumn {
 			Citation: swanberg + ", Thm 3.2 and Thm 3.5",
 			Needs:    mechanismParams + "; successes; targets with baseline or candidates, or a prior with one p per target",
 			Assumes:  "(ε, δ)-DP under replace-one neighbours; the targets' priors are independent",
-			compute: func(r *Release) (float64, skip) {
-				t, s := r.Tail()
-				if !s.ok() {
-					return 0, s
-				}
+			compute: fromTail(func(r *Release, t *bound.OneRunTail) (float64, skip) {
 				if _, delta, _ := r.EpsilonDelta(); delta > 0 {
 					return t.Thm35(r.Successes), skip{}
 				}
@@ -111,7 +107,7 @@ func onerunTailColumns() []OutputColumn {
 					v = math.Min(v, e)
 				}
 				return v, skip{}
-			},
+			}),
 		},
 		{
 			Name: "onerun_tail_log10", Family: "onerun", Format: table.Real,
@@ -122,11 +118,7 @@ func onerunTailColumns() []OutputColumn {
 			Citation: swanberg + ", Thm 3.2 and Thm 3.5",
 			Needs:    "as onerun_tail_prob",
 			Assumes:  "as onerun_tail_prob",
-			compute: func(r *Release) (float64, skip) {
-				t, s := r.Tail()
-				if !s.ok() {
-					return 0, s
-				}
+			compute: fromTail(func(r *Release, t *bound.OneRunTail) (float64, skip) {
 				lt := t.LogTail(r.Successes)
 				if _, delta, _ := r.EpsilonDelta(); delta > 0 {
 					if a := t.AlphaLP(r.Successes); a > 0 {
@@ -138,7 +130,7 @@ func onerunTailColumns() []OutputColumn {
 				}
 				v := math.Min(lt, 0) / math.Ln10
 				return v + 1e-12*math.Abs(v), skip{} // rounded up
-			},
+			}),
 		},
 		successesColumn("onerun_successes_ub", -1),
 		{
@@ -150,13 +142,9 @@ func onerunTailColumns() []OutputColumn {
 			Citation: swanberg + ", Thm 3.2 (stochastic dominance)",
 			Needs:    mechanismParams + "; targets with baseline or candidates, or a prior with one p per target",
 			Assumes:  "as onerun_tail_prob",
-			compute: func(r *Release) (float64, skip) {
-				t, s := r.Tail()
-				if !s.ok() {
-					return 0, s
-				}
+			compute: fromTail(func(r *Release, t *bound.OneRunTail) (float64, skip) {
 				return numeric.RoundUp(t.ExpectedSuccesses(), 0, float64(t.Len())), skip{}
-			},
+			}),
 		},
 	}
 }
@@ -215,6 +203,18 @@ func onerunLeakColumns() []OutputColumn {
 	}
 }
 
+// fromTail computes a column from the row's dominating distribution
+// (Release.Tail), and skips the column with the reason the row has none.
+func fromTail(f func(*Release, *bound.OneRunTail) (float64, skip)) func(*Release) (float64, skip) {
+	return func(r *Release) (float64, skip) {
+		t, s := r.Tail()
+		if !s.ok() {
+			return 0, s
+		}
+		return f(r, t)
+	}
+}
+
 // successesColumn is the one-run success upper bound at a fixed confidence
 // level, or at the row's confidence when level < 0.
 func successesColumn(name string, level float64) OutputColumn {
@@ -232,11 +232,7 @@ func successesColumn(name string, level float64) OutputColumn {
 		Citation: "Swanberg, Annamalai, Hayes, Balle & Smith 2025, \"Beyond the Worst Case: Extending Differential Privacy Guarantees to Realistic Adversaries\", §3.1 and Thm 3.5",
 		Needs:    "as onerun_tail_prob, without successes",
 		Assumes:  "as onerun_tail_prob",
-		compute: func(r *Release) (float64, skip) {
-			t, s := r.Tail()
-			if !s.ok() {
-				return 0, s
-			}
+		compute: fromTail(func(r *Release, t *bound.OneRunTail) (float64, skip) {
 			c := level
 			if c < 0 {
 				c = r.Confidence
@@ -250,7 +246,7 @@ func successesColumn(name string, level float64) OutputColumn {
 				return 0, skip{why: err.Error()}
 			}
 			return float64(v[0]), skip{}
-		},
+		}),
 	}
 }
 

@@ -18,7 +18,7 @@ func pmpColumns() []OutputColumn {
 			}},
 			Meaning:  "upper bound on the success of a practical membership-inference attack (the attacker guesses which of two records, each a member with probability 1/2, is in the data)",
 			Formula:  "1/(1 + e^{−ε}) for δ = 0 (Lemma 6); (e^ε + δ)/(1 + e^ε) for δ > 0; " + epsView,
-			Citation: lowyCitation + ", Lemma 6 (and the catalog's δ form)",
+			Citation: lowyCitation + ", Lemma 6 (δ > 0 form derived)",
 			Needs:    mechanismParams,
 			Assumes:  "(ε, δ)-DP under replace-one neighbours; the attacker's prior on membership is 1/2",
 			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
@@ -74,7 +74,7 @@ func pmpDataColumn(name string, format table.Format, meaning string, f func(eps,
 		Formula: "gaussian: ε̃ = min{ε ≥ 0 : max_x B(x; ε) ≤ δ}, B(x; ε) = (1/(2n − 1))·Σ_{x' ≠ x} δ_G(ε; ‖f(x) − f(x')‖₂/σ), δ_G(ε; μ) = Φ(μ/2 − ε/μ) − e^ε·Φ(−μ/2 − ε/μ); " +
 			"exponential: ε̃ = max_{x, w} |ln Σ_{D ∋ x} P(w|D) − ln Σ_{D ∌ x} P(w|D)| over the C(2n, n) halves D of X, P(w|D) ∝ exp(−ε·Σ_{i ∈ D} loss(w, x_i)/(2Δ)); " +
 			"success: 1/(1 + e^{−ε̃}), or (e^ε̃ + δ)/(1 + e^ε̃) with δ",
-		Citation: lowyCitation + ", Prop. 12 (Gaussian mechanism, sum-form query) and Prop. 9 (exponential mechanism, exact), with the catalog's errata (Cor. 4's δ, the absolute value of Prop. 9)",
+		Citation: lowyCitation + ", Prop. 12 (Gaussian mechanism, sum-form query) and Prop. 9 (exponential mechanism, exact), with errata (derived: Cor. 4's δ, the absolute value of Prop. 9)",
 		Needs:    "pmp_data; gaussian rows: sigma (the noise standard deviation in the units of the query vectors) and delta; exponential rows: epsilon and sensitivity (of the loss; default 1)",
 		Assumes:  "replace-one neighbours; the training set is a uniformly random half of the 2n records of pmp_data (n records); gaussian: the query is the sum of the records' vectors; exponential: the loss is the sum of the records' losses, with at most 22 records (C(22, 11) halves are enumerated)",
 		compute: func(r *Release) (float64, skip) {

@@ -18,7 +18,7 @@ func reroColumns() []OutputColumn {
 			}},
 			Meaning:  "comparator: Balle et al.'s reconstruction-robustness bound for pure ε-DP, e^ε·baseline",
 			Formula:  "min(1, e^ε·baseline) (the t → ∞ limit of Thm B.2)",
-			Citation: "Balle, Cherubin & Hayes 2022; " + kulynych + ", App. B (L211)",
+			Citation: "Balle, Cherubin & Hayes 2022; " + kulynych + ", App. B",
 			Needs:    "epsilon (pure) or laplace_scale or rr; baseline or candidates",
 			Assumes:  "pure ε-DP",
 			compute: func(r *Release) (float64, skip) {

@@ -1,10 +1,10 @@
 package evaluate
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,7 +12,6 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 	"github.com/riskbatch/riskbatch/internal/testenv"
-	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -32,162 +31,19 @@ func evalRow(t *testing.T, row map[string]string) (Status, string, map[string]ta
 // value is. The table below gives each message exactly: a change of wording
 // is a change of what users read, and shows here.
 func TestBadValues(t *testing.T) {
-	cases := []struct {
-		row  map[string]string
-		want string // the message, exactly
-	}{
-		{map[string]string{"epsilon": "ten", "baseline": "0.1"},
-			"epsilon: \"ten\" is not a number; expected a number ≥ 0"},
-		{map[string]string{"ε": "abc"},
-			"ε: \"abc\" is not a number; expected a number ≥ 0"},
-		{map[string]string{"epsilon": "1", "delta": "1"},
-			"delta: 1 is out of range; expected a number in [0, 1)"},
-		{map[string]string{"epsilon": "1", "delta": "1.5"},
-			"delta: 1.5 is out of range; expected a number in [0, 1)"},
-		{map[string]string{"epsilon": "-1"},
-			"epsilon: -1 is out of range; expected a number ≥ 0"},
-		{map[string]string{"epsilon": "inf"},
-			"epsilon: \"inf\" is not a number; expected a number ≥ 0"},
-		{map[string]string{"epsilon": "NaN"},
-			"epsilon: \"NaN\" is not a number; expected a number ≥ 0"},
-		{map[string]string{"sigma": "-2"},
-			"sigma: -2 is out of range; expected a number > 0"},
-		{map[string]string{"sigma": "0"},
-			"sigma: 0 is out of range; expected a number > 0"},
-		{map[string]string{"mu": "1", "baseline": "1.2"},
-			"baseline: 1.2 is out of range; expected a number in [0, 1]"},
-		{map[string]string{"mu": "1", "baseline": "-0.1"},
-			"baseline: -0.1 is out of range; expected a number in [0, 1]"},
-		{map[string]string{"mu": "1", "candidates": "1"},
-			"candidates: 1 is out of range; expected a whole number ≥ 2"},
-		{map[string]string{"mu": "1", "candidates": "2.5"},
-			"candidates: 2.5 is out of range; expected a whole number ≥ 2"},
-		{map[string]string{"mu": "1", "target_advantage": "2"},
-			"target_advantage: 2 is out of range; expected a number in [0, 1]"},
-		{map[string]string{"mu": "1", "compositions": "0"},
-			"compositions: 0 is out of range; expected a whole number ≥ 1"},
-		{map[string]string{"mechanism": "pure", "epsilon": "1", "sigma": "3"},
-			"sigma: filled, but mechanism pure does not use it; clear it or correct mechanism"},
-		{map[string]string{"mechanism": "pure", "epsilon": "1", "delta": "1e-5"},
-			"delta: 1e-05, but mechanism pure means δ = 0; expected empty or 0, or mechanism approx"},
-		{map[string]string{"mechanism": "gdp", "epsilon": "1", "mu": "1"},
-			"epsilon: filled, but mechanism gdp does not use it; clear it or correct mechanism"},
-		{map[string]string{"mechanism": "gaussian", "mu": "1"},
-			"sigma: empty, but mechanism gaussian needs it; expected a number > 0"},
-		{map[string]string{"mechanism": "gausian", "sigma": "1"},
-			"mechanism: \"gausian\" is not a mechanism; did you mean gaussian?"},
-		{map[string]string{"epsilon": "2", "mu": "1"},
-			"mechanism: empty, and the filled columns epsilon, mu describe different mechanisms; fill mechanism to say which one the release uses"},
-		{map[string]string{"baseline": "0.1"},
-			"no privacy parameters: fill epsilon (and delta), sigma, mu or another mechanism's columns; see riskbatch columns"},
-		{map[string]string{"sigma": "2", "mu": "0.7"},
-			"mu: 0.7 disagrees with sensitivity/sigma = 0.5; fill one or the other"},
-		{map[string]string{"mu": "1", "baseline": "0.1", "candidates": "20"},
-			"baseline: 0.1 disagrees with candidates = 20 (1/20 = 0.05); fill one or the other"},
-		{map[string]string{"laplace_scale": "-2"},
-			"laplace_scale: -2 is out of range; expected a number > 0"},
-		{map[string]string{"mechanism": "approx", "epsilon": "1", "delta": "1e-5", "compositions": "2.5"},
-			"compositions: 2.5 is out of range; expected a whole number ≥ 1"},
-		{map[string]string{"mechanism": "rr", "epsilon": "1"},
-			"rr_categories: empty, but mechanism rr needs it; expected a whole number ≥ 2"},
-		{map[string]string{"rr_categories": "1", "epsilon": "1"},
-			"rr_categories: 1 is out of range; expected a whole number ≥ 2"},
-		{map[string]string{"rho": "-1"},
-			"rho: -1 is out of range; expected a number ≥ 0"},
-		{map[string]string{"rdp_order": "1", "rdp_epsilon": "1"},
-			"rdp_order: 1 is out of range; expected a number > 1"},
-		{map[string]string{"rdp_order": "2"},
-			"rdp_epsilon: empty, but mechanism rdp needs it; expected a number ≥ 0"},
-		{map[string]string{"noise_multiplier": "1", "sample_rate": "0.01"},
-			"steps: empty, but mechanism dpsgd needs it; expected a whole number ≥ 1"},
-		{map[string]string{"noise_multiplier": "1", "sample_rate": "1.5", "steps": "10"},
-			"sample_rate: 1.5 is out of range; expected a number in (0, 1]"},
-		{map[string]string{"noise_multiplier": "1", "sample_rate": "0.1", "steps": "10.5"},
-			"steps: 10.5 is out of range; expected a whole number ≥ 1"},
-		{map[string]string{"marginal_k": "3", "columns_total": "2", "columns_unknown": "1", "sigma": "1"},
-			"marginal_k: 3 is more than columns_total = 2; expected a whole number from 1 to columns_total"},
-		{map[string]string{"marginal_k": "3", "columns_total": "10", "columns_unknown": "1"},
-			"sigma: empty, but mechanism marginals needs it; expected a number > 0"},
-		{map[string]string{"mechanism": "zcdp", "rho": "1", "epsilon": "1"},
-			"epsilon: filled, but mechanism zcdp does not use it; clear it or correct mechanism"},
-		{map[string]string{"rho": "1", "mu": "1"},
-			"mechanism: empty, and the filled columns mu, rho describe different mechanisms; fill mechanism to say which one the release uses"},
-		{map[string]string{"mu": "1", "baseline": "0.1", "targets": "10", "successes": "11"},
-			"successes: 11 is more than the 10 targets; expected 0 ≤ successes ≤ targets"},
-		{map[string]string{"mu": "1", "baseline": "0.1", "successes": "1"},
-			"successes: filled, but the row has no targets: fill targets (with baseline) or a prior"},
-		{map[string]string{"mu": "1", "confidence": "1"},
-			"confidence: 1 is out of range; expected a number in (0, 1)"},
-		{map[string]string{"epsilon": "1", "delta": "-1e-5"},
-			"delta: -1e-05 is out of range; expected a number in [0, 1)"},
-		{map[string]string{"mu": "1", "baseline": "NaN"},
-			"baseline: \"NaN\" is not a number; expected a number in [0, 1]"},
-		{map[string]string{"mu": "1", "candidates": "abc"},
-			"candidates: \"abc\" is not a number; expected a whole number ≥ 2"},
-		{map[string]string{"sensitivity": "2"},
-			"no privacy parameters: fill epsilon (and delta), sigma, mu or another mechanism's columns; see riskbatch columns"},
-		{map[string]string{"sigma": "1,00"},
-			"sigma: \"1,00\" reads as 1 only with a decimal comma, which the file does not settle; pass --decimal-comma or --decimal-point, or write it unambiguously"},
-		{map[string]string{"epsilon": "1e999"},
-			"epsilon: \"1e999\" is not a number; expected a number ≥ 0"},
-		{map[string]string{"epsilon": "1", "records": "100", "w": "0.5"},
-			"w: 0.5 is more than 1/records = 0.01; expected a singling-out predicate's weight, from 0 to 1/records"},
-		{map[string]string{"epsilon": "1", "prior": "uniform(abc)"},
-			"prior: inline prior \"uniform(abc)\": M: \"abc\" is not a number; expected uniform(M), zipf(s, N) or zipf(s, N, rank)"},
-		{map[string]string{"epsilon": "1", "prior": "zipf(0.5, inf)"},
-			"prior: inline prior \"zipf(0.5, inf)\": zipf(s, inf) needs s > 1 (Σ r^−s diverges for s ≤ 1), not s = 0.5; expected uniform(M), zipf(s, N) or zipf(s, N, rank)"},
-		{map[string]string{"noise_multiplier": "0", "sample_rate": "0.1", "steps": "10"},
-			"noise_multiplier: 0 is out of range; expected a number > 0"},
-		{map[string]string{"mechanism": "laplace", "laplace_scale": "1", "sigma": "2"},
-			"sigma: filled, but mechanism laplace does not use it; clear it or correct mechanism"},
-		{map[string]string{"epsilon": "1", "prior": "penguins:sex"},
-			"prior \"penguins:sex\": no prior tables were loaded (pass --priors FILE), and it is not an inline prior: uniform(M), zipf(s, N) or zipf(s, N, rank)"},
-		{map[string]string{"epsilon": "1", "prior": "uniform(1)"},
-			"prior: inline prior \"uniform(1)\": M must be from 2 to 2^53, not 1; expected uniform(M), zipf(s, N) or zipf(s, N, rank)"},
-		{map[string]string{"epsilon": "1", "prior": "zipf(1.1)"},
-			"prior: inline prior \"zipf(1.1)\": zipf takes two or three arguments, s, N and optionally rank, not 1; expected uniform(M), zipf(s, N) or zipf(s, N, rank)"},
-		{map[string]string{"epsilon": "1", "prior": "uniform(10)", "baseline": "0.2"},
-			"baseline: 0.2 disagrees with prior \"uniform(10)\", whose largest p is 0.1; fill one or the other"},
-		{map[string]string{"epsilon": "1", "prior": "uniform(10)", "targets": "3"},
-			"targets: 3 disagrees with prior \"uniform(10)\", which has 1 target; fill one or the other"},
-		{map[string]string{"epsilon": "TRUE"},
-			"epsilon: \"TRUE\" is not a number; expected a number ≥ 0"},
-		{map[string]string{"epsilon": "-inf"},
-			"epsilon: \"-inf\" is not a number; expected a number ≥ 0"},
-		{map[string]string{"mu": "1", "baseline": "+Infinity"},
-			"baseline: \"+Infinity\" is not a number; expected a number in [0, 1]"},
-		{map[string]string{"sigma": "∞"},
-			"sigma: \"∞\" is not a number; expected a number > 0"},
-		{map[string]string{"epsilon": "1", "delta": "NaN"},
-			"delta: \"NaN\" is not a number; expected a number in [0, 1)"},
-		{map[string]string{"sigma": "1", "delta": "1"},
-			"delta: 1 is out of range; expected a number in [0, 1)"},
-		{map[string]string{"epsilon": "1", "prior": "zipf(1.1, 10, 11)"},
-			"prior: inline prior \"zipf(1.1, 10, 11)\": the rank must be from 1 to N, not 11; expected uniform(M), zipf(s, N) or zipf(s, N, rank)"},
-		{map[string]string{"epsilon": "1", "prior": "zipf(1.1, 10"},
-			"prior: inline prior \"zipf(1.1, 10\": missing the closing parenthesis; expected uniform(M), zipf(s, N) or zipf(s, N, rank)"},
-		{map[string]string{"epsilon": "1", "prior": "zipf(-1, 10)"},
-			"prior: inline prior \"zipf(-1, 10)\": the exponent s = \"-1\" is not a finite number ≥ 0; expected uniform(M), zipf(s, N) or zipf(s, N, rank)"},
-		// Messages added with the one-sentence rule (issue 19).
-		{map[string]string{"marginal_k": "3", "columns_total": "16", "columns_unknown": "0", "sigma": "50"},
-			"columns_unknown: 0 leaves no marginal on an unknown column (K = 0), so there is nothing to bound; expected a whole number from 1 to columns_total = 16"},
-		{map[string]string{"marginal_k": "2", "columns_total": "16", "columns_unknown": "20", "sigma": "50"},
-			"columns_unknown: 20 is more than columns_total = 16; expected a whole number from 1 to columns_total"},
-		{map[string]string{"epsilon": "1", "compositions": "1e8"},
-			"compositions: 100000000 is more than the 16777216 compositions riskbatch composes for mechanism pure; expected a whole number from 1 to 16777216"},
-		{map[string]string{"mechanism": "xyz", "epsilon": "1"},
-			"mechanism: \"xyz\" is not a mechanism; expected one of pure, approx, gaussian, gdp, laplace, zcdp, rdp, rr, dpsgd, marginals, exponential"},
-		{map[string]string{"epsilon": "1", "prior": "uniform(10)", "successes": "2"},
-			"successes: 2 is more than the 1 targets of prior \"uniform(10)\"; expected 0 ≤ successes ≤ 1"},
-		{map[string]string{"epsilon": strings.Repeat("9", 200) + "x"},
-			"epsilon: \"9999999999999999999999999999999999999999…\" is not a number; expected a number ≥ 0"},
-		// Several problems: the first in full, the others after it.
-		{map[string]string{"epsilon": "ten", "delta": "1.5", "baseline": "2"},
-			"epsilon: \"ten\" is not a number; expected a number ≥ 0 (+2 more: delta; baseline)"},
-		{map[string]string{"epsilon": "ten", "delta": "1.5"},
-			"epsilon: \"ten\" is not a number; expected a number ≥ 0 (+1 more: delta: 1.5 is out of range; expected a number in [0, 1))"},
-		{map[string]string{"epsilon": "ten", "delta": "1.5", "baseline": "2", "sigma": "-1", "mu": "x", "rho": "-3"},
-			"epsilon: \"ten\" is not a number; expected a number ≥ 0 (+5 more: delta; sigma; mu; rho; baseline)"},
+	// testdata/bad_values.json: one case a line, the row as header → cell
+	// text and the message it must get, exactly. The last three have
+	// several problems: the first in full, the others after it.
+	var cases []struct {
+		Row  map[string]string `json:"row"`
+		Want string            `json:"want"` // the message, exactly
+	}
+	data, err := os.ReadFile("testdata/bad_values.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatalf("testdata/bad_values.json: %v", err)
 	}
 	if len(cases) < 50 {
 		t.Fatalf("the catalogue has %d bad inputs, fewer than 50", len(cases))
@@ -211,20 +67,13 @@ func TestBadValues(t *testing.T) {
 		}
 	}
 	for _, c := range cases {
-		st, msg, out := evalRow(t, c.row)
-		check(c.row, st, msg, out, c.want)
+		st, msg, out := evalRow(t, c.Row)
+		check(c.Row, st, msg, out, c.Want)
 	}
 
 	// A key missing from the prior tables that were loaded.
-	path := filepath.Join(t.TempDir(), "penguins.csv")
-	if err := os.WriteFile(path, []byte("prior,p,targets\npenguins:sex,0.5,1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ts, _, err := priorfiles.Load([]string{path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := New(WithPriors(ts))
+	e := New(WithPriors(loadPriors(t, "penguins.csv", map[string]string{
+		"penguins.csv": "prior,p,targets\npenguins:sex,0.5,1\n"})))
 	for _, c := range []struct {
 		row  map[string]string
 		want string

@@ -1,10 +1,32 @@
 package evaluate
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
+
+// loadPriors writes the given files (name → content) to a temporary
+// directory and loads the first-named one, name, as prior tables, the
+// others standing beside it (as the frequency files of a prior do).
+func loadPriors(t *testing.T, name string, files map[string]string) *priors.Tables {
+	t.Helper()
+	dir := t.TempDir()
+	for n, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ts, _, err := priorfiles.Load([]string{filepath.Join(dir, name)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ts
+}
 
 // bindRow binds a row given as header → cell text.
 func bindRow(t *testing.T, e *Evaluator, row map[string]string) (*Binding, []table.Cell) {

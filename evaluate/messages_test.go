@@ -2,14 +2,11 @@ package evaluate
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/riskbatch/riskbatch/internal/testenv"
-	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/samples"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -158,15 +155,7 @@ func TestRowMessages(t *testing.T) {
 // A baseline that comes from a prior says so where it matters: at 1, the
 // advantage columns are empty and the message names the prior.
 func TestBaselineFromPriorNamed(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "p.csv")
-	if err := os.WriteFile(path, []byte("prior,p,targets\npenguins:Sex,1,1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ts, _, err := priorfiles.Load([]string{path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := New(WithPriors(ts))
+	e := New(WithPriors(loadPriors(t, "p.csv", map[string]string{"p.csv": "prior,p,targets\npenguins:Sex,1,1\n"})))
 	b, cells := bindRow(t, e, map[string]string{"epsilon": "1", "prior": "penguins:Sex", "target_advantage": "0.1"})
 	dst := make([]table.Cell, e.Width())
 	st := b.Evaluate(cells, dst)

@@ -2,15 +2,12 @@ package evaluate
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/priors"
-	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -18,19 +15,7 @@ import (
 // them as `eval --priors` does (the frequency table is found beside it).
 func loadPriorFiles(t *testing.T, prior, frequencies string) *priors.Tables {
 	t.Helper()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "p.csv")
-	if err := os.WriteFile(path, []byte(prior), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "p-frequencies.csv"), []byte(frequencies), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ts, _, err := priorfiles.Load([]string{path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ts
+	return loadPriors(t, "p.csv", map[string]string{"p.csv": prior, "p-frequencies.csv": frequencies})
 }
 
 const distPriorTable = `prior,p,targets

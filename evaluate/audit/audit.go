@@ -1,6 +1,8 @@
 package audit
 
 import (
+	"github.com/riskbatch/riskbatch/evaluate/internal/enum"
+
 	"errors"
 	"fmt"
 )
@@ -36,17 +38,8 @@ func ParseMethod(s string) (Method, error) {
 
 // String returns the method's name in the `audit` column.
 func (m Method) String() string {
-	switch m {
-	case Membership:
-		return "membership"
-	case MembershipFDP:
-		return "membership_fdp"
-	case Reconstruction:
-		return "reconstruction"
-	case Prior:
-		return "prior"
-	}
-	return fmt.Sprintf("Method(%d)", int(m))
+	return enum.Name("Method", int(m), int(Membership),
+		"membership", "membership_fdp", "reconstruction", "prior")
 }
 
 // Citation returns the paper and result a method computes.

@@ -86,7 +86,9 @@
 // less likely than β. Membership with an inclusion probability π ≠ ½ and
 // k-ary guessing reach this route through MembershipPriors and
 // ReconstructionPriors. At p_i = ½ the route is Steinke et al.'s test with
-// n·δ in place of 2·m·δ (see PriorEpsilon).
+// n·δ in place of 2·m·δ (see PriorEpsilon). Both routes evaluate their
+// tail bounds with package bound's OneRunTail (LogBound, LogDual), the
+// log-space forms of the bounds of the row columns.
 //
 // # Searches
 //

@@ -3,6 +3,8 @@ package audit
 import (
 	"fmt"
 	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // TradeOff is a symmetric trade-off function f, given by its reflection
@@ -25,7 +27,7 @@ func (g GaussianTradeOff) Reflected(x float64) float64 {
 	case x >= 1:
 		return 1
 	}
-	return normCDF(normQuantile(x) - g.Mu)
+	return numeric.NormCDF(numeric.NormQuantile(x) - g.Mu)
 }
 
 // EpsDeltaTradeOff is (ε, δ)-DP: f(x) = max(0, 1 − δ − e^ε·x,
@@ -159,7 +161,7 @@ func GaussianEpsilon(mu, delta float64) (float64, error) {
 		if mu == 0 {
 			return 0
 		}
-		return normCDF(-eps/mu+mu/2) - math.Exp(eps+logNormCDF(-eps/mu-mu/2))
+		return numeric.NormCDF(-eps/mu+mu/2) - math.Exp(eps+numeric.LogNormCDF(-eps/mu-mu/2))
 	}
 	if profile(0) <= delta {
 		return 0, nil
@@ -180,19 +182,3 @@ func GaussianEpsilon(mu, delta float64) (float64, error) {
 	}
 	return lo, nil
 }
-
-// normCDF returns Φ(x) = ½·erfc(−x/√2), accurate in the left tail.
-func normCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
-
-// logNormCDF returns ln Φ(x); for x < −37 (where erfc underflows) the
-// asymptotic series ln φ(x) − ln(−x) + ln(1 − 1/x² + 3/x⁴).
-func logNormCDF(x float64) float64 {
-	if x > -37 {
-		return math.Log(normCDF(x))
-	}
-	x2 := x * x
-	return -x2/2 - 0.5*math.Log(2*math.Pi) - math.Log(-x) + math.Log1p(-1/x2+3/(x2*x2))
-}
-
-// normQuantile returns Φ⁻¹(x) = −√2·erfcinv(2x) for x ∈ (0, 1).
-func normQuantile(x float64) float64 { return -math.Sqrt2 * math.Erfcinv(2*x) }

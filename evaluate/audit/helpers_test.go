@@ -3,6 +3,8 @@ package audit
 import (
 	"math"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // checkConservative asserts the conservative side of a search: the claim
@@ -65,3 +67,10 @@ func membershipRefuted(t *testing.T, c Counts, delta, beta float64) func(float64
 		return p < beta
 	}
 }
+
+// The tests write the formulas they check in the notation of the papers;
+// these are package numeric's functions under those names.
+func logit(p float64) float64        { return numeric.Logit(p) }
+func logistic(z float64) float64     { return numeric.Logistic(z) }
+func normCDF(x float64) float64      { return numeric.NormCDF(x) }
+func normQuantile(x float64) float64 { return numeric.NormQuantile(x) }

@@ -2,7 +2,8 @@ package audit
 
 import (
 	"fmt"
-	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/enum"
 )
 
 // DefaultConfidence is the confidence of an audit when none is given: the
@@ -162,15 +163,8 @@ const (
 
 // String returns a short name of the warning kind.
 func (k WarningKind) String() string {
-	switch k {
-	case DeltaTermLarge:
-		return "delta term large"
-	case TooFewCanaries:
-		return "too few canaries"
-	case NothingCertified:
-		return "nothing certified"
-	}
-	return fmt.Sprintf("WarningKind(%d)", int(k))
+	return enum.Name("WarningKind", int(k), int(DeltaTermLarge),
+		"delta term large", "too few canaries", "nothing certified")
 }
 
 // deltaWarnRatio is the fraction of the significance above which the δ
@@ -184,35 +178,4 @@ func deltaWarning(name string, term, beta float64) []Warning {
 	}
 	return []Warning{{DeltaTermLarge, fmt.Sprintf(
 		"the delta term %s = %.3g is not small against the significance %.3g", name, term, beta)}}
-}
-
-// logistic returns σ(z) = 1/(1 + e^{−z}) without overflow.
-func logistic(z float64) float64 {
-	if z >= 0 {
-		return 1 / (1 + math.Exp(-z))
-	}
-	e := math.Exp(z)
-	return e / (1 + e)
-}
-
-// logit returns ln(p/(1 − p)).
-func logit(p float64) float64 { return math.Log(p) - math.Log1p(-p) }
-
-// log1mexp returns ln(1 − e^x) for x ≤ 0 (Mächler's two branches).
-func log1mexp(x float64) float64 {
-	if x > -math.Ln2 {
-		return math.Log(-math.Expm1(x))
-	}
-	return math.Log1p(-math.Exp(x))
-}
-
-// logSumExp returns ln(e^a + e^b).
-func logSumExp(a, b float64) float64 {
-	if a < b {
-		a, b = b, a
-	}
-	if math.IsInf(a, -1) {
-		return a
-	}
-	return a + math.Log1p(math.Exp(b-a))
 }

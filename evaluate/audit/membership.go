@@ -3,6 +3,8 @@ package audit
 import (
 	"fmt"
 	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // MembershipPValue returns the p-value of the claim "the mechanism is
@@ -41,7 +43,7 @@ func membershipLogP(c Counts, eps, delta float64) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return logDualBound(d, c.Correct, 2*float64(c.Canaries)*delta, true), nil
+	return d.LogDual(c.Correct, 2*float64(c.Canaries)*delta), nil
 }
 
 // MembershipEpsilon returns the largest ε the counts c refute at per-test
@@ -73,7 +75,7 @@ func MembershipEpsilon(c Counts, delta, beta float64) (LowerBound, error) {
 	// alone is at least ½: no claim from there up is refuted at beta < ½.
 	start := 1.0
 	if beta < 0.5 && c.Correct > 0 && c.Correct < c.Guesses {
-		start = logit(float64(c.Correct) / float64(c.Guesses))
+		start = numeric.Logit(float64(c.Correct) / float64(c.Guesses))
 	}
 	return epsilonSearch(gap(c), gap(c.perfect()), -math.Log(beta), start, beta, warn)
 }

@@ -48,11 +48,11 @@ func PriorEpsilon(p []float64, successes int, delta float64, which Bound, beta f
 	}
 	gap := func(k int) func(float64) (float64, error) {
 		return func(eps float64) (float64, error) {
-			d, homogeneous, err := dominating(p, eps)
+			d, err := dominating(p, eps, delta)
 			if err != nil {
 				return 0, err
 			}
-			return logTail(d, homogeneous, delta, k, which) - math.Log(beta), nil
+			return d.LogBound(which, k) - math.Log(beta), nil
 		}
 	}
 	return epsilonSearch(gap(successes), gap(len(p)), -math.Log(beta), 1, beta, warn)

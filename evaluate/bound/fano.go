@@ -462,29 +462,20 @@ func FanoZCDP(z curve.ZCDP, m int, prior []float64) (alpha1, best FanoBound, err
 	}
 	lo := float64(max(bestJ-1, jLo)) / perDecade
 	hi := float64(min(bestJ+1, jHi)) / perDecade
-	const invPhi = 0.6180339887498949
-	x1, x2 := hi-invPhi*(hi-lo), lo+invPhi*(hi-lo)
-	f1, f2 := at(x1), at(x2)
-	for i := 0; i < 60 && hi-lo > 1e-9; i++ {
-		for _, r := range []FanoBound{f1, f2} {
-			if r.Success < best.Success {
-				best = r
-			}
-		}
-		if f1.Success <= f2.Success {
-			hi, x2, f2 = x2, x1, f1
-			x1 = hi - invPhi*(hi-lo)
-			f1 = at(x1)
-		} else {
-			lo, x1, f1 = x1, x2, f2
-			x2 = lo + invPhi*(hi-lo)
-			f2 = at(x2)
-		}
-	}
-	for _, r := range []FanoBound{f1, f2} {
+	// Golden-section refinement between the grid neighbours; every point
+	// evaluated is a valid order, so the best of them is kept.
+	success := func(t float64) float64 {
+		r := at(t)
 		if r.Success < best.Success {
 			best = r
 		}
+		return r.Success
+	}
+	g := numeric.Golden{A: lo, B: hi}
+	g.C, g.D = numeric.GoldenPoints(lo, hi)
+	g.FC, g.FD = success(g.C), success(g.D)
+	for i := 0; i < 60 && g.B-g.A > 1e-9; i++ {
+		g.Step(success)
 	}
 	return alpha1, best, nil
 }

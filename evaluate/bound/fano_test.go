@@ -19,27 +19,9 @@ import (
 // its setting (and the figure it reproduces). Printed values are
 // compared to half a unit in their last printed digit (×1.01).
 
-// fanoB and fanoM return a function that unwraps a result and fails the
-// test on an error.
-func fanoB(t *testing.T) func(FanoBound, error) FanoBound {
-	return func(b FanoBound, err error) FanoBound {
-		t.Helper()
-		if err != nil {
-			t.Fatalf("unexpected error: %v", err)
-		}
-		return b
-	}
-}
-
-func fanoM(t *testing.T) func(float64, error) float64 {
-	return func(v float64, err error) float64 {
-		t.Helper()
-		if err != nil {
-			t.Fatalf("unexpected error: %v", err)
-		}
-		return v
-	}
-}
+// fanoB and fanoM unwrap a result, failing the test on an error.
+func fanoB(t *testing.T) func(FanoBound, error) FanoBound { return unwrap[FanoBound](t) }
+func fanoM(t *testing.T) func(float64, error) float64     { return unwrap[float64](t) }
 
 var fanoIWPC = []float64{0.367, 0.339, 0.294} // the VKORC1 prior of paper §6.2 and App. A.3
 
@@ -566,9 +548,7 @@ func TestFanoRandomizedResponseMIBruteForce(t *testing.T) {
 		if s == 0 {
 			continue
 		}
-		for i := range p {
-			p[i] /= s
-		}
+		approx.Normalise(p)
 		eps := []float64{0.01, 0.3, 1, 3, 8}[trial%5]
 		kf := float64(k)
 		a := math.Exp(eps) / (math.Exp(eps) + kf - 1)

@@ -26,20 +26,31 @@ import (
 // exp(ε + ln base), so ε up to 700 and more and baselines down to 1e-300
 // neither overflow nor underflow early. base = 0 gives 0 (1 when ε = +Inf).
 func ReRoPure(eps, base float64) float64 {
-	if !(eps >= 0) || !numeric.IsProbability(base) {
-		return math.NaN()
-	}
-	if base == 0 {
-		if math.IsInf(eps, 1) {
-			return 1
-		}
-		return 0
+	if v, ok := reroEdge(eps, base); ok {
+		return v
 	}
 	l := eps + numeric.LogPos(base)
 	if l >= 0 {
 		return 1
 	}
 	return numeric.RoundUp(math.Exp(l), base, 1)
+}
+
+// reroEdge returns a reconstruction-robustness bound where it does not
+// depend on the mechanism: NaN for a privacy parameter (ε or ρ) below 0 or
+// NaN or a baseline outside [0, 1], and at base = 0 the value 0 (a target
+// nobody can guess a priori stays unguessed), or 1 when the parameter is
+// +Inf (no privacy). ok is false when the bound must be computed.
+func reroEdge(param, base float64) (v float64, ok bool) {
+	switch {
+	case !(param >= 0) || !numeric.IsProbability(base):
+		return math.NaN(), true
+	case base == 0 && math.IsInf(param, 1):
+		return 1, true
+	case base == 0:
+		return 0, true
+	}
+	return 0, false
 }
 
 // ReRoRDP returns the reconstruction-robustness bound of Balle et al. 2022
@@ -58,11 +69,8 @@ func ReRoRDP(order, epsRDP, base float64) float64 {
 	if order == 1 {
 		return 1
 	}
-	if base == 0 {
-		if math.IsInf(epsRDP, 1) {
-			return 1
-		}
-		return 0
+	if v, ok := reroEdge(epsRDP, base); ok {
+		return v
 	}
 	l := (1 - 1/order) * (numeric.LogPos(base) + epsRDP)
 	if !(l < 0) {
@@ -106,14 +114,8 @@ func ReRoRDPCurve(orders, eps []float64, base float64) float64 {
 // difference of square roots is formed as (L − ρ)/(√L + √ρ), L = ln(1/base),
 // so it does not cancel. Either neighbouring relation. base = 0 gives 0.
 func ReRoZCDP(rho, base float64) float64 {
-	if !(rho >= 0) || !numeric.IsProbability(base) {
-		return math.NaN()
-	}
-	if base == 0 {
-		if math.IsInf(rho, 1) {
-			return 1
-		}
-		return 0
+	if v, ok := reroEdge(rho, base); ok {
+		return v
 	}
 	L := -numeric.LogPos(base)
 	if rho >= L {

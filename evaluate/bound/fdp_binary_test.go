@@ -39,39 +39,32 @@ func TestBayesRiskGaussianCatalog(t *testing.T) {
 	}
 }
 
-// Kulynych et al. 2025, footnote 1 (values computed in mpmath): the
-// accuracy (e^ε + δ)/(e^ε + 1) of binary attribute inference with a uniform
-// prior, which is 1 − R_{f_{ε,δ}}(½) (Def. D.1 with Eq. (2); R = (1 − δ)·min{π, 1 − π, 1/(1 + e^ε)}, derived here).
-func TestBinarySuccessFootnote1Catalog(t *testing.T) {
-	rows := []struct {
-		eps, delta float64
-		acc        string
+// Closed forms at one prior, each through the curve's own method and
+// through the generic path (binOpaque), against values computed in mpmath:
+//   - Kulynych et al. 2025, footnote 1: the accuracy (e^ε + δ)/(e^ε + 1) of
+//     binary attribute inference with a uniform prior, which is
+//     1 − R_{f_{ε,δ}}(½) (Def. D.1 with Eq. (2);
+//     R = (1 − δ)·min{π, 1 − π, 1/(1 + e^ε)}, derived here);
+//   - Def. D.1 for the Laplace curve, R(0.5) = ½·e^{−ε/2}, through the
+//     closed form derived here.
+func TestBinaryClosedFormsCatalog(t *testing.T) {
+	success, risk := BinarySuccess, BayesRisk
+	for _, r := range []struct {
+		what string
+		c    curve.Curve
+		f    func(curve.Curve, float64) float64
+		want string
 	}{
-		{1, 0, "0.7310585786"},
-		{1, 1e-5, "0.731061268"},
-		{2, 1e-5, "0.88079827"},
-		{10.6, 1e-10, "0.9999750846"},
-	}
-	for _, r := range rows {
-		c := curve.EpsDelta{Epsilon: r.eps, Delta: r.delta}
-		what := "ε=" + strconv.FormatFloat(r.eps, 'g', -1, 64)
-		approx.CheckCatalog(t, "1 − R(½) "+what, BinarySuccess(c, 0.5), r.acc)
-		approx.CheckCatalog(t, "generic 1 − R(½) "+what, BinarySuccess(binOpaque{c}, 0.5), r.acc)
-	}
-}
-
-// Def. D.1 of Kulynych et al. 2025 for the Laplace curve, R(0.5) = ½·e^{−ε/2}
-// (computed in mpmath), through the closed form derived here and through the generic path.
-func TestBayesRiskLaplaceCatalog(t *testing.T) {
-	rows := []struct {
-		eps float64
-		r05 string
-	}{{0.2, "0.452418709"}, {1, "0.3032653299"}, {3, "0.1115650801"}}
-	for _, r := range rows {
-		c := curve.Laplace{Epsilon: r.eps}
-		what := "ε=" + strconv.FormatFloat(r.eps, 'g', -1, 64)
-		approx.CheckCatalog(t, "Laplace R(0.5) "+what, BayesRisk(c, 0.5), r.r05)
-		approx.CheckCatalog(t, "generic Laplace R(0.5) "+what, BayesRisk(binOpaque{c}, 0.5), r.r05)
+		{"1 − R(½) ε=1", curve.EpsDelta{Epsilon: 1}, success, "0.7310585786"},
+		{"1 − R(½) ε=1 δ=1e-5", curve.EpsDelta{Epsilon: 1, Delta: 1e-5}, success, "0.731061268"},
+		{"1 − R(½) ε=2 δ=1e-5", curve.EpsDelta{Epsilon: 2, Delta: 1e-5}, success, "0.88079827"},
+		{"1 − R(½) ε=10.6 δ=1e-10", curve.EpsDelta{Epsilon: 10.6, Delta: 1e-10}, success, "0.9999750846"},
+		{"Laplace R(0.5) ε=0.2", curve.Laplace{Epsilon: 0.2}, risk, "0.452418709"},
+		{"Laplace R(0.5) ε=1", curve.Laplace{Epsilon: 1}, risk, "0.3032653299"},
+		{"Laplace R(0.5) ε=3", curve.Laplace{Epsilon: 3}, risk, "0.1115650801"},
+	} {
+		approx.CheckCatalog(t, r.what, r.f(r.c, 0.5), r.want)
+		approx.CheckCatalog(t, "generic "+r.what, r.f(binOpaque{r.c}, 0.5), r.want)
 	}
 }
 

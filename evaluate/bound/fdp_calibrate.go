@@ -54,21 +54,35 @@ func largestNear(f func(float64) float64, target, guess, lo float64) float64 {
 		return x
 	}
 	// Widen: find a point above the answer by doubling.
+	prev, b, inf := doubleWhile(ok, math.Max(2*math.Abs(guess), 1))
+	if inf {
+		return math.Inf(1)
+	}
 	a = lo
-	b = math.Max(2*math.Abs(guess), 1)
-	for ok(b) {
-		a = b
-		if b > math.MaxFloat64/2 {
-			if ok(math.MaxFloat64) {
-				return math.Inf(1)
-			}
-			b = math.MaxFloat64
-			break
-		}
-		b *= 2
+	if !math.IsNaN(prev) {
+		a = prev
 	}
 	x, _ := numeric.BracketFloats(ok, a, b)
 	return x
+}
+
+// doubleWhile doubles x while cond(x) holds and returns the first value at
+// which it fails, with the value before it (prev; NaN when cond fails at
+// the start). Past MaxFloat64/2 it tries MaxFloat64 itself and reports inf
+// when cond holds even there.
+func doubleWhile(cond func(float64) bool, x float64) (prev, first float64, inf bool) {
+	prev = math.NaN()
+	for cond(x) {
+		prev = x
+		if x > math.MaxFloat64/2 {
+			if cond(math.MaxFloat64) {
+				return prev, math.Inf(1), true
+			}
+			return prev, math.MaxFloat64, false
+		}
+		x *= 2
+	}
+	return prev, x, false
 }
 
 // smallestNear returns the smallest x > 0 with f(x) ≤ target for a
@@ -83,16 +97,9 @@ func smallestNear(f func(float64) float64, target, guess float64) float64 {
 	}
 	a, b := guess*(1-1e-9), guess*(1+1e-9)
 	if !(bad(a) && !bad(b)) {
-		b = guess
-		for bad(b) {
-			if b > math.MaxFloat64/2 {
-				if bad(math.MaxFloat64) {
-					return math.Inf(1)
-				}
-				b = math.MaxFloat64
-				break
-			}
-			b *= 2
+		var inf bool
+		if _, b, inf = doubleWhile(bad, guess); inf {
+			return math.Inf(1)
 		}
 		a = b
 		for !bad(a) {
@@ -121,14 +128,7 @@ func EpsilonForWorstAdvantage(target, delta float64) (float64, bool) {
 	fwd := func(eps float64) float64 {
 		return numeric.RoundUp(curve.EpsDelta{Epsilon: eps, Delta: delta}.WorstAdvantage(), 0, 1)
 	}
-	switch {
-	case target >= 1:
-		return math.Inf(1), true
-	case !(fwd(0) <= target):
-		return math.NaN(), false
-	}
-	guess := math.Log1p(2 * (target - delta) / (1 - target))
-	return largestNear(fwd, target, guess, 0), true
+	return largestForWorst(fwd, target, math.Log1p(2*(target-delta)/(1-target)))
 }
 
 // EpsilonForAdvantage returns the largest ε such that an (ε, δ)-DP
@@ -175,13 +175,7 @@ func MuForWorstAdvantage(target float64) (float64, bool) {
 		return math.NaN(), false
 	}
 	fwd := func(mu float64) float64 { return numeric.RoundUp(curve.Gaussian{Mu: mu}.WorstAdvantage(), 0, 1) }
-	switch {
-	case target >= 1:
-		return math.Inf(1), true
-	case !(fwd(0) <= target):
-		return math.NaN(), false
-	}
-	return largestNear(fwd, target, 2*math.Sqrt2*math.Erfinv(target), 0), true
+	return largestForWorst(fwd, target, 2*math.Sqrt2*math.Erfinv(target))
 }
 
 // MuForAdvantage returns the largest μ such that μ-GDP keeps the advantage
@@ -198,19 +192,13 @@ func MuForAdvantage(target, base float64) (float64, bool) {
 		return math.NaN(), false
 	}
 	fwd := func(mu float64) float64 { return numeric.RoundUp(curve.Gaussian{Mu: mu}.Advantage(base), 0, 1-base) }
-	switch {
-	case !(fwd(0) <= target):
-		return math.NaN(), false
-	case target >= 1-base || base == 0 || base == 1:
-		return math.Inf(1), true
-	}
 	var zs float64
 	if s := base + target; s <= 0.5 {
 		zs = numeric.NormQuantile(s)
 	} else {
 		zs = -numeric.NormQuantile((1 - base) - target)
 	}
-	return largestNear(fwd, target, zs-numeric.NormQuantile(base), 0), true
+	return largestForAdvantage(fwd, target, base, zs-numeric.NormQuantile(base))
 }
 
 // SigmaForWorstAdvantage returns the smallest noise standard deviation σ of
@@ -269,13 +257,7 @@ func LaplaceEpsilonForWorstAdvantage(target float64) (float64, bool) {
 		return math.NaN(), false
 	}
 	fwd := func(eps float64) float64 { return numeric.RoundUp(curve.Laplace{Epsilon: eps}.WorstAdvantage(), 0, 1) }
-	switch {
-	case target >= 1:
-		return math.Inf(1), true
-	case !(fwd(0) <= target):
-		return math.NaN(), false
-	}
-	return largestNear(fwd, target, -2*math.Log1p(-target), 0), true
+	return largestForWorst(fwd, target, -2*math.Log1p(-target))
 }
 
 // LaplaceEpsilonForAdvantage returns the largest ε of the Laplace mechanism
@@ -296,12 +278,6 @@ func LaplaceEpsilonForAdvantage(target, base float64) (float64, bool) {
 	fwd := func(eps float64) float64 {
 		return numeric.RoundUp(curve.Laplace{Epsilon: eps}.Advantage(base), 0, 1-base)
 	}
-	switch {
-	case !(fwd(0) <= target):
-		return math.NaN(), false
-	case target >= 1-base || base == 0 || base == 1:
-		return math.Inf(1), true
-	}
 	var guess float64
 	switch s := base + target; {
 	case base < 0.5 && s < 0.5:
@@ -311,7 +287,7 @@ func LaplaceEpsilonForAdvantage(target, base float64) (float64, bool) {
 	default:
 		guess = -math.Log1p(-target / (1 - base))
 	}
-	return largestNear(fwd, target, guess, 0), true
+	return largestForAdvantage(fwd, target, base, guess)
 }
 
 // RhoForAdvantage returns the largest ρ such that the zCDP reconstruction
@@ -328,15 +304,9 @@ func RhoForAdvantage(target, base float64) (float64, bool) {
 		return math.NaN(), false
 	}
 	fwd := func(rho float64) float64 { return ReRoZCDP(rho, base) - base }
-	switch {
-	case !(fwd(0) <= target):
-		return math.NaN(), false
-	case target >= 1-base || base == 0 || base == 1:
-		return math.Inf(1), true
-	}
 	lb, ls := -numeric.LogPos(base), -numeric.LogPos(base+target)
 	r := math.Log1p(target/base) / (math.Sqrt(lb) + math.Sqrt(ls))
-	return largestNear(fwd, target, r*r, 0), true
+	return largestForAdvantage(fwd, target, base, r*r)
 }
 
 // RhoForWorstAdvantage returns the largest ρ such that the true worst case
@@ -368,4 +338,34 @@ func RhoForWorstAdvantage(target float64) (float64, bool) {
 		hi *= 4
 	}
 	return numeric.LargestParameter(fwd, target, 0, hi)
+}
+
+// largestForWorst returns the largest parameter whose worst-case advantage
+// fwd (rounded up, non-decreasing in the parameter) stays at most target,
+// with the search started at guess (largestNear): +Inf for target ≥ 1, and
+// no solution (NaN, false) when even the parameter 0 exceeds target.
+func largestForWorst(fwd func(float64) float64, target, guess float64) (float64, bool) {
+	switch {
+	case target >= 1:
+		return math.Inf(1), true
+	case !(fwd(0) <= target):
+		return math.NaN(), false
+	}
+	return largestNear(fwd, target, guess, 0), true
+}
+
+// largestForAdvantage is largestForWorst at a baseline b: the largest
+// parameter whose advantage fwd at b stays at most target, with the search
+// started at guess. No solution (NaN, false) when even the parameter 0
+// exceeds target; +Inf when every parameter meets it (target ≥ 1 − b, or
+// b = 0 or 1, where the advantage is 0 for every parameter). guess is
+// only read when a search is needed.
+func largestForAdvantage(fwd func(float64) float64, target, base, guess float64) (float64, bool) {
+	switch {
+	case !(fwd(0) <= target):
+		return math.NaN(), false
+	case target >= 1-base || base == 0 || base == 1:
+		return math.Inf(1), true
+	}
+	return largestNear(fwd, target, guess, 0), true
 }

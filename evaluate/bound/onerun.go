@@ -185,6 +185,9 @@ type OneRunTail struct {
 	eps, delta float64
 	n          int
 	dist       *poibin.Dist
+	// homogeneous reports whether the β_i strictly between 0 and 1 are
+	// all equal (then poibin takes its binomial path; see LogDual).
+	homogeneous bool
 }
 
 // NewOneRunTail builds the dominating distribution for priors p at privacy
@@ -196,14 +199,22 @@ func NewOneRunTail(eps, delta float64, p []float64) (*OneRunTail, error) {
 	}
 	beta := make([]float64, len(p))
 	q := make([]float64, len(p))
+	homogeneous := true
+	first := -1.0
 	for i, pi := range p {
 		beta[i], q[i] = OneRunFlip(eps, pi)
+		if beta[i] > 0 && q[i] > 0 {
+			if first < 0 {
+				first = beta[i]
+			}
+			homogeneous = homogeneous && beta[i] == first
+		}
 	}
 	d, err := poibin.New(beta, q)
 	if err != nil {
 		return nil, err
 	}
-	return &OneRunTail{eps: eps, delta: delta, n: len(p), dist: d}, nil
+	return &OneRunTail{eps: eps, delta: delta, n: len(p), dist: d, homogeneous: homogeneous}, nil
 }
 
 // Len returns n, the number of targets.

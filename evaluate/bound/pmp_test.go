@@ -287,18 +287,7 @@ func bruteGaussianPMP(f [][]float64, sigma, delta float64) float64 {
 		}
 		return s
 	}
-	var subsets [][]int
-	var rec func(start int, cur []int)
-	rec = func(start int, cur []int) {
-		if len(cur) == n {
-			subsets = append(subsets, append([]int(nil), cur...))
-			return
-		}
-		for i := start; i < n2; i++ {
-			rec(i+1, append(cur, i))
-		}
-	}
-	rec(0, nil)
+	subsets := halfSubsets(n2)
 	maxB := func(eps float64) float64 {
 		worst := 0.0
 		for x := range n2 {
@@ -516,18 +505,7 @@ func TestPMPGaussianErrors(t *testing.T) {
 func bruteExpPMP(loss [][]float64, beta float64) (pmp, epsX float64) {
 	m, n2 := len(loss), len(loss[0])
 	n := n2 / 2
-	var subsets [][]int
-	var rec func(start int, cur []int)
-	rec = func(start int, cur []int) {
-		if len(cur) == n {
-			subsets = append(subsets, append([]int(nil), cur...))
-			return
-		}
-		for i := start; i < n2; i++ {
-			rec(i+1, append(cur, i))
-		}
-	}
-	rec(0, nil)
+	subsets := halfSubsets(n2)
 	prob := make([][]float64, len(subsets))
 	for s, D := range subsets {
 		p := make([]float64, m)
@@ -680,14 +658,8 @@ func TestPMPExponentialBruteForce(t *testing.T) {
 		beta := 0.2 + 3*rng.Float64()
 		sens := math.Max(spread, 1e-3)
 		eps := 2 * beta * sens
-		res, err := PMPExponential(loss, eps, sens)
-		if err != nil {
-			t.Fatal(err)
-		}
-		epsX, err := PMPExponentialSubpopulationEpsilon(loss, eps, sens)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := unwrap[PMPExact](t)(PMPExponential(loss, eps, sens))
+		epsX := unwrap[float64](t)(PMPExponentialSubpopulationEpsilon(loss, eps, sens))
 		bp, be := bruteExpPMP(loss, beta)
 		if !lowyClose(res.Epsilon, bp, 1e-11) || !lowyClose(epsX, be, 1e-11) {
 			t.Errorf("trial %d: ε̃ = %.15g (brute %.15g), ε(X) = %.15g (brute %.15g)", trial, res.Epsilon, bp, epsX, be)
@@ -871,14 +843,8 @@ func TestPMPGaussianMatchesPerRecord(t *testing.T) {
 		}
 		sigma := 0.5 + rng.Float64()
 		delta := []float64{1e-5, 1e-2, 0.3}[trial%3]
-		b, err := PMPGaussian(f, sigma, delta)
-		if err != nil {
-			t.Fatal(err)
-		}
-		per, err := PMPGaussianPerRecord(f, sigma, delta)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := unwrap[PMPGaussianBound](t)(PMPGaussian(f, sigma, delta))
+		per := unwrap[[]float64](t)(PMPGaussianPerRecord(f, sigma, delta))
 		top := 0.0
 		for _, e := range per {
 			top = math.Max(top, e)
@@ -903,4 +869,24 @@ func BenchmarkPMPGaussian2000(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// halfSubsets returns every subset of {0, …, n2 − 1} of size n2/2 as a
+// sorted index list, in lexicographic order: the datasets of the brute-force
+// checks, which draw half of the n2 candidate records.
+func halfSubsets(n2 int) [][]int {
+	n := n2 / 2
+	var subsets [][]int
+	var rec func(start int, cur []int)
+	rec = func(start int, cur []int) {
+		if len(cur) == n {
+			subsets = append(subsets, append([]int(nil), cur...))
+			return
+		}
+		for i := start; i < n2; i++ {
+			rec(i+1, append(cur, i))
+		}
+	}
+	rec(0, nil)
+	return subsets
 }

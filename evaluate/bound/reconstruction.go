@@ -489,15 +489,8 @@ func GBReRoExactEpsilon(target, kappa0 float64, m int) (float64, bool) {
 	if math.IsNaN(target) || !gbValidKappa0(kappa0, m) {
 		return math.NaN(), false
 	}
-	closed := math.Inf(1)
-	if target < 1 {
-		e1 := numeric.LogPos(target) - numeric.LogPos(kappa0)
-		e2 := math.Inf(1)
-		if m > 1 {
-			e2 = gbAtanh2((target - kappa0) / (kappa0 * float64(m-1)))
-		}
-		closed = math.Max(e1, e2)
-	}
+	closed := gbReRoExactClosed(target, m,
+		numeric.LogPos(target)-numeric.LogPos(kappa0), (target-kappa0)/(kappa0*float64(m-1)))
 	bound := func(e float64) float64 { return GBReRoExact(e, kappa0, m) }
 	return gbLargest(bound, target, closed)
 }
@@ -511,17 +504,26 @@ func GBReRoExactUniformEpsilon(target float64, m int) (float64, bool) {
 		return math.NaN(), false
 	}
 	fm := float64(m)
-	closed := math.Inf(1)
-	if target < 1 {
-		e1 := numeric.LogPos(target) + math.Log(fm)
-		e2 := math.Inf(1)
-		if m > 1 {
-			e2 = gbAtanh2(math.FMA(fm, target, -1) / (fm - 1))
-		}
-		closed = math.Max(e1, e2)
-	}
+	closed := gbReRoExactClosed(target, m,
+		numeric.LogPos(target)+math.Log(fm), math.FMA(fm, target, -1)/(fm-1))
 	bound := func(e float64) float64 { return GBReRoExactUniform(e, m) }
 	return gbLargest(bound, target, closed)
+}
+
+// gbReRoExactClosed returns the closed-form ε* of Prop 5.1 solved for ε,
+// max(ln(γ/κ_0), 2·artanh((γ/κ_0 − 1)/(m − 1))), given lnRatio = ln(γ/κ_0)
+// and x = (γ/κ_0 − 1)/(m − 1) as the caller forms them most precisely (x
+// is not read when m = 1, where only the first term bounds ε); +Inf for
+// γ ≥ 1.
+func gbReRoExactClosed(target float64, m int, lnRatio, x float64) float64 {
+	if target >= 1 {
+		return math.Inf(1)
+	}
+	e2 := math.Inf(1)
+	if m > 1 {
+		e2 = gbAtanh2(x)
+	}
+	return math.Max(lnRatio, e2)
 }
 
 // GBUReRoEpsilon returns the largest ε with GBUReRo(ε, κ_η) ≤ target γ

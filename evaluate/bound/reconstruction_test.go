@@ -1,8 +1,13 @@
 package bound
 
 import (
+	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 )
 
 // Tests of reconstruction.go. Every expected value is a reference value
@@ -173,19 +178,58 @@ func TestGBExactRational(t *testing.T) {
 
 var gbTableEps = []float64{0, 0.1, 0.5, 1, 2, 3, 5, 10}
 
-// Decimal reference tables computed independently (mpmath, 12 significant digits).
-func TestGBDecimalTables(t *testing.T) {
-	// MIA bounds: t (Humphries δ=0), Yeom, Erlingsson, Humphries δ=1e-5, δ=0.01.
-	mia := [][5]float64{
-		{0, 0, 0, 1.0e-5, 0.01},
-		{0.0499583749579, 0.105170918076, 0.095162581964, 0.0499678753741, 0.0594587912083},
-		{0.244918662404, 0.6487212707, 0.393469340287, 0.244926213217, 0.25246947578},
-		{0.46211715726, 1.71828182846, 0.632120558829, 0.462122536088, 0.467495985687},
-		{0.761594155956, 6.38905609893, 0.864664716763, 0.761596540014, 0.763978214396},
-		{0.905148253645, 19.0855369232, 0.950212931632, 0.905149202162, 0.906096771108},
-		{0.986614298151, 147.413159103, 0.993262053001, 0.986614432008, 0.98674815517},
-		{0.999909204263, 22025.4657948, 0.99995460007, 0.999909205171, 0.99991011222},
+// gbTestPriors are the non-uniform priors of the property tests: P1–P3 of
+// TestGBPriorStats, a point mass, and a huge flat one (κ_0 = κ_0⁻ = μ =
+// 1e-12 over m = 1e12 values).
+var gbTestPriors = []struct {
+	k0, kmin, mu float64
+	m            int
+}{{0.7, 0.3, 0.58, 2}, {0.5, 0.1, 0.34, 4}, {0.5, 0.2, 0.38, 3}, {1, 0, 1, 2}, {1e-12, 1e-12, 1e-12, 1e12}}
+
+// gbDecimalTables reads testdata/gb_decimal_tables.csv: each table's rows,
+// one per ε of gbTableEps, in that order.
+func gbDecimalTables(t *testing.T) map[string][][]float64 {
+	t.Helper()
+	recs, col := approx.ReadTable(t, "testdata/gb_decimal_tables.csv")
+	tables := map[string][][]float64{}
+	for _, rec := range recs {
+		name := rec[col["table"]]
+		i := len(tables[name])
+		if i >= len(gbTableEps) || rec[col["eps"]] != strconv.FormatFloat(gbTableEps[i], 'g', -1, 64) {
+			t.Fatalf("gb_decimal_tables.csv: table %s, row %d: ε %s out of order", name, i, rec[col["eps"]])
+		}
+		var row []float64
+		for _, f := range strings.Split(rec[col["values"]], ";") {
+			v, err := strconv.ParseFloat(f, 64)
+			if err != nil {
+				t.Fatalf("gb_decimal_tables.csv: table %s: %v", name, err)
+			}
+			row = append(row, v)
+		}
+		tables[name] = append(tables[name], row)
 	}
+	return tables
+}
+
+// gbCheckGrid checks f(ε, params[j]) against want[i][j] to gbDecimalTol for
+// every ε = gbTableEps[i]: a decimal table with one row per ε and one
+// column per parameter.
+func gbCheckGrid[P any](t *testing.T, what string, params []P, want [][]float64, f func(eps float64, p P) float64) {
+	t.Helper()
+	for i, eps := range gbTableEps {
+		for j, p := range params {
+			gbCheck(t, fmt.Sprintf("%s(%v, %v)", what, eps, p), f(eps, p), want[i][j], gbDecimalTol)
+		}
+	}
+}
+
+// Decimal reference tables computed independently (mpmath, 12 significant
+// digits), in testdata/gb_decimal_tables.csv: one line per table and ε of
+// gbTableEps, the values separated by semicolons.
+func TestGBDecimalTables(t *testing.T) {
+	tables := gbDecimalTables(t)
+	// MIA bounds: t (Humphries δ=0), Yeom, Erlingsson, Humphries δ=1e-5, δ=0.01.
+	mia := tables["mia"]
 	for i, eps := range gbTableEps {
 		r := mia[i]
 		gbCheck(t, "GBMIAHumphries(ε, 0)", GBMIAHumphries(eps, 0), r[0], gbDecimalTol)
@@ -200,16 +244,7 @@ func TestGBDecimalTables(t *testing.T) {
 	// Table 2 row-5 form at m = 10, which must NOT be reproduced where it
 	// differs (ε = 3, 5, 10: 1.71…, 1.78…, 1.79… > 1).
 	ms := []int{2, 3, 4, 10, 100}
-	b6u := [][6]float64{
-		{0.5, 0.333333333333, 0.25, 0.1, 0.01, 0.1},
-		{0.524979187479, 0.366638916639, 0.276292729519, 0.110517091808, 0.0110517091808, 0.110517091808},
-		{0.622459331202, 0.496612441602, 0.412180317675, 0.16487212707, 0.016487212707, 0.16487212707},
-		{0.73105857863, 0.641411438173, 0.596587867945, 0.271828182846, 0.0271828182846, 0.271828182846},
-		{0.880797077978, 0.841062770637, 0.821195616967, 0.738905609893, 0.0738905609893, 0.738905609893},
-		{0.952574126822, 0.93676550243, 0.928861190234, 0.91463342828, 0.200855369232, 1.71463342828},
-		{0.993307149076, 0.991076198768, 0.989960723614, 0.987952868336, 0.98674815517, 1.78795286834},
-		{0.999954602131, 0.999939469508, 0.999931903197, 0.999918283836, 0.99991011222, 1.79991828384},
-	}
+	b6u := tables["b6u"]
 	for i, eps := range gbTableEps {
 		for j, m := range ms {
 			gbCheck(t, "GBReRoExactUniform", GBReRoExactUniform(eps, m), b6u[i][j], gbDecimalTol)
@@ -222,57 +257,19 @@ func TestGBDecimalTables(t *testing.T) {
 	}
 
 	// Eq. 6 (also §8.1 and §8.2) for m = 2, 3, 4, 10, 100.
-	eq6 := [][5]float64{
-		{0, 0, 0, 0, 0},
-		{0.0249791874789, 0.0333055833053, 0.0262927295189, 0.0105170918076, 0.00105170918076},
-		{0.122459331202, 0.163279108269, 0.162180317675, 0.06487212707, 0.006487212707},
-		{0.23105857863, 0.30807810484, 0.346587867945, 0.171828182846, 0.0171828182846},
-		{0.380797077978, 0.507729437304, 0.571195616967, 0.638905609893, 0.0638905609893},
-		{0.452574126822, 0.603432169097, 0.678861190234, 0.81463342828, 0.190855369232},
-		{0.493307149076, 0.657742865434, 0.739960723614, 0.887952868336, 0.97674815517},
-		{0.499954602131, 0.666606136175, 0.749931903197, 0.899918283836, 0.98991011222},
-	}
-	for i, eps := range gbTableEps {
-		for j, m := range ms {
-			gbCheck(t, "GBUReRoUniform", GBUReRoUniform(eps, m), eq6[i][j], gbDecimalTol)
-		}
-	}
+	eq6 := tables["eq6"]
+	gbCheckGrid(t, "GBUReRoUniform", ms, eq6, GBUReRoUniform)
 
 	// Thm 7.2 for κ = 0.5, 0.1, 0.01.
 	kappas := []float64{0.5, 0.1, 0.01}
-	b8 := [][3]float64{
-		{0, 0, 0},
-		{0.0499583749579, 0.0105170918076, 0.00105170918076},
-		{0.244918662404, 0.06487212707, 0.006487212707},
-		{0.46211715726, 0.171828182846, 0.0171828182846},
-		{0.761594155956, 0.638905609893, 0.0638905609893},
-		{0.905148253645, 0.905148253645, 0.190855369232},
-		{0.986614298151, 0.986614298151, 0.986614298151},
-		{0.999909204263, 0.999909204263, 0.999909204263},
-	}
-	for i, eps := range gbTableEps {
-		for j, k := range kappas {
-			gbCheck(t, "GBUReRo", GBUReRo(eps, k), b8[i][j], gbDecimalTol)
-		}
-	}
+	b8 := tables["b8"]
+	gbCheckGrid(t, "GBUReRo", kappas, b8, GBUReRo)
 
 	// Balle (Prop 4.16) κe^ε: the first term of Prop 5.1; ReRoPure clips it at 1.
-	balle := [][3]float64{
-		{0.5, 0.1, 0.01},
-		{0.552585459038, 0.110517091808, 0.0110517091808},
-		{0.82436063535, 0.16487212707, 0.016487212707},
-		{1.35914091423, 0.271828182846, 0.0271828182846},
-		{3.69452804947, 0.738905609893, 0.0738905609893},
-		{10.0427684616, 2.00855369232, 0.200855369232},
-		{74.2065795513, 14.8413159103, 1.48413159103},
-		{11013.2328974, 2202.64657948, 220.264657948},
-	}
-	for i, eps := range gbTableEps {
-		for j, k := range kappas {
-			// m = 1<<40 makes the second term of Prop 5.1 inactive.
-			gbCheck(t, "Prop 5.1 raw, large m", gbReRoExactRaw(eps, k, 1<<40), balle[i][j], gbDecimalTol)
-		}
-	}
+	balle := tables["balle"]
+	// m = 1<<40 makes the second term of Prop 5.1 inactive.
+	gbCheckGrid(t, "Prop 5.1 raw, large m", kappas, balle,
+		func(eps, k float64) float64 { return gbReRoExactRaw(eps, k, 1<<40) })
 
 	// Non-uniform priors: Prop 5.1, Thm 7.3 as printed, combined
 	// min{Thm 7.3, t}; the exported functions clip Prop 5.1/Thm 7.3 at 1 and the combined
@@ -458,11 +455,7 @@ func gbBounds() []struct {
 			b{"Eq6", func(e float64) float64 { return GBUReRoUniform(e, m) }, 0, true},
 		)
 	}
-	for _, p := range []struct {
-		k0, kmin, mu float64
-		m            int
-	}{{0.7, 0.3, 0.58, 2}, {0.5, 0.1, 0.34, 4}, {0.5, 0.2, 0.38, 3}, {1, 0, 1, 2}, {1e-12, 1e-12, 1e-12, 1e12}} {
-		p := p
+	for _, p := range gbTestPriors {
 		out = append(out,
 			b{"Prop5.1", func(e float64) float64 { return GBReRoExact(e, p.k0, p.m) }, p.k0, false},
 			b{"Thm7.3", func(e float64) float64 { return GBUReRoExact(e, p.k0, p.kmin, p.m) }, 0, true},
@@ -610,11 +603,7 @@ func TestGBInverseRoundTrip(t *testing.T) {
 			pair{"Eq6", func(e float64) float64 { return GBUReRoUniform(e, m) }, func(g float64) (float64, bool) { return GBUReRoUniformEpsilon(g, m) }},
 		)
 	}
-	for _, p := range []struct {
-		k0, kmin, mu float64
-		m            int
-	}{{0.7, 0.3, 0.58, 2}, {0.5, 0.1, 0.34, 4}, {0.5, 0.2, 0.38, 3}, {1, 0, 1, 2}, {1e-12, 1e-12, 1e-12, 1e12}} {
-		p := p
+	for _, p := range gbTestPriors {
 		ps = append(ps,
 			pair{"Prop5.1", func(e float64) float64 { return GBReRoExact(e, p.k0, p.m) }, func(g float64) (float64, bool) { return GBReRoExactEpsilon(g, p.k0, p.m) }},
 			pair{"Thm7.3", func(e float64) float64 { return GBUReRoExact(e, p.k0, p.kmin, p.m) }, func(g float64) (float64, bool) { return GBUReRoExactEpsilon(g, p.k0, p.kmin, p.m) }},

@@ -1,6 +1,7 @@
 package curve
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
@@ -17,22 +18,14 @@ func TestEpsDeltaCatalogTable(t *testing.T) {
 	}
 	for _, r := range rows {
 		c := EpsDelta{Epsilon: r.eps, Delta: r.delta}
-		for _, x := range []struct {
-			what      string
-			got, want float64
-		}{
-			{"η", c.WorstAdvantage(), r.eta},
-			{"f(0.01)", c.TradeOff(0.01), r.f001},
-			{"f(0.1)", c.TradeOff(0.1), r.f01},
-			{"f(0.5)", c.TradeOff(0.5), r.f05},
-			{"adv(0.1)", c.Advantage(0.1), r.adv01},
-			{"1−f(0.01)−0.01", c.Advantage(0.01), 1 - r.f001 - 0.01},
-		} {
-			// Absolute 1e-10: the reference gives f to 10 significant digits,
-			// and the last row's advantage is derived from such an f.
-			if !approx.Near(x.got, x.want, 1e-10, 5e-10) {
-				t.Errorf("ε=%v δ=%v %s = %.12g, catalog %.10g", r.eps, r.delta, x.what, x.got, x.want)
-			}
-		}
+		// Absolute 1e-10: the reference gives f to 10 significant digits,
+		// and the last row's advantage is derived from such an f.
+		approx.CheckValues(t, fmt.Sprintf("ε=%v δ=%v", r.eps, r.delta), 1e-10, 5e-10,
+			approx.Value{What: "η", Got: c.WorstAdvantage(), Want: r.eta},
+			approx.Value{What: "f(0.01)", Got: c.TradeOff(0.01), Want: r.f001},
+			approx.Value{What: "f(0.1)", Got: c.TradeOff(0.1), Want: r.f01},
+			approx.Value{What: "f(0.5)", Got: c.TradeOff(0.5), Want: r.f05},
+			approx.Value{What: "adv(0.1)", Got: c.Advantage(0.1), Want: r.adv01},
+			approx.Value{What: "1−f(0.01)−0.01", Got: c.Advantage(0.01), Want: 1 - r.f001 - 0.01})
 	}
 }

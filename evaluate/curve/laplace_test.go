@@ -1,6 +1,7 @@
 package curve
 
 import (
+	"fmt"
 	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 	"math"
 	"testing"
@@ -18,23 +19,15 @@ func TestLaplaceCatalogTable(t *testing.T) {
 	}
 	for _, r := range rows {
 		c := Laplace{Epsilon: r.eps}
-		for _, x := range []struct {
-			what      string
-			got, want float64
-		}{
-			{"η", c.WorstAdvantage(), r.eta},
-			{"f(0.01)", c.TradeOff(0.01), r.f001},
-			{"f(0.1)", c.TradeOff(0.1), r.f01},
-			{"f(0.3)", c.TradeOff(0.3), r.f03},
-			{"f(0.7)", c.TradeOff(0.7), r.f07},
-			{"1−f(0.3)−0.3", c.Advantage(0.3), 1 - r.f03 - 0.3},
-			{"½(1−η)", (1 - c.WorstAdvantage()) / 2, r.r05},
-			{"δ(0)", c.DeltaAt(0), r.eta},
-		} {
-			if !approx.Near(x.got, x.want, 1e-10, 5e-10) {
-				t.Errorf("ε=%v %s = %.12g, catalog %.10g", r.eps, x.what, x.got, x.want)
-			}
-		}
+		approx.CheckValues(t, fmt.Sprintf("ε=%v", r.eps), 1e-10, 5e-10,
+			approx.Value{What: "η", Got: c.WorstAdvantage(), Want: r.eta},
+			approx.Value{What: "f(0.01)", Got: c.TradeOff(0.01), Want: r.f001},
+			approx.Value{What: "f(0.1)", Got: c.TradeOff(0.1), Want: r.f01},
+			approx.Value{What: "f(0.3)", Got: c.TradeOff(0.3), Want: r.f03},
+			approx.Value{What: "f(0.7)", Got: c.TradeOff(0.7), Want: r.f07},
+			approx.Value{What: "1−f(0.3)−0.3", Got: c.Advantage(0.3), Want: 1 - r.f03 - 0.3},
+			approx.Value{What: "½(1−η)", Got: (1 - c.WorstAdvantage()) / 2, Want: r.r05},
+			approx.Value{What: "δ(0)", Got: c.DeltaAt(0), Want: r.eta})
 	}
 }
 

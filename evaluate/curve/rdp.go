@@ -3,6 +3,7 @@ package curve
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
@@ -96,16 +97,8 @@ func (c RDP) Validate() error {
 // RDP guarantees to a trade-off curve (see RDP), rounded down. With no
 // usable guarantee it is 0 (no privacy).
 func (c RDP) TradeOff(alpha float64) float64 {
-	switch {
-	case math.IsNaN(alpha):
-		return alpha
-	case alpha >= 1:
-		return 0
-	case alpha <= 0:
-		if c.usable() {
-			return 1
-		}
-		return 0
+	if f, ok := c.tradeOffOutside(alpha); ok {
+		return f
 	}
 	g := newGapGeometry(alpha)
 	return g.clampedTradeOff(c.gap(g), c.WorstAdvantage)
@@ -116,19 +109,31 @@ func (c RDP) TradeOff(alpha float64) float64 {
 // that it keeps its relative precision for tiny b and tiny ε. It is rounded
 // up (never understates the risk), and capped by η.
 func (c RDP) Advantage(b float64) float64 {
-	switch {
-	case math.IsNaN(b):
-		return b
-	case b >= 1:
-		return 0
-	case b <= 0:
-		if c.usable() {
-			return 0
+	if f, ok := c.tradeOffOutside(b); ok {
+		if b <= 0 {
+			return 1 - f // 1 − f(0): b ≤ 0 is taken as 0
 		}
-		return 1
+		return f // 0 at b ≥ 1, NaN for NaN
 	}
 	g := newGapGeometry(b)
 	return g.clampedAdvantage(c.gap(g), c.WorstAdvantage)
+}
+
+// tradeOffOutside returns f(x) where x is not in (0, 1): NaN for NaN,
+// f = 0 at x ≥ 1, and at x ≤ 0 f = 1, or 0 when no guarantee is usable (no
+// privacy). ok is false for x in (0, 1), where the orders decide.
+func (c RDP) tradeOffOutside(x float64) (f float64, ok bool) {
+	switch {
+	case math.IsNaN(x):
+		return x, true
+	case x >= 1:
+		return 0, true
+	case x > 0:
+		return 0, false
+	case c.usable():
+		return 1, true
+	}
+	return 0, true
 }
 
 // WorstAdvantage returns η = max_α (1 − f(α) − α) (Kulynych et al. 2025,
@@ -170,12 +175,7 @@ func (c RDP) EpsilonAt(delta float64) float64 {
 		return 0
 	}
 	best := math.Inf(1)
-	n := min(len(c.Orders), len(c.Epsilons))
-	for i := 0; i < n; i++ {
-		o, ok := newRenyiOrder(c.Orders[i], c.Epsilons[i])
-		if !ok {
-			continue
-		}
+	for o := range c.orders() {
 		if o.identity() {
 			return 0
 		}
@@ -201,12 +201,7 @@ func (c RDP) DeltaAt(eps float64) float64 {
 	}
 	eps = math.Max(eps, 0)
 	best := math.Inf(1)
-	n := min(len(c.Orders), len(c.Epsilons))
-	for i := 0; i < n; i++ {
-		o, ok := newRenyiOrder(c.Orders[i], c.Epsilons[i])
-		if !ok {
-			continue
-		}
+	for o := range c.orders() {
 		best = math.Min(best, o.deltaAt(eps))
 	}
 	if best > 0 {
@@ -217,13 +212,23 @@ func (c RDP) DeltaAt(eps float64) float64 {
 
 // usable reports whether at least one guarantee constrains the mechanism.
 func (c RDP) usable() bool {
-	n := min(len(c.Orders), len(c.Epsilons))
-	for i := 0; i < n; i++ {
-		if _, ok := newRenyiOrder(c.Orders[i], c.Epsilons[i]); ok {
-			return true
-		}
+	for range c.orders() {
+		return true
 	}
 	return false
+}
+
+// orders yields the guarantees that constrain the mechanism, in the order
+// given (see newRenyiOrder); pairs beyond the shorter slice are ignored.
+func (c RDP) orders() iter.Seq[renyiOrder] {
+	return func(yield func(renyiOrder) bool) {
+		n := min(len(c.Orders), len(c.Epsilons))
+		for i := 0; i < n; i++ {
+			if o, ok := newRenyiOrder(c.Orders[i], c.Epsilons[i]); ok && !yield(o) {
+				return
+			}
+		}
+	}
 }
 
 // gap returns the parameter t of the curve at g.x: the minimum over the
@@ -242,13 +247,8 @@ func (c RDP) gap(g gapGeometry) float64 {
 // there cannot lower it). Each root is a valid (conservative) value, so is
 // the result.
 func (c RDP) minRoot(root func(renyiOrder, float64) float64, point func(float64) gapPoint) float64 {
-	n := min(len(c.Orders), len(c.Epsilons))
-	orders := make([]renyiOrder, 0, n)
-	for i := 0; i < n; i++ {
-		o, ok := newRenyiOrder(c.Orders[i], c.Epsilons[i])
-		if !ok {
-			continue
-		}
+	orders := make([]renyiOrder, 0, min(len(c.Orders), len(c.Epsilons)))
+	for o := range c.orders() {
 		if o.identity() {
 			return math.Inf(-1)
 		}

@@ -468,49 +468,27 @@ func TestRDPEdges(t *testing.T) {
 
 var benchGPT2 = DPSGD{NoiseMultiplier: 0.5715066078978425, SampleRate: 0.0038010957846441, Steps: 792}
 
-func BenchmarkRDPTradeOff(b *testing.B) {
-	r := benchGPT2.RDP()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		r.TradeOff(0.1)
-	}
-}
-
-func BenchmarkRDPAdvantageTinyBaseline(b *testing.B) {
-	r := benchGPT2.RDP()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		r.Advantage(1e-9)
-	}
-}
-
-func BenchmarkRDPWorstAdvantage(b *testing.B) {
-	r := benchGPT2.RDP()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		r.WorstAdvantage()
-	}
-}
-
-func BenchmarkRDPEpsilonAt(b *testing.B) {
-	r := benchGPT2.RDP()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		r.EpsilonAt(1e-5)
-	}
-}
-
-func BenchmarkZCDPTradeOff(b *testing.B) {
-	z := ZCDP{Rho: 0.5}
-	for i := 0; i < b.N; i++ {
-		z.TradeOff(0.1)
-	}
-}
-
-func BenchmarkZCDPWorstAdvantage(b *testing.B) {
-	z := ZCDP{Rho: 0.5}
-	for i := 0; i < b.N; i++ {
-		z.WorstAdvantage()
+// BenchmarkCurves times the RDP curve of a DP-SGD run (GPT-2 fine-tuning,
+// Kulynych et al. 2025 §4.2) and a zCDP curve, one sub-benchmark per
+// method.
+func BenchmarkCurves(b *testing.B) {
+	r, z := benchGPT2.RDP(), ZCDP{Rho: 0.5}
+	for _, bm := range []struct {
+		name string
+		call func()
+	}{
+		{"RDPTradeOff", func() { r.TradeOff(0.1) }},
+		{"RDPAdvantageTinyBaseline", func() { r.Advantage(1e-9) }},
+		{"RDPWorstAdvantage", func() { r.WorstAdvantage() }},
+		{"RDPEpsilonAt", func() { r.EpsilonAt(1e-5) }},
+		{"ZCDPTradeOff", func() { z.TradeOff(0.1) }},
+		{"ZCDPWorstAdvantage", func() { z.WorstAdvantage() }},
+	} {
+		b.Run(bm.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				bm.call()
+			}
+		})
 	}
 }
 

@@ -1,11 +1,12 @@
 package curve
 
 import (
-	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 	"math"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 )
 
 // TestReferenceRDP compares the RDP, zCDP and DP-SGD conversions with
@@ -29,11 +30,7 @@ import (
 // ε(δ) ≥ ref − 1e-9 (the Go zCDP search uses a finite order grid, so its
 // curve may lie slightly below and its ε(δ) slightly above the supremum).
 func TestReferenceRDP(t *testing.T) {
-	recs := approx.ReadCSV(t, "testdata/reference_rdp.csv")
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
+	recs, col := approx.ReadTable(t, "testdata/reference_rdp.csv")
 	const (
 		absTol   = 1e-6
 		consTol  = 1e-12
@@ -96,7 +93,7 @@ func TestReferenceRDP(t *testing.T) {
 		}
 	}
 	counts := map[string]int{}
-	for i, rec := range recs[1:] {
+	for i, rec := range recs {
 		line := i + 2
 		kind := rec[col["kind"]]
 		counts[kind]++

@@ -115,13 +115,8 @@ func (c RandomizedResponse) truthProbability() float64 {
 // and 0 for ε' ≥ ε; δ(0) = η. It is computed as −p·expm1(ε' − ε). Negative ε'
 // is treated as 0.
 func (c RandomizedResponse) DeltaAt(epsPrime float64) float64 {
-	switch {
-	case math.IsNaN(epsPrime):
-		return epsPrime
-	case c.Categories <= 1:
-		return 0
-	case c.vacuous():
-		return 1
+	if v, ok := c.privacyProfileEdge(epsPrime, 1); ok {
+		return v
 	}
 	epsPrime = math.Max(epsPrime, 0)
 	if epsPrime >= c.Epsilon {
@@ -133,17 +128,30 @@ func (c RandomizedResponse) DeltaAt(epsPrime float64) float64 {
 	return -c.truthProbability() * math.Expm1(epsPrime-c.Epsilon)
 }
 
+// privacyProfileEdge returns DeltaAt(x) or EpsilonAt(x) where it does not
+// depend on ε: NaN for a NaN argument, 0 for at most one category (the
+// output reveals nothing), and ifVacuous for a vacuous curve (no privacy).
+// ok is false when the profile must be computed.
+func (c RandomizedResponse) privacyProfileEdge(x, ifVacuous float64) (v float64, ok bool) {
+	switch {
+	case math.IsNaN(x):
+		return x, true
+	case c.Categories <= 1:
+		return 0, true
+	case c.vacuous():
+		return ifVacuous, true
+	}
+	return 0, false
+}
+
 // EpsilonAt returns the smallest ε' ≥ 0 with δ(ε') ≤ δ (see DeltaAt):
 // ε' = ε + ln(1 − δ/p), and 0 when δ ≥ η. The value is rounded up and then
 // checked: it is raised until δ(ε') ≤ δ holds as computed. δ = 0 gives ε.
 func (c RandomizedResponse) EpsilonAt(delta float64) float64 {
+	if v, ok := c.privacyProfileEdge(delta, math.Inf(1)); ok {
+		return v
+	}
 	switch {
-	case math.IsNaN(delta):
-		return delta
-	case c.Categories <= 1:
-		return 0
-	case c.vacuous():
-		return math.Inf(1)
 	case delta <= 0:
 		return c.Epsilon
 	case delta >= c.WorstAdvantage():

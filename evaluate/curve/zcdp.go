@@ -55,16 +55,13 @@ func (c ZCDP) order(a float64) (renyiOrder, bool) {
 // TradeOff returns f(α) = sup_{β>1} f_β(α) with ε_β = ρβ (see ZCDP), rounded
 // down.
 func (c ZCDP) TradeOff(alpha float64) float64 {
-	switch {
-	case math.IsNaN(alpha):
+	if math.IsNaN(alpha) {
 		return alpha
-	case alpha >= 1:
-		return 0
-	case c.vacuous():
-		return 0
-	case alpha <= 0:
-		return 1
-	case c.Rho == 0:
+	}
+	if f, ok := tradeOffAtEdges(alpha, c.vacuous()); ok {
+		return f
+	}
+	if c.Rho == 0 {
 		return 1 - alpha
 	}
 	g := newGapGeometry(alpha)
@@ -187,21 +184,13 @@ func (c ZCDP) EpsilonAt(delta float64) float64 {
 	}
 	lo := float64(max(bestK-1, zcdpGridLo)) * step
 	hi := float64(min(bestK+1, zcdpGridHi)) * step
-	const invPhi = 0.6180339887498949
-	s1, s2 := hi-invPhi*(hi-lo), lo+invPhi*(hi-lo)
-	v1, v2 := phi(s1), phi(s2)
-	for hi-lo > 1e-12 {
-		if v1 <= v2 {
-			hi, s2, v2 = s2, s1, v1
-			s1 = hi - invPhi*(hi-lo)
-			v1 = phi(s1)
-		} else {
-			lo, s1, v1 = s1, s2, v2
-			s2 = lo + invPhi*(hi-lo)
-			v2 = phi(s2)
-		}
+	g := numeric.Golden{A: lo, B: hi}
+	g.C, g.D = numeric.GoldenPoints(lo, hi)
+	g.FC, g.FD = phi(g.C), phi(g.D)
+	for g.B-g.A > 1e-12 {
+		g.Step(phi)
 	}
-	best = math.Min(best, math.Min(v1, v2))
+	best = math.Min(best, math.Min(g.FC, g.FD))
 	if best <= 0 {
 		return 0
 	}

@@ -5,6 +5,8 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 )
 
@@ -46,14 +48,7 @@ func refDP(b, q []float64) []float64 {
 		}
 		p[0] *= q[i]
 	}
-	var s float64
-	for _, v := range p {
-		s += v
-	}
-	for k := range p {
-		p[k] /= s
-	}
-	return p
+	return approx.Normalise(p)
 }
 
 // refTails returns T[v] = Σ_{k≥v} p[k] for v = 0..len(p), summed from the top.
@@ -63,17 +58,6 @@ func refTails(p []float64) []float64 {
 		t[k] = t[k+1] + p[k]
 	}
 	return t
-}
-
-// logAddExp returns ln(eᵃ + eᵇ).
-func logAddExp(a, b float64) float64 {
-	if a < b {
-		a, b = b, a
-	}
-	if math.IsInf(b, -1) {
-		return a
-	}
-	return a + math.Log1p(math.Exp(b-a))
 }
 
 // refLogDP is the same DP in log space: lp[k] = ln Pr[S = k], exact far
@@ -87,13 +71,13 @@ func refLogDP(b, q []float64) []float64 {
 	for i := range b {
 		lb, lq := math.Log(b[i]), math.Log(q[i])
 		for k := i + 1; k >= 1; k-- {
-			lp[k] = logAddExp(lp[k]+lq, lp[k-1]+lb)
+			lp[k] = numeric.LogSumExp(lp[k]+lq, lp[k-1]+lb)
 		}
 		lp[0] += lq
 	}
 	lz := math.Inf(-1)
 	for _, v := range lp {
-		lz = logAddExp(lz, v)
+		lz = numeric.LogSumExp(lz, v)
 	}
 	for k := range lp {
 		lp[k] -= lz
@@ -107,12 +91,12 @@ func refLogTails(lp []float64) (up, down []float64) {
 	up = make([]float64, n+1)
 	up[n] = math.Inf(-1)
 	for k := n - 1; k >= 0; k-- {
-		up[k] = logAddExp(up[k+1], lp[k])
+		up[k] = numeric.LogSumExp(up[k+1], lp[k])
 	}
 	down = make([]float64, n)
 	acc := math.Inf(-1)
 	for k := 0; k < n; k++ {
-		acc = logAddExp(acc, lp[k])
+		acc = numeric.LogSumExp(acc, lp[k])
 		down[k] = acc
 	}
 	return up, down

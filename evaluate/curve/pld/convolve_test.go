@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 )
 
@@ -25,14 +26,14 @@ func TestConvolveErrorBound(t *testing.T) {
 				d := (float64(i) - c) / (float64(n) / 40)
 				x[i] = math.Exp(-d*d/2) + 1e-12*rng.Float64()
 			}
-			return normalise(x)
+			return approx.Normalise(x)
 		},
 		"flat": func(n int) []float64 {
 			x := make([]float64, n)
 			for i := range x {
 				x[i] = rng.Float64()
 			}
-			return normalise(x)
+			return approx.Normalise(x)
 		},
 		"spike": func(n int) []float64 {
 			x := make([]float64, n)
@@ -40,7 +41,7 @@ func TestConvolveErrorBound(t *testing.T) {
 				x[i] = 1e-9 * rng.Float64()
 			}
 			x[n/2] = 1
-			return normalise(x)
+			return approx.Normalise(x)
 		},
 	}
 	lengths := []int{300, 4000}
@@ -67,15 +68,4 @@ func TestConvolveErrorBound(t *testing.T) {
 			}
 		}
 	}
-}
-
-func normalise(x []float64) []float64 {
-	var s float64
-	for _, v := range x {
-		s += v
-	}
-	for i := range x {
-		x[i] /= s
-	}
-	return x
 }

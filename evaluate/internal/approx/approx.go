@@ -80,3 +80,49 @@ func ReadCSV(t *testing.T, path string) [][]string {
 	}
 	return recs
 }
+
+// ReadTable reads a whole reference file with a header line and returns
+// its data records and the index of each column named in the header.
+func ReadTable(t *testing.T, path string) (recs [][]string, col map[string]int) {
+	t.Helper()
+	all := ReadCSV(t, path)
+	if len(all) == 0 {
+		t.Fatalf("%s: no header line", path)
+	}
+	col = make(map[string]int, len(all[0]))
+	for i, h := range all[0] {
+		col[h] = i
+	}
+	return all[1:], col
+}
+
+// Value is one computed value and the reference value it is checked
+// against.
+type Value struct {
+	What      string
+	Got, Want float64
+}
+
+// CheckValues reports each value that is not Near its reference within abs
+// or rel, naming it after where (the row of the reference table).
+func CheckValues(t *testing.T, where string, abs, rel float64, values ...Value) {
+	t.Helper()
+	for _, v := range values {
+		if !Near(v.Got, v.Want, abs, rel) {
+			t.Errorf("%s %s = %.12g, catalog %.10g", where, v.What, v.Got, v.Want)
+		}
+	}
+}
+
+// Normalise divides x by its sum in place and returns it: a reference
+// probability vector from unnormalised weights.
+func Normalise(x []float64) []float64 {
+	var s float64
+	for _, v := range x {
+		s += v
+	}
+	for i := range x {
+		x[i] /= s
+	}
+	return x
+}
