@@ -170,7 +170,9 @@ func TestColumnarCSV(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Run("bad: too many fields", func(t *testing.T) { sameAsRowBuild(t, bad, readers.Options{}, build.Options{Columns: []string{"name"}}) })
+	t.Run("bad: too many fields", func(t *testing.T) {
+		sameAsRowBuild(t, bad, readers.Options{}, build.Options{Columns: []string{"name"}})
+	})
 }
 
 // columnarParquet writes a Parquet file of n rows in row groups of 700
@@ -218,14 +220,22 @@ func columnarParquet(t *testing.T, n int) string {
 		appendOr(2, func() { _ = rb.Field(2).(*array.BinaryDictionaryBuilder).AppendString(words[rng.IntN(4)]) })
 		appendOr(3, func() { rb.Field(3).(*array.Int32Builder).Append(int32(rng.IntN(7) - 3)) })
 		appendOr(4, func() { rb.Field(4).(*array.Int64Builder).Append(int64(rng.IntN(60)) * 1e12) })
-		appendOr(5, func() { rb.Field(5).(*array.Uint64Builder).Append([]uint64{0, 5, math.MaxUint64, 1 << 63}[rng.IntN(4)]) })
+		appendOr(5, func() {
+			rb.Field(5).(*array.Uint64Builder).Append([]uint64{0, 5, math.MaxUint64, 1 << 63}[rng.IntN(4)])
+		})
 		appendOr(6, func() { rb.Field(6).(*array.Float32Builder).Append([]float32{0.1, 2.5, -1, 1e-7}[rng.IntN(4)]) })
-		appendOr(7, func() { rb.Field(7).(*array.Float64Builder).Append([]float64{0, math.Copysign(0, -1), 0.1, 1e21, 3}[rng.IntN(5)]) })
+		appendOr(7, func() {
+			rb.Field(7).(*array.Float64Builder).Append([]float64{0, math.Copysign(0, -1), 0.1, 1e21, 3}[rng.IntN(5)])
+		})
 		appendOr(8, func() { rb.Field(8).(*array.Date32Builder).Append(arrow.Date32(19000 + rng.IntN(3))) })
 		appendOr(9, func() { rb.Field(9).(*array.BooleanBuilder).Append(rng.IntN(3) == 0) })
-		appendOr(10, func() { rb.Field(10).(*array.TimestampBuilder).Append(arrow.Timestamp(1_700_000_000_000 + int64(rng.IntN(3)))) })
+		appendOr(10, func() {
+			rb.Field(10).(*array.TimestampBuilder).Append(arrow.Timestamp(1_700_000_000_000 + int64(rng.IntN(3))))
+		})
 		appendOr(11, func() { rb.Field(11).(*array.Decimal128Builder).Append(decimal128.FromI64(int64(rng.IntN(3)) * 150)) })
-		appendOr(12, func() { rb.Field(12).(*array.BinaryBuilder).Append([][]byte{{0xff, 0}, []byte("ok"), []byte("0x00")}[rng.IntN(3)]) })
+		appendOr(12, func() {
+			rb.Field(12).(*array.BinaryBuilder).Append([][]byte{{0xff, 0}, []byte("ok"), []byte("0x00")}[rng.IntN(3)])
+		})
 		rb.Field(13).(*array.Int64Builder).Append(int64(rng.IntN(4)))
 		appendOr(14, func() { rb.Field(14).(*array.StringBuilder).Append([]string{"1.5", " 2 ", "3", ""}[rng.IntN(4)]) })
 	}
