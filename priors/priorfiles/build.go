@@ -27,11 +27,14 @@ func BuildFile(path string, ropts readers.Options, opts build.Options) (*build.R
 }
 
 // Rows returns the tables opened by package readers as the rows package
-// priors reads.
+// priors reads: a Parquet table as build.Batches, read column by column.
 func Rows(tables []readers.Table) []priors.Rows {
 	rows := make([]priors.Rows, len(tables))
 	for i, t := range tables {
 		rows[i] = t
+		if cb, ok := t.(readers.ColumnBatches); ok {
+			rows[i] = &parquetBatches{Table: t, cb: cb}
+		}
 	}
 	return rows
 }
