@@ -150,12 +150,78 @@ func (b *builder) addBatch(ti int, t Batches, bt Batch, at []int) error {
 			limit, limitCol, limitErr = k, c.idx[ti], err
 		}
 	}
+	if b.marginalsOnly() {
+		b.countMarginals(limit)
+		return limitErr
+	}
 	for i := range limit {
 		if err := b.addBatchRow(ti, t, bt, at, i); err != nil {
 			return err
 		}
 	}
 	return limitErr
+}
+
+// marginalsOnly reports whether the build counts only the marginals of
+// single columns, one record per row: no known columns, count column,
+// ordinal column or joint attribute.
+func (b *builder) marginalsOnly() bool {
+	if b.known != nil || b.countCol >= 0 || len(b.wins) > 0 {
+		return false
+	}
+	for _, t := range b.cats {
+		if t.joint != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// countMarginals counts the first n rows of a batch whose value ids are
+// read, when the build counts marginals only: column by column, as
+// addBatchRow would row by row (a default attribute is dropped at the row
+// where its column passes MaxCategories values, the attributes dropped in
+// the order of those rows).
+func (b *builder) countMarginals(n int) {
+	b.res.Rows += int64(n)
+	b.res.Records += int64(n)
+	type drop struct{ row, cat int }
+	var drops []drop
+	for k, t := range b.cats {
+		if t.dropped {
+			continue
+		}
+		c := b.cols[t.cols[0]]
+		ids := c.ids[:n]
+		if t.auto {
+			for i, v := range ids {
+				if c.in.over(v) {
+					ids = ids[:i]
+					drops = append(drops, drop{i, k})
+					break
+				}
+			}
+		}
+		if m := len(c.in.vals); len(t.counts) < m {
+			t.counts = append(t.counts, make([]int64, m-len(t.counts))...)
+		}
+		// Without known columns an empty cell's id is noID, or that of ""
+		// with MissingAsValue, which is then a value (valueOf).
+		counts := t.counts
+		var missing int64
+		for _, v := range ids {
+			if v == noID {
+				missing++
+			} else {
+				counts[v]++
+			}
+		}
+		t.missing += missing
+	}
+	slices.SortStableFunc(drops, func(x, y drop) int { return x.row - y.row })
+	for _, d := range drops {
+		b.dropAuto(b.cats[d.cat])
+	}
 }
 
 // addBatchRow counts row i of a batch whose value ids are read (see

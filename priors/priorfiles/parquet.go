@@ -95,6 +95,7 @@ type arrowColumn struct {
 	dictCell func(i int) (table.Cell, error)
 	// integers (by value), floats (by bits) and booleans met
 	known map[uint64]uint32
+	small []uint32     // 1 + the id of key k < smallKeys, or 0
 	vals  build.Values // the numbering of the ids kept
 	buf   []byte
 }
@@ -120,7 +121,7 @@ func (c *arrowColumn) cell(i int) (table.Cell, error) {
 // ids sets ids[i] to the id of row i's value (see build.Batch.IDs).
 func (c *arrowColumn) ids(vals build.Values, ids []uint32) (int, error) {
 	if vals != c.vals { // another builder column reads the same column
-		c.vals, c.known = vals, nil
+		c.vals, c.known, c.small = vals, nil, nil
 		c.dictIDs, c.dictSeen, c.dictCell = c.dictIDs[:0], c.dictSeen[:0], nil
 	}
 	switch a := c.arr.(type) {
@@ -234,17 +235,33 @@ func numberIDs[T any](c *arrowColumn, a arrow.Array, values []T, vals build.Valu
 
 // id returns the id of the value of key k, formatted by format when new.
 func (c *arrowColumn) id(vals build.Values, k uint64, format func([]byte, uint64) []byte) uint32 {
-	if id, ok := c.known[k]; ok {
+	if k < smallKeys {
+		if c.small == nil {
+			c.small = make([]uint32, smallKeys)
+		}
+		if id := c.small[k]; id != 0 {
+			return id - 1
+		}
+	} else if id, ok := c.known[k]; ok {
 		return id
-	}
-	if c.known == nil {
-		c.known = map[uint64]uint32{}
 	}
 	c.buf = format(c.buf[:0], k)
 	id := vals.Canonical(c.buf)
-	c.known[k] = id
+	if k < smallKeys {
+		c.small[k] = id + 1
+	} else {
+		if c.known == nil {
+			c.known = map[uint64]uint32{}
+		}
+		c.known[k] = id
+	}
 	return id
 }
+
+// smallKeys bounds the keys whose ids an arrowColumn keeps in a slice
+// (small whole numbers, as categories coded as integers are) rather than
+// a map.
+const smallKeys = 1 << 12
 
 // Keys of values, and their text as build.Values.Canonical wants it (the
 // text of the cells the Parquet reader makes: Integer, Number, Bool).
