@@ -44,6 +44,21 @@ func rowBuild(path string, ropts readers.Options, opts build.Options) (*build.Re
 	return build.Priors(rows, opts)
 }
 
+// batchBuild is BuildFile with CSV and TSV records read in batches of
+// ropts.BatchRows.
+func batchBuild(path string, ropts readers.Options, opts build.Options) (*build.Result, error) {
+	tables, err := readers.Open(path, ropts)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		for _, t := range tables {
+			t.Close()
+		}
+	}()
+	return build.Priors(priorfiles.RowsInBatches(tables, ropts.BatchRows), opts)
+}
+
 // written returns the three CSV tables WriteResult writes for res, in
 // order, read back as bytes.
 func written(t *testing.T, res *build.Result) [][]byte {
@@ -75,6 +90,9 @@ func sameAsRowBuild(t *testing.T, path string, ropts readers.Options, opts build
 	t.Helper()
 	want, werr := rowBuild(path, ropts, opts)
 	got, gerr := priorfiles.BuildFile(path, ropts, opts)
+	if gerr == nil && ropts.BatchRows > 0 { // CSV records in batches of BatchRows too
+		got, gerr = batchBuild(path, ropts, opts)
+	}
 	if (werr == nil) != (gerr == nil) || (werr != nil && werr.Error() != gerr.Error()) {
 		t.Fatalf("error %v, want %v", gerr, werr)
 	}
@@ -162,17 +180,28 @@ func TestColumnarCSV(t *testing.T) {
 		{"bad ordinal", build.Options{Ordinal: []string{"note"}}},
 		{"bad count", build.Options{CountColumn: "name"}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { sameAsRowBuild(t, path, readers.Options{}, c.opts) })
+	for _, batch := range []int{0, 1, 3} {
+		for _, c := range cases {
+			t.Run(fmt.Sprintf("%s/batch%d", c.name, batch), func(t *testing.T) {
+				sameAsRowBuild(t, path, readers.Options{BatchRows: batch}, c.opts)
+			})
+		}
 	}
-	bad := filepath.Join(t.TempDir(), "bad.csv")
-	text := quotedCSV + "zed,Bend,1,2,true,y,extra\n"
-	if err := os.WriteFile(bad, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
+	// Records that are errors, in a column the build does not use: the
+	// build stops at them all the same.
+	for name, tail := range map[string]string{
+		"too many fields": "zed,Bend,1,2,true,y,extra\n",
+		"not UTF-8":       "zed,Bend,1,2,true,\xff\n",
+		"cut":             "zed,Bend,1,2,true,\"y\n",
+	} {
+		bad := filepath.Join(t.TempDir(), "bad.csv")
+		if err := os.WriteFile(bad, []byte(quotedCSV+tail), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Run("bad: "+name, func(t *testing.T) {
+			sameAsRowBuild(t, bad, readers.Options{Encoding: "utf-8", BatchRows: 4}, build.Options{Columns: []string{"name"}})
+		})
 	}
-	t.Run("bad: too many fields", func(t *testing.T) {
-		sameAsRowBuild(t, bad, readers.Options{}, build.Options{Columns: []string{"name"}})
-	})
 }
 
 // columnarParquet writes a Parquet file of n rows in row groups of 700
