@@ -2,6 +2,7 @@ package priorfiles_test
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -21,6 +22,7 @@ import (
 	"github.com/riskbatch/riskbatch/priors/build"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
+	"github.com/riskbatch/riskbatch/writers"
 )
 
 // benchColumns describes the 12 columns of the generated file: name, kind
@@ -217,4 +219,72 @@ func benchPeak(b *testing.B, run func() error) {
 	}
 	b.ReportMetric(float64(inuse)/(1<<20), "peak-HeapInuse-MiB")
 	b.ReportMetric(float64(sys)/(1<<20), "peak-HeapSys-MiB")
+}
+
+// BenchmarkMarginals1e6 counts the marginals of two columns of the
+// generated 10^6-row Parquet file (region, a string column, and age, an
+// integer column with nulls), as `riskbatch priors --columns region,age`
+// does before writing: the case cmd/riskbatch-bench times against
+// DuckDB's GROUP BY counts.
+func BenchmarkMarginals1e6(b *testing.B) {
+	benchBuild(b, benchFile(b), build.Options{Columns: []string{"region", "age"}})
+}
+
+// BenchmarkConditional1e6 counts a conditional prior of the generated
+// 10^6-row Parquet file: occupation given sex and region.
+func BenchmarkConditional1e6(b *testing.B) {
+	benchBuild(b, benchFile(b), build.Options{Columns: []string{"occupation"}, Given: []string{"sex", "region"}})
+}
+
+// BenchmarkMarginalsCSV1e6 is BenchmarkMarginals1e6 on the same rows as
+// CSV.
+func BenchmarkMarginalsCSV1e6(b *testing.B) {
+	path := benchFile(b)
+	csv := filepath.Join(b.TempDir(), "bench.csv")
+	tables, err := readers.Open(path, readers.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tables[0].Close()
+	w, err := writers.Create(csv, writers.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Abort()
+	if err := w.WriteHeader(tables[0].Columns()); err != nil {
+		b.Fatal(err)
+	}
+	for {
+		row, err := tables[0].Next()
+		if err == io.EOF {
+			break
+		}
+		if err == nil {
+			err = w.Write(row.Cells)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	benchBuild(b, csv, build.Options{Columns: []string{"region", "age"}})
+}
+
+// benchBuild builds the priors of the file at path b.N times and reports
+// rows per second.
+func benchBuild(b *testing.B, path string, opts build.Options) {
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		res, err := priorfiles.BuildFile(path, readers.Options{}, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Records != 1_000_000 {
+			b.Fatalf("%d records", res.Records)
+		}
+	}
+	b.ReportMetric(float64(b.N)*1e6/b.Elapsed().Seconds(), "rows/s")
 }
