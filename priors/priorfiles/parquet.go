@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 
 	"github.com/riskbatch/riskbatch/internal/arrowcell"
 	"github.com/riskbatch/riskbatch/priors/build"
@@ -198,9 +199,9 @@ func (c *arrowColumn) dictionaryIDs(a *array.Dictionary, vals build.Values, ids 
 		return c.dictIDs[k], nil
 	}
 	idx, fast := a.Indices().(*array.Int32)
-	nulls := a.NullN() > 0
+	null := nullAt(a)
 	for i := range ids {
-		if nulls && a.IsNull(i) {
+		if null != nil && null(i) {
 			ids[i] = vals.Empty()
 			continue
 		}
@@ -222,15 +223,37 @@ func (c *arrowColumn) dictionaryIDs(a *array.Dictionary, vals build.Values, ids 
 // numberIDs numbers the values of a column of integers or floats, each
 // distinct value (by key) formatted once.
 func numberIDs[T any](c *arrowColumn, a arrow.Array, values []T, vals build.Values, ids []uint32, key func(T) uint64, format func([]byte, uint64) []byte) (int, error) {
-	nulls := a.NullN() > 0
-	for i := range ids {
-		if nulls && a.IsNull(i) {
+	if c.small == nil {
+		c.small = make([]uint32, smallKeys)
+	}
+	small := c.small
+	var bits []byte
+	off := 0
+	if a.NullN() > 0 {
+		bits, off = a.NullBitmapBytes(), a.Data().Offset()
+	}
+	for i, v := range values[:len(ids)] {
+		if bits != nil && bitutil.BitIsNotSet(bits, off+i) {
 			ids[i] = vals.Empty()
 			continue
 		}
-		ids[i] = c.id(vals, key(values[i]), format)
+		k := key(v)
+		if k < smallKeys && small[k] != 0 {
+			ids[i] = small[k] - 1
+			continue
+		}
+		ids[i] = c.id(vals, k, format)
 	}
 	return len(ids), nil
+}
+
+// nullAt returns whether row i of a is null, or nil when a has no nulls.
+func nullAt(a arrow.Array) func(i int) bool {
+	if a.NullN() == 0 {
+		return nil
+	}
+	bits, off := a.NullBitmapBytes(), a.Data().Offset()
+	return func(i int) bool { return bitutil.BitIsNotSet(bits, off+i) }
 }
 
 // id returns the id of the value of key k, formatted by format when new.
