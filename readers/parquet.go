@@ -74,6 +74,9 @@ type parquetTable struct {
 	// SelectColumns): the Parquet leaf columns leaves, of which those in
 	// dictLeaves are read as Arrow dictionary arrays.
 	sel, leaves, dictLeaves []int
+	// recycle, when not nil, allocates the batches of ReadBatch, whose
+	// buffers are not used after the next call (see recycler).
+	recycle *recycler
 
 	getters []getter // for the current batch
 	cellErr error    // set by a getter whose value cannot be read
@@ -363,7 +366,11 @@ func (t *parquetTable) startGroup(g int) error {
 	for _, leaf := range t.dictLeaves {
 		props.SetReadDict(leaf, true)
 	}
-	fr, err := pqarrow.NewFileReader(pf, props, memory.DefaultAllocator)
+	var mem memory.Allocator = memory.DefaultAllocator
+	if t.recycle != nil {
+		mem = t.recycle
+	}
+	fr, err := pqarrow.NewFileReader(pf, props, mem)
 	if err != nil {
 		return damaged(err)
 	}

@@ -66,6 +66,7 @@ func (t *parquetTable) SelectColumns(cols []int) error {
 		}
 	}
 	t.sel = slices.Clone(cols)
+	t.recycle = newRecycler()
 	return nil
 }
 

@@ -1,0 +1,53 @@
+package readers
+
+import "github.com/apache/arrow-go/v18/arrow/memory"
+
+// recycler is an Arrow allocator that keeps the buffers freed to it and
+// hands them out again, cleared, for allocations of the same size: reading
+// a file batch after batch of the same length then allocates little, and
+// the garbage collector runs less. It holds at most maxKept buffers of
+// each size, and is not safe for concurrent use (a table is read by one
+// goroutine).
+type recycler struct {
+	free map[int][][]byte
+}
+
+// maxKept bounds the buffers a recycler keeps per size.
+const maxKept = 16
+
+func newRecycler() *recycler { return &recycler{free: map[int][][]byte{}} }
+
+// Allocate returns a cleared buffer of size bytes.
+func (r *recycler) Allocate(size int) []byte {
+	if list := r.free[size]; len(list) > 0 {
+		b := list[len(list)-1]
+		r.free[size] = list[:len(list)-1]
+		clear(b)
+		return b
+	}
+	return memory.DefaultAllocator.Allocate(size)
+}
+
+// Reallocate returns a buffer of size bytes holding b's bytes.
+func (r *recycler) Reallocate(size int, b []byte) []byte {
+	if size <= cap(b) {
+		old := len(b)
+		b = b[:size]
+		if size > old {
+			clear(b[old:])
+		}
+		return b
+	}
+	nb := r.Allocate(size)
+	copy(nb, b)
+	r.Free(b)
+	return nb
+}
+
+// Free keeps b for a later allocation of its size.
+func (r *recycler) Free(b []byte) {
+	if len(b) == 0 || len(r.free[len(b)]) >= maxKept {
+		return
+	}
+	r.free[len(b)] = append(r.free[len(b)], b)
+}
