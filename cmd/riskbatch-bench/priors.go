@@ -3,20 +3,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"math"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/riskbatch/riskbatch/internal/surveydata"
 )
 
 // priorsRows is the size of the Parquet file `riskbatch priors` counts.
@@ -52,17 +45,19 @@ func priorsCases() []priorsCase {
 }
 
 // benchPriors measures `riskbatch priors` on a generated Parquet file of
-// priorsRows rows (see writePriorsParquet) against DuckDB's GROUP BY
-// counts of the same columns over the same file, in the same run, and
-// prints a table of the times and their ratio. DuckDB runs through its
-// Node.js package: node on PATH and RISKBATCH_NODE_MODULES naming a
-// node_modules folder where `npm install @duckdb/node-api` was run;
-// without them the DuckDB column is left empty.
+// priorsRows rows and 12 columns (surveydata.WriteParquet) against
+// DuckDB's GROUP BY counts of the same columns over the same file, in the
+// same run, and prints a table of the times and their ratio. DuckDB runs
+// through its Node.js package: node on PATH and RISKBATCH_NODE_MODULES
+// naming a node_modules folder where `npm install @duckdb/node-api` was
+// run; without them the DuckDB column is left empty.
 func benchPriors(bin, dir string) error {
 	data := filepath.Join(dir, "priors.parquet")
-	if err := writePriorsParquet(data, priorsRows); err != nil {
+	start := time.Now()
+	if err := surveydata.WriteParquet(data, priorsRows); err != nil {
 		return err
 	}
+	fmt.Fprintf(os.Stderr, "riskbatch-bench: wrote %s (%d rows, 12 columns) in %.1fs\n", data, priorsRows, time.Since(start).Seconds())
 	fmt.Printf("\n`riskbatch priors` on %d rows of Parquet (%d row groups of 65,536 rows) against DuckDB's GROUP BY counts of the same columns (best of 3):\n\n", priorsRows, (priorsRows+65535)/65536)
 	fmt.Println("| case | riskbatch (s) | peak RSS (MB) | DuckDB (s) | ratio |")
 	fmt.Println("|---|---:|---:|---:|---:|")
@@ -140,84 +135,6 @@ console.log(JSON.stringify(best / 1000))
 		return 0, fmt.Errorf("DuckDB: %v: %s", err, outb)
 	}
 	return secs, nil
-}
-
-// writePriorsParquet writes n rows of survey-like data to path, Snappy
-// compressed, in row groups of 65,536 rows: strings of few values (sex,
-// region, education, occupation; dictionary-encoded, as writers do), and
-// integers with 1% nulls (age, hours), an income (float64) and a zip code
-// of 3,000 values. Values are drawn with a skew towards the first ones.
-func writePriorsParquet(path string, n int) error {
-	type col struct {
-		name     string
-		kind     byte // 's' string, 'i' int64, 'f' float64
-		distinct int
-	}
-	cols := []col{{"sex", 's', 2}, {"region", 's', 5}, {"education", 's', 12}, {"occupation", 's', 40},
-		{"age", 'i', 91}, {"hours", 'i', 60}, {"income", 'f', 0}, {"zip", 's', 3000}}
-	fields := make([]arrow.Field, len(cols))
-	labels := make([][]string, len(cols))
-	for i, c := range cols {
-		t := arrow.DataType(arrow.BinaryTypes.String)
-		switch c.kind {
-		case 'i':
-			t = arrow.PrimitiveTypes.Int64
-		case 'f':
-			t = arrow.PrimitiveTypes.Float64
-		}
-		fields[i] = arrow.Field{Name: c.name, Type: t, Nullable: true}
-		for v := range c.distinct {
-			labels[i] = append(labels[i], fmt.Sprintf("%s-%d", c.name, v))
-		}
-	}
-	schema := arrow.NewSchema(fields, nil)
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Snappy), parquet.WithMaxRowGroupLength(65536))
-	w, err := pqarrow.NewFileWriter(schema, f, props, pqarrow.NewArrowWriterProperties())
-	if err != nil {
-		return err
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	draw := func(m int) int { u := rng.Float64(); return int(float64(m) * u * u) }
-	rb := array.NewRecordBuilder(memory.DefaultAllocator, schema)
-	defer rb.Release()
-	start := time.Now()
-	for done := 0; done < n; {
-		k := min(65536, n-done)
-		for i, c := range cols {
-			for range k {
-				switch c.kind {
-				case 's':
-					rb.Field(i).(*array.StringBuilder).Append(labels[i][draw(c.distinct)])
-				case 'i':
-					if rng.IntN(100) == 0 {
-						rb.Field(i).AppendNull()
-					} else {
-						rb.Field(i).(*array.Int64Builder).Append(int64(draw(c.distinct)))
-					}
-				case 'f':
-					rb.Field(i).(*array.Float64Builder).Append(math.Round(rng.ExpFloat64()*3_000_000) / 100)
-				}
-			}
-		}
-		rec := rb.NewRecordBatch()
-		err := w.Write(rec)
-		rec.Release()
-		if err != nil {
-			w.Close()
-			return err
-		}
-		done += k
-	}
-	if err := w.Close(); err != nil {
-		return err
-	}
-	fmt.Fprintf(os.Stderr, "riskbatch-bench: wrote %s (%d rows) in %.1fs\n", path, n, time.Since(start).Seconds())
-	return nil
 }
 
 // onlyPriors is benchPriors alone (-priors-only), in dir or a temporary

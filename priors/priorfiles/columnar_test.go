@@ -28,25 +28,26 @@ import (
 // read before the column-at-a-time path: the reader's rows, cell by cell
 // (build.Priors over the readers' tables as they are).
 func rowBuild(path string, ropts readers.Options, opts build.Options) (*build.Result, error) {
-	tables, err := readers.Open(path, ropts)
-	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		for _, t := range tables {
-			t.Close()
+	return buildWith(path, ropts, opts, func(tables []readers.Table) []priors.Rows {
+		rows := make([]priors.Rows, len(tables))
+		for i, t := range tables {
+			rows[i] = t
 		}
-	}()
-	rows := make([]priors.Rows, len(tables))
-	for i, t := range tables {
-		rows[i] = t
-	}
-	return build.Priors(rows, opts)
+		return rows
+	})
 }
 
 // batchBuild is BuildFile with CSV and TSV records read in batches of
 // ropts.BatchRows.
 func batchBuild(path string, ropts readers.Options, opts build.Options) (*build.Result, error) {
+	return buildWith(path, ropts, opts, func(tables []readers.Table) []priors.Rows {
+		return priorfiles.RowsInBatches(tables, ropts.BatchRows)
+	})
+}
+
+// buildWith builds priors from the tables of the file at path, given to
+// build.Priors as rows makes them.
+func buildWith(path string, ropts readers.Options, opts build.Options, rows func([]readers.Table) []priors.Rows) (*build.Result, error) {
 	tables, err := readers.Open(path, ropts)
 	if err != nil {
 		return nil, err
@@ -56,7 +57,7 @@ func batchBuild(path string, ropts readers.Options, opts build.Options) (*build.
 			t.Close()
 		}
 	}()
-	return build.Priors(priorfiles.RowsInBatches(tables, ropts.BatchRows), opts)
+	return build.Priors(rows(tables), opts)
 }
 
 // written returns the three CSV tables WriteResult writes for res, in
