@@ -307,3 +307,27 @@ func TestColumnarParquet(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnarFixtures compares the two builds on the Parquet files that
+// DuckDB wrote for the readers' tests (version 2 data pages, LZ4_RAW and
+// ZSTD, timestamps of each unit) and on the readers' CSV corpus (encodings,
+// delimiters, quoting), every column an attribute.
+func TestColumnarFixtures(t *testing.T) {
+	paths, err := filepath.Glob("../../readers/testdata/*.parquet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	csvs, err := filepath.Glob("../../readers/testdata/csv/*.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths = append(paths, csvs...)
+	if len(paths) < 4 {
+		t.Fatalf("%d fixtures: %v", len(paths), paths)
+	}
+	for _, path := range paths {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			sameAsRowBuild(t, path, readers.Options{BatchRows: 2}, build.Options{MaxCategories: -1, MissingAsValue: true})
+		})
+	}
+}
