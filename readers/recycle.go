@@ -5,15 +5,20 @@ import "github.com/apache/arrow-go/v18/arrow/memory"
 // recycler is an Arrow allocator that keeps the buffers freed to it and
 // hands them out again, cleared, for allocations of the same size: reading
 // a file batch after batch of the same length then allocates little, and
-// the garbage collector runs less. It holds at most maxKept buffers of
-// each size, and is not safe for concurrent use (a table is read by one
-// goroutine).
+// the garbage collector runs less. It keeps at most maxKept buffers of
+// each size and maxKeptBytes in all, so that buffers of sizes that do not
+// come back cannot make memory grow, and is not safe for concurrent use (a
+// table is read by one goroutine).
 type recycler struct {
 	free map[int][][]byte
+	kept int // bytes kept
 }
 
-// maxKept bounds the buffers a recycler keeps per size.
-const maxKept = 16
+// Bounds of what a recycler keeps.
+const (
+	maxKept      = 16
+	maxKeptBytes = 32 << 20
+)
 
 func newRecycler() *recycler { return &recycler{free: map[int][][]byte{}} }
 
@@ -22,6 +27,7 @@ func (r *recycler) Allocate(size int) []byte {
 	if list := r.free[size]; len(list) > 0 {
 		b := list[len(list)-1]
 		r.free[size] = list[:len(list)-1]
+		r.kept -= size
 		clear(b)
 		return b
 	}
@@ -46,8 +52,9 @@ func (r *recycler) Reallocate(size int, b []byte) []byte {
 
 // Free keeps b for a later allocation of its size.
 func (r *recycler) Free(b []byte) {
-	if len(b) == 0 || len(r.free[len(b)]) >= maxKept {
+	if len(b) == 0 || len(r.free[len(b)]) >= maxKept || r.kept+len(b) > maxKeptBytes {
 		return
 	}
 	r.free[len(b)] = append(r.free[len(b)], b)
+	r.kept += len(b)
 }
