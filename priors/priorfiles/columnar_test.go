@@ -209,7 +209,8 @@ func TestColumnarCSV(t *testing.T) {
 // rows: strings dictionary-encoded (s_dict), plain (s_plain) and of an
 // Arrow dictionary type (s_arrow), integers of several widths (u64 above
 // math.MaxInt64 too), floats (−0 among them), dates, booleans, timestamps,
-// decimals, binary values (not all text), counts, and numbers as text;
+// decimals, binary values (not all text), counts, numbers as text and
+// lists;
 // with nulls, empty and all-space strings.
 func columnarParquet(t *testing.T, n int) string {
 	t.Helper()
@@ -231,6 +232,7 @@ func columnarParquet(t *testing.T, n int) string {
 		{Name: "bin", Type: arrow.BinaryTypes.Binary, Nullable: true},
 		{Name: "cnt", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
 		{Name: "num_s", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "lst", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32), Nullable: true},
 	}, nil)
 	rb := array.NewRecordBuilder(mem, schema)
 	defer rb.Release()
@@ -268,6 +270,11 @@ func columnarParquet(t *testing.T, n int) string {
 		})
 		rb.Field(13).(*array.Int64Builder).Append(int64(rng.IntN(4)))
 		appendOr(14, func() { rb.Field(14).(*array.StringBuilder).Append([]string{"1.5", " 2 ", "3", ""}[rng.IntN(4)]) })
+		appendOr(15, func() {
+			lb := rb.Field(15).(*array.ListBuilder)
+			lb.Append(true)
+			lb.ValueBuilder().(*array.Int32Builder).AppendValues([]int32{1, int32(rng.IntN(2))}, nil)
+		})
 	}
 	rec := rb.NewRecordBatch()
 	defer rec.Release()
@@ -285,7 +292,7 @@ func columnarParquet(t *testing.T, n int) string {
 // types, encodings and row groups.
 func TestColumnarParquet(t *testing.T) {
 	path := columnarParquet(t, 3000)
-	all := []string{"s_dict", "s_plain", "s_arrow", "i32", "i64", "u64", "f32", "f64", "day", "flag", "ts", "dec", "bin", "num_s"}
+	all := []string{"s_dict", "s_plain", "s_arrow", "i32", "i64", "u64", "f32", "f64", "day", "flag", "ts", "dec", "bin", "num_s", "lst"}
 	cases := []columnarCase{
 		{"default", build.Options{}},
 		{"default, no bound", build.Options{MaxCategories: -1}},
