@@ -210,8 +210,7 @@ func TestColumnarCSV(t *testing.T) {
 // Arrow dictionary type (s_arrow), integers of several widths (u64 above
 // math.MaxInt64 too), floats (−0 among them), dates, booleans, timestamps,
 // decimals, binary values (not all text), counts, numbers as text and
-// lists;
-// with nulls, empty and all-space strings.
+// lists; with nulls, empty and all-space strings.
 func columnarParquet(t *testing.T, n int) string {
 	t.Helper()
 	mem := memory.DefaultAllocator
