@@ -51,6 +51,12 @@ type delimited struct {
 	cols    []table.Column
 	closer  io.Closer
 
+	// sel maps each column to 1 + its index among the columns
+	// NextFields returns (0: not returned), once SelectColumns chose them;
+	// nsel is their number.
+	sel  []int
+	nsel int
+
 	last   int   // row of the last record read
 	err    error // io.EOF once the stream ended
 	closed bool
@@ -240,28 +246,50 @@ func (t *delimited) DecimalComma() bool { return t.dialect.Delimiter == ';' }
 // cells, and the next call reads on; after a read error the stream ends
 // (io.EOF).
 func (t *delimited) Next() (table.Row, error) {
+	if t.sel != nil {
+		return table.Row{}, fileError(t.name, errors.New("rows read after SelectColumns"))
+	}
+	rec, pos, err := t.nextRecord()
+	if err != nil {
+		return table.Row{}, err
+	}
+	cells := make([]table.Cell, len(t.cols))
+	err = t.checkRecord(rec, &pos, func(i int, f string) { cells[i] = table.TextCell(f) })
+	return table.Row{Pos: pos, Cells: cells}, err
+}
+
+// nextRecord reads the next record that is not blank, and the position of
+// its row. It returns io.EOF at the end, and a read error once, which ends
+// the stream.
+func (t *delimited) nextRecord() (record, table.Position, error) {
 	if t.err != nil {
-		return table.Row{}, t.err
+		return record{}, table.Position{}, t.err
 	}
 	if t.closed {
-		return table.Row{}, fileError(t.name, errors.New("read after close"))
+		return record{}, table.Position{}, fileError(t.name, errors.New("read after close"))
 	}
 	rec, err := t.p.next()
 	if err == io.EOF {
 		t.err = io.EOF
-		return table.Row{}, io.EOF
+		return record{}, table.Position{}, io.EOF
 	}
 	if err != nil {
 		t.err = io.EOF // the error is reported once
-		return table.Row{}, t.readError(err, t.last+1)
+		return record{}, table.Position{}, t.readError(err, t.last+1)
 	}
 	row := max(rec.row, t.last+1)
 	t.last = row
-	pos := table.Position{File: t.name, Row: row, Column: -1}
+	return rec, table.Position{File: t.name, Row: row, Column: -1}, nil
+}
 
+// checkRecord checks the fields of a record at *pos and calls keep with
+// each field under the header that is kept as a cell (not empty, not too
+// long, text of the file's encoding, not cut). It returns the error of the
+// record, if any, about its first bad field (*pos then names it): the
+// record's other cells are still kept.
+func (t *delimited) checkRecord(rec record, pos *table.Position, keep func(i int, f string)) error {
 	fields := rec.fields
 	n := len(t.cols)
-	cells := make([]table.Cell, n)
 	bad, why := -1, error(nil) // the first cell that is not kept, and why
 	for i := 0; i < n && i < len(fields); i++ {
 		f := fields[i]
@@ -283,7 +311,7 @@ func (t *delimited) Next() (table.Row, error) {
 			}
 			continue
 		}
-		cells[i] = table.TextCell(f)
+		keep(i, f)
 	}
 	if rec.cut >= 0 {
 		bad, why = rec.cut, fmt.Errorf("the file ends inside this quoted cell, which starts on line %d: the record is cut (a quote without its closing quote, or a file cut short)", rec.cutLine)
@@ -293,24 +321,22 @@ func (t *delimited) Next() (table.Row, error) {
 		if bad < n {
 			pos.ColumnName = t.cols[bad].Name
 		}
-		return table.Row{Pos: pos, Cells: cells}, &table.Error{Pos: pos, Err: why}
+		return &table.Error{Pos: *pos, Err: why}
 	}
-	if len(fields) > n {
-		for i := n; i < len(fields); i++ {
-			if fields[i] == "" {
-				continue
-			}
-			pos.Column = i
-			where := ""
-			if rec.line != row {
-				where = fmt.Sprintf(" (line %d)", rec.line)
-			}
-			// The row's cells under the header come with the error, so the
-			// caller can keep the row as an error row.
-			return table.Row{Pos: pos, Cells: cells}, &table.Error{Pos: pos, Err: fmt.Errorf("this record%s has %d fields but the header names %d columns; field %d (%q) has no header", where, len(fields), n, i+1, clip(fields[i]))}
+	for i := n; i < len(fields); i++ {
+		if fields[i] == "" {
+			continue
 		}
+		pos.Column = i
+		where := ""
+		if rec.line != pos.Row {
+			where = fmt.Sprintf(" (line %d)", rec.line)
+		}
+		// The row's cells under the header come with the error, so the
+		// caller can keep the row as an error row.
+		return &table.Error{Pos: *pos, Err: fmt.Errorf("this record%s has %d fields but the header names %d columns; field %d (%q) has no header", where, len(fields), n, i+1, clip(fields[i]))}
 	}
-	return table.Row{Pos: pos, Cells: cells}, nil
+	return nil
 }
 
 // Close releases the file. It may be called more than once.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/extensions"
@@ -68,6 +69,14 @@ type parquetTable struct {
 	// faulty, when set (by tests), wraps each record reader, to
 	// simulate an Arrow reader that returns wrong batches.
 	faulty func(pqarrow.RecordReader) pqarrow.RecordReader
+
+	// sel, when not nil, are the columns ReadBatch reads (see
+	// SelectColumns): the Parquet leaf columns leaves, of which those in
+	// dictLeaves are read as Arrow dictionary arrays.
+	sel, leaves, dictLeaves []int
+	// recycle, when not nil, allocates the batches of ReadBatch, whose
+	// buffers are not used after the next call (see recycler).
+	recycle *recycler
 
 	getters []getter // for the current batch
 	cellErr error    // set by a getter whose value cannot be read
@@ -176,43 +185,15 @@ func (t *parquetTable) Columns() []table.Column { return t.cols }
 // Next returns the next row. Errors end the stream (they come from a
 // damaged file): the next call returns io.EOF.
 func (t *parquetTable) Next() (row table.Row, err error) {
-	if t.err != nil {
-		return table.Row{}, t.err
+	if err := t.readable(); err != nil {
+		return table.Row{}, err
 	}
-	if t.closed {
-		return table.Row{}, fileError(t.name, errors.New("read after close"))
+	if t.sel != nil {
+		return table.Row{}, fileError(t.name, errors.New("rows read after SelectColumns"))
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			row, err = table.Row{}, t.fatal(-1, fmt.Errorf("the decoder failed: %v", p))
-		}
-		if err != nil && err != io.EOF {
-			t.endGroup()
-			t.err = io.EOF
-		}
-	}()
-	for t.i >= t.n {
-		// An empty batch ends the row group: a reader that kept giving
-		// them would never end (finishGroup then checks the rows).
-		if t.rr != nil && t.rr.Next() && t.rr.RecordBatch().NumRows() > 0 {
-			if err := t.startBatch(t.rr.RecordBatch()); err != nil {
-				return table.Row{}, err
-			}
-			continue
-		}
-		if err := t.finishGroup(); err != nil {
-			return table.Row{}, err
-		}
-		if t.rg+1 >= len(t.footer.groups) {
-			if t.rows != t.footer.numRows {
-				return table.Row{}, t.fatal(-1, fmt.Errorf("its row groups hold %d rows, its footer declares %d", t.rows, t.footer.numRows))
-			}
-			t.err = io.EOF
-			return table.Row{}, io.EOF
-		}
-		if err := t.startGroup(t.rg + 1); err != nil {
-			return table.Row{}, err
-		}
+	defer t.settle(&err)
+	if err := t.advance(); err != nil {
+		return table.Row{}, err
 	}
 	cells := make([]table.Cell, len(t.getters))
 	for j, g := range t.getters {
@@ -226,18 +207,76 @@ func (t *parquetTable) Next() (row table.Row, err error) {
 	return table.Row{Pos: table.Position{File: t.name, Row: int(t.rows) + 1, Column: -1}, Cells: cells}, nil
 }
 
+// readable returns the error that ends the stream, if it ended or the
+// table is closed.
+func (t *parquetTable) readable() error {
+	if t.err != nil {
+		return t.err
+	}
+	if t.closed {
+		return fileError(t.name, errors.New("read after close"))
+	}
+	return nil
+}
+
+// settle, deferred by a read, turns a panic of the decoder into an error
+// and ends the stream after an error (the next read returns io.EOF).
+func (t *parquetTable) settle(err *error) {
+	if p := recover(); p != nil {
+		*err = t.fatal(-1, fmt.Errorf("the decoder failed: %v", p))
+	}
+	if *err != nil && *err != io.EOF {
+		t.endGroup()
+		t.err = io.EOF
+	}
+}
+
+// advance makes sure a batch has rows left to read (t.i < t.n), reading
+// the next batch, and the next row groups, as needed; it returns io.EOF
+// after the last row.
+func (t *parquetTable) advance() error {
+	for t.i >= t.n {
+		// An empty batch ends the row group: a reader that kept giving
+		// them would never end (finishGroup then checks the rows).
+		if t.rr != nil && t.rr.Next() && t.rr.RecordBatch().NumRows() > 0 {
+			if err := t.startBatch(t.rr.RecordBatch()); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := t.finishGroup(); err != nil {
+			return err
+		}
+		if t.rg+1 >= len(t.footer.groups) {
+			if t.rows != t.footer.numRows {
+				return t.fatal(-1, fmt.Errorf("its row groups hold %d rows, its footer declares %d", t.rows, t.footer.numRows))
+			}
+			t.err = io.EOF
+			return io.EOF
+		}
+		if err := t.startGroup(t.rg + 1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // startBatch checks a record batch of row group t.rg and prepares its
 // getters. Every column must hold one value per row of the batch: a
 // reader that returns a column shorter than the others (arrow/go v17 did
 // for BYTE_STREAM_SPLIT pages) must not shift or drop cells unnoticed.
 func (t *parquetTable) startBatch(rec arrow.RecordBatch) error {
-	if int(rec.NumCols()) != len(t.cols) {
-		return t.fatal(-1, fmt.Errorf("row group %d: a batch has %d columns, the schema %d", t.rg, rec.NumCols(), len(t.cols)))
+	want := len(t.cols)
+	if t.sel != nil {
+		want = len(t.sel)
+	}
+	if int(rec.NumCols()) != want {
+		return t.fatal(-1, fmt.Errorf("row group %d: a batch has %d columns, the schema %d", t.rg, rec.NumCols(), want))
 	}
 	rows := rec.NumRows()
-	for j := range len(t.cols) {
+	for j := range want {
 		if n := int64(rec.Column(j).Len()); n != rows {
-			return t.fatal(j, fmt.Errorf("row group %d: the column gives %d values for the %d rows of a batch", t.rg, n, rows))
+			return t.fatal(t.fileColumn(j), fmt.Errorf("row group %d: the column gives %d values for the %d rows of a batch", t.rg, n, rows))
 		}
 	}
 	t.rgRows += rows
@@ -246,6 +285,9 @@ func (t *parquetTable) startBatch(rec arrow.RecordBatch) error {
 	}
 	t.getters = t.getters[:0]
 	for j := range len(t.cols) {
+		if t.sel != nil {
+			break // read by ReadBatch, without cells
+		}
 		g, err := getterFor(rec.Column(j), &t.cellErr)
 		if err != nil {
 			return t.fatal(j, err)
@@ -320,11 +362,19 @@ func (t *parquetTable) startGroup(g int) error {
 	if err := t.checkPages(); err != nil {
 		return err
 	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: t.batch}, memory.DefaultAllocator)
+	props := pqarrow.ArrowReadProperties{BatchSize: t.batch}
+	for _, leaf := range t.dictLeaves {
+		props.SetReadDict(leaf, true)
+	}
+	var mem memory.Allocator = memory.DefaultAllocator
+	if t.recycle != nil {
+		mem = t.recycle
+	}
+	fr, err := pqarrow.NewFileReader(pf, props, mem)
 	if err != nil {
 		return damaged(err)
 	}
-	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
+	rr, err := fr.GetRecordReader(context.Background(), t.leaves, nil)
 	if err != nil {
 		return damaged(err)
 	}
@@ -356,6 +406,9 @@ func (t *parquetTable) checkPages() error {
 	rg := md.RowGroup(0)
 	legacy := isLegacyWriter(md)
 	for j := range md.Schema.NumColumns() {
+		if t.sel != nil && !slices.Contains(t.leaves, j) {
+			continue // not read
+		}
 		cc, err := rg.ColumnChunk(j)
 		if err == nil {
 			err = checkChunkPages(t.src, t.size, cc, legacy, t.lim)

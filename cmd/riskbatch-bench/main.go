@@ -32,8 +32,13 @@ func main() {
 	big := flag.Bool("big", false, "also run 10⁷-row Parquet → Parquet (several minutes, about 1 GB of disk)")
 	bin := flag.String("bin", "", "riskbatch binary to measure (default: build ./cmd/riskbatch)")
 	keep := flag.String("dir", "", "directory for the generated files (default: a temporary one, removed)")
+	priorsOnly := flag.Bool("priors-only", false, "only `riskbatch priors` against DuckDB (see priors.go)")
 	flag.Parse()
-	if err := run(*rows, *big, *bin, *keep); err != nil {
+	runAll := func() error { return run(*rows, *big, *bin, *keep) }
+	if *priorsOnly {
+		runAll = func() error { return onlyPriors(*bin, *keep) }
+	}
+	if err := runAll(); err != nil {
 		fmt.Fprintln(os.Stderr, "riskbatch-bench:", err)
 		os.Exit(1)
 	}
@@ -136,7 +141,7 @@ func run(rows int, big bool, bin, dir string) error {
 		}
 	}
 	printTable(results)
-	return nil
+	return benchPriors(bin, dir)
 }
 
 // measure runs riskbatch once and returns its wall time and peak RSS.

@@ -15,7 +15,9 @@ import (
 )
 
 // Priors reads every row of the tables once, in order, and returns the
-// priors they imply (see the package documentation and Options).
+// priors they imply (see the package documentation and Options). A table
+// that implements Batches is read a batch at a time, only the columns
+// used; any other row by row.
 // The tables are read to their end but not closed. Every table must have
 // the columns used (matched by name); the first table's header decides the
 // default attributes. A row the reader cannot decode, a count that is not
@@ -32,6 +34,12 @@ func Priors(tables []priors.Rows, opts Options) (*Result, error) {
 	for ti, t := range tables {
 		if err := b.mapTable(ti, t); err != nil {
 			return nil, err
+		}
+		if bt, ok := t.(Batches); ok && len(b.cols) > 0 {
+			if err := b.readBatches(ti, bt); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		for {
 			row, err := t.Next()
@@ -58,6 +66,8 @@ type column struct {
 	autoOnly  bool      // interned only for a default attribute
 	vid       uint32    // this row's value id (noID or the "" id when empty)
 	present   bool      // this row's cell is not empty
+	over      bool      // the column has more than MaxCategories values by this row
+	ids       []uint32  // value ids of the rows of a batch (see readBatches)
 }
 
 // knownCells numbers the combinations of known values (cells).
@@ -85,6 +95,8 @@ type builder struct {
 	dropped  []string // notes on default attributes dropped
 	buf      []byte
 	tuple    []byte
+	ords     []table.Cell // the cells of the ordinal columns of a row
+	xs       []num        // their numbers
 }
 
 // newBuilder validates the options and resolves the columns against the
@@ -337,6 +349,9 @@ func (b *builder) intern(c int, autoOnly bool) {
 		col.autoOnly = autoOnly
 	} else if !autoOnly {
 		col.autoOnly = false
+	}
+	if autoOnly {
+		col.in.limit = b.maxCat
 	}
 	if b.opts.MissingAsValue {
 		col.keepEmpty = true

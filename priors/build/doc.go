@@ -3,15 +3,22 @@
 // conditional frequency tables, applies smoothing, finds the best windows
 // of ordinal columns, fits Zipf laws, and returns the prior table, the
 // frequency table and the summary to write ([Result.Outputs]). It knows no
-// file format: it reads rows already opened (priors.Rows); package
-// priorfiles opens the data files and writes the results. The priors, the
-// keys and the tables it writes are described in package priors.
+// file format: it reads rows already opened (priors.Rows), or batches of
+// the columns it uses ([Batches]); package priorfiles opens the data files
+// and writes the results. The priors, the keys and the tables it writes
+// are described in package priors.
 //
 // # Building priors
 //
-// [Priors] reads data tables once, row by row, and returns a [Result]: a
+// [Priors] reads data tables once, in order, and returns a [Result]: a
 // frequency table, a summary and a prior table per attribute
-// ([Result.Outputs]), which priorfiles.WriteResult writes. Memory holds the
+// ([Result.Outputs]), which priorfiles.WriteResult writes. A table that
+// implements [Batches] (priorfiles reads CSV, TSV and Parquet so) is read
+// a batch of rows at a time, only the columns used: the reader numbers
+// each column's values ([Values]) without making a cell of each, and
+// marginals without known, count or ordinal columns are counted column by
+// column; other tables are read row by row. Both ways give the same
+// result, to the byte. Memory holds one batch and the
 // frequency tables and, when known columns are given, 4 bytes per data row
 // (the row's cell of known values; 8 more with a count column) plus one
 // bit per row and attribute (whether its value is missing), so that the

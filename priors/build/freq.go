@@ -96,10 +96,23 @@ type interner struct {
 	vals     []string
 	emptyID  uint32 // the id of "", or noID before it is seen
 	distinct int    // values other than ""
+	// limit is the most values other than "" that a column may have (a
+	// default attribute's MaxCategories); overID is the id of the first
+	// value beyond it, or noID. As ids follow first appearance, a row
+	// whose value has an id ≥ overID (other than "") is the first with
+	// more values than limit or a later one.
+	limit  int
+	overID uint32
 }
 
 func newInterner() *interner {
-	return &interner{ids: make(map[string]uint32), emptyID: noID}
+	return &interner{ids: make(map[string]uint32), emptyID: noID, limit: math.MaxInt, overID: noID}
+}
+
+// over reports whether value id v (not noID) comes after the first limit
+// values other than "".
+func (in *interner) over(v uint32) bool {
+	return v != noID && v >= in.overID && v != in.emptyID
 }
 
 // idString returns the id of s, numbering it if new.
@@ -126,6 +139,9 @@ func (in *interner) add(s string) uint32 {
 		in.emptyID = id
 	} else {
 		in.distinct++
+		if in.distinct > in.limit && in.overID == noID {
+			in.overID = id
+		}
 	}
 	return id
 }

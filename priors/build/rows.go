@@ -21,39 +21,18 @@ func (b *builder) cellError(row table.Row, c *column, ti int, err error) error {
 
 // add counts one data row of table ti.
 func (b *builder) add(ti int, row table.Row) error {
-	w := int64(1)
+	var count table.Cell
 	if b.countCol >= 0 {
-		c := b.cols[b.countCol]
-		var err error
-		if w, err = priors.CountOf(priors.CellAt(row, c.idx[ti])); err != nil {
-			return b.cellError(row, c, ti, err)
-		}
-		if w == 0 {
-			return nil
-		}
+		count = priors.CellAt(row, b.cols[b.countCol].idx[ti])
 	}
-	if b.countCol >= 0 && b.res.Records > math.MaxInt64-w {
-		return b.cellError(row, b.cols[b.countCol], ti, errors.New("the counts add up to more than 2^63 records"))
-	}
-	// Parse the numeric cells first, so that a bad one stops the build
-	// before anything of the row is counted.
-	type num struct {
-		x       float64
-		present bool
-	}
-	var nums [8]num
-	xs := nums[:0]
+	b.ords = b.ords[:0]
 	for _, t := range b.wins {
-		c := b.cols[t.col]
-		x, ok, err := numberOf(priors.CellAt(row, c.idx[ti]))
-		if err != nil {
-			return b.cellError(row, c, ti, fmt.Errorf("%v (an ordinal column holds numbers)", err))
-		}
-		xs = append(xs, num{x, ok})
+		b.ords = append(b.ords, priors.CellAt(row, b.cols[t.col].idx[ti]))
 	}
-	b.res.Rows++
-	b.res.Records += w
-
+	w, err := b.numbers(ti, row.Pos, count, b.ords)
+	if err != nil || w == 0 {
+		return err
+	}
 	for _, c := range b.cols {
 		if c.in == nil {
 			continue
@@ -63,7 +42,55 @@ func (b *builder) add(ti int, row table.Row) error {
 			id = c.in.empty()
 		}
 		c.vid, c.present = id, ok
+		c.over = c.in.distinct > b.maxCat
 	}
+	b.count(ti, row.Pos.Row, w)
+	return nil
+}
+
+// numbers reads a row's weight w from the cell of the count column (1
+// without one) and the numbers of its ordinal columns from their cells,
+// into b.xs; it counts the row among Rows and Records unless its weight is
+// 0. A bad cell is an error at pos, in its column.
+func (b *builder) numbers(ti int, pos table.Position, count table.Cell, ords []table.Cell) (w int64, err error) {
+	row := table.Row{Pos: pos}
+	w = 1
+	if b.countCol >= 0 {
+		c := b.cols[b.countCol]
+		if w, err = priors.CountOf(count); err != nil {
+			return 0, b.cellError(row, c, ti, err)
+		}
+		if w == 0 {
+			return 0, nil
+		}
+		if b.res.Records > math.MaxInt64-w {
+			return 0, b.cellError(row, c, ti, errors.New("the counts add up to more than 2^63 records"))
+		}
+	}
+	// Parse the numeric cells first, so that a bad one stops the build
+	// before anything of the row is counted.
+	b.xs = b.xs[:0]
+	for i, t := range b.wins {
+		x, ok, err := numberOf(ords[i])
+		if err != nil {
+			return 0, b.cellError(row, b.cols[t.col], ti, fmt.Errorf("%v (an ordinal column holds numbers)", err))
+		}
+		b.xs = append(b.xs, num{x, ok})
+	}
+	b.res.Rows++
+	b.res.Records += w
+	return w, nil
+}
+
+// num is a number of an ordinal column, or a missing one.
+type num struct {
+	x       float64
+	present bool
+}
+
+// count counts a record of weight w from row of table ti, whose columns
+// hold their value ids (column.vid) and whose ordinal numbers are in b.xs.
+func (b *builder) count(ti, row int, w int64) {
 	kid := uint32(noID)
 	perRecord := b.known != nil
 	rec := len(b.res.kids)
@@ -83,24 +110,21 @@ func (b *builder) add(ti int, row table.Row) error {
 		if b.countCol >= 0 {
 			b.res.weights = append(b.res.weights, w)
 		}
-		b.addRun(ti, row.Pos.Row, rec)
+		b.addRun(ti, row, rec)
 	}
 	for _, t := range b.cats {
 		if t.dropped {
 			continue
 		}
-		if t.auto {
-			if c := b.cols[t.cols[0]]; c.in.distinct > b.maxCat {
-				b.dropAuto(t)
-				continue
-			}
+		if t.auto && b.cols[t.cols[0]].over {
+			b.dropAuto(t)
+			continue
 		}
 		t.add(b.valueOf(t), w, kid, rec, perRecord)
 	}
 	for i, t := range b.wins {
-		t.add(xs[i].x, xs[i].present, w, kid, rec, perRecord)
+		t.add(b.xs[i].x, b.xs[i].present, w, kid, rec, perRecord)
 	}
-	return nil
 }
 
 // addRun records that record rec comes from row of table ti.

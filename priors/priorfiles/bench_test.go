@@ -2,118 +2,19 @@ package priorfiles_test
 
 import (
 	"fmt"
-	"math"
-	"math/rand/v2"
-	"os"
+	"io"
 	"path/filepath"
 	"runtime"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
-
+	"github.com/riskbatch/riskbatch/internal/surveydata"
 	"github.com/riskbatch/riskbatch/priors/build"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
+	"github.com/riskbatch/riskbatch/writers"
 )
-
-// benchColumns describes the 12 columns of the generated file: name, kind
-// ("s" string, "i" int64, "f" float64) and number of distinct values
-// (0: continuous). Values are drawn with a Zipf-like skew.
-type benchColumn struct {
-	name     string
-	kind     byte
-	distinct int
-}
-
-func benchColumns() []benchColumn {
-	return []benchColumn{
-		{"sex", 's', 2}, {"region", 's', 5}, {"education", 's', 12}, {"occupation", 's', 40},
-		{"marital", 's', 6}, {"race", 's', 5}, {"household", 'i', 9}, {"children", 'i', 7},
-		{"age", 'i', 91}, {"hours", 'i', 60}, {"income", 'f', 0}, {"zip", 's', 3000},
-	}
-}
-
-// writeBenchParquet writes rows rows of benchColumns to path, in row groups
-// of 64k rows.
-func writeBenchParquet(path string, rows int) error {
-	benchColumns := benchColumns()
-	fields := make([]arrow.Field, len(benchColumns))
-	for i, c := range benchColumns {
-		var t arrow.DataType = arrow.BinaryTypes.String
-		switch c.kind {
-		case 'i':
-			t = arrow.PrimitiveTypes.Int64
-		case 'f':
-			t = arrow.PrimitiveTypes.Float64
-		}
-		fields[i] = arrow.Field{Name: c.name, Type: t, Nullable: true}
-	}
-	schema := arrow.NewSchema(fields, nil)
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Snappy), parquet.WithMaxRowGroupLength(65536))
-	w, err := pqarrow.NewFileWriter(schema, f, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
-	if err != nil {
-		return err
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	labels := make([][]string, len(benchColumns))
-	for i, c := range benchColumns {
-		for v := range c.distinct {
-			labels[i] = append(labels[i], fmt.Sprintf("%s-%d", c.name, v))
-		}
-	}
-	draw := func(m int) int { // skewed towards small values
-		u := rng.Float64()
-		return int(float64(m) * u * u)
-	}
-	rb := array.NewRecordBuilder(memory.DefaultAllocator, schema)
-	defer rb.Release()
-	for done := 0; done < rows; {
-		n := min(65536, rows-done)
-		for i, c := range benchColumns {
-			switch c.kind {
-			case 's':
-				b := rb.Field(i).(*array.StringBuilder)
-				for range n {
-					b.Append(labels[i][draw(c.distinct)])
-				}
-			case 'i':
-				b := rb.Field(i).(*array.Int64Builder)
-				for range n {
-					if rng.IntN(100) == 0 {
-						b.AppendNull() // 1% missing
-					} else {
-						b.Append(int64(draw(c.distinct)))
-					}
-				}
-			case 'f':
-				b := rb.Field(i).(*array.Float64Builder)
-				for range n {
-					b.Append(math.Round(rng.ExpFloat64()*30000*100) / 100)
-				}
-			}
-		}
-		rec := rb.NewRecordBatch()
-		err := w.Write(rec)
-		rec.Release()
-		if err != nil {
-			return err
-		}
-		done += n
-	}
-	return w.Close()
-}
 
 // benchOptions are the options of the 10^6-row benchmarks: every column
 // with at most 50 values as an attribute (8 of the 12 qualify; age, hours,
@@ -133,7 +34,7 @@ func benchOptions() build.Options {
 func benchFile(b *testing.B) string {
 	b.Helper()
 	path := filepath.Join(b.TempDir(), "bench.parquet")
-	if err := writeBenchParquet(path, 1_000_000); err != nil {
+	if err := surveydata.WriteParquet(path, 1_000_000); err != nil {
 		b.Fatal(err)
 	}
 	return path
@@ -217,4 +118,72 @@ func benchPeak(b *testing.B, run func() error) {
 	}
 	b.ReportMetric(float64(inuse)/(1<<20), "peak-HeapInuse-MiB")
 	b.ReportMetric(float64(sys)/(1<<20), "peak-HeapSys-MiB")
+}
+
+// BenchmarkMarginals1e6 counts the marginals of two columns of the
+// generated 10^6-row Parquet file (region, a string column, and age, an
+// integer column with nulls), as `riskbatch priors --columns region,age`
+// does before writing: the case cmd/riskbatch-bench times against
+// DuckDB's GROUP BY counts.
+func BenchmarkMarginals1e6(b *testing.B) {
+	benchBuild(b, benchFile(b), build.Options{Columns: []string{"region", "age"}})
+}
+
+// BenchmarkConditional1e6 counts a conditional prior of the generated
+// 10^6-row Parquet file: occupation given sex and region.
+func BenchmarkConditional1e6(b *testing.B) {
+	benchBuild(b, benchFile(b), build.Options{Columns: []string{"occupation"}, Given: []string{"sex", "region"}})
+}
+
+// BenchmarkMarginalsCSV1e6 is BenchmarkMarginals1e6 on the same rows as
+// CSV.
+func BenchmarkMarginalsCSV1e6(b *testing.B) {
+	path := benchFile(b)
+	csv := filepath.Join(b.TempDir(), "bench.csv")
+	tables, err := readers.Open(path, readers.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tables[0].Close()
+	w, err := writers.Create(csv, writers.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Abort()
+	if err := w.WriteHeader(tables[0].Columns()); err != nil {
+		b.Fatal(err)
+	}
+	for {
+		row, err := tables[0].Next()
+		if err == io.EOF {
+			break
+		}
+		if err == nil {
+			err = w.Write(row.Cells)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	benchBuild(b, csv, build.Options{Columns: []string{"region", "age"}})
+}
+
+// benchBuild builds the priors of the file at path b.N times and reports
+// rows per second.
+func benchBuild(b *testing.B, path string, opts build.Options) {
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		res, err := priorfiles.BuildFile(path, readers.Options{}, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Records != 1_000_000 {
+			b.Fatalf("%d records", res.Records)
+		}
+	}
+	b.ReportMetric(float64(b.N)*1e6/b.Elapsed().Seconds(), "rows/s")
 }

@@ -27,11 +27,18 @@ func BuildFile(path string, ropts readers.Options, opts build.Options) (*build.R
 }
 
 // Rows returns the tables opened by package readers as the rows package
-// priors reads.
+// priors reads: Parquet, CSV and TSV tables as build.Batches, whose
+// columns the build reads a batch at a time, only those it uses.
 func Rows(tables []readers.Table) []priors.Rows {
 	rows := make([]priors.Rows, len(tables))
 	for i, t := range tables {
 		rows[i] = t
+		switch r := t.(type) {
+		case readers.ColumnBatches:
+			rows[i] = &parquetBatches{Table: t, cb: r}
+		case readers.FieldRecords:
+			rows[i] = &csvBatches{Table: t, fr: r}
+		}
 	}
 	return rows
 }

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/riskbatch/riskbatch/internal/surveydata"
+)
+
+// priorsRows is the size of the Parquet file `riskbatch priors` counts.
+const priorsRows = 3_000_000
+
+// priorsCase is one `riskbatch priors` run and the DuckDB queries that
+// count the same columns.
+type priorsCase struct {
+	name    string
+	args    []string // after `riskbatch priors FILE -o OUT -q`
+	queries []string // GROUP BY counts; FILE stands for the data file
+}
+
+// priorsCases are the cases of benchPriors: the marginals of two columns
+// (a string and an integer with nulls), and a conditional prior given two
+// columns, whose prior table has one row per record.
+func priorsCases() []priorsCase {
+	return []priorsCase{
+		{
+			name: "priors, marginals of 2 columns",
+			args: []string{"--columns", "region,age"},
+			queries: []string{
+				"SELECT region, count(*) FROM read_parquet(FILE) GROUP BY region",
+				"SELECT age, count(*) FROM read_parquet(FILE) GROUP BY age",
+			},
+		},
+		{
+			name:    "priors, conditional (--given 2 columns)",
+			args:    []string{"--columns", "occupation", "--given", "sex,region"},
+			queries: []string{"SELECT sex, region, occupation, count(*) FROM read_parquet(FILE) GROUP BY ALL"},
+		},
+	}
+}
+
+// benchPriors measures `riskbatch priors` on a generated Parquet file of
+// priorsRows rows and 12 columns (surveydata.WriteParquet) against
+// DuckDB's GROUP BY counts of the same columns over the same file, in the
+// same run, and prints a table of the times and their ratio. DuckDB runs
+// through its Node.js package: node on PATH and RISKBATCH_NODE_MODULES
+// naming a node_modules folder where `npm install @duckdb/node-api` was
+// run; without them the DuckDB column is left empty.
+func benchPriors(bin, dir string) error {
+	data := filepath.Join(dir, "priors.parquet")
+	start := time.Now()
+	if err := surveydata.WriteParquet(data, priorsRows); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "riskbatch-bench: wrote %s (%d rows, 12 columns) in %.1fs\n", data, priorsRows, time.Since(start).Seconds())
+	fmt.Printf("\n`riskbatch priors` on %d rows of Parquet (%d row groups of 65,536 rows) against DuckDB's GROUP BY counts of the same columns (best of 3):\n\n", priorsRows, (priorsRows+65535)/65536)
+	fmt.Println("| case | riskbatch (s) | peak RSS (MB) | DuckDB (s) | ratio |")
+	fmt.Println("|---|---:|---:|---:|---:|")
+	for _, c := range priorsCases() {
+		out := filepath.Join(dir, "priors-out.csv")
+		args := append([]string{"priors", data, "-o", out, "-q", "--force"}, c.args...)
+		var best result
+		for i := range 3 {
+			r, err := measure(bin, c.name, priorsRows, 0, args...)
+			if err != nil {
+				return err
+			}
+			if i == 0 || r.elapsed < best.elapsed {
+				best = r
+			}
+		}
+		duck, err := duckDBSeconds(data, c.queries)
+		if err != nil {
+			return err
+		}
+		ds, ratio := "", ""
+		if duck > 0 {
+			ds = fmt.Sprintf("%.3f", duck)
+			ratio = fmt.Sprintf("%.1f×", best.elapsed.Seconds()/duck)
+		}
+		fmt.Printf("| %s | %.3f | %.0f | %s | %s |\n", c.name, best.elapsed.Seconds(), best.rssMB, ds, ratio)
+	}
+	return nil
+}
+
+// duckDBSeconds runs the queries in DuckDB (in memory, one connection)
+// three times and returns the least time the queries took together, as
+// measured inside node (its start and DuckDB's are not counted), or 0
+// when DuckDB for Node.js is absent.
+func duckDBSeconds(data string, queries []string) (float64, error) {
+	modules := os.Getenv("RISKBATCH_NODE_MODULES")
+	node, err := exec.LookPath("node")
+	if err != nil || modules == "" {
+		fmt.Fprintln(os.Stderr, "riskbatch-bench: DuckDB for Node.js is absent (node, RISKBATCH_NODE_MODULES): no DuckDB times")
+		return 0, nil
+	}
+	script := filepath.Join(filepath.Dir(data), "groupby.mjs")
+	if err := os.WriteFile(script, []byte(`import { createRequire } from 'module'
+const require = createRequire(process.env.RISKBATCH_NODE_MODULES + '/')
+const { DuckDBInstance } = require('@duckdb/node-api')
+const con = await (await DuckDBInstance.create(':memory:')).connect()
+const queries = JSON.parse(process.argv[2])
+let best = Infinity
+for (let i = 0; i < 3; i++) {
+  const t0 = performance.now()
+  for (const q of queries) await con.runAndReadAll(q)
+  best = Math.min(best, performance.now() - t0)
+}
+console.log(JSON.stringify(best / 1000))
+`), 0o644); err != nil {
+		return 0, err
+	}
+	file := "'" + strings.ReplaceAll(data, "'", "''") + "'"
+	qs := make([]string, len(queries))
+	for i, q := range queries {
+		qs[i] = strings.ReplaceAll(q, "FILE", file)
+	}
+	arg, err := json.Marshal(qs)
+	if err != nil {
+		return 0, err
+	}
+	cmd := exec.Command(node, script, string(arg))
+	cmd.Stderr = os.Stderr
+	outb, err := cmd.Output()
+	if err != nil {
+		return 0, fmt.Errorf("DuckDB: %w", err)
+	}
+	var secs float64
+	if err := json.Unmarshal(outb, &secs); err != nil {
+		return 0, fmt.Errorf("DuckDB: %v: %s", err, outb)
+	}
+	return secs, nil
+}
+
+// onlyPriors is benchPriors alone (-priors-only), in dir or a temporary
+// directory, with bin or riskbatch built from this module.
+func onlyPriors(bin, dir string) error {
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "riskbatch-bench")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	}
+	if bin == "" {
+		bin = filepath.Join(dir, "riskbatch")
+		if out, err := exec.Command("go", "build", "-o", bin, "./cmd/riskbatch").CombinedOutput(); err != nil {
+			return fmt.Errorf("building riskbatch (run from the module's root): %v: %s", err, out)
+		}
+	}
+	return benchPriors(bin, dir)
+}
