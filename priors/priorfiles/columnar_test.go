@@ -279,7 +279,7 @@ func columnarParquet(t *testing.T, n int) string {
 	defer rec.Release()
 	props := parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(700), parquet.WithDictionaryFor("s_plain", false),
 		parquet.WithDictionaryPageSizeLimit(200))
-	data := testfiles.WriteParquet(t, rec, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	data := testfiles.WriteParquet(t, rec, props, pqarrow.WithStoreSchema())
 	path := filepath.Join(t.TempDir(), "mixed.parquet")
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
