@@ -54,24 +54,11 @@ type result struct {
 }
 
 func run(rows int, big bool, bin, dir string) error {
-	if dir == "" {
-		d, err := os.MkdirTemp("", "riskbatch-bench")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(d)
-		dir = d
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+	dir, bin, cleanup, err := prepare(dir, bin)
+	if err != nil {
 		return err
 	}
-	if bin == "" {
-		bin = filepath.Join(dir, "riskbatch")
-		build := exec.Command("go", "build", "-o", bin, "./cmd/riskbatch")
-		build.Stderr = os.Stderr
-		if err := build.Run(); err != nil {
-			return fmt.Errorf("building riskbatch (run from the module's root): %w", err)
-		}
-	}
+	defer cleanup()
 	closed := filepath.Join(dir, "closed.csv")
 	if err := benchinput.WriteCSV(closed, benchinput.ClosedForm(), rows); err != nil {
 		return err
@@ -196,4 +183,28 @@ func cpuModel() string {
 		}
 	}
 	return "unknown CPU"
+}
+
+// prepare makes the working directory (a temporary one, removed by
+// cleanup, when dir is empty) and builds riskbatch into it when bin is
+// empty, returning both.
+func prepare(dir, bin string) (string, string, func(), error) {
+	cleanup := func() {}
+	if dir == "" {
+		d, err := os.MkdirTemp("", "riskbatch-bench")
+		if err != nil {
+			return "", "", cleanup, err
+		}
+		dir, cleanup = d, func() { os.RemoveAll(d) }
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", "", cleanup, err
+	}
+	if bin == "" {
+		bin = filepath.Join(dir, "riskbatch")
+		if out, err := exec.Command("go", "build", "-o", bin, "./cmd/riskbatch").CombinedOutput(); err != nil {
+			cleanup()
+			return "", "", func() {}, fmt.Errorf("building riskbatch (run from the module's root): %v: %s", err, out)
+		}
+	}
+	return dir, bin, cleanup, nil
 }

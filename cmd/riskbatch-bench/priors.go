@@ -140,19 +140,10 @@ console.log(JSON.stringify(best / 1000))
 // onlyPriors is benchPriors alone (-priors-only), in dir or a temporary
 // directory, with bin or riskbatch built from this module.
 func onlyPriors(bin, dir string) error {
-	if dir == "" {
-		tmp, err := os.MkdirTemp("", "riskbatch-bench")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		dir = tmp
+	dir, bin, cleanup, err := prepare(dir, bin)
+	if err != nil {
+		return err
 	}
-	if bin == "" {
-		bin = filepath.Join(dir, "riskbatch")
-		if out, err := exec.Command("go", "build", "-o", bin, "./cmd/riskbatch").CombinedOutput(); err != nil {
-			return fmt.Errorf("building riskbatch (run from the module's root): %v: %s", err, out)
-		}
-	}
+	defer cleanup()
 	return benchPriors(bin, dir)
 }
