@@ -98,7 +98,7 @@ func TestMessages(t *testing.T) {
 		}
 	}
 	rng := newRand(19)
-	for i, n := 0, testenv.Count(100, 1500); i < n; i++ {
+	for i, n := 0, testenv.Count(40, 1500); i < n; i++ {
 		_, row := randomRow(rng)
 		if row["target_advantage"] != "" && (row["noise_multiplier"] != "") {
 			continue // the DP-SGD calibrations are TestNoNaNOut's; keep this test fast
