@@ -341,7 +341,7 @@ func TestFanoGaussianRowsTheorem2(t *testing.T) {
 	// inequality computed here; never looser than Theorem 1 (the zcdp row
 	// with ρ = μ²/2).
 	rng := rand.New(rand.NewSource(19))
-	for i := 0; i < 150; i++ {
+	for i, n := 0, testenv.Count(60, 300); i < n; i++ {
 		mu := math.Exp(math.Log(1e-3) + rng.Float64()*math.Log(2e4))
 		m := 2 + rng.Intn(100000)
 		var row map[string]string
