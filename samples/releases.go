@@ -50,7 +50,7 @@ func Releases() ([]table.Column, [][]table.Cell) {
 		{"id": "canary-9-digit", "mechanism": "pure", "epsilon": 10.0, "prior": "uniform(1e9)", "target_advantage": 0.05,
 			"note": "A uniformly drawn 9-digit secret (canary), as the inline prior uniform(1e9): baseline 1e-9. ε_protect ≈ 17.8 (Swanberg et al. §5.3)."},
 		{"id": "password-zipf", "mechanism": "approx", "epsilon": 1.0, "delta": 1e-5, "prior": "zipf(1.2, 1e9)", "target_advantage": 0.05,
-			"note": "A numerical password drawn from a Zipf(1.2) law over 10^9 values; the attacker guesses the most likely one (Swanberg et al. §5.2)."},
+			"note": "A numerical password drawn from a Zipf(1.2) law over 10^9 values; the attacker guesses the most likely one (Swanberg et al. §5.1)."},
 		{"id": "acs-sex-100", "mechanism": "approx", "epsilon": 1.0, "delta": 1e-5, "baseline": 0.56, "targets": 100.0, "successes": 84.0,
 			"note": "Reconstructing the SEX column of 100 records (prior success 56% each) from a release at ε = 1: with 95% confidence at most onerun_successes_ub are right (Swanberg et al. §6.2: 84)."},
 		{"id": "acs-marginals", "mechanism": "marginals", "marginal_k": 3.0, "columns_total": 16.0, "columns_unknown": 1.0, "sigma": 54.06, "delta": 1e-5, "baseline": 0.56, "targets": 100.0,
