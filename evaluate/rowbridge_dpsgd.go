@@ -42,7 +42,7 @@ func parseStages(s string) ([]pld.Stage, error) {
 		for j, f := range fields {
 			x, err := ParseNumber(f)
 			if err != nil {
-				return nil, fmt.Errorf("stage %d: %v", i+1, err)
+				return nil, fmt.Errorf("stage %d: %w", i+1, err)
 			}
 			v[j] = x
 		}
@@ -184,10 +184,7 @@ func (r *Release) noiseForTarget(useRDP bool) (float64, skip) {
 	} else {
 		key.worst = true
 	}
-	cache := r.noise
-	if cache == nil {
-		cache = newNoiseCache()
-	}
+	cache := r.noise // the binding's: resolve always sets it
 	loose, why := cache.get(key, func() (float64, string) {
 		sigma, err := curve.NoiseForTargetRDP(r.dpsgd, r.extraRDP, r.Target, b)
 		return sigma, noiseWhy(err)
