@@ -68,7 +68,7 @@ func MembershipEpsilon(c Counts, delta, beta float64) (LowerBound, error) {
 	gap := func(counts Counts) func(float64) (float64, error) {
 		return func(eps float64) (float64, error) {
 			lp, err := membershipLogP(counts, eps, delta)
-			return lp - math.Log(beta), err
+			return lp - numeric.LogPos(beta), err
 		}
 	}
 	// At ε = logit(v/r) the binomial's mean, and median, is v, so the tail
@@ -77,7 +77,7 @@ func MembershipEpsilon(c Counts, delta, beta float64) (LowerBound, error) {
 	if beta < 0.5 && c.Correct > 0 && c.Correct < c.Guesses {
 		start = numeric.Logit(float64(c.Correct) / float64(c.Guesses))
 	}
-	return epsilonSearch(gap(c), gap(c.perfect()), -math.Log(beta), start, beta, warn)
+	return epsilonSearch(gap(c), gap(c.perfect()), -numeric.LogPos(beta), start, beta, warn)
 }
 
 // epsilonSearch runs refutedRange for a test given as a log-p-value gap
@@ -92,7 +92,7 @@ func epsilonSearch(gap, perfect func(float64) (float64, error), flat, start, bet
 		return LowerBound{}, err
 	}
 	if g0 >= 0 {
-		res.PValue = math.Exp(g0 + math.Log(beta))
+		res.PValue = math.Exp(g0 + numeric.LogPos(beta))
 		res.Warnings = append(res.Warnings, notCertified(perfect)...)
 		return res, nil
 	}
@@ -104,7 +104,7 @@ func epsilonSearch(gap, perfect func(float64) (float64, error), flat, start, bet
 	if err != nil {
 		return LowerBound{}, err
 	}
-	res.Value, res.Upper, res.PValue = lo, hi, math.Exp(glo+math.Log(beta))
+	res.Value, res.Upper, res.PValue = lo, hi, math.Exp(glo+numeric.LogPos(beta))
 	return res, nil
 }
 

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // TestMembershipAllCorrectClosedForm checks the closed form for v = r at
@@ -149,6 +151,28 @@ func TestSignificance(t *testing.T) {
 	} {
 		if _, err := bad(); err == nil {
 			t.Error("invalid level accepted")
+		}
+	}
+}
+
+// A significance at the edge of the normal floats and a subnormal one (a
+// tiny confidence budget split over many tests)
+// still gives a bound the data supports: its p-value is below the
+// significance. math.Log is off by several units for subnormal arguments
+// on some platforms (log(1e-310) ≈ −713.8, not −709.1), which once made
+// the threshold too lenient.
+func TestMembershipSubnormalSignificance(t *testing.T) {
+	for _, beta := range []float64{1e-308, 1e-315} { // normal, then subnormal (7 digits left)
+		res, err := MembershipEpsilon(Counts{Canaries: 1100, Guesses: 1100, Correct: 1100}, 0, beta)
+		if err != nil {
+			t.Fatalf("β = %g: %v", beta, err)
+		}
+		if !(res.PValue < beta) {
+			t.Errorf("β = %g: ε ≥ %v with p-value %g, not below β", beta, res.Value, res.PValue)
+		}
+		// All correct at δ = 0: the closed form ε = logit(β^{1/r}) bounds it.
+		if want := numeric.Logit(math.Exp(numeric.LogPos(beta) / 1100)); res.Value > want+1e-9 {
+			t.Errorf("β = %g: ε = %v above the closed form %v", beta, res.Value, want)
 		}
 	}
 }

@@ -2,7 +2,8 @@ package audit
 
 import (
 	"fmt"
-	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // PriorEpsilon returns the largest ε under which `successes` or more
@@ -52,10 +53,10 @@ func PriorEpsilon(p []float64, successes int, delta float64, which Bound, beta f
 			if err != nil {
 				return 0, err
 			}
-			return d.LogBound(which, k) - math.Log(beta), nil
+			return d.LogBound(which, k) - numeric.LogPos(beta), nil
 		}
 	}
-	return epsilonSearch(gap(successes), gap(len(p)), -math.Log(beta), 1, beta, warn)
+	return epsilonSearch(gap(successes), gap(len(p)), -numeric.LogPos(beta), 1, beta, warn)
 }
 
 // MembershipPriors returns the per-target priors of a membership audit in

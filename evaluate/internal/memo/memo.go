@@ -72,7 +72,9 @@ func (c *Cache[K, V]) lookup(key K) (V, bool) {
 }
 
 func (c *Cache[K, V]) store(key K, v V) {
-	w := c.weight(v)
+	// Every entry counts at least 1, so that entries the weight calls
+	// free (failures) cannot pile up without bound.
+	w := max(c.weight(v), 1)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || c.used+w > c.limit {
