@@ -3,6 +3,7 @@ package readers
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // FieldRecords is a Table whose records can also be read as the text of
@@ -57,10 +58,21 @@ func (t *delimited) NextFields(fields []string) (int, error) {
 		return pos.Row, err
 	}
 	clear(fields)
+	kept, all := 0, 0
 	err = t.checkRecord(rec, &pos, func(i int, f string) {
+		all += len(f)
 		if j := t.sel[i]; j > 0 {
 			fields[j-1] = f
+			kept += len(f)
 		}
 	})
+	if all > 2*kept+256 {
+		// The fields share the record's text: a caller that keeps a
+		// batch of them would keep every record whole. Copy the few
+		// bytes kept when they are a small part of the record.
+		for j, f := range fields {
+			fields[j] = strings.Clone(f)
+		}
+	}
 	return pos.Row, err
 }

@@ -73,6 +73,9 @@ func (r *recycler) Free(b []byte) {
 
 // keep is Free with r.mu held.
 func (r *recycler) keep(b []byte) {
+	// Filed and counted by capacity: a buffer shrunk by Reallocate holds
+	// more memory than its length says.
+	b = b[:cap(b)]
 	if len(b) == 0 || len(r.free[len(b)]) >= maxKept || r.kept+len(b) > maxKeptBytes {
 		return
 	}
