@@ -3,6 +3,7 @@ package build_test
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -232,5 +233,46 @@ func TestBuildZipf(t *testing.T) {
 	}
 	if _, err := build.Priors(openCSV(t, "z.csv", b.String()), build.Options{ZipfDomain: map[string]float64{"w": 3}}); err == nil {
 		t.Errorf("a stated domain below the observed values: no error")
+	}
+}
+
+// memRows is a table held in memory, of cells of any kind.
+type memRows struct {
+	cols []table.Column
+	rows [][]table.Cell
+	next int
+}
+
+func (m *memRows) File() string            { return "mem" }
+func (m *memRows) Sheet() string           { return "" }
+func (m *memRows) Columns() []table.Column { return m.cols }
+func (m *memRows) Next() (table.Row, error) {
+	if m.next == len(m.rows) {
+		return table.Row{}, io.EOF
+	}
+	m.next++
+	return table.Row{Cells: m.rows[m.next-1]}, nil
+}
+
+// Dates and exact decimals (a Parquet date column, an unsigned 64-bit
+// count beyond int64) are values like any other, compared by their text:
+// they once counted as missing.
+func TestBuildTypedCells(t *testing.T) {
+	day := func(d int64) table.Cell { return table.Cell{Kind: table.Date, Int: d} }
+	dec := func(s string) table.Cell { return table.Cell{Kind: table.Decimal, Str: s} }
+	m := &memRows{cols: []table.Column{{Name: "day"}, {Name: "big"}}}
+	for i := range 4 {
+		m.rows = append(m.rows, []table.Cell{day(int64(19000 + i%2)), dec([]string{"18446744073709551615", "1"}[min(i, 1)])})
+	}
+	res, err := build.Priors([]priors.Rows{m}, build.Options{Columns: []string{"day", "big"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// day: two dates, two records each; big: one record of 2^64 − 1 and three of 1.
+	if e := entry(t, res, "mem:day"); e.Support != 2 || !near(e.Baseline, 0.5) {
+		t.Errorf("day: support %d baseline %v", e.Support, e.Baseline)
+	}
+	if e := entry(t, res, "mem:big"); e.Support != 2 || !near(e.Baseline, 0.75) {
+		t.Errorf("big: support %d baseline %v", e.Support, e.Baseline)
 	}
 }

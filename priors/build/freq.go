@@ -169,8 +169,13 @@ func cellText(c table.Cell, buf []byte) (s string, b []byte, isText, present boo
 		return "", strconv.AppendFloat(buf[:0], c.Num, 'g', -1, 64), false, true
 	case table.Bool:
 		return "", strconv.AppendBool(buf[:0], c.Bool), false, true
+	case table.Empty:
+		return "", buf, false, false
 	}
-	return "", buf, false, false
+	// Dates, times, exact decimals (uint64 beyond int64 among them) and
+	// nested values: their text, as the package compares cells.
+	s = c.String()
+	return s, buf, true, s != ""
 }
 
 // intern returns the id of a cell's value, or ok = false for an empty
