@@ -68,9 +68,10 @@ func New(ev *evaluate.Evaluator, tables []Source) (*Layout, error) {
 	// Columns a previous run appended (status, message, the bounds) are
 	// recomputed, not passed through: evaluating riskbatch's own output
 	// after editing an input gives the same layout again.
+	// Every registered column counts, selected or not (--columns).
 	computed := map[string]bool{}
-	for _, c := range ev.Columns() {
-		computed[evaluate.CanonicalName(c.Name)] = true
+	for _, name := range ev.Registered() {
+		computed[evaluate.CanonicalName(name)] = true
 	}
 	for _, t := range tables {
 		b, err := ev.BindSource(t.File(), t.Columns(), suggestedMark(t))

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -68,30 +67,52 @@ func printColumns(w io.Writer, markdown bool, selectors []string) error {
 			}
 		}
 	}
+	printGroups(w, outputs)
 	return nil
 }
 
-// paper is one of the papers riskbatch implements: the name the project's
-// specification gives it, and the first author its citations in the
-// registry start with.
-type paper struct{ id, author string }
-
-// papers are the five papers riskbatch implements.
-func papers() []paper {
-	return []paper{
-		{"seed000", "Guerra-Balboa"},
-		{"seed001", "Lowy"},
-		{"seed002", "Swanberg"},
-		{"seed003", "Kulynych"},
-		{"seed004", "Guo"},
+// printGroups lists the groups (families and papers) of the output columns
+// among rows, with those columns: the names --columns and `riskbatch
+// columns` take besides column names and patterns.
+func printGroups(w io.Writer, rows [][]string) {
+	listed := map[string]bool{}
+	for _, r := range rows {
+		listed[r[0]] = true
 	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	header := false
+	for _, g := range evaluate.New().Groups() {
+		var cols []string
+		for _, c := range g.Columns {
+			if listed[c] {
+				cols = append(cols, c)
+			}
+		}
+		if len(cols) == 0 {
+			continue
+		}
+		if !header {
+			fmt.Fprintln(w, "\nGROUPS (select with --columns or riskbatch columns; also output, a pattern such as fdp_*, an author such as balle)")
+			header = true
+		}
+		what := g.Kind
+		if g.Kind == "paper" {
+			for _, p := range evaluate.Papers() {
+				if p.ID == g.Name {
+					what = "paper: " + p.Author + " et al."
+				}
+			}
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", g.Name, what, strings.Join(cols, ", "))
+	}
+	tw.Flush()
 }
 
 // paperList describes the paper selectors for the help.
 func paperList() string {
 	var ps []string
-	for _, p := range papers() {
-		ps = append(ps, p.id+" ("+p.author+")")
+	for _, p := range evaluate.Papers() {
+		ps = append(ps, p.ID+" ("+p.Author+")")
 	}
 	return strings.Join(ps, ", ") + ", or any author's surname as cited (balle)"
 }
@@ -100,9 +121,9 @@ func paperList() string {
 // order.
 func columnFamilies() []string {
 	var fams []string
-	for _, o := range evaluate.New().Outputs() {
-		if o.Family != "" && !slices.Contains(fams, o.Family) {
-			fams = append(fams, o.Family)
+	for _, g := range evaluate.New().Groups() {
+		if g.Kind == "family" {
+			fams = append(fams, g.Name)
 		}
 	}
 	return fams
@@ -122,12 +143,13 @@ func columnFamilies() []string {
 // A selector that matches nothing is a usage error naming the closest
 // names.
 func selectColumns(rows [][]string, selectors []string) ([][]string, error) {
+	outputs := outputsByName(evaluate.New())
 	picked := make([]bool, len(rows))
 	var unmatched []string
 	for _, sel := range selectors {
 		hit := false
 		for i, r := range rows {
-			if columnMatches(r, sel) {
+			if columnMatches(r, sel, outputs) {
 				picked[i], hit = true, true
 			}
 		}
@@ -136,17 +158,7 @@ func selectColumns(rows [][]string, selectors []string) ([][]string, error) {
 		}
 	}
 	if len(unmatched) > 0 {
-		sel := unmatched[0]
-		msg := fmt.Sprintf("columns: no column, group or paper matches %q", sel)
-		if len(unmatched) > 1 {
-			msg = fmt.Sprintf("columns: no column, group or paper matches %s", orList(quoteAll(unmatched)))
-		}
-		if s := closestSelectors(sel, rows); len(s) > 0 {
-			msg += didYouMean(s, func(s string) string { return s })
-		} else {
-			msg += " (give a column name, a pattern such as fdp_*, a group such as onerun, or a paper such as seed003)"
-		}
-		return nil, usagef("columns", "%s", msg)
+		return nil, unmatchedSelectors("columns", "columns", "column", unmatched, rows)
 	}
 	var out [][]string
 	for i, r := range rows {
@@ -157,47 +169,62 @@ func selectColumns(rows [][]string, selectors []string) ([][]string, error) {
 	return out, nil
 }
 
+// unmatchedSelectors is the usage error of command cmd for selectors that
+// match no column, starting with prefix (the command or the flag): what
+// names the columns selected (column, output column), with the names
+// closest to the first selector among rows of the column reference.
+func unmatchedSelectors(cmd, prefix, what string, unmatched []string, rows [][]string) error {
+	sel := unmatched[0]
+	msg := fmt.Sprintf("%s: no %s, group or paper matches %q", prefix, what, sel)
+	if len(unmatched) > 1 {
+		msg = fmt.Sprintf("%s: no %s, group or paper matches %s", prefix, what, orList(quoteAll(unmatched)))
+	}
+	if s := closestSelectors(sel, rows); len(s) > 0 {
+		msg += didYouMean(s, func(s string) string { return s })
+	} else {
+		msg += " (give a column name, a pattern such as fdp_*, a group such as onerun, or a paper such as seed003)"
+	}
+	return usagef(cmd, "%s", msg)
+}
+
+// outputsByName indexes the evaluator's output columns by name.
+func outputsByName(ev *evaluate.Evaluator) map[string]*evaluate.OutputColumn {
+	m := map[string]*evaluate.OutputColumn{}
+	outs := ev.Outputs()
+	for i := range outs {
+		m[outs[i].Name] = &outs[i]
+	}
+	return m
+}
+
 // columnMatches reports whether a row of the column reference matches a
-// selector.
-func columnMatches(row []string, sel string) bool {
+// selector: an output column as evaluate.OutputColumn.Matches says (the
+// same selectors as eval --columns), another row (an input, status,
+// message) by its name or an alias, a pattern, or its kind (input,
+// output).
+func columnMatches(row []string, sel string, outputs map[string]*evaluate.OutputColumn) bool {
+	if o, ok := outputs[row[0]]; ok {
+		return o.Matches(sel)
+	}
 	canon := evaluate.CanonicalName(sel)
 	names := rowNames(row)
 	if strings.ContainsAny(sel, "*?[") {
 		for _, n := range names {
-			if ok, _ := path.Match(strings.ToLower(strings.TrimSpace(sel)), n); ok {
-				return true
-			}
-			if ok, _ := path.Match(canon, n); ok {
-				return true
+			for _, pattern := range []string{strings.ToLower(strings.TrimSpace(sel)), canon} {
+				if ok, _ := path.Match(pattern, n); ok {
+					return true
+				}
 			}
 		}
 		return false
-	}
-	if slices.Contains(names, canon) {
-		return true
-	}
-	kind, family := row[1], ""
-	if f, ok := strings.CutPrefix(kind, "output ("); ok {
-		family = strings.TrimSuffix(f, ")")
 	}
 	switch canon {
 	case "input", "inputs":
-		return kind == "input"
+		return row[1] == "input"
 	case "output", "outputs":
-		return kind != "input"
+		return row[1] != "input"
 	}
-	if family != "" && canon == family {
-		return true
-	}
-	if id, ok := paperID(sel); ok {
-		for _, p := range papers() {
-			if p.id == id {
-				return slices.Contains(citedAuthors(row[4]), strings.ToLower(p.author))
-			}
-		}
-		return false
-	}
-	return slices.Contains(citedAuthors(row[4]), strings.ToLower(strings.TrimSpace(sel)))
+	return slices.Contains(names, canon)
 }
 
 // rowNames are the names of a reference row's column, canonical: "epsilon
@@ -213,49 +240,6 @@ func rowNames(row []string) []string {
 	return names
 }
 
-// seedPattern reads a paper selector: seed003, seed 3, seed-003.
-var seedPattern = regexp.MustCompile(`^seed[ _-]?0*([0-9]+)$`)
-
-// paperID returns the paper a selector names as seed000 … seed004.
-func paperID(sel string) (string, bool) {
-	m := seedPattern.FindStringSubmatch(strings.ToLower(strings.TrimSpace(sel)))
-	if m == nil {
-		return "", false
-	}
-	n, err := strconv.Atoi(m[1])
-	if err != nil {
-		return "", false
-	}
-	return fmt.Sprintf("seed%03d", n), true
-}
-
-// yearPattern finds the year that ends the author list of a citation.
-var yearPattern = regexp.MustCompile(`\b(19|20)[0-9]{2}\b`)
-
-// citedAuthors returns the surnames, lower case, of every author of a
-// citation as the registry writes them: "Kulynych, Gomez, … & Raisaro
-// 2025, "Title", Thm 3.2; Balle, Cherubin & Hayes 2022".
-func citedAuthors(citation string) []string {
-	var out []string
-	for _, part := range strings.Split(citation, ";") {
-		part = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(part), "as restated in"))
-		loc := yearPattern.FindStringIndex(part)
-		if loc == nil {
-			continue
-		}
-		authors := part[:loc[0]]
-		if strings.ContainsAny(authors, "\"(") {
-			continue // the year is in a title or a remark, not after authors
-		}
-		for _, a := range strings.FieldsFunc(authors, func(r rune) bool { return r == ',' || r == '&' }) {
-			if a = strings.ToLower(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(a), "et al."))); a != "" && !strings.Contains(a, " ") {
-				out = append(out, a)
-			}
-		}
-	}
-	return out
-}
-
 // closestSelectors returns up to three selectors that sel could have
 // meant: column names (an alias stands for its column's name), groups,
 // families, papers and cited authors.
@@ -268,13 +252,18 @@ func closestSelectors(sel string, rows [][]string) []string {
 			names = append(names, name)
 		}
 	}
-	add("input", "input")
+	for _, r := range rows {
+		if r[1] == "input" {
+			add("input", "input")
+			break
+		}
+	}
 	add("output", "output")
 	for _, f := range columnFamilies() {
 		add(f, f)
 	}
-	for _, p := range papers() {
-		add(p.id, p.id)
+	for _, p := range evaluate.Papers() {
+		add(p.ID, p.ID)
 	}
 	for _, r := range rows {
 		ns := rowNames(r)
@@ -283,7 +272,7 @@ func closestSelectors(sel string, rows [][]string) []string {
 		}
 	}
 	for _, r := range rows {
-		for _, a := range citedAuthors(r[4]) {
+		for _, a := range evaluate.CitedAuthors(r[4]) {
 			add(a, a)
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -29,12 +30,16 @@ import (
 
 // evalConfig is the parsed command line of `riskbatch eval`.
 type evalConfig struct {
-	inputs      []string
-	output      string
-	sheet       string
-	priors      []string
-	confidence  string
-	workers     int
+	inputs     []string
+	output     string
+	sheet      string
+	priors     []string
+	confidence string
+	workers    int
+	// columns are the --columns selectors; selectCols says the flag was
+	// given (an empty list is then a usage error).
+	columns     []string
+	selectCols  bool
 	quiet       bool
 	inputFormat string
 	format      string
@@ -203,7 +208,41 @@ func newEvaluator(cfg evalConfig, levels []float64, loader *cellfiles.Loader) (*
 			reads = append(reads, readFile{path: p, role: role})
 		}
 	}
-	return evaluate.New(evOpts...), reads, nil
+	ev, err := selectOutputs(evaluate.New(evOpts...), cfg)
+	return ev, reads, err
+}
+
+// selectOutputs restricts the evaluator to the --columns selection, if
+// there is one: a selector that matches no output column is a usage error
+// naming the closest names.
+func selectOutputs(ev *evaluate.Evaluator, cfg evalConfig) (*evaluate.Evaluator, error) {
+	if !cfg.selectCols {
+		return ev, nil
+	}
+	var selectors []string
+	for _, s := range cfg.columns {
+		if s = strings.TrimSpace(s); s != "" {
+			selectors = append(selectors, s)
+		}
+	}
+	if len(selectors) == 0 {
+		return nil, usagef("eval", "--columns: no column named; give output columns, patterns such as fdp_*, groups such as onerun or papers such as seed003 (see riskbatch columns)")
+	}
+	sel, err := ev.Select(selectors...)
+	var se *evaluate.SelectError
+	if errors.As(err, &se) {
+		if f, ok := ev.Vocabulary().Lookup(se.Selectors[0]); ok {
+			return nil, usagef("eval", "--columns: %s is an input column; --columns selects the output columns to compute (see riskbatch columns output)", ev.Vocabulary().Column(f).Name)
+		}
+		var outputs [][]string
+		for _, r := range ev.Docs()[1:] {
+			if r[1] != "input" {
+				outputs = append(outputs, r)
+			}
+		}
+		return nil, unmatchedSelectors("eval", "--columns", "output column", se.Selectors, outputs)
+	}
+	return sel, err
 }
 
 // openTables opens the tables of the inputs, or of the built-in sample

@@ -44,8 +44,8 @@ func newHeaderVocabulary(ev *evaluate.Evaluator) *headerVocabulary {
 	// source is the column riskbatch writes for several inputs; note, its
 	// template's free-text column.
 	v := &headerVocabulary{ev: ev, own: map[string]bool{"source": true, noteColumn: true}, column: map[string]string{}}
-	for _, c := range ev.Columns() {
-		v.own[evaluate.CanonicalName(c.Name)] = true
+	for _, name := range ev.Registered() {
+		v.own[evaluate.CanonicalName(name)] = true
 	}
 	for _, c := range ev.Vocabulary().Columns() {
 		for _, n := range append([]string{c.Name}, c.Aliases...) {

@@ -23,8 +23,8 @@ type summary struct {
 	counts   statusCounts
 	top      riskHeap
 	keep     int
-	worst    int // output index of fdp_worst_advantage
-	success  int // output index of fdp_success
+	worst    int // output index of fdp_worst_advantage, or -1 (not selected: no ranking)
+	success  int // output index of fdp_success, or -1
 	label    int // output index of the id column, or -1
 	statusAt int
 	sheet    *evaluate.SheetBinding
@@ -63,7 +63,7 @@ func (h *riskHeap) Pop() any {
 // newSummary prepares the summary of an output laid out as lay; sheet binds
 // the same header and draws the charts' curves.
 func newSummary(lay *layout.Layout, ev *evaluate.Evaluator, sheet *evaluate.SheetBinding) *summary {
-	s := &summary{counts: statusCounts{}, keep: topReleases, label: -1, statusAt: lay.Inputs(), sheet: sheet}
+	s := &summary{counts: statusCounts{}, keep: topReleases, label: -1, worst: -1, success: -1, statusAt: lay.Inputs(), sheet: sheet}
 	for i, c := range lay.Header() {
 		switch {
 		case i < lay.Inputs():
@@ -84,13 +84,16 @@ func (s *summary) add(seq int, cells []table.Cell, st evaluate.Status) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.counts[st]++
+	if s.worst < 0 {
+		return // fdp_worst_advantage is not among the --columns
+	}
 	w := cells[s.worst]
 	if w.Kind != table.Number {
 		return
 	}
 	r := risky{worst: w.Num, seq: seq}
-	if c := cells[s.success]; c.Kind == table.Number {
-		r.success, r.hasSuccess = c.Num, true
+	if s.success >= 0 && cells[s.success].Kind == table.Number {
+		r.success, r.hasSuccess = cells[s.success].Num, true
 	}
 	if s.label >= 0 {
 		r.label = cells[s.label].String()
