@@ -21,6 +21,7 @@ func BenchmarkEvaluate(b *testing.B) {
 		{"pure", map[string]string{"epsilon": "1", "baseline": "0.1", "target_advantage": "0.05"}},
 		{"approx", map[string]string{"epsilon": "1", "delta": "1e-5", "baseline": "0.1", "target_advantage": "0.05"}},
 		{"gaussian", map[string]string{"sigma": "2", "delta": "1e-5", "baseline": "0.1", "target_advantage": "0.05"}},
+		{"gaussian-candidates", map[string]string{"sigma": "2", "delta": "1e-5", "candidates": "100"}},
 		{"gdp", map[string]string{"mu": "0.5", "delta": "1e-5", "baseline": "0.1", "target_advantage": "0.05"}},
 		{"laplace", map[string]string{"laplace_scale": "2", "baseline": "0.1"}},
 		{"rr", map[string]string{"epsilon": "1", "rr_categories": "4", "baseline": "0.1"}},

@@ -34,7 +34,8 @@ const (
 
 // Evaluator evaluates rows with the registered output columns. It is safe
 // for concurrent use; its only mutable state is bounded caches: of DP-SGD
-// accounting results, of Gaussian ε(δ), and of pmp_data tables and results.
+// accounting results, of Gaussian ε(δ), of Fano bounds over M candidates,
+// and of pmp_data tables and results.
 type Evaluator struct {
 	vocab       *Vocabulary
 	specs       []mechanismSpec
@@ -49,6 +50,7 @@ type Evaluator struct {
 	pmpData     *pmpCache
 	plds        *pldCache
 	noise       *noiseCache
+	fanos       *fanoCache
 	// data opens the tables that cells name (nil: none is opened).
 	data DataLoader
 }
@@ -81,7 +83,7 @@ func WithDecimalMark(m DecimalMark) Option { return func(e *Evaluator) { e.decim
 
 // New returns an evaluator for every registered output column.
 func New(opts ...Option) *Evaluator {
-	e := &Evaluator{vocab: NewVocabulary(), specs: mechanismSpecs(), confidences: []float64{DefaultConfidence}, rdps: newRDPCache(), epsilons: newEpsCache(), pmpData: newPMPCache(), plds: newPLDCache(), noise: newNoiseCache()}
+	e := &Evaluator{vocab: NewVocabulary(), specs: mechanismSpecs(), confidences: []float64{DefaultConfidence}, rdps: newRDPCache(), epsilons: newEpsCache(), pmpData: newPMPCache(), plds: newPLDCache(), noise: newNoiseCache(), fanos: newFanoCache()}
 	for _, o := range opts {
 		o(e)
 	}
@@ -256,6 +258,7 @@ func (b *Binding) evaluate(cells []table.Cell, dst []table.Cell, marks []mark) (
 	if r == nil {
 		return StatusError, nil, problems, marks
 	}
+	r.fanos = b.fanos
 	bit := mechanismBit(r.Mechanism)
 	for _, u := range b.unused {
 		if in.has(u.field) && u.mechanisms&bit == 0 {

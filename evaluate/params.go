@@ -148,6 +148,8 @@ type rowResults struct {
 	fanoA1   bound.FanoBound
 	fanoBest bound.FanoBound
 	fanoWhy  string
+	// fanos is the run's cache of Fano bounds (fanoUniform).
+	fanos *fanoCache
 }
 
 // CellError is a problem with the input cells of a row, which makes the

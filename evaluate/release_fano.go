@@ -30,7 +30,7 @@ func (r *Release) fano() (alpha1, best bound.FanoBound, why string) {
 	}
 	r.fanoDone = true
 	if r.Candidates > 0 {
-		r.fanoA1, r.fanoBest, r.fanoWhy = r.fanoFor(int(min(r.Candidates, maxFanoCandidates)), nil)
+		r.fanoA1, r.fanoBest, r.fanoWhy = r.fanoUniform(int(min(r.Candidates, maxFanoCandidates)))
 		return r.fanoA1, r.fanoBest, r.fanoWhy
 	}
 	d := r.priorDistributions()
