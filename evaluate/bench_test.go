@@ -6,52 +6,98 @@ import (
 	"github.com/riskbatch/riskbatch/table"
 )
 
+// benchFamilies are the rows of the benchmarks, one per mechanism family
+// (and a few costly variants): rows of one family share their parameters
+// except the baseline, as in a sweep; DP-SGD rows hit the per-run
+// accounting cache after the first.
+var benchFamilies = []struct {
+	name string
+	row  map[string]string
+}{
+	{"pure", map[string]string{"epsilon": "1", "baseline": "0.1", "target_advantage": "0.05"}},
+	{"approx", map[string]string{"epsilon": "1", "delta": "1e-5", "baseline": "0.1", "target_advantage": "0.05"}},
+	{"gaussian", map[string]string{"sigma": "2", "delta": "1e-5", "baseline": "0.1", "target_advantage": "0.05"}},
+	{"gaussian-candidates", map[string]string{"sigma": "2", "delta": "1e-5", "candidates": "100"}},
+	{"gdp", map[string]string{"mu": "0.5", "delta": "1e-5", "baseline": "0.1", "target_advantage": "0.05"}},
+	{"laplace", map[string]string{"laplace_scale": "2", "baseline": "0.1"}},
+	{"rr", map[string]string{"epsilon": "1", "rr_categories": "4", "baseline": "0.1"}},
+	{"zcdp", map[string]string{"rho": "0.5", "delta": "1e-5", "baseline": "0.1"}},
+	{"rdp", map[string]string{"rdp_order": "2", "rdp_epsilon": "0.5", "delta": "1e-5", "baseline": "0.1"}},
+	{"dpsgd", map[string]string{"noise_multiplier": "1", "sample_rate": "0.01", "steps": "1000", "delta": "1e-5", "baseline": "0.1"}},
+	{"marginals", map[string]string{"marginal_k": "3", "columns_total": "16", "columns_unknown": "1", "sigma": "54", "delta": "1e-5", "baseline": "0.1"}},
+	{"approx-composed", map[string]string{"epsilon": "0.1", "delta": "1e-7", "compositions": "100", "baseline": "0.1"}},
+	{"tail-100-targets", map[string]string{"epsilon": "1", "delta": "1e-5", "baseline": "0.56", "targets": "100", "successes": "84"}},
+}
+
+// benchRow binds a benchmark row and evaluates it once (so that the run's
+// caches are warm, as after the first row of a sweep), failing on an
+// error row.
+func benchRow(b *testing.B, e *Evaluator, row map[string]string) (*Binding, []table.Cell, []table.Cell) {
+	b.Helper()
+	var cols []table.Column
+	var cells []table.Cell
+	for k, v := range row {
+		cols = append(cols, table.Column{Name: k})
+		cells = append(cells, table.TextCell(v))
+	}
+	bind, err := e.Bind(cols)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dst := make([]table.Cell, e.Width())
+	if st := bind.Evaluate(cells, dst); st == StatusError {
+		b.Fatalf("%v: %s", row, dst[1].Str)
+	}
+	return bind, cells, dst
+}
+
 // BenchmarkEvaluate measures rows per second for each mechanism family,
 // through the whole row path (binding, parsing the text cells, resolving
-// the mechanism, every registered column). Rows of one family share their
-// parameters except the baseline, as in a sweep; DP-SGD rows hit the
-// per-run accounting cache after the first.
+// the mechanism, every registered column).
 //
 //	go test -run '^$' -bench Evaluate -benchtime 2s ./evaluate
 func BenchmarkEvaluate(b *testing.B) {
-	families := []struct {
-		name string
-		row  map[string]string
-	}{
-		{"pure", map[string]string{"epsilon": "1", "baseline": "0.1", "target_advantage": "0.05"}},
-		{"approx", map[string]string{"epsilon": "1", "delta": "1e-5", "baseline": "0.1", "target_advantage": "0.05"}},
-		{"gaussian", map[string]string{"sigma": "2", "delta": "1e-5", "baseline": "0.1", "target_advantage": "0.05"}},
-		{"gaussian-candidates", map[string]string{"sigma": "2", "delta": "1e-5", "candidates": "100"}},
-		{"gdp", map[string]string{"mu": "0.5", "delta": "1e-5", "baseline": "0.1", "target_advantage": "0.05"}},
-		{"laplace", map[string]string{"laplace_scale": "2", "baseline": "0.1"}},
-		{"rr", map[string]string{"epsilon": "1", "rr_categories": "4", "baseline": "0.1"}},
-		{"zcdp", map[string]string{"rho": "0.5", "delta": "1e-5", "baseline": "0.1"}},
-		{"rdp", map[string]string{"rdp_order": "2", "rdp_epsilon": "0.5", "delta": "1e-5", "baseline": "0.1"}},
-		{"dpsgd", map[string]string{"noise_multiplier": "1", "sample_rate": "0.01", "steps": "1000", "delta": "1e-5", "baseline": "0.1"}},
-		{"marginals", map[string]string{"marginal_k": "3", "columns_total": "16", "columns_unknown": "1", "sigma": "54", "delta": "1e-5", "baseline": "0.1"}},
-		{"approx-composed", map[string]string{"epsilon": "0.1", "delta": "1e-7", "compositions": "100", "baseline": "0.1"}},
-		{"tail-100-targets", map[string]string{"epsilon": "1", "delta": "1e-5", "baseline": "0.56", "targets": "100", "successes": "84"}},
-	}
-	for _, f := range families {
+	for _, f := range benchFamilies {
 		b.Run(f.name, func(b *testing.B) {
-			e := New()
-			var cols []table.Column
-			var cells []table.Cell
-			for k, v := range f.row {
-				cols = append(cols, table.Column{Name: k})
-				cells = append(cells, table.TextCell(v))
-			}
-			bind, err := e.Bind(cols)
-			if err != nil {
-				b.Fatal(err)
-			}
-			dst := make([]table.Cell, e.Width())
-			if st := bind.Evaluate(cells, dst); st == StatusError {
-				b.Fatalf("%s: %s", f.name, dst[1].Str)
-			}
+			bind, cells, dst := benchRow(b, New(), f.row)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				bind.Evaluate(cells, dst)
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+		})
+	}
+}
+
+// BenchmarkColumnFamily measures rows per second for each family of output
+// columns alone (Evaluator.Select of the family, as --columns does), over
+// one row of every mechanism family of BenchmarkEvaluate in turn: what a
+// family costs on a mixed table.
+//
+//	go test -run '^$' -bench ColumnFamily -benchtime 2s ./evaluate
+func BenchmarkColumnFamily(b *testing.B) {
+	for _, g := range New().Groups() {
+		if g.Kind != "family" {
+			continue
+		}
+		b.Run(g.Name, func(b *testing.B) {
+			e, err := New().Select(g.Name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			type bound struct {
+				bind       *Binding
+				cells, dst []table.Cell
+			}
+			var rows []bound
+			for _, f := range benchFamilies {
+				bind, cells, dst := benchRow(b, e, f.row)
+				rows = append(rows, bound{bind, cells, dst})
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				r := &rows[i%len(rows)]
+				r.bind.Evaluate(r.cells, r.dst)
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 		})

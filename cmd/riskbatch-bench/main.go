@@ -6,6 +6,7 @@
 //	go run ./cmd/riskbatch-bench                 # 10⁶ rows
 //	go run ./cmd/riskbatch-bench -rows 100000    # quicker
 //	go run ./cmd/riskbatch-bench -big            # adds 10⁷-row Parquet → Parquet
+//	go run ./cmd/riskbatch-bench -scaling        # --workers 1 against 2
 //
 // It builds riskbatch from this module (or uses -bin), runs each case as a
 // separate process, and reads the peak RSS from the process's resource
@@ -33,10 +34,15 @@ func main() {
 	bin := flag.String("bin", "", "riskbatch binary to measure (default: build ./cmd/riskbatch)")
 	keep := flag.String("dir", "", "directory for the generated files (default: a temporary one, removed)")
 	priorsOnly := flag.Bool("priors-only", false, "only `riskbatch priors` against DuckDB (see priors.go)")
+	scaling := flag.Bool("scaling", false, "only --workers 1 against --workers 2 on closed-form and evaluation-bound inputs (see scaling.go)")
+	repeat := flag.Int("repeat", 3, "with -scaling: runs of each case, the best counts")
 	flag.Parse()
 	runAll := func() error { return run(*rows, *big, *bin, *keep) }
-	if *priorsOnly {
+	switch {
+	case *priorsOnly:
 		runAll = func() error { return onlyPriors(*bin, *keep) }
+	case *scaling:
+		runAll = func() error { return onlyScaling(*rows, *repeat, *bin, *keep) }
 	}
 	if err := runAll(); err != nil {
 		fmt.Fprintln(os.Stderr, "riskbatch-bench:", err)

@@ -45,3 +45,38 @@ func BenchmarkEndToEnd(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWorkers runs riskbatch with --workers 1 and 2 on closed-form
+// rows (bound by reading and writing) and on evaluation-bound rows (zCDP,
+// one-run tails of 100 targets), reporting rows/s; profile it with
+// -cpuprofile, -mutexprofile or -blockprofile:
+//
+//	go test -run '^$' -bench Workers -benchtime 1x ./cmd/riskbatch
+func BenchmarkWorkers(b *testing.B) {
+	n := benchinput.Rows("RISKBATCH_BENCH_ROWS", 100000)
+	dir := b.TempDir()
+	for _, c := range []struct {
+		name string
+		kind benchinput.Kind
+		rows int
+	}{
+		{"closed-form", benchinput.ClosedForm(), n},
+		{"zcdp", benchinput.Heavy(), max(n/50, 1000)},
+		{"tail", benchinput.Tail(), max(n/20, 1000)},
+	} {
+		in := filepath.Join(dir, c.name+".csv")
+		if err := benchinput.WriteCSV(in, c.kind, c.rows); err != nil {
+			b.Fatal(err)
+		}
+		for _, w := range []string{"1", "2"} {
+			b.Run(c.name+"/workers="+w, func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					if code, stderr := riskbatch(b, "eval", in, "-o", filepath.Join(dir, "out.parquet"), "-q", "--force", "--workers", w); code != exitOK {
+						b.Fatalf("exit %d: %s", code, stderr)
+					}
+				}
+				b.ReportMetric(float64(c.rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+			})
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -379,8 +380,12 @@ type batch struct {
 	read    int64   // bytes read from the inputs when the batch was full
 	out     [][]table.Cell
 	status  []evaluate.Status
+	// cells holds the cells of out, one row after another: taken from the
+	// flow's spare buffers and given back once the batch is written.
+	cells []table.Cell
 }
 
+// batchRows is the most rows of a batch.
 const batchRows = 512
 
 // batchCells bounds a batch by its output cells too, so that a very wide
@@ -389,6 +394,48 @@ const batchCells = 1 << 18
 
 // batchLimit is the number of rows of a batch for an output of width cells.
 func batchLimit(width int) int { return max(1, min(batchRows, batchCells/max(width, 1))) }
+
+// batchTime is how long evaluating a batch should take: the reader makes
+// batches of as many rows as the workers evaluate in that time (see pace),
+// within [minBatchRows, batchLimit]. Closed-form rows (a few µs each) fill
+// whole batches, so that handing them over costs little; rows that take
+// milliseconds (DP-SGD, zCDP, one-run tails) go a few at a time, so that
+// every worker has work until the end of the input and no batch of slow
+// rows holds the others up.
+const batchTime = 5 * time.Millisecond
+
+// minBatchRows is the fewest rows of a full batch.
+const minBatchRows = 4
+
+// firstBatchRows is the size of the batches read before any is evaluated.
+const firstBatchRows = 32
+
+// pace is the workers' measured cost of evaluating a row, a moving
+// average, for the reader to size the batches by.
+type pace struct {
+	nsPerRow atomic.Int64 // 0 until a batch has been evaluated
+}
+
+// record adds the time one batch of rows took.
+func (p *pace) record(rows int, took time.Duration) {
+	if rows == 0 {
+		return
+	}
+	ns := max(int64(took)/int64(rows), 1)
+	if old := p.nsPerRow.Load(); old > 0 {
+		ns = (3*old + ns) / 4
+	}
+	p.nsPerRow.Store(ns)
+}
+
+// limit is the number of rows of the next batch, at most most.
+func (p *pace) limit(most int) int {
+	ns := p.nsPerRow.Load()
+	if ns == 0 {
+		return min(firstBatchRows, most)
+	}
+	return max(min(int(int64(batchTime)/ns), most), min(minBatchRows, most))
+}
 
 // stream reads every table in order, evaluates batches in parallel and
 // writes the rows in input order. Memory is bounded by the number of
@@ -408,6 +455,7 @@ func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, read 
 		slots:   make(chan struct{}, 2*workers+2),
 		readErr: make(chan error, 1),
 		quit:    make(chan struct{}),
+		spare:   make(chan []table.Cell, 2*workers+2),
 	}
 	f.stopReading = sync.OnceFunc(func() { close(f.quit) })
 	go lay.readBatches(f, tables, read)
@@ -417,7 +465,9 @@ func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, read 
 		go func() {
 			defer wg.Done()
 			for b := range f.todo {
-				lay.evaluate(b)
+				start := time.Now()
+				lay.evaluate(b, f.cells(lay.Width()*len(b.rows)))
+				f.pace.record(len(b.rows), time.Since(start))
 				f.done <- b
 			}
 		}()
@@ -439,6 +489,35 @@ type flow struct {
 	// quit, closed by stopReading, stops the reader.
 	quit        chan struct{}
 	stopReading func()
+	// spare holds the cell buffers of written batches, for the next
+	// batches to reuse: a batch's output is thousands of cells, and
+	// allocating (and clearing) a new buffer for each cost about a tenth
+	// of the time of a closed-form run.
+	spare chan []table.Cell
+	// pace sizes the batches (see batchTime).
+	pace pace
+}
+
+// cells returns a buffer of n cells, a spare one if one is large enough.
+// Its cells are not cleared: the batch's rows overwrite every one.
+func (f *flow) cells(n int) []table.Cell {
+	select {
+	case c := <-f.spare:
+		if cap(c) >= n {
+			return c[:n]
+		}
+	default:
+	}
+	return make([]table.Cell, n)
+}
+
+// recycle keeps a written batch's cell buffer for a later batch.
+func (f *flow) recycle(b *batch) {
+	select {
+	case f.spare <- b.cells:
+	default:
+	}
+	b.cells, b.out = nil, nil
 }
 
 // send hands a batch to the workers; false when the run stops. read is
@@ -467,7 +546,8 @@ func (f *flow) send(b *batch, read int64) bool {
 func (lay *evalLayout) readBatches(f *flow, tables []readers.Table, read *atomic.Int64) {
 	defer close(f.todo)
 	seq := 0
-	limit := batchLimit(lay.Width())
+	most := batchLimit(lay.Width())
+	limit := f.pace.limit(most)
 	for ti, t := range tables {
 		src := layout.SourceName(t)
 		b := &batch{seq: seq, tableNo: ti, source: src}
@@ -488,6 +568,7 @@ func (lay *evalLayout) readBatches(f *flow, tables []readers.Table, read *atomic
 				}
 				seq++
 				b = &batch{seq: seq, tableNo: ti, source: src}
+				limit = f.pace.limit(most)
 			}
 		}
 		if len(b.rows) > 0 {
@@ -543,6 +624,7 @@ collect:
 				sum.add(written, cells, nb.status[i])
 				written++
 			}
+			f.recycle(nb)
 			progress.update(int64(written), nb.read)
 		}
 	}
@@ -569,12 +651,13 @@ func (lay *evalLayout) write(w writers.Writer, b *batch, i int, cells []table.Ce
 	return w.Write(cells)
 }
 
-// evaluate fills a batch's output rows.
-func (lay *evalLayout) evaluate(b *batch) {
+// evaluate fills a batch's output rows into flat, width cells a row,
+// whatever its cells held before (each row's are cleared first).
+func (lay *evalLayout) evaluate(b *batch, flat []table.Cell) {
 	width := lay.Width()
 	b.out = make([][]table.Cell, len(b.rows))
 	b.status = make([]evaluate.Status, len(b.rows))
-	flat := make([]table.Cell, width*len(b.rows))
+	b.cells = flat
 	for i, row := range b.rows {
 		out := flat[i*width : (i+1)*width : (i+1)*width]
 		if lay.passThrough && b.errs[i] == nil {

@@ -55,6 +55,32 @@ func Heavy() Kind {
 	}
 }
 
+// DPSGD is DP-SGD rows over 16 configurations (noise multiplier × sample
+// rate) in turn, with baselines: after the first row of each, the run's
+// accountant cache holds its PLD, and each row converts it to the f-DP and
+// ε columns, so evaluation bounds a run.
+func DPSGD() Kind {
+	return Kind{
+		Header: "id,mechanism,noise_multiplier,sample_rate,steps,delta,baseline",
+		Row: func(w *bufio.Writer, i int, rng *rand.Rand) {
+			c := i % 16
+			fmt.Fprintf(w, "s%d,dpsgd,%g,%g,1000,1e-5,%.4g\n", i, 0.8+0.2*float64(c%4), 0.001*float64(1+c/4), 0.01+rng.Float64()*0.4)
+		},
+	}
+}
+
+// Tail is one-run rows of 100 targets with distinct baselines: each
+// computes the distribution of the number of successes, so evaluation
+// bounds a run.
+func Tail() Kind {
+	return Kind{
+		Header: "id,mechanism,epsilon,delta,baseline,targets,successes",
+		Row: func(w *bufio.Writer, i int, rng *rand.Rand) {
+			fmt.Fprintf(w, "t%d,approx,%.4g,1e-5,%.4g,100,%d\n", i, 0.1+rng.Float64()*2, 0.05+rng.Float64()*0.5, 10+rng.Intn(80))
+		},
+	}
+}
+
 // Wide is rows of cols numeric columns c0, c1, … and no release column:
 // passed through, they measure the writer.
 func Wide(cols int) Kind {

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/riskbatch/riskbatch/internal/benchinput"
+)
+
+// scalingCase is one input of the scaling benchmark: a kind of generated
+// rows and how many.
+type scalingCase struct {
+	name string
+	kind benchinput.Kind
+	rows int
+}
+
+// scalingCases are the inputs of onlyScaling for rows closed-form rows:
+// the closed-form sweep (bound by reading and writing), and three
+// evaluation-bound kinds (zCDP's numerical conversion, DP-SGD rows from
+// cached accountants, one-run tails of 100 targets), fewer rows each.
+func scalingCases(rows int) []scalingCase {
+	return []scalingCase{
+		{"closed-form, CSV → Parquet", benchinput.ClosedForm(), rows},
+		{"zCDP (evaluation-bound)", benchinput.Heavy(), max(rows/50, 1000)},
+		{"DP-SGD (evaluation-bound)", benchinput.DPSGD(), max(rows/50, 1000)},
+		{"one-run tail, 100 targets (evaluation-bound)", benchinput.Tail(), max(rows/20, 1000)},
+	}
+}
+
+// onlyScaling measures `riskbatch eval` with --workers 1 and 2 on each
+// scaling case, best of repeat runs each, and prints a table of the times
+// and the speed-up of two workers over one.
+func onlyScaling(rows, repeat int, bin, dir string) error {
+	dir, bin, cleanup, err := prepare(dir, bin)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	fmt.Println("| case | rows | --workers 1 (s) | --workers 2 (s) | rows/s, 2 workers | speed-up |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|")
+	for i, c := range scalingCases(rows) {
+		in := filepath.Join(dir, fmt.Sprintf("scaling%d.csv", i))
+		if err := benchinput.WriteCSV(in, c.kind, c.rows); err != nil {
+			return err
+		}
+		var best [2]time.Duration
+		for w := range best {
+			for range max(repeat, 1) {
+				r, err := measure(bin, c.name, c.rows, 0, "eval", in, "-o", filepath.Join(dir, "scaling.parquet"), "-q", "--force", "--workers", fmt.Sprint(w+1))
+				if err != nil {
+					return err
+				}
+				if best[w] == 0 || r.elapsed < best[w] {
+					best[w] = r.elapsed
+				}
+			}
+			fmt.Fprintf(os.Stderr, "%-46s --workers %d: %.2fs\n", c.name, w+1, best[w].Seconds())
+		}
+		fmt.Printf("| %s | %d | %.2f | %.2f | %.0f | %.2f× |\n", c.name, c.rows, best[0].Seconds(), best[1].Seconds(),
+			float64(c.rows)/best[1].Seconds(), best[0].Seconds()/best[1].Seconds())
+	}
+	return nil
+}
