@@ -26,7 +26,7 @@ func scalingCases(rows int) []scalingCase {
 		{"closed-form, CSV → Parquet", benchinput.ClosedForm(), rows},
 		{"zCDP (evaluation-bound)", benchinput.Heavy(), max(rows/50, 1000)},
 		{"DP-SGD (evaluation-bound)", benchinput.DPSGD(), max(rows/50, 1000)},
-		{"one-run tail, 100 targets (evaluation-bound)", benchinput.Tail(), max(rows/20, 1000)},
+		{"one-run tail, 100 targets (evaluation-bound)", benchinput.Tail(), max(rows/4, 1000)},
 	}
 }
 
