@@ -16,9 +16,9 @@ type OutputColumn struct {
 	Family string // the paper family: fdp, adp, onerun, …
 	// Paper is the paper the column comes from, as Papers names it
 	// (seed003); empty, it is the paper of the column's Family
-	// (familyPaper), else the paper whose first author the Citation names
-	// (see PaperID). It makes the column's paper group of --columns and
-	// `riskbatch columns`.
+	// (familyPaper), else that of the first author the Citation names who
+	// is a paper's first author (see PaperID). It makes the column's paper
+	// group of --columns and `riskbatch columns`.
 	Paper string
 	// Brief and Source are the column's one-line summary and short
 	// citation in the README's column table (ColumnsMarkdown): columns

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"testing"
+	"time"
+
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// Batches hold about batchTime of evaluation: firstBatchRows before any is
+// measured, then as many rows as that time allows, within minBatchRows and
+// the most a batch may hold.
+func TestPaceSizesBatches(t *testing.T) {
+	var p pace
+	if got := p.limit(512); got != firstBatchRows {
+		t.Errorf("before any batch: %d rows, want %d", got, firstBatchRows)
+	}
+	p.record(100, 100*time.Microsecond) // 1 µs a row: closed-form rows
+	if got := p.limit(512); got != 512 {
+		t.Errorf("1 µs a row: %d rows, want 512", got)
+	}
+	p = pace{}
+	p.record(10, 10*time.Millisecond) // 1 ms a row: 5 in 5 ms
+	if got := p.limit(512); got != 5 {
+		t.Errorf("1 ms a row: %d rows, want 5", got)
+	}
+	p.record(1, time.Second) // the average: (3·1 ms + 1 s)/4 = 250.75 ms
+	if got := p.nsPerRow.Load(); got != 250_750_000 {
+		t.Errorf("average %d ns, want 250750000", got)
+	}
+	if got := p.limit(512); got != minBatchRows {
+		t.Errorf("250 ms a row: %d rows, want %d", got, minBatchRows)
+	}
+	if got := p.limit(2); got != 2 {
+		t.Errorf("a batch of at most 2 rows: %d", got)
+	}
+}
+
+// A written batch's cells are reused by a later batch that fits in them;
+// a larger one gets a new buffer.
+func TestFlowReusesCells(t *testing.T) {
+	f := &flow{spare: make(chan []table.Cell, 2)}
+	b := &batch{cells: f.cells(10)}
+	b.cells[3] = table.TextCell("x")
+	first := &b.cells[0]
+	f.recycle(b)
+	if b.cells != nil || b.out != nil {
+		t.Errorf("the recycled batch still holds its cells")
+	}
+	c := f.cells(8)
+	if len(c) != 8 || &c[0] != first {
+		t.Errorf("a batch of 8 cells did not reuse the spare buffer of 10")
+	}
+	f.recycle(&batch{cells: c})
+	if d := f.cells(20); len(d) != 20 || &d[0] == first {
+		t.Errorf("a batch of 20 cells got the spare buffer of 10")
+	}
+}
