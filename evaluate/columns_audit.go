@@ -8,10 +8,11 @@ import (
 const (
 	steinke     = "Steinke, Nasr & Jagielski 2023, \"Privacy Auditing with One (1) Training Run\" (NeurIPS)"
 	mahloujifar = "Mahloujifar, Melis & Chaudhuri 2025, \"Auditing f-Differential Privacy in One Run\" (ICML; arXiv 2410.22235)"
-	// auditMethods says which paper each method of the audit column follows.
-	auditMethods = "membership: " + steinke + ", Thm 3 (Thm 5.2 with Prop 5.7 of arXiv 2305.08846); " +
-		"membership_fdp and reconstruction: " + mahloujifar + ", the numerical audit of the (ε, δ) trade-off (their reference code's rh_with_cap recursion); " +
-		"prior: " + swanberg + ", Thm 3.2, Cor 3.4 or Thm 3.5, inverted"
+	// auditMethods says which paper each method of the audit column
+	// follows: one citation per paper, each starting with its authors.
+	auditMethods = steinke + ", Thm 3 (Thm 5.2 with Prop 5.7 of arXiv 2305.08846), for membership; " +
+		mahloujifar + ", the numerical audit of the (ε, δ) trade-off (their reference code's rh_with_cap recursion), for membership_fdp and reconstruction; " +
+		swanberg + ", Thm 3.2, Cor 3.4 or Thm 3.5 inverted, for prior"
 	// auditAssumes are the assumptions every audit column shares.
 	auditAssumes = "one run; the canaries' secrets drawn independently (membership: inclusion probability ½; reconstruction: uniform over k options; prior: independent priors p_i), " +
 		"add/remove (membership) or replace-one (prior) neighbours; the significance 1 − confidence divided among num_tests tests (Bonferroni)"
