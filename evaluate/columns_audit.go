@@ -42,7 +42,7 @@ func auditColumns() []OutputColumn {
 				if !s.ok() {
 					return 0, s
 				}
-				return lb.Value, skip{note: warningsNote(lb.Warnings)}
+				return lb.Value, skip{note: r.audit.warningsNote(lb.Warnings)}
 			},
 		},
 		{
@@ -59,7 +59,7 @@ func auditColumns() []OutputColumn {
 				if !s.ok() {
 					return 0, s
 				}
-				return lb.Value, skip{note: warningsNote(lb.Warnings)}
+				return lb.Value, skip{note: r.audit.warningsNote(lb.Warnings)}
 			},
 		},
 		{

@@ -69,19 +69,23 @@ func auditSkip(err error) skip {
 }
 
 // warningsNote is the message note of a lower bound's warnings: too few
-// canaries (which implies that nothing is certified), nothing certified,
-// a large δ term.
-func warningsNote(ws []audit.Warning) string {
+// canaries, or targets for audit prior (which implies that nothing is
+// certified), nothing certified, a large δ term.
+func (a *auditRow) warningsNote(ws []audit.Warning) string {
 	var notes []string
 	few := false
 	for _, w := range ws {
 		few = few || w.Kind == audit.TooFewCanaries
 	}
 	for _, w := range ws {
-		if few && w.Kind == audit.NothingCertified {
+		switch {
+		case few && w.Kind == audit.NothingCertified:
 			continue
+		case w.Kind == audit.TooFewCanaries && a.Method == audit.Prior:
+			notes = append(notes, "too few targets: even all of them right would not certify a bound above 0")
+		default:
+			notes = append(notes, w.Message)
 		}
-		notes = append(notes, w.Message)
 	}
 	return strings.Join(notes, "; ")
 }
