@@ -204,6 +204,8 @@ func TestAuditRowsMessages(t *testing.T) {
 			"successes: filled, but audit membership_fdp does not use it; clear it or correct audit"},
 		{map[string]string{"audit": "membrship", "canaries": "10"}, StatusError,
 			`audit: "membrship" is not an audit method; did you mean membership?`},
+		{map[string]string{"audit": "canary", "canaries": "10"}, StatusError,
+			`audit: "canary" is not an audit method; expected membership, membership_fdp, reconstruction or prior`},
 		{map[string]string{"epsilon": "1", "canaries": "10", "correct": "3"}, StatusError,
 			"canaries, correct: filled, but only audit rows use them; fill audit (membership, membership_fdp, reconstruction or prior) or clear them"},
 		{map[string]string{"audit": "membership", "canaries": "10", "guesses": "10", "correct": "10", "confidence": "0.95", "significance": "0.1"}, StatusError,

@@ -15,7 +15,9 @@ import (
 
 // resolve turns parsed inputs into a Release, or explains why it cannot:
 // the mechanism and its columns, then the mechanism's parameters (its
-// curve), then what the row says of the attack.
+// curve), then what the row says of the attack. A row with audit filled is
+// an audit row instead (resolveAudit); a release row must not fill the
+// inputs only audits use.
 func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 	if in.has(FieldAudit) {
 		return b.resolveAudit(in, problems)

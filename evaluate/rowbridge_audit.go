@@ -320,6 +320,15 @@ func (b *Binding) rowConfidence(in *inputs, problems *rowError) (float64, bool) 
 	return 1 - sig, true
 }
 
+// AuditMethods returns the methods of the audit column, for drop-downs
+// and messages.
+func AuditMethods() []string {
+	return []string{audit.Membership.String(), audit.MembershipFDP.String(), audit.Reconstruction.String(), audit.Prior.String()}
+}
+
+// AuditBounds returns the tail bounds of the audit_bound column.
+func AuditBounds() []string { return []string{"thm32", "cor34", "thm35"} }
+
 // parseAuditMethod reads the audit column, spelled as headers may be
 // ("Membership FDP" is membership_fdp), suggesting the nearest method for
 // a typo.
@@ -328,7 +337,7 @@ func parseAuditMethod(s string) (audit.Method, error) {
 	if m, err := audit.ParseMethod(name); err == nil {
 		return m, nil
 	}
-	names := []string{"membership", "membership_fdp", "reconstruction", "prior"}
+	names := AuditMethods()
 	best, bestD := "", 3
 	for _, n := range names {
 		if d := editdist.Distance(name, n, 2); d < bestD {
@@ -338,7 +347,7 @@ func parseAuditMethod(s string) (audit.Method, error) {
 	if best != "" {
 		return 0, fmt.Errorf("%s is not an audit method; did you mean %s?", quoteClipped(s), best)
 	}
-	return 0, fmt.Errorf("%s is not an audit method; expected %s", quoteClipped(s), andList(names))
+	return 0, fmt.Errorf("%s is not an audit method; expected %s or %s", quoteClipped(s), strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }
 
 // errBound is the error of an audit_bound cell that names no bound.

@@ -50,8 +50,8 @@ func TestWorkbookHeadlineColumns(t *testing.T) {
 			open = append(open, name)
 		}
 	}
-	// The inputs of samples/releases.csv filled on at least half of its 28
-	// rows: id, mechanism, epsilon (14), delta (18), baseline (24), note.
+	// The inputs of samples/releases.csv filled on at least half of its 34
+	// rows: id, mechanism (26), epsilon (18), delta (22), baseline (25), note.
 	want := "id mechanism epsilon delta baseline note status message fdp_success fdp_advantage fdp_worst_advantage adp_advantage onerun_advantage onerun_eps_protect"
 	if got := strings.Join(open, " "); got != want {
 		t.Errorf("open columns:\n%s\nwant\n%s", got, want)
