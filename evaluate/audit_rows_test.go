@@ -92,16 +92,7 @@ func TestAuditRowsClosedForm(t *testing.T) {
 // the priors linspace(0.3, 0.9, 100) with 95 successes.
 func TestAuditRowsReference(t *testing.T) {
 	counts := map[string]string{"canaries": "1000", "guesses": "500", "correct": "400", "delta": "1e-5", "significance": "0.05"}
-	with := func(extra map[string]string) map[string]string {
-		row := map[string]string{}
-		for k, v := range counts {
-			row[k] = v
-		}
-		for k, v := range extra {
-			row[k] = v
-		}
-		return row
-	}
+	with := func(extra map[string]string) map[string]string { return merged(counts, extra) }
 	lowerNear(t, "membership ε", auditNumber(t, with(map[string]string{"audit": "membership"}), "audit_eps_lb"), 1.1979686462773707, 2e-9)
 	p := auditNumber(t, with(map[string]string{"audit": "membership", "epsilon": "1"}), "audit_p_value")
 	if want := 0.00059841865702365681; !(p >= want*(1-1e-11) && p <= want*(1+3e-9)) {

@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"github.com/riskbatch/riskbatch/evaluate/audit"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -37,13 +38,7 @@ func auditColumns() []OutputColumn {
 			Citation: auditMethods,
 			Needs:    auditNeeds,
 			Assumes:  auditAssumes + "; a lower bound, so rounded down",
-			compute: func(r *Release) (float64, skip) {
-				lb, s := r.audit.epsilon()
-				if !s.ok() {
-					return 0, s
-				}
-				return lb.Value, skip{note: r.audit.warningsNote(lb.Warnings)}
-			},
+			compute:  fromLowerBound((*auditRow).epsilon),
 		},
 		{
 			Name: "audit_mu_lb", Family: "audit", Format: table.Real, Round: RoundDown,
@@ -54,13 +49,7 @@ func auditColumns() []OutputColumn {
 			Citation: mahloujifar + ", the numerical audit of a Gaussian trade-off (rh_with_cap)",
 			Needs:    auditNeeds,
 			Assumes:  auditAssumes + "; a lower bound, so rounded down",
-			compute: func(r *Release) (float64, skip) {
-				lb, s := r.audit.muBound()
-				if !s.ok() {
-					return 0, s
-				}
-				return lb.Value, skip{note: r.audit.warningsNote(lb.Warnings)}
-			},
+			compute:  fromLowerBound((*auditRow).muBound),
 		},
 		{
 			Name: "audit_p_value", Family: "audit", Format: table.Probability, Round: RoundUp,
@@ -109,5 +98,17 @@ func auditColumns() []OutputColumn {
 				return r.audit.deltaTerm(), skip{}
 			},
 		},
+	}
+}
+
+// fromLowerBound computes a lower-bound column from the row's audit: the
+// bound's value, with its warnings as the message's note.
+func fromLowerBound(f func(*auditRow) (audit.LowerBound, skip)) func(*Release) (float64, skip) {
+	return func(r *Release) (float64, skip) {
+		lb, s := f(r.audit)
+		if !s.ok() {
+			return 0, s
+		}
+		return lb.Value, skip{note: r.audit.warningsNote(lb.Warnings)}
 	}
 }
