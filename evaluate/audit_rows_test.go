@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -235,5 +236,59 @@ func TestAuditRowsMessages(t *testing.T) {
 	_, _, out = evalAudit(t, New(), map[string]string{"audit": "membership", "canaries": "1000", "guesses": "500", "correct": "400", "epsilon": "0.5", "delta": "1e-5"})
 	if out["audit_claim_refuted"].Num != 1 || !(out["audit_p_value"].Num < 0.05) {
 		t.Errorf("membership claim ε = 0.5: refuted %v, p-value %v; want 1 and below 0.05", out["audit_claim_refuted"], out["audit_p_value"])
+	}
+}
+
+// Random audit rows of every method keep the rules of messageProblems
+// (messages within MaxMessage, a reason for every empty column that
+// applies), write no NaN, and every bound is ≥ 0, with the claim refuted
+// exactly when it is below audit_eps_lb for membership and prior (whose
+// p-value is then below the significance). 60 rows, 600 with
+// RISKBATCH_LONG_TESTS=1.
+func TestAuditRowsRandom(t *testing.T) {
+	e := New()
+	rng := newRand(22)
+	pick := func(vals ...string) string { return vals[rng.Intn(len(vals))] }
+	for range testenv.Count(60, 600) {
+		m := []int{1, 3, 10, 200, 3000}[rng.Intn(5)]
+		g := rng.Intn(m + 1)
+		row := map[string]string{"audit": pick("membership", "membership_fdp", "reconstruction", "prior"),
+			"delta": pick("", "0", "1e-6", "1e-3"), "epsilon": pick("", "0.3", "1", "3"), "confidence": pick("", "0.8", "0.99")}
+		if row["audit"] == "prior" {
+			row["targets"], row["baseline"], row["successes"] = strconv.Itoa(m), pick("0.5", "0.2", "0.9"), strconv.Itoa(rng.Intn(m+1))
+		} else {
+			row["canaries"], row["guesses"], row["correct"] = strconv.Itoa(m), strconv.Itoa(g), strconv.Itoa(g/2+rng.Intn(g/2+1))
+			if row["audit"] == "reconstruction" {
+				row["options"] = pick("2", "5", "100")
+			}
+		}
+		b, cells := bindRow(t, e, row)
+		dst := make([]table.Cell, e.Width())
+		for _, p := range messageProblems(b, cells, dst) {
+			t.Errorf("%v: %s", row, p)
+		}
+		out := map[string]table.Cell{}
+		for i, c := range e.Columns() {
+			out[c.Name] = dst[i]
+		}
+		if out["status"].Str != string(StatusOK) {
+			t.Errorf("%v: %s %q", row, out["status"].Str, out["message"].Str)
+			continue
+		}
+		for _, name := range []string{"audit_eps_lb", "audit_mu_lb", "audit_p_value", "audit_delta_term"} {
+			if c := out[name]; c.Kind == table.Number && !(c.Num >= 0) {
+				t.Errorf("%v: %s = %v", row, name, c.Num)
+			}
+		}
+		lb, ref := out["audit_eps_lb"], out["audit_claim_refuted"]
+		if row["epsilon"] == "" || row["audit"] == "membership_fdp" || row["audit"] == "reconstruction" {
+			continue
+		}
+		claim, _ := strconv.ParseFloat(row["epsilon"], 64)
+		// Between the bound and the next 1e-9 the search saw the
+		// boundary; elsewhere the verdict follows the bound.
+		if claim < lb.Num-1e-6 && ref.Num != 1 || claim > lb.Num+1e-6 && ref.Num != 0 && lb.Num > 0 {
+			t.Errorf("%v: claim %v, audit_eps_lb %v, refuted %v", row, claim, lb.Num, ref.Num)
+		}
 	}
 }
