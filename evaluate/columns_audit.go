@@ -16,7 +16,7 @@ const (
 		swanberg + ", Thm 3.2, Cor 3.4 or Thm 3.5 inverted, for prior"
 	// auditAssumes are the assumptions every audit column shares.
 	auditAssumes = "one run; the canaries' secrets drawn independently (membership: inclusion probability ½; reconstruction: uniform over k options; prior: independent priors p_i), " +
-		"add/remove (membership) or replace-one (prior) neighbours; the significance 1 − confidence divided among num_tests tests (Bonferroni)"
+		"neighbours that add or remove one canary (membership), change one canary's secret (membership_fdp, reconstruction) or replace one target (prior); the significance 1 − confidence divided among num_tests tests (Bonferroni)"
 	auditNeeds = "audit; canaries, guesses and correct (reconstruction: options; prior: prior or targets with baseline, and successes); delta (default 0); confidence or significance (default --confidence); num_tests (default 1)"
 	// auditSource is the short citation of the README's column table.
 	auditSource = "Steinke et al. 2023, Thm 3; Mahloujifar et al. 2025; Swanberg et al. 2025, Thm 3.2 / Cor 3.4 / Thm 3.5"
