@@ -76,6 +76,7 @@ const (
 	AskDistribution            // candidates, or a prior key with its frequency table
 	AskPMPData                 // pmp_data
 	AskBinary                  // a baseline of at least 0.5 (a binary attribute)
+	AskClaim                   // epsilon on an audit row: the claimed ε
 )
 
 // String names the inputs in words, as Text writes them.
@@ -99,6 +100,8 @@ func (a Ask) String() string {
 		return "pmp_data"
 	case AskBinary:
 		return "a baseline of at least 0.5"
+	case AskClaim:
+		return "a claimed epsilon"
 	}
 	return ""
 }
@@ -124,6 +127,8 @@ func (a Ask) asked(r *Release) bool {
 		return r.pmpPath != ""
 	case AskBinary:
 		return r.HasBaseline && r.Baseline >= 0.5
+	case AskClaim:
+		return r.audit != nil && r.audit.hasClaim
 	}
 	return true
 }
@@ -145,6 +150,12 @@ const (
 	// The Fano columns' function checks it, since the order of its reasons
 	// depends on the prior (see Release.fano).
 	OnlyRenyiView
+	// OnlyAuditTest: an audit by a test with a p-value (membership,
+	// prior).
+	OnlyAuditTest
+	// OnlyAuditFDP: an audit by the f-DP recursion (membership_fdp,
+	// reconstruction).
+	OnlyAuditFDP
 )
 
 // String states the condition in words, as Text writes it.
@@ -158,6 +169,10 @@ func (c Condition) String() string {
 		return "of one composition"
 	case OnlyRenyiView:
 		return "(approx rows only with delta empty or 0 and one composition, rr rows only with one composition)"
+	case OnlyAuditTest:
+		return "of the methods membership and prior"
+	case OnlyAuditFDP:
+		return "of the methods membership_fdp and reconstruction"
 	}
 	return ""
 }
@@ -173,6 +188,10 @@ func (c Condition) holds(r *Release) bool {
 	case OnlyOneComposition:
 		_, composed := r.Curve.(*curve.ComposedApprox)
 		return !composed
+	case OnlyAuditTest:
+		return r.audit != nil && !r.audit.fdp()
+	case OnlyAuditFDP:
+		return r.audit != nil && r.audit.fdp()
 	}
 	return true
 }
@@ -226,14 +245,17 @@ func mechanismBit(m Mechanism) uint32 {
 		return 1 << 9
 	case MechanismExponential:
 		return 1 << 10
+	case MechanismAudit:
+		return 1 << 11
 	}
 	return 0
 }
 
-// mechanismSet returns the set of mechanisms as bits; nil is every one.
+// mechanismSet returns the set of mechanisms as bits; nil is every
+// mechanism of a release (not audit rows, which describe no release).
 func mechanismSet(ms []Mechanism) uint32 {
 	if ms == nil {
-		return ^uint32(0)
+		return ^uint32(0) &^ mechanismBit(MechanismAudit)
 	}
 	var set uint32
 	for _, m := range ms {

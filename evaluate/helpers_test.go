@@ -61,3 +61,14 @@ func evalWith(t *testing.T, e *Evaluator, row map[string]string) (Status, map[st
 	}
 	return st, out
 }
+
+// merged returns one row of the cells of rows, later ones overriding.
+func merged(rows ...map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, r := range rows {
+		for k, v := range r {
+			out[k] = v
+		}
+	}
+	return out
+}

@@ -44,6 +44,16 @@ const (
 	FieldRecords
 	FieldPredicateWeight
 	FieldPMPData
+	// The inputs of an audit row (columns_audit.go): the method, the
+	// attack's counts and the test's significance.
+	FieldAudit
+	FieldCanaries
+	FieldGuesses
+	FieldCorrect
+	FieldOptions
+	FieldNumTests
+	FieldSignificance
+	FieldAuditBound
 	numFields
 )
 
@@ -148,14 +158,26 @@ func inputColumns() []InputColumn {
 		{Field: FieldPrior, Name: "prior", Brief: "a key of a table loaded with `--priors`, or an inline prior: `uniform(M)`, `zipf(s, N)`, `zipf(s, N, rank)`", Text: true, Meaning: "key into a prior table, or uniform(M), zipf(s, N), zipf(s, N, rank)"},
 		{Field: FieldTargets, Name: "targets", Brief: inputTargetsBrief, Domain: wholeFrom(1), Meaning: "n, number of target records for the one-run tail bound"},
 		{Field: FieldSuccesses, Name: "successes", Brief: inputTargetsBrief, Domain: wholeFrom(0), Meaning: "v, for the probability of at least v successes"},
-		{Field: FieldConfidence, Name: "confidence", Brief: "per-row confidence of `onerun_successes_ub` (default `--confidence`)", Domain: Domain{Min: 0, Max: 1, MinOpen: true, MaxOpen: true}, Percent: true, Meaning: "per-row override of --confidence"},
+		{Field: FieldConfidence, Name: "confidence", Brief: "per-row confidence of `onerun_successes_ub` and of an audit's test (default `--confidence`)", Domain: Domain{Min: 0, Max: 1, MinOpen: true, MaxOpen: true}, Percent: true, Meaning: "per-row override of --confidence"},
 		{Field: FieldTolerance, Name: "tolerance", Domain: nonNegative, Meaning: "L1 error E allowed for approximate reconstruction"},
 		{Field: FieldTargetAdvantage, Name: "target_advantage", Brief: "the risk target for the inverse columns (`onerun_eps_protect`, `fdp_eps_for_target`, `fdp_mu_for_target`, `fdp_sigma_for_target`, `fdp_noise_for_target`)", Domain: probability, Percent: true, Meaning: "risk target for the inverse columns"},
 		{Field: FieldRecords, Name: "records", Brief: inputRecordsBrief, Domain: wholeFrom(2), Meaning: "n, dataset size for predicate singling out (PSO)"},
 		{Field: FieldPredicateWeight, Name: "w", Brief: inputRecordsBrief, Aliases: []string{"predicate_weight"}, Domain: probability, Percent: true, Meaning: "weight w of the attacker's predicate (singling out: w ≤ 1/records)"},
 		{Field: FieldPMPData, Name: "pmp_data", Brief: "the attacker's parent set of 2n records for the data-dependent practical membership privacy (`pmp_data_*`): a CSV, TSV, XLSX or Parquet file named relative to the input file's folder (see [Files named in cells](#files-named-in-cells)), one row per record, or a small set written in the cell (`0.1, 0.2; 0.4, 0.1`, records separated by `;`). For `gaussian` rows each record is its query vector f(x) (a sum query); for `exponential` rows it is the record's loss for each candidate output, one column per output. Columns named `id`, `record` or `name` are labels.", Aliases: []string{"parent_set"}, Text: true, Meaning: "a table (CSV, TSV, XLSX or Parquet file, named relative to the folder of the input file, which it may not leave unless --data-dir allows another folder) of the attacker's parent set X of 2n records, one row per record: for gaussian rows the record's query vector f(x), for exponential rows its loss for each candidate output (one column per output); columns named id, record or name are labels; a small parent set may be written in the cell, records separated by \";\" and values by \",\" (\"0.1, 0.2; 0.4, 0.1\")"},
+		{Field: FieldAudit, Name: "audit", Brief: "makes the row an audit of one training run (or release) instead of a release: `membership` (Steinke et al. 2023), `membership_fdp` or `reconstruction` (Mahloujifar et al. 2025), `prior` (Swanberg et al. 2025 inverted); see [Auditing a training run](#auditing-a-training-run)", Text: true, Meaning: "membership, membership_fdp, reconstruction or prior: the row is an audit, and its audit_* columns are certified lower bounds on ε (and μ) from the attack's observed guesses; epsilon is then the claimed ε"},
+		{Field: FieldCanaries, Name: "canaries", Brief: inputCanariesBrief, Domain: Domain{Min: 1, Max: maxCanaries, Integer: true}, Meaning: "m, the canaries whose secret was randomized, including those the attacker abstained on"},
+		{Field: FieldGuesses, Name: "guesses", Brief: inputCanariesBrief, Domain: Domain{Min: 0, Max: maxCanaries, Integer: true}, Meaning: "r, the canaries the attacker made a guess for (at most canaries)"},
+		{Field: FieldCorrect, Name: "correct", Brief: inputCanariesBrief, Domain: Domain{Min: 0, Max: maxCanaries, Integer: true}, Meaning: "v, the guesses that were right (at most guesses)"},
+		{Field: FieldOptions, Name: "options", Brief: "k, the values each canary's secret is drawn from uniformly (audit `reconstruction`; membership is k = 2)", Domain: Domain{Min: 2, Max: maxCanaries, Integer: true}, Meaning: "k, the number of values each canary's secret is drawn from uniformly (audit reconstruction)"},
+		{Field: FieldNumTests, Name: "num_tests", Brief: "how many thresholds or guess counts the attacker tried before reporting the best: the significance is divided among them (Bonferroni; default 1)", Domain: Domain{Min: 1, Max: math.Inf(1), Integer: true}, Meaning: "the number of tests tried (thresholds, guess counts): the significance is divided among them (default 1)"},
+		{Field: FieldSignificance, Name: "significance", Brief: "1 − `confidence`, for those who state the test's level (a row with both must agree)", Domain: Domain{Min: 0, Max: 1, MinOpen: true, MaxOpen: true}, Percent: true, Meaning: "1 − confidence (a row with both must agree)"},
+		{Field: FieldAuditBound, Name: "audit_bound", Brief: "the tail bound of audit `prior`: `thm32` (pure ε-DP), `cor34` or `thm35` (Swanberg et al. 2025); default `thm32` when delta is 0, else `thm35`", Text: true, Meaning: "thm32, cor34 or thm35: the tail bound of Swanberg et al. 2025 audit prior inverts (default thm32 when delta is empty or 0, else thm35)"},
 	}
 }
+
+// maxCanaries is the most canaries (and guesses, correct guesses and
+// options) an audit row may have: its tests cost O(m) per claim tried.
+const maxCanaries = 10_000_000
 
 // greekNames maps Greek letters (and the micro sign, which keyboards type for μ)
 // to the names the contract uses, so that "ε" and "epsilon" are the same
@@ -262,4 +284,6 @@ const (
 	inputTargetsBrief = "n target records (with one `baseline` for all), and v for the probability of at least v successes"
 	// records and w
 	inputRecordsBrief = "dataset size and predicate weight for singling out"
+	// canaries, guesses and correct
+	inputCanariesBrief = "the outcome of a one-run audit (Steinke et al. 2023, Algorithm 1): m canaries randomized (abstentions included), r guesses made, v of them right"
 )

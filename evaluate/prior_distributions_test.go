@@ -58,16 +58,7 @@ func TestPriorDistributionColumns(t *testing.T) {
 		{"epsilon": "8"},
 		{"rho": "0.3"},
 	} {
-		row := func(extra map[string]string) map[string]string {
-			r := map[string]string{}
-			for k, v := range mech {
-				r[k] = v
-			}
-			for k, v := range extra {
-				r[k] = v
-			}
-			return r
-		}
+		row := func(extra map[string]string) map[string]string { return merged(mech, extra) }
 		// A uniform distribution over 4 values is candidates = 4.
 		_, uni := evalWith(t, ev, row(map[string]string{"prior": "d:uni"}))
 		_, cand := evalWith(t, ev, row(map[string]string{"candidates": "4"}))

@@ -132,6 +132,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 			cols = append(cols, successesColumn("onerun_successes_ub_"+confidenceSuffix(c), c))
 		}
 	}
+	cols = append(cols, auditColumns()...) // audit rows: last, after every release column
 	for i := range cols {
 		cols[i].mechanisms = mechanismSet(cols[i].Applies.Mechanisms)
 	}

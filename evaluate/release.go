@@ -28,6 +28,9 @@ type Release struct {
 	pmpParams
 	Attack
 	rowResults
+	// audit is the audit of an audit row (Mechanism MechanismAudit), nil
+	// on release rows.
+	audit *auditRow
 }
 
 // priorDistributions returns the distributions of the row's prior over

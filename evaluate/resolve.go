@@ -15,8 +15,16 @@ import (
 
 // resolve turns parsed inputs into a Release, or explains why it cannot:
 // the mechanism and its columns, then the mechanism's parameters (its
-// curve), then what the row says of the attack.
+// curve), then what the row says of the attack. A row with audit filled is
+// an audit row instead (resolveAudit); a release row must not fill the
+// inputs only audits use.
 func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
+	if in.has(FieldAudit) {
+		return b.resolveAudit(in, problems)
+	}
+	if !b.checkAuditOnly(in, problems) {
+		return nil
+	}
 	spec := b.mechanism(in, problems)
 	if spec == nil || !b.checkColumns(spec, in, problems) {
 		return nil
@@ -297,8 +305,9 @@ func (b *Binding) resolveAttack(r *Release, in *inputs, problems *rowError) bool
 	if in.has(FieldSuccesses) && !b.resolveSuccesses(r, in, problems) {
 		return false
 	}
-	r.Confidence = in.numOr(FieldConfidence, b.confidence())
-	return true
+	c, ok := b.rowConfidence(in, problems)
+	r.Confidence = c
+	return ok
 }
 
 // resolveBaseline reads the baseline from baseline or candidates (1/M),

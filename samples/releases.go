@@ -13,14 +13,14 @@ func Releases() ([]table.Column, [][]table.Cell) {
 	names := []string{"id", "mechanism", "epsilon", "delta", "sigma", "sensitivity", "mu", "laplace_scale", "rho",
 		"rdp_order", "rdp_epsilon", "noise_multiplier", "sample_rate", "steps", "rr_categories", "marginal_k",
 		"columns_total", "columns_unknown", "compositions", "baseline", "candidates", "prior", "targets", "successes",
-		"records", "w", "target_advantage", "pmp_data", "extra_stages", "note"}
+		"records", "w", "target_advantage", "pmp_data", "extra_stages", "audit", "canaries", "guesses", "correct", "options", "audit_bound", "note"}
 	cols := make([]table.Column, len(names))
 	index := map[string]int{}
 	for i, n := range names {
 		cols[i] = table.Column{Name: n, Kind: table.Number, Role: table.Input}
 		index[n] = i
 	}
-	for _, n := range []string{"id", "mechanism", "prior", "pmp_data", "extra_stages", "note"} {
+	for _, n := range []string{"id", "mechanism", "prior", "pmp_data", "extra_stages", "audit", "audit_bound", "note"} {
 		cols[index[n]].Kind = table.Text
 	}
 
@@ -71,6 +71,16 @@ func Releases() ([]table.Column, [][]table.Cell) {
 		{"id": "median-em-pmp", "mechanism": "exponential", "epsilon": 2.0, "sensitivity": 1.0, "baseline": 0.5,
 			"pmp_data": "0, 1, 2; 1, 0, 1; 2, 1, 0; 0.5, 0.5, 1.5",
 			"note":     "The exponential mechanism at ε = 2 choosing among 3 outputs; pmp_data gives each of the 4 parent records' loss for each output: pmp_data_eps is its exact practical membership privacy (Lowy et al. Prop. 9)."},
+		{"id": "audit-membership", "audit": "membership", "canaries": 1000.0, "guesses": 500.0, "correct": 400.0, "delta": 1e-5, "epsilon": 0.5,
+			"note": "An audit, not a release: 1000 canaries each put in one training run with probability ½; the attack guessed the membership of 500 and got 400 right. audit_eps_lb ≈ 1.198: every (ε, 1e-5)-DP claim with ε below it is refuted at 95% (Steinke et al. 2023), so the claimed ε = 0.5 is refuted."},
+		{"id": "audit-membership-fdp", "audit": "membership_fdp", "canaries": 1000.0, "guesses": 500.0, "correct": 400.0, "delta": 1e-5, "epsilon": 2.0,
+			"note": "The same guesses through the f-DP audit of Mahloujifar et al. 2025: ε ≥ 1.190 at δ = 1e-5 and μ ≥ 0.519 for a Gaussian mechanism; the claimed ε = 2 is not refuted (which does not confirm it)."},
+		{"id": "audit-reconstruction", "audit": "reconstruction", "canaries": 1000.0, "guesses": 200.0, "correct": 120.0, "options": 10.0, "delta": 1e-5, "epsilon": 2.0,
+			"note": "A reconstruction audit: each canary's secret is one of 10 values; the attack guessed 200 and got 120 right (a tenth would be chance). The claimed ε = 2 is refuted."},
+		{"id": "audit-prior-sex", "audit": "prior", "baseline": 0.56, "targets": 100.0, "successes": 95.0, "delta": 1e-5, "epsilon": 1.0,
+			"note": "Audit with non-uniform priors (Swanberg et al. 2025 inverted, Thm 3.5): 95 of 100 records' SEX reconstructed, each 56% likely a priori; at ε = 1 at most 84 should be (acs-sex-100), so the claim is refuted."},
+		{"id": "audit-few-canaries", "audit": "membership", "canaries": 4.0, "guesses": 4.0, "correct": 4.0,
+			"note": "Four canaries, all guessed right: even a perfect attack on 4 canaries cannot refute ε = 0 at 95% (2^−4 > 0.05); the message says so."},
 		{"id": "gdp-no-baseline", "mu": 0.5,
 			"note": "μ-GDP with no baseline, delta or mechanism column: riskbatch infers gdp and reports the bounds that need neither (status partial); the message says to add baseline and delta."},
 		{"id": "bad-mechanism", "mechanism": "gausian", "delta": 1e-5, "sigma": 2.0, "baseline": 0.1,
@@ -85,6 +95,8 @@ func Releases() ([]table.Column, [][]table.Cell) {
 			"note": "Deliberately invalid: mechanism pure with a σ filled in; riskbatch will not guess which one is right."},
 		{"id": "ambiguous", "epsilon": 2.0, "mu": 1.0, "baseline": 0.1,
 			"note": "Deliberately invalid: ε and μ both filled and no mechanism to say which describes the release."},
+		{"id": "bad-audit-counts", "audit": "membership", "canaries": 100.0, "guesses": 50.0, "correct": 60.0,
+			"note": "Deliberately invalid: more correct guesses than guesses."},
 	}
 	out := make([][]table.Cell, len(rows))
 	for i, r := range rows {

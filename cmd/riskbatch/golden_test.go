@@ -27,8 +27,12 @@ import (
 var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/golden.sha256 from the current output")
 
 // goldenColumns are the input columns of the golden table: every input
-// column riskbatch reads.
-var goldenColumns = []string{"id", "mechanism", "epsilon", "delta", "sigma", "sensitivity", "mu", "laplace_scale",
+// column riskbatch reads, those of releases, then those of audits.
+var goldenColumns = append(goldenReleaseColumns[:len(goldenReleaseColumns):len(goldenReleaseColumns)],
+	"audit", "canaries", "guesses", "correct", "options", "num_tests", "significance", "audit_bound")
+
+// goldenReleaseColumns are the input columns of release rows.
+var goldenReleaseColumns = []string{"id", "mechanism", "epsilon", "delta", "sigma", "sensitivity", "mu", "laplace_scale",
 	"rho", "rdp_order", "rdp_epsilon", "noise_multiplier", "sample_rate", "steps", "extra_stages", "rr_categories",
 	"marginal_k", "columns_total", "columns_unknown", "compositions", "baseline", "candidates", "prior", "targets",
 	"successes", "confidence", "tolerance", "target_advantage", "records", "w", "pmp_data"}
@@ -37,7 +41,8 @@ var goldenColumns = []string{"id", "mechanism", "epsilon", "delta", "sigma", "se
 // mechanism and every input column, with extremes, contradictions and
 // malformed cells mixed in. It is fixed by its seed: the output of
 // riskbatch on it is pinned by a hash, so that a change meant to move no
-// number (a refactoring) is checked to move none.
+// number (a refactoring) is checked to move none. n/20 audit rows follow
+// the n release rows.
 func goldenTable(n int, seed int64) [][]string {
 	r := rand.New(rand.NewSource(seed))
 	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
@@ -131,13 +136,71 @@ func goldenTable(n int, seed int64) [][]string {
 			row["pmp_data"] = pick("0.1, 0.2; 0.4, 0.1", "1; 2; 3; 5", "0.3, 0.1, 0.2; 0.9, 0.5, 0.1; 0.2, 0.2, 0.2; 0.4, 0.6, 0.8")
 		}
 		if r.Float64() < 0.02 { // a malformed cell in a random column
-			row[goldenColumns[2+r.Intn(len(goldenColumns)-2)]] = pick("abc", "1,5", "NaN", "-inf", "1e999")
+			row[goldenReleaseColumns[2+r.Intn(len(goldenReleaseColumns)-2)]] = pick("abc", "1,5", "NaN", "-inf", "1e999")
 		}
-		line := make([]string, len(goldenColumns))
-		for j, c := range goldenColumns {
-			line[j] = row[c]
+		rows = append(rows, goldenLine(row))
+	}
+	// Audit rows after the releases, from a stream of their own, so that
+	// the release rows are those of the table before audits.
+	return append(rows, goldenAuditRows(rand.New(rand.NewSource(seed+1)), n/20, n)...)
+}
+
+// goldenLine lays out a row (column → text) in the golden table's columns.
+func goldenLine(row map[string]string) []string {
+	line := make([]string, len(goldenColumns))
+	for j, c := range goldenColumns {
+		line[j] = row[c]
+	}
+	return line
+}
+
+// goldenAuditRows returns n random audit rows of every method, with
+// claims, significances, tests and bounds, contradictions (counts out of
+// order, release columns filled) and malformed cells mixed in, numbered
+// after the first `after` rows.
+func goldenAuditRows(r *rand.Rand, n, after int) [][]string {
+	pick := func(vals ...string) string { return vals[r.Intn(len(vals))] }
+	some := func(p float64, v string) string {
+		if r.Float64() < p {
+			return v
 		}
-		rows = append(rows, line)
+		return ""
+	}
+	var rows [][]string
+	for i := range n {
+		m := []int{1, 4, 10, 100, 1000, 5000}[r.Intn(6)]
+		g := r.Intn(m + 1)
+		c := g/2 + r.Intn(g/2+1)
+		row := map[string]string{"id": "a" + strconv.Itoa(after+i+1), "audit": pick("membership", "membership_fdp", "reconstruction", "prior", "Membership FDP", "membrship")}
+		row["delta"] = some(0.6, pick("0", "1e-5", "1e-8", "1e-3"))
+		row["epsilon"] = some(0.5, pick("0", "0.5", "1", "2", "8"))
+		row["confidence"] = some(0.2, pick("0.9", "0.95", "0.999"))
+		row["significance"] = some(0.15, pick("0.05", "0.1", "1e-6"))
+		row["num_tests"] = some(0.15, pick("1", "10", "1000"))
+		if strings.HasPrefix(row["audit"], "prior") {
+			if r.Intn(2) == 0 {
+				row["prior"] = pick("uniform(10)", "zipf(1.1, 1000)", "zipf(0.5, 20, 3)")
+			} else {
+				row["targets"], row["baseline"] = strconv.Itoa(m), pick("0.5", "0.56", "0.1", "0.9")
+			}
+			row["successes"] = strconv.Itoa(r.Intn(m + 2))
+			row["audit_bound"] = some(0.4, pick("thm32", "cor34", "thm35", "Thm 3.5", "thm9"))
+		} else {
+			row["canaries"], row["guesses"], row["correct"] = strconv.Itoa(m), strconv.Itoa(g), strconv.Itoa(c)
+			if row["audit"] == "reconstruction" || r.Float64() < 0.05 {
+				row["options"] = pick("2", "4", "10", "1000")
+			}
+		}
+		if r.Float64() < 0.05 { // a contradiction: more correct than guessed
+			row["correct"] = strconv.Itoa(g + 1)
+		}
+		if r.Float64() < 0.05 { // a release column on an audit row
+			row[pick("sigma", "mechanism", "target_advantage")] = "1"
+		}
+		if r.Float64() < 0.05 { // a malformed cell
+			row[goldenColumns[2+r.Intn(len(goldenColumns)-2)]] = pick("abc", "1,5", "NaN", "-inf", "1e999", "2.5")
+		}
+		rows = append(rows, goldenLine(row))
 	}
 	return rows
 }

@@ -15,8 +15,8 @@ import (
 
 // summary gathers, while the rows are written, what the workbook's Summary
 // sheet shows: how many rows are ok, partial or in error, the riskiest
-// releases by their baseline-free bound, and a chart of each one's success
-// bound against the baseline. Memory is bounded by the number of releases
+// releases by their baseline-free bound, a chart of each one's success
+// bound against the baseline, and the audit rows' claimed and certified ε. Memory is bounded by the number of releases
 // it ranks: it keeps their rows, to draw their curves at the end.
 type summary struct {
 	mu       sync.Mutex
@@ -29,6 +29,7 @@ type summary struct {
 	statusAt int
 	sheet    *evaluate.SheetBinding
 	shading  []string // how the workbook shades its advantage columns, in lines; none when it does not
+	audits   auditSummary
 }
 
 // topReleases is how many of the riskiest releases the Summary lists.
@@ -63,7 +64,7 @@ func (h *riskHeap) Pop() any {
 // newSummary prepares the summary of an output laid out as lay; sheet binds
 // the same header and draws the charts' curves.
 func newSummary(lay *layout.Layout, ev *evaluate.Evaluator, sheet *evaluate.SheetBinding) *summary {
-	s := &summary{counts: statusCounts{}, keep: topReleases, label: -1, worst: -1, success: -1, statusAt: lay.Inputs(), sheet: sheet}
+	s := &summary{counts: statusCounts{}, keep: topReleases, label: -1, worst: -1, success: -1, statusAt: lay.Inputs(), sheet: sheet, audits: newAuditSummary(lay, ev)}
 	for i, c := range lay.Header() {
 		switch {
 		case i < lay.Inputs():
@@ -84,6 +85,11 @@ func (s *summary) add(seq int, cells []table.Cell, st evaluate.Status) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.counts[st]++
+	if s.label >= 0 {
+		s.audits.add(seq, cells, cells[s.label].String())
+	} else {
+		s.audits.add(seq, cells, "")
+	}
 	if s.worst < 0 {
 		return // fdp_worst_advantage is not among the --columns
 	}
@@ -185,6 +191,7 @@ func (s *summary) rows() [][]string {
 			[]string{"the attacker's success without the release. The dashed diagonal is b itself:"},
 			[]string{"the gap between the lines is fdp_advantage. Data: the " + writers.CurvesSheetName + " sheet."})
 	}
+	out = append(out, s.audits.lines()...)
 	if len(s.shading) > 0 {
 		out = append(out, []string{""})
 		for _, l := range s.shading {

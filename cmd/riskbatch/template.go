@@ -39,6 +39,10 @@ func runTemplate(c *cli.Context, stdout, stderr io.Writer) error {
 		switch {
 		case in.Field == evaluate.FieldMechanism:
 			tc.List = evaluate.MechanismNames()
+		case in.Field == evaluate.FieldAudit:
+			tc.List = evaluate.AuditMethods()
+		case in.Field == evaluate.FieldAuditBound:
+			tc.List = evaluate.AuditBounds()
 		case !in.Text:
 			d := in.Domain
 			tc.Numeric, tc.Whole = true, d.Integer

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"sort"
+	"strconv"
+
+	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/layout"
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// auditSummary gathers the audit rows for the Summary sheet: each one's
+// claimed ε beside the lower bound its audit certifies. It keeps the first
+// topAudits of them in output order, so that its memory is bounded.
+type auditSummary struct {
+	method, claim  int // input indexes of audit and epsilon, or -1
+	epsLB, refuted int // output indexes of audit_eps_lb and audit_claim_refuted, or -1
+	count          int // the audit rows with a certified bound
+	rows           []audited
+}
+
+// topAudits is how many audit rows the Summary lists.
+const topAudits = 20
+
+// audited is one audit row as the Summary lists it.
+type audited struct {
+	seq                             int
+	label, method, claim, lb, refut string
+}
+
+// newAuditSummary finds the columns of the audit table in an output laid
+// out as lay.
+func newAuditSummary(lay *layout.Layout, ev *evaluate.Evaluator) auditSummary {
+	a := auditSummary{method: -1, claim: -1, epsLB: -1, refuted: -1}
+	for i, c := range lay.Header() {
+		switch {
+		case i < lay.Inputs():
+			switch f, ok := ev.Vocabulary().Lookup(c.Name); {
+			case ok && f == evaluate.FieldAudit && a.method < 0:
+				a.method = i
+			case ok && f == evaluate.FieldEpsilon && a.claim < 0:
+				a.claim = i
+			}
+		case c.Name == "audit_eps_lb":
+			a.epsLB = i
+		case c.Name == "audit_claim_refuted":
+			a.refuted = i
+		}
+	}
+	return a
+}
+
+// add records a written row if it is an audit row with a certified bound
+// (the caller holds the summary's lock).
+func (a *auditSummary) add(seq int, cells []table.Cell, label string) {
+	if a.method < 0 || a.epsLB < 0 || cells[a.method].IsEmpty() || cells[a.epsLB].Kind != table.Number {
+		return
+	}
+	a.count++
+	r := audited{seq: seq, label: label, method: cells[a.method].String(), lb: strconv.FormatFloat(cells[a.epsLB].Num, 'g', -1, 64)}
+	if a.claim >= 0 && !cells[a.claim].IsEmpty() {
+		r.claim = cells[a.claim].String()
+	}
+	if a.refuted >= 0 && cells[a.refuted].Kind == table.Number {
+		r.refut = "no"
+		if cells[a.refuted].Num == 1 {
+			r.refut = "yes"
+		}
+	}
+	a.rows = append(a.rows, r)
+	sort.SliceStable(a.rows, func(i, j int) bool { return a.rows[i].seq < a.rows[j].seq })
+	if len(a.rows) > topAudits {
+		a.rows = a.rows[:topAudits]
+	}
+}
+
+// lines is the audit table of the Summary sheet: none without audit rows.
+func (a *auditSummary) lines() [][]string {
+	if a.count == 0 {
+		return nil
+	}
+	title := "Audits: the claimed epsilon beside the lower bound the audit certifies (audit_eps_lb);"
+	if a.count > len(a.rows) {
+		title = "Audits (the first " + strconv.Itoa(len(a.rows)) + " of " + strconv.Itoa(a.count) + "): the claimed epsilon beside the lower bound the audit certifies (audit_eps_lb);"
+	}
+	out := [][]string{{""}, {title},
+		{"a claim below the bound is refuted at the row's confidence (audit_claim_refuted)."},
+		{"audit", "id", "row", "claimed epsilon", "audit_eps_lb", "refuted"}}
+	for _, r := range a.rows {
+		out = append(out, []string{r.method, r.label, strconv.Itoa(r.seq + 1), r.claim, r.lb, r.refut})
+	}
+	return out
+}
