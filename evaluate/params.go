@@ -85,7 +85,8 @@ type renyiParams struct {
 }
 
 // dpsgdParams are the parameters of a dpsgd row: its steps, its extra
-// stages, its PLD accountant (nil when the accountant failed, with the
+// stages (also those of a row of another mechanism, composed by
+// composeExtra), its PLD accountant (nil when the accountant failed, with the
 // reason in pldWhy) and the run's cache of noise calibrations.
 type dpsgdParams struct {
 	dpsgd       curve.DPSGD
@@ -94,6 +95,13 @@ type dpsgdParams struct {
 	pld         *pld.PLD
 	pldWhy      string
 	noise       *noiseCache
+}
+
+// composeParams is the composed curve of a row whose releases compose
+// through curve.Compose (laplace and rr rows of several compositions, and
+// rows with extra_stages); nil otherwise.
+type composeParams struct {
+	comp *curve.Composition
 }
 
 // pmpParams are the row's pmp_data table (its path as written), the run's

@@ -216,3 +216,24 @@ func (c *Composition) least(f func(profiled) float64) float64 {
 	}
 	return v
 }
+
+// StageRDP returns an RDP guarantee, at the given orders, of a stage of
+// another kind than the subsampled Gaussian (for that one, see DPSGD): a
+// pure ε-DP release (Laplace, randomized response, (ε, 0)) is
+// (α, min(ε, α·ε²/2))-RDP (D_α ≤ D_∞ = ε, and ε-DP implies (ε²/2)-zCDP:
+// Bun & Steinke 2016, Prop. 3.3), composed additively over its steps
+// (Mironov 2017, Prop. 1); an (ε, δ) stage with δ > 0 has no RDP
+// guarantee (+Inf).
+func StageRDP(st pld.Stage, orders []float64) RDP {
+	r := RDP{Orders: append([]float64(nil), orders...), Epsilons: make([]float64, len(orders))}
+	for i, a := range orders {
+		e, d, ok := stageEpsDelta(st)
+		switch {
+		case !ok || d > 0 || !(e >= 0):
+			r.Epsilons[i] = math.Inf(1)
+		default:
+			r.Epsilons[i] = nudgeUp(math.Min(e, a*e*e/2) * float64(st.Steps))
+		}
+	}
+	return r
+}

@@ -1,0 +1,116 @@
+package evaluate
+
+import (
+	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
+)
+
+// The row side of composition: a row's own releases (its mechanism,
+// compositions times) composed with its extra_stages into one curve
+// (curve.Compose). dpsgd rows compose theirs in resolveDPSGD.
+
+// composeExtra replaces the curve of a row that has extra_stages (and a
+// mechanism other than dpsgd) by the composition of its own stage with
+// them. The family parameters that described the row's own mechanism
+// (pure ε, μ, ρ, RDP) no longer describe the whole release and are
+// cleared, but for the pure ε of a composition of pure stages (the sum of
+// their ε).
+func (b *Binding) composeExtra(r *Release, in *inputs, problems *rowError) bool {
+	column, text := b.name(FieldExtraStages), in.text[FieldExtraStages]
+	stages := r.extraStages
+	own, ok, none := b.ownStage(r, in)
+	switch {
+	case !ok:
+		problems.add(column, text, "filled, but mechanism %s has no privacy-loss distribution to compose the stages with; clear extra_stages, or state the row as one of its stages", r.Mechanism)
+		return false
+	case !none:
+		stages = append([]pld.Stage{own}, stages...)
+	}
+	comp, err := curve.Compose(stages, b.plds.get)
+	if err != nil {
+		problems.addErr(column, text, err)
+		return false
+	}
+	r.comp = comp
+	r.Curve, r.epsilonAt = comp, comp.EpsilonAt
+	r.pureParams, r.renyiParams = pureParams{}, renyiParams{}
+	r.mu, r.hasMu, r.sensitiv, r.sigma = 0, false, 0, 0
+	r.epsState, r.epsWhy, r.epsilon = 0, "", 0
+	if eps, ok := pureTotal(stages); ok {
+		r.pureEps, r.hasPure = eps, true
+		if r.delta == 0 {
+			r.epsilon, r.epsState = eps, 1
+		}
+	}
+	return true
+}
+
+// ownStage returns the stage of the row's own mechanism, composed over its
+// compositions; ok is false for a mechanism without a privacy-loss
+// distribution (zcdp, rdp), none true for a release that reveals nothing
+// (μ = 0).
+func (b *Binding) ownStage(r *Release, in *inputs) (st pld.Stage, ok, none bool) {
+	c := r.compositions
+	switch r.Mechanism {
+	case MechanismPure, MechanismExponential:
+		return pld.Stage{Mechanism: pld.EpsilonDelta, Epsilon: in.num[FieldEpsilon], Steps: c}, true, false
+	case MechanismApprox:
+		return pld.Stage{Mechanism: pld.EpsilonDelta, Epsilon: in.num[FieldEpsilon], Delta: in.num[FieldDelta], Steps: c}, true, false
+	case MechanismLaplace:
+		return pld.Stage{Mechanism: pld.Laplace, Epsilon: in.numOr(FieldSensitivity, 1) / in.num[FieldLaplaceScale], Steps: c}, true, false
+	case MechanismRR:
+		return pld.Stage{Mechanism: pld.RandomizedResponse, Epsilon: in.num[FieldEpsilon], Categories: int(in.num[FieldRRCategories]), Steps: c}, true, false
+	case MechanismGaussian, MechanismGDP, MechanismMarginals:
+		// r.mu is already composed over the compositions (μ√c).
+		if !(r.mu > 0) {
+			return pld.Stage{}, true, true
+		}
+		return pld.Stage{NoiseMultiplier: 1 / r.mu, SampleRate: 1, Steps: 1}, true, false
+	}
+	return pld.Stage{}, false, false
+}
+
+// pureTotal returns Σ n_i·ε_i when every stage is pure ε-DP (Laplace,
+// randomized response, (ε, 0)): the composition is then pure (Σ n_i·ε_i)-DP.
+func pureTotal(stages []pld.Stage) (float64, bool) {
+	var eps float64
+	for _, st := range stages {
+		switch {
+		case st.Mechanism == pld.Laplace || st.Mechanism == pld.RandomizedResponse,
+			st.Mechanism == pld.EpsilonDelta && st.Delta == 0:
+			eps += float64(st.Steps) * st.Epsilon
+		default:
+			return 0, false
+		}
+	}
+	return eps, !math.IsInf(eps, 0)
+}
+
+// compositionError returns the fdp_composition_error of a row: the error
+// bound of its composed curve (Composition.Error), that of its PLD
+// accountant for a dpsgd row, 0 for the other compositions (closed forms
+// and the optimal composition theorem, exact up to upward rounding), and
+// nothing for a single release.
+func (r *Release) compositionError() (float64, skip) {
+	switch {
+	case r.comp != nil:
+		e, err := r.comp.Error()
+		if err != nil {
+			return 0, skip{why: err.Error()}
+		}
+		return e, skip{}
+	case r.Mechanism == MechanismDPSGD && r.pld == nil:
+		return 0, skip{why: r.pldWhy}
+	case r.Mechanism == MechanismDPSGD:
+		e, err := r.pld.Errors()
+		if err != nil {
+			return 0, skip{why: "the PLD error estimate failed: " + err.Error()}
+		}
+		return e.Delta(), skip{}
+	case r.compositions > 1:
+		return 0, skip{}
+	}
+	return 0, skip{silent: true}
+}
