@@ -83,11 +83,7 @@ func Compose(stages []pld.Stage, accountant Accountant) (*Composition, error) {
 		if err != nil {
 			return nil, err
 		}
-		// The theorem is exact for (ε, δ) stages; and where it leaves no
-		// privacy (η = 1 as computed: f ≡ 0 to within its rounding, about
-		// 1e-13) no other curve is tighter, and the accountant would only
-		// spend time on a grid as wide as the loss.
-		if exactByKOV(stages) || c.WorstAdvantage() >= 1 {
+		if exactByKOV(stages) {
 			return &Composition{parts: []profiled{c}, method: MethodKairouz}, nil
 		}
 		kov = c
