@@ -97,11 +97,15 @@ type dpsgdParams struct {
 	noise       *noiseCache
 }
 
-// composeParams is the composed curve of a row whose releases compose
-// through curve.Compose (laplace and rr rows of several compositions, and
-// rows with extra_stages); nil otherwise.
+// composeParams are the row's releases as stages that curve.Compose
+// composes (its own mechanism, compositions times, then its extra_stages;
+// nil for a mechanism without a privacy-loss distribution), and the
+// composed curve of a row whose releases compose through curve.Compose
+// (laplace and rr rows of several compositions, rows with extra_stages);
+// nil otherwise.
 type composeParams struct {
-	comp *curve.Composition
+	stages []pld.Stage
+	comp   *curve.Composition
 }
 
 // pmpParams are the row's pmp_data table (its path as written), the run's

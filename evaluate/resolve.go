@@ -45,6 +45,7 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 	if !b.resolveCurve(r, in, c, problems) {
 		return nil
 	}
+	r.stages = b.releaseStages(r, in)
 	if len(r.extraStages) > 0 && r.Mechanism != MechanismDPSGD && !b.composeExtra(r, in, problems) {
 		return nil
 	}

@@ -19,14 +19,10 @@ import (
 // their ε).
 func (b *Binding) composeExtra(r *Release, in *inputs, problems *rowError) bool {
 	column, text := b.name(FieldExtraStages), in.text[FieldExtraStages]
-	stages := r.extraStages
-	own, ok, none := b.ownStage(r, in)
-	switch {
-	case !ok:
+	stages := r.stages
+	if stages == nil {
 		problems.add(column, text, "filled, but mechanism %s has no privacy-loss distribution to compose the stages with; clear extra_stages, or state the row as one of its stages", r.Mechanism)
 		return false
-	case !none:
-		stages = append([]pld.Stage{own}, stages...)
 	}
 	comp, err := curve.Compose(stages, b.plds.get)
 	if err != nil {
@@ -38,6 +34,9 @@ func (b *Binding) composeExtra(r *Release, in *inputs, problems *rowError) bool 
 	r.pureParams, r.renyiParams = pureParams{}, renyiParams{}
 	r.mu, r.hasMu, r.sensitiv, r.sigma = 0, false, 0, 0
 	r.epsState, r.epsWhy, r.epsilon = 0, "", 0
+	if mu, ok := comp.Mu(); ok { // Gaussian stages alone: G_μ, (μ²/2)-zCDP
+		r.mu, r.hasMu, r.rho, r.hasRho = mu, true, mu*mu/2, true
+	}
 	if eps, ok := pureTotal(stages); ok {
 		r.pureEps, r.hasPure = eps, true
 		if r.delta == 0 {
@@ -46,6 +45,30 @@ func (b *Binding) composeExtra(r *Release, in *inputs, problems *rowError) bool 
 	}
 	return true
 }
+
+// releaseStages returns the row's releases as stages for curve.Compose:
+// its own stage (ownStage), then its extra_stages; a dpsgd row's stages
+// (curve.DPSGDStages); nil for a mechanism without a privacy-loss
+// distribution (zcdp, rdp). Composing the stages of several rows
+// composes their releases.
+func (b *Binding) releaseStages(r *Release, in *inputs) []pld.Stage {
+	if r.Mechanism == MechanismDPSGD {
+		return curve.DPSGDStages(r.dpsgd, r.extraStages)
+	}
+	own, ok, none := b.ownStage(r, in)
+	switch {
+	case !ok:
+		return nil
+	case none:
+		return append([]pld.Stage{}, r.extraStages...)
+	}
+	return append([]pld.Stage{own}, r.extraStages...)
+}
+
+// Stages returns the row's releases as stages that curve.Compose composes
+// (see releaseStages), and false for a mechanism without a privacy-loss
+// distribution (zcdp, rdp). The slice is the row's; do not modify it.
+func (r *Release) Stages() ([]pld.Stage, bool) { return r.stages, r.stages != nil }
 
 // ownStage returns the stage of the row's own mechanism, composed over its
 // compositions; ok is false for a mechanism without a privacy-loss
@@ -63,11 +86,19 @@ func (b *Binding) ownStage(r *Release, in *inputs) (st pld.Stage, ok, none bool)
 	case MechanismRR:
 		return pld.Stage{Mechanism: pld.RandomizedResponse, Epsilon: in.num[FieldEpsilon], Categories: int(in.num[FieldRRCategories]), Steps: c}, true, false
 	case MechanismGaussian, MechanismGDP, MechanismMarginals:
-		// r.mu is already composed over the compositions (μ√c).
 		if !(r.mu > 0) {
 			return pld.Stage{}, true, true
 		}
-		return pld.Stage{NoiseMultiplier: 1 / r.mu, SampleRate: 1, Steps: 1}, true, false
+		// One release's noise multiplier σ/Δ = 1/μ, as gaussian(σ, Δ)
+		// and gdp(μ) stages write it (r.mu is composed: μ√c).
+		nm := 1 / in.num[FieldMu]
+		switch {
+		case in.has(FieldSigma) && r.Mechanism == MechanismGaussian:
+			nm = in.num[FieldSigma] / in.numOr(FieldSensitivity, 1)
+		case r.Mechanism == MechanismMarginals:
+			nm = math.Sqrt(float64(c)) / r.mu
+		}
+		return pld.Stage{NoiseMultiplier: nm, SampleRate: 1, Steps: c}, true, false
 	}
 	return pld.Stage{}, false, false
 }

@@ -173,3 +173,48 @@ func mustNum(t *testing.T, out map[string]table.Cell, name string, row map[strin
 // roundUpProbability allows for the output's conservative rounding of a
 // value computed here unrounded (the contract's 1e-12).
 func roundUpProbability(x float64) float64 { return x + 1e-12 }
+
+// resolveRow resolves a row (header → text) into its Release.
+func resolveRow(t *testing.T, row map[string]string) *Release {
+	t.Helper()
+	b, cells := bindRow(t, New(), row)
+	in, ok := b.parseInputs(cells)
+	var problems rowError
+	r := b.resolve(&in, &problems)
+	if !ok || r == nil {
+		t.Fatalf("%v: %v", row, problems)
+	}
+	return r
+}
+
+// The releases of several rows, as Release.Stages gives them, compose into
+// the curve of one row that states them all as extra_stages (the same
+// stages in the same order): three releases of one dataset, Laplace,
+// Gaussian and DP-SGD.
+func TestRowStagesCompose(t *testing.T) {
+	var all []pld.Stage
+	for _, row := range []map[string]string{
+		{"laplace_scale": "5", "compositions": "10"},
+		{"sigma": "2", "compositions": "3"},
+		{"noise_multiplier": "1.1", "sample_rate": "0.01", "steps": "100"},
+	} {
+		st, ok := resolveRow(t, row).Stages()
+		if !ok {
+			t.Fatalf("%v: no stages", row)
+		}
+		all = append(all, st...)
+	}
+	total, err := curve.Compose(all, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := resolveRow(t, map[string]string{"laplace_scale": "5", "compositions": "10", "extra_stages": "gaussian(2)x3; dpsgd(1.1, 0.01)x100"})
+	for _, b := range []float64{0.001, 0.1, 0.5} {
+		if got, want := total.Advantage(b), one.Curve.Advantage(b); got != want {
+			t.Errorf("advantage at %g: %.17g from the rows' stages, %.17g from one row", b, got, want)
+		}
+	}
+	if _, ok := resolveRow(t, map[string]string{"rho": "0.1"}).Stages(); ok {
+		t.Error("a zcdp row has stages")
+	}
+}

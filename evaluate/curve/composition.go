@@ -155,6 +155,15 @@ func exactByKOV(stages []pld.Stage) bool {
 	return true
 }
 
+// Mu returns μ of the composition of Gaussian stages alone (G_μ), and
+// false for any other composition.
+func (c *Composition) Mu() (float64, bool) {
+	if g, ok := c.parts[0].(Gaussian); ok && c.method == MethodGaussian {
+		return g.Mu, true
+	}
+	return 0, false
+}
+
 // Method says how the curve was computed (one of the Method constants).
 func (c *Composition) Method() string { return c.method }
 

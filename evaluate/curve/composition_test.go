@@ -38,6 +38,9 @@ func TestCompositionNeverLooserThanKOV(t *testing.T) {
 		{"rr k=100 eps=1 x2", pld.Stage{Mechanism: pld.RandomizedResponse, Epsilon: 1, Categories: 100, Steps: 2}, 1, true},
 		{"rr k=3 eps=0.5 x10", pld.Stage{Mechanism: pld.RandomizedResponse, Epsilon: 0.5, Categories: 3, Steps: 10}, 0.5, true},
 		{"rr k=20 eps=0.3 x300", pld.Stage{Mechanism: pld.RandomizedResponse, Epsilon: 0.3, Categories: 20, Steps: 300}, 0.3, true},
+		// Very many categories: private whatever ε, where the theorem
+		// leaves nothing (η = 1).
+		{"rr k=1e9 eps=1.12 x1000", pld.Stage{Mechanism: pld.RandomizedResponse, Epsilon: 1.12, Categories: 1e9, Steps: 1000}, 1.12, true},
 		{"rr k=2 eps=1 x7", pld.Stage{Mechanism: pld.RandomizedResponse, Epsilon: 1, Categories: 2, Steps: 7}, 1, false},
 		{"pure eps=0.3 x12", pld.Stage{Mechanism: pld.EpsilonDelta, Epsilon: 0.3, Steps: 12}, 0.3, false},
 	}
