@@ -123,7 +123,7 @@ func (b *Binding) resolveCurve(r *Release, in *inputs, c float64, problems *rowE
 		if k == 2 { // f_{ε,0}: the optimal composition theorem is exact
 			r.Curve = b.composedPure(r, one, eps, problems)
 		} else {
-			r.Curve = b.composedExactly(r, one, pld.Stage{Mechanism: pld.RandomizedResponse, Epsilon: eps, Categories: k, Steps: r.compositions}, problems)
+			r.Curve = b.composedExactly(r, one, rrStage(eps, in.num[FieldRRCategories], r.compositions), problems)
 		}
 		r.setPure(eps, c)
 	case MechanismZCDP:

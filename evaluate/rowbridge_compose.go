@@ -84,7 +84,7 @@ func (b *Binding) ownStage(r *Release, in *inputs) (st pld.Stage, ok, none bool)
 	case MechanismLaplace:
 		return pld.Stage{Mechanism: pld.Laplace, Epsilon: in.numOr(FieldSensitivity, 1) / in.num[FieldLaplaceScale], Steps: c}, true, false
 	case MechanismRR:
-		return pld.Stage{Mechanism: pld.RandomizedResponse, Epsilon: in.num[FieldEpsilon], Categories: int(in.num[FieldRRCategories]), Steps: c}, true, false
+		return rrStage(in.num[FieldEpsilon], in.num[FieldRRCategories], c), true, false
 	case MechanismGaussian, MechanismGDP, MechanismMarginals:
 		if !(r.mu > 0) {
 			return pld.Stage{}, true, true
@@ -144,4 +144,15 @@ func (r *Release) compositionError() (float64, skip) {
 		return 0, skip{}
 	}
 	return 0, skip{silent: true}
+}
+
+// maxStageCategories caps the categories of a randomized-response stage,
+// so that k is an exact int: fewer categories are less private (the
+// k-ary curve rises with k, and composition keeps the order), so the cap
+// only errs towards more risk, by about e^ε/2^53 in η.
+const maxStageCategories = 1 << 53
+
+// rrStage is the stage of n releases of k-ary randomized response.
+func rrStage(eps, k float64, n int) pld.Stage {
+	return pld.Stage{Mechanism: pld.RandomizedResponse, Epsilon: eps, Categories: int(math.Min(k, maxStageCategories)), Steps: n}
 }

@@ -225,10 +225,10 @@ func namedStage(m Mechanism, v []float64, count int) (pld.Stage, error) {
 		if err := epsilon(v[0]); err != nil {
 			return pld.Stage{}, err
 		}
-		if !(v[1] >= 2 && v[1] <= 1<<40) || v[1] != math.Trunc(v[1]) {
+		if !(v[1] >= 2) || v[1] != math.Trunc(v[1]) {
 			return pld.Stage{}, fmt.Errorf("categories %s is out of range; expected a whole number ≥ 2", formatNumber(v[1]))
 		}
-		return pld.Stage{Mechanism: pld.RandomizedResponse, Epsilon: v[0], Categories: int(v[1]), Steps: count}, nil
+		return rrStage(v[0], v[1], count), nil
 	case MechanismPure, MechanismExponential, MechanismApprox:
 		form := string(m) + "(ε)"
 		lo, hi := 1, 1
