@@ -97,7 +97,8 @@ func (b *Binding) resolveCurve(r *Release, in *inputs, c float64, problems *rowE
 	sens := in.numOr(FieldSensitivity, 1)
 	switch r.Mechanism {
 	case MechanismPure, MechanismExponential:
-		if r.delta != 0 {
+		// With extra_stages, δ is where the mixture's (ε, δ) view is read.
+		if r.delta != 0 && len(r.extraStages) == 0 {
 			problems.add(b.name(FieldDelta), formatNumber(r.delta), "%s, but mechanism %s means δ = 0; expected empty or 0, or mechanism approx", formatNumber(r.delta), r.Mechanism)
 			return false
 		}

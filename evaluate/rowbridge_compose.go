@@ -16,7 +16,9 @@ import (
 // them. The family parameters that described the row's own mechanism
 // (pure ε, μ, ρ, RDP) no longer describe the whole release and are
 // cleared, but for the pure ε of a composition of pure stages (the sum of
-// their ε).
+// their ε) and the μ of Gaussian stages alone. The (ε, δ) view is the
+// composition's ε at the row's delta (at compositions·delta for approx
+// rows, as without extra_stages), or the pure ε.
 func (b *Binding) composeExtra(r *Release, in *inputs, problems *rowError) bool {
 	column, text := b.name(FieldExtraStages), in.text[FieldExtraStages]
 	stages := r.stages
@@ -34,6 +36,9 @@ func (b *Binding) composeExtra(r *Release, in *inputs, problems *rowError) bool 
 	r.pureParams, r.renyiParams = pureParams{}, renyiParams{}
 	r.mu, r.hasMu, r.sensitiv, r.sigma = 0, false, 0, 0
 	r.epsState, r.epsWhy, r.epsilon = 0, "", 0
+	if r.Mechanism != MechanismApprox { // approx reads the composed view at compositions·δ
+		r.delta = in.num[FieldDelta]
+	}
 	if mu, ok := comp.Mu(); ok { // Gaussian stages alone: G_μ, (μ²/2)-zCDP
 		r.mu, r.hasMu, r.rho, r.hasRho = mu, true, mu*mu/2, true
 	}

@@ -215,6 +215,12 @@ func TestRowStagesCompose(t *testing.T) {
 			t.Errorf("advantage at %g: %.17g from the rows' stages, %.17g from one row", b, got, want)
 		}
 	}
+	// A pure row with a Gaussian stage reads its (ε, δ) view at its
+	// delta, which the mixture allows.
+	st, msg, out := evalRow(t, map[string]string{"mechanism": "pure", "epsilon": "0.5", "delta": "1e-6", "extra_stages": "gaussian(4)x2", "baseline": "0.1"})
+	if st != StatusOK || out["eps_at_delta"].Kind != table.Number || !(out["eps_at_delta"].Num > 0.5) {
+		t.Errorf("pure row with a Gaussian stage: %s: %s, eps_at_delta %+v", st, msg, out["eps_at_delta"])
+	}
 	if _, ok := resolveRow(t, map[string]string{"rho": "0.1"}).Stages(); ok {
 		t.Error("a zcdp row has stages")
 	}
