@@ -396,7 +396,10 @@ type Errors struct {
 	// at a kink of the profile (the end of a bounded loss, as in the add
 	// direction of a single step at large q) the error grows as h and
 	// this is about twice it. It is an estimate, not a proof; the values
-	// themselves are upper bounds whatever it says.
+	// themselves are upper bounds whatever it says. It is 0 when every
+	// stage's losses are grid points (randomized response and (ε, δ)
+	// stages of one ε, on the grid step ε): the discrete PLD is then the
+	// mechanism's own.
 	Discretisation float64
 	// Numerical is a rigorous bound on the floating-point errors (FFT
 	// round-off, quadrature), included in δ.
