@@ -75,6 +75,13 @@ func (b *Binding) releaseStages(r *Release, in *inputs) []pld.Stage {
 // distribution (zcdp, rdp). The slice is the row's; do not modify it.
 func (r *Release) Stages() ([]pld.Stage, bool) { return r.stages, r.stages != nil }
 
+// mixed reports whether the row composes its own releases with
+// extra_stages of other mechanisms (not a dpsgd row): the output columns of
+// one family of mechanisms (those with Applies.Mechanisms), whose
+// parameters describe the row's own mechanism alone, do not apply to it;
+// the columns of its composed curve and (ε, δ) view do.
+func (r *Release) mixed() bool { return r.comp != nil && len(r.extraStages) > 0 }
+
 // ownStage returns the stage of the row's own mechanism, composed over its
 // compositions; ok is false for a mechanism without a privacy-loss
 // distribution (zcdp, rdp), none true for a release that reveals nothing

@@ -221,6 +221,12 @@ func TestRowStagesCompose(t *testing.T) {
 	if st != StatusOK || out["eps_at_delta"].Kind != table.Number || !(out["eps_at_delta"].Num > 0.5) {
 		t.Errorf("pure row with a Gaussian stage: %s: %s, eps_at_delta %+v", st, msg, out["eps_at_delta"])
 	}
+	// The columns of one family of mechanisms describe the row's own
+	// mechanism alone: empty for a mixture (rero_zcdp would read the
+	// Gaussian's ρ without the Laplace stages).
+	if _, _, out := evalRow(t, map[string]string{"sigma": "2", "extra_stages": "laplace(5)x2", "baseline": "0.1"}); out["rero_zcdp"].Kind != 0 || out["fdp_advantage"].Kind != table.Number {
+		t.Errorf("a Gaussian row with Laplace stages: rero_zcdp %+v, fdp_advantage %+v", out["rero_zcdp"], out["fdp_advantage"])
+	}
 	if _, ok := resolveRow(t, map[string]string{"rho": "0.1"}).Stages(); ok {
 		t.Error("a zcdp row has stages")
 	}
