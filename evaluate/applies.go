@@ -186,8 +186,11 @@ func (c Condition) holds(r *Release) bool {
 	case OnlyPureRow:
 		return r.hasPure && r.rowDelta() == 0
 	case OnlyOneComposition:
-		_, composed := r.Curve.(*curve.ComposedApprox)
-		return !composed
+		switch r.Curve.(type) {
+		case *curve.ComposedApprox, *curve.Composition:
+			return false
+		}
+		return true
 	case OnlyAuditTest:
 		return r.audit != nil && !r.audit.fdp()
 	case OnlyAuditFDP:

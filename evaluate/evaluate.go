@@ -314,8 +314,8 @@ func (b *Binding) outputCells(r *Release, dst []table.Cell, marks []mark) (Statu
 	bit := mechanismBit(r.Mechanism)
 	for k := range b.outputs {
 		o := &b.outputs[k]
-		if o.mechanisms&bit == 0 {
-			continue // the column does not apply to this mechanism
+		if o.mechanisms&bit == 0 || r.mixed() && o.mechanisms != mechanismSet(nil) {
+			continue // the column does not apply to this mechanism (nor to a mixture)
 		}
 		v, s := o.value(r)
 		if s.ok() && (math.IsNaN(v) || math.IsInf(v, 0)) {

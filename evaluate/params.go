@@ -85,7 +85,8 @@ type renyiParams struct {
 }
 
 // dpsgdParams are the parameters of a dpsgd row: its steps, its extra
-// stages, its PLD accountant (nil when the accountant failed, with the
+// stages (also those of a row of another mechanism, composed by
+// composeExtra), its PLD accountant (nil when the accountant failed, with the
 // reason in pldWhy) and the run's cache of noise calibrations.
 type dpsgdParams struct {
 	dpsgd       curve.DPSGD
@@ -94,6 +95,17 @@ type dpsgdParams struct {
 	pld         *pld.PLD
 	pldWhy      string
 	noise       *noiseCache
+}
+
+// composeParams are the row's releases as stages that curve.Compose
+// composes (its own mechanism, compositions times, then its extra_stages;
+// nil for a mechanism without a privacy-loss distribution), and the
+// composed curve of a row whose releases compose through curve.Compose
+// (laplace and rr rows of several compositions, rows with extra_stages);
+// nil otherwise.
+type composeParams struct {
+	stages []pld.Stage
+	comp   *curve.Composition
 }
 
 // pmpParams are the row's pmp_data table (its path as written), the run's

@@ -109,7 +109,8 @@ const (
 		"the exact Laplace curve (Dong, Roth & Su 2022) for laplace; the exact k-ary randomized-response curve for rr; " +
 		"the optimal conversion of Rényi DP to a trade-off curve (Zhu, Dong & Wang 2022), over all orders, for zcdp and rdp; " +
 		"for dpsgd the symmetrised trade-off curve of its privacy-loss distribution (a PLD accountant: connect-the-dots discretisation, Doroshenko et al. 2022; Neyman–Pearson tests on the discrete PLD, Kulynych et al. 2024, Alg. 1; Dong, Roth & Su 2022, Def. F.1), rounded pessimistically, with extra_stages composed in, and tightened by the RDP curve where that is tighter (far tails only); " +
-		"compositions: μ√c, cρ, c·ε_α, and the optimal composition theorem (Kairouz, Oh & Viswanath 2015) for pure, approx, laplace and rr"
+		"compositions: μ√c, cρ, c·ε_α, the optimal composition theorem (Kairouz, Oh & Viswanath 2015) for pure, approx and binary rr, and the exact composition of the privacy-loss distribution for laplace (Kulynych et al. 2025, App. G.1) and rr with more than two categories (exact: the loss takes the values −ε, 0, ε), tightened by the theorem where that is tighter; " +
+		"extra_stages: the same PLD accountant composes the row's own releases with the stages (Gaussian stages alone in closed form), error in fdp_composition_error"
 	mechanismParams = "a mechanism's parameters (see riskbatch columns: epsilon/delta, sigma, mu, laplace_scale, rho, rdp_order/rdp_epsilon, dpsgd, rr, marginals)"
 	epsView         = "ε is the row's epsilon (pure, approx, laplace, rr); for the other mechanisms, eps_at_delta: their ε at the row's delta"
 )
@@ -120,7 +121,7 @@ const (
 func outputColumns(confidences []float64) []OutputColumn {
 	var cols []OutputColumn
 	for _, family := range [][]OutputColumn{
-		fdpColumns(), fdpTargetColumns(), fdpNoiseColumns(), psoColumns(),
+		fdpColumns(), composeColumns(), fdpTargetColumns(), fdpNoiseColumns(), psoColumns(),
 		reroColumns(), conversionColumns(), dpsgdColumns(), adpColumns(),
 		gbColumns(), fanoColumns(), pmpColumns(),
 		onerunColumns(), onerunTailColumns(), onerunLeakColumns(),

@@ -25,6 +25,7 @@ type Release struct {
 	gaussianParams
 	renyiParams
 	dpsgdParams
+	composeParams
 	pmpParams
 	Attack
 	rowResults

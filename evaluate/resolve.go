@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
 	"github.com/riskbatch/riskbatch/priors"
 )
 
@@ -41,11 +42,22 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 	}
 	r.hasDelta = in.has(FieldDelta)
 	r.delta = in.num[FieldDelta]
-	if in.has(FieldExtraStages) && spec.name != MechanismDPSGD {
-		problems.add(b.name(FieldExtraStages), in.text[FieldExtraStages], "filled, but mechanism %s does not use it; clear it or correct mechanism", spec.name)
+	if in.has(FieldExtraStages) {
+		extra, err := parseStages(in.text[FieldExtraStages], b.specs, b.mechIndex)
+		if err != nil {
+			problems.addErr(b.name(FieldExtraStages), in.text[FieldExtraStages], err)
+			return nil
+		}
+		r.extraStages = extra
+	}
+	if !b.resolveCurve(r, in, c, problems) {
 		return nil
 	}
-	if !b.resolveCurve(r, in, c, problems) || !b.resolveAttack(r, in, problems) {
+	r.stages = b.releaseStages(r, in)
+	if len(r.extraStages) > 0 && r.Mechanism != MechanismDPSGD && !b.composeExtra(r, in, problems) {
+		return nil
+	}
+	if !b.resolveAttack(r, in, problems) {
 		return nil
 	}
 	return r
@@ -93,7 +105,8 @@ func (b *Binding) resolveCurve(r *Release, in *inputs, c float64, problems *rowE
 	sens := in.numOr(FieldSensitivity, 1)
 	switch r.Mechanism {
 	case MechanismPure, MechanismExponential:
-		if r.delta != 0 {
+		// With extra_stages, δ is where the mixture's (ε, δ) view is read.
+		if r.delta != 0 && len(r.extraStages) == 0 {
 			problems.add(b.name(FieldDelta), formatNumber(r.delta), "%s, but mechanism %s means δ = 0; expected empty or 0, or mechanism approx", formatNumber(r.delta), r.Mechanism)
 			return false
 		}
@@ -111,11 +124,16 @@ func (b *Binding) resolveCurve(r *Release, in *inputs, c float64, problems *rowE
 		return b.resolveMarginals(r, in, c, problems)
 	case MechanismLaplace:
 		eps := sens / in.num[FieldLaplaceScale]
-		r.Curve = b.composedPure(r, curve.Laplace{Epsilon: eps}, eps, problems)
+		r.Curve = b.composedExactly(r, curve.Laplace{Epsilon: eps}, pld.Stage{Mechanism: pld.Laplace, Epsilon: eps, Steps: r.compositions}, problems)
 		r.setPure(eps, c)
 	case MechanismRR:
-		eps := in.num[FieldEpsilon]
-		r.Curve = b.composedPure(r, curve.RandomizedResponse{Epsilon: eps, Categories: int(in.num[FieldRRCategories])}, eps, problems)
+		eps, k := in.num[FieldEpsilon], int(in.num[FieldRRCategories])
+		one := curve.RandomizedResponse{Epsilon: eps, Categories: k}
+		if k == 2 { // f_{ε,0}: the optimal composition theorem is exact
+			r.Curve = b.composedPure(r, one, eps, problems)
+		} else {
+			r.Curve = b.composedExactly(r, one, rrStage(eps, in.num[FieldRRCategories], r.compositions), problems)
+		}
 		r.setPure(eps, c)
 	case MechanismZCDP:
 		z := curve.ZCDP{Rho: c * in.num[FieldRho]}
@@ -147,6 +165,23 @@ func (b *Binding) composedPure(r *Release, one curve.Curve, eps float64, problem
 		problems.addErr(b.name(FieldCompositions), strconv.Itoa(r.compositions), err)
 		return nil
 	}
+	return c
+}
+
+// composedExactly is the curve of the row's compositions of a mechanism
+// whose single curve is one and whose stage is st: its exact composition
+// (curve.Compose: the PLD accountant, tightened by the optimal composition
+// theorem where that is tighter); nil, with the problem, where it fails.
+func (b *Binding) composedExactly(r *Release, one curve.Curve, st pld.Stage, problems *rowError) curve.Curve {
+	if r.compositions == 1 {
+		return one
+	}
+	c, err := curve.Compose([]pld.Stage{st}, b.plds.get)
+	if err != nil {
+		problems.addErr(b.name(FieldCompositions), strconv.Itoa(r.compositions), err)
+		return nil
+	}
+	r.comp = c
 	return c
 }
 
@@ -253,14 +288,6 @@ func (b *Binding) setGaussian(r *Release, mu, c float64) {
 // a PLD accountant, or by RDP where the PLD cannot represent them.
 func (b *Binding) resolveDPSGD(r *Release, in *inputs, problems *rowError) bool {
 	r.dpsgd = curve.DPSGD{NoiseMultiplier: in.num[FieldNoiseMultiplier], SampleRate: in.num[FieldSampleRate], Steps: int(in.num[FieldSteps])}
-	if in.has(FieldExtraStages) {
-		extra, err := parseStages(in.text[FieldExtraStages])
-		if err != nil {
-			problems.addErr(b.name(FieldExtraStages), in.text[FieldExtraStages], err)
-			return false
-		}
-		r.extraStages = extra
-	}
 	stages := curve.DPSGDStages(r.dpsgd, r.extraStages)
 	r.extraRDP = b.stagesRDP(r.extraStages)
 	r.rdp, r.hasRDP = b.stagesRDP(stages), true

@@ -4,81 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
 	"github.com/riskbatch/riskbatch/evaluate/internal/memo"
 )
 
-// The row side of DP-SGD: reading extra_stages, the run's caches of
-// accountants and calibrations, and the noise calibration columns. The
+// The row side of DP-SGD: the run's caches of accountants and
+// calibrations, and the noise calibration columns (extra_stages is read in
+// stages.go). The
 // accounting itself is in package curve (subsampled.go).
-
-// maxExtraStages bounds the extra_stages of one row: each stage is one
-// more convolution of the composed PLD.
-const maxExtraStages = 64
-
-// maxStageSteps bounds the steps of one stage (the PLD's self-composition
-// is by repeated squaring, so the cost grows as log(steps); the bound keeps
-// steps an exact int and the loss's range representable).
-const maxStageSteps = 1 << 40
-
-// parseStages reads an extra_stages cell: stages separated by ";", each
-// three numbers "σ, q, steps" separated by commas or spaces.
-func parseStages(s string) ([]pld.Stage, error) {
-	var stages []pld.Stage
-	for i, part := range strings.Split(s, ";") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		fields := strings.FieldsFunc(part, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
-		if len(fields) != 3 {
-			return nil, fmt.Errorf("stage %d (%q) has %d values; write each stage as \"noise_multiplier, sample_rate, steps\"", i+1, part, len(fields))
-		}
-		var v [3]float64
-		for j, f := range fields {
-			x, err := ParseNumber(f)
-			if err != nil {
-				return nil, fmt.Errorf("stage %d: %w", i+1, err)
-			}
-			v[j] = x
-		}
-		switch {
-		case !(v[0] > 0) || math.IsInf(v[0], 1):
-			return nil, fmt.Errorf("stage %d: noise multiplier %s is out of range; expected a number > 0", i+1, formatNumber(v[0]))
-		case !(v[1] > 0 && v[1] <= 1):
-			return nil, fmt.Errorf("stage %d: sample rate %s is out of range; expected (0, 1]", i+1, formatNumber(v[1]))
-		case !(v[2] >= 1 && v[2] <= maxStageSteps) || v[2] != math.Trunc(v[2]):
-			return nil, fmt.Errorf("stage %d: steps %s is out of range; expected a whole number from 1 to 2^40", i+1, formatNumber(v[2]))
-		}
-		stages = append(stages, pld.Stage{NoiseMultiplier: v[0], SampleRate: v[1], Steps: int(v[2])})
-		if len(stages) > maxExtraStages {
-			return nil, fmt.Errorf("more than %d stages", maxExtraStages)
-		}
-	}
-	if len(stages) == 0 {
-		return nil, fmt.Errorf("no stage; write each stage as \"noise_multiplier, sample_rate, steps\", stages separated by \";\"")
-	}
-	return stages, nil
-}
-
-// stagesKey is a map key for a list of stages (exact, by the bits of the
-// parameters).
-func stagesKey(stages []pld.Stage) string {
-	var b strings.Builder
-	for _, s := range stages {
-		b.WriteString(strconv.FormatUint(math.Float64bits(s.NoiseMultiplier), 36))
-		b.WriteByte(',')
-		b.WriteString(strconv.FormatUint(math.Float64bits(s.SampleRate), 36))
-		b.WriteByte(',')
-		b.WriteString(strconv.Itoa(s.Steps))
-		b.WriteByte(';')
-	}
-	return b.String()
-}
 
 // pldCache remembers the PLD accountants of a run by their stages:
 // building one takes from a few to a few hundred milliseconds. It is
@@ -155,12 +90,18 @@ func (c *noiseCache) get(k noiseKey, compute func() (float64, string)) (float64,
 }
 
 // stagesRDP returns the composed RDP of stages on DefaultRDPOrders through
-// the run's cache (each stage is a DPSGD with its own σ, q and steps; q = 1
-// is the Gaussian mechanism); no stage gives the empty RDP{}.
+// the run's cache (a subsampled Gaussian stage is a DPSGD with its own σ,
+// q and steps, q = 1 the Gaussian mechanism; the other kinds as
+// curve.StageRDP says); no stage gives the empty RDP{}.
 func (b *Binding) stagesRDP(stages []pld.Stage) curve.RDP {
 	var total curve.RDP
 	for i, s := range stages {
-		c := b.dpsgdRDP(curve.DPSGD{NoiseMultiplier: s.NoiseMultiplier, SampleRate: s.SampleRate, Steps: s.Steps})
+		var c curve.RDP
+		if s.Mechanism == pld.SubsampledGaussian {
+			c = b.dpsgdRDP(curve.DPSGD{NoiseMultiplier: s.NoiseMultiplier, SampleRate: s.SampleRate, Steps: s.Steps})
+		} else {
+			c = curve.StageRDP(s, curve.DefaultRDPOrders())
+		}
 		if i == 0 {
 			total = c
 		} else {

@@ -1,10 +1,8 @@
 package evaluate
 
 import (
-	"fmt"
 	"math"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
@@ -57,44 +55,5 @@ func TestDPSGDRowColumns(t *testing.T) {
 	}
 	if !(tight.Num < loose.Num) || math.Abs(red.Num-(1-tight.Num/loose.Num)) > 1e-12 {
 		t.Errorf("noise for target: PLD %v, RDP %v, reduction %v", tight.Num, loose.Num, red.Num)
-	}
-}
-
-// extra_stages: the accepted forms and every refusal, with its message.
-func TestParseStages(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want []pld.Stage
-		err  string
-	}{
-		{"8, 1, 2", []pld.Stage{{NoiseMultiplier: 8, SampleRate: 1, Steps: 2}}, ""},
-		{"8 1 2; 0.9,0.01,1000;", []pld.Stage{{NoiseMultiplier: 8, SampleRate: 1, Steps: 2}, {NoiseMultiplier: 0.9, SampleRate: 0.01, Steps: 1000}}, ""},
-		{"1, 1%, 1e3", []pld.Stage{{NoiseMultiplier: 1, SampleRate: 0.01, Steps: 1000}}, ""},
-		{"", nil, "no stage; write each stage as \"noise_multiplier, sample_rate, steps\", stages separated by \";\""},
-		{"8, 1", nil, "stage 1 (\"8, 1\") has 2 values; write each stage as \"noise_multiplier, sample_rate, steps\""},
-		{"0, 1, 2", nil, "stage 1: noise multiplier 0 is out of range; expected a number > 0"},
-		{"1, 0, 2", nil, "stage 1: sample rate 0 is out of range; expected (0, 1]"},
-		{"1, 1.5, 2", nil, "stage 1: sample rate 1.5 is out of range; expected (0, 1]"},
-		{"1, 1, 2.5", nil, "stage 1: steps 2.5 is out of range; expected a whole number from 1 to 2^40"},
-		{"1, 1, 2; x, 1, 2", nil, "stage 2: "},
-	} {
-		got, err := parseStages(c.in)
-		switch {
-		case c.err == "" && err != nil:
-			t.Errorf("%q: %v", c.in, err)
-		case c.err != "" && (err == nil || !strings.HasPrefix(err.Error(), c.err)):
-			t.Errorf("%q: error %v, want %q", c.in, err, c.err)
-		case c.err == "" && fmt.Sprint(got) != fmt.Sprint(c.want):
-			t.Errorf("%q: %v, want %v", c.in, got, c.want)
-		}
-	}
-	many := strings.Repeat("1, 1, 1; ", maxExtraStages+1)
-	if _, err := parseStages(many); err == nil || !strings.Contains(err.Error(), "more than") {
-		t.Errorf("%d stages: %v", maxExtraStages+1, err)
-	}
-	// On a row of another mechanism, extra_stages is an error naming it.
-	st, msg, _ := evalRow(t, map[string]string{"epsilon": "1", "extra_stages": "8, 1, 2"})
-	if st != StatusError || !strings.Contains(msg, "extra_stages: filled, but mechanism pure does not use it") {
-		t.Errorf("extra_stages on a pure row: %s: %s", st, msg)
 	}
 }

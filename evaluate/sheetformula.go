@@ -555,6 +555,7 @@ type sheetCurve struct {
 // one composition (Gaussian curves compose to G_{μ√k}).
 func (x *sheetRow) curve() sheetCurve {
 	var c sheetCurve
+	x.need(!x.has(FieldExtraStages)) // a mixture of mechanisms has no closed form
 	switch x.mech {
 	case MechanismPure, MechanismExponential, MechanismApprox:
 		x.need(!x.has(FieldCompositions))

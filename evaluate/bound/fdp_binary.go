@@ -79,6 +79,10 @@ func BayesRisk(tradeOff curve.Curve, pi float64) float64 {
 		r = n * (1 - c.DeltaAt(math.Abs(numeric.Logit(pi))))
 	case curve.DPSGDCurve:
 		r = n * (1 - c.DeltaAt(math.Abs(numeric.Logit(pi))))
+	case *curve.Composition:
+		// Symmetric, and its δ is the least of valid upper bounds, so R
+		// is the largest of valid lower bounds.
+		r = n * (1 - c.DeltaAt(math.Abs(numeric.Logit(pi))))
 	default:
 		neg, _ := goldenConcaveMax(func(a float64) float64 { return -(pi*a + (1-pi)*tradeOff.TradeOff(a)) })
 		r = -neg
@@ -195,6 +199,8 @@ func BinaryAdvantage(tradeOff curve.Curve, pi float64) float64 {
 	case curve.PLDCurve:
 		adv = n * c.DeltaAt(x)
 	case curve.DPSGDCurve:
+		adv = n * c.DeltaAt(x)
+	case *curve.Composition:
 		adv = n * c.DeltaAt(x)
 	default:
 		r := BayesRisk(tradeOff, pi)

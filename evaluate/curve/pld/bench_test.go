@@ -17,7 +17,7 @@ func BenchmarkDPSGD(b *testing.B) {
 	for _, sigma := range []float64{0.6, 1, 2} {
 		for _, q := range []float64{0.001, 0.01} {
 			for _, steps := range []int{1000, 10000, 100000} {
-				st := Stage{sigma, q, steps}
+				st := sg(sigma, q, steps)
 				b.Run(fmt.Sprintf("sigma=%g/q=%g/steps=%d", sigma, q, steps), func(b *testing.B) {
 					var p *PLD
 					for b.Loop() {
@@ -35,7 +35,7 @@ func BenchmarkDPSGD(b *testing.B) {
 // BenchmarkErrors times the error estimate of one configuration.
 func BenchmarkErrors(b *testing.B) {
 	for b.Loop() {
-		p := mustDPSGD(b, Stage{1, 0.01, 10000})
+		p := mustDPSGD(b, sg(1, 0.01, 10000))
 		mustErrors(b, p)
 	}
 }

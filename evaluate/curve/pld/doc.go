@@ -1,6 +1,7 @@
-// Package pld is a privacy-loss-distribution accountant for DP-SGD: the
-// Poisson-subsampled Gaussian mechanism composed over its steps, and over
-// further stages of its own noise, sampling rate and steps ([Stage],
+// Package pld is a privacy-loss-distribution accountant, for DP-SGD (the
+// Poisson-subsampled Gaussian mechanism composed over its steps) and for
+// any list of stages of it, of the Laplace mechanism, of k-ary randomized
+// response and of (ε, δ)-DP mechanisms ([Stage], [Kind],
 // [NewDPSGD]).
 //
 // Each stage's privacy-loss distribution is discretised pessimistically

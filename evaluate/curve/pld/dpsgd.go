@@ -6,15 +6,23 @@ import (
 	"sync"
 )
 
-// Stage is a run of identical DP-SGD steps: the Poisson-subsampled Gaussian
-// mechanism with L2 sensitivity 1 (the clipping norm), Steps times. At each
-// step every record is included independently with probability SampleRate
-// and Gaussian noise of standard deviation NoiseMultiplier (in units of the
-// clipping norm) is added to the sum of the clipped contributions.
+// Stage is a run of Steps identical releases of one mechanism. By default
+// (Mechanism = SubsampledGaussian) it is a run of DP-SGD steps: the
+// Poisson-subsampled Gaussian mechanism with L2 sensitivity 1 (the
+// clipping norm); at each step every record is included independently
+// with probability SampleRate and Gaussian noise of standard deviation
+// NoiseMultiplier (in units of the clipping norm) is added to the sum of
+// the clipped contributions. The other kinds read Epsilon (and Delta or
+// Categories) instead: the Laplace mechanism with ε = Δ/b, k-ary
+// randomized response, and any (ε, δ)-DP mechanism (see Kind).
 type Stage struct {
 	NoiseMultiplier float64 // σ > 0, finite
 	SampleRate      float64 // q in (0, 1]; q = 1 is the plain Gaussian mechanism
 	Steps           int     // ≥ 1
+	Mechanism       Kind    // the zero value is the subsampled Gaussian
+	Epsilon         float64 // ε ≥ 0, finite (Laplace, RandomizedResponse, EpsilonDelta)
+	Delta           float64 // δ in [0, 1) (EpsilonDelta)
+	Categories      int     // k ≥ 2 (RandomizedResponse)
 }
 
 // Options tunes the discretisation. The zero value selects the defaults.
@@ -86,7 +94,7 @@ func autoGridStep(stages []Stage, tailMass float64) (h, extent float64) {
 	var total float64
 	var sumVar [2]float64
 	for _, st := range stages {
-		m := newSubsampledGaussian(st.NoiseMultiplier, st.SampleRate)
+		m := stepOf(st)
 		n := float64(st.Steps)
 		total += n
 		tail := tailMass / float64(len(stages)+1) / (4 * n) // as in composeDirection
@@ -112,7 +120,36 @@ func autoGridStep(stages []Stage, tailMass float64) (h, extent float64) {
 		// The loss is 0 to double precision (σ enormous): any step will do.
 		h = 1e-6
 	}
-	return h, extent
+	return anchoredGridStep(stages, h), extent
+}
+
+// anchoredGridStep returns a grid step near h on which the atoms of the
+// stages' losses (the ±ε of Laplace, randomized response and (ε, δ)
+// stages) fall on grid points, so that they are represented exactly: ε
+// itself when every stage is such a discrete mechanism of one ε (the
+// composition is then exact), else ε/m for the ε of the stage with the
+// most steps, with m the smallest even number ≥ ε/h (so the step is at
+// most h, and the atoms are grid points of the grid of step 2h that
+// PLD.Errors compares with too).
+func anchoredGridStep(stages []Stage, h float64) float64 {
+	var anchor float64
+	most, allDiscrete := 0, true
+	for _, st := range stages {
+		m := stepOf(st)
+		_, discrete := m.(discreteStep)
+		a := m.anchor()
+		allDiscrete = allDiscrete && discrete && (anchor == 0 || a == anchor)
+		if a > 0 && st.Steps > most {
+			anchor, most = a, st.Steps
+		}
+	}
+	switch {
+	case anchor == 0:
+		return h
+	case allDiscrete:
+		return anchor
+	}
+	return anchor / (2 * math.Ceil(anchor/(2*h)))
 }
 
 func validateStages(stages []Stage) error {
@@ -120,6 +157,12 @@ func validateStages(stages []Stage) error {
 		return ErrNoStages
 	}
 	for i, st := range stages {
+		if st.Mechanism != SubsampledGaussian {
+			if err := validateOther(i, st); err != nil {
+				return err
+			}
+			continue
+		}
 		switch {
 		case !(st.NoiseMultiplier > 0) || math.IsInf(st.NoiseMultiplier, 1):
 			return &StageError{Index: i, Field: "noise multiplier", Value: st.NoiseMultiplier, Rule: "a finite number > 0"}
@@ -128,6 +171,24 @@ func validateStages(stages []Stage) error {
 		case st.Steps < 1:
 			return &StageError{Index: i, Field: "steps", Value: float64(st.Steps), Rule: "≥ 1"}
 		}
+	}
+	return nil
+}
+
+// validateOther checks a stage of another kind than the subsampled
+// Gaussian.
+func validateOther(i int, st Stage) error {
+	switch {
+	case st.Mechanism > EpsilonDelta:
+		return &StageError{Index: i, Field: "mechanism", Value: float64(st.Mechanism), Rule: "a Kind of this package"}
+	case st.Steps < 1:
+		return &StageError{Index: i, Field: "steps", Value: float64(st.Steps), Rule: "≥ 1"}
+	case !(st.Epsilon >= 0) || math.IsInf(st.Epsilon, 1):
+		return &StageError{Index: i, Field: "epsilon", Value: st.Epsilon, Rule: "a finite number ≥ 0"}
+	case st.Mechanism == EpsilonDelta && !(st.Delta >= 0 && st.Delta < 1):
+		return &StageError{Index: i, Field: "delta", Value: st.Delta, Rule: "in [0, 1)"}
+	case st.Mechanism == RandomizedResponse && st.Categories < 2:
+		return &StageError{Index: i, Field: "categories", Value: float64(st.Categories), Rule: "≥ 2"}
 	}
 	return nil
 }
@@ -196,13 +257,14 @@ func NewDPSGD(stages []Stage, opt Options) (*PLD, error) {
 func compose(stages []Stage, h, tailMass float64) (*profile, error) {
 	symmetric := true
 	for _, st := range stages {
-		symmetric = symmetric && st.SampleRate == 1
+		symmetric = symmetric && stepOf(st).symmetric()
 	}
 	var final [2]*lossPMF
 	var errs [2]error
 	if symmetric {
-		// At q = 1 both orders have the same loss distribution, N(μ²/2, μ²)
-		// per step.
+		// Both orders have the same loss distribution (at q = 1,
+		// N(μ²/2, μ²) per step; Laplace, randomized response and the (ε, δ)
+		// pair by their symmetry).
 		final[remove], errs[remove] = composeDirection(stages, remove, h, tailMass)
 		final[add] = final[remove]
 	} else {
@@ -235,8 +297,7 @@ func composeDirection(stages []Stage, d direction, h, tailMass float64) (*lossPM
 	crossBudget := stageBudget / float64(len(stages))
 	var total *lossPMF
 	for _, st := range stages {
-		m := newSubsampledGaussian(st.NoiseMultiplier, st.SampleRate)
-		step, err := m.stepPMF(d, h, stageBudget/(4*float64(st.Steps)), MaxGridPoints)
+		step, err := stepOf(st).stepPMF(d, h, stageBudget/(4*float64(st.Steps)), MaxGridPoints)
 		if err != nil {
 			return nil, &SizeError{GridStep: h, Points: MaxGridPoints + 1, Limit: MaxGridPoints}
 		}
@@ -335,7 +396,10 @@ type Errors struct {
 	// at a kink of the profile (the end of a bounded loss, as in the add
 	// direction of a single step at large q) the error grows as h and
 	// this is about twice it. It is an estimate, not a proof; the values
-	// themselves are upper bounds whatever it says.
+	// themselves are upper bounds whatever it says. It is 0 when every
+	// stage's losses are grid points (randomized response and (ε, δ)
+	// stages of one ε, on the grid step ε): the discrete PLD is then the
+	// mechanism's own.
 	Discretisation float64
 	// Numerical is a rigorous bound on the floating-point errors (FFT
 	// round-off, quadrature), included in δ.
@@ -358,11 +422,16 @@ func (p *PLD) Errors() (Errors, error) {
 
 // estimateErrors computes Errors.
 func (p *PLD) estimateErrors() (Errors, error) {
+	f := p.prof
+	numerical, truncation := math.Max(f.slack[0], f.slack[1]), math.Max(f.inf[0], f.inf[1])
+	if p.exact() {
+		// Every loss is a grid point: the discrete PLD is the mechanism's.
+		return Errors{Numerical: numerical, Truncation: truncation}, nil
+	}
 	c, err := p.coarseProfile()
 	if err != nil {
 		return Errors{}, err
 	}
-	f := p.prof
 	var gap float64
 	for i := range f.sym {
 		gap = math.Max(gap, c.deltaAt(f.eps(i))-f.sym[i])
@@ -373,9 +442,21 @@ func (p *PLD) estimateErrors() (Errors, error) {
 	}
 	return Errors{
 		Discretisation: nudgeUp(2*gap, 2),
-		Numerical:      math.Max(f.slack[0], f.slack[1]),
-		Truncation:     math.Max(f.inf[0], f.inf[1]),
+		Numerical:      numerical,
+		Truncation:     truncation,
 	}, nil
+}
+
+// exact reports whether every stage's losses are grid points, so that the
+// only errors are the numerical ones (randomized response and (ε, δ)
+// stages of one ε, on the grid step ε).
+func (p *PLD) exact() bool {
+	for _, st := range p.stages {
+		if !stepOf(st).exactOn(p.opt.GridStep) {
+			return false
+		}
+	}
+	return true
 }
 
 // EpsilonError returns ε_{2h}(delta) − ε_h(delta) (at least 0), the change

@@ -66,7 +66,7 @@ func TestGaussianMatchesGDP(t *testing.T) {
 		sigma float64
 		steps int
 	}{{1, 1}, {2, 10}, {0.8, 4}, {5, 100}, {3, 1000}, {20, 5}} {
-		p := mustDPSGD(t, Stage{c.sigma, 1, c.steps})
+		p := mustDPSGD(t, sg(c.sigma, 1, c.steps))
 		e := mustErrors(t, p)
 		stated := e.Delta()
 		mu := math.Sqrt(float64(c.steps)) / c.sigma
@@ -111,9 +111,9 @@ func TestGaussianMatchesGDP(t *testing.T) {
 // The same accountant at q = 1 through equivalent parameterisations: σ and
 // n with the same √n/σ give the same curve (to the discretisation error).
 func TestGaussianEquivalentParameters(t *testing.T) {
-	a := mustDPSGD(t, Stage{1, 1, 4}) // μ = 2
-	b := mustDPSGD(t, Stage{0.5, 1, 1})
-	c := mustDPSGD(t, Stage{1, 1, 1}, Stage{1, 1, 3})
+	a := mustDPSGD(t, sg(1, 1, 4)) // μ = 2
+	b := mustDPSGD(t, sg(0.5, 1, 1))
+	c := mustDPSGD(t, sg(1, 1, 1), sg(1, 1, 3))
 	tol := mustErrors(t, a).Delta() + mustErrors(t, b).Delta() + mustErrors(t, c).Delta()
 	for _, eps := range epsGrid(8) {
 		da, db, dc := a.Delta(eps), b.Delta(eps), c.Delta(eps)
@@ -138,10 +138,10 @@ func TestReferenceAccountants(t *testing.T) {
 		// 4.243484012034273e-06. The README states ncomp = 1000 in one
 		// version and 1e4 in another; the value is that of 1e4 (at 1000
 		// steps δ(1) is about 2.5e-10: RDP alone gives ε(1e-5) ≈ 0.55).
-		{"fourier_accountant README, get_delta_R(1.0, σ=4, q=0.01, ncomp=1e4)", []Stage{{4, 0.01, 10000}}, 1, 4.243484012034273e-06},
+		{"fourier_accountant README, get_delta_R(1.0, σ=4, q=0.01, ncomp=1e4)", []Stage{sg(4, 0.01, 10000)}, 1, 4.243484012034273e-06},
 		// fourier_accountant README: heterogeneous composition,
 		// ncomp = [500, 500], q = [0.01, 0.01], sigma = [2.0, 1.0].
-		{"fourier_accountant README, get_delta_R(1.0, σ=[2, 1], q=0.01, ncomp=[500, 500])", []Stage{{2, 0.01, 500}, {1, 0.01, 500}}, 1, 0.0003151995621652058},
+		{"fourier_accountant README, get_delta_R(1.0, σ=[2, 1], q=0.01, ncomp=[500, 500])", []Stage{sg(2, 0.01, 500), sg(1, 0.01, 500)}, 1, 0.0003151995621652058},
 	} {
 		p := mustDPSGD(t, c.stages...)
 		stated := mustErrors(t, p).Delta()
@@ -174,7 +174,7 @@ func TestGPT2Table(t *testing.T) {
 		rows = rows[:2] // the ends of the table
 	}
 	for _, c := range rows {
-		p := mustDPSGD(t, Stage{c.sigma, q, steps})
+		p := mustDPSGD(t, sg(c.sigma, q, steps))
 		eps := p.Epsilon(1e-5)
 		if !(eps <= c.target) || math.Abs(eps-c.printed) > 0.05 {
 			t.Errorf("σ = %g: ε(1e-5) = %.5f; calibrated for %g, printed %g", c.sigma, eps, c.target, c.printed)
@@ -265,14 +265,14 @@ func fmtStage(trial int, s Stage) string {
 // More noise, a lower sampling rate or fewer steps never raise the risk by
 // more than the discretisation error.
 func TestMonotone(t *testing.T) {
-	base := Stage{1, 0.01, 1000}
+	base := sg(1, 0.01, 1000)
 	for _, c := range []struct {
 		what         string
 		risky, safer Stage
 	}{
-		{"noise multiplier", base, Stage{1.2, 0.01, 1000}},
-		{"sample rate", base, Stage{1, 0.005, 1000}},
-		{"steps", base, Stage{1, 0.01, 500}},
+		{"noise multiplier", base, sg(1.2, 0.01, 1000)},
+		{"sample rate", base, sg(1, 0.005, 1000)},
+		{"steps", base, sg(1, 0.01, 500)},
 	} {
 		r, s := mustDPSGD(t, c.risky), mustDPSGD(t, c.safer)
 		tol := mustErrors(t, r).Delta() + mustErrors(t, s).Delta()
@@ -290,10 +290,10 @@ func TestMonotone(t *testing.T) {
 // Composition is associative and commutative: splitting a stage in two, or
 // reordering stages, changes nothing beyond the discretisation error.
 func TestCompositionConsistency(t *testing.T) {
-	whole := mustDPSGD(t, Stage{1, 0.02, 600})
-	split := mustDPSGD(t, Stage{1, 0.02, 200}, Stage{1, 0.02, 400})
-	ab := mustDPSGD(t, Stage{0.8, 0.01, 300}, Stage{2, 0.1, 50})
-	ba := mustDPSGD(t, Stage{2, 0.1, 50}, Stage{0.8, 0.01, 300})
+	whole := mustDPSGD(t, sg(1, 0.02, 600))
+	split := mustDPSGD(t, sg(1, 0.02, 200), sg(1, 0.02, 400))
+	ab := mustDPSGD(t, sg(0.8, 0.01, 300), sg(2, 0.1, 50))
+	ba := mustDPSGD(t, sg(2, 0.1, 50), sg(0.8, 0.01, 300))
 	tol1 := mustErrors(t, whole).Delta() + mustErrors(t, split).Delta()
 	tol2 := mustErrors(t, ab).Delta() + mustErrors(t, ba).Delta()
 	for _, eps := range epsGrid(8) {
@@ -313,11 +313,11 @@ func TestInvalidInput(t *testing.T) {
 		t.Errorf("no stages: %v", err)
 	}
 	for _, st := range []Stage{
-		{0, 0.1, 1}, {-1, 0.1, 1}, {math.NaN(), 0.1, 1}, {math.Inf(1), 0.1, 1},
-		{1, 0, 1}, {1, -0.1, 1}, {1, 1.5, 1}, {1, math.NaN(), 1},
-		{1, 0.1, 0}, {1, 0.1, -5},
+		sg(0, 0.1, 1), sg(-1, 0.1, 1), sg(math.NaN(), 0.1, 1), sg(math.Inf(1), 0.1, 1),
+		sg(1, 0, 1), sg(1, -0.1, 1), sg(1, 1.5, 1), sg(1, math.NaN(), 1),
+		sg(1, 0.1, 0), sg(1, 0.1, -5),
 	} {
-		_, err := NewDPSGD([]Stage{{1, 0.1, 1}, st}, Options{})
+		_, err := NewDPSGD([]Stage{sg(1, 0.1, 1), st}, Options{})
 		var se *StageError
 		if !errors.As(err, &se) || se.Index != 1 {
 			t.Errorf("%+v: want a *StageError for stage 1, got %v", st, err)
@@ -325,12 +325,12 @@ func TestInvalidInput(t *testing.T) {
 	}
 	for _, o := range []Options{{GridStep: -1}, {GridStep: math.NaN()}, {GridStep: math.Inf(1)}, {TailMass: -1e-9}, {TailMass: 0.5}} {
 		var oe *OptionError
-		if _, err := NewDPSGD([]Stage{{1, 0.1, 10}}, o); !errors.As(err, &oe) {
+		if _, err := NewDPSGD([]Stage{sg(1, 0.1, 10)}, o); !errors.As(err, &oe) {
 			t.Errorf("%+v: want an *OptionError, got %v", o, err)
 		}
 	}
 	var se *SizeError
-	if _, err := NewDPSGD([]Stage{{0.6, 0.01, 1000}}, Options{GridStep: 1e-9}); !errors.As(err, &se) {
+	if _, err := NewDPSGD([]Stage{sg(0.6, 0.01, 1000)}, Options{GridStep: 1e-9}); !errors.As(err, &se) {
 		t.Errorf("grid step 1e-9: want a *SizeError, got %v", err)
 	}
 }
@@ -341,11 +341,11 @@ func TestInvalidInput(t *testing.T) {
 // run with RISKBATCH_LONG_TESTS=1.
 func TestExtremeConfigurations(t *testing.T) {
 	stages := []Stage{
-		{1e4, 0.5, 10}, {50, 0.001, 100}, {0.05, 0.01, 1}, {0.2, 1, 1},
-		{1, 5e-324, 5}, {1e6, 1, 3}, {0.6, 0.0038, 792},
+		sg(1e4, 0.5, 10), sg(50, 0.001, 100), sg(0.05, 0.01, 1), sg(0.2, 1, 1),
+		sg(1, 5e-324, 5), sg(1e6, 1, 3), sg(0.6, 0.0038, 792),
 	}
 	if testenv.Long() {
-		stages = append(stages, Stage{0.1, 1e-6, 10}, Stage{1e-3, 0.5, 2}, Stage{1, 1e-300, 5})
+		stages = append(stages, sg(0.1, 1e-6, 10), sg(1e-3, 0.5, 2), sg(1, 1e-300, 5))
 	}
 	for _, st := range stages {
 		p, err := NewDPSGD([]Stage{st}, Options{})
@@ -366,4 +366,9 @@ func TestExtremeConfigurations(t *testing.T) {
 			t.Fatalf("%+v: ε(1e-5) = %v", st, eps)
 		}
 	}
+}
+
+// sg is a stage of the subsampled Gaussian.
+func sg(sigma, q float64, steps int) Stage {
+	return Stage{NoiseMultiplier: sigma, SampleRate: q, Steps: steps}
 }

@@ -1,0 +1,170 @@
+package evaluate
+
+import (
+	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
+)
+
+// The row side of composition: a row's own releases (its mechanism,
+// compositions times) composed with its extra_stages into one curve
+// (curve.Compose). dpsgd rows compose theirs in resolveDPSGD.
+
+// composeExtra replaces the curve of a row that has extra_stages (and a
+// mechanism other than dpsgd) by the composition of its own stage with
+// them. The family parameters that described the row's own mechanism
+// (pure ε, μ, ρ, RDP) no longer describe the whole release and are
+// cleared, but for the pure ε of a composition of pure stages (the sum of
+// their ε) and the μ of Gaussian stages alone. The (ε, δ) view is the
+// composition's ε at the row's delta (at compositions·delta for approx
+// rows, as without extra_stages), or the pure ε.
+func (b *Binding) composeExtra(r *Release, in *inputs, problems *rowError) bool {
+	column, text := b.name(FieldExtraStages), in.text[FieldExtraStages]
+	stages := r.stages
+	if stages == nil {
+		problems.add(column, text, "filled, but mechanism %s has no privacy-loss distribution to compose the stages with; clear extra_stages, or state the row as one of its stages", r.Mechanism)
+		return false
+	}
+	comp, err := curve.Compose(stages, b.plds.get)
+	if err != nil {
+		problems.addErr(column, text, err)
+		return false
+	}
+	r.comp = comp
+	r.Curve, r.epsilonAt = comp, comp.EpsilonAt
+	r.pureParams, r.renyiParams = pureParams{}, renyiParams{}
+	r.mu, r.hasMu, r.sensitiv, r.sigma = 0, false, 0, 0
+	r.epsState, r.epsWhy, r.epsilon = 0, "", 0
+	if r.Mechanism != MechanismApprox { // approx reads the composed view at compositions·δ
+		r.delta = in.num[FieldDelta]
+	}
+	if mu, ok := comp.Mu(); ok { // Gaussian stages alone: G_μ, (μ²/2)-zCDP
+		r.mu, r.hasMu, r.rho, r.hasRho = mu, true, mu*mu/2, true
+	}
+	if eps, ok := pureTotal(stages); ok {
+		r.pureEps, r.hasPure = eps, true
+		if r.delta == 0 {
+			r.epsilon, r.epsState = eps, 1
+		}
+	}
+	return true
+}
+
+// releaseStages returns the row's releases as stages for curve.Compose:
+// its own stage (ownStage), then its extra_stages; a dpsgd row's stages
+// (curve.DPSGDStages); nil for a mechanism without a privacy-loss
+// distribution (zcdp, rdp). Composing the stages of several rows
+// composes their releases.
+func (b *Binding) releaseStages(r *Release, in *inputs) []pld.Stage {
+	if r.Mechanism == MechanismDPSGD {
+		return curve.DPSGDStages(r.dpsgd, r.extraStages)
+	}
+	own, ok, none := b.ownStage(r, in)
+	switch {
+	case !ok:
+		return nil
+	case none:
+		return append([]pld.Stage{}, r.extraStages...)
+	}
+	return append([]pld.Stage{own}, r.extraStages...)
+}
+
+// Stages returns the row's releases as stages that curve.Compose composes
+// (see releaseStages), and false for a mechanism without a privacy-loss
+// distribution (zcdp, rdp). The slice is the row's; do not modify it.
+func (r *Release) Stages() ([]pld.Stage, bool) { return r.stages, r.stages != nil }
+
+// mixed reports whether the row composes its own releases with
+// extra_stages of other mechanisms (not a dpsgd row): the output columns of
+// one family of mechanisms (those with Applies.Mechanisms), whose
+// parameters describe the row's own mechanism alone, do not apply to it;
+// the columns of its composed curve and (ε, δ) view do.
+func (r *Release) mixed() bool { return r.comp != nil && len(r.extraStages) > 0 }
+
+// ownStage returns the stage of the row's own mechanism, composed over its
+// compositions; ok is false for a mechanism without a privacy-loss
+// distribution (zcdp, rdp), none true for a release that reveals nothing
+// (μ = 0).
+func (b *Binding) ownStage(r *Release, in *inputs) (st pld.Stage, ok, none bool) {
+	c := r.compositions
+	switch r.Mechanism {
+	case MechanismPure, MechanismExponential:
+		return pld.Stage{Mechanism: pld.EpsilonDelta, Epsilon: in.num[FieldEpsilon], Steps: c}, true, false
+	case MechanismApprox:
+		return pld.Stage{Mechanism: pld.EpsilonDelta, Epsilon: in.num[FieldEpsilon], Delta: in.num[FieldDelta], Steps: c}, true, false
+	case MechanismLaplace:
+		return pld.Stage{Mechanism: pld.Laplace, Epsilon: in.numOr(FieldSensitivity, 1) / in.num[FieldLaplaceScale], Steps: c}, true, false
+	case MechanismRR:
+		return rrStage(in.num[FieldEpsilon], in.num[FieldRRCategories], c), true, false
+	case MechanismGaussian, MechanismGDP, MechanismMarginals:
+		if !(r.mu > 0) {
+			return pld.Stage{}, true, true
+		}
+		// One release's noise multiplier σ/Δ = 1/μ, as gaussian(σ, Δ)
+		// and gdp(μ) stages write it (r.mu is composed: μ√c).
+		nm := 1 / in.num[FieldMu]
+		switch {
+		case in.has(FieldSigma) && r.Mechanism == MechanismGaussian:
+			nm = in.num[FieldSigma] / in.numOr(FieldSensitivity, 1)
+		case r.Mechanism == MechanismMarginals:
+			nm = math.Sqrt(float64(c)) / r.mu
+		}
+		return pld.Stage{NoiseMultiplier: nm, SampleRate: 1, Steps: c}, true, false
+	}
+	return pld.Stage{}, false, false
+}
+
+// pureTotal returns Σ n_i·ε_i when every stage is pure ε-DP (Laplace,
+// randomized response, (ε, 0)): the composition is then pure (Σ n_i·ε_i)-DP.
+func pureTotal(stages []pld.Stage) (float64, bool) {
+	var eps float64
+	for _, st := range stages {
+		switch {
+		case st.Mechanism == pld.Laplace || st.Mechanism == pld.RandomizedResponse,
+			st.Mechanism == pld.EpsilonDelta && st.Delta == 0:
+			eps += float64(st.Steps) * st.Epsilon
+		default:
+			return 0, false
+		}
+	}
+	return eps, !math.IsInf(eps, 0)
+}
+
+// compositionError returns the fdp_composition_error of a row: the error
+// bound of its composed curve (Composition.Error), that of its PLD
+// accountant for a dpsgd row, 0 for the other compositions (closed forms
+// and the optimal composition theorem, exact up to upward rounding), and
+// nothing for a single release.
+func (r *Release) compositionError() (float64, skip) {
+	switch {
+	case r.comp != nil:
+		e, err := r.comp.Error()
+		if err != nil {
+			return 0, skip{why: err.Error()}
+		}
+		return e, skip{}
+	case r.Mechanism == MechanismDPSGD && r.pld == nil:
+		return 0, skip{why: r.pldWhy}
+	case r.Mechanism == MechanismDPSGD:
+		e, err := r.pld.Errors()
+		if err != nil {
+			return 0, skip{why: "the PLD error estimate failed: " + err.Error()}
+		}
+		return e.Delta(), skip{}
+	case r.compositions > 1:
+		return 0, skip{}
+	}
+	return 0, skip{silent: true}
+}
+
+// maxStageCategories caps the categories of a randomized-response stage,
+// so that k is an exact int: fewer categories are less private (the
+// k-ary curve rises with k, and composition keeps the order), so the cap
+// only errs towards more risk, by about e^ε/2^53 in η.
+const maxStageCategories = 1 << 53
+
+// rrStage is the stage of n releases of k-ary randomized response.
+func rrStage(eps, k float64, n int) pld.Stage {
+	return pld.Stage{Mechanism: pld.RandomizedResponse, Epsilon: eps, Categories: int(math.Min(k, maxStageCategories)), Steps: n}
+}
