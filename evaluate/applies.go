@@ -76,6 +76,10 @@ const (
 	AskDistribution            // candidates, or a prior key with its frequency table
 	AskPMPData                 // pmp_data
 	AskBinary                  // a baseline of at least 0.5 (a binary attribute)
+	AskStatedScale             // epsilon in place of laplace_scale
+	AskStatedSigma             // epsilon and delta in place of sigma
+	AskBatchSize               // batch_size and dataset_size
+	AskEpochs                  // epochs
 )
 
 // String names the inputs in words, as Text writes them.
@@ -99,6 +103,14 @@ func (a Ask) String() string {
 		return "pmp_data"
 	case AskBinary:
 		return "a baseline of at least 0.5"
+	case AskStatedScale:
+		return "epsilon in place of laplace_scale"
+	case AskStatedSigma:
+		return "epsilon and delta in place of sigma"
+	case AskBatchSize:
+		return "batch_size and dataset_size"
+	case AskEpochs:
+		return "epochs"
 	}
 	return ""
 }
@@ -124,6 +136,14 @@ func (a Ask) asked(r *Release) bool {
 		return r.pmpPath != ""
 	case AskBinary:
 		return r.HasBaseline && r.Baseline >= 0.5
+	case AskStatedScale:
+		return r.hasDerivedScale
+	case AskStatedSigma:
+		return r.derivedSigma > 0
+	case AskBatchSize:
+		return r.derivedSampleRate > 0
+	case AskEpochs:
+		return r.derivedSteps > 0
 	}
 	return true
 }

@@ -44,6 +44,10 @@ const (
 	FieldRecords
 	FieldPredicateWeight
 	FieldPMPData
+	FieldCalibration
+	FieldBatchSize
+	FieldDatasetSize
+	FieldEpochs
 	numFields
 )
 
@@ -113,6 +117,9 @@ type InputColumn struct {
 	// Defines marks the columns that define a mechanism's privacy
 	// parameters; filling them selects (or contradicts) a mechanism.
 	Defines bool
+	// Choices are the values a text column accepts (a drop-down in the
+	// template), when it accepts only a few; nil for free text.
+	Choices []string
 }
 
 // inputColumns lists the contract's input columns. It is a function, not a
@@ -154,6 +161,10 @@ func inputColumns() []InputColumn {
 		{Field: FieldRecords, Name: "records", Brief: inputRecordsBrief, Domain: wholeFrom(2), Meaning: "n, dataset size for predicate singling out (PSO)"},
 		{Field: FieldPredicateWeight, Name: "w", Brief: inputRecordsBrief, Aliases: []string{"predicate_weight"}, Domain: probability, Percent: true, Meaning: "weight w of the attacker's predicate (singling out: w ≤ 1/records)"},
 		{Field: FieldPMPData, Name: "pmp_data", Brief: "the attacker's parent set of 2n records for the data-dependent practical membership privacy (`pmp_data_*`): a CSV, TSV, XLSX or Parquet file named relative to the input file's folder (see [Files named in cells](#files-named-in-cells)), one row per record, or a small set written in the cell (`0.1, 0.2; 0.4, 0.1`, records separated by `;`). For `gaussian` rows each record is its query vector f(x) (a sum query); for `exponential` rows it is the record's loss for each candidate output, one column per output. Columns named `id`, `record` or `name` are labels.", Aliases: []string{"parent_set"}, Text: true, Meaning: "a table (CSV, TSV, XLSX or Parquet file, named relative to the folder of the input file, which it may not leave unless --data-dir allows another folder) of the attacker's parent set X of 2n records, one row per record: for gaussian rows the record's query vector f(x), for exponential rows its loss for each candidate output (one column per output); columns named id, record or name are labels; a small parent set may be written in the cell, records separated by \";\" and values by \",\" (\"0.1, 0.2; 0.4, 0.1\")"},
+		{Field: FieldCalibration, Name: "calibration", Brief: "how σ of a `gaussian` row stated by `epsilon` and `delta` (and `sensitivity`) was calibrated: `analytic` (the default: the smallest σ whose exact privacy profile meets (ε, δ), Balle & Wang 2018, Thm 8) or `classic` (σ = sensitivity·√(2 ln(1.25/δ))/ε, Dwork & Roth 2014, Thm A.1, which guarantees (ε, δ)-DP only for ε < 1; a row with ε ≥ 1 is evaluated at that σ with a warning). The σ is shown in `derived_sigma`", Text: true, Choices: GaussianCalibrations(), Meaning: "analytic (default) or classic: how sigma of a gaussian row stated by epsilon and delta was calibrated; analytic is the smallest σ whose exact privacy profile meets (ε, δ) (Balle & Wang 2018, Thm 8), classic is σ = sensitivity·√(2 ln(1.25/δ))/ε (Dwork & Roth 2014, Thm A.1), valid only for ε < 1"},
+		{Field: FieldBatchSize, Name: "batch_size", Brief: inputBatchSizeBrief, Domain: wholeFrom(1), Defines: true, Meaning: "DP-SGD batch size B, as TensorFlow Privacy and Opacus state it: sample_rate q = batch_size/dataset_size"},
+		{Field: FieldDatasetSize, Name: "dataset_size", Brief: inputBatchSizeBrief, Aliases: []string{"n"}, Domain: wholeFrom(1), Defines: true, Meaning: "DP-SGD training-set size n: sample_rate q = batch_size/dataset_size"},
+		{Field: FieldEpochs, Name: "epochs", Brief: inputBatchSizeBrief, Domain: positive, Defines: true, Meaning: "DP-SGD number of epochs: steps = ⌈epochs·dataset_size/batch_size⌉ (TensorFlow Privacy's compute_dp_sgd_privacy)"},
 	}
 }
 
@@ -262,4 +273,10 @@ const (
 	inputTargetsBrief = "n target records (with one `baseline` for all), and v for the probability of at least v successes"
 	// records and w
 	inputRecordsBrief = "dataset size and predicate weight for singling out"
+	// batch_size, dataset_size and epochs
+	inputBatchSizeBrief = "DP-SGD stated as TensorFlow Privacy and Opacus state it, in place of `sample_rate` and `steps`: q = batch_size/dataset_size and steps = ⌈epochs·dataset_size/batch_size⌉ (TensorFlow Privacy's `compute_dp_sgd_privacy`), shown in `derived_sample_rate` and `derived_steps`; a row that also fills `sample_rate` or `steps` must agree"
 )
+
+// GaussianCalibrations returns the values of the calibration column:
+// analytic (the default) and classic.
+func GaussianCalibrations() []string { return []string{"analytic", "classic"} }

@@ -26,6 +26,7 @@ type Release struct {
 	renyiParams
 	dpsgdParams
 	pmpParams
+	derivedParams
 	Attack
 	rowResults
 }
