@@ -132,7 +132,7 @@ func inputColumns() []InputColumn {
 	return []InputColumn{
 		{Field: FieldID, Name: "id", Brief: "optional label, passed through", Text: true, Meaning: "optional row label, passed through"},
 		{Field: FieldMechanism, Name: "mechanism", Brief: "`pure`, `approx`, `gaussian`, `gdp`, `laplace`, `zcdp`, `rdp`, `rr`, `dpsgd`, `marginals`, `exponential` (the ε-DP exponential mechanism, named only). If empty, riskbatch infers the mechanism from the filled columns. An ambiguous or contradictory row is an error for that row only.", Text: true, Meaning: "pure, approx, gaussian, gdp, laplace, zcdp, rdp, rr, dpsgd, marginals or exponential; inferred from the filled columns when empty (exponential only when named)"},
-		{Field: FieldEpsilon, Name: "epsilon", Brief: inputEpsilonBrief, Aliases: []string{"eps"}, Domain: nonNegative, Defines: true, Meaning: "ε of an (ε, δ)-DP guarantee"},
+		{Field: FieldEpsilon, Name: "epsilon", Brief: inputEpsilonBrief, Aliases: []string{"eps"}, Domain: nonNegative, Defines: true, Meaning: "ε of an (ε, δ)-DP guarantee; on laplace rows it gives the scale b = sensitivity/ε, on gaussian rows (with delta) the σ calibrated to (ε, δ)"},
 		{Field: FieldDelta, Name: "delta", Brief: inputEpsilonBrief, Domain: Domain{Min: 0, Max: 1, MaxOpen: true}, Percent: true, Meaning: "δ of an (ε, δ)-DP guarantee (empty or 0: pure ε-DP); for Gaussian rows, the δ at which ε is reported"},
 		{Field: FieldSigma, Name: "sigma", Brief: inputSigmaBrief, Aliases: []string{"noise_std", "noise_stddev"}, Domain: positive, Defines: true, Meaning: "standard deviation of Gaussian noise"},
 		{Field: FieldSensitivity, Name: "sensitivity", Brief: inputSigmaBrief, Domain: positive, Meaning: "L2 sensitivity of the query for sigma, L1 for laplace_scale (default 1)"},
@@ -260,7 +260,7 @@ func (e *DuplicateColumnError) Error() string {
 // share: columns one after another with the same Brief share a row.
 const (
 	// epsilon and delta
-	inputEpsilonBrief = "(ε, δ)-DP. An empty or 0 δ means pure ε-DP. For mechanisms without a native ε (`gaussian`, `gdp`, `zcdp`, `rdp`, `dpsgd`, `marginals`), `delta` is the δ at which their exact ε is computed for the ε-based bounds."
+	inputEpsilonBrief = "(ε, δ)-DP. An empty or 0 δ means pure ε-DP. For mechanisms without a native ε (`gaussian`, `gdp`, `zcdp`, `rdp`, `dpsgd`, `marginals`), `delta` is the δ at which their exact ε is computed for the ε-based bounds. A `laplace` row may state its ε in place of `laplace_scale` (b = sensitivity/ε), and a `gaussian` row its (ε, δ) in place of `sigma` (see `calibration`)."
 	// sigma and sensitivity
 	inputSigmaBrief = "Gaussian noise standard deviation and L2 sensitivity (default 1): μ = sensitivity/σ"
 	// rdp_order and rdp_epsilon

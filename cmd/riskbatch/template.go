@@ -39,6 +39,8 @@ func runTemplate(c *cli.Context, stdout, stderr io.Writer) error {
 		switch {
 		case in.Field == evaluate.FieldMechanism:
 			tc.List = evaluate.MechanismNames()
+		case len(in.Choices) > 0:
+			tc.List = in.Choices
 		case !in.Text:
 			d := in.Domain
 			tc.Numeric, tc.Whole = true, d.Integer
