@@ -103,7 +103,7 @@ func TestStatedGaussian(t *testing.T) {
 		if c.sens != "" {
 			sens = 2
 		}
-		if want, _ := curve.GaussianSigma(cal, mustParse(t, c.eps), 1e-5, sens); sigma.Num != want {
+		if want, _ := curve.GaussianSigma(cal, parseFloat(t, c.eps), 1e-5, sens); sigma.Num != want {
 			t.Errorf("%v: derived_sigma = %.17g, GaussianSigma %.17g", stated, sigma.Num, want)
 		}
 	}
@@ -247,13 +247,4 @@ func TestStatedErrors(t *testing.T) {
 			t.Errorf("%v: %s\n got %q\nwant %q", c.row, st, msg, c.want)
 		}
 	}
-}
-
-func mustParse(t *testing.T, s string) float64 {
-	t.Helper()
-	v, err := ParseNumber(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
 }

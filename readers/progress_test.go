@@ -1,11 +1,11 @@
 package readers
 
 import (
-	"encoding/csv"
-	"os"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 )
 
 // countedText is the CSV text whose bytes the tests of Options.BytesRead
@@ -41,15 +41,7 @@ func TestBytesRead(t *testing.T) {
 func TestParquetNumRows(t *testing.T) {
 	// samples/releases.parquet is the sample release table: as many rows
 	// as samples/releases.csv has records after its header.
-	f, err := os.Open(filepath.Join("..", "samples", "releases.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	records, err := csv.NewReader(f).ReadAll()
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	records := testfiles.ReadCSV(t, filepath.Join("..", "samples", "releases.csv"), 0)
 	want := len(records) - 1
 	tables, err := Open(filepath.Join("..", "samples", "releases.parquet"), Options{})
 	if err != nil {
