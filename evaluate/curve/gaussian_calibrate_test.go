@@ -45,7 +45,7 @@ func TestGaussianSigmaQuoted(t *testing.T) {
 		t.Errorf("analytic σ = %.17g, %v; want 3.7306316348159418", a, err)
 	}
 	c, err := GaussianSigma(ClassicCalibration, 1, 1e-5, 1)
-	if want := math.Sqrt(2*math.Log(125000)); err != nil || c > want || want-c > 1e-14 {
+	if want := math.Sqrt(2 * math.Log(125000)); err != nil || c > want || want-c > 1e-14 {
 		t.Errorf("classic σ = %.17g, %v; want √(2 ln 125000) = %.17g", c, err, want)
 	}
 }
