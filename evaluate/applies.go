@@ -77,6 +77,10 @@ const (
 	AskPMPData                 // pmp_data
 	AskBinary                  // a baseline of at least 0.5 (a binary attribute)
 	AskClaim                   // epsilon on an audit row: the claimed ε
+	AskStatedScale             // epsilon in place of laplace_scale
+	AskStatedSigma             // epsilon and delta in place of sigma
+	AskBatchSize               // batch_size and dataset_size
+	AskEpochs                  // epochs
 )
 
 // String names the inputs in words, as Text writes them.
@@ -102,6 +106,14 @@ func (a Ask) String() string {
 		return "a baseline of at least 0.5"
 	case AskClaim:
 		return "a claimed epsilon"
+	case AskStatedScale:
+		return "epsilon in place of laplace_scale"
+	case AskStatedSigma:
+		return "epsilon and delta in place of sigma"
+	case AskBatchSize:
+		return "batch_size and dataset_size"
+	case AskEpochs:
+		return "epochs"
 	}
 	return ""
 }
@@ -129,6 +141,14 @@ func (a Ask) asked(r *Release) bool {
 		return r.HasBaseline && r.Baseline >= 0.5
 	case AskClaim:
 		return r.audit != nil && r.audit.hasClaim
+	case AskStatedScale:
+		return r.hasDerivedScale
+	case AskStatedSigma:
+		return r.derivedSigma > 0
+	case AskBatchSize:
+		return r.derivedSampleRate > 0
+	case AskEpochs:
+		return r.derivedSteps > 0
 	}
 	return true
 }

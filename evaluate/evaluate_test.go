@@ -147,22 +147,7 @@ func TestMechanismInference(t *testing.T) {
 		{map[string]string{"mechanism": "Gaussian", "sigma": "2"}, MechanismGaussian},
 		{map[string]string{"mechanism": "ε-δ", "epsilon": "1", "delta": "1e-6"}, MechanismApprox},
 	} {
-		e := New()
-		var cols []table.Column
-		var in inputs
-		for h, v := range c.row {
-			cols = append(cols, table.Column{Name: h})
-			f, _ := e.vocab.Lookup(h)
-			if e.vocab.Column(f).Text {
-				in.text[f] = v
-			} else {
-				in.num[f], _ = ParseNumber(v)
-			}
-			in.set[f] = true
-		}
-		b, _ := e.Bind(cols)
-		var problems rowError
-		r := b.resolve(&in, &problems)
+		r, problems := resolveRow(t, c.row)
 		if r == nil || r.Mechanism != c.mech {
 			t.Errorf("%v: got %v (%v), want %s", c.row, r, problems, c.mech)
 		}

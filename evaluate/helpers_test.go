@@ -72,3 +72,28 @@ func merged(rows ...map[string]string) map[string]string {
 	}
 	return out
 }
+
+// resolveRow resolves one row (header → text) into its Release, or nil and
+// the row's problems.
+func resolveRow(t *testing.T, row map[string]string) (*Release, rowError) {
+	t.Helper()
+	e := New()
+	var cols []table.Column
+	var in inputs
+	for h, v := range row {
+		cols = append(cols, table.Column{Name: h})
+		f, _ := e.vocab.Lookup(h)
+		if e.vocab.Column(f).Text {
+			in.text[f] = v
+		} else {
+			in.num[f], _ = ParseNumber(v)
+		}
+		in.set[f] = true
+	}
+	b, err := e.Bind(cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var problems rowError
+	return b.resolve(&in, &problems), problems
+}

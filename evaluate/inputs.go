@@ -54,6 +54,10 @@ const (
 	FieldNumTests
 	FieldSignificance
 	FieldAuditBound
+	FieldCalibration
+	FieldBatchSize
+	FieldDatasetSize
+	FieldEpochs
 	numFields
 )
 
@@ -123,6 +127,9 @@ type InputColumn struct {
 	// Defines marks the columns that define a mechanism's privacy
 	// parameters; filling them selects (or contradicts) a mechanism.
 	Defines bool
+	// Choices are the values a text column accepts (a drop-down in the
+	// template), when it accepts only a few; nil for free text.
+	Choices []string
 }
 
 // inputColumns lists the contract's input columns. It is a function, not a
@@ -135,7 +142,7 @@ func inputColumns() []InputColumn {
 	return []InputColumn{
 		{Field: FieldID, Name: "id", Brief: "optional label, passed through", Text: true, Meaning: "optional row label, passed through"},
 		{Field: FieldMechanism, Name: "mechanism", Brief: "`pure`, `approx`, `gaussian`, `gdp`, `laplace`, `zcdp`, `rdp`, `rr`, `dpsgd`, `marginals`, `exponential` (the ε-DP exponential mechanism, named only). If empty, riskbatch infers the mechanism from the filled columns. An ambiguous or contradictory row is an error for that row only.", Text: true, Meaning: "pure, approx, gaussian, gdp, laplace, zcdp, rdp, rr, dpsgd, marginals or exponential; inferred from the filled columns when empty (exponential only when named)"},
-		{Field: FieldEpsilon, Name: "epsilon", Brief: inputEpsilonBrief, Aliases: []string{"eps"}, Domain: nonNegative, Defines: true, Meaning: "ε of an (ε, δ)-DP guarantee"},
+		{Field: FieldEpsilon, Name: "epsilon", Brief: inputEpsilonBrief, Aliases: []string{"eps"}, Domain: nonNegative, Defines: true, Meaning: "ε of an (ε, δ)-DP guarantee; on laplace rows it gives the scale b = sensitivity/ε, on gaussian rows (with delta) the σ calibrated to (ε, δ)"},
 		{Field: FieldDelta, Name: "delta", Brief: inputEpsilonBrief, Domain: Domain{Min: 0, Max: 1, MaxOpen: true}, Percent: true, Meaning: "δ of an (ε, δ)-DP guarantee (empty or 0: pure ε-DP); for Gaussian rows, the δ at which ε is reported"},
 		{Field: FieldSigma, Name: "sigma", Brief: inputSigmaBrief, Aliases: []string{"noise_std", "noise_stddev"}, Domain: positive, Defines: true, Meaning: "standard deviation of Gaussian noise"},
 		{Field: FieldSensitivity, Name: "sensitivity", Brief: inputSigmaBrief, Domain: positive, Meaning: "L2 sensitivity of the query for sigma, L1 for laplace_scale (default 1)"},
@@ -172,6 +179,10 @@ func inputColumns() []InputColumn {
 		{Field: FieldNumTests, Name: "num_tests", Brief: "how many thresholds or guess counts the attacker tried before reporting the best: the significance is divided among them (Bonferroni; default 1)", Domain: Domain{Min: 1, Max: math.Inf(1), Integer: true}, Meaning: "the number of tests tried (thresholds, guess counts): the significance is divided among them (default 1)"},
 		{Field: FieldSignificance, Name: "significance", Brief: "1 − `confidence`, for those who state the test's level (a row with both must agree)", Domain: Domain{Min: 0, Max: 1, MinOpen: true, MaxOpen: true}, Percent: true, Meaning: "1 − confidence (a row with both must agree)"},
 		{Field: FieldAuditBound, Name: "audit_bound", Brief: "the tail bound of audit `prior`: `thm32` (pure ε-DP), `cor34` or `thm35` (Swanberg et al. 2025); default `thm32` when delta is 0, else `thm35`", Text: true, Meaning: "thm32, cor34 or thm35: the tail bound of Swanberg et al. 2025 audit prior inverts (default thm32 when delta is empty or 0, else thm35)"},
+		{Field: FieldCalibration, Name: "calibration", Brief: "how σ of a `gaussian` row stated by `epsilon` and `delta` (and `sensitivity`) was calibrated: `analytic` (the default: the smallest σ whose exact privacy profile meets (ε, δ), Balle & Wang 2018, Thm 8) or `classic` (σ = sensitivity·√(2 ln(1.25/δ))/ε, Dwork & Roth 2014, Thm A.1, which guarantees (ε, δ)-DP only for ε < 1; a row with ε ≥ 1 is evaluated at that σ with a warning). The σ is shown in `derived_sigma`", Text: true, Choices: GaussianCalibrations(), Meaning: "analytic (default) or classic: how sigma of a gaussian row stated by epsilon and delta was calibrated; analytic is the smallest σ whose exact privacy profile meets (ε, δ) (Balle & Wang 2018, Thm 8), classic is σ = sensitivity·√(2 ln(1.25/δ))/ε (Dwork & Roth 2014, Thm A.1), valid only for ε < 1"},
+		{Field: FieldBatchSize, Name: "batch_size", Brief: inputBatchSizeBrief, Domain: wholeFrom(1), Defines: true, Meaning: "DP-SGD batch size B, as TensorFlow Privacy and Opacus state it: sample_rate q = batch_size/dataset_size"},
+		{Field: FieldDatasetSize, Name: "dataset_size", Brief: inputBatchSizeBrief, Aliases: []string{"n"}, Domain: wholeFrom(1), Defines: true, Meaning: "DP-SGD training-set size n: sample_rate q = batch_size/dataset_size"},
+		{Field: FieldEpochs, Name: "epochs", Brief: inputBatchSizeBrief, Domain: positive, Defines: true, Meaning: "DP-SGD number of epochs: steps = ⌈epochs·dataset_size/batch_size⌉ (TensorFlow Privacy's compute_dp_sgd_privacy)"},
 	}
 }
 
@@ -271,7 +282,7 @@ func (e *DuplicateColumnError) Error() string {
 // share: columns one after another with the same Brief share a row.
 const (
 	// epsilon and delta
-	inputEpsilonBrief = "(ε, δ)-DP. An empty or 0 δ means pure ε-DP. For mechanisms without a native ε (`gaussian`, `gdp`, `zcdp`, `rdp`, `dpsgd`, `marginals`), `delta` is the δ at which their exact ε is computed for the ε-based bounds."
+	inputEpsilonBrief = "(ε, δ)-DP. An empty or 0 δ means pure ε-DP. For mechanisms without a native ε (`gaussian`, `gdp`, `zcdp`, `rdp`, `dpsgd`, `marginals`), `delta` is the δ at which their exact ε is computed for the ε-based bounds. A `laplace` row may state its ε in place of `laplace_scale` (b = sensitivity/ε), and a `gaussian` row its (ε, δ) in place of `sigma` (see `calibration`)."
 	// sigma and sensitivity
 	inputSigmaBrief = "Gaussian noise standard deviation and L2 sensitivity (default 1): μ = sensitivity/σ"
 	// rdp_order and rdp_epsilon
@@ -286,4 +297,10 @@ const (
 	inputRecordsBrief = "dataset size and predicate weight for singling out"
 	// canaries, guesses and correct
 	inputCanariesBrief = "the outcome of a one-run audit (Steinke et al. 2023, Algorithm 1): m canaries randomized (abstentions included), r guesses made, v of them right"
+	// batch_size, dataset_size and epochs
+	inputBatchSizeBrief = "DP-SGD stated as TensorFlow Privacy and Opacus state it, in place of `sample_rate` and `steps`: q = batch_size/dataset_size and steps = ⌈epochs·dataset_size/batch_size⌉ (TensorFlow Privacy's `compute_dp_sgd_privacy`), shown in `derived_sample_rate` and `derived_steps`; a row that also fills `sample_rate` or `steps` must agree"
 )
+
+// GaussianCalibrations returns the values of the calibration column:
+// analytic (the default) and classic.
+func GaussianCalibrations() []string { return []string{"analytic", "classic"} }

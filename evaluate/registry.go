@@ -121,6 +121,7 @@ const (
 func outputColumns(confidences []float64) []OutputColumn {
 	var cols []OutputColumn
 	for _, family := range [][]OutputColumn{
+		derivedColumns(),
 		fdpColumns(), composeColumns(), fdpTargetColumns(), fdpNoiseColumns(), psoColumns(),
 		reroColumns(), conversionColumns(), dpsgdColumns(), adpColumns(),
 		gbColumns(), fanoColumns(), pmpColumns(),

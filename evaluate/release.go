@@ -27,6 +27,7 @@ type Release struct {
 	dpsgdParams
 	composeParams
 	pmpParams
+	derivedParams
 	Attack
 	rowResults
 	// audit is the audit of an audit row (Mechanism MechanismAudit), nil

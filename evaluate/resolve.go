@@ -71,7 +71,7 @@ func (b *Binding) checkColumns(spec *mechanismSpec, in *inputs, problems *rowErr
 			continue
 		}
 		col := b.vocab.Column(f)
-		isParam := col.Defines || f == FieldSensitivity || f == FieldDelta || f == FieldCompositions
+		isParam := col.Defines || f == FieldSensitivity || f == FieldDelta || f == FieldCompositions || f == FieldCalibration
 		if isParam && !hasField(spec.defines, f) && !hasField(spec.modifiers, f) {
 			problems.add(b.name(f), in.value(f), "filled, but mechanism %s does not use it; clear it or correct mechanism", spec.name)
 		}
@@ -123,7 +123,10 @@ func (b *Binding) resolveCurve(r *Release, in *inputs, c float64, problems *rowE
 	case MechanismMarginals:
 		return b.resolveMarginals(r, in, c, problems)
 	case MechanismLaplace:
-		eps := sens / in.num[FieldLaplaceScale]
+		eps, ok := b.laplaceEpsilon(r, in, sens, problems)
+		if !ok {
+			return false
+		}
 		r.Curve = b.composedExactly(r, curve.Laplace{Epsilon: eps}, pld.Stage{Mechanism: pld.Laplace, Epsilon: eps, Steps: r.compositions}, problems)
 		r.setPure(eps, c)
 	case MechanismRR:
@@ -235,14 +238,22 @@ func (b *Binding) resolveApprox(r *Release, eps, c float64, problems *rowError) 
 // row (μ); a row with both μ and σ must agree.
 func (b *Binding) resolveGaussian(r *Release, in *inputs, sens, c float64, problems *rowError) bool {
 	mu := in.num[FieldMu]
-	if in.has(FieldSigma) {
-		fromSigma := sens / in.num[FieldSigma]
+	if r.Mechanism == MechanismGDP {
+		b.setGaussian(r, mu, c)
+		return true
+	}
+	sigma, ok := b.gaussianSigma(r, in, sens, problems)
+	if !ok {
+		return false
+	}
+	if sigma > 0 {
+		fromSigma := sens / sigma
 		if in.has(FieldMu) && math.Abs(mu-fromSigma) > 1e-9*math.Max(mu, fromSigma) {
 			problems.add(b.name(FieldMu), formatNumber(mu), "%s disagrees with sensitivity/sigma = %s; fill one or the other", formatNumber(mu), formatNumber(fromSigma))
 			return false
 		}
 		mu = fromSigma
-		r.sensitiv, r.sigma = sens, in.num[FieldSigma]
+		r.sensitiv, r.sigma = sens, sigma
 	}
 	b.setGaussian(r, mu, c)
 	return true
@@ -287,7 +298,11 @@ func (b *Binding) setGaussian(r *Release, mu, c float64) {
 // resolveDPSGD reads a dpsgd row: its steps and extra stages, accounted by
 // a PLD accountant, or by RDP where the PLD cannot represent them.
 func (b *Binding) resolveDPSGD(r *Release, in *inputs, problems *rowError) bool {
-	r.dpsgd = curve.DPSGD{NoiseMultiplier: in.num[FieldNoiseMultiplier], SampleRate: in.num[FieldSampleRate], Steps: int(in.num[FieldSteps])}
+	q, steps, ok := b.dpsgdSchedule(r, in, problems)
+	if !ok {
+		return false
+	}
+	r.dpsgd = curve.DPSGD{NoiseMultiplier: in.num[FieldNoiseMultiplier], SampleRate: q, Steps: steps}
 	stages := curve.DPSGDStages(r.dpsgd, r.extraStages)
 	r.extraRDP = b.stagesRDP(r.extraStages)
 	r.rdp, r.hasRDP = b.stagesRDP(stages), true
@@ -460,6 +475,12 @@ func (b *Binding) impliedMechanisms(in *inputs) []*mechanismSpec {
 	}
 	if present(MechanismMarginals) {
 		drop(MechanismGaussian)
+	}
+	if present(MechanismLaplace) || present(MechanismGaussian) {
+		// epsilon states them as papers do (b = Δ/ε, σ calibrated to
+		// (ε, δ)); resolve checks that it agrees with laplace_scale or
+		// sigma.
+		drop(MechanismPure, MechanismApprox)
 	}
 	if present(MechanismGaussian) && present(MechanismGDP) {
 		drop(MechanismGDP) // resolve checks that μ agrees with Δ/σ

@@ -175,8 +175,8 @@ func mustNum(t *testing.T, out map[string]table.Cell, name string, row map[strin
 // value computed here unrounded (the contract's 1e-12).
 func roundUpProbability(x float64) float64 { return x + 1e-12 }
 
-// resolveRow resolves a row (header → text) into its Release.
-func resolveRow(t *testing.T, row map[string]string) *Release {
+// mustResolveRow resolves a row (header → text) into its Release.
+func mustResolveRow(t *testing.T, row map[string]string) *Release {
 	t.Helper()
 	b, cells := bindRow(t, New(), row)
 	in, ok := b.parseInputs(cells)
@@ -199,7 +199,7 @@ func TestRowStagesCompose(t *testing.T) {
 		{"sigma": "2", "compositions": "3"},
 		{"noise_multiplier": "1.1", "sample_rate": "0.01", "steps": "100"},
 	} {
-		st, ok := resolveRow(t, row).Stages()
+		st, ok := mustResolveRow(t, row).Stages()
 		if !ok {
 			t.Fatalf("%v: no stages", row)
 		}
@@ -209,7 +209,7 @@ func TestRowStagesCompose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	one := resolveRow(t, map[string]string{"laplace_scale": "5", "compositions": "10", "extra_stages": "gaussian(2)x3; dpsgd(1.1, 0.01)x100"})
+	one := mustResolveRow(t, map[string]string{"laplace_scale": "5", "compositions": "10", "extra_stages": "gaussian(2)x3; dpsgd(1.1, 0.01)x100"})
 	for _, b := range []float64{0.001, 0.1, 0.5} {
 		if got, want := total.Advantage(b), one.Curve.Advantage(b); got != want {
 			t.Errorf("advantage at %g: %.17g from the rows' stages, %.17g from one row", b, got, want)
@@ -227,7 +227,7 @@ func TestRowStagesCompose(t *testing.T) {
 	if _, _, out := evalRow(t, map[string]string{"sigma": "2", "extra_stages": "laplace(5)x2", "baseline": "0.1"}); out["rero_zcdp"].Kind != 0 || out["fdp_advantage"].Kind != table.Number {
 		t.Errorf("a Gaussian row with Laplace stages: rero_zcdp %+v, fdp_advantage %+v", out["rero_zcdp"], out["fdp_advantage"])
 	}
-	if _, ok := resolveRow(t, map[string]string{"rho": "0.1"}).Stages(); ok {
+	if _, ok := mustResolveRow(t, map[string]string{"rho": "0.1"}).Stages(); ok {
 		t.Error("a zcdp row has stages")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/riskbatch/riskbatch/readers"
+	"github.com/riskbatch/riskbatch/samples"
 )
 
 // The meter's speed is over the last speedWindow only, and the time left
@@ -138,8 +139,8 @@ func TestMeasureWork(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer csv[0].Close()
-	// The sample table has 34 rows.
-	if got := measureWork([]readers.Table{pq[0], pq[0]}, 5); got != (work{rows: true, total: 68}) {
+	_, sample := samples.Releases()
+	if got := measureWork([]readers.Table{pq[0], pq[0]}, 5); got != (work{rows: true, total: 2 * int64(len(sample))}) {
 		t.Errorf("two Parquet tables: %+v", got)
 	}
 	if got := measureWork([]readers.Table{pq[0], csv[0]}, 5); got != (work{total: 5}) {

@@ -43,6 +43,8 @@ func runTemplate(c *cli.Context, stdout, stderr io.Writer) error {
 			tc.List = evaluate.AuditMethods()
 		case in.Field == evaluate.FieldAuditBound:
 			tc.List = evaluate.AuditBounds()
+		case len(in.Choices) > 0:
+			tc.List = in.Choices
 		case !in.Text:
 			d := in.Domain
 			tc.Numeric, tc.Whole = true, d.Integer

@@ -677,17 +677,26 @@ func TestTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var dropDown, epsilonRange bool
+	var dropDown, epsilonRange, calibrations bool
+	calibration := columnName(column(rows[0], "calibration")) + "2"
 	for _, dv := range dvs {
 		if strings.HasPrefix(dv.Sqref, "B2") && dv.Type == "list" && strings.Contains(dv.Formula1, "gaussian") {
 			dropDown = true
+		}
+		if strings.HasPrefix(dv.Sqref, calibration) && dv.Type == "list" && strings.Contains(dv.Formula1, "analytic,classic") {
+			calibrations = true
 		}
 		if strings.HasPrefix(dv.Sqref, "C2") && dv.Type == "decimal" {
 			epsilonRange = true
 		}
 	}
-	if !dropDown || !epsilonRange {
-		t.Errorf("data validation: mechanism drop-down %v, epsilon range %v (%d rules)", dropDown, epsilonRange, len(dvs))
+	if !dropDown || !epsilonRange || !calibrations {
+		t.Errorf("data validation: mechanism drop-down %v, epsilon range %v, calibration drop-down %v (%d rules)", dropDown, epsilonRange, calibrations, len(dvs))
+	}
+	for _, name := range []string{"batch_size", "dataset_size", "epochs"} {
+		if column(rows[0], name) < 0 {
+			t.Errorf("no %s column in the template", name)
+		}
 	}
 	out := filepath.Join(dir, "out.csv")
 	if code, stderr := riskbatch(t, "eval", tpl, "-o", out, "-q"); code != exitOK {

@@ -1,0 +1,248 @@
+package evaluate
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/riskbatch/riskbatch/evaluate/curve"
+)
+
+// Mechanisms stated the way papers and reports state them: "the Laplace
+// mechanism with ε = 1", "the Gaussian mechanism at ε = 1, δ = 1e-5",
+// "DP-SGD with batches of 256 of 60,000 for 15 epochs". The row's
+// parameters are derived from these statements (b = Δ/ε, the σ of a
+// calibration, q = B/n and the steps of the epochs), shown in the
+// derived_* columns, and the mechanism's exact curve is evaluated from
+// them. A row that states a parameter both ways must agree with itself.
+
+// derivedParams are the parameters derived from how the row states its
+// mechanism; zero where the row states them itself.
+type derivedParams struct {
+	derivedScale      float64 // b = Δ/ε of a laplace row stated by epsilon (+Inf at ε = 0)
+	hasDerivedScale   bool
+	derivedSigma      float64 // σ of a gaussian row stated by epsilon and delta
+	derivedSampleRate float64 // q = batch_size/dataset_size of a dpsgd row
+	derivedSteps      int     // ⌈epochs·dataset_size/batch_size⌉ of a dpsgd row
+	derivedNote       string  // a warning about the derivation (classic calibration at ε ≥ 1)
+}
+
+// agreeRel is how closely two statements of one parameter must agree: the
+// rounding of a number written out in full, not of one rounded for print.
+const agreeRel = 1e-9
+
+// agree reports whether x and y agree to agreeRel.
+func agree(x, y float64) bool { return math.Abs(x-y) <= agreeRel*math.Max(math.Abs(x), math.Abs(y)) }
+
+// laplaceEpsilon returns the ε of a laplace row: sensitivity/laplace_scale,
+// or the row's epsilon (b = Δ/ε derived), which must agree when it has both.
+func (b *Binding) laplaceEpsilon(r *Release, in *inputs, sens float64, problems *rowError) (float64, bool) {
+	hasScale, hasEps := in.has(FieldLaplaceScale), in.has(FieldEpsilon)
+	switch {
+	case hasScale && hasEps:
+		fromScale, eps := sens/in.num[FieldLaplaceScale], in.num[FieldEpsilon]
+		if !agree(fromScale, eps) {
+			problems.add(b.name(FieldLaplaceScale)+", "+b.name(FieldEpsilon), "", "%s = %s gives ε = %s/%s = %s, but %s = %s; fill one or the other",
+				b.name(FieldLaplaceScale), formatNumber(in.num[FieldLaplaceScale]), b.sensitivityName(in), b.name(FieldLaplaceScale), formatNumber(fromScale), b.name(FieldEpsilon), formatNumber(eps))
+			return 0, false
+		}
+		return fromScale, true
+	case hasScale:
+		return sens / in.num[FieldLaplaceScale], true
+	case hasEps:
+		eps := in.num[FieldEpsilon]
+		r.derivedScale, r.hasDerivedScale = sens/eps, true
+		return eps, true
+	}
+	problems.add(b.name(FieldLaplaceScale), "", "empty, but mechanism laplace needs it (or %s, with b = sensitivity/ε); expected %s",
+		b.name(FieldEpsilon), b.vocab.Column(FieldLaplaceScale).Domain)
+	return 0, false
+}
+
+// sensitivityName is the sensitivity column's header, or "sensitivity"
+// (its default of 1) where the row leaves it empty.
+func (b *Binding) sensitivityName(in *inputs) string {
+	if in.has(FieldSensitivity) {
+		return b.name(FieldSensitivity)
+	}
+	return "1"
+}
+
+// gaussianSigma returns the σ of a gaussian row: its sigma, or the σ
+// calibrated from its epsilon and delta (calibration: analytic or
+// classic), which must agree when it has both.
+func (b *Binding) gaussianSigma(r *Release, in *inputs, sens float64, problems *rowError) (float64, bool) {
+	hasSigma, hasEps := in.has(FieldSigma), in.has(FieldEpsilon)
+	calName := b.name(FieldCalibration)
+	if !hasEps {
+		switch {
+		case in.has(FieldCalibration):
+			problems.add(calName, in.text[FieldCalibration], "filled, but the row states sigma, not epsilon and delta, so there is nothing to calibrate; clear it, or fill epsilon and delta in place of sigma")
+			return 0, false
+		case !hasSigma:
+			problems.add(b.name(FieldSigma), "", "empty, but mechanism gaussian needs it (or %s and %s, to calibrate it); expected %s",
+				b.name(FieldEpsilon), b.name(FieldDelta), b.vocab.Column(FieldSigma).Domain)
+			return 0, false
+		}
+		return in.num[FieldSigma], true
+	}
+	cal, ok := b.calibration(in, problems)
+	if !ok {
+		return 0, false
+	}
+	eps, delta := in.num[FieldEpsilon], in.num[FieldDelta]
+	if !(delta > 0) {
+		problems.add(b.name(FieldDelta), in.value(FieldDelta), "%s, but a Gaussian mechanism stated by %s needs δ > 0 (no σ gives δ = 0); expected a number in (0, 1)",
+			emptyOr(in.value(FieldDelta)), b.name(FieldEpsilon))
+		return 0, false
+	}
+	if cal == curve.ClassicCalibration && eps == 0 {
+		problems.add(b.name(FieldEpsilon), "0", "0, but the classic calibration σ = sensitivity·√(2 ln(1.25/δ))/ε has no σ for ε = 0; expected ε > 0, or %s analytic", calName)
+		return 0, false
+	}
+	sigma, err := curve.GaussianSigma(cal, eps, delta, sens)
+	if err != nil {
+		problems.addErr(b.name(FieldEpsilon)+", "+b.name(FieldDelta), "", err)
+		return 0, false
+	}
+	if hasSigma {
+		if !agree(in.num[FieldSigma], sigma) {
+			problems.add(b.name(FieldSigma)+", "+b.name(FieldEpsilon), "", "%s = %s, but the %s calibration of %s = %s, %s = %s gives σ = %s; fill one or the other",
+				b.name(FieldSigma), formatNumber(in.num[FieldSigma]), calibrationName(cal), b.name(FieldEpsilon), formatNumber(eps), b.name(FieldDelta), formatNumber(delta), formatNumber(sigma))
+			return 0, false
+		}
+		return in.num[FieldSigma], true
+	}
+	r.derivedSigma = sigma
+	if cal == curve.ClassicCalibration && eps >= curve.ClassicEpsilonLimit {
+		r.derivedNote = classicNote(calName, b.name(FieldEpsilon), eps, delta, sens/sigma)
+	}
+	return sigma, true
+}
+
+// classicNote warns that the classic calibration at ε ≥ 1 need not give
+// (ε, δ)-DP, and says whether it does for the row: the ε of its σ at δ.
+func classicNote(calName, epsName string, eps, delta, mu float64) string {
+	actual := curve.Gaussian{Mu: mu}.EpsilonAt(delta)
+	verdict := "holds"
+	if actual > eps {
+		verdict = "does not hold"
+	}
+	return fmt.Sprintf("%s: classic is proven only for ε < 1 (Dwork & Roth, Thm A.1); at %s = %s it gives (%.4g, δ)-DP: the stated ε %s",
+		calName, epsName, formatNumber(eps), actual, verdict)
+}
+
+// calibration reads the calibration column (analytic when empty).
+func (b *Binding) calibration(in *inputs, problems *rowError) (curve.GaussianCalibration, bool) {
+	if !in.has(FieldCalibration) {
+		return curve.AnalyticCalibration, true
+	}
+	switch CanonicalName(in.text[FieldCalibration]) {
+	case "analytic", "analytical", "balle_wang":
+		return curve.AnalyticCalibration, true
+	case "classic", "classical", "dwork_roth":
+		return curve.ClassicCalibration, true
+	}
+	problems.add(b.name(FieldCalibration), in.text[FieldCalibration], "%s is not a calibration; expected analytic (Balle & Wang 2018, the default) or classic (Dwork & Roth 2014, Thm A.1)",
+		quoteClipped(in.text[FieldCalibration]))
+	return 0, false
+}
+
+func calibrationName(c curve.GaussianCalibration) string {
+	if c == curve.ClassicCalibration {
+		return "classic"
+	}
+	return "analytic"
+}
+
+// emptyOr is a value as a message states it: "empty" for none.
+func emptyOr(v string) string {
+	if v == "" {
+		return "empty"
+	}
+	return v
+}
+
+// dpsgdSchedule returns the sample rate and steps of a dpsgd row: its
+// sample_rate and steps, or q = batch_size/dataset_size and steps =
+// ⌈epochs·dataset_size/batch_size⌉, as TensorFlow Privacy's
+// compute_dp_sgd_privacy computes them
+// (tensorflow_privacy/privacy/analysis/compute_dp_sgd_privacy_lib.py:
+// q = batch_size / n; steps = int(math.ceil(epochs * n / batch_size))),
+// here in exact rational arithmetic. A row that states either both ways
+// must agree.
+func (b *Binding) dpsgdSchedule(r *Release, in *inputs, problems *rowError) (q float64, steps int, ok bool) {
+	hasB, hasN, hasE := in.has(FieldBatchSize), in.has(FieldDatasetSize), in.has(FieldEpochs)
+	bName, nName, eName := b.name(FieldBatchSize), b.name(FieldDatasetSize), b.name(FieldEpochs)
+	switch {
+	case hasB && !hasN:
+		problems.add(nName, "", "empty, but %s needs it: the sample rate is q = %s/%s; expected %s", bName, bName, nName, b.vocab.Column(FieldDatasetSize).Domain)
+		return 0, 0, false
+	case hasN && !hasB:
+		problems.add(bName, "", "empty, but %s needs it: the sample rate is q = %s/%s; expected %s", nName, bName, nName, b.vocab.Column(FieldBatchSize).Domain)
+		return 0, 0, false
+	case hasE && !hasB:
+		problems.add(eName, in.value(FieldEpochs), "filled, but the steps of epochs are ⌈%s·%s/%s⌉: fill %s and %s, or steps in place of %s", eName, nName, bName, bName, nName, eName)
+		return 0, 0, false
+	}
+	q, steps = in.num[FieldSampleRate], int(in.num[FieldSteps])
+	if hasB {
+		batch, n := in.num[FieldBatchSize], in.num[FieldDatasetSize]
+		if batch > n {
+			problems.add(bName, formatNumber(batch), "%s is more than %s = %s; expected a batch of at most the dataset's records", formatNumber(batch), nName, formatNumber(n))
+			return 0, 0, false
+		}
+		derived := batch / n
+		if in.has(FieldSampleRate) && !agree(q, derived) {
+			problems.add(b.name(FieldSampleRate)+", "+bName+", "+nName, "", "%s = %s, but %s/%s = %s/%s = %s; fill one or the other",
+				b.name(FieldSampleRate), formatNumber(q), bName, nName, formatNumber(batch), formatNumber(n), formatNumber(derived))
+			return 0, 0, false
+		}
+		q, r.derivedSampleRate = derived, derived
+	}
+	if hasE {
+		derived, fits := epochSteps(in.num[FieldEpochs], in.num[FieldDatasetSize], in.num[FieldBatchSize])
+		if !fits {
+			problems.add(eName, in.value(FieldEpochs), "%s epochs of %s/%s batches are more steps than riskbatch counts; expected fewer epochs", in.value(FieldEpochs), nName, bName)
+			return 0, 0, false
+		}
+		if in.has(FieldSteps) && steps != derived {
+			problems.add(b.name(FieldSteps)+", "+eName, "", "%s = %d, but ⌈%s·%s/%s⌉ = ⌈%s·%s/%s⌉ = %d; fill one or the other",
+				b.name(FieldSteps), steps, eName, nName, bName, in.value(FieldEpochs), formatNumber(in.num[FieldDatasetSize]), formatNumber(in.num[FieldBatchSize]), derived)
+			return 0, 0, false
+		}
+		steps, r.derivedSteps = derived, derived
+	}
+	for _, f := range []Field{FieldSampleRate, FieldSteps} {
+		if (f == FieldSampleRate && q == 0) || (f == FieldSteps && steps == 0) {
+			alt := bName + " and " + nName
+			if f == FieldSteps {
+				alt = eName + " with " + bName + " and " + nName
+			}
+			problems.add(b.name(f), "", "empty, but mechanism dpsgd needs it (or %s); expected %s", alt, b.vocab.Column(f).Domain)
+		}
+	}
+	return q, steps, len(*problems) == 0
+}
+
+// maxEpochSteps bounds the steps derived from epochs, so that they fit an
+// int on every platform.
+const maxEpochSteps = 1 << 31
+
+// epochSteps is ⌈epochs·n/batch⌉, exactly (epochs, n and batch are
+// float64 values, each an exact rational); false when it exceeds
+// maxEpochSteps.
+func epochSteps(epochs, n, batch float64) (int, bool) {
+	x := new(big.Rat).SetFloat64(epochs)
+	x.Mul(x, new(big.Rat).SetFloat64(n))
+	x.Quo(x, new(big.Rat).SetFloat64(batch))
+	num, den := x.Num(), x.Denom()
+	q, m := new(big.Int).QuoRem(num, den, new(big.Int))
+	if m.Sign() > 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	if !q.IsInt64() || q.Int64() > maxEpochSteps {
+		return 0, false
+	}
+	return int(q.Int64()), true
+}
