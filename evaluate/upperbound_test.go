@@ -94,7 +94,7 @@ func (d npTradeOff) power(alpha float64) float64 {
 // (binomial weights from lgamma in log space).
 func composedEpsDelta(eps, delta float64, k int) npTradeOff {
 	lp, lq := -math.Log1p(math.Exp(-eps)), -eps-math.Log1p(math.Exp(-eps)) // ln s(ε), ln s(−ε)
-	some := -math.Expm1(float64(k) * math.Log1p(-delta)) // 1 − (1 − δ)^k
+	some := -math.Expm1(float64(k) * math.Log1p(-delta))                   // 1 − (1 − δ)^k
 	d := npTradeOff{p: []float64{some, 0}, q: []float64{0, some}}
 	lk, _ := math.Lgamma(float64(k + 1))
 	for j := 0; j <= k; j++ {
@@ -169,7 +169,9 @@ type ubRow struct {
 // recomputed here, including extremes: ε up to 700, δ down to 1e-300,
 // baselines down to 1e-12.
 func randomUBRow(rng *rand.Rand) ubRow {
-	logU := func(lo, hi float64) float64 { return math.Pow(10, math.Log10(lo)+rng.Float64()*(math.Log10(hi)-math.Log10(lo))) }
+	logU := func(lo, hi float64) float64 {
+		return math.Pow(10, math.Log10(lo)+rng.Float64()*(math.Log10(hi)-math.Log10(lo)))
+	}
 	pick := func(v ...float64) float64 { return v[rng.Intn(len(v))] }
 	eps := pick(700, 1e-9, logU(1e-6, 50), logU(0.01, 5))
 	delta := pick(0, 1e-300, 1e-12, logU(1e-300, 0.1))
@@ -394,7 +396,7 @@ func checkEpsAtDelta(t *testing.T, r ubRow, eps float64) {
 		if d := lead - second; d > delta*(1+1e-9)+1e-12*lead {
 			t.Errorf("%v: eps_at_delta %.17g gives δ(ε) = %.17g, above the row's δ %.17g", r.row, eps, d, delta)
 		}
-		}
+	}
 }
 
 // lnPhi is ln Φ(x): through erfc where Φ(x) is a normal float64, and by the
