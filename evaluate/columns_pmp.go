@@ -85,7 +85,11 @@ func pmpEpsForTarget(r *Release) (float64, skip) {
 	}
 	perStep := slices.Contains(pureMechanisms(), r.Mechanism)
 	if r.compositions > 1 && !perStep {
-		return 0, skip{why: "a composed " + string(r.Mechanism) + " row has no per-step ε; fdp_mu_for_target and fdp_sigma_for_target calibrate a Gaussian step"}
+		why := "a composed " + string(r.Mechanism) + " row has no per-step ε to calibrate"
+		if r.hasMu {
+			why += "; fdp_mu_for_target calibrates its per-step μ"
+		}
+		return 0, skip{why: why}
 	}
 	// A target below δ gives !ok: whyTargetTooLow, shared with the other
 	// calibration columns that no ε meets for the same reason.
