@@ -26,17 +26,11 @@ func TestCalibrationPerStep(t *testing.T) {
 			row["baseline"], col = ftoa(math.Pow(10, -6*rng.Float64())), "fdp_advantage"
 		}
 		advAt := func(key string, v float64) float64 {
-			r := map[string]string{}
-			for k, x := range row {
-				r[k] = x
-			}
-			delete(r, "target_advantage")
-			delete(r, "sigma")
+			drop := []string{"sigma"}
 			if key == "mu" {
-				delete(r, "sensitivity")
+				drop = append(drop, "sensitivity")
 			}
-			r[key] = ftoa(v)
-			return number(t, r, col)
+			return number(t, retyped(row, map[string]string{key: ftoa(v)}, drop...), col)
 		}
 		_, msg, out := evalRow(t, row)
 		mu, sigma := out["fdp_mu_for_target"], out["fdp_sigma_for_target"]

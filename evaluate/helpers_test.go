@@ -61,3 +61,21 @@ func evalWith(t *testing.T, e *Evaluator, row map[string]string) (Status, map[st
 	}
 	return st, out
 }
+
+// retyped returns a copy of a row with target_advantage and the cells drop
+// cleared and the cells set filled: a calibration's value typed back into
+// the row it came from.
+func retyped(row map[string]string, set map[string]string, drop ...string) map[string]string {
+	r := make(map[string]string, len(row))
+	for k, v := range row {
+		r[k] = v
+	}
+	delete(r, "target_advantage")
+	for _, k := range drop {
+		delete(r, k)
+	}
+	for k, v := range set {
+		r[k] = v
+	}
+	return r
+}

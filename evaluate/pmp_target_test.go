@@ -68,17 +68,11 @@ func TestPMPEpsForTargetMeetsTarget(t *testing.T) {
 			continue
 		}
 		success := func(eps float64) float64 {
-			r := map[string]string{}
-			for k, v := range row {
-				r[k] = v
-			}
-			delete(r, "target_advantage")
+			set := map[string]string{"epsilon": ftoa(eps)}
 			if mech == "laplace" {
-				r["laplace_scale"] = ftoa(1 / eps)
-			} else {
-				r["epsilon"] = ftoa(eps)
+				set = map[string]string{"laplace_scale": ftoa(1 / eps)}
 			}
-			return number(t, r, "pmp_mia_success")
+			return number(t, retyped(row, set), "pmp_mia_success")
 		}
 		p := (1 + target) / 2
 		if got.Num > 0 {
