@@ -383,7 +383,9 @@ func FanoAlgorithm2(alpha, mi float64, m int, prior []float64) (FanoBound, error
 //     Algorithm 2 with μ = ε_i (every term is a valid bound, so
 //     the minimum is one; the paper's §6.3 "close to 0.5 at ε = 6" matches
 //     only this optimised bound). Order +Inf (pure ε-DP) is used; pairs with
-//     ε = +Inf are skipped. The minimum is over the given orders only.
+//     ε = +Inf are skipped. The minimum is over the given orders only;
+//     FanoOrders with the curve's step function also searches every order
+//     below them, which is tighter for non-uniform priors.
 //
 // Errors (NaN fields): curve.Validate() fails, or M or the prior is invalid.
 func FanoRDP(curve curve.RDP, m int, prior []float64) (alpha1, best FanoBound, err error) {
