@@ -33,8 +33,9 @@ func fanoColumn(name, meaning string, pick func(alpha1, best bound.FanoBound) fl
 		Applies: Applies{Mechanisms: fanoMechanisms(), Only: OnlyRenyiView, Asks: AskDistribution},
 		Meaning: meaning,
 		Formula: "Fano's inequality with I(X; M(X)) ≤ μ: H(X) − μ ≤ h(P_e) + P_e·ln(M − 1), solved for P(correct) = 1 − P_e; Rényi version D_α(Ber(P)‖Ber(1/M)) ≤ μ_α; " +
-			"μ from the mechanism: ρ (zcdp, and μ²/2 for gaussian, gdp, marginals, whose α = 1 bound uses Thm 2's tighter −Σ p_m·ln(p_m + (1 − p_m)·e^{−μ²/2})), the RDP curve (rdp), ε at order ∞ (pure, laplace), the exact mutual information (rr)",
-		Citation: guoCitation + ", Algorithms 1 and 2, Thm 1 and Thm 2",
+			"μ from the mechanism: ρ (zcdp, and μ²/2 for gaussian, gdp, marginals, whose α = 1 bound uses Thm 2's tighter −Σ p_m·ln(p_m + (1 − p_m)·e^{−μ²/2})), the RDP guarantee (rdp: ε at every order up to its own), the Rényi curve of binary randomized response at ε (pure, exponential, approx with δ = 0: the largest of any ε-DP pair) and of the Laplace mechanism (laplace; Mironov 2017, Prop. 6), composed additively over compositions; the exact mutual information at α = 1 and k-ary randomized response's Rényi curve (rr); " +
+			"Algorithm 2 is optimised over α ≥ 1 (a grid of 16 orders a decade, refined by golden-section search, and α = ∞) for every mechanism",
+		Citation: guoCitation + ", Algorithms 1 and 2, Thm 1 and Thm 2; Mironov 2017, \"Rényi Differential Privacy\", Prop. 1 and 6; Kairouz, Oh & Viswanath 2015, Thm 2.2 (every ε-DP pair is post-processed randomized response)",
 		Needs:    "candidates or uniform(M) (a uniform prior), or a prior key whose frequency table is loaded (the attribute's distribution: M is its number of values); a mechanism with a Rényi or mutual-information view",
 		Assumes:  "the mechanism's parameters are stated for replace-one neighbours (for add/remove Gaussian parameters ρ is 4 times larger); the prior is uniform over the M candidates, or the loaded distribution of the target's attribute (given its known columns); with several distributions (cells) the worst one is reported",
 		compute: func(r *Release) (float64, skip) {

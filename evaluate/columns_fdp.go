@@ -141,54 +141,68 @@ func fdpTargetColumns() []OutputColumn {
 			Name: "fdp_mu_for_target", Family: "fdp", Format: table.Real,
 			Brief: fdpTargetBrief, Source: fdpTargetSource,
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismGaussian, MechanismGDP}, Asks: AskTarget},
-			Meaning:  "the largest μ (Gaussian DP) whose advantage bound stays at or below target_advantage: at the row's baseline when it has one, else in the worst case",
-			Formula:  "μ = Φ⁻¹(1 − b) − Φ⁻¹(1 − b − A) at baseline b; μ = 2Φ⁻¹((1 + A)/2) in the worst case",
-			Citation: kulynych + ", closed-form inverse (derived)",
+			Meaning:  "the largest μ (Gaussian DP) whose advantage bound stays at or below target_advantage: at the row's baseline when it has one, else in the worst case; on a row of several compositions, the μ of each step (what the row's mu would be)",
+			Formula:  "μ = Φ⁻¹(1 − b) − Φ⁻¹(1 − b − A) at baseline b; μ = 2Φ⁻¹((1 + A)/2) in the worst case; divided by √compositions (c steps of G_μ compose to G_{μ√c})",
+			Citation: kulynych + ", closed-form inverse (derived); Dong, Roth & Su 2022, Cor. 3.3 (composition of Gaussian DP)",
 			Needs:    "target_advantage; sigma or mu; baseline optional",
-			Assumes:  "the Gaussian mechanism; rounded down",
+			Assumes:  "the Gaussian mechanism; per step; rounded down",
 			compute: func(r *Release) (float64, skip) {
-				mu, ok := bound.MuForWorstAdvantage(r.Target)
-				if r.HasBaseline {
-					mu, ok = bound.MuForAdvantage(r.Target, r.Baseline)
+				mu, s := r.muForTarget()
+				if !s.ok() {
+					return 0, s
 				}
-				return inverseResult(mu, ok, "μ")
+				return mu, skip{}
 			},
 		},
 		{
 			Name: "fdp_sigma_for_target", Family: "fdp", Format: table.Real, Round: RoundUp,
 			Brief: fdpTargetBrief, Source: fdpTargetSource,
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismGaussian}, Asks: AskTarget},
-			Meaning:  "the smallest noise standard deviation σ whose advantage bound stays at or below target_advantage, for the row's sensitivity (and compositions)",
-			Formula:  "σ = sensitivity·√compositions/μ with μ as in fdp_mu_for_target",
+			Meaning:  "the smallest noise standard deviation σ whose advantage bound stays at or below target_advantage, for the row's sensitivity, per step of the row's compositions (what the row's sigma would be)",
+			Formula:  "σ = sensitivity/μ with μ as in fdp_mu_for_target (per step)",
 			Citation: kulynych + ", closed-form inverse (derived)",
 			Needs:    "target_advantage; sigma (and sensitivity); baseline optional",
 			Assumes:  "the Gaussian mechanism; rounded up",
 			compute: func(r *Release) (float64, skip) {
 				if r.sensitiv == 0 {
-					return 0, skip{silent: true} // a row of μ, not σ: nothing to calibrate
-				}
-				var mu float64
-				var ok bool
-				if r.HasBaseline {
-					mu, ok = bound.MuForAdvantage(r.Target, r.Baseline)
-				} else {
-					mu, ok = bound.MuForWorstAdvantage(r.Target)
-				}
-				if !ok {
-					return 0, skip{why: whyTargetTooLow}
-				}
-				if math.IsInf(mu, 1) {
+					// Sensitivity 0: the release does not depend on the data.
 					return 0, skip{why: whyTargetTrivial}
+				}
+				mu, s := r.muForTarget()
+				if !s.ok() {
+					return 0, s
 				}
 				if mu == 0 {
 					return 0, skip{why: "only infinite noise meets target_advantage"}
 				}
-				// μ of the composed release is μ₁·√c: each σ must give μ₁ = μ/√c.
-				c := (r.mu / (r.sensitiv / r.sigma)) // √compositions
-				return r.sensitiv * c / mu, skip{}
+				return r.sensitiv / mu, skip{}
 			},
 		},
 	}
+}
+
+// muForTarget returns the largest per-step μ of the row's Gaussian
+// mechanism whose composed advantage bound (at the baseline, or in the worst
+// case) stays at or below target_advantage, rounded down: the μ of the
+// composed release divided by √compositions, lowered until the row's own
+// composition (μ·√c, setGaussian) stays at or below it.
+func (r *Release) muForTarget() (float64, skip) {
+	mu, ok := bound.MuForWorstAdvantage(r.Target)
+	if r.HasBaseline {
+		mu, ok = bound.MuForAdvantage(r.Target, r.Baseline)
+	}
+	if !ok || math.IsInf(mu, 1) || math.IsNaN(mu) {
+		return inverseResult(mu, ok, "μ")
+	}
+	if r.compositions > 1 {
+		c := math.Sqrt(float64(r.compositions))
+		total := mu
+		mu /= c
+		for mu > 0 && mu*c > total {
+			mu = math.Nextafter(mu, 0)
+		}
+	}
+	return mu, skip{}
 }
 
 // fdpNoiseColumns calibrate the noise of a DP-SGD row to target_advantage,
@@ -409,7 +423,7 @@ func conversionColumns() []OutputColumn {
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				return x.eps().s
 			}},
-			Meaning:  "the ε at which the release is (ε, δ)-DP for the row's δ: the ε every ε-based column uses",
+			Meaning:  "the ε at which the release is (ε, δ)-DP for the row's δ: the ε every ε-based column uses (for composed approx rows, whose delta is per step, at δ_total = compositions·δ; for the other mechanisms delta is the whole release's)",
 			Formula:  "the row's epsilon for pure and approx (for approx with compositions: the optimal composition at δ_total = compositions·δ); Gaussian: the root of Φ(−ε/μ + μ/2) − e^ε·Φ(−ε/μ − μ/2) = δ (Balle & Wang 2018); zcdp, rdp: min over orders of ε_α + ln((α−1)/α) − (ln δ + ln α)/(α − 1) (Balle et al. 2020); dpsgd: the smallest ε with δ(ε) ≤ δ for its PLD accountant (exact for the discrete, pessimistic PLD; see eps_at_delta_rdp for RDP); laplace and rr: their exact privacy profiles",
 			Citation: "Balle & Wang 2018; Balle, Barthe, Gaboardi, Hsu & Sato 2020; Kairouz, Oh & Viswanath 2015",
 			Needs:    mechanismParams + "; delta for mechanisms without a native ε",

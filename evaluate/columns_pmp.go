@@ -1,6 +1,9 @@
 package evaluate
 
 import (
+	"math"
+	"slices"
+
 	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -31,21 +34,31 @@ func pmpColumns() []OutputColumn {
 		{
 			Name: "pmp_eps_for_target", Family: "pmp", Format: table.Real,
 			Brief: pmpMIABrief, Source: pmpMIASource,
-			Applies: Applies{Asks: AskTarget},
-			Sheet: SheetForm{Rows: sheetRowsAll, formula: func(x *sheetRow) string {
-				a := x.ref(FieldTargetAdvantage)
-				x.need(a.v <= 1-1e-4) // riskbatch's value is the largest ε whose rounded-up bound meets the target
-				return form("LN((1+$1)/(1-$1))", a)
+			Applies: Applies{Asks: AskTarget, Requires: NeedDelta},
+			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
+				switch x.mech {
+				case MechanismPure, MechanismExponential, MechanismLaplace, MechanismRR:
+					x.need(x.zero(FieldDelta))
+				case MechanismApprox:
+					x.need(!x.has(FieldCompositions))
+				default:
+					x.need(false)
+				}
+				a, d := x.ref(FieldTargetAdvantage), x.delta()
+				x.need(a.v <= 1-1e-4 && a.v >= d.v) // riskbatch's value is the largest ε whose rounded-up bound meets the target
+				e := form("LN((1+$1-2*$2)/(1-$1))", a, d)
+				if x.has(FieldCompositions) {
+					e = form("$1/$2", term{s: e}, x.ref(FieldCompositions))
+				}
+				return e
 			}},
-			Meaning:  "the largest ε whose practical membership-inference success stays at or below (1 + target_advantage)/2, i.e. whose advantage 2·success − 1 stays at or below target_advantage",
-			Formula:  "ε = logit((1 + A)/2), checked against the rounded forward bound",
-			Citation: lowyCitation + ", Lemma 6 (inverted)",
-			Needs:    "target_advantage",
-			Assumes:  "pure ε-DP under replace-one neighbours; rounded down",
-			compute: func(r *Release) (float64, skip) {
-				e, ok := bound.PMPEpsilonForSuccess((1 + r.Target) / 2)
-				return inverseResult(e, ok, "ε")
-			},
+			Meaning: "the largest ε whose practical membership-inference success, at the δ of pmp_mia_success, stays at or below (1 + target_advantage)/2, i.e. whose advantage 2·success − 1 stays at or below target_advantage; " +
+				"on a row of several compositions of an ε mechanism (pure, approx, laplace, rr, exponential), the ε of each step (for laplace rows ε = sensitivity/laplace_scale); empty when the target is below δ, which no ε meets",
+			Formula:  "ε = ln((1 + A − 2δ)/(1 − A)) (ε = logit((1 + A)/2) for δ = 0), divided by compositions, checked against the rounded forward bound",
+			Citation: lowyCitation + ", Lemma 6 and its δ form (inverted, derived); basic composition for the per-step ε",
+			Needs:    "target_advantage; delta for the mechanisms without a native ε",
+			Assumes:  "(ε, δ)-DP under replace-one neighbours, at the row's δ (δ_total = compositions·δ for approx rows); per step by basic composition (εₜₒₜₐₗ/compositions), which the optimal composition only improves; rounded down",
+			compute:  pmpEpsForTarget,
 		},
 		pmpDataColumn("pmp_data_eps", table.Real,
 			"the practical-membership-privacy parameter ε̃ of the release with respect to the attacker's parent set X in the pmp_data table: the smallest ε̃ such that the release is (ε̃, δ)-PMP for X (gaussian rows, at the row's δ) or ε̃-PMP (exponential rows); compare with the DP ε",
@@ -59,6 +72,39 @@ func pmpColumns() []OutputColumn {
 				return bound.PMPSuccess(eps)
 			}),
 	}
+}
+
+// pmpEpsForTarget is pmp_eps_for_target: the inverse of pmp_mia_success's
+// (ε, δ) bound at the δ the row's own bound uses (0 for a row without
+// one), per step for a composed row of an ε mechanism. A target below δ
+// is out of reach and says so.
+func pmpEpsForTarget(r *Release) (float64, skip) {
+	delta := 0.0
+	if r.hasDelta {
+		delta = r.delta // for a composed approx row, compositions·δ (resolveApprox)
+	}
+	perStep := slices.Contains(pureMechanisms(), r.Mechanism)
+	if r.compositions > 1 && !perStep {
+		why := "a composed " + string(r.Mechanism) + " row has no per-step ε to calibrate"
+		if r.hasMu {
+			why += "; fdp_mu_for_target calibrates its per-step μ"
+		}
+		return 0, skip{why: why}
+	}
+	// A target below δ gives !ok: whyTargetTooLow, shared with the other
+	// calibration columns that no ε meets for the same reason.
+	eps, ok := bound.PMPEpsilonForAdvantageDelta(r.Target, delta)
+	if !ok || math.IsInf(eps, 1) || r.compositions == 1 {
+		return inverseResult(eps, ok, "ε")
+	}
+	// Basic composition: c steps of (ε/c, δ) are (ε, cδ)-DP, and the
+	// row's own bound (optimal composition) is no larger.
+	c := float64(r.compositions)
+	step := eps / c
+	for step > 0 && step*c > eps {
+		step = math.Nextafter(step, 0)
+	}
+	return step, skip{}
 }
 
 // pmpDataColumn is a column of the data-dependent PMP parameter of Lowy et

@@ -97,3 +97,21 @@ func resolveRow(t *testing.T, row map[string]string) (*Release, rowError) {
 	var problems rowError
 	return b.resolve(&in, &problems), problems
 }
+
+// retyped returns a copy of a row with target_advantage and the cells drop
+// cleared and the cells set filled: a calibration's value typed back into
+// the row it came from.
+func retyped(row map[string]string, set map[string]string, drop ...string) map[string]string {
+	r := make(map[string]string, len(row))
+	for k, v := range row {
+		r[k] = v
+	}
+	delete(r, "target_advantage")
+	for _, k := range drop {
+		delete(r, k)
+	}
+	for k, v := range set {
+		r[k] = v
+	}
+	return r
+}

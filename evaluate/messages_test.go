@@ -137,7 +137,7 @@ func TestRowMessages(t *testing.T) {
 		{map[string]string{"epsilon": "1", "baseline": "1", "target_advantage": "0.1"}, StatusOK,
 			"fdp_norm_advantage, onerun_advantage and onerun_eps_protect empty: the advantage is undefined at baseline 1 (+1 more: fdp_eps_for_target empty)"},
 		{map[string]string{"epsilon": "1", "delta": "1e-5", "baseline": "0.1", "target_advantage": "1e-6"}, StatusOK,
-			"fdp_eps_for_target and onerun_eps_protect empty: no privacy level meets target_advantage: it is below what delta alone allows"},
+			"fdp_eps_for_target, pmp_eps_for_target and onerun_eps_protect empty: no privacy level meets target_advantage: it is below what delta alone allows"},
 		{map[string]string{"mu": "1", "delta": "1e-5", "baseline": "0.1", "target_advantage": "1"}, StatusOK,
 			"fdp_mu_for_target, pmp_eps_for_target and onerun_eps_protect empty: every privacy level meets target_advantage, so there is no limit to report"},
 		{map[string]string{"epsilon": "1", "pmp_data": "0, 1; 1, 0", "baseline": "0.5"}, StatusOK,

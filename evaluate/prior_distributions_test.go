@@ -95,7 +95,10 @@ func TestPriorDistributionColumns(t *testing.T) {
 			if rho, ok := mech["rho"]; ok {
 				a1, best, err = bound.FanoZCDP(curve.ZCDP{Rho: parseFloat(t, rho)}, 0, p)
 			} else {
-				a1, best, err = bound.FanoRDP(curve.RDP{Orders: []float64{math.Inf(1)}, Epsilons: []float64{parseFloat(t, mech["epsilon"])}}, 0, p)
+				// Pure ε-DP: the Rényi curve of binary randomized response,
+				// searched over orders (Guo et al. Thm 1, Algorithm 2).
+				e := parseFloat(t, mech["epsilon"])
+				a1, best, err = bound.FanoOrders(func(a float64) float64 { return bound.FanoRenyiRR(a, e, 2) }, []float64{math.Inf(1)}, 0, p)
 			}
 			if err != nil {
 				t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // maxFanoCandidates bounds M for the Fano columns (the uniform prior is a
@@ -101,6 +102,14 @@ func (r *Release) fanoFor(m int, prior []float64) (alpha1, best bound.FanoBound,
 			alpha1, err = bound.FanoAlgorithm1(mi, m, prior)
 			best = alpha1
 		}
+		if err == nil {
+			// Algorithm 1 uses the exact mutual information; Algorithm 2
+			// the pairwise Rényi divergences of randomized response.
+			var orders bound.FanoBound
+			if _, orders, err = bound.FanoOrders(func(a float64) float64 { return bound.FanoRenyiRR(a, rr.Epsilon, rr.Categories) }, []float64{math.Inf(1)}, m, prior); err == nil && orders.Success < best.Success {
+				best = orders
+			}
+		}
 	case r.hasRho:
 		alpha1, best, err = bound.FanoZCDP(curve.ZCDP{Rho: r.rho}, m, prior)
 		if err == nil && r.hasMu {
@@ -113,9 +122,9 @@ func (r *Release) fanoFor(m int, prior []float64) (alpha1, best bound.FanoBound,
 			alpha1, best, err = r.fanoGaussianThm2(m, prior, alpha1, best)
 		}
 	case r.hasRDP:
-		alpha1, best, err = bound.FanoRDP(r.rdp, m, prior)
+		alpha1, best, err = bound.FanoOrders(rdpStep(r.rdp), r.rdp.Orders, m, prior)
 	case r.hasPure:
-		alpha1, best, err = bound.FanoRDP(curve.RDP{Orders: []float64{math.Inf(1)}, Epsilons: []float64{r.pureEps}}, m, prior)
+		alpha1, best, err = bound.FanoOrders(r.pureRenyi(), []float64{math.Inf(1)}, m, prior)
 	default:
 		return alpha1, best, whyFanoNoRenyi
 	}
@@ -144,4 +153,44 @@ func (r *Release) fanoGaussianThm2(m int, prior []float64, alpha1, best bound.Fa
 		best = alpha1
 	}
 	return alpha1, best, nil
+}
+
+// rdpStep is the Rényi curve of an RDP guarantee for the Fano bounds: at
+// order α the smallest ε_i of an order α_i ≥ α (Rényi divergence grows with
+// the order, van Erven & Harremoës 2014, Thm 3), +Inf above every order.
+func rdpStep(c curve.RDP) func(float64) float64 {
+	return func(a float64) float64 {
+		e := math.Inf(1)
+		for i, ai := range c.Orders {
+			if ai >= a {
+				e = math.Min(e, c.Epsilons[i])
+			}
+		}
+		return e
+	}
+}
+
+// pureRenyi is the Rényi curve of a row with a pure ε-DP guarantee of c
+// compositions of ε each (cε in total): the smaller of c times one step's
+// divergence (Rényi DP composes additively, Mironov 2017 Prop. 1) and the
+// divergence of the cε-DP whole, one step's being the Laplace mechanism's
+// for laplace rows and randomized response's (the largest of any ε-DP pair)
+// otherwise.
+func (r *Release) pureRenyi() func(float64) float64 {
+	c := float64(r.compositions)
+	step := r.pureEps / c
+	if step*c < r.pureEps {
+		step = math.Nextafter(step, math.Inf(1))
+	}
+	one := func(a float64) float64 { return bound.FanoRenyiRR(a, step, 2) }
+	if r.Mechanism == MechanismLaplace {
+		one = func(a float64) float64 { return bound.FanoRenyiLaplace(a, step) }
+	}
+	return func(a float64) float64 {
+		d := one(a)
+		if c > 1 {
+			d = math.Min(numeric.RoundUp(c*d, 0, math.Inf(1)), bound.FanoRenyiRR(a, r.pureEps, 2))
+		}
+		return d
+	}
 }

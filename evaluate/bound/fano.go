@@ -383,7 +383,9 @@ func FanoAlgorithm2(alpha, mi float64, m int, prior []float64) (FanoBound, error
 //     Algorithm 2 with μ = ε_i (every term is a valid bound, so
 //     the minimum is one; the paper's §6.3 "close to 0.5 at ε = 6" matches
 //     only this optimised bound). Order +Inf (pure ε-DP) is used; pairs with
-//     ε = +Inf are skipped. The minimum is over the given orders only.
+//     ε = +Inf are skipped. The minimum is over the given orders only;
+//     FanoOrders with the curve's step function also searches every order
+//     below them, which is tighter for non-uniform priors.
 //
 // Errors (NaN fields): curve.Validate() fails, or M or the prior is invalid.
 func FanoRDP(curve curve.RDP, m int, prior []float64) (alpha1, best FanoBound, err error) {
@@ -442,42 +444,14 @@ func FanoZCDP(z curve.ZCDP, m int, prior []float64) (alpha1, best FanoBound, err
 	if alpha1.Trivial || rho == 0 {
 		return alpha1, best, nil
 	}
-	at := func(t float64) FanoBound { // t = log10(α − 1)
+	return alpha1, pr.searchOrders(func(t float64) FanoBound { // t = log10(α − 1)
 		a := 1 + math.Pow(10, t)
 		e := rho * a
 		if e > 0 {
 			e = math.Nextafter(e, math.Inf(1))
 		}
 		return pr.solve(a, e)
-	}
-	const jLo, jHi, perDecade = -80, 64, 16
-	bestJ := jLo - 1
-	for j := jLo; j <= jHi; j++ {
-		if r := at(float64(j) / perDecade); r.Success < best.Success {
-			best, bestJ = r, j
-		}
-	}
-	if bestJ < jLo {
-		return alpha1, best, nil
-	}
-	lo := float64(max(bestJ-1, jLo)) / perDecade
-	hi := float64(min(bestJ+1, jHi)) / perDecade
-	// Golden-section refinement between the grid neighbours; every point
-	// evaluated is a valid order, so the best of them is kept.
-	success := func(t float64) float64 {
-		r := at(t)
-		if r.Success < best.Success {
-			best = r
-		}
-		return r.Success
-	}
-	g := numeric.Golden{A: lo, B: hi}
-	g.C, g.D = numeric.GoldenPoints(lo, hi)
-	g.FC, g.FD = success(g.C), success(g.D)
-	for i := 0; i < 60 && g.B-g.A > 1e-9; i++ {
-		g.Step(success)
-	}
-	return alpha1, best, nil
+	}, best), nil
 }
 
 // FanoMIFromRDP returns an upper bound μ on the Shannon mutual information

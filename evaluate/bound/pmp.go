@@ -83,6 +83,37 @@ func PMPEpsilonForSuccess(p float64) (float64, bool) {
 	return largestNear(PMPSuccess, p, numeric.Logit(p), 0), true
 }
 
+// PMPEpsilonForAdvantageDelta returns the largest ε whose (ε, δ) success
+// bound PMPSuccessDelta(ε, δ) stays at or below (1 + A)/2, i.e. whose
+// membership advantage 2·success − 1 stays at or below the target A: the
+// inverse of the (ε, δ) form of Lemma 6 of Lowy et al. 2024 (derived; see
+// PMPSuccessDelta). Solving (e^ε + δ)/(1 + e^ε) ≤ (1 + A)/2 for ε gives
+//
+//	ε = ln((1 + A − 2δ)/(1 − A)) = log1p(2(A − δ)/(1 − A)),
+//
+// evaluated in the second form (accurate for A near δ) and checked
+// against the rounded forward bound, so the answer is rounded down. At ε = 0
+// the bound is (1 + δ)/2: a target A < δ is below what δ alone allows, and
+// no ε meets it (second result false, first NaN). A ≥ 1 gives +Inf. δ = 0
+// is PMPEpsilonForSuccess. NaN and false for A outside [0, 1], δ outside
+// [0, 1] or NaN inputs.
+func PMPEpsilonForAdvantageDelta(adv, delta float64) (float64, bool) {
+	switch {
+	case !(adv >= 0 && adv <= 1) || !(delta >= 0 && delta <= 1):
+		return math.NaN(), false
+	case adv == 1:
+		return math.Inf(1), true
+	case adv < delta:
+		return math.NaN(), false
+	}
+	p := (1 + adv) / 2
+	success := func(eps float64) float64 { return PMPSuccessDelta(eps, delta) }
+	if success(0) > p { // A = δ, but the bound at ε = 0 rounds above the target
+		return math.NaN(), false
+	}
+	return largestNear(success, p, math.Log1p(2*(adv-delta)/(1-adv)), 0), true
+}
+
 // PMPSuccessDelta returns the success bound of a practical MIA against an
 // (ε, δ)-PMP mechanism with prior 1/2 (derived from Lowy et al. 2024 — not in
 // the paper; from the hockey-stick form of Lemma 11, a test with errors α,

@@ -890,3 +890,28 @@ func halfSubsets(n2 int) [][]int {
 	rec(0, nil)
 	return subsets
 }
+
+// PMPEpsilonForAdvantageDelta on random targets and δ down to 1e-300: the ε
+// meets (1 + A)/2 under PMPSuccessDelta and ε + 1e-9·(1 + ε) does not; a
+// target below δ is out of reach.
+func TestPMPEpsilonForAdvantageDelta(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for i := 0; i < 2000; i++ {
+		adv := math.Pow(10, -8*rng.Float64())
+		delta := math.Pow(10, -300*rng.Float64()*rng.Float64())
+		eps, ok := PMPEpsilonForAdvantageDelta(adv, delta)
+		if adv < delta {
+			if ok {
+				t.Errorf("A=%g < δ=%g: got %g, want none", adv, delta, eps)
+			}
+			continue
+		}
+		p := (1 + adv) / 2
+		if !ok || PMPSuccessDelta(eps, delta) > p {
+			t.Errorf("A=%g δ=%g: ε=%.17g (%v) misses the target", adv, delta, eps, ok)
+		}
+		if adv < 1 && PMPSuccessDelta(eps+1e-9*(1+eps), delta) <= p {
+			t.Errorf("A=%g δ=%g: ε=%.17g is not the largest", adv, delta, eps)
+		}
+	}
+}
