@@ -11,6 +11,7 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/internal/numtext"
+	"github.com/riskbatch/riskbatch/internal/xlformula"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -20,7 +21,11 @@ import (
 // as the formula's cached result: the workbook opens showing riskbatch's
 // numbers and recomputes them when an analyst edits ε, δ, σ or the
 // baseline. The formula of a column lives on its registry entry
-// (OutputColumn.Sheet); SheetBinding writes it for one row at a time.
+// (OutputColumn.Sheet); SheetBinding writes it for one row at a time, in
+// terms of the row's columns by name, as Excel's structured references to
+// a table row do ([@epsilon], see xlformula.ThisRow). Where the columns and
+// the row land on a sheet is the workbook writer's business: it binds
+// each name to its cell.
 //
 // A formula is written for a row only when all of these hold:
 //
@@ -86,7 +91,8 @@ type SheetForm struct {
 	Rows string
 	// formula returns the column's spreadsheet formula for one row,
 	// without the leading "=", in terms of the row's quantities (see
-	// sheetRow); a failed requirement of x makes it void.
+	// sheetRow), which refer to the row's cells by column name; a failed
+	// requirement of x makes it void.
 	formula func(x *sheetRow) string
 }
 
@@ -126,7 +132,8 @@ func (s SheetForm) Describe() string {
 type SheetBinding struct {
 	b       *Binding
 	first   int               // header index of the status column
-	letter  [numFields]string // column letter of each input field; "" if absent
+	ref     [numFields]string // this-row reference to each input field's column; "" if absent
+	outRef  []string          // this-row reference to each output column
 	outputs []OutputColumn
 	named   map[string]Mechanism // mechanism cells already looked up
 }
@@ -152,10 +159,13 @@ func (e *Evaluator) BindSheet(header []table.Column) (*SheetBinding, error) {
 		return nil, err
 	}
 	s := &SheetBinding{b: b, first: first, outputs: e.outputs, named: map[string]Mechanism{}}
-	for f := range s.letter {
+	for f := range s.ref {
 		if i := b.index[f]; i >= 0 {
-			s.letter[f] = table.ColumnLetter(i)
+			s.ref[f] = xlformula.ThisRow(header[i].Name)
 		}
+	}
+	for _, o := range e.outputs {
+		s.outRef = append(s.outRef, xlformula.ThisRow(o.Name))
 	}
 	return s, nil
 }
@@ -213,9 +223,10 @@ func (s *SheetBinding) Describe(col int) string {
 }
 
 // Formulas sets formulas[i] to the spreadsheet formula of cells[i] (without
-// "="), for the row written on sheet row `row`, or to "" where the cell is
-// written as a value (see the package comment on live workbooks).
-func (s *SheetBinding) Formulas(cells []table.Cell, row int, formulas []string) {
+// "="), which refers to the row's cells by their header names
+// (xlformula.ThisRow), or to "" where the cell is written as a value (see
+// the package comment on live workbooks).
+func (s *SheetBinding) Formulas(cells []table.Cell, formulas []string) {
 	for i := range formulas {
 		formulas[i] = ""
 	}
@@ -235,7 +246,7 @@ func (s *SheetBinding) Formulas(cells []table.Cell, row int, formulas []string) 
 	if !ok {
 		return
 	}
-	x := sheetRow{s: s, in: &in, cells: cells, formulas: formulas, mech: mech, row: strconv.Itoa(row)}
+	x := sheetRow{s: s, in: &in, cells: cells, formulas: formulas, mech: mech}
 	for k, o := range s.outputs {
 		at := s.first + 2 + k
 		if o.Sheet.formula == nil || cells[at].Kind != table.Number {
@@ -296,8 +307,8 @@ func (b *Binding) parseInputs(cells []table.Cell) (inputs, bool) {
 	return in, true
 }
 
-// term is a piece of a formula: its text, which is a cell reference, a
-// number, a function call or a parenthesised expression (so that it can be
+// term is a piece of a formula: its text, which is a reference to a cell of
+// the row, a number, a function call or a parenthesised expression (so that it can be
 // an operand as it is), and its value for the row.
 type term struct {
 	s string
@@ -333,7 +344,6 @@ type sheetRow struct {
 	cells    []table.Cell
 	formulas []string // the row's formulas so far, in output order
 	mech     Mechanism
-	row      string
 	ok       bool
 	// cell says, per field, whether its cell is a number a formula can
 	// use: 0 not looked at yet, 1 yes, -1 no.
@@ -349,7 +359,7 @@ func (x *sheetRow) need(cond bool) {
 
 func (x *sheetRow) has(f Field) bool { return x.in.set[f] }
 
-// empty reports whether the field is empty or 0 (δ of a pure release).
+// zero reports whether the field is empty or 0 (δ of a pure release).
 func (x *sheetRow) zero(f Field) bool { return !x.in.set[f] || x.in.num[f] == 0 }
 
 // ref is the cell of an input field on this row; it must hold a number.
@@ -376,7 +386,7 @@ func (x *sheetRow) ref(f Field) term {
 		}
 	}
 	x.need(x.cell[f] > 0)
-	return term{x.s.letter[f] + x.row, x.in.num[f]}
+	return term{x.s.ref[f], x.in.num[f]}
 }
 
 // output is the cell of an earlier output column of the row, which must be
@@ -386,7 +396,7 @@ func (x *sheetRow) output(name string) term {
 		if o.Name == name {
 			at := x.s.first + 2 + k
 			x.need(x.formulas[at] != "")
-			return term{table.ColumnLetter(at) + x.row, x.cells[at].Num}
+			return term{x.s.outRef[k], x.cells[at].Num}
 		}
 	}
 	x.ok = false
@@ -460,8 +470,8 @@ func (x *sheetRow) delta() term {
 	if x.has(FieldDelta) {
 		return x.ref(FieldDelta)
 	}
-	if l := x.s.letter[FieldDelta]; l != "" {
-		return term{l + x.row, 0} // an empty cell
+	if r := x.s.ref[FieldDelta]; r != "" {
+		return term{r, 0} // an empty cell
 	}
 	return lit(0)
 }
