@@ -153,7 +153,7 @@ func goldenTable(n int, seed int64) [][]string {
 // with the long tests.
 func TestOutputUnchanged(t *testing.T) {
 	dir := t.TempDir()
-	n := testenv.Count(400, 10000)
+	n := testenv.Count(150, 10000)
 	name := "random" + strconv.Itoa(n) + ".csv"
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
