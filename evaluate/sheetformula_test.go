@@ -157,6 +157,7 @@ func TestSheetFormulaReferences(t *testing.T) {
 // the row with that baseline gives; the curve lies between b and 1 and
 // does not decrease.
 func TestSuccessCurve(t *testing.T) {
+	t.Parallel()
 	e := New()
 	grid := []float64{0, 1e-9, 0.001, 0.1, 0.37, 0.5, 0.9, 1}
 	for _, row := range []map[string]string{

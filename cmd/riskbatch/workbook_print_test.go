@@ -90,6 +90,7 @@ func columnName(i int) string {
 // random releases of TestLiveFormulasRecalculate are recalculated by
 // Gnumeric too.
 func TestLiveFormulasInGnumeric(t *testing.T) {
+	t.Parallel() // Gnumeric runs while the other tests do
 	ssconvert := testenv.LookPath(t, "ssconvert") // apt-get install gnumeric
 	const rows = 28
 	// 210 formula cells when this was written; at least 5 a row.
