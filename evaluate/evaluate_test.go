@@ -196,6 +196,7 @@ func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 // composed parameter). 40 random draws by default, 400 with
 // RISKBATCH_LONG_TESTS=1.
 func TestProperties(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewSource(7))
 	probCols := []string{"fdp_success", "fdp_advantage", "fdp_worst_advantage", "adp_advantage", "onerun_posterior", "onerun_advantage"}
 	for i, n := 0, testenv.Count(40, 400); i < n; i++ {

@@ -136,6 +136,7 @@ func checkOutputs(t *testing.T, st Status, dst []table.Cell, e *Evaluator) {
 // the rows that mix mechanisms exercise the error path. 80 rows by
 // default, 6,000 with RISKBATCH_LONG_TESTS=1.
 func TestNoNaNOut(t *testing.T) {
+	t.Parallel()
 	e := New(WithConfidence(0.05, 0.95))
 	seed := int64(11)
 	if s, err := strconv.ParseInt(os.Getenv("RISKBATCH_TEST_SEED"), 10, 64); err == nil {

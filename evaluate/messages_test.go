@@ -86,6 +86,7 @@ func messageProblems(b *Binding, cells, dst []table.Cell) []string {
 // TestNoNaNOut, with another seed: 100, or 1,500 with
 // RISKBATCH_LONG_TESTS=1) keep the rules of messageProblems.
 func TestMessages(t *testing.T) {
+	t.Parallel()
 	e := New(WithConfidence(0.05, 0.95))
 	cols, rows := samples.Releases()
 	b, err := e.Bind(cols)

@@ -14,6 +14,7 @@ import (
 // calibration columns, and they agree with the accountants called
 // directly. A short run accounts 200 steps, a long one 2000.
 func TestDPSGDRowColumns(t *testing.T) {
+	t.Parallel()
 	steps := testenv.Count(200, 2000)
 	row := map[string]string{
 		"noise_multiplier": "1.1", "sample_rate": "0.01", "steps": strconv.Itoa(steps),

@@ -3,14 +3,10 @@ package evaluate
 import (
 	"errors"
 	"fmt"
-	"math"
 	"sort"
-	"strconv"
 	"strings"
 
-	"github.com/riskbatch/riskbatch/evaluate/curve"
-	"github.com/riskbatch/riskbatch/evaluate/numeric"
-	"github.com/riskbatch/riskbatch/internal/numtext"
+	"github.com/riskbatch/riskbatch/internal/xlformula"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -20,7 +16,11 @@ import (
 // as the formula's cached result: the workbook opens showing riskbatch's
 // numbers and recomputes them when an analyst edits ε, δ, σ or the
 // baseline. The formula of a column lives on its registry entry
-// (OutputColumn.Sheet); SheetBinding writes it for one row at a time.
+// (OutputColumn.Sheet); SheetBinding writes it for one row at a time, in
+// terms of the row's columns by name, as Excel's structured references to
+// a table row do ([@epsilon], see xlformula.ThisRow). Where the columns and
+// the row land on a sheet is the workbook writer's business: it binds
+// each name to its cell.
 //
 // A formula is written for a row only when all of these hold:
 //
@@ -86,7 +86,8 @@ type SheetForm struct {
 	Rows string
 	// formula returns the column's spreadsheet formula for one row,
 	// without the leading "=", in terms of the row's quantities (see
-	// sheetRow); a failed requirement of x makes it void.
+	// sheetRow), which refer to the row's cells by column name; a failed
+	// requirement of x makes it void.
 	formula func(x *sheetRow) string
 }
 
@@ -126,7 +127,8 @@ func (s SheetForm) Describe() string {
 type SheetBinding struct {
 	b       *Binding
 	first   int               // header index of the status column
-	letter  [numFields]string // column letter of each input field; "" if absent
+	ref     [numFields]string // this-row reference to each input field's column; "" if absent
+	outRef  []string          // this-row reference to each output column
 	outputs []OutputColumn
 	named   map[string]Mechanism // mechanism cells already looked up
 }
@@ -152,10 +154,13 @@ func (e *Evaluator) BindSheet(header []table.Column) (*SheetBinding, error) {
 		return nil, err
 	}
 	s := &SheetBinding{b: b, first: first, outputs: e.outputs, named: map[string]Mechanism{}}
-	for f := range s.letter {
+	for f := range s.ref {
 		if i := b.index[f]; i >= 0 {
-			s.letter[f] = table.ColumnLetter(i)
+			s.ref[f] = xlformula.ThisRow(header[i].Name)
 		}
+	}
+	for _, o := range e.outputs {
+		s.outRef = append(s.outRef, xlformula.ThisRow(o.Name))
 	}
 	return s, nil
 }
@@ -213,9 +218,10 @@ func (s *SheetBinding) Describe(col int) string {
 }
 
 // Formulas sets formulas[i] to the spreadsheet formula of cells[i] (without
-// "="), for the row written on sheet row `row`, or to "" where the cell is
-// written as a value (see the package comment on live workbooks).
-func (s *SheetBinding) Formulas(cells []table.Cell, row int, formulas []string) {
+// "="), which refers to the row's cells by their header names
+// (xlformula.ThisRow), or to "" where the cell is written as a value (see
+// the package comment on live workbooks).
+func (s *SheetBinding) Formulas(cells []table.Cell, formulas []string) {
 	for i := range formulas {
 		formulas[i] = ""
 	}
@@ -235,7 +241,7 @@ func (s *SheetBinding) Formulas(cells []table.Cell, row int, formulas []string) 
 	if !ok {
 		return
 	}
-	x := sheetRow{s: s, in: &in, cells: cells, formulas: formulas, mech: mech, row: strconv.Itoa(row)}
+	x := sheetRow{s: s, in: &in, cells: cells, formulas: formulas, mech: mech}
 	for k, o := range s.outputs {
 		at := s.first + 2 + k
 		if o.Sheet.formula == nil || cells[at].Kind != table.Number {
@@ -294,357 +300,4 @@ func (b *Binding) parseInputs(cells []table.Cell) (inputs, bool) {
 		in.num[f], in.set[f] = v, true
 	}
 	return in, true
-}
-
-// term is a piece of a formula: its text, which is a cell reference, a
-// number, a function call or a parenthesised expression (so that it can be
-// an operand as it is), and its value for the row.
-type term struct {
-	s string
-	v float64
-}
-
-// lit is a constant term.
-func lit(v float64) term { return term{strconv.FormatFloat(v, 'G', -1, 64), v} }
-
-// form fills a formula template: $1 … $9 stand for the terms' texts.
-func form(tmpl string, args ...term) string {
-	var b strings.Builder
-	b.Grow(len(tmpl) + 8*len(args))
-	for i := 0; i < len(tmpl); i++ {
-		c := tmpl[i]
-		if c == '$' && i+1 < len(tmpl) && tmpl[i+1] >= '1' && tmpl[i+1] <= '9' {
-			b.WriteString(args[tmpl[i+1]-'1'].s)
-			i++
-			continue
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
-}
-
-// sheetRow is one row as the formulas see it: its quantities (ε, δ, μ, ρ,
-// the baseline, …) as terms over its input cells. Each accessor checks that
-// the row's value of the quantity is exactly what the term computes; when
-// it is not, it clears ok and the formula being built is void.
-type sheetRow struct {
-	s        *SheetBinding
-	in       *inputs
-	cells    []table.Cell
-	formulas []string // the row's formulas so far, in output order
-	mech     Mechanism
-	row      string
-	ok       bool
-	// cell says, per field, whether its cell is a number a formula can
-	// use: 0 not looked at yet, 1 yes, -1 no.
-	cell [numFields]int8
-}
-
-// need voids the formula unless cond holds.
-func (x *sheetRow) need(cond bool) {
-	if !cond {
-		x.ok = false
-	}
-}
-
-func (x *sheetRow) has(f Field) bool { return x.in.set[f] }
-
-// empty reports whether the field is empty or 0 (δ of a pure release).
-func (x *sheetRow) zero(f Field) bool { return !x.in.set[f] || x.in.num[f] == 0 }
-
-// ref is the cell of an input field on this row; it must hold a number.
-func (x *sheetRow) ref(f Field) term {
-	i := x.s.b.index[f]
-	if i < 0 || !x.in.set[f] {
-		x.ok = false
-		return term{"0", 0}
-	}
-	if x.cell[f] == 0 {
-		usable := false
-		switch c := x.cells[i]; c.Kind {
-		case table.Number:
-			usable = true
-		case table.Integer:
-			usable = c.Int <= 1<<53 && c.Int >= -(1<<53) // larger ones are written as text
-		case table.Text:
-			v, ok := numtext.Plain(c.Str) // written as a number: the same one?
-			usable = ok && v == x.in.num[f]
-		}
-		x.cell[f] = -1
-		if usable {
-			x.cell[f] = 1
-		}
-	}
-	x.need(x.cell[f] > 0)
-	return term{x.s.letter[f] + x.row, x.in.num[f]}
-}
-
-// output is the cell of an earlier output column of the row, which must be
-// a live formula itself (so that the two follow the same edits).
-func (x *sheetRow) output(name string) term {
-	for k, o := range x.s.outputs {
-		if o.Name == name {
-			at := x.s.first + 2 + k
-			x.need(x.formulas[at] != "")
-			return term{table.ColumnLetter(at) + x.row, x.cells[at].Num}
-		}
-	}
-	x.ok = false
-	return term{"0", 0}
-}
-
-// orOne is the cell of an input whose empty value means 1 (sensitivity).
-func (x *sheetRow) orOne(f Field) term {
-	if !x.has(f) {
-		return lit(1)
-	}
-	return x.ref(f)
-}
-
-// composed is t·compositions when the row has compositions (the k-fold ε
-// of a pure guarantee, the k-fold ρ or ε_α), computed as riskbatch does.
-func (x *sheetRow) composed(t term) term {
-	if !x.has(FieldCompositions) {
-		return t
-	}
-	c := x.ref(FieldCompositions)
-	return term{"(" + t.s + "*" + c.s + ")", c.v * t.v}
-}
-
-// laplaceEps is ε = sensitivity/laplace_scale of a Laplace row.
-func (x *sheetRow) laplaceEps() term {
-	sens, scale := x.orOne(FieldSensitivity), x.ref(FieldLaplaceScale)
-	return term{"(" + sens.s + "/" + scale.s + ")", sens.v / scale.v}
-}
-
-// eps is the ε of the row's (ε, δ) view (eps_at_delta) where it is the
-// row's own: pure, laplace and rr rows with δ empty (k·ε), approx rows of
-// one composition.
-func (x *sheetRow) eps() term {
-	var e term
-	switch x.mech {
-	case MechanismPure, MechanismExponential, MechanismRR:
-		x.need(x.zero(FieldDelta))
-		e = x.composed(x.ref(FieldEpsilon))
-	case MechanismLaplace:
-		x.need(x.zero(FieldDelta))
-		e = x.composed(x.laplaceEps())
-	case MechanismApprox:
-		x.need(!x.has(FieldCompositions))
-		e = x.ref(FieldEpsilon)
-	default:
-		x.ok = false
-	}
-	x.need(e.v <= maxSheetExp)
-	return e
-}
-
-// pureEps is the ε of a pure guarantee (pure, laplace, rr with δ empty).
-func (x *sheetRow) pureEps() term {
-	x.need(x.mech != MechanismApprox)
-	return x.eps()
-}
-
-// delta is the δ of the row's (ε, δ) view: the delta cell, which a
-// spreadsheet reads as 0 when it is empty (the literal 0 where the table
-// has no delta column), except for approx rows of several compositions
-// (k·δ).
-func (x *sheetRow) delta() term {
-	switch {
-	case x.mech == MechanismApprox:
-		x.need(!x.has(FieldCompositions))
-	case x.mech == MechanismPure || x.mech == MechanismExponential || x.mech == MechanismLaplace || x.mech == MechanismRR:
-	default:
-		x.need(x.has(FieldDelta)) // the other mechanisms have no ε without δ
-	}
-	if x.has(FieldDelta) {
-		return x.ref(FieldDelta)
-	}
-	if l := x.s.letter[FieldDelta]; l != "" {
-		return term{l + x.row, 0} // an empty cell
-	}
-	return lit(0)
-}
-
-// mu is μ of a Gaussian curve: sensitivity/sigma (gaussian), mu (gdp),
-// √K·√2/sigma (marginals, K = C(d, k) − C(d − d′, k)), times
-// √compositions.
-func (x *sheetRow) mu() term {
-	var m term
-	switch x.mech {
-	case MechanismGaussian:
-		x.need(!x.has(FieldMu))
-		sens, sigma := x.orOne(FieldSensitivity), x.ref(FieldSigma)
-		m = term{"(" + sens.s + "/" + sigma.s + ")", sens.v / sigma.v}
-	case MechanismGDP:
-		m = x.ref(FieldMu)
-	case MechanismMarginals:
-		d, k, u, sigma := x.ref(FieldColumnsTotal), x.ref(FieldMarginalK), x.ref(FieldColumnsUnknown), x.ref(FieldSigma)
-		x.need(numeric.Binomial(int(d.v), int(k.v)) < 1<<53) // COMBIN is exact below 2^53
-		q := curve.MarginalQueries(int(d.v), int(k.v), int(u.v))
-		// COMBIN(n, k) fails for k > n, where the count is 0.
-		m = term{form("(SQRT(COMBIN($1,$2)-IF($1-$3<$2,0,COMBIN($1-$3,$2)))*SQRT(2)/$4)", d, k, u, sigma), math.Sqrt(q) * math.Sqrt2 / sigma.v}
-	default:
-		x.ok = false
-		return m
-	}
-	if x.has(FieldCompositions) {
-		c := x.ref(FieldCompositions)
-		m = term{"(" + m.s + "*SQRT(" + c.s + "))", m.v * math.Sqrt(c.v)}
-	}
-	return m
-}
-
-// rho is the zCDP ρ: rho·compositions (zcdp) or μ²/2 (Gaussian rows).
-func (x *sheetRow) rho() term {
-	if x.mech == MechanismZCDP {
-		return x.composed(x.ref(FieldRho))
-	}
-	m := x.mu()
-	return term{"(" + m.s + "^2/2)", m.v * m.v / 2}
-}
-
-// base is the baseline: the baseline cell, or 1/candidates; not a prior's.
-func (x *sheetRow) base() term {
-	x.need(!x.has(FieldPrior))
-	switch {
-	case x.has(FieldBaseline) && !x.has(FieldCandidates):
-		return x.ref(FieldBaseline)
-	case x.has(FieldCandidates) && !x.has(FieldBaseline):
-		c := x.ref(FieldCandidates)
-		return term{"(1/" + c.s + ")", 1 / c.v}
-	}
-	x.ok = false
-	return term{"0", 0}
-}
-
-// candidates is M of the candidates cell (not of a uniform prior).
-func (x *sheetRow) candidates() term {
-	x.need(!x.has(FieldPrior))
-	m := x.ref(FieldCandidates)
-	x.need(m.v <= 1<<31) // the bounds clip M there
-	return m
-}
-
-// confidence is the row's confidence cell, else the run's default level.
-func (x *sheetRow) confidence() term {
-	if x.has(FieldConfidence) {
-		return x.ref(FieldConfidence)
-	}
-	return lit(x.s.b.confidence())
-}
-
-// curveKind names the trade-off curves a spreadsheet evaluates.
-type curveKind int
-
-const (
-	curveEpsDelta curveKind = iota + 1
-	curveGaussian
-	curveLaplace
-	curveRR
-)
-
-// sheetCurve is the row's trade-off curve f in closed form.
-type sheetCurve struct {
-	kind       curveKind
-	e, d, m, k term // ε, δ (EpsDelta); μ (Gaussian); ε (Laplace); ε, k (rr)
-}
-
-// curve is the row's trade-off curve where it has a closed form: f_{ε,δ}
-// (pure and approx), G_μ, Laplace and k-ary randomized response, each of
-// one composition (Gaussian curves compose to G_{μ√k}).
-func (x *sheetRow) curve() sheetCurve {
-	var c sheetCurve
-	x.need(!x.has(FieldExtraStages)) // a mixture of mechanisms has no closed form
-	switch x.mech {
-	case MechanismPure, MechanismExponential, MechanismApprox:
-		x.need(!x.has(FieldCompositions))
-		c = sheetCurve{kind: curveEpsDelta, e: x.ref(FieldEpsilon), d: x.delta()}
-	case MechanismGaussian, MechanismGDP, MechanismMarginals:
-		return sheetCurve{kind: curveGaussian, m: x.mu()}
-	case MechanismLaplace:
-		x.need(!x.has(FieldCompositions))
-		c = sheetCurve{kind: curveLaplace, e: x.laplaceEps()}
-	case MechanismRR:
-		x.need(!x.has(FieldCompositions))
-		c = sheetCurve{kind: curveRR, e: x.ref(FieldEpsilon), k: x.ref(FieldRRCategories)}
-	default:
-		x.ok = false
-	}
-	x.need(c.e.v <= maxSheetExp)
-	return c
-}
-
-// success is 1 − f(b), the success bound of Kulynych et al. Thm 3.2 at
-// baseline b (see each curve's Advantage).
-func (x *sheetRow) success(c sheetCurve, b term) term {
-	var f string
-	switch c.kind {
-	case curveEpsDelta: // min{1, δ + e^ε·b, 1 − e^{−ε}·(1 − δ − b)}
-		f = form("MIN(1,$2+EXP($1)*$3,1-EXP(-$1)*(1-$2-$3))", c.e, c.d, b)
-	case curveGaussian: // Φ(μ + Φ⁻¹(b))
-		x.need(b.v >= minSheetQuantile && b.v <= 1-maxSheetQuantileGap)
-		f = form("NORMSDIST($1+NORMSINV($2))", c.m, b)
-	case curveLaplace: // b·e^ε below e^{−ε}/2, 1 − e^{−ε}/(4b) up to 1/2, 1 − e^{−ε}(1 − b) beyond
-		f = form("IF($2<EXP(-$1)/2,$2*EXP($1),IF($2<=0.5,1-EXP(-$1)/(4*$2),1-EXP(-$1)*(1-$2)))", c.e, b)
-	case curveRR: // min{b·e^ε, b + η, 1 − e^{−ε}(1 − b)}, η = (e^ε − 1)/(e^ε + k − 1)
-		f = form("MIN($2*EXP($1),$2+(EXP($1)-1)/(EXP($1)+$3-1),1-EXP(-$1)*(1-$2))", c.e, b, c.k)
-	default:
-		x.ok = false
-	}
-	return term{s: f}
-}
-
-// worst is η = max_α 1 − f(α) − α, Kulynych et al. Thm 3.4.
-func (x *sheetRow) worst(c sheetCurve) string {
-	switch c.kind {
-	case curveEpsDelta:
-		return form("(EXP($1)-1+2*$2)/(EXP($1)+1)", c.e, c.d)
-	case curveGaussian:
-		return form("2*NORMSDIST($1/2)-1", c.m)
-	case curveLaplace:
-		return form("1-EXP(-$1/2)", c.e)
-	case curveRR:
-		return form("(EXP($1)-1)/(EXP($1)+$2-1)", c.e, c.k)
-	}
-	x.ok = false
-	return ""
-}
-
-// binarySuccess is 1 − R_f(π), Kulynych et al. Thm D.1, with the closed
-// forms of BayesRisk; λ = ln(π/(1 − π)).
-func (x *sheetRow) binarySuccess(c sheetCurve, pi term) string {
-	switch c.kind {
-	case curveEpsDelta: // R = (1 − δ)·min{π, 1 − π, 1/(1 + e^ε)}
-		return form("1-(1-$2)*MIN($3,1-$3,1/(1+EXP($1)))", c.e, c.d, pi)
-	case curveGaussian: // R = π·Φ(−λ/μ − μ/2) + (1 − π)·Φ(λ/μ − μ/2)
-		x.need(c.m.v > 0 && pi.v <= 1-minSheetGap)
-		return form("1-($2*NORMSDIST(-LN($2/(1-$2))/$1-$1/2)+(1-$2)*NORMSDIST(LN($2/(1-$2))/$1-$1/2))", c.m, pi)
-	case curveLaplace: // R = √(π(1 − π))·e^{−ε/2} if |λ| ≤ ε, else min(π, 1 − π)
-		x.need(pi.v <= 1-minSheetGap)
-		return form("1-IF(ABS(LN($2/(1-$2)))<=$1,SQRT($2*(1-$2))*EXP(-$1/2),MIN($2,1-$2))", c.e, pi)
-	}
-	x.ok = false // rr: numerical
-	return ""
-}
-
-// reroZCDP is Balle et al.'s bound for ρ-zCDP, Kulynych et al. Cor. B.1:
-// exp(−(√ln(1/b) − √ρ)²) when ρ < ln(1/b), else 1. (Spreadsheets give
-// unary minus precedence over ^, hence 0 − (…)^2.)
-func (x *sheetRow) reroZCDP() string {
-	rho, b := x.rho(), x.base()
-	x.need(b.v > 0)
-	return form("IF($1>=-LN($2),1,EXP(0-(SQRT(-LN($2))-SQRT($1))^2))", rho, b)
-}
-
-// reroRDP is Balle et al.'s bound for one (t, ε_α)-RDP guarantee,
-// Kulynych et al. Thm B.2: min(1, (b·e^{ε_α})^{(t−1)/t}); other rows with a
-// zCDP view use reroZCDP.
-func (x *sheetRow) reroRDP() string {
-	if x.mech != MechanismRDP {
-		return x.reroZCDP()
-	}
-	t, e, b := x.ref(FieldRDPOrder), x.composed(x.ref(FieldRDPEpsilon)), x.base()
-	x.need(b.v > 0 && e.v <= maxSheetExp)
-	return form("MIN(1,EXP((1-1/$1)*(LN($2)+$3)))", t, b, e)
 }

@@ -57,7 +57,7 @@ func formulasOf(t *testing.T, e *Evaluator, row map[string]string) map[string]st
 	t.Helper()
 	s, cells, header := sheetRowOf(t, e, row)
 	f := make([]string, len(cells))
-	s.Formulas(cells, 7, f)
+	s.Formulas(cells, f)
 	got := map[string]string{}
 	for i, x := range f {
 		if x != "" {
@@ -131,16 +131,25 @@ func TestSheetFormulasWhere(t *testing.T) {
 	}
 }
 
-// Formulas refer to the row's own cells, on the row they are written to.
+// Formulas refer to the row's own cells by their header names, as the
+// header spells them, and to earlier output columns by theirs.
 func TestSheetFormulaReferences(t *testing.T) {
 	e := New()
-	// Sorted inputs: baseline A, epsilon B, mechanism C.
 	got := formulasOf(t, e, map[string]string{"mechanism": "pure", "epsilon": "#2", "baseline": "#0.25"})
-	if f := got["onerun_posterior"]; f != "A7*EXP(B7)/(A7*EXP(B7)+1-A7)" {
+	if f := got["onerun_posterior"]; f != "[@baseline]*EXP([@epsilon])/([@baseline]*EXP([@epsilon])+1-[@baseline])" {
 		t.Errorf("onerun_posterior formula %q", f)
 	}
-	if f := got["eps_at_delta"]; f != "B7" {
+	if f := got["eps_at_delta"]; f != "[@epsilon]" {
 		t.Errorf("eps_at_delta formula %q", f)
+	}
+	// A header name that is not a plain word is bracketed (and escaped).
+	got = formulasOf(t, e, map[string]string{"mechanism": "laplace", "Laplace scale": "#2"})
+	if f := got["eps_at_delta"]; f != "(1/[@[Laplace scale]])" {
+		t.Errorf("eps_at_delta formula %q with the header Laplace scale", f)
+	}
+	got = formulasOf(t, e, map[string]string{"mechanism": "pure", "ε": "#2"})
+	if f := got["eps_at_delta"]; f != "[@ε]" {
+		t.Errorf("eps_at_delta formula %q with the header ε", f)
 	}
 }
 
@@ -148,6 +157,7 @@ func TestSheetFormulaReferences(t *testing.T) {
 // the row with that baseline gives; the curve lies between b and 1 and
 // does not decrease.
 func TestSuccessCurve(t *testing.T) {
+	t.Parallel()
 	e := New()
 	grid := []float64{0, 1e-9, 0.001, 0.1, 0.37, 0.5, 0.9, 1}
 	for _, row := range []map[string]string{

@@ -7,19 +7,67 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/riskbatch/riskbatch/internal/xlformula"
 	"github.com/riskbatch/riskbatch/table"
 )
 
 // FormulaSource gives the spreadsheet formulas of data cells (Options.Formulas).
 type FormulaSource interface {
 	// Formulas sets formulas[i] to the formula of cells[i], without the
-	// leading "=", or to "" for a cell written as its value alone. The row
-	// is written on sheet row `row` (1 is the header), so a formula refers
-	// to the row's other cells as their column letter and row ("C7").
-	Formulas(cells []table.Cell, row int, formulas []string)
+	// leading "=", or to "" for a cell written as its value alone. A
+	// formula refers to the row's cells by their header names, as Excel's
+	// structured references to a table's row do: [@epsilon], [@[my
+	// column]] (xlformula.ThisRow). The writer binds each name to its
+	// column and to the sheet row the row lands on ("B7"); a formula that
+	// names a column the header does not have, or has twice, is not
+	// written, and the cell holds its value alone.
+	Formulas(cells []table.Cell, formulas []string)
 	// Describe returns what the header note of column col adds about its
 	// cells (for instance which rows carry a formula), or "".
 	Describe(col int) string
+}
+
+// rowCells binds the column names of a header to the cells of one sheet
+// row, for the formulas of a FormulaSource.
+type rowCells struct {
+	column map[string]int // header name → column; -1 for a name two columns share
+	letter []string       // per column
+}
+
+func newRowCells(header []table.Column) *rowCells {
+	r := &rowCells{column: make(map[string]int, len(header)), letter: make([]string, len(header))}
+	for i, c := range header {
+		r.letter[i] = table.ColumnLetter(i)
+		if _, again := r.column[c.Name]; again {
+			r.column[c.Name] = -1
+		} else {
+			r.column[c.Name] = i
+		}
+	}
+	return r
+}
+
+// cell is the cell of the column called name on sheet row `row`, or false
+// when no column or two are called name. Names compare exactly: they are
+// the header's own.
+func (r *rowCells) cell(name, row string) (string, bool) {
+	i, ok := r.column[name]
+	if !ok || i < 0 {
+		return "", false
+	}
+	return r.letter[i] + row, true
+}
+
+// formula is formula with its references to the row's columns by name
+// bound to their cells on sheet row `row` (a decimal number), in the A1
+// notation a workbook stores; false when a name has no cell or the
+// formula is longer than a spreadsheet accepts.
+func (r *rowCells) formula(formula, row string) (string, bool) {
+	f, ok := xlformula.ResolveThisRow(formula, func(name string) (string, bool) { return r.cell(name, row) })
+	if !ok || len(f) > maxFormulaChars {
+		return "", false
+	}
+	return f, true
 }
 
 // maxFormulaChars is the longest formula Excel accepts; a longer one is

@@ -12,16 +12,18 @@ import (
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// doubler puts the formula B{row}*2 on every fdp_success cell (column H)
-// of the sample and describes the column.
+// doubler puts the formula [@epsilon]*2 (B{row}*2 on the sheet) on every
+// fdp_success cell (column H) of the sample and describes the column; its
+// formula for mu (column I) names a column the header does not have.
 type doubler struct{ calls int }
 
-func (d *doubler) Formulas(cells []table.Cell, row int, formulas []string) {
+func (d *doubler) Formulas(cells []table.Cell, formulas []string) {
 	d.calls++
 	for i := range formulas {
 		formulas[i] = ""
 	}
-	formulas[7] = "B" + strconv.Itoa(row) + "*2"
+	formulas[7] = "[@epsilon]*2"
+	formulas[8] = "[@fdp_success]+[@delta]"
 	formulas[1] = "1+1" // epsilon holds text on one row: no formula there
 }
 
@@ -61,12 +63,46 @@ func TestXLSXFormulas(t *testing.T) {
 		if formula != want {
 			t.Errorf("%s!H%d formula %q, want %q", sheet, r, formula, want)
 		}
+		if formula, _ := f.GetCellFormula(sheet, cellRef(8, r)); formula != "" {
+			t.Errorf("%s!I%d formula %q names a column the header does not have", sheet, r, formula)
+		}
 		if formula, _ := f.GetCellFormula(sheet, cellRef(1, r)); formula != "" && row[1].Kind != table.Number {
 			t.Errorf("%s!B%d: formula %q on a cell that is not a number", sheet, r, formula)
 		}
 	}
 	if _, notes := sheetNotes(t, f, "Results"); !strings.Contains(notes["H1"], fdpNote+"\nIn the workbook: twice epsilon.\nSee the Columns sheet, row 2.") {
 		t.Errorf("H1 note %q", notes["H1"])
+	}
+}
+
+// A formula's names bind to the header's columns on the sheet row given:
+// names as the header spells them, escaped or not; a name the header does
+// not have, or has twice, leaves no formula; so does a formula too long for
+// a spreadsheet once bound.
+func TestRowCellsFormula(t *testing.T) {
+	r := newRowCells([]table.Column{
+		{Name: "id"}, {Name: "my [x] #'s"}, {Name: "epsilon"}, {Name: "note"}, {Name: "note"}, {Name: "Epsilon"},
+	})
+	for _, c := range []struct {
+		formula, row, want string
+		ok                 bool
+	}{
+		{"[@[my '[x'] '#''s]]+[@epsilon]", "2", "B2+C2", true},
+		{"EXP([@epsilon])/[@Epsilon]", "7", "EXP(C7)/F7", true},
+		{"[@epsilon]*2", "1048576", "C1048576*2", true}, // the last row of a sheet
+		{"[@epsilon]*2", "2", "C2*2", true},             // the first of the next
+		{"NORMSDIST(1)", "9", "NORMSDIST(1)", true},
+		{"[@delta]+1", "2", "", false},      // absent
+		{"[@note]", "2", "", false},         // two columns
+		{"[@EPSILON]", "2", "", false},      // names compare exactly
+		{"[@[my [x] #'s]]", "2", "", false}, // unescaped
+		{"1+[@epsilon", "2", "", false},     // malformed
+		{"[@epsilon]" + strings.Repeat("+1", maxFormulaChars/2), "2", "", false},
+	} {
+		got, ok := r.formula(c.formula, c.row)
+		if got != c.want || ok != c.ok {
+			t.Errorf("formula(%q, %s) = %q, %v; want %q, %v", c.formula, c.row, got, ok, c.want, c.ok)
+		}
 	}
 }
 

@@ -124,6 +124,7 @@ type xlsxWriter struct {
 	pending  []pendingRow    // the first rows
 	widths   []float64       // per column, from the header and the first rows
 	fbuf     []string        // the formulas of the current row
+	rowCells *rowCells       // binds the formulas' column names to cells
 	cells    []excelize.Cell // reused for every row
 	vals     []interface{}
 	cut      int64 // cells truncated

@@ -237,6 +237,7 @@ func TestXLSXTemporaryFilesBesideOutput(t *testing.T) {
 // LibreOffice's part runs with RISKBATCH_LONG_TESTS=1 (TestXLSXWithLibreOffice
 // opens a workbook in it by default).
 func TestXLSXReadByOthers(t *testing.T) {
+	t.Parallel() // Python runs while the other tests do
 	python := testenv.Python(t, "openpyxl", "pandas")
 	dir := t.TempDir()
 	path := filepath.Join(dir, "typed.xlsx")

@@ -52,8 +52,9 @@ func (w *xlsxWriter) writeRow(cells []table.Cell) error {
 		}
 	}
 	if w.formulas != nil {
-		w.formulas.Formulas(cells, w.row+1, w.fbuf)
+		w.formulas.Formulas(cells, w.fbuf)
 	}
+	sheetRow := strconv.Itoa(w.row + 1)
 	flag := flagNone
 	if w.statusCol >= 0 {
 		flag = rowFlagOf(cells[w.statusCol].String())
@@ -72,9 +73,9 @@ func (w *xlsxWriter) writeRow(cells []table.Cell) error {
 			}
 		}
 		formula := ""
-		if w.fbuf != nil && w.fbuf[i] != "" && len(w.fbuf[i]) <= maxFormulaChars {
+		if w.fbuf != nil && w.fbuf[i] != "" {
 			if _, isNum := v.(float64); isNum {
-				formula = w.fbuf[i]
+				formula, _ = w.rowCells.formula(w.fbuf[i], sheetRow)
 			}
 		} else if c.Formula != "" && w.inputCols[i] {
 			var ok bool

@@ -101,6 +101,7 @@ func (w *xlsxWriter) setup() error {
 	w.vals = make([]interface{}, n)
 	if w.formulas != nil {
 		w.fbuf = make([]string, n)
+		w.rowCells = newRowCells(w.cols)
 	}
 	w.numeric = make([]bool, n)
 	for _, i := range w.numbers {

@@ -211,12 +211,12 @@ func goldenAuditRows(r *rand.Rand, n, after int) [][]string {
 // the workbook output (values and live formulas). A change that moves any
 // number, message or formula fails it; when that is meant, rerun with
 // -update-golden and say why in the commit. The random table has 10,000
-// rows with the long tests on, 400 otherwise (its own hash); the
+// rows with the long tests on, 150 otherwise (its own hash); the
 // samples' XLSX and Parquet copies and the random table's workbook only
 // with the long tests.
 func TestOutputUnchanged(t *testing.T) {
 	dir := t.TempDir()
-	n := testenv.Count(400, 10000)
+	n := testenv.Count(150, 10000)
 	name := "random" + strconv.Itoa(n) + ".csv"
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)

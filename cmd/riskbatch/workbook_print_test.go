@@ -91,6 +91,7 @@ func columnName(i int) string {
 // random releases of TestLiveFormulasRecalculate are recalculated by
 // Gnumeric too.
 func TestLiveFormulasInGnumeric(t *testing.T) {
+	t.Parallel() // Gnumeric runs while the other tests do
 	ssconvert := testenv.LookPath(t, "ssconvert") // apt-get install gnumeric
 	_, sample := samples.Releases()
 	rows := len(sample)

@@ -254,6 +254,7 @@ func mechanismsNamed(rows string) map[string]bool {
 // recalculated by Gnumeric; with RISKBATCH_LONG_TESTS=1, 1,000 releases by
 // Gnumeric and by LibreOffice (a LibreOffice start is slow).
 func TestLiveFormulasRecalculate(t *testing.T) {
+	t.Parallel() // Gnumeric and LibreOffice run while the other tests do
 	dir := t.TempDir()
 	in := filepath.Join(dir, "releases.csv")
 	rows, kinds := randomReleases(testenv.Count(50, 1000), 1)

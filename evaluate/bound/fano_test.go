@@ -10,6 +10,7 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
+	"github.com/riskbatch/riskbatch/internal/testenv"
 )
 
 // Oracles are reference values for Guo et al. 2023 (Guo,
@@ -459,8 +460,9 @@ func TestFanoEpsilonMax(t *testing.T) {
 }
 
 // Independent re-derivation: eqs. 6 and 17 evaluated naïvely, as printed in
-// the paper, on a grid of 10⁵ error probabilities t ∈ [0, 1 − 1/M]; the
-// first grid point with f_μ(t) ≤ 0 brackets t* to one grid step.
+// the paper, on a grid of 10⁵ error probabilities t ∈ [0, 1 − 1/M] (2·10⁴
+// without RISKBATCH_LONG_TESTS=1); the first grid point with f_μ(t) ≤ 0
+// brackets t* to one grid step.
 func TestFanoBruteForceGrid(t *testing.T) {
 	naiveH := func(p []float64, alpha float64) float64 {
 		var s float64
@@ -495,7 +497,7 @@ func TestFanoBruteForceGrid(t *testing.T) {
 		}
 		return p
 	}
-	const n = 100000
+	n := float64(testenv.Count(20000, 100000))
 	priors := [][]float64{uniform(2), uniform(3), uniform(10), uniform(100), fanoIWPC, {0.5, 0.2, 0.1, 0.1, 0.05, 0.05}}
 	for _, p := range priors {
 		m := len(p)
@@ -507,7 +509,7 @@ func TestFanoBruteForceGrid(t *testing.T) {
 				}
 				step := (1 - 1/float64(m)) / n
 				tg := -1.0
-				for i := 0; i <= n; i++ {
+				for i := 0; i <= int(n); i++ {
 					tt := float64(i) * step
 					// eq. 17 (eq. 6 at α = 1): H_α − μ − ln M + D_α(Ber(t)‖Ber(1−1/M))
 					if h-mi-math.Log(float64(m))+naiveD(alpha, tt, 1-1/float64(m)) <= 0 {
@@ -616,7 +618,8 @@ func TestFanoRandomizedResponseMIBruteForce(t *testing.T) {
 
 // Properties: the bound is non-decreasing in μ, lies in [p*, 1] (advantage
 // in [0, 1]), and the α-optimised bound never exceeds the α = 1 one, for M
-// up to 10¹² and μ from 1e-300 to 60.
+// up to 10¹² and μ from 1e-300 to 60 (in steps of a factor 10^0.1, 10^0.3
+// without RISKBATCH_LONG_TESTS=1).
 func TestFanoProperties(t *testing.T) {
 	priors := []struct {
 		m int
@@ -625,7 +628,7 @@ func TestFanoProperties(t *testing.T) {
 	for _, pr := range priors {
 		for _, alpha := range []float64{1, 1 + 1e-9, 1.3, 2, 10, 1000, 1e6, math.Inf(1)} {
 			prev := -1.0
-			for e := -300.0; e <= 1.8; e += 0.1 {
+			for e := -300.0; e <= 1.8; e += 0.1 * float64(testenv.Count(3, 1)) {
 				mi := math.Pow(10, e)
 				b := fanoB(t)(FanoAlgorithm2(alpha, mi, pr.m, pr.p))
 				if !(b.Advantage >= 0 && b.Advantage <= 1 && b.Success >= b.PStar && b.Success <= 1) {

@@ -1,11 +1,14 @@
 package build_test
 
-import "github.com/riskbatch/riskbatch/priors/internal/priorstest"
+import (
+	"github.com/riskbatch/riskbatch/priors/internal/priorstest"
+	"github.com/riskbatch/riskbatch/priors/internal/priorstest/csvtest"
+)
 
 // Functions shared with the tests of priors and priorfiles.
 var (
-	openCSV     = priorstest.OpenCSV
-	buildCSV    = priorstest.BuildCSV
+	openCSV     = csvtest.OpenCSV
+	buildCSV    = csvtest.BuildCSV
 	entry       = priorstest.Entry
 	rowPs       = priorstest.RowPs
 	near        = priorstest.Near

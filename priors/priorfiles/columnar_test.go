@@ -337,7 +337,13 @@ func TestColumnarFixtures(t *testing.T) {
 	}
 	for _, path := range paths {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			sameAsRowBuild(t, path, readers.Options{BatchRows: 2}, build.Options{MaxCategories: -1, MissingAsValue: true})
+			// Batches of 2 rows put a boundary everywhere; the Parquet
+			// files' thousands of rows take 7 by default.
+			batch := 2
+			if strings.HasSuffix(path, ".parquet") {
+				batch = testenv.Count(7, 2)
+			}
+			sameAsRowBuild(t, path, readers.Options{BatchRows: batch}, build.Options{MaxCategories: -1, MissingAsValue: true})
 		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/priors/build"
 	"github.com/riskbatch/riskbatch/priors/internal/priorstest"
+	"github.com/riskbatch/riskbatch/priors/internal/priorstest/csvtest"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 )
 
@@ -14,7 +15,7 @@ const penguinsPath = "../../samples/penguins.csv"
 
 // Functions shared with the tests of priors and priors/build.
 var (
-	buildCSV = priorstest.BuildCSV
+	buildCSV = csvtest.BuildCSV
 	entry    = priorstest.Entry
 	rowPs    = priorstest.RowPs
 	near     = priorstest.Near

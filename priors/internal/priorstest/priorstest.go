@@ -1,44 +1,16 @@
 // Package priorstest holds what the tests of package priors and of the
-// packages beside it share: building priors from CSV text held in memory,
-// looking up entries, comparing probabilities, and a brute-force best
-// window.
+// packages beside it share: looking up entries, comparing probabilities,
+// and a brute-force best window. Building priors from CSV text is in
+// package csvtest, whose readers (and Arrow and excelize with them) the
+// tests of package priors do not link.
 package priorstest
 
 import (
-	"bytes"
 	"math"
 	"testing"
 
-	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/priors/build"
-	"github.com/riskbatch/riskbatch/priors/priorfiles"
-	"github.com/riskbatch/riskbatch/readers"
 )
-
-// OpenCSV opens CSV text held in memory as the tables of a file name.
-func OpenCSV(t testing.TB, name, text string) []priors.Rows {
-	t.Helper()
-	tables, err := readers.OpenReader(name, bytes.NewReader([]byte(text)), int64(len(text)), readers.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		for _, tb := range tables {
-			tb.Close()
-		}
-	})
-	return priorfiles.Rows(tables)
-}
-
-// BuildCSV builds priors from CSV text held in memory as the file name.
-func BuildCSV(t testing.TB, name, text string, opts build.Options) *build.Result {
-	t.Helper()
-	res, err := build.Priors(OpenCSV(t, name, text), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
 
 // Entry returns the entry of a key or fails.
 func Entry(t testing.TB, r *build.Result, key string) *build.Entry {

@@ -1,0 +1,38 @@
+// Package csvtest builds priors from CSV text held in memory, for the
+// tests of priors/build and priors/priorfiles.
+package csvtest
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/build"
+	"github.com/riskbatch/riskbatch/priors/priorfiles"
+	"github.com/riskbatch/riskbatch/readers"
+)
+
+// OpenCSV opens CSV text held in memory as the tables of a file name.
+func OpenCSV(t testing.TB, name, text string) []priors.Rows {
+	t.Helper()
+	tables, err := readers.OpenReader(name, bytes.NewReader([]byte(text)), int64(len(text)), readers.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for _, tb := range tables {
+			tb.Close()
+		}
+	})
+	return priorfiles.Rows(tables)
+}
+
+// BuildCSV builds priors from CSV text held in memory as the file name.
+func BuildCSV(t testing.TB, name, text string, opts build.Options) *build.Result {
+	t.Helper()
+	res, err := build.Priors(OpenCSV(t, name, text), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
