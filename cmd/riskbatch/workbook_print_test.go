@@ -91,7 +91,8 @@ func columnName(i int) string {
 // random releases of TestLiveFormulasRecalculate are recalculated by
 // Gnumeric too.
 func TestLiveFormulasInGnumeric(t *testing.T) {
-	t.Parallel() // Gnumeric runs while the other tests do
+	// Gnumeric runs while the other tests do.
+	t.Parallel()
 	ssconvert := testenv.LookPath(t, "ssconvert") // apt-get install gnumeric
 	_, sample := samples.Releases()
 	rows := len(sample)
