@@ -44,6 +44,7 @@ const (
 	FieldRecords
 	FieldPredicateWeight
 	FieldPMPData
+	FieldDataset
 	numFields
 )
 
@@ -154,6 +155,7 @@ func inputColumns() []InputColumn {
 		{Field: FieldRecords, Name: "records", Brief: inputRecordsBrief, Domain: wholeFrom(2), Meaning: "n, dataset size for predicate singling out (PSO)"},
 		{Field: FieldPredicateWeight, Name: "w", Brief: inputRecordsBrief, Aliases: []string{"predicate_weight"}, Domain: probability, Percent: true, Meaning: "weight w of the attacker's predicate (singling out: w ≤ 1/records)"},
 		{Field: FieldPMPData, Name: "pmp_data", Brief: "the attacker's parent set of 2n records for the data-dependent practical membership privacy (`pmp_data_*`): a CSV, TSV, XLSX or Parquet file named relative to the input file's folder (see [Files named in cells](#files-named-in-cells)), one row per record, or a small set written in the cell (`0.1, 0.2; 0.4, 0.1`, records separated by `;`). For `gaussian` rows each record is its query vector f(x) (a sum query); for `exponential` rows it is the record's loss for each candidate output, one column per output. Columns named `id`, `record` or `name` are labels.", Aliases: []string{"parent_set"}, Text: true, Meaning: "a table (CSV, TSV, XLSX or Parquet file, named relative to the folder of the input file, which it may not leave unless --data-dir allows another folder) of the attacker's parent set X of 2n records, one row per record: for gaussian rows the record's query vector f(x), for exponential rows its loss for each candidate output (one column per output); columns named id, record or name are labels; a small parent set may be written in the cell, records separated by \";\" and values by \",\" (\"0.1, 0.2; 0.4, 0.1\")"},
+		{Field: FieldDataset, Name: "dataset", Brief: "rows that touch the same people: every group of rows with one `dataset` value is composed into a `total` row appended after the input's rows (see [Several releases of one dataset](#several-releases-of-one-dataset)); empty: the row is in no group", Aliases: []string{"composes_with"}, Text: true, Meaning: "the dataset the release is about: rows with the same dataset are composed, and riskbatch appends one total row per dataset (status total, bounds of the composition of its rows) and fills dataset_worst_advantage on every row of the group; empty: the row is in no group"},
 	}
 }
 
