@@ -414,7 +414,11 @@ func (e *Evaluator) EvaluateTotal(t *Total, dst []table.Cell) []InputCell {
 		for _, f := range t.differ {
 			fs = append(fs, e.vocab.Column(f).Name)
 		}
-		msg = append(msg, "the rows' "+andList(fs)+" differ, so the bounds that need them are empty")
+		it := "it"
+		if len(fs) > 1 {
+			it = "them"
+		}
+		msg = append(msg, "the rows differ in "+andList(fs)+", so the bounds that need "+it+" are empty")
 	}
 	if why != "" {
 		clear(dst)

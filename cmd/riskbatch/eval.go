@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -57,6 +58,9 @@ type evalConfig struct {
 	// limits bound what the inputs may make the readers unpack or hold
 	// (the --max-* flags).
 	limits readers.Limits
+	// sortedGroups says that the rows of each dataset group are
+	// contiguous (--sorted-groups): one pass, totals after each group.
+	sortedGroups bool
 	// text is how CSV/TSV text and numbers written as text are read
 	// (--encoding, --delimiter, --decimal-comma, --decimal-point).
 	text textSettings
@@ -133,7 +137,13 @@ func runEval(cfg evalConfig) error {
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
+	if lay.groups, err = planGroups(cfg, ev, lay, tables); err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
 	sum := newSummary(lay.Layout, ev, sheet)
+	if lay.groups != nil {
+		lay.groups.sum = sum
+	}
 	wopts := workbookOptions(cfg, threshold, ev, sheet, sum)
 	wopts.Format, wopts.SheetName = cfg.format, resultSheetName(tables)
 	w, done, err := createOutput(cfg, out, wopts)
@@ -281,6 +291,9 @@ func createOutput(cfg evalConfig, out output, wopts writers.Options) (w writers.
 func reportRun(stderr io.Writer, counts statusCounts, w writers.Writer, name string, sample bool) {
 	fmt.Fprintf(stderr, "riskbatch: %d rows: %d ok, %d partial, %d error → %s\n",
 		counts.total(), counts[evaluate.StatusOK], counts[evaluate.StatusPartial], counts[evaluate.StatusError], name)
+	if n := counts[evaluate.StatusTotal]; n > 0 {
+		fmt.Fprintf(stderr, "riskbatch: %d dataset totals appended after the rows (status total)\n", n)
+	}
 	if sample {
 		fmt.Fprintln(stderr, "riskbatch: this was the built-in sample; its error rows are invalid on purpose, to show how bad cells are reported")
 	}
@@ -315,6 +328,8 @@ type evalLayout struct {
 	*layout.Layout
 	// passThrough skips evaluation (status ok, outputs empty).
 	passThrough bool
+	// groups are the input's dataset groups (groups.go); nil for none.
+	groups *datasetGroups
 }
 
 // newLayout builds the output layout of tables evaluated by ev.
@@ -340,6 +355,7 @@ type batch struct {
 	read    int64   // bytes read from the inputs when the batch was full
 	out     [][]table.Cell
 	status  []evaluate.Status
+	members []evaluate.Member // with --sorted-groups: each row's dataset group member
 }
 
 const batchRows = 512
@@ -470,6 +486,14 @@ func (lay *evalLayout) writeInOrder(f *flow, w writers.Writer, progress *progres
 	next := 0
 	written := 0
 	var writeErr error
+	// emit writes a row riskbatch adds: a dataset's total.
+	emit := func(cells []table.Cell, st evaluate.Status) error {
+		err := w.Write(cells)
+		counts[st]++
+		sum.add(written, cells, st)
+		written++
+		return err
+	}
 collect:
 	for {
 		var b *batch
@@ -494,6 +518,11 @@ collect:
 			next++
 			<-f.slots
 			for i, cells := range nb.out {
+				if writeErr == nil && lay.groups != nil {
+					if writeErr = lay.groups.beforeRow(nb, i, emit); writeErr != nil {
+						f.stopReading()
+					}
+				}
 				if writeErr == nil {
 					if err := lay.write(w, nb, i, cells); err != nil {
 						writeErr = err
@@ -507,6 +536,9 @@ collect:
 			progress.update(int64(written), nb.read)
 		}
 	}
+	if order, ok := errors.AsType[*groupOrderError](writeErr); ok {
+		return counts, order
+	}
 	if writeErr != nil {
 		return counts, fmt.Errorf("writing the output: %w", writeErr)
 	}
@@ -515,6 +547,11 @@ collect:
 	}
 	select {
 	case err := <-f.readErr:
+		if err == nil && lay.groups != nil {
+			if err = lay.groups.finish(emit); err != nil {
+				err = fmt.Errorf("writing the output: %w", err)
+			}
+		}
 		return counts, err
 	default:
 		return counts, nil // the reader stopped early: only on quit or ctx, handled above
@@ -544,6 +581,9 @@ func (lay *evalLayout) evaluate(b *batch) {
 			b.status[i] = evaluate.StatusOK
 		} else {
 			b.status[i] = lay.Row(b.tableNo, b.source, row.Cells, b.errs[i], out)
+		}
+		if lay.groups != nil {
+			lay.groups.mark(b, i, out, b.status[i])
 		}
 		b.out[i] = out
 	}

@@ -25,6 +25,7 @@ func evalFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "values-only", Usage: "XLSX: write every bound as a value, without the live formulas that recompute closed-form bounds when an input is edited"},
 		&cli.StringFlag{Name: "threshold", Usage: "XLSX: shade the advantage columns red above this probability (e.g. 0.1), amber above half of it, green below; a row's own target_advantage takes precedence"},
 		&cli.BoolFlag{Name: "force", Usage: "replace an existing output file that riskbatch did not write"},
+		&cli.BoolFlag{Name: "sorted-groups", Usage: "the rows of each dataset are contiguous: read the input once and write each dataset's total row right after its last row (its rows are then not marked with dataset_worst_advantage); needed for a dataset column on standard input"},
 		&cli.StringSliceFlag{Name: "data-dir", Usage: "a folder whose files cells (pmp_data) may name, besides the input file's own folder (repeatable)"},
 	}
 	flags = append(flags, textFlags()...)
@@ -42,24 +43,25 @@ func evalConfigFrom(c *cli.Context, stdout, stderr io.Writer) (evalConfig, error
 		return evalConfig{}, err
 	}
 	return evalConfig{
-		inputs:      c.Args().Slice(),
-		output:      c.String("output"),
-		sheet:       c.String("sheet"),
-		priors:      c.StringSlice("priors"),
-		confidence:  c.String("confidence"),
-		workers:     c.Int("workers"),
-		quiet:       c.Bool("quiet"),
-		inputFormat: c.String("input-format"),
-		format:      c.String("format"),
-		stderr:      stderr,
-		stdout:      stdout,
-		force:       c.Bool("force"),
-		dataDirs:    c.StringSlice("data-dir"),
-		passThrough: c.Bool("pass-through"),
-		valuesOnly:  c.Bool("values-only"),
-		threshold:   c.String("threshold"),
-		limits:      limits,
-		text:        text,
+		inputs:       c.Args().Slice(),
+		output:       c.String("output"),
+		sheet:        c.String("sheet"),
+		priors:       c.StringSlice("priors"),
+		confidence:   c.String("confidence"),
+		workers:      c.Int("workers"),
+		quiet:        c.Bool("quiet"),
+		inputFormat:  c.String("input-format"),
+		format:       c.String("format"),
+		stderr:       stderr,
+		stdout:       stdout,
+		force:        c.Bool("force"),
+		dataDirs:     c.StringSlice("data-dir"),
+		passThrough:  c.Bool("pass-through"),
+		valuesOnly:   c.Bool("values-only"),
+		threshold:    c.String("threshold"),
+		sortedGroups: c.Bool("sorted-groups"),
+		limits:       limits,
+		text:         text,
 	}, nil
 }
 

@@ -29,6 +29,7 @@ type summary struct {
 	statusAt int
 	sheet    *evaluate.SheetBinding
 	shading  []string // how the workbook shades its advantage columns, in lines; none when it does not
+	groups   [][]string // the dataset totals, one line each (summary_groups.go)
 }
 
 // topReleases is how many of the riskiest releases the Summary lists.
@@ -182,6 +183,7 @@ func (s *summary) rows() [][]string {
 			[]string{"the attacker's success without the release. The dashed diagonal is b itself:"},
 			[]string{"the gap between the lines is fdp_advantage. Data: the " + writers.CurvesSheetName + " sheet."})
 	}
+	out = append(out, s.groupRows()...)
 	if len(s.shading) > 0 {
 		out = append(out, []string{""})
 		for _, l := range s.shading {
