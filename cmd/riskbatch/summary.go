@@ -28,7 +28,7 @@ type summary struct {
 	label    int // output index of the id column, or -1
 	statusAt int
 	sheet    *evaluate.SheetBinding
-	shading  []string // how the workbook shades its advantage columns, in lines; none when it does not
+	shading  []string   // how the workbook shades its advantage columns, in lines; none when it does not
 	groups   [][]string // the dataset totals, one line each (summary_groups.go)
 }
 
