@@ -292,7 +292,7 @@ func reportRun(stderr io.Writer, counts statusCounts, w writers.Writer, name str
 	fmt.Fprintf(stderr, "riskbatch: %d rows: %d ok, %d partial, %d error → %s\n",
 		counts.total(), counts[evaluate.StatusOK], counts[evaluate.StatusPartial], counts[evaluate.StatusError], name)
 	if n := counts[evaluate.StatusTotal]; n > 0 {
-		fmt.Fprintf(stderr, "riskbatch: %d dataset totals appended after the rows (status total)\n", n)
+		fmt.Fprintf(stderr, "riskbatch: %s appended after the rows (status total)\n", plural(n, "dataset total"))
 	}
 	if sample {
 		fmt.Fprintln(stderr, "riskbatch: this was the built-in sample; its error rows are invalid on purpose, to show how bad cells are reported")

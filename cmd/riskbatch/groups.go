@@ -261,3 +261,11 @@ func (g *datasetGroups) writeTotal(gt *groupTotal, emit emitFunc) error {
 	}
 	return emit(gt.row, evaluate.StatusTotal)
 }
+
+// plural writes a count of things: "1 dataset total", "2 dataset totals".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
+}
