@@ -178,6 +178,7 @@ func runEval(cfg evalConfig) error {
 	if err := w.Close(); err != nil {
 		return cli.Exit(fmt.Sprintf("%s: %v", out.name(), err), exitUsage)
 	}
+	lay.groups.noteDropped(cfg.stderr)
 	sample := len(cfg.inputs) == 0
 	if !cfg.quiet {
 		reportRun(cfg.stderr, counts, w, out.name(), sample)
@@ -456,6 +457,9 @@ func (lay *evalLayout) readBatches(f *flow, tables []readers.Table, read *atomic
 			if err != nil && readers.IsFatal(err) {
 				f.readErr <- err
 				return
+			}
+			if lay.groups.dropRow(ti, row.Cells) {
+				continue
 			}
 			b.rows = append(b.rows, row)
 			b.errs = append(b.errs, err)

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/riskbatch/riskbatch/evaluate"
@@ -50,6 +52,11 @@ type datasetGroups struct {
 	open   *groupTotal
 	closed map[string]bool
 	sum    *summary
+	// statusAt is, per table, the column of a previous run's status, or
+	// -1: its total rows are dropped (see previousTotal).
+	statusAt []int
+	// dropped counts the previous run's total rows dropped.
+	dropped atomic.Int64
 }
 
 // groupTotal is a group's total and, once evaluated, its output row.
@@ -85,6 +92,11 @@ func planGroups(cfg evalConfig, ev *evaluate.Evaluator, lay *evalLayout, tables 
 	}
 	g := &datasetGroups{ev: ev, lay: lay.Layout, sorted: cfg.sortedGroups, several: len(tables) > 1, fieldAt: map[evaluate.Field]int{},
 		totals: map[string]*groupTotal{}, closed: map[string]bool{}}
+	for _, t := range tables {
+		g.statusAt = append(g.statusAt, slices.IndexFunc(t.Columns(), func(c table.Column) bool {
+			return evaluate.CanonicalName(c.Name) == "status"
+		}))
+	}
 	for j, c := range lay.Header()[:lay.Inputs()] {
 		if f, ok := ev.Vocabulary().Lookup(c.Name); ok {
 			if _, dup := g.fieldAt[f]; !dup {
@@ -137,6 +149,9 @@ func (g *datasetGroups) collect(tableNo int, t readers.Table) error {
 		if err != nil && readers.IsFatal(err) {
 			return err
 		}
+		if g.previousTotal(tableNo, row.Cells) {
+			continue
+		}
 		m := b.Member(row.Cells, err, rowName(row.Pos, g.several))
 		if m.Dataset == "" {
 			continue
@@ -149,6 +164,17 @@ func (g *datasetGroups) collect(tableNo int, t readers.Table) error {
 		}
 		gt.Add(m)
 	}
+}
+
+// previousTotal reports whether a row of table tableNo is a total row a
+// previous run of riskbatch wrote (its status column, which the layout
+// drops as recomputed, says "total"). Such a row is dropped, as the
+// status and bound columns are: composed again with its own dataset it
+// would count the dataset's releases twice, and its total is recomputed
+// from the rows anyway.
+func (g *datasetGroups) previousTotal(tableNo int, cells []table.Cell) bool {
+	i := g.statusAt[tableNo]
+	return i >= 0 && i < len(cells) && strings.EqualFold(strings.TrimSpace(cells[i].String()), string(evaluate.StatusTotal))
 }
 
 // rowName names a row without an id in a total's message: its row, and
@@ -268,4 +294,26 @@ func plural(n int, thing string) string {
 		return "1 " + thing
 	}
 	return strconv.Itoa(n) + " " + thing + "s"
+}
+
+// dropRow reports whether the run drops a row of table tableNo as it
+// reads it: a total row of a previous run (previousTotal), counted for
+// noteDropped. It is false for a run without dataset groups (g nil).
+func (g *datasetGroups) dropRow(tableNo int, cells []table.Cell) bool {
+	if g == nil || !g.previousTotal(tableNo, cells) {
+		return false
+	}
+	g.dropped.Add(1)
+	return true
+}
+
+// noteDropped says on stderr how many total rows of a previous run were
+// dropped, as their totals are recomputed.
+func (g *datasetGroups) noteDropped(stderr io.Writer) {
+	if g == nil {
+		return
+	}
+	if n := int(g.dropped.Load()); n > 0 {
+		fmt.Fprintf(stderr, "riskbatch: %s of a previous run (status total) dropped from the input and computed again from the rows\n", plural(n, "total row"))
+	}
 }

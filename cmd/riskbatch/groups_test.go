@@ -97,6 +97,14 @@ func TestGroupsTotals(t *testing.T) {
 	if !strings.Contains(msg, `total of dataset "B": 2 of 3 rows composed`) || !strings.Contains(msg, "left out (status error): b-bad") {
 		t.Errorf("total B's message %q; want the rows composed and the row left out", msg)
 	}
+	// riskbatch's own output evaluated again: its total rows are dropped
+	// and computed again, not composed with their datasets' rows.
+	again := filepath.Join(dir, "again.csv")
+	code, stderr := riskbatch(t, "eval", filepath.Join(dir, "out.csv"), "-o", again)
+	if code != exitRowErrors || !strings.Contains(stderr, "2 total rows of a previous run (status total) dropped") {
+		t.Errorf("the output evaluated again: exit %d, %q; want exit 1 and a note of the 2 totals dropped", code, stderr)
+	}
+	checkGroups(t, again, groupsWant, true)
 }
 
 // With --sorted-groups each total follows its group's last row, and the

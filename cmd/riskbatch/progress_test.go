@@ -138,8 +138,8 @@ func TestMeasureWork(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer csv[0].Close()
-	// The sample table has 28 rows.
-	if got := measureWork([]readers.Table{pq[0], pq[0]}, 5); got != (work{rows: true, total: 56}) {
+	// The sample table has 31 rows.
+	if got := measureWork([]readers.Table{pq[0], pq[0]}, 5); got != (work{rows: true, total: 62}) {
 		t.Errorf("two Parquet tables: %+v", got)
 	}
 	if got := measureWork([]readers.Table{pq[0], csv[0]}, 5); got != (work{total: 5}) {
