@@ -92,7 +92,7 @@ func columnName(i int) string {
 // Gnumeric too.
 func TestLiveFormulasInGnumeric(t *testing.T) {
 	ssconvert := testenv.LookPath(t, "ssconvert") // apt-get install gnumeric
-	const rows = 32 // the sample's 31 and a total
+	const rows = 32                               // the sample's 31 and a total
 	// 210 formula cells when this was written; at least 5 a row.
 	if n := checkGnumeric(t, ssconvert, sampleWorkbook(t), "Releases", rows); n < 5*rows {
 		t.Errorf("only %d formula cells over %d rows", n, rows)
