@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 )
 
 // groupsInput is a table of two interleaved datasets, a row in none and
@@ -155,24 +157,9 @@ func TestGroupsWorkbookStyle(t *testing.T) {
 	in := writeFile(t, filepath.Join(dir, "in.csv"), groupsInput)
 	out := filepath.Join(dir, "out.xlsx")
 	mustRun(t, exitRowErrors, "eval", in, "-o", out, "-q")
-	f, err := excelize.OpenFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := testfiles.OpenXLSX(t, out)
 	sheet := f.GetSheetName(0)
-	styleOf := func(cell string) *excelize.Style {
-		t.Helper()
-		id, err := f.GetCellStyle(sheet, cell)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := f.GetStyle(id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	styleOf := func(ref string) *excelize.Style { t.Helper(); return testfiles.StyleOf(t, f, sheet, ref) }
 	// Row 8 is total A (header row 1, six input rows); row 2 is a1
 	// (partial: no delta).
 	total, ok := styleOf("A8"), styleOf("A2")
