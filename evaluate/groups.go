@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -454,4 +455,16 @@ func (e *Evaluator) outputIndex(name string) int {
 		}
 	}
 	return -1
+}
+
+// MemberColumns are the columns of the table that Member reads, in
+// increasing order: a first pass over a table's groups may read only
+// these (see readers.FieldRecords).
+func (b *Binding) MemberColumns() []int {
+	var cols []int
+	for _, bf := range b.bound {
+		cols = append(cols, bf.column)
+	}
+	slices.Sort(cols)
+	return cols
 }

@@ -140,6 +140,9 @@ func planGroups(cfg evalConfig, ev *evaluate.Evaluator, lay *evalLayout, tables 
 
 // collect reads the rows of table tableNo and adds each to its group.
 func (g *datasetGroups) collect(tableNo int, t readers.Table) error {
+	if fr, ok := t.(readers.FieldRecords); ok {
+		return g.collectFields(tableNo, t, fr)
+	}
 	b := g.lay.Binding(tableNo)
 	for {
 		row, err := t.Next()
@@ -152,18 +155,59 @@ func (g *datasetGroups) collect(tableNo int, t readers.Table) error {
 		if g.previousTotal(tableNo, row.Cells) {
 			continue
 		}
-		m := b.Member(row.Cells, err, rowName(row.Pos, g.several))
-		if m.Dataset == "" {
+		g.add(b.Member(row.Cells, err, rowName(row.Pos, g.several)))
+	}
+}
+
+// collectFields is collect for a CSV or TSV table t, read as fr: it reads
+// only the fields Member and previousTotal read, as the cells Next would
+// make of them (text cells), the others left empty.
+func (g *datasetGroups) collectFields(tableNo int, t readers.Table, fr readers.FieldRecords) error {
+	b := g.lay.Binding(tableNo)
+	cols := b.MemberColumns()
+	if s := g.statusAt[tableNo]; s >= 0 && !slices.Contains(cols, s) {
+		cols = append(cols, s)
+		slices.Sort(cols)
+	}
+	if len(cols) == 0 {
+		return nil
+	}
+	if err := fr.SelectColumns(cols); err != nil {
+		return err
+	}
+	fields := make([]string, len(cols))
+	cells := make([]table.Cell, len(t.Columns()))
+	for {
+		row, err := fr.NextFields(fields)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil && readers.IsFatal(err) {
+			return err
+		}
+		for j, c := range cols {
+			cells[c] = table.TextCell(fields[j])
+		}
+		if g.previousTotal(tableNo, cells) {
 			continue
 		}
-		gt := g.totals[m.Dataset]
-		if gt == nil {
-			gt = &groupTotal{Total: evaluate.NewTotal(m.Dataset)}
-			g.totals[m.Dataset] = gt
-			g.order = append(g.order, gt)
-		}
-		gt.Add(m)
+		pos := table.Position{File: t.File(), Sheet: t.Sheet(), Row: row}
+		g.add(b.Member(cells, err, rowName(pos, g.several)))
 	}
+}
+
+// add adds a member to its group, which it starts if need be.
+func (g *datasetGroups) add(m evaluate.Member) {
+	if m.Dataset == "" {
+		return
+	}
+	gt := g.totals[m.Dataset]
+	if gt == nil {
+		gt = &groupTotal{Total: evaluate.NewTotal(m.Dataset)}
+		g.totals[m.Dataset] = gt
+		g.order = append(g.order, gt)
+	}
+	gt.Add(m)
 }
 
 // previousTotal reports whether a row of table tableNo is a total row a
