@@ -124,7 +124,8 @@ func (e *Evaluator) Columns() []table.Column {
 // StatusNote says what each status means (the status column's note).
 const StatusNote = "ok: every bound that applies to the row is computed; " +
 	"partial: an input the row could have had is missing, and the bounds that need it are empty (the message says what to add); " +
-	"error: the row was rejected (the message says why)"
+	"error: the row was rejected (the message says why); " +
+	"total: a row riskbatch appends for each dataset, the composition of the dataset's rows (the message says which)"
 
 // MessageNote says what a message holds (the message column's note).
 const MessageNote = "what to act on, in one sentence of at most 160 characters, naming the column: the input to add, the cell that was rejected, " +

@@ -58,6 +58,7 @@ const (
 	FieldBatchSize
 	FieldDatasetSize
 	FieldEpochs
+	FieldDataset
 	numFields
 )
 
@@ -183,6 +184,7 @@ func inputColumns() []InputColumn {
 		{Field: FieldBatchSize, Name: "batch_size", Brief: inputBatchSizeBrief, Domain: wholeFrom(1), Defines: true, Meaning: "DP-SGD batch size B, as TensorFlow Privacy and Opacus state it: sample_rate q = batch_size/dataset_size"},
 		{Field: FieldDatasetSize, Name: "dataset_size", Brief: inputBatchSizeBrief, Aliases: []string{"n"}, Domain: wholeFrom(1), Defines: true, Meaning: "DP-SGD training-set size n: sample_rate q = batch_size/dataset_size"},
 		{Field: FieldEpochs, Name: "epochs", Brief: inputBatchSizeBrief, Domain: positive, Defines: true, Meaning: "DP-SGD number of epochs: steps = ⌈epochs·dataset_size/batch_size⌉ (TensorFlow Privacy's compute_dp_sgd_privacy)"},
+		{Field: FieldDataset, Name: "dataset", Brief: "rows that touch the same people: every group of rows with one `dataset` value is composed into a `total` row appended after the input's rows (see [Several releases of one dataset](#several-releases-of-one-dataset)); empty: the row is in no group", Aliases: []string{"composes_with"}, Text: true, Meaning: "the dataset the release is about: rows with the same dataset are composed, and riskbatch appends one total row per dataset (status total, bounds of the composition of its rows) and fills dataset_worst_advantage on every row of the group; empty: the row is in no group"},
 	}
 }
 

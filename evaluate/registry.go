@@ -126,6 +126,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 		reroColumns(), conversionColumns(), dpsgdColumns(), adpColumns(),
 		gbColumns(), fanoColumns(), pmpColumns(),
 		onerunColumns(), onerunTailColumns(), onerunLeakColumns(),
+		datasetColumns(),
 	} {
 		cols = append(cols, family...)
 	}

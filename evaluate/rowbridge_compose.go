@@ -94,7 +94,11 @@ func (b *Binding) ownStage(r *Release, in *inputs) (st pld.Stage, ok, none bool)
 	case MechanismApprox:
 		return pld.Stage{Mechanism: pld.EpsilonDelta, Epsilon: in.num[FieldEpsilon], Delta: in.num[FieldDelta], Steps: c}, true, false
 	case MechanismLaplace:
-		return pld.Stage{Mechanism: pld.Laplace, Epsilon: in.numOr(FieldSensitivity, 1) / in.num[FieldLaplaceScale], Steps: c}, true, false
+		eps := in.num[FieldEpsilon] // a row stated by ε (laplaceEpsilon: b = Δ/ε)
+		if in.has(FieldLaplaceScale) {
+			eps = in.numOr(FieldSensitivity, 1) / in.num[FieldLaplaceScale]
+		}
+		return pld.Stage{Mechanism: pld.Laplace, Epsilon: eps, Steps: c}, true, false
 	case MechanismRR:
 		return rrStage(in.num[FieldEpsilon], in.num[FieldRRCategories], c), true, false
 	case MechanismGaussian, MechanismGDP, MechanismMarginals:
@@ -103,12 +107,14 @@ func (b *Binding) ownStage(r *Release, in *inputs) (st pld.Stage, ok, none bool)
 		}
 		// One release's noise multiplier σ/Δ = 1/μ, as gaussian(σ, Δ)
 		// and gdp(μ) stages write it (r.mu is composed: μ√c).
-		nm := 1 / in.num[FieldMu]
+		// A gaussian row stated by ε and δ has neither sigma nor mu: its
+		// μ comes from the calibrated σ (stated.go).
+		nm := math.Sqrt(float64(c)) / r.mu
 		switch {
 		case in.has(FieldSigma) && r.Mechanism == MechanismGaussian:
 			nm = in.num[FieldSigma] / in.numOr(FieldSensitivity, 1)
-		case r.Mechanism == MechanismMarginals:
-			nm = math.Sqrt(float64(c)) / r.mu
+		case in.has(FieldMu) && r.Mechanism != MechanismMarginals:
+			nm = 1 / in.num[FieldMu]
 		}
 		return pld.Stage{NoiseMultiplier: nm, SampleRate: 1, Steps: c}, true, false
 	}

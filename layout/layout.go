@@ -155,6 +155,10 @@ func (lay *Layout) Inputs() int { return lay.inputs }
 // must not modify it.
 func (lay *Layout) Origins(tableNo int) []int { return lay.origins[tableNo] }
 
+// Binding returns the evaluator's binding of table tableNo's columns, the
+// one Row evaluates its rows with.
+func (lay *Layout) Binding(tableNo int) *evaluate.Binding { return lay.bindings[tableNo] }
+
 // Place writes the input side of an output row into out (Width() cells):
 // the cells of a row of table tableNo (its index in the list given to New)
 // under their output columns, and source in the source column if there is

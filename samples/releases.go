@@ -13,14 +13,14 @@ func Releases() ([]table.Column, [][]table.Cell) {
 	names := []string{"id", "mechanism", "epsilon", "delta", "sigma", "sensitivity", "mu", "laplace_scale", "rho",
 		"rdp_order", "rdp_epsilon", "noise_multiplier", "sample_rate", "steps", "rr_categories", "marginal_k",
 		"columns_total", "columns_unknown", "compositions", "baseline", "candidates", "prior", "targets", "successes",
-		"records", "w", "target_advantage", "pmp_data", "extra_stages", "calibration", "batch_size", "dataset_size", "epochs", "audit", "canaries", "guesses", "correct", "options", "audit_bound", "note"}
+		"records", "w", "target_advantage", "pmp_data", "extra_stages", "calibration", "batch_size", "dataset_size", "epochs", "audit", "canaries", "guesses", "correct", "options", "audit_bound", "dataset", "note"}
 	cols := make([]table.Column, len(names))
 	index := map[string]int{}
 	for i, n := range names {
 		cols[i] = table.Column{Name: n, Kind: table.Number, Role: table.Input}
 		index[n] = i
 	}
-	for _, n := range []string{"id", "mechanism", "prior", "pmp_data", "extra_stages", "calibration", "audit", "audit_bound", "note"} {
+	for _, n := range []string{"id", "mechanism", "prior", "pmp_data", "extra_stages", "calibration", "audit", "audit_bound", "dataset", "note"} {
 		cols[index[n]].Kind = table.Text
 	}
 
@@ -89,6 +89,12 @@ func Releases() ([]table.Column, [][]table.Cell) {
 			"note": "Four canaries, all guessed right: even a perfect attack on 4 canaries cannot refute ε = 0 at 95% (2^−4 > 0.05); the message says so."},
 		{"id": "gdp-no-baseline", "mu": 0.5,
 			"note": "μ-GDP with no baseline, delta or mechanism column: riskbatch infers gdp and reports the bounds that need neither (status partial); the message says to add baseline and delta."},
+		{"id": "census-2030-tables", "mechanism": "gaussian", "sigma": 8.0, "sensitivity": 1.0, "compositions": 12.0, "delta": 1e-6, "baseline": 0.01, "dataset": "census-2030",
+			"note": "Several releases of one dataset (1/3): twelve count tables of one census, Gaussian noise σ = 8 each. The rows with dataset census-2030 are composed into one total row after the last row."},
+		{"id": "census-2030-query", "mechanism": "gaussian", "sigma": 5.0, "sensitivity": 1.0, "delta": 1e-6, "baseline": 0.01, "dataset": "census-2030",
+			"note": "Several releases of one dataset (2/3): one more query on the same census, σ = 5."},
+		{"id": "census-2030-synthetic", "mechanism": "gdp", "mu": 0.3, "delta": 1e-6, "baseline": 0.01, "dataset": "census-2030",
+			"note": "Several releases of one dataset (3/3): synthetic microdata of the same census at μ = 0.3. Each row alone looks safe; dataset_worst_advantage is the advantage of all three together (the total row: μ = √(12/8² + 1/5² + 0.3²) ≈ 0.56)."},
 		{"id": "bad-mechanism", "mechanism": "gausian", "delta": 1e-5, "sigma": 2.0, "baseline": 0.1,
 			"note": "Deliberately invalid: a typo in mechanism. The row is kept with status error."},
 		{"id": "bad-delta", "mechanism": "approx", "epsilon": 1.0, "delta": 1.5, "baseline": 0.1,

@@ -74,15 +74,7 @@ func cellRef(col, row int) string { return table.ColumnLetter(col) + strconv.Ito
 // styleOf returns the style of a cell.
 func styleOf(t *testing.T, f *excelize.File, sheet, ref string) *excelize.Style {
 	t.Helper()
-	id, err := f.GetCellStyle(sheet, ref)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := f.GetStyle(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return testfiles.StyleOf(t, f, sheet, ref)
 }
 
 // fillOf returns a style's fill colour ("" for none).

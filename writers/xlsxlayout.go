@@ -70,14 +70,15 @@ func realWidth(x float64) int {
 	return len(strconv.FormatFloat(x, 'f', d, 64))
 }
 
-// rowFlag is the shading of a data row: none, error (light red) or
-// partial (light amber).
+// rowFlag is the shading of a data row: none, error (light red),
+// partial (light amber) or total (bold on light green, xlsxtotal.go).
 type rowFlag uint8
 
 const (
 	flagNone rowFlag = iota
 	flagError
 	flagPartial
+	flagTotal
 	numFlags
 )
 
@@ -88,6 +89,8 @@ func rowFlagOf(status string) rowFlag {
 		return flagError
 	case "partial":
 		return flagPartial
+	case "total":
+		return flagTotal
 	}
 	return flagNone
 }
@@ -131,6 +134,8 @@ func (w *xlsxWriter) cellStyle(numFmt string, flag rowFlag, center bool) (int, e
 	case flagPartial:
 		s.Fill = excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{partialFill}}
 		s.Font = styleFont(w.f, false, partialFont)
+	case flagTotal:
+		totalStyle(w.f, s)
 	}
 	st, err := w.f.NewStyle(s)
 	if err != nil {

@@ -63,6 +63,9 @@ type evalConfig struct {
 	// limits bound what the inputs may make the readers unpack or hold
 	// (the --max-* flags).
 	limits readers.Limits
+	// sortedGroups says that the rows of each dataset group are
+	// contiguous (--sorted-groups): one pass, totals after each group.
+	sortedGroups bool
 	// text is how CSV/TSV text and numbers written as text are read
 	// (--encoding, --delimiter, --decimal-comma, --decimal-point).
 	text textSettings
@@ -139,7 +142,13 @@ func runEval(cfg evalConfig) error {
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
+	if lay.groups, err = planGroups(cfg, ev, lay, tables); err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
 	sum := newSummary(lay.Layout, ev, sheet)
+	if lay.groups != nil {
+		lay.groups.sum = sum
+	}
 	wopts := workbookOptions(cfg, threshold, ev, sheet, sum)
 	wopts.Format, wopts.SheetName = cfg.format, resultSheetName(tables)
 	w, done, err := createOutput(cfg, out, wopts)
@@ -174,6 +183,7 @@ func runEval(cfg evalConfig) error {
 	if err := w.Close(); err != nil {
 		return cli.Exit(fmt.Sprintf("%s: %v", out.name(), err), exitUsage)
 	}
+	lay.groups.noteDropped(cfg.stderr)
 	sample := len(cfg.inputs) == 0
 	if !cfg.quiet {
 		reportRun(cfg.stderr, counts, w, out.name(), sample)
@@ -321,6 +331,9 @@ func createOutput(cfg evalConfig, out output, wopts writers.Options) (w writers.
 func reportRun(stderr io.Writer, counts statusCounts, w writers.Writer, name string, sample bool) {
 	fmt.Fprintf(stderr, "riskbatch: %d rows: %d ok, %d partial, %d error → %s\n",
 		counts.total(), counts[evaluate.StatusOK], counts[evaluate.StatusPartial], counts[evaluate.StatusError], name)
+	if n := counts[evaluate.StatusTotal]; n > 0 {
+		fmt.Fprintf(stderr, "riskbatch: %s appended after the rows (status total)\n", plural(n, "dataset total"))
+	}
 	if sample {
 		fmt.Fprintln(stderr, "riskbatch: this was the built-in sample; its error rows are invalid on purpose, to show how bad cells are reported")
 	}
@@ -355,6 +368,8 @@ type evalLayout struct {
 	*layout.Layout
 	// passThrough skips evaluation (status ok, outputs empty).
 	passThrough bool
+	// groups are the input's dataset groups (groups.go); nil for none.
+	groups *datasetGroups
 }
 
 // newLayout builds the output layout of tables evaluated by ev.
@@ -382,7 +397,8 @@ type batch struct {
 	status  []evaluate.Status
 	// cells holds the cells of out, one row after another: taken from the
 	// flow's spare buffers and given back once the batch is written.
-	cells []table.Cell
+	cells   []table.Cell
+	members []evaluate.Member // with --sorted-groups: each row's dataset group member
 }
 
 // batchRows is the most rows of a batch.
@@ -560,6 +576,9 @@ func (lay *evalLayout) readBatches(f *flow, tables []readers.Table, read *atomic
 				f.readErr <- err
 				return
 			}
+			if lay.groups.dropRow(ti, row.Cells) {
+				continue
+			}
 			b.rows = append(b.rows, row)
 			b.errs = append(b.errs, err)
 			if len(b.rows) >= limit {
@@ -590,6 +609,14 @@ func (lay *evalLayout) writeInOrder(f *flow, w writers.Writer, progress *progres
 	next := 0
 	written := 0
 	var writeErr error
+	// emit writes a row riskbatch adds: a dataset's total.
+	emit := func(cells []table.Cell, st evaluate.Status) error {
+		err := w.Write(cells)
+		counts[st]++
+		sum.add(written, cells, st)
+		written++
+		return err
+	}
 collect:
 	for {
 		var b *batch
@@ -614,6 +641,11 @@ collect:
 			next++
 			<-f.slots
 			for i, cells := range nb.out {
+				if writeErr == nil && lay.groups != nil {
+					if writeErr = lay.groups.beforeRow(nb, i, emit); writeErr != nil {
+						f.stopReading()
+					}
+				}
 				if writeErr == nil {
 					if err := lay.write(w, nb, i, cells); err != nil {
 						writeErr = err
@@ -628,6 +660,9 @@ collect:
 			progress.update(int64(written), nb.read)
 		}
 	}
+	if order, ok := errors.AsType[*groupOrderError](writeErr); ok {
+		return counts, order
+	}
 	if writeErr != nil {
 		return counts, fmt.Errorf("writing the output: %w", writeErr)
 	}
@@ -636,6 +671,11 @@ collect:
 	}
 	select {
 	case err := <-f.readErr:
+		if err == nil && lay.groups != nil {
+			if err = lay.groups.finish(emit); err != nil {
+				err = fmt.Errorf("writing the output: %w", err)
+			}
+		}
 		return counts, err
 	default:
 		return counts, nil // the reader stopped early: only on quit or ctx, handled above
@@ -666,6 +706,9 @@ func (lay *evalLayout) evaluate(b *batch, flat []table.Cell) {
 			b.status[i] = evaluate.StatusOK
 		} else {
 			b.status[i] = lay.Row(b.tableNo, b.source, row.Cells, b.errs[i], out)
+		}
+		if lay.groups != nil {
+			lay.groups.mark(b, i, out, b.status[i])
 		}
 		b.out[i] = out
 	}

@@ -13,19 +13,22 @@ import (
 )
 
 // `riskbatch` alone evaluates the built-in sample (sampleWorkbook: exit 0)
-// and writes every row of it, each with the status its note promises.
+// and writes every row of it, each with the status its note promises, and
+// then the total row of its one dataset, census-2030.
 func TestSampleRun(t *testing.T) {
 	header, rows := readAll(t, sampleWorkbook(t))
 	_, sample := samples.Releases()
-	if len(rows) != len(sample) {
-		t.Fatalf("%d rows, want the sample's %d", len(rows), len(sample))
+	if len(rows) != len(sample)+1 {
+		t.Fatalf("%d rows, want the sample's %d and a total", len(rows), len(sample))
 	}
 	// The sample's notes say which rows are invalid on purpose and which
 	// lack a baseline; every other row must evaluate fully.
 	st, msg, note := column(header, "status"), column(header, "message"), column(header, "note")
-	for _, r := range rows {
+	for i, r := range rows {
 		want := "ok"
 		switch {
+		case i == len(sample):
+			want = "total"
 		case strings.HasPrefix(r[note], "Deliberately invalid"):
 			want = "error"
 		case strings.Contains(r[note], "status partial"):
@@ -39,7 +42,9 @@ func TestSampleRun(t *testing.T) {
 
 // CSV → XLSX → Parquet → CSV keeps every input column and row; the output
 // columns are recomputed at each step and agree. On the sample release
-// table (by default without its DP-SGD rows: sampleReleases).
+// table (by default without its DP-SGD rows: sampleReleases), whose
+// dataset census-2030 adds a total row: each step drops the total the
+// step before wrote and writes it again, so there is one at every step.
 func TestRoundTrips(t *testing.T) {
 	dir := t.TempDir()
 	src := sampleReleases(t, dir)
@@ -56,15 +61,15 @@ func TestRoundTrips(t *testing.T) {
 			t.Fatalf("%s → %s: exit %d (%s), want 1: the sample has error rows", s.in, s.out, code, stderr)
 		}
 		header, rows := readAll(t, s.out)
-		if len(rows) != len(inRows) {
-			t.Fatalf("%s: %d rows, want %d", s.out, len(rows), len(inRows))
+		if len(rows) != len(inRows)+1 {
+			t.Fatalf("%s: %d rows, want %d and a total", s.out, len(rows), len(inRows))
 		}
 		for j, name := range inHeader {
 			k := column(header, name)
 			if k != j {
 				t.Fatalf("%s: input column %q at %d, want %d", s.out, name, k, j)
 			}
-			for i := range rows {
+			for i := range inRows {
 				if !sameValue(rows[i][k], inRows[i][j]) {
 					t.Errorf("%s row %d %s = %q, input %q", s.out, i+2, name, rows[i][k], inRows[i][j])
 				}

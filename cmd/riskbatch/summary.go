@@ -28,8 +28,9 @@ type summary struct {
 	label    int // output index of the id column, or -1
 	statusAt int
 	sheet    *evaluate.SheetBinding
-	shading  []string // how the workbook shades its advantage columns, in lines; none when it does not
 	audits   auditSummary
+	shading  []string   // how the workbook shades its advantage columns, in lines; none when it does not
+	groups   [][]string // the dataset totals, one line each (summary_groups.go)
 }
 
 // topReleases is how many of the riskiest releases the Summary lists.
@@ -192,6 +193,7 @@ func (s *summary) rows() [][]string {
 			[]string{"the gap between the lines is fdp_advantage. Data: the " + writers.CurvesSheetName + " sheet."})
 	}
 	out = append(out, s.audits.lines()...)
+	out = append(out, s.groupRows()...)
 	if len(s.shading) > 0 {
 		out = append(out, []string{""})
 		for _, l := range s.shading {

@@ -18,3 +18,17 @@ func OpenXLSX(t testing.TB, path string) *excelize.File {
 	t.Cleanup(func() { _ = f.Close() })
 	return f
 }
+
+// StyleOf returns the style of a workbook's cell.
+func StyleOf(t testing.TB, f *excelize.File, sheet, ref string) *excelize.Style {
+	t.Helper()
+	id, err := f.GetCellStyle(sheet, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := f.GetStyle(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

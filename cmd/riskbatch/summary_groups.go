@@ -1,0 +1,33 @@
+package main
+
+import (
+	"strconv"
+
+	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// addGroup lists a dataset's total on the Summary sheet: its dataset, its
+// rows (all, and those composed) and its fdp_worst_advantage. The list has
+// one line per dataset (memory per group, as the totals).
+func (s *summary) addGroup(t *evaluate.Total) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	worst := ""
+	if c := t.WorstAdvantage(); c.Kind == table.Number {
+		worst = strconv.FormatFloat(c.Num, 'g', -1, 64)
+	}
+	s.groups = append(s.groups, []string{t.Dataset, strconv.Itoa(t.Rows), strconv.Itoa(t.Composed), worst})
+}
+
+// groupRows are the Summary's lines on the dataset totals: none when the
+// input has no dataset column.
+func (s *summary) groupRows() [][]string {
+	if len(s.groups) == 0 {
+		return nil
+	}
+	out := [][]string{{""},
+		{"Datasets: the rows of each dataset composed into one total row (status total) after the input's rows:"},
+		{"dataset", "rows", "composed", "fdp_worst_advantage"}}
+	return append(out, s.groups...)
+}
