@@ -145,7 +145,11 @@ func (b *builder) addBatch(ti int, t Batches, bt Batch, at []int) error {
 			continue
 		}
 		c.ids = slices.Grow(c.ids[:0], n)[:n]
-		k, err := bt.IDs(at[ci], Values{c.in, c.keepEmpty}, c.ids)
+		vals := Values{c.in, c.keepEmpty}
+		if b.countCol >= 0 {
+			vals.in = c.stagedValues()
+		}
+		k, err := bt.IDs(at[ci], vals, c.ids)
 		if err != nil && (k < limit || (k == limit && c.idx[ti] < limitCol)) {
 			limit, limitCol, limitErr = k, c.idx[ti], err
 		}
@@ -255,9 +259,52 @@ func (b *builder) addBatchRow(ti int, t Batches, bt Batch, at []int, i int) erro
 		}
 		// A value's id is neither noID nor that of "" (see Values).
 		id := c.ids[i]
+		if c.staged != nil {
+			id = c.inID(id)
+		}
 		c.vid, c.present = id, id != noID && id != c.in.emptyID
 		c.over = c.present && c.in.over(id)
 	}
 	b.count(ti, pos.Row, w)
 	return nil
+}
+
+// stagedValues returns the interner that numbers a column's values in
+// batches when the build has a count column.
+//
+// The ids of in follow the order in which values are first counted, and
+// that order matters: a default attribute is dropped at the first record
+// with more than MaxCategories values (interner.over), and the entropy of
+// a marginal is summed in id order. Row by row, a row whose count is 0 is
+// not counted and its values are not numbered; a batch numbers the values
+// of all its rows before their counts are read. So the batch numbers them
+// in staged, and a value gets its id in in only when a record with it is
+// counted (inID), in row order, as row by row.
+func (c *column) stagedValues() *interner {
+	if c.staged == nil {
+		c.staged = newInterner()
+	}
+	return c.staged
+}
+
+// inID returns the id in c.in of the value of staged id v (noID for
+// noID), numbering the value in c.in if new.
+func (c *column) inID(v uint32) uint32 {
+	if v == noID {
+		return noID
+	}
+	if int(v) >= len(c.toIn) {
+		c.toIn = append(c.toIn, make([]uint32, int(v)+1-len(c.toIn))...)
+	}
+	if id := c.toIn[v]; id != 0 {
+		return id - 1
+	}
+	var id uint32
+	if v == c.staged.emptyID {
+		id = c.in.empty()
+	} else {
+		id = c.in.idString(c.staged.vals[v])
+	}
+	c.toIn[v] = id + 1
+	return id
 }

@@ -68,6 +68,12 @@ type column struct {
 	present   bool      // this row's cell is not empty
 	over      bool      // the column has more than MaxCategories values by this row
 	ids       []uint32  // value ids of the rows of a batch (see readBatches)
+	// With a count column, a batch's value ids are those of staged, which
+	// numbers the values of every row, and toIn maps them to ids of in
+	// (1 + the id, or 0 before the first record with the value is
+	// counted): see stagedIDs.
+	staged *interner
+	toIn   []uint32
 }
 
 // knownCells numbers the combinations of known values (cells).
