@@ -382,6 +382,12 @@ func (c *ComposedApprox) EpsilonAt(deltaTotal float64) float64 {
 	}
 	top := float64(c.k) * c.eps
 	if infeasible(top) {
+		if c.delta == 0 {
+			// k pure ε-DP steps: the privacy loss never exceeds kε, so
+			// δ(kε) = 0 exactly, below the floor LogDeltaAt certifies
+			// (composeDropLn).
+			return top
+		}
 		return math.Inf(1)
 	}
 	_, hi := numeric.BracketFloats(infeasible, 0, top)

@@ -464,3 +464,33 @@ func BenchmarkComposeApprox10k(b *testing.B) {
 		_ = c.Advantage(0.1)
 	}
 }
+
+// k steps of a pure ε-DP mechanism compose to exactly kε at δ = 0 (the
+// privacy loss never exceeds kε), which EpsilonAt(0) must return rather
+// than +Inf: LogDeltaAt never certifies a δ below its floor for dropped
+// mass, so the search alone finds no ε at δ = 0. Values, for each k and ε,
+// that any δ > 0 needs no more than kε either.
+func TestComposedApproxPureAtDeltaZero(t *testing.T) {
+	for _, k := range []int{1, 2, 3, 10, 1000} {
+		for _, eps := range []float64{1e-6, 0.1, 1, 5} {
+			c, err := NewComposedApprox(eps, 0, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := c.EpsilonAt(0), float64(k)*eps; got != want {
+				t.Errorf("k = %d, ε = %g: EpsilonAt(0) = %v, want kε = %v", k, eps, got, want)
+			}
+			if got := c.EpsilonAt(1e-9); !(got <= float64(k)*eps) {
+				t.Errorf("k = %d, ε = %g: EpsilonAt(1e-9) = %v, above kε", k, eps, got)
+			}
+		}
+	}
+	// With δ > 0 per step, no ε holds at δ_total = 0.
+	c, err := NewComposedApprox(1, 1e-6, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.EpsilonAt(0); !math.IsInf(got, 1) {
+		t.Errorf("ε = 1, δ = 1e-6, k = 3: EpsilonAt(0) = %v, want +Inf", got)
+	}
+}
