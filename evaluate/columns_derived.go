@@ -13,10 +13,9 @@ import (
 // they are empty, without a message, on rows that state the parameter
 // itself.
 func derivedColumns() []OutputColumn {
-	return []OutputColumn{
+	return sharing("derived", derivedBrief, derivedSource, []OutputColumn{
 		{
-			Name: "derived_laplace_scale", Family: "derived", Format: table.Real,
-			Brief: derivedBrief, Source: derivedSource,
+			Name: "derived_laplace_scale", Format: table.Real,
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismLaplace}, Asks: AskStatedScale},
 			Meaning:  "the Laplace noise scale b of a laplace row stated by its epsilon: the b its exact curve is computed from (through ε = sensitivity/b)",
 			Formula:  "b = sensitivity/ε (sensitivity: L1, default 1)",
@@ -31,8 +30,7 @@ func derivedColumns() []OutputColumn {
 			},
 		},
 		{
-			Name: "derived_sigma", Family: "derived", Format: table.Real,
-			Brief: derivedBrief, Source: derivedSource,
+			Name: "derived_sigma", Format: table.Real,
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismGaussian}, Asks: AskStatedSigma},
 			Meaning:  "the noise standard deviation σ of a gaussian row stated by epsilon and delta, calibrated as its calibration column says: the σ every Gaussian column of the row (and pmp_data) is computed from, with μ = sensitivity/σ",
 			Formula:  "analytic (default): the smallest σ with Φ(Δ/(2σ) − εσ/Δ) − e^ε·Φ(−Δ/(2σ) − εσ/Δ) ≤ δ, rounded down (a smaller σ is the pessimistic side); classic: σ = Δ·√(2 ln(1.25/δ))/ε, rounded down, which guarantees (ε, δ)-DP only for ε < 1 (the row's message warns at ε ≥ 1)",
@@ -44,8 +42,7 @@ func derivedColumns() []OutputColumn {
 			},
 		},
 		{
-			Name: "derived_sample_rate", Family: "derived", Format: table.Probability,
-			Brief: derivedBrief, Source: derivedSource,
+			Name: "derived_sample_rate", Format: table.Probability,
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: AskBatchSize},
 			Meaning:  "the Poisson sampling probability q of a dpsgd row stated by batch_size and dataset_size: the q its accountant uses",
 			Formula:  "q = batch_size/dataset_size",
@@ -57,8 +54,7 @@ func derivedColumns() []OutputColumn {
 			},
 		},
 		{
-			Name: "derived_steps", Family: "derived", Format: table.Count,
-			Brief: derivedBrief, Source: derivedSource,
+			Name: "derived_steps", Format: table.Count,
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: AskEpochs},
 			Meaning:  "the number of DP-SGD steps of a dpsgd row stated by epochs: the steps its accountant composes",
 			Formula:  "steps = ⌈epochs·dataset_size/batch_size⌉, computed exactly",
@@ -69,7 +65,7 @@ func derivedColumns() []OutputColumn {
 				return float64(r.derivedSteps), skip{}
 			},
 		},
-	}
+	})
 }
 
 // The summary of the README's column table that the derived columns share.

@@ -111,10 +111,9 @@ func fdpColumns() []OutputColumn {
 // largest ε or μ, and the smallest σ, that keep the advantage within
 // target_advantage.
 func fdpTargetColumns() []OutputColumn {
-	return []OutputColumn{
+	return sharing("fdp", fdpTargetBrief, fdpTargetSource, []OutputColumn{
 		{
-			Name: "fdp_eps_for_target", Family: "fdp", Format: table.Real,
-			Brief: fdpTargetBrief, Source: fdpTargetSource,
+			Name: "fdp_eps_for_target", Format: table.Real,
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismPure, MechanismApprox, MechanismLaplace}, Only: OnlyOneComposition, Asks: AskTarget},
 			Meaning:  "the largest ε whose advantage bound stays at or below target_advantage: at the row's baseline when it has one, else in the worst case (for laplace rows: ε = sensitivity/b of the Laplace curve)",
 			Formula:  "inverse of fdp_advantage (with a baseline) or fdp_worst_advantage (without) in ε, at the row's δ; closed-form inverse (derived), checked against the rounded forward bound",
@@ -138,8 +137,7 @@ func fdpTargetColumns() []OutputColumn {
 			},
 		},
 		{
-			Name: "fdp_mu_for_target", Family: "fdp", Format: table.Real,
-			Brief: fdpTargetBrief, Source: fdpTargetSource,
+			Name: "fdp_mu_for_target", Format: table.Real,
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismGaussian, MechanismGDP}, Asks: AskTarget},
 			Meaning:  "the largest μ (Gaussian DP) whose advantage bound stays at or below target_advantage: at the row's baseline when it has one, else in the worst case; on a row of several compositions, the μ of each step (what the row's mu would be)",
 			Formula:  "μ = Φ⁻¹(1 − b) − Φ⁻¹(1 − b − A) at baseline b; μ = 2Φ⁻¹((1 + A)/2) in the worst case; divided by √compositions (c steps of G_μ compose to G_{μ√c})",
@@ -155,8 +153,7 @@ func fdpTargetColumns() []OutputColumn {
 			},
 		},
 		{
-			Name: "fdp_sigma_for_target", Family: "fdp", Format: table.Real, Round: RoundUp,
-			Brief: fdpTargetBrief, Source: fdpTargetSource,
+			Name: "fdp_sigma_for_target", Format: table.Real, Round: RoundUp,
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismGaussian}, Asks: AskTarget},
 			Meaning:  "the smallest noise standard deviation σ whose advantage bound stays at or below target_advantage, for the row's sensitivity, per step of the row's compositions (what the row's sigma would be)",
 			Formula:  "σ = sensitivity/μ with μ as in fdp_mu_for_target (per step)",
@@ -178,7 +175,7 @@ func fdpTargetColumns() []OutputColumn {
 				return r.sensitiv / mu, skip{}
 			},
 		},
-	}
+	})
 }
 
 // muForTarget returns the largest per-step μ of the row's Gaussian
@@ -208,7 +205,7 @@ func (r *Release) muForTarget() (float64, skip) {
 // fdpNoiseColumns calibrate the noise of a DP-SGD row to target_advantage,
 // under PLD and RDP accounting.
 func fdpNoiseColumns() []OutputColumn {
-	return []OutputColumn{
+	return append([]OutputColumn{
 		{
 			Name: "fdp_noise_for_target", Family: "fdp", Format: table.Real,
 			Brief: "the smallest DP-SGD noise multiplier that keeps the advantage ≤ `target_advantage` (at the baseline, or in the worst case), PLD accounting", Source: "Kulynych et al. 2025, §4.2",
@@ -222,9 +219,9 @@ func fdpNoiseColumns() []OutputColumn {
 				return r.noiseForTarget(false)
 			},
 		},
+	}, sharing("fdp", fdpNoiseRDPBrief, fdpNoiseRDPSource, []OutputColumn{
 		{
-			Name: "fdp_noise_for_target_rdp", Family: "fdp", Format: table.Real,
-			Brief: fdpNoiseRDPBrief, Source: fdpNoiseRDPSource,
+			Name: "fdp_noise_for_target_rdp", Format: table.Real,
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: AskTarget},
 			Meaning:  "comparison: fdp_noise_for_target under RDP accounting, the conservative accountant most published DP-SGD guarantees use",
 			Formula:  "bisection on 1/σ of the RDP-based curve's 1 − f(b) − b (or η) (the optimal RDP → f-DP conversion over dp_accounting's 156 orders), returning the conservative end",
@@ -236,8 +233,7 @@ func fdpNoiseColumns() []OutputColumn {
 			},
 		},
 		{
-			Name: "fdp_noise_reduction", Family: "fdp", Format: table.Probability,
-			Brief: fdpNoiseRDPBrief, Source: fdpNoiseRDPSource,
+			Name: "fdp_noise_reduction", Format: table.Probability,
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: AskTarget},
 			Meaning:  "the share of noise that tight (PLD) accounting saves over RDP accounting for the same risk target (Kulynych et al.'s \"≈ 20% less noise\")",
 			Formula:  "1 − fdp_noise_for_target / fdp_noise_for_target_rdp",
@@ -256,16 +252,15 @@ func fdpNoiseColumns() []OutputColumn {
 				return 1 - tight/loose, skip{}
 			},
 		},
-	}
+	})...)
 }
 
 // psoColumns are the predicate singling-out bounds of Kulynych et al.
 // (§4.1, App. B and F).
 func psoColumns() []OutputColumn {
-	return []OutputColumn{
+	return sharing("fdp", psoBrief, psoSource, []OutputColumn{
 		{
-			Name: "spso_success", Family: "fdp", Format: table.Probability,
-			Brief: psoBrief, Source: psoSource,
+			Name: "spso_success", Format: table.Probability,
 			Applies: Applies{Asks: AskWeight},
 			Sheet: SheetForm{Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
 				return x.success(x.curve(), x.ref(FieldPredicateWeight)).s
@@ -280,8 +275,7 @@ func psoColumns() []OutputColumn {
 			},
 		},
 		{
-			Name: "pso_baseline", Family: "fdp", Format: table.Probability,
-			Brief: psoBrief, Source: psoSource,
+			Name: "pso_baseline", Format: table.Probability,
 			Applies: Applies{Asks: AskRecords},
 			Sheet: SheetForm{Rows: sheetRowsAll, formula: func(x *sheetRow) string {
 				n, w := x.ref(FieldRecords), x.ref(FieldPredicateWeight)
@@ -298,8 +292,7 @@ func psoColumns() []OutputColumn {
 			},
 		},
 		{
-			Name: "pso_cohen_nissim", Family: "fdp", Format: table.Probability,
-			Brief: psoBrief, Source: psoSource,
+			Name: "pso_cohen_nissim", Format: table.Probability,
 			Applies: Applies{Asks: AskRecords, Requires: NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				n, e, w := x.ref(FieldRecords), x.eps(), x.ref(FieldPredicateWeight)
@@ -316,8 +309,7 @@ func psoColumns() []OutputColumn {
 			},
 		},
 		{
-			Name: "pso_fdp", Family: "fdp", Format: table.Probability,
-			Brief: psoBrief, Source: psoSource,
+			Name: "pso_fdp", Format: table.Probability,
 			Applies: Applies{Asks: AskRecords},
 			Sheet: SheetForm{Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
 				return form("MIN(1,$1*$2)", x.ref(FieldRecords), x.output("spso_success"))
@@ -331,7 +323,7 @@ func psoColumns() []OutputColumn {
 				return bound.PSOFDP(r.Curve, r.Records, r.Weight), skip{}
 			},
 		},
-	}
+	})
 }
 
 // The summaries of the README's column table that several columns share.
@@ -351,10 +343,9 @@ const (
 // reroColumns are the reconstruction-robustness comparators of Balle et
 // al., from pure ε-DP, Rényi DP and zCDP.
 func reroColumns() []OutputColumn {
-	return []OutputColumn{
+	return sharing("rero", reroBrief, reroSource, []OutputColumn{
 		{
-			Name: "rero_eps", Family: "rero", Format: table.Probability,
-			Brief: reroBrief, Source: reroSource,
+			Name: "rero_eps", Format: table.Probability,
 			Applies: Applies{Mechanisms: pureMechanisms(), Only: OnlyPure, Requires: NeedBaseline},
 			Sheet: SheetForm{Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 				return form("MIN(1,EXP($1)*$2)", x.pureEps(), x.base())
@@ -369,8 +360,7 @@ func reroColumns() []OutputColumn {
 			},
 		},
 		{
-			Name: "rero_rdp", Family: "rero", Format: table.Probability,
-			Brief: reroBrief, Source: reroSource,
+			Name: "rero_rdp", Format: table.Probability,
 			Applies: Applies{Mechanisms: []Mechanism{MechanismGaussian, MechanismGDP, MechanismZCDP, MechanismRDP, MechanismDPSGD, MechanismMarginals}, Requires: NeedBaseline},
 			Sheet: SheetForm{Rows: sheetRowsRDP, formula: func(x *sheetRow) string {
 				return x.reroRDP()
@@ -388,8 +378,7 @@ func reroColumns() []OutputColumn {
 			},
 		},
 		{
-			Name: "rero_zcdp", Family: "rero", Format: table.Probability,
-			Brief: reroBrief, Source: reroSource,
+			Name: "rero_zcdp", Format: table.Probability,
 			Applies: Applies{Mechanisms: []Mechanism{MechanismGaussian, MechanismGDP, MechanismZCDP, MechanismMarginals}, Requires: NeedBaseline},
 			Sheet: SheetForm{Rows: sheetRowsRho, formula: func(x *sheetRow) string {
 				return x.reroZCDP()
@@ -403,7 +392,7 @@ func reroColumns() []OutputColumn {
 				return bound.ReRoZCDP(r.rho, r.Baseline), skip{}
 			},
 		},
-	}
+	})
 }
 
 // The summaries of the README's column table that several columns share.
@@ -467,10 +456,9 @@ func epsDeltaAdvantageSheet() SheetForm {
 // dpsgdColumns compare the PLD accounting of a dpsgd row with RDP
 // accounting, and say how exact the PLD accountant is.
 func dpsgdColumns() []OutputColumn {
-	return []OutputColumn{
+	return append(sharing("dpsgd", dpsgdRDPBrief, dpsgdRDPSource, []OutputColumn{
 		{
-			Name: "eps_at_delta_rdp", Family: "dpsgd", Format: table.Real,
-			Brief: dpsgdRDPBrief, Source: dpsgdRDPSource,
+			Name: "eps_at_delta_rdp", Format: table.Real,
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Requires: NeedDelta},
 			Meaning:  "comparison: eps_at_delta of a dpsgd row under RDP accounting",
 			Formula:  "min over dp_accounting's 156 orders α of ε_α + ln((α−1)/α) − (ln δ + ln α)/(α − 1), ε_α the composed RDP of the Poisson-subsampled Gaussian",
@@ -482,8 +470,7 @@ func dpsgdColumns() []OutputColumn {
 			},
 		},
 		{
-			Name: "fdp_advantage_rdp", Family: "dpsgd", Format: table.Probability,
-			Brief: dpsgdRDPBrief, Source: dpsgdRDPSource,
+			Name: "fdp_advantage_rdp", Format: table.Probability,
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Requires: NeedBaseline},
 			Meaning:  "comparison: fdp_advantage of a dpsgd row under RDP accounting",
 			Formula:  "1 − f(baseline) − baseline for the optimal conversion of the composed RDP curve (Zhu, Dong & Wang 2022)",
@@ -495,8 +482,7 @@ func dpsgdColumns() []OutputColumn {
 			},
 		},
 		{
-			Name: "fdp_worst_advantage_rdp", Family: "dpsgd", Format: table.Probability, Round: RoundUp,
-			Brief: dpsgdRDPBrief, Source: dpsgdRDPSource,
+			Name: "fdp_worst_advantage_rdp", Format: table.Probability, Round: RoundUp,
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}},
 			Meaning:  "comparison: fdp_worst_advantage of a dpsgd row under RDP accounting",
 			Formula:  "η = max_α (1 − f(α) − α) for the optimal conversion of the composed RDP curve",
@@ -507,9 +493,9 @@ func dpsgdColumns() []OutputColumn {
 				return r.rdp.WorstAdvantage(), skip{}
 			},
 		},
+	}), sharing("dpsgd", pldBrief, pldSource, []OutputColumn{
 		{
-			Name: "pld_error", Family: "dpsgd", Format: table.Probability, Round: RoundUp,
-			Brief: pldBrief, Source: pldSource,
+			Name: "pld_error", Format: table.Probability, Round: RoundUp,
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}},
 			Meaning:  "how much the PLD accountant's δ(ε) may exceed the exact δ(ε) of the continuous mechanism, for every ε; the same bounds the excess of fdp_advantage, fdp_worst_advantage and 1 − fdp_success of dpsgd rows (the accountant is pessimistic, so its values are never below the exact ones)",
 			Formula:  "discretisation (twice the largest difference between δ on a grid twice as coarse and δ on the grid used, at the grid points and midway between them: connect-the-dots error falls as the square of the grid step where δ is smooth and as the grid step at its kinks, so this covers both) + floating-point round-off (a rigorous bound) + the tail mass moved to an infinite loss",
@@ -525,8 +511,7 @@ func dpsgdColumns() []OutputColumn {
 			}),
 		},
 		{
-			Name: "pld_grid_step", Family: "dpsgd", Format: table.Real,
-			Brief: pldBrief, Source: pldSource,
+			Name: "pld_grid_step", Format: table.Real,
 			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}},
 			Meaning:  "the grid step h of the PLD accountant's privacy-loss grid (chosen per row: a thirtieth of one step's privacy-loss standard deviation, coarsened so that the composed grid stays near 2^17 points, refined to at least 2^13 points down to s/300 when the composition is small)",
 			Formula:  "h = s/30, s² the step-weighted mean variance of one step's privacy loss",
@@ -535,7 +520,7 @@ func dpsgdColumns() []OutputColumn {
 			Assumes:  "add/remove neighbours",
 			compute:  fromPLD(func(a *pld.PLD) (float64, skip) { return a.GridStep(), skip{} }),
 		},
-	}
+	})...)
 }
 
 // fromPLD computes a column from the row's PLD accountant, and skips the

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/evaluate/bound"
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -122,21 +123,12 @@ func TestGBRandomPriorsIndependent(t *testing.T) {
 	rng := rand.New(rand.NewSource(60))
 	for i := 0; i < 500; i++ {
 		m := 2 + rng.Intn(40)
-		p := make([]float64, m)
-		var sum float64
-		for j := range p {
-			p[j] = math.Pow(rng.Float64(), 1+3*rng.Float64())
-			if rng.Intn(10) == 0 {
-				p[j] = 0
-			}
-			sum += p[j]
-		}
-		if sum == 0 {
+		p := approx.RandomPrior(rng, m, 10, func() float64 { return math.Pow(rng.Float64(), 1+3*rng.Float64()) })
+		if p == nil {
 			continue
 		}
 		hi, lo, sq := 0.0, 1.0, 0.0
 		for j := range p {
-			p[j] /= sum
 			hi, lo, sq = math.Max(hi, p[j]), math.Min(lo, p[j]), sq+p[j]*p[j]
 		}
 		st, err := bound.GBPriorStats(p)

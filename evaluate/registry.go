@@ -211,3 +211,12 @@ func withFormat(f table.Format, c OutputColumn) OutputColumn {
 	c.Format = f
 	return c
 }
+
+// sharing gives cols the Family, Brief and Source they share: the columns
+// of one row of the README's column table.
+func sharing(family, brief, source string, cols []OutputColumn) []OutputColumn {
+	for i := range cols {
+		cols[i].Family, cols[i].Brief, cols[i].Source = family, brief, source
+	}
+	return cols
+}

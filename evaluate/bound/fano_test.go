@@ -538,19 +538,10 @@ func TestFanoRandomizedResponseMIBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewSource(4))
 	for trial := 0; trial < 200; trial++ {
 		k := 2 + rng.Intn(12)
-		p := make([]float64, k)
-		var s float64
-		for i := range p {
-			p[i] = rng.ExpFloat64()
-			if rng.Intn(5) == 0 {
-				p[i] = 0
-			}
-			s += p[i]
-		}
-		if s == 0 {
+		p := approx.RandomPrior(rng, k, 5, rng.ExpFloat64)
+		if p == nil {
 			continue
 		}
-		approx.Normalise(p)
 		eps := []float64{0.01, 0.3, 1, 3, 8}[trial%5]
 		kf := float64(k)
 		a := math.Exp(eps) / (math.Exp(eps) + kf - 1)

@@ -129,14 +129,7 @@ func (c *arrowColumn) ids(vals build.Values, ids []uint32) (int, error) {
 	case *array.Dictionary:
 		return c.dictionaryIDs(a, vals, ids)
 	case *array.String:
-		for i := range ids {
-			if a.IsNull(i) {
-				ids[i] = vals.Empty()
-			} else {
-				ids[i] = vals.Text(a.Value(i))
-			}
-		}
-		return len(ids), nil
+		return valueIDs(a, vals, ids, func(i int) uint32 { return vals.Text(a.Value(i)) })
 	case *array.Int64:
 		return numberIDs(c, a, a.Int64Values(), vals, ids, intKey[int64], formatInt)
 	case *array.Int32:
@@ -156,14 +149,7 @@ func (c *arrowColumn) ids(vals build.Values, ids []uint32) (int, error) {
 	case *array.Float32:
 		return numberIDs(c, a, a.Float32Values(), vals, ids, float32Key, formatFloat32)
 	case *array.Boolean:
-		for i := range ids {
-			if a.IsNull(i) {
-				ids[i] = vals.Empty()
-			} else {
-				ids[i] = c.id(vals, boolKey(a.Value(i)), formatBool)
-			}
-		}
-		return len(ids), nil
+		return valueIDs(a, vals, ids, func(i int) uint32 { return c.id(vals, boolKey(a.Value(i)), formatBool) })
 	}
 	for i := range ids {
 		cell, err := c.cell(i)
@@ -171,6 +157,19 @@ func (c *arrowColumn) ids(vals build.Values, ids []uint32) (int, error) {
 			return i, err
 		}
 		ids[i] = vals.Cell(cell)
+	}
+	return len(ids), nil
+}
+
+// valueIDs sets ids[i] to the id of the empty value where row i of a is
+// null, and to id(i) elsewhere.
+func valueIDs(a arrow.Array, vals build.Values, ids []uint32, id func(i int) uint32) (int, error) {
+	for i := range ids {
+		if a.IsNull(i) {
+			ids[i] = vals.Empty()
+		} else {
+			ids[i] = id(i)
+		}
 	}
 	return len(ids), nil
 }
