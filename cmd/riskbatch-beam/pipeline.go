@@ -191,6 +191,10 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) (*Plan, error) {
 				done()
 				return nil, fmt.Errorf("%s: %w", layout.SourceName(t), err)
 			}
+			if err := refuseDatasets(ev, t.Columns()); err != nil {
+				done()
+				return nil, fmt.Errorf("%s: %w", layout.SourceName(t), err)
+			}
 			headers = append(headers, tableHeader{Path: t.File(), SheetOf: t.Sheet(), Header: cols})
 		}
 		done()
@@ -573,6 +577,20 @@ func removeTempDir(ctx context.Context, dir string) error {
 	}
 	if isLocal(dir) {
 		return remove(ctx, filepath.FromSlash(dir))
+	}
+	return nil
+}
+
+// refuseDatasets refuses a table with a dataset column: its rows compose
+// into total rows, each needing every row of its group, which riskbatch
+// eval computes (two passes over the input) and the pipeline, whose
+// workers each see part of the rows, does not. Without the refusal the
+// totals and the dataset_worst_advantage marks would be missing silently.
+func refuseDatasets(ev *evaluate.Evaluator, cols []table.Column) error {
+	for _, c := range cols {
+		if f, ok := ev.Vocabulary().Lookup(c.Name); ok && f == evaluate.FieldDataset {
+			return fmt.Errorf("column %s groups rows into datasets whose releases compose into total rows, which the Beam pipeline does not compute: run riskbatch eval on this file, or remove the column", c.Name)
+		}
 	}
 	return nil
 }

@@ -187,6 +187,7 @@ func TestBuildRefuses(t *testing.T) {
 	os.WriteFile("ok.csv", []byte("epsilon\n1\n"), 0o644)
 	os.WriteFile("out-00000-of-00001.csv", []byte("epsilon\n1\n"), 0o644)
 	os.WriteFile("badpriors.csv", []byte("prior,p\nk,2\n"), 0o644)
+	os.WriteFile("groups.csv", []byte("id,sigma,composes_with\na,2,census\n"), 0o644)
 	for _, tc := range []struct {
 		cfg  Config
 		want string
@@ -197,6 +198,8 @@ func TestBuildRefuses(t *testing.T) {
 		{Config{Inputs: []string{"ok.csv"}, Output: "x", Format: "xlsx"}, "csv, tsv or parquet"},
 		{Config{Inputs: []string{"ok.csv"}, Output: "x", Priors: []string{"badpriors.csv"}}, "badpriors.csv"},
 		{Config{Inputs: []string{"ok.csv"}}, "--output"},
+		// Dataset totals need every row of a group: eval computes them.
+		{Config{Inputs: []string{"groups.csv"}, Output: "x"}, "groups.csv: column composes_with groups rows into datasets"},
 		// eval's --max-* limits: a header wider than --max-columns.
 		{Config{Inputs: []string{"dup.csv"}, Output: "x", Limits: readers.Limits{Columns: 1}}, "max-columns"},
 	} {
