@@ -527,14 +527,27 @@ func priorProblem(column, value string, err error) *CellError {
 		}
 		return &CellError{Column: column, Value: ke.Key, Keyed: true, Reason: reason, Err: err}
 	case errors.As(err, &ie):
+		expected := inlineBrief
+		if isList(ie.Text) {
+			expected = listBrief
+		}
 		return &CellError{Column: column, Value: value, Err: err,
-			Reason: fmt.Sprintf("inline prior %s: %s; expected %s", quoteClipped(ie.Text), ie.Problem, inlineBrief)}
+			Reason: fmt.Sprintf("inline prior %s: %s; expected %s", quoteClipped(ie.Text), ie.Problem, expected)}
 	}
 	return &CellError{Column: column, Value: value, Reason: err.Error(), Err: err}
 }
 
 // inlineBrief lists the inline priors for a message.
 const inlineBrief = "uniform(M), zipf(s, N) or zipf(s, N, rank)"
+
+// listBrief is the form of an inline list prior for a message.
+const listBrief = "list(p1, p2, …), each item a probability p in [0, 1] or p x n for n targets"
+
+// isList reports whether an inline prior's text is a list(…).
+func isList(text string) bool {
+	name, _, ok := strings.Cut(strings.TrimSpace(text), "(")
+	return ok && strings.EqualFold(strings.TrimSpace(name), "list")
+}
 
 // countOf writes n with the singular or plural noun: "1 target", "3 targets".
 func countOf(n int, one, many string) string {

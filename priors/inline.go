@@ -10,7 +10,8 @@ import (
 // inlineForms lists the inline priors for error messages.
 const inlineForms = "the inline priors are uniform(M) with a whole number M ≥ 2, " +
 	"zipf(s, N) and zipf(s, N, rank) with an exponent s ≥ 0, a whole domain size N ≥ 2 or inf (then s > 1), " +
-	"and a whole rank from 1 to N"
+	"and a whole rank from 1 to N, and list(p1, p2, …) of per-target probabilities in [0, 1], " +
+	"where an item p x n stands for n targets of prior p"
 
 // InlineError is the error of a malformed inline prior: the text as
 // written and what is wrong with it, so that a caller with little room
@@ -38,12 +39,17 @@ const maxCandidates = 1 << 53
 //     the attacker guesses best by the top rank, p = p(1) = 1/H_{N,s}
 //     (Swanberg et al. 2025, Harmonic);
 //   - zipf(s, N, rank): one target with p = p(rank), the success of a
-//     guess of that rank (e.g. a canary of that rank).
+//     guess of that rank (e.g. a canary of that rank);
+//   - list(p1, p2, …): one target per item, of prior success p_i in
+//     [0, 1], in order, as a prior table's rows would give them; an item
+//     "p x n" stands for n targets of prior p, so that an audit with
+//     inclusion probability π is list(π x m_in, 1−π x m_out) (an "in"
+//     guess succeeds a priori with π, an "out" guess with 1 − π).
 //
 // Names are case-insensitive, spaces are free; M, N and rank may be
 // written as 1e9; N may be inf (also infinity or ∞), which needs s > 1.
 // inline reports whether s is an inline prior at all (it starts with
-// "uniform(" or "zipf("): when it is false, s is a key for a prior table
+// "uniform(", "zipf(" or "list("): when it is false, s is a key for a prior table
 // and err is nil; when it is true and err is not nil, the text is a
 // malformed inline prior and err says the valid forms.
 func ParseInline(s string) (p Prior, inline bool, err error) {
@@ -53,7 +59,7 @@ func ParseInline(s string) (p Prior, inline bool, err error) {
 		return Prior{}, false, nil
 	}
 	name := strings.ToLower(strings.TrimSpace(text[:open]))
-	if name != "uniform" && name != "zipf" {
+	if name != "uniform" && name != "zipf" && name != "list" {
 		return Prior{}, false, nil
 	}
 	fail := func(format string, a ...any) (Prior, bool, error) {
@@ -69,6 +75,9 @@ func ParseInline(s string) (p Prior, inline bool, err error) {
 	args := strings.Split(body, ",")
 	for i := range args {
 		args[i] = strings.TrimSpace(args[i])
+	}
+	if name == "list" {
+		return parseList(s, args)
 	}
 	if name == "uniform" {
 		if len(args) != 1 {
@@ -152,4 +161,44 @@ func formatWhole(v float64) string {
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// parseList reads the items of list(…), written as s: each "p" (one
+// target) or "p x n" (n targets), p in [0, 1] and n a whole number ≥ 1,
+// at most MaxTargets targets in all.
+func parseList(s string, args []string) (Prior, bool, error) {
+	fail := func(format string, a ...any) (Prior, bool, error) {
+		return Prior{}, true, &InlineError{Text: s, Problem: fmt.Sprintf(format, a...)}
+	}
+	p := Prior{source: "inline"}
+	key := make([]string, 0, len(args))
+	for i, item := range args {
+		f := strings.Fields(item)
+		count := 1.0
+		switch {
+		case len(f) == 3 && (strings.EqualFold(f[1], "x") || f[1] == "×"):
+			n, _, err := wholeNumber(f[2], false)
+			if err != nil || n < 1 {
+				return fail("item %d (%q): the count n of \"p x n\" must be a whole number ≥ 1, not %q", i+1, item, f[2])
+			}
+			count = n
+		case len(f) != 1:
+			return fail("item %d (%q) is neither a probability p nor \"p x n\"", i+1, item)
+		}
+		q, err := strconv.ParseFloat(f[0], 64)
+		if err != nil || !(q >= 0 && q <= 1) {
+			return fail("item %d (%q): %q is not a probability in [0, 1]", i+1, item, f[0])
+		}
+		if float64(p.Targets())+count > MaxTargets {
+			return fail("more than %d targets", MaxTargets)
+		}
+		p.add(q, int(count))
+		k := strconv.FormatFloat(q, 'g', -1, 64)
+		if len(f) == 3 {
+			k += " x " + formatWhole(count)
+		}
+		key = append(key, k)
+	}
+	p.key = "list(" + strings.Join(key, ", ") + ")"
+	return p, true, nil
 }

@@ -1,7 +1,9 @@
 package priors_test
 
 import (
+	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,6 +68,49 @@ func TestParseInlineErrors(t *testing.T) {
 		}
 		if !strings.Contains(err.Error(), "uniform(M)") || !strings.Contains(err.Error(), "zipf(s, N, rank)") {
 			t.Errorf("%q: the error does not list the valid forms: %v", s, err)
+		}
+	}
+}
+
+// list(…) gives one target per item, in order, "p x n" n of them; its
+// canonical key writes each item in the shortest form; a bad item is an
+// error that names the item.
+func TestParseInlineList(t *testing.T) {
+	for _, tc := range []struct {
+		in, key string
+		groups  []priors.Group
+	}{
+		{"list(0.3, 0.5, 0.9)", "list(0.3, 0.5, 0.9)", []priors.Group{{P: 0.3, Count: 1}, {P: 0.5, Count: 1}, {P: 0.9, Count: 1}}},
+		{" List( 0.7 x 600 , 0.3 × 4e2 )", "list(0.7 x 600, 0.3 x 400)", []priors.Group{{P: 0.7, Count: 600}, {P: 0.3, Count: 400}}},
+		{"list(0, 1, 1 X 2)", "list(0, 1, 1 x 2)", []priors.Group{{P: 0, Count: 1}, {P: 1, Count: 3}}},
+	} {
+		p, inline, err := priors.ParseInline(tc.in)
+		if err != nil || !inline {
+			t.Errorf("%q: inline %v, %v", tc.in, inline, err)
+			continue
+		}
+		if got := p.Groups(); p.Key() != tc.key || p.Source() != "inline" || !slices.Equal(got, tc.groups) {
+			t.Errorf("%q: key %q, groups %v; want %q, %v", tc.in, p.Key(), got, tc.key, tc.groups)
+		}
+		if _, ok := p.Candidates(); ok {
+			t.Errorf("%q: a list says no number of candidates", tc.in)
+		}
+	}
+	for in, item := range map[string]string{
+		"list()":             `item 1 ("")`,
+		"list(0.5, 1.2)":     `item 2 ("1.2"): "1.2" is not a probability in [0, 1]`,
+		"list(-0.1)":         `item 1 ("-0.1")`,
+		"list(NaN)":          `item 1 ("NaN")`,
+		"list(0.5 x 0)":      `item 1 ("0.5 x 0"): the count n`,
+		"list(0.5 x 2.5)":    `item 1 ("0.5 x 2.5")`,
+		"list(0.5, 0.5 y 3)": `item 2 ("0.5 y 3") is neither`,
+		"list(0.5,)":         `item 2 ("")`,
+		"list(0.5 x 2e9)":    "more than 1000000000 targets",
+	} {
+		_, inline, err := priors.ParseInline(in)
+		var ie *priors.InlineError
+		if !inline || !errors.As(err, &ie) || !strings.Contains(ie.Problem, item) {
+			t.Errorf("%q: inline %v, %v; want an error naming %s", in, inline, err, item)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/xuri/excelize/v2"
 
@@ -19,6 +20,20 @@ type Charts struct {
 	X              []float64
 	Curves         []Curve
 	Plots          []Plot
+	// Bars are clustered bar charts of numbers in the Summary's own table,
+	// drawn after the plots.
+	Bars []Bars
+}
+
+// Bars is a clustered bar chart of a block of the Summary sheet's table:
+// one cluster per row from First to Last (1-based sheet rows), labelled by
+// the column Labels, with one bar per column of Series (1-based columns),
+// each named by its cell in row First − 1 (the block's header).
+type Bars struct {
+	Title, YTitle string
+	First, Last   int
+	Labels        int
+	Series        []int
 }
 
 // Curve is one line: its name and its value at every X.
@@ -53,7 +68,7 @@ const (
 
 // check validates the charts.
 func (c *Charts) check() error {
-	if len(c.X) == 0 {
+	if len(c.X) == 0 && len(c.Plots) > 0 {
 		return fmt.Errorf("charts without X")
 	}
 	for i, cv := range c.Curves {
@@ -66,6 +81,11 @@ func (c *Charts) check() error {
 			if k < 0 || k >= len(c.Curves) {
 				return fmt.Errorf("plot %d (%q) names curve %d of %d", i, p.Title, k, len(c.Curves))
 			}
+		}
+	}
+	for i, b := range c.Bars {
+		if b.First < 2 || b.Last < b.First || b.Labels < 1 || len(b.Series) == 0 {
+			return fmt.Errorf("bar chart %d (%q): rows %d to %d, labels in column %d, %d series", i, b.Title, b.First, b.Last, b.Labels, len(b.Series))
 		}
 	}
 	if len(c.Curves)+1 > excelize.MaxColumns {
@@ -120,6 +140,49 @@ func (w *xlsxWriter) addCharts(sheet string, ncols int, c *Charts) error {
 		if err := w.f.AddChart(sheet, cell, chart); err != nil {
 			return fmt.Errorf("chart %q: %w", plot.Title, err)
 		}
+	}
+	for i, b := range c.Bars {
+		if err := w.addBars(sheet, ncols, len(c.Plots)+i, b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addBars draws b as the p-th chart of sheet, whose table has ncols
+// columns: its series read the sheet's own cells.
+func (w *xlsxWriter) addBars(sheet string, ncols, p int, b Bars) error {
+	ref := func(col, from, to int) string {
+		l := table.ColumnLetter(col - 1)
+		r := "'" + strings.ReplaceAll(sheet, "'", "''") + "'!$" + l + "$" + strconv.Itoa(from)
+		if to > from {
+			r += ":$" + l + "$" + strconv.Itoa(to)
+		}
+		return r
+	}
+	chart := &excelize.Chart{
+		Type:      excelize.Col,
+		Title:     excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: b.Title, Font: &excelize.Font{Bold: true, Size: 11}}}},
+		Dimension: excelize.ChartDimension{Width: chartWidthPx, Height: chartHeightPx},
+		Legend:    excelize.ChartLegend{Position: "bottom"},
+		XAxis:     excelize.ChartAxis{Font: excelize.Font{Color: axisTextColor}},
+		YAxis: excelize.ChartAxis{MajorGridLines: true, Font: excelize.Font{Color: axisTextColor},
+			Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: b.YTitle}}}},
+		Format: excelize.GraphicOptions{AltText: b.Title},
+	}
+	for _, col := range b.Series {
+		chart.Series = append(chart.Series, excelize.ChartSeries{
+			Name:       ref(col, b.First-1, b.First-1),
+			Categories: ref(b.Labels, b.First, b.Last),
+			Values:     ref(col, b.First, b.Last),
+		})
+	}
+	cell, err := excelize.CoordinatesToCellName(ncols+2+(p%chartsPerRow)*chartCols, 1+(p/chartsPerRow)*chartRows)
+	if err != nil {
+		return err
+	}
+	if err := w.f.AddChart(sheet, cell, chart); err != nil {
+		return fmt.Errorf("chart %q: %w", b.Title, err)
 	}
 	return nil
 }

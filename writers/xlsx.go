@@ -291,7 +291,7 @@ func (w *xlsxWriter) finish() error {
 	}
 	var charts *Charts
 	if w.charts != nil {
-		if charts = w.charts(); charts != nil && len(charts.Plots) > 0 {
+		if charts = w.charts(); charts != nil && len(charts.Plots)+len(charts.Bars) > 0 {
 			if err := charts.check(); err != nil {
 				return fmt.Errorf("writers: %s: %w", w.out.target, err)
 			}
@@ -313,7 +313,7 @@ func (w *xlsxWriter) finish() error {
 			return err
 		}
 	}
-	if charts != nil {
+	if charts != nil && len(charts.Plots) > 0 {
 		if err := w.writeCurves(charts); err != nil {
 			return err
 		}

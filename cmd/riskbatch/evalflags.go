@@ -86,7 +86,8 @@ all its targets); a key defined in two tables is an error. "riskbatch priors DAT
 table, with a frequency table beside it (FILE-frequencies.EXT) that is loaded with it.
 A release row's prior cell is matched to a key as written (spaces around it ignored), else to the
 one key that equals it ignoring case; an unknown key is an error for that row, naming the closest
-keys. A prior cell may instead hold an inline prior: uniform(M), zipf(s, N) or zipf(s, N, rank).
+keys. A prior cell may instead hold an inline prior: uniform(M), zipf(s, N), zipf(s, N, rank), or
+list(p1, p2, …), one target per item (p x n: n targets of prior p).
 
 EXIT STATUS: 0 every row evaluated (ok or partial); 1 some rows had errors (the output is still
 written, with every row); 2 usage error or unreadable input (nothing written); 130 interrupted.`

@@ -165,6 +165,11 @@ func (r risky) name() string {
 func (s *summary) rows() [][]string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.table()
+}
+
+// table is the Summary sheet (the caller holds the lock).
+func (s *summary) table() [][]string {
 	out := [][]string{
 		{"riskbatch summary", ""},
 		{"rows", strconv.Itoa(s.counts.total())},
@@ -209,8 +214,12 @@ func (s *summary) rows() [][]string {
 func (s *summary) charts() *writers.Charts {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	bars := s.audits.bars(s.table())
 	if s.sheet == nil || len(s.top) == 0 {
-		return nil
+		if bars == nil {
+			return nil
+		}
+		return &writers.Charts{Bars: bars}
 	}
 	grid := make([]float64, curveGrid+1)
 	for i := range grid {
@@ -233,5 +242,6 @@ func (s *summary) charts() *writers.Charts {
 			Curves: []int{0, len(c.Curves) - 1},
 		})
 	}
+	c.Bars = bars
 	return c
 }

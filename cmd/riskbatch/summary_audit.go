@@ -7,6 +7,7 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/layout"
 	"github.com/riskbatch/riskbatch/table"
+	"github.com/riskbatch/riskbatch/writers"
 )
 
 // auditSummary gathers the audit rows for the Summary sheet: each one's
@@ -90,4 +91,41 @@ func (a *auditSummary) lines() [][]string {
 		out = append(out, []string{r.method, r.label, strconv.Itoa(r.seq + 1), r.claim, r.lb, r.refut})
 	}
 	return out
+}
+
+// Columns of the audit table on the Summary sheet (1-based).
+const (
+	auditIDColumn    = 2
+	auditRowColumn   = 3
+	auditClaimColumn = 4
+	auditLBColumn    = 5
+)
+
+// bars is the Summary's chart of the audit table found in sheet (the
+// Summary's lines): for every audit row listed, the claimed ε beside
+// audit_eps_lb, labelled by the row's id (by its row number when a listed
+// row has no id). None without audit rows.
+func (a *auditSummary) bars(sheet [][]string) []writers.Bars {
+	if a.count == 0 || len(a.rows) == 0 {
+		return nil
+	}
+	for i, r := range sheet {
+		if len(r) > auditLBColumn-1 && r[0] == "audit" && r[auditLBColumn-1] == "audit_eps_lb" {
+			labels := auditIDColumn
+			for _, ar := range a.rows {
+				if ar.label == "" {
+					labels = auditRowColumn
+				}
+			}
+			return []writers.Bars{{
+				Title:  "Audits: claimed epsilon and the certified lower bound audit_eps_lb",
+				YTitle: "epsilon",
+				First:  i + 2, // the sheet's rows count from 1, the header is row i+1
+				Last:   i + 1 + len(a.rows),
+				Labels: labels,
+				Series: []int{auditClaimColumn, auditLBColumn},
+			}}
+		}
+	}
+	return nil
 }

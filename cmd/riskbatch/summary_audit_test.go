@@ -1,8 +1,11 @@
 package main
 
 import (
+	"html"
 	"math"
+	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/riskbatch/riskbatch/internal/testfiles"
@@ -49,5 +52,53 @@ func TestSummaryAudits(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// The Summary has one clustered bar chart of the audits: one cluster per
+// listed audit row, labelled by its id, the claimed epsilon and
+// audit_eps_lb side by side, read from the Summary's audit table (named by
+// its header cells).
+func TestSummaryAuditChart(t *testing.T) {
+	out := sampleWorkbook(t)
+	sum := sheetRows(t, testfiles.OpenXLSX(t, out), "Summary")
+	header := -1
+	for i, r := range sum {
+		if len(r) > 4 && r[0] == "audit" && r[4] == "audit_eps_lb" {
+			header = i + 1 // a sheet row
+		}
+	}
+	if header < 0 {
+		t.Fatal("the Summary has no audit table")
+	}
+	first, last := strconv.Itoa(header+1), strconv.Itoa(header+5) // the sample's 5 audit rows with a bound
+	var bars []string
+	for _, name := range zipParts(t, out, "xl/charts/chart") {
+		if x := string(testfiles.ZipPart(t, out, name)); strings.Contains(x, "<barChart>") {
+			bars = append(bars, x)
+		}
+	}
+	if len(bars) != 1 {
+		t.Fatalf("%d bar charts on the Summary, want 1", len(bars))
+	}
+	refs := regexp.MustCompile(`<f>([^<]*)</f>`).FindAllStringSubmatch(bars[0], -1)
+	var got []string
+	for _, m := range refs {
+		got = append(got, html.UnescapeString(m[1]))
+	}
+	s := "'Summary'!"
+	want := []string{
+		s + "$D$" + strconv.Itoa(header), s + "$B$" + first + ":$B$" + last, s + "$D$" + first + ":$D$" + last,
+		s + "$E$" + strconv.Itoa(header), s + "$B$" + first + ":$B$" + last, s + "$E$" + first + ":$E$" + last,
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("the audit chart's series read %q, want %q", got, want)
+	}
+	if !strings.Contains(bars[0], `<barDir val="col">`) || !strings.Contains(bars[0], `<grouping val="clustered">`) {
+		t.Error("the audit chart is not a clustered column chart")
+	}
+	// The cells it reads: the header names and the ids of the audit rows.
+	if sum[header-1][3] != "claimed epsilon" || sum[header][1] == "" {
+		t.Errorf("the audit table's header %q, first row %q", sum[header-1], sum[header])
 	}
 }

@@ -166,7 +166,8 @@ func TestReferencePublishedAudits(t *testing.T) {
 }
 
 // TestReferencePrivacyGuardTutorial: the f-DP audit's published example
-// in facebookresearch/PrivacyGuard, tutorial_notebooks/
+// in facebookresearch/PrivacyGuard (commit
+// fb9c26ca70f5de4a145a8d01a36cf0415851ccb9), tutorial_notebooks/
 // fdp_analysis_tutorial.ipynb ("Basic FDP analysis example": m = 100,
 // c = 70, c' = 80, k = 2, threshold 0.05, δ = 1e-6 by default) prints
 // "Epsilon: 3.2906". That code tries the noise levels σ = 0.001 + 0.01·i in
