@@ -1,0 +1,350 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/layout"
+	"github.com/riskbatch/riskbatch/readers"
+	"github.com/riskbatch/riskbatch/table"
+	"github.com/riskbatch/riskbatch/writers"
+)
+
+// The pipeline of a run of eval: a reader cuts the tables into batches, the
+// workers evaluate them in parallel, and the writer writes them in the
+// order they were read.
+
+// batch is a run of consecutive rows of one table, evaluated by one worker.
+type batch struct {
+	seq     int
+	tableNo int
+	source  string
+	rows    []table.Row
+	errs    []error // a row that could not be decoded: kept, as an error row
+	read    int64   // bytes read from the inputs when the batch was full
+	out     [][]table.Cell
+	status  []evaluate.Status
+	// cells holds the cells of out, one row after another: taken from the
+	// flow's spare buffers and given back once the batch is written.
+	cells   []table.Cell
+	members []evaluate.Member // with --sorted-groups: each row's dataset group member
+}
+
+// batchRows is the most rows of a batch.
+const batchRows = 512
+
+// batchCells bounds a batch by its output cells too, so that a very wide
+// input (thousands of columns) does not make each batch hundreds of MB.
+const batchCells = 1 << 18
+
+// batchLimit is the number of rows of a batch for an output of width cells.
+func batchLimit(width int) int { return max(1, min(batchRows, batchCells/max(width, 1))) }
+
+// batchTime is how long evaluating a batch should take: the reader makes
+// batches of as many rows as the workers evaluate in that time (see pace),
+// within [minBatchRows, batchLimit]. Closed-form rows (a few µs each) fill
+// whole batches, so that handing them over costs little; rows that take
+// milliseconds (DP-SGD, zCDP, one-run tails) go a few at a time, so that
+// every worker has work until the end of the input and no batch of slow
+// rows holds the others up.
+const batchTime = 5 * time.Millisecond
+
+// minBatchRows is the fewest rows of a full batch.
+const minBatchRows = 4
+
+// firstBatchRows is the size of the batches read before any is evaluated.
+const firstBatchRows = 32
+
+// pace is the workers' measured cost of evaluating a row, a moving
+// average, for the reader to size the batches by.
+type pace struct {
+	nsPerRow atomic.Int64 // 0 until a batch has been evaluated
+}
+
+// record adds the time one batch of rows took.
+func (p *pace) record(rows int, took time.Duration) {
+	if rows == 0 {
+		return
+	}
+	ns := max(int64(took)/int64(rows), 1)
+	if old := p.nsPerRow.Load(); old > 0 {
+		ns = (3*old + ns) / 4
+	}
+	p.nsPerRow.Store(ns)
+}
+
+// limit is the number of rows of the next batch, at most most.
+func (p *pace) limit(most int) int {
+	ns := p.nsPerRow.Load()
+	if ns == 0 {
+		return min(firstBatchRows, most)
+	}
+	return max(min(int(int64(batchTime)/ns), most), min(minBatchRows, most))
+}
+
+// stream reads every table in order, evaluates batches in parallel and
+// writes the rows in input order. Memory is bounded by the number of
+// batches in flight, not by the number of rows. read counts the bytes read
+// from the inputs (readers.Options.BytesRead): the progress bar shows, as
+// each batch is written, how much of the inputs had been read for it.
+func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, read *atomic.Int64, w writers.Writer, workers int, progress *progress, sum *summary) (statusCounts, error) {
+	f := &flow{
+		ctx:  ctx,
+		todo: make(chan *batch, workers),
+		done: make(chan *batch, workers),
+		// slots bounds the batches in flight (queued, being evaluated,
+		// or evaluated and waiting for an earlier one to be written).
+		// Without it one slow batch lets the batches after it pile up in
+		// pending, as many as the reader can read meanwhile (827 MB on
+		// one core for 10⁶ rows).
+		slots:   make(chan struct{}, 2*workers+2),
+		readErr: make(chan error, 1),
+		quit:    make(chan struct{}),
+		spare:   make(chan []table.Cell, 2*workers+2),
+	}
+	f.stopReading = sync.OnceFunc(func() { close(f.quit) })
+	go lay.readBatches(f, tables, read)
+	var wg sync.WaitGroup
+	for i := 0; i < workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range f.todo {
+				start := time.Now()
+				lay.evaluate(b, f.cells(lay.Width()*len(b.rows)))
+				f.pace.record(len(b.rows), time.Since(start))
+				f.done <- b
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(f.done) }()
+	return lay.writeInOrder(f, w, progress, sum)
+}
+
+// flow is the channels between the reader, the workers and the writer of
+// one stream.
+type flow struct {
+	ctx  context.Context
+	todo chan *batch // read, to evaluate
+	done chan *batch // evaluated, to write in order
+	// slots holds a token for each batch in flight.
+	slots chan struct{}
+	// readErr gets the reader's result: nil when every table was read.
+	readErr chan error
+	// quit, closed by stopReading, stops the reader.
+	quit        chan struct{}
+	stopReading func()
+	// spare holds the cell buffers of written batches, for the next
+	// batches to reuse: a batch's output is thousands of cells, and
+	// allocating (and clearing) a new buffer for each cost about a tenth
+	// of the time of a closed-form run.
+	spare chan []table.Cell
+	// pace sizes the batches (see batchTime).
+	pace pace
+}
+
+// cells returns a buffer of n cells, a spare one if one is large enough.
+// Its cells are not cleared: the batch's rows overwrite every one.
+func (f *flow) cells(n int) []table.Cell {
+	select {
+	case c := <-f.spare:
+		if cap(c) >= n {
+			return c[:n]
+		}
+	default:
+	}
+	return make([]table.Cell, n)
+}
+
+// recycle keeps a written batch's cell buffer for a later batch.
+func (f *flow) recycle(b *batch) {
+	select {
+	case f.spare <- b.cells:
+	default:
+	}
+	b.cells, b.out = nil, nil
+}
+
+// send hands a batch to the workers; false when the run stops. read is
+// the count of input bytes read so far.
+func (f *flow) send(b *batch, read int64) bool {
+	b.read = read
+	select {
+	case f.slots <- struct{}{}:
+	case <-f.quit:
+		return false
+	case <-f.ctx.Done():
+		return false
+	}
+	select {
+	case f.todo <- b:
+		return true
+	case <-f.quit:
+	case <-f.ctx.Done():
+	}
+	return false
+}
+
+// readBatches reads every table in order into batches numbered from 0 and
+// sends them to the workers. It closes f.todo when it stops, and reports
+// on f.readErr a fatal read error, or nil once every table is read.
+func (lay *evalLayout) readBatches(f *flow, tables []readers.Table, read *atomic.Int64) {
+	defer close(f.todo)
+	seq := 0
+	most := batchLimit(lay.Width())
+	limit := f.pace.limit(most)
+	for ti, t := range tables {
+		src := layout.SourceName(t)
+		b := &batch{seq: seq, tableNo: ti, source: src}
+		for {
+			row, err := t.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil && readers.IsFatal(err) {
+				f.readErr <- err
+				return
+			}
+			if lay.groups.dropRow(ti, row.Cells) {
+				continue
+			}
+			b.rows = append(b.rows, row)
+			b.errs = append(b.errs, err)
+			if len(b.rows) >= limit {
+				if !f.send(b, read.Load()) {
+					return
+				}
+				seq++
+				b = &batch{seq: seq, tableNo: ti, source: src}
+				limit = f.pace.limit(most)
+			}
+		}
+		if len(b.rows) > 0 {
+			if !f.send(b, read.Load()) {
+				return
+			}
+			seq++
+		}
+	}
+	f.readErr <- nil
+}
+
+// writeInOrder writes the evaluated batches in the order they were read,
+// counting the rows by status and adding them to the summary, until the
+// workers are done, the context ends, or writing fails.
+func (lay *evalLayout) writeInOrder(f *flow, w writers.Writer, progress *progress, sum *summary) (statusCounts, error) {
+	counts := statusCounts{}
+	pending := map[int]*batch{}
+	next := 0
+	written := 0
+	var writeErr error
+	// emit writes a row riskbatch adds: a dataset's total.
+	emit := func(cells []table.Cell, st evaluate.Status) error {
+		err := w.Write(cells)
+		counts[st]++
+		sum.add(written, cells, st)
+		written++
+		return err
+	}
+collect:
+	for {
+		var b *batch
+		select {
+		case <-f.ctx.Done():
+			// Do not wait for the reader: it may be blocked on a pipe.
+			f.stopReading()
+			return counts, f.ctx.Err()
+		case nb, ok := <-f.done:
+			if !ok {
+				break collect
+			}
+			b = nb
+		}
+		pending[b.seq] = b
+		for {
+			nb, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			<-f.slots
+			for i, cells := range nb.out {
+				if writeErr == nil && lay.groups != nil {
+					if writeErr = lay.groups.beforeRow(nb, i, emit); writeErr != nil {
+						f.stopReading()
+					}
+				}
+				if writeErr == nil {
+					if err := lay.write(w, nb, i, cells); err != nil {
+						writeErr = err
+						f.stopReading()
+					}
+				}
+				counts[nb.status[i]]++
+				sum.add(written, cells, nb.status[i])
+				written++
+			}
+			f.recycle(nb)
+			progress.update(int64(written), nb.read)
+		}
+	}
+	if order, ok := errors.AsType[*groupOrderError](writeErr); ok {
+		return counts, order
+	}
+	if writeErr != nil {
+		return counts, fmt.Errorf("writing the output: %w", writeErr)
+	}
+	if f.ctx.Err() != nil {
+		return counts, f.ctx.Err()
+	}
+	select {
+	case err := <-f.readErr:
+		if err == nil && lay.groups != nil {
+			if err = lay.groups.finish(emit); err != nil {
+				err = fmt.Errorf("writing the output: %w", err)
+			}
+		}
+		return counts, err
+	default:
+		return counts, nil // the reader stopped early: only on quit or ctx, handled above
+	}
+}
+
+// write writes output row i of a batch, with where its input cells were
+// read for a writer that keeps their formulas.
+func (lay *evalLayout) write(w writers.Writer, b *batch, i int, cells []table.Cell) error {
+	if ow, ok := w.(writers.OriginWriter); ok {
+		return ow.WriteFrom(cells, writers.RowOrigin{Row: b.rows[i].Pos.Row, Columns: lay.Origins(b.tableNo)})
+	}
+	return w.Write(cells)
+}
+
+// evaluate fills a batch's output rows into flat, width cells a row,
+// whatever its cells held before (each row's are cleared first).
+func (lay *evalLayout) evaluate(b *batch, flat []table.Cell) {
+	width := lay.Width()
+	b.out = make([][]table.Cell, len(b.rows))
+	b.status = make([]evaluate.Status, len(b.rows))
+	b.cells = flat
+	for i, row := range b.rows {
+		out := flat[i*width : (i+1)*width : (i+1)*width]
+		if lay.passThrough && b.errs[i] == nil {
+			lay.Place(b.tableNo, b.source, row.Cells, out)
+			out[lay.Inputs()] = table.TextCell(string(evaluate.StatusOK))
+			b.status[i] = evaluate.StatusOK
+		} else {
+			b.status[i] = lay.Row(b.tableNo, b.source, row.Cells, b.errs[i], out)
+		}
+		if lay.groups != nil {
+			lay.groups.mark(b, i, out, b.status[i])
+		}
+		b.out[i] = out
+	}
+}
