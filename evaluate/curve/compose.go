@@ -382,10 +382,13 @@ func (c *ComposedApprox) EpsilonAt(deltaTotal float64) float64 {
 	}
 	top := float64(c.k) * c.eps
 	if infeasible(top) {
-		if c.delta == 0 {
-			// k pure ε-DP steps: the privacy loss never exceeds kε, so
-			// δ(kε) = 0 exactly, below the floor LogDeltaAt certifies
-			// (composeDropLn).
+		if deltaTotal >= float64(c.k)*c.delta {
+			// k (ε, δ) steps are (kε, kδ)-DP (basic composition: the
+			// privacy loss exceeds kε only on the δ mass, 1 − (1 − δ)^k ≤
+			// kδ). LogDeltaAt's padding and its floor for dropped mass
+			// (composeDropLn) certify no δ that small, so the search alone
+			// finds no ε at δ = 0 for pure steps, nor at the row's own
+			// δ_total = k·δ when δ is tiny.
 			return top
 		}
 		return math.Inf(1)
