@@ -148,30 +148,47 @@ func sweepRows(n int) [][]table.Cell {
 // sweepColumns are the columns of sweepRows.
 var sweepColumns = []string{"id", "mechanism", "epsilon", "delta", "sigma", "mu", "baseline"}
 
-// BenchmarkSweep measures rows per second of every column over the
-// closed-form sweep of riskbatch-bench, rows with their own parameters (so
-// that the run's caches miss, as in a real sweep), one evaluator for the
-// run; profile it with -cpuprofile:
+// BenchmarkSweep measures rows per second over the closed-form sweep of
+// riskbatch-bench, rows with their own parameters (so that the run's
+// caches miss, as in a real sweep), one evaluator for the run: every
+// column, and the three columns of riskbatch-bench's --columns case.
+// Profile it with -cpuprofile:
 //
 //	go test -run '^$' -bench Sweep -benchtime 2s -cpu 1 ./evaluate
 func BenchmarkSweep(b *testing.B) {
-	e := New()
 	cols := make([]table.Column, len(sweepColumns))
 	for i, name := range sweepColumns {
 		cols[i] = table.Column{Name: name}
 	}
-	bind, err := e.Bind(cols)
-	if err != nil {
-		b.Fatal(err)
-	}
 	rows := sweepRows(1 << 16)
-	dst := make([]table.Cell, e.Width())
-	b.ResetTimer()
-	cpu := cpuSeconds()
-	for i := 0; i < b.N; i++ {
-		if st := bind.Evaluate(rows[i%len(rows)], dst); st == StatusError {
-			b.Fatalf("row %d: %s", i%len(rows), dst[1].Str)
-		}
+	for _, c := range []struct {
+		name      string
+		selectors []string
+	}{
+		{"every-column", nil},
+		{"three-columns", []string{"fdp_advantage", "adp_advantage", "eps_at_delta"}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			e := New()
+			if c.selectors != nil {
+				var err error
+				if e, err = e.Select(c.selectors...); err != nil {
+					b.Fatal(err)
+				}
+			}
+			bind, err := e.Bind(cols)
+			if err != nil {
+				b.Fatal(err)
+			}
+			dst := make([]table.Cell, e.Width())
+			b.ResetTimer()
+			cpu := cpuSeconds()
+			for i := 0; i < b.N; i++ {
+				if st := bind.Evaluate(rows[i%len(rows)], dst); st == StatusError {
+					b.Fatalf("row %d: %s", i%len(rows), dst[1].Str)
+				}
+			}
+			reportRows(b, cpu)
+		})
 	}
-	reportRows(b, cpu)
 }

@@ -60,6 +60,7 @@ type result struct {
 	rows    int
 	cells   int // output cells (rows × columns), for the XLSX rate
 	elapsed time.Duration
+	cpu     time.Duration // user and system time of the process
 	rssMB   float64
 }
 
@@ -161,6 +162,7 @@ func measure(bin, name string, rows, cells int, args ...string) (result, error) 
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.rssMB = float64(ru.Maxrss) / 1024 // kilobytes on Linux
 	}
+	r.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	return r, nil
 }
 

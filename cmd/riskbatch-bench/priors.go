@@ -92,7 +92,8 @@ func duckDBQueries(data string, queries []string) (float64, error) {
 	for i, q := range queries {
 		qs[i] = strings.ReplaceAll(q, "FILE", sqlString(data))
 	}
-	return duckDBSeconds(filepath.Dir(data), qs, 3)
+	wall, _, err := duckDBSeconds(filepath.Dir(data), qs, 3)
+	return wall, err
 }
 
 // onlyPriors is benchPriors alone (-priors-only), in dir or a temporary

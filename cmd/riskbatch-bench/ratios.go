@@ -39,20 +39,26 @@ func ratioCases() []ratioCase {
 // of repeat rounds; a round runs DuckDB once, then every case once, so
 // that a burst of other load on the machine hits them alike. The load
 // average before and after is printed with the table, as the ratios move
-// with it.
+// with it; so are the CPU times (user and system, least of the rounds) and
+// their ratio, which move less with the machine's other load than the
+// wall times.
 func benchRatios(bin, dir, in string, rows, repeat int) error {
 	cases := ratioCases()
 	best := make([]result, len(cases))
-	var duck float64
+	cpu := make([]time.Duration, len(cases)) // the least CPU time of each case's runs
+	var duck, duckCPU float64
 	copyTo := fmt.Sprintf("COPY (SELECT * FROM read_csv(%s)) TO %s (FORMAT parquet)", sqlString(in), sqlString(filepath.Join(dir, "duckdb.parquet")))
 	loadBefore := loadAverage()
 	for round := range max(repeat, 1) {
-		d, err := duckDBSeconds(dir, []string{copyTo}, 1)
+		d, dc, err := duckDBSeconds(dir, []string{copyTo}, 1)
 		if err != nil {
 			return err
 		}
 		if round == 0 || d < duck {
 			duck = d
+		}
+		if round == 0 || dc < duckCPU {
+			duckCPU = dc
 		}
 		for i, c := range cases {
 			args := append([]string{"eval", in, "-o", filepath.Join(dir, "ratio.parquet"), "-q", "--force"}, c.flags...)
@@ -63,21 +69,28 @@ func benchRatios(bin, dir, in string, rows, repeat int) error {
 			if round == 0 || r.elapsed < best[i].elapsed {
 				best[i] = r
 			}
+			if round == 0 || r.cpu < cpu[i] {
+				cpu[i] = r.cpu
+			}
 		}
 		fmt.Fprintf(os.Stderr, "riskbatch-bench: ratio round %d of %d done (DuckDB %.3fs)\n", round+1, max(repeat, 1), d)
 	}
 	fmt.Printf("\n`riskbatch eval` and DuckDB's COPY of the same CSV file of %d closed-form rows to Parquet (best of %d each; load average %s before, %s after):\n\n",
 		rows, max(repeat, 1), loadBefore, loadAverage())
-	fmt.Println("| case | riskbatch (s) | rows/s | peak RSS (MB) | DuckDB (s) | ratio | target |")
-	fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
+	fmt.Println("| case | riskbatch (s) | rows/s | peak RSS (MB) | DuckDB (s) | ratio | target | CPU: riskbatch / DuckDB (s) | CPU ratio |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for i, c := range cases {
 		r := best[i]
-		ds, ratio := "", ""
+		ds, ratio, dc, cratio := "", "", "", ""
 		if duck > 0 {
 			ds = fmt.Sprintf("%.3f", duck)
 			ratio = fmt.Sprintf("%.2f×", r.elapsed.Seconds()/duck)
 		}
-		fmt.Printf("| %s | %.3f | %.0f | %.0f | %s | %s | ≤ %g× |\n", c.name, r.elapsed.Seconds(), float64(rows)/r.elapsed.Seconds(), r.rssMB, ds, ratio, c.target)
+		if duckCPU > 0 {
+			dc = fmt.Sprintf(" / %.2f", duckCPU)
+			cratio = fmt.Sprintf("%.2f×", cpu[i].Seconds()/duckCPU)
+		}
+		fmt.Printf("| %s | %.3f | %.0f | %.0f | %s | %s | ≤ %g× | %.2f%s | %s |\n", c.name, r.elapsed.Seconds(), float64(rows)/r.elapsed.Seconds(), r.rssMB, ds, ratio, c.target, cpu[i].Seconds(), dc, cratio)
 	}
 	return nil
 }

@@ -33,7 +33,11 @@ func scalingCases(rows int) []scalingCase {
 // onlyScaling measures `riskbatch eval` with --workers 1 and 2 on each
 // scaling case, best of repeat runs each, and prints a table of the times
 // and the speed-up of two workers over one, with the machine's load
-// average before and after.
+// average before and after, and the CPU time of the runs (user and
+// system, least of the runs): two workers gain at most what a second core
+// adds to one worker's run, which already reads, writes and collects
+// garbage on the other core; a CPU time of one worker near twice its wall
+// time leaves them nothing.
 func onlyScaling(rows, repeat int, bin, dir string) error {
 	dir, bin, cleanup, err := prepare(dir, bin)
 	if err != nil {
@@ -42,8 +46,8 @@ func onlyScaling(rows, repeat int, bin, dir string) error {
 	defer cleanup()
 	fmt.Printf("--workers 1 against 2, best of %d runs each (load average %s before)\n\n", max(repeat, 1), loadAverage())
 	defer func() { fmt.Printf("\n(load average %s after)\n", loadAverage()) }()
-	fmt.Println("| case | rows | --workers 1 (s) | --workers 2 (s) | rows/s, 2 workers | speed-up |")
-	fmt.Println("|---|---:|---:|---:|---:|---:|")
+	fmt.Println("| case | rows | --workers 1 (s) | --workers 2 (s) | rows/s, 2 workers | speed-up | CPU, 1 / 2 workers (s) |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
 	for i, c := range scalingCases(rows) {
 		in := filepath.Join(dir, fmt.Sprintf("scaling%d.csv", i))
 		if err := benchinput.WriteCSV(in, c.kind, c.rows); err != nil {
@@ -51,7 +55,7 @@ func onlyScaling(rows, repeat int, bin, dir string) error {
 		}
 		// Rounds of one run with each worker count, so that a burst of
 		// the machine's other load hits both alike.
-		var best [2]time.Duration
+		var best, cpu [2]time.Duration
 		for range max(repeat, 1) {
 			for w := range best {
 				r, err := measure(bin, c.name, c.rows, 0, "eval", in, "-o", filepath.Join(dir, "scaling.parquet"), "-q", "--force", "--workers", fmt.Sprint(w+1))
@@ -61,11 +65,15 @@ func onlyScaling(rows, repeat int, bin, dir string) error {
 				if best[w] == 0 || r.elapsed < best[w] {
 					best[w] = r.elapsed
 				}
+				if cpu[w] == 0 || r.cpu < cpu[w] {
+					cpu[w] = r.cpu
+				}
 			}
 		}
 		fmt.Fprintf(os.Stderr, "%-46s --workers 1: %.2fs, 2: %.2fs (load %s)\n", c.name, best[0].Seconds(), best[1].Seconds(), loadAverage())
-		fmt.Printf("| %s | %d | %.2f | %.2f | %.0f | %.2f× |\n", c.name, c.rows, best[0].Seconds(), best[1].Seconds(),
-			float64(c.rows)/best[1].Seconds(), best[0].Seconds()/best[1].Seconds())
+		fmt.Printf("| %s | %d | %.2f | %.2f | %.0f | %.2f× | %.2f / %.2f |\n", c.name, c.rows, best[0].Seconds(), best[1].Seconds(),
+			float64(c.rows)/best[1].Seconds(), best[0].Seconds()/best[1].Seconds(), cpu[0].Seconds(), cpu[1].Seconds())
 	}
 	return nil
 }
+
