@@ -76,4 +76,3 @@ func onlyScaling(rows, repeat int, bin, dir string) error {
 	}
 	return nil
 }
-
