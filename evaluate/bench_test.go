@@ -1,6 +1,8 @@
 package evaluate
 
 import (
+	"fmt"
+	"math/rand"
 	"testing"
 
 	"github.com/riskbatch/riskbatch/table"
@@ -110,6 +112,81 @@ func BenchmarkColumnFamily(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				r := &rows[i%len(rows)]
 				r.bind.Evaluate(r.cells, r.dst)
+			}
+			reportRows(b, cpu)
+		})
+	}
+}
+
+// sweepRows are n rows of the closed-form sweep that riskbatch-bench
+// evaluates (internal/benchinput.ClosedForm): pure, approx, gaussian and
+// gdp rows in turn, each with its own parameters and baseline, as text
+// cells (as the CSV reader gives them) under sweepColumns.
+func sweepRows(n int) [][]table.Cell {
+	rng := rand.New(rand.NewSource(1))
+	rows := make([][]table.Cell, n)
+	for i := range rows {
+		f := func(format string, v float64) table.Cell { return table.TextCell(fmt.Sprintf(format, v)) }
+		row := make([]table.Cell, len(sweepColumns))
+		row[0] = table.TextCell(fmt.Sprint("r", i))
+		row[6] = f("%.6g", rng.Float64()*0.5)
+		switch i % 4 {
+		case 0:
+			row[1], row[2] = table.TextCell("pure"), f("%.4g", rng.Float64()*10)
+		case 1:
+			row[1], row[2], row[3] = table.TextCell("approx"), f("%.4g", rng.Float64()*10), table.TextCell("1e-5")
+		case 2:
+			row[1], row[3], row[4] = table.TextCell("gaussian"), table.TextCell("1e-5"), f("%.4g", 0.5+rng.Float64()*10)
+		default:
+			row[1], row[3], row[5] = table.TextCell("gdp"), table.TextCell("1e-5"), f("%.4g", rng.Float64()*3)
+		}
+		rows[i] = row
+	}
+	return rows
+}
+
+// sweepColumns are the columns of sweepRows.
+var sweepColumns = []string{"id", "mechanism", "epsilon", "delta", "sigma", "mu", "baseline"}
+
+// BenchmarkSweep measures rows per second over the closed-form sweep of
+// riskbatch-bench, rows with their own parameters (so that the run's
+// caches miss, as in a real sweep), one evaluator for the run: every
+// column, and the three columns of riskbatch-bench's --columns case.
+// Profile it with -cpuprofile:
+//
+//	go test -run '^$' -bench Sweep -benchtime 2s -cpu 1 ./evaluate
+func BenchmarkSweep(b *testing.B) {
+	cols := make([]table.Column, len(sweepColumns))
+	for i, name := range sweepColumns {
+		cols[i] = table.Column{Name: name}
+	}
+	rows := sweepRows(1 << 16)
+	for _, c := range []struct {
+		name      string
+		selectors []string
+	}{
+		{"every-column", nil},
+		{"three-columns", []string{"fdp_advantage", "adp_advantage", "eps_at_delta"}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			e := New()
+			if c.selectors != nil {
+				var err error
+				if e, err = e.Select(c.selectors...); err != nil {
+					b.Fatal(err)
+				}
+			}
+			bind, err := e.Bind(cols)
+			if err != nil {
+				b.Fatal(err)
+			}
+			dst := make([]table.Cell, e.Width())
+			b.ResetTimer()
+			cpu := cpuSeconds()
+			for i := 0; i < b.N; i++ {
+				if st := bind.Evaluate(rows[i%len(rows)], dst); st == StatusError {
+					b.Fatalf("row %d: %s", i%len(rows), dst[1].Str)
+				}
 			}
 			reportRows(b, cpu)
 		})

@@ -253,9 +253,7 @@ func (b *Binding) evaluate(cells []table.Cell, dst []table.Cell, marks []mark) (
 	if len(problems) == 0 {
 		r = b.resolve(&in, &problems)
 	}
-	for k := 2; k < len(dst); k++ {
-		dst[k] = table.Cell{}
-	}
+	clear(dst[2:])
 	if r == nil {
 		return StatusError, nil, problems, marks
 	}

@@ -85,6 +85,14 @@ const settleHint = "pass --decimal-comma or --decimal-point, or write it unambig
 
 // Parse reads s as a finite number (see NumberFormat).
 func (f NumberFormat) Parse(s string) (float64, error) {
+	if v, ok := f.plain(s); ok {
+		return v, nil
+	}
+	return f.parse(s)
+}
+
+// parse is Parse by its general rules.
+func (f NumberFormat) parse(s string) (float64, error) {
 	t := strings.TrimSpace(strings.Map(normalizeRune, s))
 	if t == "" {
 		return 0, errors.New("empty")
@@ -120,6 +128,34 @@ func (f NumberFormat) Parse(s string) (float64, error) {
 		return 0, err
 	}
 	return v * scale, nil
+}
+
+// plain reads s when it is a plain decimal number such as "0.25", "-3" or
+// "1e-05" (only digits, '.', 'e', 'E', '+' and '-') with the decimal point
+// as the mark: the form of nearly every number of a machine-written file,
+// read here without the copies and checks the general rules need. It
+// returns ok false for any other text, and for a text strconv.ParseFloat
+// does not read as a finite number, so that Parse's general rules decide,
+// with their messages. Where ok is true the general rules give the same
+// value: with no space, comma, '%' or '/', they read s as parseIn does with
+// the decimal point, which keeps these characters as they are for
+// strconv.ParseFloat.
+func (f NumberFormat) plain(s string) (float64, bool) {
+	if f.Mark == DecimalComma || s == "" {
+		return 0, false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9', c == '.', c == 'e', c == 'E', c == '+', c == '-':
+		default:
+			return 0, false
+		}
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, false
+	}
+	return v, true
 }
 
 // read reads one number t (part of the text s, which messages quote).

@@ -165,7 +165,14 @@ func (lay *Layout) Binding(tableNo int) *evaluate.Binding { return lay.bindings[
 // one. Every other cell of out is cleared. Cells beyond the table's header
 // are dropped.
 func (lay *Layout) Place(tableNo int, source string, cells []table.Cell, out []table.Cell) {
-	clear(out)
+	clear(out[lay.inputs:])
+	lay.placeInputs(tableNo, source, cells, out)
+}
+
+// placeInputs is Place for the input side alone: out[:Inputs()] is
+// cleared and filled, the cells after it are left as they are.
+func (lay *Layout) placeInputs(tableNo int, source string, cells []table.Cell, out []table.Cell) {
+	clear(out[:lay.inputs])
 	m := lay.mapping[tableNo]
 	for j, c := range cells {
 		if j < len(m) && m[j] >= 0 {
@@ -184,12 +191,15 @@ func (lay *Layout) Place(tableNo int, source string, cells []table.Cell, out []t
 // Otherwise the row is evaluated (evaluate.Binding.Evaluate) and its bounds,
 // status and message are written after the input side.
 func (lay *Layout) Row(tableNo int, source string, cells []table.Cell, readErr error, out []table.Cell) evaluate.Status {
-	lay.Place(tableNo, source, cells, out)
 	if readErr != nil {
+		lay.Place(tableNo, source, cells, out)
 		out[lay.inputs] = table.TextCell(string(evaluate.StatusError))
 		out[lay.inputs+1] = table.TextCell(readErr.Error())
 		return evaluate.StatusError
 	}
+	// Evaluate writes every cell after the input side (an output row is
+	// about 5 KB of cells, cleared once, not twice).
+	lay.placeInputs(tableNo, source, cells, out)
 	return lay.bindings[tableNo].Evaluate(cells, out[lay.inputs:])
 }
 

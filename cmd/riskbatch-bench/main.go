@@ -7,6 +7,7 @@
 //	go run ./cmd/riskbatch-bench -rows 100000    # quicker
 //	go run ./cmd/riskbatch-bench -big            # adds 10⁷-row Parquet → Parquet
 //	go run ./cmd/riskbatch-bench -scaling        # --workers 1 against 2
+//	go run ./cmd/riskbatch-bench -ratios         # only the ratios to DuckDB's copy of the file
 //
 // It builds riskbatch from this module (or uses -bin), runs each case as a
 // separate process, and reads the peak RSS from the process's resource
@@ -35,10 +36,13 @@ func main() {
 	keep := flag.String("dir", "", "directory for the generated files (default: a temporary one, removed)")
 	priorsOnly := flag.Bool("priors-only", false, "only `riskbatch priors` against DuckDB (see priors.go)")
 	scaling := flag.Bool("scaling", false, "only --workers 1 against --workers 2 on closed-form and evaluation-bound inputs (see scaling.go)")
-	repeat := flag.Int("repeat", 3, "with -scaling: runs of each case, the best counts")
+	ratios := flag.Bool("ratios", false, "only the ratios of `riskbatch eval` to DuckDB copying the same CSV to Parquet (see ratios.go)")
+	repeat := flag.Int("repeat", 3, "runs of each case of the ratio and scaling tables, the best counts")
 	flag.Parse()
-	runAll := func() error { return run(*rows, *big, *bin, *keep) }
+	runAll := func() error { return run(*rows, *repeat, *big, *bin, *keep) }
 	switch {
+	case *ratios:
+		runAll = func() error { return onlyRatios(*rows, *repeat, *bin, *keep) }
 	case *priorsOnly:
 		runAll = func() error { return onlyPriors(*bin, *keep) }
 	case *scaling:
@@ -56,10 +60,11 @@ type result struct {
 	rows    int
 	cells   int // output cells (rows × columns), for the XLSX rate
 	elapsed time.Duration
+	cpu     time.Duration // user and system time of the process
 	rssMB   float64
 }
 
-func run(rows int, big bool, bin, dir string) error {
+func run(rows, repeat int, big bool, bin, dir string) error {
 	dir, bin, cleanup, err := prepare(dir, bin)
 	if err != nil {
 		return err
@@ -134,6 +139,9 @@ func run(rows int, big bool, bin, dir string) error {
 		}
 	}
 	printTable(results)
+	if err := benchRatios(bin, dir, closed, rows, repeat); err != nil {
+		return err
+	}
 	return benchPriors(bin, dir)
 }
 
@@ -154,6 +162,7 @@ func measure(bin, name string, rows, cells int, args ...string) (result, error) 
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.rssMB = float64(ru.Maxrss) / 1024 // kilobytes on Linux
 	}
+	r.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	return r, nil
 }
 

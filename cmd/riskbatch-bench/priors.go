@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -47,10 +45,8 @@ func priorsCases() []priorsCase {
 // benchPriors measures `riskbatch priors` on a generated Parquet file of
 // priorsRows rows and 12 columns (surveydata.WriteParquet) against
 // DuckDB's GROUP BY counts of the same columns over the same file, in the
-// same run, and prints a table of the times and their ratio. DuckDB runs
-// through its Node.js package: node on PATH and RISKBATCH_NODE_MODULES
-// naming a node_modules folder where `npm install @duckdb/node-api` was
-// run; without them the DuckDB column is left empty.
+// same run, and prints a table of the times and their ratio. Without
+// DuckDB (see duckDBSeconds) the DuckDB column is left empty.
 func benchPriors(bin, dir string) error {
 	data := filepath.Join(dir, "priors.parquet")
 	start := time.Now()
@@ -74,7 +70,7 @@ func benchPriors(bin, dir string) error {
 				best = r
 			}
 		}
-		duck, err := duckDBSeconds(data, c.queries)
+		duck, err := duckDBQueries(data, c.queries)
 		if err != nil {
 			return err
 		}
@@ -88,53 +84,16 @@ func benchPriors(bin, dir string) error {
 	return nil
 }
 
-// duckDBSeconds runs the queries in DuckDB (in memory, one connection)
-// three times and returns the least time the queries took together, as
-// measured inside node (its start and DuckDB's are not counted), or 0
-// when DuckDB for Node.js is absent.
-func duckDBSeconds(data string, queries []string) (float64, error) {
-	modules := os.Getenv("RISKBATCH_NODE_MODULES")
-	node, err := exec.LookPath("node")
-	if err != nil || modules == "" {
-		fmt.Fprintln(os.Stderr, "riskbatch-bench: DuckDB for Node.js is absent (node, RISKBATCH_NODE_MODULES): no DuckDB times")
-		return 0, nil
-	}
-	script := filepath.Join(filepath.Dir(data), "groupby.mjs")
-	if err := os.WriteFile(script, []byte(`import { createRequire } from 'module'
-const require = createRequire(process.env.RISKBATCH_NODE_MODULES + '/')
-const { DuckDBInstance } = require('@duckdb/node-api')
-const con = await (await DuckDBInstance.create(':memory:')).connect()
-const queries = JSON.parse(process.argv[2])
-let best = Infinity
-for (let i = 0; i < 3; i++) {
-  const t0 = performance.now()
-  for (const q of queries) await con.runAndReadAll(q)
-  best = Math.min(best, performance.now() - t0)
-}
-console.log(JSON.stringify(best / 1000))
-`), 0o644); err != nil {
-		return 0, err
-	}
-	file := "'" + strings.ReplaceAll(data, "'", "''") + "'"
+// duckDBQueries runs the queries over the file data in DuckDB (see
+// duckDBSeconds), FILE standing for the file, and returns the least time
+// of three rounds, or 0 when DuckDB is absent.
+func duckDBQueries(data string, queries []string) (float64, error) {
 	qs := make([]string, len(queries))
 	for i, q := range queries {
-		qs[i] = strings.ReplaceAll(q, "FILE", file)
+		qs[i] = strings.ReplaceAll(q, "FILE", sqlString(data))
 	}
-	arg, err := json.Marshal(qs)
-	if err != nil {
-		return 0, err
-	}
-	cmd := exec.Command(node, script, string(arg))
-	cmd.Stderr = os.Stderr
-	outb, err := cmd.Output()
-	if err != nil {
-		return 0, fmt.Errorf("DuckDB: %w", err)
-	}
-	var secs float64
-	if err := json.Unmarshal(outb, &secs); err != nil {
-		return 0, fmt.Errorf("DuckDB: %v: %s", err, outb)
-	}
-	return secs, nil
+	wall, _, err := duckDBSeconds(filepath.Dir(data), qs, 3)
+	return wall, err
 }
 
 // onlyPriors is benchPriors alone (-priors-only), in dir or a temporary

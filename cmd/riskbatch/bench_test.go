@@ -48,7 +48,7 @@ func BenchmarkEndToEnd(b *testing.B) {
 
 // BenchmarkWorkers runs riskbatch with --workers 1 and 2 on closed-form
 // rows (bound by reading and writing) and on evaluation-bound rows (zCDP,
-// one-run tails of 100 targets), reporting rows/s; profile it with
+// one-run tails of 100 targets, DP-SGD), reporting rows/s; profile it with
 // -cpuprofile, -mutexprofile or -blockprofile:
 //
 //	go test -run '^$' -bench Workers -benchtime 1x ./cmd/riskbatch
@@ -63,6 +63,7 @@ func BenchmarkWorkers(b *testing.B) {
 		{"closed-form", benchinput.ClosedForm(), n},
 		{"zcdp", benchinput.Heavy(), max(n/50, 1000)},
 		{"tail", benchinput.Tail(), max(n/20, 1000)},
+		{"dpsgd", benchinput.DPSGD(), max(n/50, 1000)},
 	} {
 		in := filepath.Join(dir, c.name+".csv")
 		if err := benchinput.WriteCSV(in, c.kind, c.rows); err != nil {

@@ -111,13 +111,13 @@ func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, read 
 	f.stopReading = sync.OnceFunc(func() { close(f.quit) })
 	go lay.readBatches(f, tables, read)
 	var wg sync.WaitGroup
-	for i := 0; i < workers; i++ {
+	for k := 0; k < workers; k++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for b := range f.todo {
 				start := time.Now()
-				lay.evaluate(b, f.cells(lay.Width()*len(b.rows)))
+				lay.evaluate(b, f.cells(lay.Width()*len(b.rows)), k, workers)
 				f.pace.record(len(b.rows), time.Since(start))
 				f.done <- b
 			}
@@ -327,13 +327,17 @@ func (lay *evalLayout) write(w writers.Writer, b *batch, i int, cells []table.Ce
 }
 
 // evaluate fills a batch's output rows into flat, width cells a row,
-// whatever its cells held before (each row's are cleared first).
-func (lay *evalLayout) evaluate(b *batch, flat []table.Cell) {
+// whatever its cells held before (each row's are cleared first). Worker k
+// of workers evaluates the rows in its own order (rowAt); each row's cells
+// go to its own place, so the output is the same in any order.
+func (lay *evalLayout) evaluate(b *batch, flat []table.Cell, k, workers int) {
 	width := lay.Width()
 	b.out = make([][]table.Cell, len(b.rows))
 	b.status = make([]evaluate.Status, len(b.rows))
 	b.cells = flat
-	for i, row := range b.rows {
+	for j := range b.rows {
+		i := rowAt(j, len(b.rows), k, workers)
+		row := b.rows[i]
 		out := flat[i*width : (i+1)*width : (i+1)*width]
 		if lay.passThrough && b.errs[i] == nil {
 			lay.Place(b.tableNo, b.source, row.Cells, out)
@@ -347,4 +351,23 @@ func (lay *evalLayout) evaluate(b *batch, flat []table.Cell) {
 		}
 		b.out[i] = out
 	}
+}
+
+// rowAt is the row that worker k of workers evaluates j-th in a batch of
+// n rows. The rows of a sweep often cycle through a few values that are
+// costly to compute once and then cached for the run (DP-SGD's
+// accountants, zCDP's curves): when two workers ask for one not yet
+// computed at the same time, one computes it and the other waits
+// (memo.Cache), and two workers that each start a batch at the beginning
+// of such a cycle would take the values one after the other, one worker
+// always waiting. So worker k starts at row k·n/workers, and odd workers
+// go backward: two workers whose batches begin on the same value (a cycle
+// whose length divides k·n/workers) ask first for the two ends of the
+// cycle and meet in its middle. Worker 0 goes in input order.
+func rowAt(j, n, k, workers int) int {
+	start := k * n / max(workers, 1)
+	if k%2 == 1 {
+		return ((start-1-j)%n + n) % n
+	}
+	return (start + j) % n
 }

@@ -56,3 +56,42 @@ func TestFlowReusesCells(t *testing.T) {
 		t.Errorf("a batch of 20 cells got the spare buffer of 10")
 	}
 }
+
+// Every worker evaluates every row of a batch once; worker 0 in input
+// order. On a batch of 32 rows cycling through 16 costly values (the
+// DP-SGD sweep of benchinput), two workers start at the two ends of the
+// cycle and ask for no value at the same time in their first 16 rows
+// (8 each before they meet).
+func TestRowOrderSpreadsCycles(t *testing.T) {
+	for _, workers := range []int{1, 2, 3, 4} {
+		for _, n := range []int{1, 2, 5, 32, 512} {
+			for k := range workers {
+				seen := make([]bool, n)
+				for j := range n {
+					i := rowAt(j, n, k, workers)
+					if i < 0 || i >= n || seen[i] {
+						t.Fatalf("worker %d of %d, %d rows: row %d twice or outside", k, workers, n, i)
+					}
+					seen[i] = true
+					if k == 0 && i != j {
+						t.Fatalf("worker 0 evaluates row %d %d-th", i, j)
+					}
+				}
+			}
+		}
+	}
+	var first [2][]int
+	for k := range first {
+		for j := range 8 {
+			first[k] = append(first[k], rowAt(j, 32, k, 2)%16)
+		}
+	}
+	want := [2][]int{{0, 1, 2, 3, 4, 5, 6, 7}, {15, 14, 13, 12, 11, 10, 9, 8}}
+	for k := range first {
+		for j := range want[k] {
+			if first[k][j] != want[k][j] {
+				t.Fatalf("worker %d's first values %v, want %v", k, first[k], want[k])
+			}
+		}
+	}
+}

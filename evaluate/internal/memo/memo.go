@@ -4,27 +4,28 @@
 // many rows ask at the same time.
 package memo
 
-import (
-	"fmt"
-	"sync"
-
-	"golang.org/x/sync/singleflight"
-)
+import "sync"
 
 // Cache remembers the values of a pure function by key. Concurrent calls
-// for the same key that is not yet remembered wait for one computation
-// (golang.org/x/sync/singleflight). It is bounded by a total weight: when
-// a new value would take it over its limit it starts afresh, which costs
-// recomputation, never memory. It is safe for concurrent use.
+// for the same key that is not yet remembered wait for one computation.
+// It is bounded by a total weight: when a new value would take it over its
+// limit it starts afresh, which costs recomputation, never memory. It is
+// safe for concurrent use.
 type Cache[K comparable, V any] struct {
 	limit  int
 	weight func(V) int
 
-	mu   sync.Mutex
-	m    map[K]V
-	used int
+	mu      sync.Mutex
+	m       map[K]V
+	used    int
+	flights map[K]*flight[V] // the keys being computed
+}
 
-	calls singleflight.Group
+// flight is one computation of a key that other callers wait for.
+type flight[V any] struct {
+	done chan struct{} // closed when v is set, or the computation failed
+	v    V
+	ok   bool // v is the value (false: compute panicked)
 }
 
 // New returns a cache that holds values of total weight at most limit
@@ -40,21 +41,47 @@ func New[K comparable, V any](limit int, weight func(V) int) *Cache[K, V] {
 // Get returns the remembered value of key, computing it with compute (and
 // remembering it) on first use. compute must return the same value for
 // the same key whenever it is called; an error belongs in V.
+//
+// A key that is not equal to itself (it holds a NaN) can never be found
+// again, so it is computed on every call and not remembered. The keys are
+// compared as values, without formatting them: a lookup costs a map
+// access, which matters for the closed-form rows, whose values take
+// microseconds to compute.
 func (c *Cache[K, V]) Get(key K, compute func() V) V {
-	if v, ok := c.lookup(key); ok {
+	if key != key {
+		return compute()
+	}
+	c.mu.Lock()
+	if v, ok := c.m[key]; ok {
+		c.mu.Unlock()
 		return v
 	}
-	v, _, _ := c.calls.Do(flightKey(key), func() (any, error) {
-		// A call that missed just before an earlier flight stored the
-		// value finds it here.
-		if v, ok := c.lookup(key); ok {
-			return v, nil
+	if f, ok := c.flights[key]; ok {
+		c.mu.Unlock()
+		<-f.done
+		if f.ok {
+			return f.v
 		}
-		v := compute()
-		c.store(key, v)
-		return v, nil
-	})
-	return v.(V)
+		return compute() // the first computation panicked: it will again, here
+	}
+	f := &flight[V]{done: make(chan struct{})}
+	if c.flights == nil {
+		c.flights = make(map[K]*flight[V])
+	}
+	c.flights[key] = f
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		if f.ok {
+			c.store(key, f.v)
+		}
+		delete(c.flights, key)
+		c.mu.Unlock()
+		close(f.done)
+	}()
+	f.v = compute()
+	f.ok = true
+	return f.v
 }
 
 // Len returns the number of remembered values.
@@ -64,27 +91,14 @@ func (c *Cache[K, V]) Len() int {
 	return len(c.m)
 }
 
-func (c *Cache[K, V]) lookup(key K) (V, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	v, ok := c.m[key]
-	return v, ok
-}
-
+// store remembers v for key; c.mu must be held.
 func (c *Cache[K, V]) store(key K, v V) {
 	// Every entry counts at least 1, so that entries the weight calls
 	// free (failures) cannot pile up without bound.
 	w := max(c.weight(v), 1)
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.m == nil || c.used+w > c.limit {
 		c.m, c.used = make(map[K]V), 0
 	}
 	c.m[key] = v
 	c.used += w
 }
-
-// flightKey is the singleflight key of a cache key: its Go-syntax
-// representation, which tells apart every two keys that differ (strings
-// are quoted, floats printed to round-trip exactly).
-func flightKey[K comparable](key K) string { return fmt.Sprintf("%#v", key) }

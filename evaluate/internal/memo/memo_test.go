@@ -1,6 +1,7 @@
 package memo
 
 import (
+	"math"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -75,5 +76,32 @@ func TestBounded(t *testing.T) {
 	w.Get("c", func() int { return 11 })
 	if w.Len() != 1 {
 		t.Errorf("a value of weight 11 > 10: Len = %d, want 1", w.Len())
+	}
+}
+
+// A key holding a NaN, equal to no key, is computed on every call and not
+// remembered; a computation that panics lets the callers waiting for it
+// compute the value themselves, and leaves nothing behind.
+func TestNaNKeysAndPanics(t *testing.T) {
+	c := New[[2]float64, int](16, nil)
+	calls := 0
+	for range 3 {
+		if v := c.Get([2]float64{math.NaN(), 1}, func() int { calls++; return 7 }); v != 7 {
+			t.Fatalf("NaN key: got %d, want 7", v)
+		}
+	}
+	if calls != 3 || c.Len() != 0 {
+		t.Errorf("NaN key: computed %d times (want 3), %d values remembered (want 0)", calls, c.Len())
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("the panic of compute did not reach the caller")
+			}
+		}()
+		c.Get([2]float64{1, 2}, func() int { panic("boom") })
+	}()
+	if v := c.Get([2]float64{1, 2}, func() int { return 5 }); v != 5 || c.Len() != 1 {
+		t.Errorf("after a panic: got %d with %d values, want 5 with 1", v, c.Len())
 	}
 }
