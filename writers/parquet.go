@@ -210,8 +210,8 @@ func (w *parquetWriter) Write(cells []table.Cell) error {
 			return err
 		}
 	}
-	for i, c := range cells {
-		w.appendCell(i, c)
+	for i := range cells {
+		w.appendCell(i, &cells[i])
 	}
 	w.pending++
 	w.rows++
@@ -221,9 +221,9 @@ func (w *parquetWriter) Write(cells []table.Cell) error {
 	return nil
 }
 
-// appendCell appends c to column i, converting it or writing a null as the
-// type doc above says.
-func (w *parquetWriter) appendCell(i int, c table.Cell) {
+// appendCell appends *c to column i, converting it or writing a null as
+// the type doc above says.
+func (w *parquetWriter) appendCell(i int, c *table.Cell) {
 	col := &w.columns[i]
 	switch {
 	case col.f64 != nil: // a Number, or an Integer that float64 holds exactly
@@ -267,7 +267,7 @@ func (w *parquetWriter) appendCell(i int, c table.Cell) {
 			col.typed.AppendNull()
 		case c.Kind == table.Text && c.IsEmpty() && col.dt.ID() != arrow.STRING && col.dt.ID() != arrow.LARGE_STRING && col.dt.ID() != arrow.STRING_VIEW:
 			col.typed.AppendNull() // a blank stands for an empty cell
-		case col.put(c):
+		case col.put(*c):
 			w.strLen += len(c.Str)
 		default:
 			col.typed.AppendNull()
@@ -295,7 +295,7 @@ type appender[T any] interface {
 
 // appendOrNull appends v to b when ok, else a null, counting c as nulled
 // (see nullUnlessBlank).
-func appendOrNull[T any, B appender[T]](w *parquetWriter, b B, c table.Cell, v T, ok bool) {
+func appendOrNull[T any, B appender[T]](w *parquetWriter, b B, c *table.Cell, v T, ok bool) {
 	if ok {
 		b.Append(v)
 		return
@@ -306,7 +306,7 @@ func appendOrNull[T any, B appender[T]](w *parquetWriter, b B, c table.Cell, v T
 
 // nullUnlessBlank counts a nulled cell, except a blank text cell, which
 // stands for an empty cell anyway.
-func (w *parquetWriter) nullUnlessBlank(c table.Cell) {
+func (w *parquetWriter) nullUnlessBlank(c *table.Cell) {
 	if !c.IsEmpty() {
 		w.nulled++
 	}

@@ -275,15 +275,15 @@ collect:
 			delete(pending, next)
 			next++
 			<-f.slots
-			for i, cells := range nb.out {
-				if writeErr == nil && lay.groups != nil {
-					if writeErr = lay.groups.beforeRow(nb, i, emit); writeErr != nil {
-						f.stopReading()
-					}
+			rw, whole := lay.rowsWriter(w)
+			if whole && writeErr == nil {
+				if writeErr = rw.WriteRows(nb.out); writeErr != nil {
+					f.stopReading()
 				}
-				if writeErr == nil {
-					if err := lay.write(w, nb, i, cells); err != nil {
-						writeErr = err
+			}
+			for i, cells := range nb.out {
+				if !whole && writeErr == nil {
+					if writeErr = lay.writeRow(w, nb, i, cells, emit); writeErr != nil {
 						f.stopReading()
 					}
 				}
@@ -315,6 +315,28 @@ collect:
 	default:
 		return counts, nil // the reader stopped early: only on quit or ctx, handled above
 	}
+}
+
+// rowsWriter returns w as a writers.RowsWriter, and true, when a batch
+// can be written whole: w takes runs of rows, keeps no formulas of the
+// input (an OriginWriter), and no dataset totals go between the rows.
+func (lay *evalLayout) rowsWriter(w writers.Writer) (writers.RowsWriter, bool) {
+	if _, ok := w.(writers.OriginWriter); ok || lay.groups != nil {
+		return nil, false
+	}
+	rw, ok := w.(writers.RowsWriter)
+	return rw, ok
+}
+
+// writeRow writes output row i of a batch, after the dataset totals that
+// go before it, if any (emit writes them).
+func (lay *evalLayout) writeRow(w writers.Writer, b *batch, i int, cells []table.Cell, emit emitFunc) error {
+	if lay.groups != nil {
+		if err := lay.groups.beforeRow(b, i, emit); err != nil {
+			return err
+		}
+	}
+	return lay.write(w, b, i, cells)
 }
 
 // write writes output row i of a batch, with where its input cells were
