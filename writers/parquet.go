@@ -78,6 +78,7 @@ type parquetWriter struct {
 	pending int // rows buffered
 	strLen  int // bytes of strings buffered
 	nulled  int64
+	filled  []bool // by column: a value on some row of the run (see WriteRows)
 }
 
 // columnBuilder is the builder of one column under its own type, so that

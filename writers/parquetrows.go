@@ -48,27 +48,31 @@ func (w *parquetWriter) WriteRows(rows [][]table.Cell) error {
 // columnwise reports whether a run of rows can be appended a column at a
 // time with the result of Write: every row has a cell per column (else
 // Write reports the row), and the run's text cannot reach the row group's
-// text limit, where Write would end the row group within the run.
+// text limit, where Write would end the row group within the run. It
+// notes in w.filled the columns with a value on some row of the run, in
+// one pass over the rows in their order in memory (a pass down each
+// column would touch a cache line per cell).
 func (w *parquetWriter) columnwise(run [][]table.Cell) bool {
 	if w.beginRow(run[0]) != nil {
 		return false
 	}
-	for _, cells := range run {
-		if len(cells) != len(w.cols) {
-			return false
-		}
-	}
+	filled := w.filled[:0]
+	filled = append(filled, make([]bool, len(w.cols))...)
+	w.filled = filled
 	// A cell adds at most its Str and the text of a number, date or
 	// time (under 64 bytes) to the row group's text (see appendCell).
 	const formatted = 64
 	text := w.strLen
-	for i := range w.columns {
-		col := &w.columns[i]
-		if col.f64 != nil || col.i64 != nil || col.b != nil {
-			continue
+	for _, cells := range run {
+		if len(cells) != len(w.cols) {
+			return false
 		}
-		for _, cells := range run {
-			text += len(cells[i].Str) + formatted
+		for i := range cells {
+			c := &cells[i]
+			if c.Kind != table.Empty {
+				filled[i] = true
+				text += len(c.Str) + formatted
+			}
 		}
 	}
 	return text < w.rowGroupBytes
@@ -78,7 +82,7 @@ func (w *parquetWriter) columnwise(run [][]table.Cell) bool {
 func (w *parquetWriter) appendColumn(i int, run [][]table.Cell) {
 	col := &w.columns[i]
 	if col.builder != nil {
-		if emptyColumn(run, i) {
+		if !w.filled[i] {
 			// What appendCell appends for each empty cell: a null,
 			// not counted as nulled.
 			col.builder.AppendNulls(len(run))
@@ -89,14 +93,4 @@ func (w *parquetWriter) appendColumn(i int, run [][]table.Cell) {
 	for _, cells := range run {
 		w.appendCell(i, &cells[i])
 	}
-}
-
-// emptyColumn reports whether column i is empty on every row of run.
-func emptyColumn(run [][]table.Cell, i int) bool {
-	for _, cells := range run {
-		if cells[i].Kind != table.Empty {
-			return false
-		}
-	}
-	return true
 }

@@ -203,19 +203,13 @@ func (lay *evalLayout) readBatches(f *flow, tables []readers.Table, read *atomic
 		src := layout.SourceName(t)
 		b := &batch{seq: seq, tableNo: ti, source: src}
 		for {
-			row, err := t.Next()
-			if err == io.EOF {
+			if err := lay.readInto(ti, t, b, limit); err != nil {
+				if err != io.EOF {
+					f.readErr <- err
+					return
+				}
 				break
 			}
-			if err != nil && readers.IsFatal(err) {
-				f.readErr <- err
-				return
-			}
-			if lay.groups.dropRow(ti, row.Cells) {
-				continue
-			}
-			b.rows = append(b.rows, row)
-			b.errs = append(b.errs, err)
 			if len(b.rows) >= limit {
 				if !f.send(b, read.Load()) {
 					return
@@ -233,6 +227,38 @@ func (lay *evalLayout) readBatches(f *flow, tables []readers.Table, read *atomic
 		}
 	}
 	f.readErr <- nil
+}
+
+// readInto appends to b the next rows of table ti, but those dropRow
+// drops: a run of rows, up to limit in all, from a readers.RowsReader
+// (whose errors all end the stream: a Parquet file's), else one row, with
+// its error when the row can be kept as an error row. It returns io.EOF
+// after the last row, and a fatal read error.
+func (lay *evalLayout) readInto(ti int, t readers.Table, b *batch, limit int) error {
+	start := len(b.rows)
+	var err error
+	if rr, ok := t.(readers.RowsReader); ok {
+		b.rows, err = rr.NextRows(b.rows, limit-start)
+		for len(b.errs) < len(b.rows) {
+			b.errs = append(b.errs, nil)
+		}
+	} else {
+		var row table.Row
+		if row, err = t.Next(); err == nil || (err != io.EOF && !readers.IsFatal(err)) {
+			b.rows = append(b.rows, row)
+			b.errs = append(b.errs, err)
+			err = nil
+		}
+	}
+	n := start
+	for i := start; i < len(b.rows); i++ {
+		if !lay.groups.dropRow(ti, b.rows[i].Cells) {
+			b.rows[n], b.errs[n] = b.rows[i], b.errs[i]
+			n++
+		}
+	}
+	b.rows, b.errs = b.rows[:n], b.errs[:n]
+	return err
 }
 
 // writeInOrder writes the evaluated batches in the order they were read,
