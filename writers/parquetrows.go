@@ -84,10 +84,12 @@ func (w *parquetWriter) appendColumn(i int, run [][]table.Cell) {
 	if col.builder != nil {
 		if !w.filled[i] {
 			// What appendCell appends for each empty cell: a null,
-			// not counted as nulled.
-			col.builder.AppendNulls(len(run))
+			// not counted as nulled; owed until the column takes a
+			// value, if it does in this row group.
+			col.owed += len(run)
 			return
 		}
+		col.settle()
 		col.builder.Reserve(len(run))
 	}
 	for _, cells := range run {

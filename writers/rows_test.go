@@ -10,12 +10,54 @@ import (
 	"github.com/riskbatch/riskbatch/table"
 )
 
+// writeBoth writes cols and rows to two Parquet files in dir, with row
+// groups of rowGroupRows rows and text limit limit: one by Write, row by
+// row, the other by WriteRows in runs of run rows. It returns both
+// writers and both files.
+func writeBoth(t *testing.T, dir string, cols []table.Column, rows [][]table.Cell, rowGroupRows, limit, run int) (byRow, byRun *parquetWriter, a, b []byte) {
+	t.Helper()
+	write := func(name string, whole bool) (*parquetWriter, []byte) {
+		path := filepath.Join(dir, name)
+		w := mustCreate(t, path, Options{}).(*parquetWriter)
+		w.rowGroupRows, w.rowGroupBytes = rowGroupRows, limit
+		if err := w.WriteHeader(cols); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < len(rows); i += run {
+			part := rows[i:min(i+run, len(rows))]
+			if whole {
+				if err := w.WriteRows(part); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			for _, r := range part {
+				if err := w.Write(r); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w, data
+	}
+	byRow, a = write("rows.parquet", false)
+	byRun, b = write("runs.parquet", true)
+	return byRow, byRun, a, b
+}
+
 // TestParquetWriteRows checks that WriteRows writes the very file that a
 // Write of each row writes: the same row groups (of 5 rows here, so that
 // runs of 3 and 512 rows cross their ends), the same nulls for columns
-// empty on a whole run, the same conversions and nulled count, and the
-// row-by-row fallback where a run's text could reach the row group's text
-// limit (150 bytes here, which ends row groups within runs).
+// empty on a whole run or row group, the same conversions and nulled
+// count, and the row-by-row fallback where a run's text could reach the
+// row group's text limit (150 bytes here, which ends row groups within
+// runs).
 func TestParquetWriteRows(t *testing.T) {
 	cols := append(sampleCols(), table.Column{Name: "unused", Kind: table.Number, Role: table.Output})
 	rows := manyRows(40)
@@ -32,52 +74,41 @@ func TestParquetWriteRows(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			write := func(name string, whole bool) (*parquetWriter, []byte) {
-				path := filepath.Join(dir, name)
-				w := mustCreate(t, path, Options{}).(*parquetWriter)
-				w.rowGroupRows, w.rowGroupBytes = 5, c.bytes
-				if err := w.WriteHeader(cols); err != nil {
-					t.Fatal(err)
-				}
-				for i := 0; i < len(rows); i += c.run {
-					run := rows[i:min(i+c.run, len(rows))]
-					for _, r := range run {
-						if !whole {
-							if err := w.Write(r); err != nil {
-								t.Fatal(err)
-							}
-						}
-					}
-					if whole {
-						if err := w.WriteRows(run); err != nil {
-							t.Fatal(err)
-						}
-					}
-				}
-				if err := w.Close(); err != nil {
-					t.Fatal(err)
-				}
-				b, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return w, b
-			}
-			rw, byRow := write("rows.parquet", false)
-			ww, whole := write("whole.parquet", true)
-			if !bytes.Equal(byRow, whole) {
-				t.Errorf("WriteRows wrote %d bytes unlike Write's %d", len(whole), len(byRow))
+			rw, ww, byRow, byRun := writeBoth(t, dir, cols, rows, 5, c.bytes, c.run)
+			if !bytes.Equal(byRow, byRun) {
+				t.Errorf("WriteRows wrote %d bytes unlike Write's %d", len(byRun), len(byRow))
 			}
 			// manyRows repeats sampleRows: 40 rows hold 6 copies and its
 			// first 4 rows, of which the 4th has 2 nulled cells.
 			if want := int64(nulledInSample*6 + 2); rw.NulledCells() != want || ww.NulledCells() != want {
 				t.Errorf("nulled %d by Write, %d by WriteRows, want %d", rw.NulledCells(), ww.NulledCells(), want)
 			}
-			_, got, groups, _ := readParquet(t, filepath.Join(dir, "whole.parquet"))
+			_, got, groups, _ := readParquet(t, filepath.Join(dir, "runs.parquet"))
 			if len(got) != len(rows) || groups < 8 {
 				t.Errorf("%d rows in %d row groups, want %d in at least 8", len(got), groups, len(rows))
 			}
 		})
+	}
+}
+
+// TestParquetWriteRowsTypes checks WriteRows against Write on columns of
+// every type DuckDB writes (duckdb_v2.parquet), written with their Arrow
+// types: every other column empty on every row (ready-made arrays of
+// nulls), the others empty on their first 100 rows (nulls owed, then
+// appended before the first value).
+func TestParquetWriteRowsTypes(t *testing.T) {
+	cols, rows := readTable(t, filepath.Join("..", "readers", "testdata", "duckdb_v2.parquet"))
+	for _, r := range rows[:100] {
+		clear(r)
+	}
+	for _, r := range rows {
+		for j := 1; j < len(r); j += 2 {
+			r[j] = table.Cell{}
+		}
+	}
+	_, _, byRow, byRun := writeBoth(t, t.TempDir(), cols, rows, 64, parquetRowGroupBytes, 37)
+	if !bytes.Equal(byRow, byRun) {
+		t.Errorf("WriteRows wrote %d bytes unlike Write's %d", len(byRun), len(byRow))
 	}
 }
 
