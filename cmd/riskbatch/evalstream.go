@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -88,6 +90,17 @@ func (p *pace) limit(most int) int {
 	return max(min(int(int64(batchTime)/ns), most), min(minBatchRows, most))
 }
 
+// parquetMemoryLimit is the soft memory limit of a run that writes
+// Parquet (unless GOMEMLIMIT sets one). Such a run holds about 60 MB: the
+// batches in flight and the row group being written. Go collects garbage
+// once the heap has grown by as much as it held after the last
+// collection, so the heap, made mostly of row-group buffers and batches
+// let go of, peaked at over 200 MB; with the limit the collector runs
+// before it passes 100 MiB, for about 2% more CPU (10⁶ rows Parquet →
+// Parquet: 196 MB peak RSS without it, 133 MB with it). A run that needs
+// more than the limit still gets it: the limit is soft.
+const parquetMemoryLimit = 100 << 20
+
 // stream reads every table in order, evaluates batches in parallel and
 // writes the rows in input order. Memory is bounded by the number of
 // batches in flight, not by the number of rows. read counts the bytes read
@@ -109,6 +122,9 @@ func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, read 
 		spare:   make(chan []table.Cell, 2*workers+2),
 	}
 	f.stopReading = sync.OnceFunc(func() { close(f.quit) })
+	if _, ok := w.(writers.RowsWriter); ok && os.Getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(parquetMemoryLimit))
+	}
 	go lay.readBatches(f, tables, read)
 	var wg sync.WaitGroup
 	for i := 0; i < workers; i++ {
