@@ -78,7 +78,7 @@ type parquetTable struct {
 	// buffers are not used after the next call (see recycler).
 	recycle *recycler
 
-	getters []getter // for the current batch
+	getters []getter // for the current batch; nil for a column of nulls
 	cellErr error    // set by a getter whose value cannot be read
 	i, n    int      // next row in the batch, rows in the batch
 	rows    int64    // data rows returned so far
@@ -197,6 +197,9 @@ func (t *parquetTable) Next() (row table.Row, err error) {
 	}
 	cells := make([]table.Cell, len(t.getters))
 	for j, g := range t.getters {
+		if g == nil {
+			continue // null on every row of the batch
+		}
 		cells[j] = g(t.i)
 		if t.cellErr != nil {
 			return table.Row{}, t.fail(j, t.cellErr)
@@ -288,9 +291,13 @@ func (t *parquetTable) startBatch(rec arrow.RecordBatch) error {
 		if t.sel != nil {
 			break // read by ReadBatch, without cells
 		}
-		g, err := getterFor(rec.Column(j), &t.cellErr)
+		col := rec.Column(j)
+		g, err := getterFor(col, &t.cellErr)
 		if err != nil {
 			return t.fatal(j, err)
+		}
+		if col.NullN() == col.Len() {
+			g = nil // every cell is empty (see NextRows)
 		}
 		t.getters = append(t.getters, g)
 	}

@@ -75,6 +75,16 @@ type Table interface {
 	Close() error
 }
 
+// RowsReader is a Table that reads a run of rows at once, faster than
+// row by row: a Parquet file. NextRows appends up to n rows to rows, the
+// rows that calls of Next would return, and returns the longer slice. An
+// error is returned as Next returns it, after the rows before the one it
+// names, and ends the stream when Next's would; io.EOF comes with no
+// rows.
+type RowsReader interface {
+	NextRows(rows []table.Row, n int) ([]table.Row, error)
+}
+
 // RowCounter is a Table that knows its number of data rows before reading
 // them: a Parquet file, from its footer.
 type RowCounter interface {

@@ -2,22 +2,25 @@ package writers
 
 import (
 	"bufio"
-	"encoding/csv"
 	"fmt"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// delimitedWriter writes CSV or TSV with encoding/csv: a header row of the
-// column names, then one record per row with every cell as its String()
-// (numbers in the shortest form that reads back to the same float64, empty
-// cells as ""). Fields holding the separator, a quote or a line break are
-// quoted, in TSV too.
+// delimitedWriter writes CSV or TSV as encoding/csv does: a header row of
+// the column names, then one record per row with every cell as its
+// String() (numbers in the shortest form that reads back to the same
+// float64, empty cells as ""). Fields holding the separator, a quote or a
+// line break, starting with a space, or that are `\.` are quoted, in TSV
+// too, with their quotes doubled. Each record is appended, numbers with
+// strconv.Append*, straight into the output buffer: no string per cell.
 type delimitedWriter struct {
 	lifecycle
-	buf    *bufio.Writer
-	csv    *csv.Writer // writes into buf
-	record []string
+	sep byte
+	buf *bufio.Writer
 }
 
 func newDelimited(path string, sep rune, opts Options) (*delimitedWriter, error) {
@@ -29,12 +32,7 @@ func newDelimited(path string, sep rune, opts Options) (*delimitedWriter, error)
 	if err != nil {
 		return nil, err
 	}
-	// csv.NewWriter uses a *bufio.Writer of its size as it is, so that
-	// writeRecord can write into the same buffer.
-	buf := bufio.NewWriterSize(out.f, 64<<10)
-	w := csv.NewWriter(buf)
-	w.Comma = sep
-	return &delimitedWriter{lifecycle: lifecycle{out: out}, buf: buf, csv: w}, nil
+	return &delimitedWriter{lifecycle: lifecycle{out: out}, sep: byte(sep), buf: bufio.NewWriterSize(out.f, 64<<10)}, nil
 }
 
 // WriteHeader writes the column names as the first record.
@@ -42,39 +40,93 @@ func (w *delimitedWriter) WriteHeader(cols []table.Column) error {
 	if err := w.beginHeader(cols); err != nil {
 		return err
 	}
-	w.record = make([]string, len(cols))
-	for i, c := range cols {
-		w.record[i] = c.Name
+	line := w.buf.AvailableBuffer()
+	if len(cols) == 1 && cols[0].Name == "" {
+		line = append(line, `""`...)
 	}
-	if err := w.writeRecord(); err != nil {
+	for i, c := range cols {
+		if i > 0 {
+			line = append(line, w.sep)
+		}
+		line = w.appendField(line, c.Name)
+	}
+	if _, err := w.buf.Write(append(line, '\n')); err != nil {
 		return w.fail(fmt.Errorf("writers: writing the header of %s: %w", w.out.target, err))
 	}
 	return nil
 }
 
-// Write writes one record.
+// Write writes one record. A record of one empty field is written as ""
+// rather than as an empty line, which readers skip.
 func (w *delimitedWriter) Write(cells []table.Cell) error {
 	if err := w.beginRow(cells); err != nil {
 		return err
 	}
-	for i, c := range cells {
-		w.record[i] = c.String()
+	line := w.buf.AvailableBuffer()
+	for i := range cells {
+		if i > 0 {
+			line = append(line, w.sep)
+		}
+		line = w.appendCell(line, &cells[i])
 	}
-	if err := w.writeRecord(); err != nil {
+	if len(cells) == 1 && len(line) == 0 {
+		line = append(line, `""`...)
+	}
+	if _, err := w.buf.Write(append(line, '\n')); err != nil {
 		return w.fail(fmt.Errorf("writers: writing data row %d of %s: %w", w.rows+1, w.out.target, err))
 	}
 	w.rows++
 	return nil
 }
 
-// writeRecord writes w.record. A record of one empty field is written as
-// "" rather than as an empty line, which readers skip.
-func (w *delimitedWriter) writeRecord() error {
-	if len(w.record) == 1 && w.record[0] == "" {
-		_, err := w.buf.WriteString("\"\"\n")
-		return err
+// appendCell appends the field of a cell: its String(), quoted if need be.
+func (w *delimitedWriter) appendCell(line []byte, c *table.Cell) []byte {
+	switch c.Kind {
+	case table.Empty:
+		return line
+	case table.Number: // never quoted: digits, '.', 'e', signs, NaN, Inf
+		return strconv.AppendFloat(line, c.Num, 'g', -1, 64)
+	case table.Integer:
+		return strconv.AppendInt(line, c.Int, 10)
+	case table.Bool:
+		return strconv.AppendBool(line, c.Bool)
+	case table.Text, table.Decimal, table.Nested:
+		return w.appendField(line, c.Str)
 	}
-	return w.csv.Write(w.record)
+	return w.appendField(line, c.String())
+}
+
+// appendField appends one field, quoted when encoding/csv would quote it.
+func (w *delimitedWriter) appendField(line []byte, field string) []byte {
+	if !w.needsQuotes(field) {
+		return append(line, field...)
+	}
+	line = append(line, '"')
+	for i := 0; i < len(field); i++ {
+		if field[i] == '"' {
+			line = append(line, '"')
+		}
+		line = append(line, field[i])
+	}
+	return append(line, '"')
+}
+
+// needsQuotes reports whether encoding/csv's Writer quotes field (its
+// fieldNeedsQuotes, for an ASCII separator).
+func (w *delimitedWriter) needsQuotes(field string) bool {
+	if field == "" {
+		return false
+	}
+	if field == `\.` {
+		return true
+	}
+	for i := 0; i < len(field); i++ {
+		if c := field[i]; c == '\n' || c == '\r' || c == '"' || c == w.sep {
+			return true
+		}
+	}
+	r, _ := utf8.DecodeRuneInString(field)
+	return unicode.IsSpace(r)
 }
 
 // Close flushes the buffer and renames the file into place.
@@ -82,12 +134,7 @@ func (w *delimitedWriter) Close() error {
 	if err := w.beginClose(); err != nil {
 		return err
 	}
-	w.csv.Flush()
-	err := w.csv.Error()
-	if err == nil {
-		err = w.buf.Flush()
-	}
-	if err != nil {
+	if err := w.buf.Flush(); err != nil {
 		_ = w.out.abort()
 		return fmt.Errorf("writers: writing %s: %w", w.out.target, err)
 	}

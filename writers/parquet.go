@@ -78,6 +78,10 @@ type parquetWriter struct {
 	pending int // rows buffered
 	strLen  int // bytes of strings buffered
 	nulled  int64
+	filled  []bool // by column: a value on some row of the run (see WriteRows)
+	// nulls holds an array of nulls of each type written so far, at
+	// least a row group long, for the columns empty on a whole row group.
+	nulls map[string]arrow.Array
 }
 
 // columnBuilder is the builder of one column under its own type, so that
@@ -99,6 +103,19 @@ type columnBuilder struct {
 	dt     arrow.DataType
 	// builder is the builder of all but nested columns, to release.
 	builder array.Builder
+	// owed counts the nulls appended by WriteRows to a column empty so
+	// far in the row group but not yet to builder: a column that stays
+	// empty is written as a ready-made array of nulls (see nullArray),
+	// and one that takes a value gets them first (see settle).
+	owed int
+}
+
+// settle appends the nulls owed to the column's builder.
+func (col *columnBuilder) settle() {
+	if col.owed > 0 {
+		col.builder.AppendNulls(col.owed)
+		col.owed = 0
+	}
 }
 
 // parquetDictionaryBytes is the dictionary page size above which a column
@@ -210,8 +227,8 @@ func (w *parquetWriter) Write(cells []table.Cell) error {
 			return err
 		}
 	}
-	for i, c := range cells {
-		w.appendCell(i, c)
+	for i := range cells {
+		w.appendCell(i, &cells[i])
 	}
 	w.pending++
 	w.rows++
@@ -221,10 +238,13 @@ func (w *parquetWriter) Write(cells []table.Cell) error {
 	return nil
 }
 
-// appendCell appends c to column i, converting it or writing a null as the
-// type doc above says.
-func (w *parquetWriter) appendCell(i int, c table.Cell) {
+// appendCell appends *c to column i, converting it or writing a null as
+// the type doc above says.
+func (w *parquetWriter) appendCell(i int, c *table.Cell) {
 	col := &w.columns[i]
+	if col.owed > 0 {
+		col.settle()
+	}
 	switch {
 	case col.f64 != nil: // a Number, or an Integer that float64 holds exactly
 		v, ok := c.Num, c.Kind == table.Number
@@ -267,7 +287,7 @@ func (w *parquetWriter) appendCell(i int, c table.Cell) {
 			col.typed.AppendNull()
 		case c.Kind == table.Text && c.IsEmpty() && col.dt.ID() != arrow.STRING && col.dt.ID() != arrow.LARGE_STRING && col.dt.ID() != arrow.STRING_VIEW:
 			col.typed.AppendNull() // a blank stands for an empty cell
-		case col.put(c):
+		case col.put(*c):
 			w.strLen += len(c.Str)
 		default:
 			col.typed.AppendNull()
@@ -295,7 +315,7 @@ type appender[T any] interface {
 
 // appendOrNull appends v to b when ok, else a null, counting c as nulled
 // (see nullUnlessBlank).
-func appendOrNull[T any, B appender[T]](w *parquetWriter, b B, c table.Cell, v T, ok bool) {
+func appendOrNull[T any, B appender[T]](w *parquetWriter, b B, c *table.Cell, v T, ok bool) {
 	if ok {
 		b.Append(v)
 		return
@@ -306,7 +326,7 @@ func appendOrNull[T any, B appender[T]](w *parquetWriter, b B, c table.Cell, v T
 
 // nullUnlessBlank counts a nulled cell, except a blank text cell, which
 // stands for an empty cell anyway.
-func (w *parquetWriter) nullUnlessBlank(c table.Cell) {
+func (w *parquetWriter) nullUnlessBlank(c *table.Cell) {
 	if !c.IsEmpty() {
 		w.nulled++
 	}
@@ -338,6 +358,14 @@ func (w *parquetWriter) flush() error {
 	}()
 	for i := range w.columns {
 		col := &w.columns[i]
+		if col.owed > 0 && col.builder.Len() == 0 {
+			arrays[i] = w.nullArray(col.dt, col.owed)
+			col.owed = 0
+			continue
+		}
+		if col.builder != nil {
+			col.settle()
+		}
 		switch {
 		case col.f64 != nil:
 			arrays[i] = col.f64.NewArray()
@@ -366,6 +394,25 @@ func (w *parquetWriter) flush() error {
 		return w.fail(fmt.Errorf("writers: writing a row group to %s: %w", w.out.target, err))
 	}
 	return nil
+}
+
+// nullArray returns an array of n nulls of type dt, cut from one kept
+// for the type: the writer then neither grows a builder's buffers nor
+// allocates new ones for the row groups of a column that stays empty.
+func (w *parquetWriter) nullArray(dt arrow.DataType, n int) arrow.Array {
+	key := dt.Fingerprint()
+	kept := w.nulls[key]
+	if kept == nil || kept.Len() < n {
+		if kept != nil {
+			kept.Release()
+		}
+		if w.nulls == nil {
+			w.nulls = map[string]arrow.Array{}
+		}
+		kept = array.MakeArrayOfNull(memory.DefaultAllocator, dt, max(n, w.rowGroupRows))
+		w.nulls[key] = kept
+	}
+	return array.NewSlice(kept, 0, int64(n))
 }
 
 // NulledCells returns how many cells could not be represented in their
@@ -410,6 +457,10 @@ func (w *parquetWriter) release() {
 		}
 	}
 	w.columns = nil
+	for _, a := range w.nulls {
+		a.Release()
+	}
+	w.nulls = nil
 }
 
 // Abort removes the temporary file.

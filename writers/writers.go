@@ -106,6 +106,15 @@ type Writer interface {
 	Abort() error
 }
 
+// RowsWriter is a Writer that also takes a run of rows at once, which it
+// writes faster than row by row: the Parquet writer, which appends a run
+// a column at a time. WriteRows(rows) writes what a Write of each row in
+// turn would, and fails as that would.
+type RowsWriter interface {
+	Writer
+	WriteRows(rows [][]table.Cell) error
+}
+
 // NullReporter is implemented by writers that write a cell which cannot be
 // represented in its column's type as a null instead of failing: the
 // Parquet writer, whose columns are typed (a Text cell in a Number column,

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -88,6 +90,17 @@ func (p *pace) limit(most int) int {
 	return max(min(int(int64(batchTime)/ns), most), min(minBatchRows, most))
 }
 
+// parquetMemoryLimit is the soft memory limit of a run that writes
+// Parquet (unless GOMEMLIMIT sets one). Such a run holds about 60 MB: the
+// batches in flight and the row group being written. Go collects garbage
+// once the heap has grown by as much as it held after the last
+// collection, so the heap, made mostly of row-group buffers and batches
+// let go of, peaked at over 200 MB; with the limit the collector runs
+// before it passes 100 MiB, for about 2% more CPU (10⁶ rows Parquet →
+// Parquet: 196 MB peak RSS without it, 133 MB with it). A run that needs
+// more than the limit still gets it: the limit is soft.
+const parquetMemoryLimit = 100 << 20
+
 // stream reads every table in order, evaluates batches in parallel and
 // writes the rows in input order. Memory is bounded by the number of
 // batches in flight, not by the number of rows. read counts the bytes read
@@ -109,6 +122,9 @@ func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, read 
 		spare:   make(chan []table.Cell, 2*workers+2),
 	}
 	f.stopReading = sync.OnceFunc(func() { close(f.quit) })
+	if _, ok := w.(writers.RowsWriter); ok && os.Getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(parquetMemoryLimit))
+	}
 	go lay.readBatches(f, tables, read)
 	var wg sync.WaitGroup
 	for k := 0; k < workers; k++ {
@@ -203,19 +219,13 @@ func (lay *evalLayout) readBatches(f *flow, tables []readers.Table, read *atomic
 		src := layout.SourceName(t)
 		b := &batch{seq: seq, tableNo: ti, source: src}
 		for {
-			row, err := t.Next()
-			if err == io.EOF {
+			if err := lay.readInto(ti, t, b, limit); err != nil {
+				if err != io.EOF {
+					f.readErr <- err
+					return
+				}
 				break
 			}
-			if err != nil && readers.IsFatal(err) {
-				f.readErr <- err
-				return
-			}
-			if lay.groups.dropRow(ti, row.Cells) {
-				continue
-			}
-			b.rows = append(b.rows, row)
-			b.errs = append(b.errs, err)
 			if len(b.rows) >= limit {
 				if !f.send(b, read.Load()) {
 					return
@@ -233,6 +243,38 @@ func (lay *evalLayout) readBatches(f *flow, tables []readers.Table, read *atomic
 		}
 	}
 	f.readErr <- nil
+}
+
+// readInto appends to b the next rows of table ti, but those dropRow
+// drops: a run of rows, up to limit in all, from a readers.RowsReader
+// (whose errors all end the stream: a Parquet file's), else one row, with
+// its error when the row can be kept as an error row. It returns io.EOF
+// after the last row, and a fatal read error.
+func (lay *evalLayout) readInto(ti int, t readers.Table, b *batch, limit int) error {
+	start := len(b.rows)
+	var err error
+	if rr, ok := t.(readers.RowsReader); ok {
+		b.rows, err = rr.NextRows(b.rows, limit-start)
+		for len(b.errs) < len(b.rows) {
+			b.errs = append(b.errs, nil)
+		}
+	} else {
+		var row table.Row
+		if row, err = t.Next(); err == nil || (err != io.EOF && !readers.IsFatal(err)) {
+			b.rows = append(b.rows, row)
+			b.errs = append(b.errs, err)
+			err = nil
+		}
+	}
+	n := start
+	for i := start; i < len(b.rows); i++ {
+		if !lay.groups.dropRow(ti, b.rows[i].Cells) {
+			b.rows[n], b.errs[n] = b.rows[i], b.errs[i]
+			n++
+		}
+	}
+	b.rows, b.errs = b.rows[:n], b.errs[:n]
+	return err
 }
 
 // writeInOrder writes the evaluated batches in the order they were read,
@@ -275,15 +317,15 @@ collect:
 			delete(pending, next)
 			next++
 			<-f.slots
-			for i, cells := range nb.out {
-				if writeErr == nil && lay.groups != nil {
-					if writeErr = lay.groups.beforeRow(nb, i, emit); writeErr != nil {
-						f.stopReading()
-					}
+			rw, whole := lay.rowsWriter(w)
+			if whole && writeErr == nil {
+				if writeErr = rw.WriteRows(nb.out); writeErr != nil {
+					f.stopReading()
 				}
-				if writeErr == nil {
-					if err := lay.write(w, nb, i, cells); err != nil {
-						writeErr = err
+			}
+			for i, cells := range nb.out {
+				if !whole && writeErr == nil {
+					if writeErr = lay.writeRow(w, nb, i, cells, emit); writeErr != nil {
 						f.stopReading()
 					}
 				}
@@ -315,6 +357,28 @@ collect:
 	default:
 		return counts, nil // the reader stopped early: only on quit or ctx, handled above
 	}
+}
+
+// rowsWriter returns w as a writers.RowsWriter, and true, when a batch
+// can be written whole: w takes runs of rows, keeps no formulas of the
+// input (an OriginWriter), and no dataset totals go between the rows.
+func (lay *evalLayout) rowsWriter(w writers.Writer) (writers.RowsWriter, bool) {
+	if _, ok := w.(writers.OriginWriter); ok || lay.groups != nil {
+		return nil, false
+	}
+	rw, ok := w.(writers.RowsWriter)
+	return rw, ok
+}
+
+// writeRow writes output row i of a batch, after the dataset totals that
+// go before it, if any (emit writes them).
+func (lay *evalLayout) writeRow(w writers.Writer, b *batch, i int, cells []table.Cell, emit emitFunc) error {
+	if lay.groups != nil {
+		if err := lay.groups.beforeRow(b, i, emit); err != nil {
+			return err
+		}
+	}
+	return lay.write(w, b, i, cells)
 }
 
 // write writes output row i of a batch, with where its input cells were

@@ -1,0 +1,124 @@
+package readers
+
+import (
+	"bytes"
+	"io"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// drainRows reads a table to its end with NextRows, n rows at a time, as
+// drain does with Next: its rows, then the error that ended it, if any.
+func drainRows(t *testing.T, tb Table, n int) []entry {
+	t.Helper()
+	rr, ok := tb.(RowsReader)
+	if !ok {
+		t.Fatalf("%T is not a RowsReader", tb)
+	}
+	var out []entry
+	for range 1_000_000 {
+		rows, err := rr.NextRows(nil, n)
+		if len(rows) > n {
+			t.Fatalf("NextRows(%d) gave %d rows", n, len(rows))
+		}
+		for _, row := range rows {
+			out = append(out, entry{Row: row})
+		}
+		if err == io.EOF {
+			if len(rows) > 0 {
+				t.Fatal("io.EOF with rows")
+			}
+			return out
+		}
+		if err != nil {
+			out = append(out, entry{Err: err})
+		}
+	}
+	t.Fatal("the table does not end")
+	return nil
+}
+
+// sameEntries fails unless NextRows and Next read a file alike.
+func sameEntries(t *testing.T, name string, byRow, byRun []entry) {
+	t.Helper()
+	if len(byRow) != len(byRun) {
+		t.Fatalf("%s: %d entries with Next, %d with NextRows", name, len(byRow), len(byRun))
+	}
+	for i := range byRow {
+		a, b := byRow[i], byRun[i]
+		if !reflect.DeepEqual(a.Row, b.Row) || (a.Err == nil) != (b.Err == nil) || (a.Err != nil && a.Err.Error() != b.Err.Error()) {
+			t.Fatalf("%s: entry %d: Next gave %+v, NextRows %+v", name, i, a, b)
+		}
+	}
+}
+
+// TestParquetNextRows checks that NextRows reads what Next reads, in runs
+// of 1, 3 and 1,000 rows, from batches of 2 and 4,096 rows (a batch of 2
+// has columns null on both rows, which NextRows leaves empty without
+// reading them): the fixture of every flat type, the DuckDB files, the
+// sample, and damaged copies of the sample, whose errors must name the
+// same row and column after the same rows.
+func TestParquetNextRows(t *testing.T) {
+	files := map[string][]byte{"fixture.parquet": parquetFixture(t)}
+	for _, name := range []string{"testdata/duckdb_v2.parquet", "testdata/duckdb_zstd_v2.parquet", "../samples/releases.parquet"} {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[filepath.Base(name)] = data
+	}
+	rng := rand.New(rand.NewSource(7))
+	sample := files["releases.parquet"]
+	for i := range 40 {
+		d := bytes.Clone(sample)
+		for range 1 + rng.Intn(4) {
+			d[rng.Intn(len(d))] = byte(rng.Intn(256))
+		}
+		files["damaged"+string(rune('A'+i%26))+string(rune('a'+i/26))+".parquet"] = d
+	}
+	dir := t.TempDir()
+	for name, data := range files {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, batch := range []int{2, 4096} {
+			opts := Options{BatchRows: batch}
+			tables, err := Open(path, opts)
+			if err != nil {
+				continue // refused on opening: NextRows is not reached
+			}
+			byRow := drain(t, tables[0])
+			_ = tables[0].Close()
+			for _, n := range []int{1, 3, 1000} {
+				tables, err := Open(path, opts)
+				if err != nil {
+					t.Fatalf("%s opened once, not twice: %v", name, err)
+				}
+				sameEntries(t, name, byRow, drainRows(t, tables[0], n))
+				_ = tables[0].Close()
+			}
+		}
+	}
+	// The fixture's rows are known (see wantParquetRow).
+	got := drainRows(t, openOne(t, filepath.Join(dir, "fixture.parquet"), Options{BatchRows: 2}), 3)
+	for i, e := range got {
+		wantRow(t, e, pos(filepath.Join(dir, "fixture.parquet"), "", i+2), wantParquetRow(i))
+	}
+	if len(got) != parquetRows {
+		t.Errorf("%d rows, want %d", len(got), parquetRows)
+	}
+}
+
+// TestParquetNullColumnNext checks that Next too leaves a column null on
+// a whole batch as empty cells.
+func TestParquetNullColumnNext(t *testing.T) {
+	path := writeFile(t, "f.parquet", parquetFixture(t))
+	tb := openOne(t, path, Options{BatchRows: 1})
+	for i, e := range drain(t, tb) {
+		wantRow(t, e, pos(path, "", i+2), wantParquetRow(i))
+	}
+}
