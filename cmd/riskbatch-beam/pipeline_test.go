@@ -110,6 +110,7 @@ func TestBeamFileSystem(t *testing.T) {
 	if err != nil || len(names) == 0 {
 		t.Fatalf("no shard in memfs (%v)", err)
 	}
+	slices.Sort(names)
 	var got [][]string
 	for i, name := range names {
 		if want := shardName(prefix, i, len(names), "csv"); name != want {
