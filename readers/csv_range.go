@@ -1,6 +1,7 @@
 package readers
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -200,10 +201,17 @@ func (s *partScanner) scan(src io.Reader) error {
 	return nil
 }
 
-// units scans the units of b.
+// units scans the units of b: bytes of an 8-bit text by runs where it
+// can (see run), else one unit at a time (step).
 func (s *partScanner) units(b []byte) {
-	w, delim := s.width, s.delim
-	for i := 0; i < len(b); i += w {
+	w := s.width
+	for i := 0; i < len(b); {
+		if w == 1 {
+			if n := s.run(b[i:]); n > 0 {
+				i += n
+				continue
+			}
+		}
 		c := uint16(b[i])
 		if w == 2 {
 			if s.bigEndian {
@@ -212,8 +220,63 @@ func (s *partScanner) units(b []byte) {
 				c |= uint16(b[i+1]) << 8
 			}
 		}
+		i += w
 		s.at += int64(w)
-	again:
+		s.step(c)
+	}
+}
+
+// run scans a run of bytes at the start of b that needs no look at each
+// byte, and returns its length (0: none): outside quotes, the bytes before
+// the next quote, CR or LF (fields and delimiters); in a quoted field, the
+// bytes before the next quote when there is no CR among them (the LFs
+// counted with bytes.Count). bytes.IndexByte and bytes.Count are the
+// vectorised searches of the standard library.
+func (s *partScanner) run(b []byte) int {
+	switch s.state {
+	case scanFieldStart, scanPlain:
+		if j := bytes.IndexByte(b, '\n'); j >= 0 {
+			b = b[:j]
+		}
+		if j := bytes.IndexByte(b, '"'); j >= 0 {
+			b = b[:j]
+		}
+		if j := bytes.IndexByte(b, '\r'); j >= 0 {
+			b = b[:j]
+		}
+		if len(b) == 0 {
+			return 0
+		}
+		if !s.content && len(bytes.Trim(b, string(rune(s.delim)))) > 0 {
+			s.content = true
+		}
+		s.state = scanPlain
+		if b[len(b)-1] == byte(s.delim) {
+			s.state = scanFieldStart
+		}
+		s.at += int64(len(b))
+		return len(b)
+	case scanQuoted:
+		j := bytes.IndexByte(b, '"')
+		if j < 0 {
+			j = len(b)
+		}
+		field := b[:j]
+		if j == 0 || bytes.IndexByte(field, '\r') >= 0 {
+			return 0
+		}
+		s.lines += bytes.Count(field, []byte{'\n'})
+		s.content = true
+		s.at += int64(j)
+		return j
+	}
+	return 0
+}
+
+// step scans the unit c, which ends just before s.at.
+func (s *partScanner) step(c uint16) {
+	delim := s.delim
+	for {
 		switch s.state {
 		case scanSepLine:
 			switch c {
@@ -258,27 +321,29 @@ func (s *partScanner) units(b []byte) {
 			default: // a doubled quote, or a lone one kept before c
 				s.state, s.content = scanQuoted, true
 				if c != '"' {
-					goto again
+					continue // c is a character of the field
 				}
 			}
 		case scanCROut:
 			if c == '\n' {
 				s.recordEnd()
-				continue
+				return
 			}
-			s.at -= int64(w) // c begins the next record
+			w := int64(s.width)
+			s.at -= w // c begins the next record
 			s.recordEnd()
-			s.at += int64(w)
-			goto again
+			s.at += w
+			continue
 		case scanCRIn:
 			s.state = scanQuoted
 			if c == '\n' || s.crBreak {
 				s.lines++
 			}
 			if c != '\n' {
-				goto again
+				continue
 			}
 		}
+		return
 	}
 }
 
