@@ -275,7 +275,6 @@ func (s *partScanner) run(b []byte) int {
 
 // step scans the unit c, which ends just before s.at.
 func (s *partScanner) step(c uint16) {
-	delim := s.delim
 	for {
 		switch s.state {
 		case scanSepLine:
@@ -289,13 +288,7 @@ func (s *partScanner) step(c uint16) {
 			switch {
 			case c == '"' && s.state == scanFieldStart:
 				s.state = scanQuoted
-			case c == delim:
-				s.state = scanFieldStart
-			case c == '\r':
-				s.state = scanCROut
-			case c == '\n':
-				s.recordEnd()
-			default:
+			case !s.fieldEnd(c):
 				s.state, s.content = scanPlain, true
 			}
 		case scanQuoted:
@@ -311,14 +304,7 @@ func (s *partScanner) step(c uint16) {
 				s.content = true
 			}
 		case scanQuote:
-			switch {
-			case c == delim:
-				s.state = scanFieldStart
-			case c == '\r':
-				s.state = scanCROut
-			case c == '\n':
-				s.recordEnd()
-			default: // a doubled quote, or a lone one kept before c
+			if !s.fieldEnd(c) { // a doubled quote, or a lone one kept before c
 				s.state, s.content = scanQuoted, true
 				if c != '"' {
 					continue // c is a character of the field
@@ -345,6 +331,22 @@ func (s *partScanner) step(c uint16) {
 		}
 		return
 	}
+}
+
+// fieldEnd scans c outside quotes if it ends a field (the delimiter, CR or
+// LF), and reports whether it did.
+func (s *partScanner) fieldEnd(c uint16) bool {
+	switch c {
+	case s.delim:
+		s.state = scanFieldStart
+	case '\r':
+		s.state = scanCROut
+	case '\n':
+		s.recordEnd()
+	default:
+		return false
+	}
+	return true
 }
 
 // recordEnd ends the record (or the sep= line) whose line end ends just

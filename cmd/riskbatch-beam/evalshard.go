@@ -91,12 +91,8 @@ func (fn *evaluateShardFn) ProcessElement(ctx context.Context, task shardTask, p
 		return err
 	}
 	name := fmt.Sprintf("%s/%06d-%06d.%s", fn.TempDir, task.File.Index, task.Shard, fn.Format)
-	w, err := createFile(ctx, name, fn.Format)
+	w, err := createWithHeader(ctx, name, fn.Format, fn.Header)
 	if err != nil {
-		return err
-	}
-	if err := w.WriteHeader(tableColumns(fn.Header)); err != nil {
-		w.Abort()
 		return err
 	}
 	counts, err := fn.write(tables, task.File.FirstTable, w)
@@ -216,12 +212,8 @@ func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, written func
 	}
 	if len(temps) == 0 {
 		empty := fn.TempDir + "/empty." + fn.Format
-		w, err := createFile(ctx, empty, fn.Format)
+		w, err := createWithHeader(ctx, empty, fn.Format, fn.Header)
 		if err != nil {
-			return err
-		}
-		if err := w.WriteHeader(tableColumns(fn.Header)); err != nil {
-			w.Abort()
 			return err
 		}
 		if err := w.Close(); err != nil {
@@ -287,4 +279,18 @@ func (fn *finalizeFn) publish(ctx context.Context, temps []string) error {
 		}
 	}
 	return removeTempDir(ctx, fn.TempDir)
+}
+
+// createWithHeader returns a writer of format for target, with the header
+// written.
+func createWithHeader(ctx context.Context, target, format string, header []column) (*fileWriter, error) {
+	w, err := createFile(ctx, target, format)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.WriteHeader(tableColumns(header)); err != nil {
+		w.Abort()
+		return nil, err
+	}
+	return w, nil
 }
