@@ -51,16 +51,8 @@ type evaluateShardFn struct {
 	Format      string   // of the output
 	Header      []column // of the output
 
-	ev                  *evaluate.Evaluator
-	lay                 *layout.Layout
-	ok, partial, failed beam.Counter
-}
-
-// Setup makes the counters of rows by status.
-func (fn *evaluateShardFn) Setup() {
-	fn.ok = beam.NewCounter("riskbatch", "rows_ok")
-	fn.partial = beam.NewCounter("riskbatch", "rows_partial")
-	fn.failed = beam.NewCounter("riskbatch", "rows_error")
+	ev  *evaluate.Evaluator
+	lay *layout.Layout
 }
 
 // ProcessElement writes the output row of every row of the shard, in file
@@ -110,12 +102,8 @@ func (fn *evaluateShardFn) ProcessElement(ctx context.Context, task shardTask, p
 	if err != nil {
 		return err
 	}
-	// Counted once the shard is written: a shard that fails is retried or
-	// fails the pipeline, and its rows must not count twice.
-	fn.ok.Inc(ctx, counts[0])
-	fn.partial.Inc(ctx, counts[1])
-	fn.failed.Inc(ctx, counts[2])
-	emit(shardFile{Name: name, File: task.File.Index, Shard: task.Shard, Shards: task.Shards, Rows: rows})
+	emit(shardFile{Name: name, File: task.File.Index, Shard: task.Shard, Shards: task.Shards, Rows: rows,
+		OK: counts[0], Partial: counts[1], Failed: counts[2]})
 	return nil
 }
 
@@ -185,7 +173,11 @@ func sameHeader(a, b []table.Column) bool {
 // written (they arrive as a side input, complete only then); it removes
 // the shards of an earlier run with the same prefix and the temporary
 // directory. With no row at all it writes one shard with the header only,
-// as eval writes an empty table.
+// as eval writes an empty table. Once the output is published, it counts
+// the rows by status in the counters riskbatch/rows_ok, rows_partial and
+// rows_error: counted there, in one element of one bundle, rather than by
+// the shards' bundles, which a runner may split, retry or drop, the counts
+// are those of the rows published.
 //
 // It publishes nothing unless every shard of every input file was
 // written: a runner may drop a failed bundle's outputs and still run later
@@ -221,7 +213,17 @@ func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, written func
 		}
 		temps = []string{empty}
 	}
-	return fn.publish(ctx, temps)
+	if err := fn.publish(ctx, temps); err != nil {
+		return err
+	}
+	var ok, partial, failed int64
+	for _, sh := range done {
+		ok, partial, failed = ok+sh.OK, partial+sh.Partial, failed+sh.Failed
+	}
+	beam.NewCounter("riskbatch", "rows_ok").Inc(ctx, ok)
+	beam.NewCounter("riskbatch", "rows_partial").Inc(ctx, partial)
+	beam.NewCounter("riskbatch", "rows_error").Inc(ctx, failed)
+	return nil
 }
 
 // complete returns the shards written, in output order, or an error when

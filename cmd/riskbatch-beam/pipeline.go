@@ -106,6 +106,7 @@ type shardFile struct {
 	Name                string
 	File, Shard, Shards int // as in shardTask: the input file's index, the shard's, and the file's shards
 	Rows                int64
+	OK, Partial, Failed int64 // the rows by status
 }
 
 // priorFile is the content of one prior table file, keyed by its path as
