@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +17,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
@@ -317,4 +321,45 @@ func writeTemp(t *testing.T, data []byte) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// parquetInputs writes each CSV input back as Parquet with eval
+// --pass-through (typed input columns, bounds left empty, recomputed on
+// reading), in row groups of groupRows rows unless it is 0, and returns
+// their paths.
+func parquetInputs(t *testing.T, bin string, inputs []string, groupRows int64) []string {
+	t.Helper()
+	var pq []string
+	for _, in := range inputs {
+		out := strings.TrimSuffix(in, ".csv") + ".parquet"
+		eval(t, bin, in, "-o", out, "--pass-through")
+		if groupRows > 0 {
+			rewriteRowGroups(t, out, groupRows)
+		}
+		pq = append(pq, out)
+	}
+	return pq
+}
+
+// rewriteRowGroups writes the Parquet file at path again in row groups of
+// rows rows.
+func rewriteRowGroups(t *testing.T, path string, rows int64) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := pqarrow.ReadTable(context.Background(), f, nil, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	var buf bytes.Buffer
+	if err := pqarrow.WriteTable(tbl, &buf, rows, parquet.NewWriterProperties(), pqarrow.DefaultWriterProps()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Clean(path), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

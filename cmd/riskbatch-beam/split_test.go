@@ -2,16 +2,12 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"os"
-	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf16"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"golang.org/x/text/encoding/charmap"
 
 	"github.com/riskbatch/riskbatch/readers"
@@ -99,7 +95,7 @@ func TestSplitCSVEqualsEval(t *testing.T) {
 	}
 	// 0,05 is read as 0.05 (the file is semicolon-delimited): the row
 	// lacks only a baseline.
-	if st, msg := want[600][indexOf(wantHeader, "status")], want[600][indexOf(wantHeader, "message")]; st != "partial" || !strings.HasPrefix(msg, "add baseline") {
+	if st, msg := want[600][slices.Index(wantHeader, "status")], want[600][slices.Index(wantHeader, "message")]; st != "partial" || !strings.HasPrefix(msg, "add baseline") {
 		t.Errorf("the Windows-1252 file's first row: %s, %q; want its epsilon 0,05 read with its decimal comma", st, msg)
 	}
 }
@@ -120,28 +116,12 @@ func endsInQuotedBreak(text []byte, wide bool) bool {
 	return strings.HasSuffix(s, `"`) && open >= 0 && strings.Contains(s[open:], "\n")
 }
 
-// indexOf is the index of name in header, or -1.
-func indexOf(header []string, name string) int {
-	for i, h := range header {
-		if h == name {
-			return i
-		}
-	}
-	return -1
-}
-
 // TestSplitParquetEqualsEval cuts Parquet files of 29 row groups (of 7
 // rows) into shards of two row groups: the shards' outputs, in order, are
 // eval's Parquet output row for row, typed cells included.
 func TestSplitParquetEqualsEval(t *testing.T) {
 	bin, inputs := prepare(t)
-	var pq []string
-	for _, in := range inputs {
-		out := strings.TrimSuffix(in, ".csv") + ".parquet"
-		eval(t, bin, in, "-o", out, "--pass-through")
-		rewriteRowGroups(t, out, 7)
-		pq = append(pq, out)
-	}
+	pq := parquetInputs(t, bin, inputs, 7)
 	data, err := os.ReadFile(pq[0])
 	if err != nil {
 		t.Fatal(err)
@@ -166,28 +146,5 @@ func TestSplitParquetEqualsEval(t *testing.T) {
 	}
 	if counts.total() != int64(len(want)) || len(want) != 600 {
 		t.Errorf("counters total %d rows, eval wrote %d of 600", counts.total(), len(want))
-	}
-}
-
-// rewriteRowGroups writes the Parquet file at path again in row groups of
-// rows rows.
-func rewriteRowGroups(t *testing.T, path string, rows int64) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := pqarrow.ReadTable(context.Background(), f, nil, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tbl.Release()
-	var buf bytes.Buffer
-	if err := pqarrow.WriteTable(tbl, &buf, rows, parquet.NewWriterProperties(), pqarrow.DefaultWriterProps()); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Clean(path), buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
