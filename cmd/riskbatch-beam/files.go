@@ -47,27 +47,66 @@ func matchInputs(ctx context.Context, patterns []string) ([]string, error) {
 	return files, nil
 }
 
-// openTables opens the tables of the file at path with the repository's
-// readers. A local file is read in place (readers.Open); a file in another
-// store is first copied to a local temporary file, since XLSX and Parquet
-// are read out of order, and is named by its own path in every position.
-// done closes the tables and removes the copy.
-func openTables(ctx context.Context, path string, opts readers.Options) (tables []readers.Table, done func(), err error) {
-	closeAll := func(ts []readers.Table) {
-		for _, t := range ts {
+// input is an opened input file: its tables, and its bytes, from which
+// parts of it are read (readers.OpenCSVPart).
+type input struct {
+	tables  []readers.Table
+	r       io.ReaderAt // nil for a pipe, which is read once
+	size    int64
+	closers []func()
+}
+
+// also has part closed with the input.
+func (in *input) also(part readers.Table) {
+	in.closers = append(in.closers, func() { part.Close() })
+}
+
+// close closes the tables and the file, and removes a local copy.
+func (in *input) close() {
+	for i := len(in.closers) - 1; i >= 0; i-- {
+		in.closers[i]()
+	}
+}
+
+// openInput opens the tables of the file at path with the repository's
+// readers, as eval opens them. A local regular file is read in place; a
+// file in another store is first copied to a local temporary file, since
+// XLSX and Parquet are read out of order, and is named by its own path in
+// every position.
+func openInput(ctx context.Context, path string, opts readers.Options) (*input, error) {
+	in := &input{}
+	closeTables := func() {
+		for _, t := range in.tables {
 			t.Close()
 		}
 	}
 	if isLocal(path) {
+		if f, err := os.Open(path); err == nil {
+			if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+				ts, err := readers.OpenReader(path, f, st.Size(), opts)
+				if err != nil {
+					f.Close()
+					return nil, err
+				}
+				in.tables, in.r, in.size = ts, f, st.Size()
+				in.closers = []func(){func() { f.Close() }, closeTables}
+				return in, nil
+			}
+			f.Close()
+		}
+		// A file that cannot be opened, a directory, a pipe: as eval
+		// reads it or says why not.
 		ts, err := readers.Open(path, opts)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		return ts, func() { closeAll(ts) }, nil
+		in.tables = ts
+		in.closers = []func(){closeTables}
+		return in, nil
 	}
 	tmp, err := os.CreateTemp("", "riskbatch-beam-input-*"+filepath.Ext(path))
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: a local copy: %w", path, err)
+		return nil, fmt.Errorf("%s: a local copy: %w", path, err)
 	}
 	remove := func() {
 		tmp.Close()
@@ -76,14 +115,16 @@ func openTables(ctx context.Context, path string, opts readers.Options) (tables 
 	size, err := copyFrom(ctx, path, tmp)
 	if err != nil {
 		remove()
-		return nil, nil, err
+		return nil, err
 	}
 	ts, err := readers.OpenReader(path, tmp, size, opts)
 	if err != nil {
 		remove()
-		return nil, nil, err
+		return nil, err
 	}
-	return ts, func() { closeAll(ts); remove() }, nil
+	in.tables, in.r, in.size = ts, tmp, size
+	in.closers = []func(){remove, closeTables}
+	return in, nil
 }
 
 // readAll returns the content of the file at path, in any Beam file system.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +17,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
@@ -240,29 +244,20 @@ func shardRows(t *testing.T, prefix, format string, want []string, read func(*te
 	return got
 }
 
-// sortedRows sorts records by all their fields: the output's row order is
-// not kept, so rows are compared as multisets.
-func sortedRows(rows [][]string) [][]string {
-	rows = slices.Clone(rows)
-	slices.SortFunc(rows, func(a, b []string) int { return slices.Compare(a, b) })
-	return rows
-}
-
-// compareRows reports the rows of want missing from got and the other way
-// round, after sorting both; a row's key is its source and id.
+// compareRows compares the rows of the pipeline's shards, in order, with
+// eval's: the output keeps eval's row order.
 func compareRows(t *testing.T, header []string, got, want [][]string) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Errorf("%d rows from the pipeline, %d from eval", len(got), len(want))
 	}
-	got, want = sortedRows(got), sortedRows(want)
 	bad := 0
 	for i := 0; i < len(got) && i < len(want) && bad < 5; i++ {
 		if !slices.Equal(got[i], want[i]) {
 			bad++
 			for j := range header {
 				if j < len(got[i]) && j < len(want[i]) && got[i][j] != want[i][j] {
-					t.Errorf("sorted row %d, column %s: pipeline %q, eval %q", i, header[j], got[i][j], want[i][j])
+					t.Errorf("row %d, column %s: pipeline %q, eval %q", i, header[j], got[i][j], want[i][j])
 				}
 			}
 		}
@@ -326,4 +321,45 @@ func writeTemp(t *testing.T, data []byte) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// parquetInputs writes each CSV input back as Parquet with eval
+// --pass-through (typed input columns, bounds left empty, recomputed on
+// reading), in row groups of groupRows rows unless it is 0, and returns
+// their paths.
+func parquetInputs(t *testing.T, bin string, inputs []string, groupRows int64) []string {
+	t.Helper()
+	var pq []string
+	for _, in := range inputs {
+		out := strings.TrimSuffix(in, ".csv") + ".parquet"
+		eval(t, bin, in, "-o", out, "--pass-through")
+		if groupRows > 0 {
+			rewriteRowGroups(t, out, groupRows)
+		}
+		pq = append(pq, out)
+	}
+	return pq
+}
+
+// rewriteRowGroups writes the Parquet file at path again in row groups of
+// rows rows.
+func rewriteRowGroups(t *testing.T, path string, rows int64) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := pqarrow.ReadTable(context.Background(), f, nil, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	var buf bytes.Buffer
+	if err := pqarrow.WriteTable(tbl, &buf, rows, parquet.NewWriterProperties(), pqarrow.DefaultWriterProps()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Clean(path), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

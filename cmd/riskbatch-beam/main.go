@@ -6,8 +6,11 @@
 //
 //	riskbatch-beam --output out/risk --format parquet 'releases/part-*.csv'
 //
-// Row order in the output is not kept; every row keeps its source column
-// (with several input files) and its status and message.
+// Large files are cut into shards that workers read side by side: a
+// Parquet file by runs of row groups (--shard-rows), a CSV or TSV file by
+// runs of whole records (--shard-bytes). Each shard of the input makes one
+// shard of the output, so the output shards, in name order, hold the rows
+// in the order `riskbatch eval` writes them.
 package main
 
 import (
@@ -53,6 +56,8 @@ func main() {
 	confidenceFlag := flag.String("confidence", "0.95", "confidence level(s) of the one-run success upper bound, e.g. 0.95 or 0.05,0.5,0.95")
 	quiet := flag.Bool("quiet", false, "no summary on stderr")
 	flag.Var(&dataDirs, "data-dir", "a folder whose files cells (pmp_data) may name, besides the input file's own folder (repeatable)")
+	shardBytes := flag.String("shard-bytes", readers.FormatSize(DefaultShardBytes), "the size of the shards a CSV or TSV file is cut into, each read by one worker: a size such as 512KiB, 16MiB, 2GB, or none (one shard per file)")
+	shardRows := flag.String("shard-rows", strconv.Itoa(DefaultShardRows), "the rows of the shards a Parquet file is cut into, by whole row groups, each read by one worker, or none (one shard per file)")
 	var limits readers.Limits
 	def := readers.DefaultLimits()
 	for _, l := range readers.LimitSettings() {
@@ -74,6 +79,18 @@ func main() {
 		fmt.Fprintln(os.Stderr, "riskbatch-beam: --confidence: "+err.Error())
 		os.Exit(exitUsage)
 	}
+	var sizes [2]int64
+	for i, f := range []struct {
+		name, value string
+		size        bool
+	}{{"--shard-bytes", *shardBytes, true}, {"--shard-rows", *shardRows, false}} {
+		v, err := readers.ParseLimit(f.value, f.size)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "riskbatch-beam: "+f.name+": "+err.Error())
+			os.Exit(exitUsage)
+		}
+		sizes[i] = v
+	}
 	cfg := Config{
 		Inputs:      append(inputs, flag.Args()...),
 		InputFormat: *inputFormat,
@@ -84,6 +101,8 @@ func main() {
 		Format:      *format,
 		Limits:      limits,
 		DataDirs:    dataDirs,
+		ShardBytes:  sizes[0],
+		ShardRows:   sizes[1],
 	}
 	cfg.Output, cfg.Format = splitOutput(cfg.Output, cfg.Format)
 	os.Exit(run(context.Background(), cfg, os.Stderr, *quiet))

@@ -6,11 +6,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -26,23 +24,20 @@ import (
 )
 
 func init() {
-	register.DoFn5x1[context.Context, fileTask, func(*priorFile) bool, func(outputRow), func(fileDone), error](&evaluateFileFn{})
-	register.DoFn3x1[context.Context, outputRow, func(shardFile), error](&writeShardFn{})
-	register.DoFn4x1[context.Context, []byte, func(*shardFile) bool, func(*fileDone) bool, error](&finalizeFn{})
+	register.DoFn3x1[context.Context, fileTask, func(shardTask), error](&splitFileFn{})
+	register.DoFn4x1[context.Context, shardTask, func(*priorFile) bool, func(shardFile), error](&evaluateShardFn{})
+	register.DoFn3x1[context.Context, []byte, func(*shardFile) bool, error](&finalizeFn{})
 	register.DoFn3x1[context.Context, string, func(priorFile), error](&readPriorFileFn{})
-	register.Emitter1[outputRow]()
+	register.Emitter1[shardTask]()
 	register.Emitter1[priorFile]()
-	register.Emitter1[fileDone]()
 	register.Emitter1[shardFile]()
 	register.Iter1[priorFile]()
-	register.Iter1[fileDone]()
 	register.Iter1[shardFile]()
 	beam.RegisterType(reflect.TypeOf((*fileTask)(nil)).Elem())
-	beam.RegisterType(reflect.TypeOf((*fileDone)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*shardTask)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*shardFile)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*priorFile)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*tableHeader)(nil)).Elem())
-	beam.RegisterCoder(reflect.TypeOf((*outputRow)(nil)).Elem(), encodeRow, decodeRow)
 }
 
 // Config is one run of the pipeline.
@@ -73,12 +68,19 @@ type Config struct {
 	// the input file's own folder, as eval's --data-dir (package
 	// cellfiles). Files named in cells are read only beside local inputs.
 	DataDirs []string
+	// ShardBytes and ShardRows are the sizes of the shards a CSV or TSV
+	// file (in bytes) and a Parquet file (in rows, by whole row groups) are
+	// cut into, each read, evaluated and written by one worker; zero:
+	// DefaultShardBytes and DefaultShardRows.
+	ShardBytes, ShardRows int64
 }
 
-// fileTask is one input file to read, and the number of its first table
-// among all the input tables (a workbook has one table per sheet read).
+// fileTask is one input file to read: its index among the input files,
+// and the number of its first table among all the input tables (a workbook
+// has one table per sheet read).
 type fileTask struct {
 	Path       string
+	Index      int
 	FirstTable int
 	Tables     int
 }
@@ -89,23 +91,22 @@ type tableHeader struct {
 	Path    string // the file's path as matched
 	SheetOf string // the sheet, "" for formats without sheets
 	Header  []column
+	Comma   bool // the table's form suggests decimal commas (readers.DialectTable)
 }
 
 func (h tableHeader) File() string            { return h.Path }
+func (h tableHeader) DecimalComma() bool      { return h.Comma }
 func (h tableHeader) Sheet() string           { return h.SheetOf }
 func (h tableHeader) Columns() []table.Column { return tableColumns(h.Header) }
 
-// fileDone records that an input file was read whole, and how many output
-// rows it gave.
-type fileDone struct {
-	Path string
-	Rows int64
-}
-
-// shardFile is a file written by one bundle, and how many rows it holds.
+// shardFile is the output file of one shard of an input file, and how
+// many rows it holds; Name is "" for a shard without rows, which writes no
+// file.
 type shardFile struct {
-	Name string
-	Rows int64
+	Name                string
+	File, Shard, Shards int // as in shardTask: the input file's index, the shard's, and the file's shards
+	Rows                int64
+	OK, Partial, Failed int64 // the rows by status
 }
 
 // priorFile is the content of one prior table file, keyed by its path as
@@ -179,25 +180,21 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) (*Plan, error) {
 	opts := readers.Options{Format: cfg.InputFormat, Sheet: cfg.Sheet, Accept: ev.Vocabulary().Recognizes, Limits: cfg.Limits}
 	var headers []tableHeader
 	var tasks []fileTask
-	for _, f := range files {
-		ts, done, err := openTables(ctx, f, opts)
+	for i, f := range files {
+		in, err := openInput(ctx, f, opts)
 		if err != nil {
 			return nil, err
 		}
-		tasks = append(tasks, fileTask{Path: f, FirstTable: len(headers), Tables: len(ts)})
-		for _, t := range ts {
-			cols, err := toColumns(t.Columns())
+		tasks = append(tasks, fileTask{Path: f, Index: i, FirstTable: len(headers), Tables: len(in.tables)})
+		for _, t := range in.tables {
+			h, err := headerOf(ev, t)
 			if err != nil {
-				done()
-				return nil, fmt.Errorf("%s: %w", layout.SourceName(t), err)
+				in.close()
+				return nil, err
 			}
-			if err := refuseDatasets(ev, t.Columns()); err != nil {
-				done()
-				return nil, fmt.Errorf("%s: %w", layout.SourceName(t), err)
-			}
-			headers = append(headers, tableHeader{Path: t.File(), SheetOf: t.Sheet(), Header: cols})
+			headers = append(headers, h)
 		}
-		done()
+		in.close()
 	}
 	lay, err := layout.New(ev, sources(headers))
 	if err != nil {
@@ -211,8 +208,25 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) (*Plan, error) {
 	} else {
 		priorData = beam.CreateList(s, []priorFile{})
 	}
-	work := beam.Reshuffle(s, beam.CreateList(s, tasks))
-	rows, done := beam.ParDo2(s, &evaluateFileFn{
+	// The files are cut into shards by workers (a CSV file is read once
+	// to find its records' ends), and the shards spread over the workers,
+	// each read, evaluated and written by one of them into a file of its
+	// own; the files are renamed into the output in shard order.
+	shardBytes, shardRows := cfg.ShardBytes, cfg.ShardRows
+	if shardBytes <= 0 {
+		shardBytes = DefaultShardBytes
+	}
+	if shardRows <= 0 {
+		shardRows = DefaultShardRows
+	}
+	shards := beam.ParDo(s, &splitFileFn{InputFormat: cfg.InputFormat, Limits: cfg.Limits, ShardBytes: shardBytes, ShardRows: shardRows},
+		beam.Reshuffle(s, beam.CreateList(s, tasks)))
+	temp := tempDir(cfg.Output)
+	header, err := toColumns(lay.Header())
+	if err != nil {
+		return nil, err
+	}
+	written := beam.ParDo(s, &evaluateShardFn{
 		Tables:      headers,
 		Confidence:  cfg.Confidence,
 		Priors:      cfg.Priors,
@@ -220,15 +234,12 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) (*Plan, error) {
 		Sheet:       cfg.Sheet,
 		Limits:      cfg.Limits,
 		DataDirs:    cfg.DataDirs,
-	}, work, beam.SideInput{Input: priorData})
-	temp := tempDir(cfg.Output)
-	header, err := toColumns(lay.Header())
-	if err != nil {
-		return nil, err
-	}
-	written := beam.ParDo(s, &writeShardFn{TempDir: temp, Format: format, Header: header}, rows)
+		TempDir:     temp,
+		Format:      format,
+		Header:      header,
+	}, beam.Reshuffle(s, shards), beam.SideInput{Input: priorData})
 	beam.ParDo0(s, &finalizeFn{Output: cfg.Output, TempDir: temp, Format: format, Header: header, Files: len(tasks)},
-		beam.Impulse(s), beam.SideInput{Input: written}, beam.SideInput{Input: done})
+		beam.Impulse(s), beam.SideInput{Input: written})
 	return &Plan{Files: files, Header: lay.Header(), Shards: cfg.Output + "-*-of-*." + format, TempDir: temp}, nil
 }
 
@@ -325,242 +336,6 @@ func (fn *readPriorFileFn) ProcessElement(ctx context.Context, path string, emit
 	}
 	emit(priorFile{Path: path, Data: data})
 	return nil
-}
-
-// evaluateFileFn reads every row of one input file with the repository's
-// readers and evaluates it through the shared layout. The evaluator, with
-// the prior tables of the side input, and the layout are built once per
-// instance, at its first file; a worker keeps its instances across
-// bundles.
-type evaluateFileFn struct {
-	Tables      []tableHeader
-	Confidence  []float64
-	Priors      []string // the --priors paths, in order
-	InputFormat string
-	Sheet       string
-	Limits      readers.Limits
-	DataDirs    []string // --data-dir
-
-	ev                  *evaluate.Evaluator
-	lay                 *layout.Layout
-	ok, partial, failed beam.Counter
-}
-
-// Setup makes the counters of rows by status.
-func (fn *evaluateFileFn) Setup() {
-	fn.ok = beam.NewCounter("riskbatch", "rows_ok")
-	fn.partial = beam.NewCounter("riskbatch", "rows_partial")
-	fn.failed = beam.NewCounter("riskbatch", "rows_error")
-}
-
-// ProcessElement emits the output row of every row of the file, in file
-// order, then a record that the file was read whole. A row the reader
-// could not decode is kept as an error row, and a row that does not
-// evaluate gets status error, as in eval; an error that makes the rest of
-// the file unreadable fails the pipeline, as it fails eval.
-func (fn *evaluateFileFn) ProcessElement(ctx context.Context, task fileTask, priorData func(*priorFile) bool, emit func(outputRow), emitDone func(fileDone)) error {
-	if fn.lay == nil {
-		contents := map[string][]byte{}
-		var pf priorFile
-		for priorData(&pf) {
-			contents[pf.Path] = pf.Data
-		}
-		ev, err := newEvaluator(fn.Confidence, fn.Priors, contents, fn.DataDirs, fn.Limits)
-		if err != nil {
-			return err
-		}
-		lay, err := layout.New(ev, sources(fn.Tables))
-		if err != nil {
-			return err
-		}
-		fn.ev, fn.lay = ev, lay
-	}
-	opts := readers.Options{Format: fn.InputFormat, Sheet: fn.Sheet, Accept: fn.ev.Vocabulary().Recognizes, Limits: fn.Limits}
-	tables, done, err := openTables(ctx, task.Path, opts)
-	if err != nil {
-		return err
-	}
-	defer done()
-	if len(tables) != task.Tables {
-		return fmt.Errorf("%s: changed since the pipeline was built: %d tables, then %d", task.Path, task.Tables, len(tables))
-	}
-	width := fn.lay.Width()
-	var counts [3]int64
-	for i, t := range tables {
-		tableNo := task.FirstTable + i
-		if !sameHeader(t.Columns(), fn.Tables[tableNo].Columns()) {
-			return fmt.Errorf("%s: changed since the pipeline was built: its header differs", layout.SourceName(t))
-		}
-		source := layout.SourceName(t)
-		for {
-			row, err := t.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil && readers.IsFatal(err) {
-				return err
-			}
-			out := make([]table.Cell, width)
-			switch fn.lay.Row(tableNo, source, row.Cells, err, out) {
-			case evaluate.StatusOK:
-				counts[0]++
-			case evaluate.StatusPartial:
-				counts[1]++
-			default:
-				counts[2]++
-			}
-			emit(outputRow{Cells: out})
-		}
-	}
-	// Counted once the file is read whole: a file that fails is retried
-	// or fails the pipeline, and its rows must not count twice.
-	fn.ok.Inc(ctx, counts[0])
-	fn.partial.Inc(ctx, counts[1])
-	fn.failed.Inc(ctx, counts[2])
-	emitDone(fileDone{Path: task.Path, Rows: counts[0] + counts[1] + counts[2]})
-	return nil
-}
-
-// sameHeader reports whether two headers have the same names and kinds.
-func sameHeader(a, b []table.Column) bool {
-	return slices.EqualFunc(a, b, func(x, y table.Column) bool { return x.Name == y.Name && x.Kind == y.Kind })
-}
-
-// writeShardFn writes the rows of each bundle to one file in the temporary
-// directory, with the repository's writers, and emits its name when the
-// bundle is done. A bundle that fails leaves at most a file that no one
-// names, removed with the directory at the end.
-type writeShardFn struct {
-	TempDir string
-	Format  string
-	Header  []column
-
-	w    *fileWriter
-	name string
-	rows int64
-}
-
-// ProcessElement writes one row. The files are emitted by FinishBundle (a
-// DoFn's bundle emitters are those of ProcessElement).
-func (fn *writeShardFn) ProcessElement(ctx context.Context, row outputRow, _ func(shardFile)) error {
-	if fn.w == nil {
-		fn.name = fn.TempDir + "/" + randomID() + "." + fn.Format
-		w, err := createFile(ctx, fn.name, fn.Format)
-		if err != nil {
-			return err
-		}
-		if err := w.WriteHeader(tableColumns(fn.Header)); err != nil {
-			w.Abort()
-			return err
-		}
-		fn.w, fn.rows = w, 0
-	}
-	if err := fn.w.Write(row.Cells); err != nil {
-		fn.w.Abort()
-		fn.w = nil
-		return err
-	}
-	fn.rows++
-	return nil
-}
-
-// FinishBundle closes the bundle's file and emits its name and row count.
-func (fn *writeShardFn) FinishBundle(ctx context.Context, emit func(shardFile)) error {
-	if fn.w == nil {
-		return nil
-	}
-	w := fn.w
-	fn.w = nil
-	if err := w.Close(); err != nil {
-		return err
-	}
-	emit(shardFile{Name: fn.name, Rows: fn.rows})
-	return nil
-}
-
-// Teardown drops a file left open by a failed bundle.
-func (fn *writeShardFn) Teardown() {
-	if fn.w != nil {
-		fn.w.Abort()
-		fn.w = nil
-	}
-}
-
-// finalizeFn renames the written files to PREFIX-i-of-n.EXT once every
-// bundle is done (they arrive as a side input, complete only then), removes
-// the shards of an earlier run with the same prefix and the temporary
-// directory. With no row at all it writes one shard with the header only,
-// as eval writes an empty table.
-//
-// It publishes nothing unless every input file was read whole and every
-// row it gave was written: a runner may drop a failed bundle's outputs and
-// still run later steps before the job fails (the local runner, prism,
-// does), and a partial output must never pass for a complete one.
-type finalizeFn struct {
-	Output  string
-	TempDir string
-	Format  string
-	Header  []column
-	Files   int // the number of input files to read
-}
-
-func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, written func(*shardFile) bool, done func(*fileDone) bool) error {
-	var files, rowsRead, rowsWritten int64
-	var d fileDone
-	for done(&d) {
-		files++
-		rowsRead += d.Rows
-	}
-	var temps []string
-	var sh shardFile
-	for written(&sh) {
-		temps = append(temps, sh.Name)
-		rowsWritten += sh.Rows
-	}
-	if files != int64(fn.Files) || rowsWritten != rowsRead {
-		return fmt.Errorf("the output is incomplete (%d of %d input files read whole, %d of their %d rows written): nothing published", files, fn.Files, rowsWritten, rowsRead)
-	}
-	slices.Sort(temps)
-	if len(temps) == 0 {
-		empty := fn.TempDir + "/empty." + fn.Format
-		w, err := createFile(ctx, empty, fn.Format)
-		if err != nil {
-			return err
-		}
-		if err := w.WriteHeader(tableColumns(fn.Header)); err != nil {
-			w.Abort()
-			return err
-		}
-		if err := w.Close(); err != nil {
-			return err
-		}
-		temps = []string{empty}
-	}
-	final := map[string]bool{}
-	for i, t := range temps {
-		dst := shardName(fn.Output, i, len(temps), fn.Format)
-		final[dst] = true
-		if err := rename(ctx, t, dst); err != nil {
-			// A retried finalisation finds the shards already in place.
-			if exists(ctx, dst) && !exists(ctx, t) {
-				continue
-			}
-			return fmt.Errorf("renaming %s to %s: %w", t, dst, err)
-		}
-	}
-	old, err := list(ctx, fn.Output+"-*-of-*."+fn.Format)
-	if err != nil {
-		return err
-	}
-	pat := shardPattern(fn.Output, fn.Format)
-	for _, o := range old {
-		if pat.MatchString(o) && !final[o] {
-			if err := remove(ctx, o); err != nil {
-				return fmt.Errorf("removing %s, a shard of an earlier run: %w", o, err)
-			}
-		}
-	}
-	return removeTempDir(ctx, fn.TempDir)
 }
 
 // removeTempDir removes what failed bundles left in the temporary

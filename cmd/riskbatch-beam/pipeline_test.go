@@ -68,14 +68,7 @@ func TestCSVEqualsEval(t *testing.T) {
 // the same typed cells as eval's Parquet output.
 func TestParquetEqualsEval(t *testing.T) {
 	bin, inputs := prepare(t)
-	var pq []string
-	for _, in := range inputs {
-		// Each CSV file read and written back as Parquet: typed input
-		// columns, bounds left empty (recomputed on reading).
-		out := strings.TrimSuffix(in, ".csv") + ".parquet"
-		eval(t, bin, in, "-o", out, "--pass-through")
-		pq = append(pq, out)
-	}
+	pq := parquetInputs(t, bin, inputs, 0)
 	eval(t, bin, append(pq, "-o", "eval.parquet", "--priors", "priors.csv")...)
 	wantHeader, want := parquetRows(t, "eval.parquet")
 
@@ -110,6 +103,7 @@ func TestBeamFileSystem(t *testing.T) {
 	if err != nil || len(names) == 0 {
 		t.Fatalf("no shard in memfs (%v)", err)
 	}
+	slices.Sort(names)
 	var got [][]string
 	for i, name := range names {
 		if want := shardName(prefix, i, len(names), "csv"); name != want {

@@ -2,75 +2,80 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// TestShardsOfSeveralBundles drives the writing steps as a runner does
-// with three bundles (the local runner gives this small pipeline one):
-// each bundle's file becomes one shard, PREFIX-i-of-00003, and together
-// they hold every row once.
-func TestShardsOfSeveralBundles(t *testing.T) {
+// TestFinalizeInShardOrder drives the last step as a runner does: the
+// shards' files arrive in any order (here reversed), a shard without rows
+// has none, and the output shards PREFIX-i-of-n hold the rows in the order
+// of the input files and of the shards within each. An output missing a
+// shard, or a whole file, is not published.
+func TestFinalizeInShardOrder(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	header := []column{{Name: "id", Kind: table.Text}, {Name: "x", Kind: table.Number}}
+	header := []column{{Name: "id", Kind: table.Text}}
 	prefix := filepath.Join(dir, "out", "risk")
 	temp := tempDir(prefix)
-	w := &writeShardFn{TempDir: temp, Format: "csv", Header: header}
+	if err := os.MkdirAll(temp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// File 0 in three shards (the second without rows), file 1 in one.
 	var written []shardFile
-	want := [][]string{}
-	for b := 0; b < 3; b++ {
-		for i := 0; i < 4; i++ {
-			id := "r" + strconv.Itoa(10*b+i)
-			if err := w.ProcessElement(ctx, outputRow{Cells: []table.Cell{table.TextCell(id), table.NumberCell(float64(i) / 3)}}, nil); err != nil {
+	var want []string
+	for _, sh := range []shardFile{{File: 0, Shard: 0, Shards: 3, Rows: 2}, {File: 0, Shard: 1, Shards: 3}, {File: 0, Shard: 2, Shards: 3, Rows: 1}, {File: 1, Shard: 0, Shards: 1, Rows: 2}} {
+		if sh.Rows > 0 {
+			sh.Name = filepath.Join(temp, fmt.Sprintf("%06d-%06d.csv", sh.File, sh.Shard))
+			w, err := createFile(ctx, sh.Name, "csv")
+			if err != nil {
 				t.Fatal(err)
 			}
-			want = append(want, []string{id, strconv.FormatFloat(float64(i)/3, 'g', -1, 64)})
+			w.WriteHeader(tableColumns(header))
+			for i := range sh.Rows {
+				id := fmt.Sprintf("f%d-s%d-r%d", sh.File, sh.Shard, i)
+				w.Write([]table.Cell{table.TextCell(id)})
+				want = append(want, id)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
 		}
-		if err := w.FinishBundle(ctx, func(f shardFile) { written = append(written, f) }); err != nil {
-			t.Fatal(err)
-		}
+		written = append(written, sh)
 	}
-	// A bundle that failed before FinishBundle leaves a file nobody names.
-	if err := os.WriteFile(filepath.Join(temp, "orphan.csv"), []byte("id,x\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.FinishBundle(ctx, func(shardFile) { t.Error("an empty bundle emitted a file") }); err != nil {
-		t.Fatal(err)
-	}
-	// Two input files gave the twelve rows.
-	done := []fileDone{{Path: "a.csv", Rows: 5}, {Path: "b.csv", Rows: 7}}
+	slices.Reverse(written)
 	f := &finalizeFn{Output: prefix, TempDir: temp, Format: "csv", Header: header, Files: 3}
-	if err := f.ProcessElement(ctx, nil, iterOf(written), iterOf(done)); err == nil {
-		t.Fatal("finalised with 2 of 3 input files read")
+	if err := f.ProcessElement(ctx, nil, iterOf(written)); err == nil {
+		t.Fatal("finalised with 2 of 3 input files")
+	}
+	f.Files = 2
+	if err := f.ProcessElement(ctx, nil, iterOf(written[1:])); err == nil {
+		t.Fatal("finalised without the last shard of file 1")
 	}
 	if left, _ := filepath.Glob(prefix + "-*"); len(left) > 0 {
 		t.Fatalf("an incomplete output was published: %q", left)
 	}
-	f.Files = 2
-	if err := f.ProcessElement(ctx, nil, iterOf(written[:2]), iterOf(done)); err == nil {
-		t.Fatal("finalised with 8 of 12 rows written")
-	}
-	if err := f.ProcessElement(ctx, nil, iterOf(written), iterOf(done)); err != nil {
+	if err := f.ProcessElement(ctx, nil, iterOf(written)); err != nil {
 		t.Fatal(err)
 	}
-	var got [][]string
+	var got []string
 	for i, sh := range shards(t, prefix, "csv") {
 		if want := shardName(prefix, i, 3, "csv"); sh != want {
 			t.Errorf("shard %s, want %s", sh, want)
 		}
-		h, rows := readCSV(t, sh)
-		if !slices.Equal(h, []string{"id", "x"}) || len(rows) != 4 {
-			t.Errorf("%s: header %q, %d rows; want id,x and 4", sh, h, len(rows))
+		_, rows := readCSV(t, sh)
+		for _, r := range rows {
+			got = append(got, r[0])
 		}
-		got = append(got, rows...)
 	}
-	compareRows(t, []string{"id", "x"}, got, want)
+	if !slices.Equal(got, want) {
+		t.Errorf("rows %q, want %q", got, want)
+	}
 	if _, err := os.Stat(temp); !os.IsNotExist(err) {
 		t.Errorf("the temporary directory %s is still there (%v)", temp, err)
 	}
@@ -85,5 +90,24 @@ func iterOf[T any](xs []T) func(*T) bool {
 		}
 		*x, next = xs[next], next+1
 		return true
+	}
+}
+
+func TestGroupRuns(t *testing.T) {
+	for _, tc := range []struct {
+		groups []int64
+		target int64
+		want   [][2]int
+	}{
+		{nil, 10, [][2]int{{0, 0}}},
+		{[]int64{5, 5, 5, 5, 5}, 10, [][2]int{{0, 2}, {2, 4}, {4, 5}}},
+		{[]int64{5, 5, 5, 5}, 10, [][2]int{{0, 2}, {2, 4}}},
+		{[]int64{30, 1, 1}, 10, [][2]int{{0, 1}, {1, 3}}},
+		{[]int64{0, 0}, 1, [][2]int{{0, 2}}},
+		{[]int64{3, 4}, 1, [][2]int{{0, 1}, {1, 2}}},
+	} {
+		if got := groupRuns(tc.groups, tc.target); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("groupRuns(%v, %d) = %v, want %v", tc.groups, tc.target, got, tc.want)
+		}
 	}
 }
