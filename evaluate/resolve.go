@@ -130,6 +130,10 @@ func (b *Binding) resolveCurve(r *Release, in *inputs, c float64, problems *rowE
 		r.Curve = b.composedExactly(r, curve.Laplace{Epsilon: eps}, pld.Stage{Mechanism: pld.Laplace, Epsilon: eps, Steps: r.compositions}, problems)
 		r.setPure(eps, c)
 	case MechanismRR:
+		if kf := in.num[FieldRRCategories]; kf > maxStageCategories {
+			problems.add(b.name(FieldRRCategories), formatNumber(kf), "%s", tooManyCategories(kf))
+			return false
+		}
 		eps, k := in.num[FieldEpsilon], int(in.num[FieldRRCategories])
 		one := curve.RandomizedResponse{Epsilon: eps, Categories: k}
 		if k == 2 { // f_{ε,0}: the optimal composition theorem is exact
