@@ -92,6 +92,7 @@ type dpsgdParams struct {
 	dpsgd       curve.DPSGD
 	extraStages []pld.Stage
 	extraRDP    curve.RDP // the extra stages' composed RDP (empty without them)
+	rdpWhy      string    // why the composed release has no RDP curve (an (ε, δ > 0) stage), or ""
 	pld         *pld.PLD
 	pldWhy      string
 	noise       *noiseCache

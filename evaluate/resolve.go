@@ -310,6 +310,7 @@ func (b *Binding) resolveDPSGD(r *Release, in *inputs, problems *rowError) bool 
 	stages := curve.DPSGDStages(r.dpsgd, r.extraStages)
 	r.extraRDP = b.stagesRDP(r.extraStages)
 	r.rdp, r.hasRDP = b.stagesRDP(stages), true
+	r.rdpWhy = noRDPWhy(r.extraStages)
 	r.noise = b.noise
 	if p, err := b.plds.get(stages); err == nil {
 		c := curve.DPSGDCurve{PLD: curve.PLDCurve{PLD: p}, RDP: r.rdp}
