@@ -53,6 +53,9 @@ type epsDeltaView struct {
 	epsWhy         string // why it is unavailable
 	noDelta        bool   // unavailable for want of a δ > 0
 	hasDelta       bool
+	// reported marks a δ set by report_delta (resolveReport), which
+	// messages then name.
+	reported bool
 	// epsilonAt converts the mechanism to (ε, δ) at the row's δ; nil when
 	// the row's own ε (pure, approx, laplace and rr at δ = 0) is used.
 	epsilonAt func(delta float64) float64

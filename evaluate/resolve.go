@@ -57,6 +57,9 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 	if len(r.extraStages) > 0 && r.Mechanism != MechanismDPSGD && !b.composeExtra(r, in, problems) {
 		return nil
 	}
+	if in.has(FieldReportDelta) {
+		b.resolveReport(r, in)
+	}
 	if !b.resolveAttack(r, in, problems) {
 		return nil
 	}
@@ -224,16 +227,27 @@ func (b *Binding) resolveApprox(r *Release, eps, c float64, problems *rowError) 
 	r.Curve = composed
 	// The composed guarantee is read at δ_total = k·δ (what basic
 	// composition would claim); the optimal theorem gives a smaller ε.
-	dt := c * delta
-	r.delta = math.Min(dt, 1)
-	if dt >= 1 {
-		r.epsState, r.epsWhy = -1, "compositions·delta reaches 1: the composed (ε, δ) guarantee is vacuous"
+	if !r.reportPerStep(c) {
 		return true
 	}
-	e := composed.EpsilonAt(dt)
+	e := composed.EpsilonAt(r.delta)
 	r.epsilon, r.epsState = e, 1
 	if math.IsInf(e, 1) || math.IsNaN(e) {
 		r.epsState, r.epsWhy = -1, "no finite ε for the composed mechanism at δ_total = compositions·δ"
+	}
+	return true
+}
+
+// reportPerStep sets the δ at which a row whose δ is per step (approx, a
+// gaussian row stated by ε and δ) reports the ε of its c compositions:
+// δ_total = c·δ, what basic composition would claim. false when c·δ
+// reaches 1, where the guarantee is vacuous (and the row says so).
+func (r *Release) reportPerStep(c float64) bool {
+	dt := c * r.delta
+	r.delta = math.Min(dt, 1)
+	if dt >= 1 {
+		r.epsState, r.epsWhy = -1, "compositions·delta reaches 1: the composed (ε, δ) guarantee is vacuous"
+		return false
 	}
 	return true
 }
@@ -260,6 +274,11 @@ func (b *Binding) resolveGaussian(r *Release, in *inputs, sens, c float64, probl
 		r.sensitiv, r.sigma = sens, sigma
 	}
 	b.setGaussian(r, mu, c)
+	if in.has(FieldEpsilon) && r.compositions > 1 {
+		// Stated by (ε, δ): the guarantee is per step, like approx's,
+		// and the composed release reports its ε at δ_total = c·δ.
+		r.reportPerStep(c)
+	}
 	return true
 }
 
