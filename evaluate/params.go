@@ -56,6 +56,9 @@ type epsDeltaView struct {
 	// reported marks a δ set by report_delta (resolveReport), which
 	// messages then name.
 	reported bool
+	// stepDelta is the δ of each step of an approx row (its delta), 0
+	// for the other rows.
+	stepDelta float64
 	// epsilonAt converts the mechanism to (ε, δ) at the row's δ; nil when
 	// the row's own ε (pure, approx, laplace and rr at δ = 0) is used.
 	epsilonAt func(delta float64) float64

@@ -211,6 +211,7 @@ func (r *Release) setPure(eps, c float64) {
 // composition theorem, read at δ_total = c·δ.
 func (b *Binding) resolveApprox(r *Release, eps, c float64, problems *rowError) bool {
 	delta := r.delta
+	r.stepDelta = delta
 	if r.compositions == 1 {
 		r.Curve = curve.EpsDelta{Epsilon: eps, Delta: delta}
 		r.epsilon, r.epsState = eps, 1
