@@ -115,3 +115,38 @@ func TestReportDeltaNoEpsilon(t *testing.T) {
 		t.Errorf("δ = 0.1, 20 compositions at 0.9: ε = %.17g has δ(ε) = %.17g > 0.9", got, d)
 	}
 }
+
+// A dataset's total reports at the report_delta its rows agree on: two
+// Gaussian releases of σ = 2 and 3 compose to G_μ, μ = √(1/4 + 1/9), whose
+// ε at 1e-3 is that of a gdp row of that μ; without report_delta the total
+// reports at the rows' delta, 1e-5, a larger ε.
+func TestReportDeltaTotal(t *testing.T) {
+	e := New()
+	rows := []map[string]string{
+		{"id": "a", "dataset": "census", "mechanism": "gaussian", "sigma": "2", "delta": "1e-5", "report_delta": "1e-3", "baseline": "0.1"},
+		{"id": "b", "dataset": "census", "mechanism": "gaussian", "sigma": "3", "delta": "1e-5", "report_delta": "1e-3", "baseline": "0.1"},
+	}
+	_, st, out := totalOf(t, e, "census", rows...)
+	mu := math.Sqrt(1.0/4 + 1.0/9)
+	want := number(t, map[string]string{"mechanism": "gdp", "mu": ftoa(mu), "report_delta": "1e-3", "baseline": "0.1"}, "eps_at_delta")
+	got := out["eps_at_delta"]
+	if st != StatusTotal || got.Kind != table.Number || math.Abs(got.Num-want) > 1e-12*want {
+		t.Errorf("total at report_delta 1e-3: %s, eps_at_delta %v (%q); want %.17g", st, got, out["message"], want)
+	}
+	for _, r := range rows {
+		delete(r, "report_delta")
+	}
+	_, _, at := totalOf(t, e, "census", rows...)
+	if v := at["eps_at_delta"]; v.Kind != table.Number || !(v.Num > got.Num) {
+		t.Errorf("total at delta 1e-5: eps_at_delta %v; want a number above %v", v, got)
+	}
+}
+
+// An audit row reports no release's ε: report_delta on it is an error
+// naming the column, as every input audits do not use.
+func TestReportDeltaAuditRow(t *testing.T) {
+	st, msg, _ := evalRow(t, map[string]string{"audit": "membership", "canaries": "1000", "guesses": "100", "correct": "90", "report_delta": "1e-5"})
+	if st != StatusError || !strings.Contains(msg, "report_delta") {
+		t.Errorf("audit row with report_delta: %s %q; want an error naming report_delta", st, msg)
+	}
+}
