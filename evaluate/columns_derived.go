@@ -47,7 +47,7 @@ func derivedColumns() []OutputColumn {
 			Meaning:  "the Poisson sampling probability q of a dpsgd row stated by batch_size and dataset_size: the q its accountant uses",
 			Formula:  "q = batch_size/dataset_size",
 			Citation: "TensorFlow Privacy, compute_dp_sgd_privacy_lib.compute_dp_sgd_privacy (q = batch_size / n); Abadi et al. 2016",
-			Needs:    "batch_size, dataset_size (alias n)",
+			Needs:    "batch_size, dataset_size",
 			Assumes:  "Poisson sampling with the expected batch size, add/remove neighbours (Opacus's default sampler takes q = 1/len(data_loader): fill sample_rate if it differs)",
 			compute: func(r *Release) (float64, skip) {
 				return r.derivedSampleRate, skip{}
@@ -59,7 +59,7 @@ func derivedColumns() []OutputColumn {
 			Meaning:  "the number of DP-SGD steps of a dpsgd row stated by epochs: the steps its accountant composes",
 			Formula:  "steps = ⌈epochs·dataset_size/batch_size⌉, computed exactly",
 			Citation: "TensorFlow Privacy, compute_dp_sgd_privacy_lib.compute_dp_sgd_privacy (steps = int(math.ceil(epochs * n / batch_size)))",
-			Needs:    "epochs, batch_size, dataset_size (alias n)",
+			Needs:    "epochs, batch_size, dataset_size",
 			Assumes:  "every epoch has dataset_size/batch_size steps in expectation, rounded up over the run (the pessimistic side)",
 			compute: func(r *Release) (float64, skip) {
 				return float64(r.derivedSteps), skip{}

@@ -371,6 +371,9 @@ func reroColumns() []OutputColumn {
 			Needs:    "an RDP view; baseline or candidates",
 			Assumes:  "Rényi DP under either neighbouring relation",
 			compute: func(r *Release) (float64, skip) {
+				if r.rdpWhy != "" {
+					return 0, skip{why: r.rdpWhy}
+				}
 				if r.hasRDP {
 					return bound.ReRoRDPCurve(r.rdp.Orders, r.rdp.Epsilons, r.Baseline), skip{}
 				}
@@ -465,9 +468,7 @@ func dpsgdColumns() []OutputColumn {
 			Citation: "Mironov, Talwar & Zhang 2019; Balle, Barthe, Gaboardi, Hsu & Sato 2020",
 			Needs:    "noise_multiplier, sample_rate, steps; delta",
 			Assumes:  "add/remove neighbours; rounded up",
-			compute: func(r *Release) (float64, skip) {
-				return r.rdp.EpsilonAt(r.delta), skip{}
-			},
+			compute:  rdpComparison(func(r *Release) float64 { return r.rdp.EpsilonAt(r.delta) }),
 		},
 		{
 			Name: "fdp_advantage_rdp", Format: table.Probability,
@@ -477,9 +478,7 @@ func dpsgdColumns() []OutputColumn {
 			Citation: kulynych + ", §4.2; Mironov, Talwar & Zhang 2019",
 			Needs:    "noise_multiplier, sample_rate, steps; baseline or candidates",
 			Assumes:  "add/remove neighbours; rounded up",
-			compute: func(r *Release) (float64, skip) {
-				return numeric.RoundUp(r.rdp.Advantage(r.Baseline), 0, 1-r.Baseline), skip{}
-			},
+			compute:  rdpComparison(func(r *Release) float64 { return numeric.RoundUp(r.rdp.Advantage(r.Baseline), 0, 1-r.Baseline) }),
 		},
 		{
 			Name: "fdp_worst_advantage_rdp", Format: table.Probability, Round: RoundUp,
@@ -489,9 +488,7 @@ func dpsgdColumns() []OutputColumn {
 			Citation: kulynych + ", Thm 3.4 and §4.2; Mironov, Talwar & Zhang 2019",
 			Needs:    "noise_multiplier, sample_rate, steps",
 			Assumes:  "add/remove neighbours; rounded up",
-			compute: func(r *Release) (float64, skip) {
-				return r.rdp.WorstAdvantage(), skip{}
-			},
+			compute:  rdpComparison(func(r *Release) float64 { return r.rdp.WorstAdvantage() }),
 		},
 	}), sharing("dpsgd", pldBrief, pldSource, []OutputColumn{
 		{

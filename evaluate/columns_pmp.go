@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"github.com/riskbatch/riskbatch/evaluate/bound"
+	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -44,20 +46,17 @@ func pmpColumns() []OutputColumn {
 				default:
 					x.need(false)
 				}
+				x.need(!x.has(FieldCompositions)) // a bisection through the composed profile
 				a, d := x.ref(FieldTargetAdvantage), x.delta()
 				x.need(a.v <= 1-1e-4 && a.v >= d.v) // riskbatch's value is the largest ε whose rounded-up bound meets the target
-				e := form("LN((1+$1-2*$2)/(1-$1))", a, d)
-				if x.has(FieldCompositions) {
-					e = form("$1/$2", term{s: e}, x.ref(FieldCompositions))
-				}
-				return e
+				return form("LN((1+$1-2*$2)/(1-$1))", a, d)
 			}},
 			Meaning: "the largest ε whose practical membership-inference success, at the δ of pmp_mia_success, stays at or below (1 + target_advantage)/2, i.e. whose advantage 2·success − 1 stays at or below target_advantage; " +
 				"on a row of several compositions of an ε mechanism (pure, approx, laplace, rr, exponential), the ε of each step (for laplace rows ε = sensitivity/laplace_scale); empty when the target is below δ, which no ε meets",
-			Formula:  "ε = ln((1 + A − 2δ)/(1 − A)) (ε = logit((1 + A)/2) for δ = 0), divided by compositions, checked against the rounded forward bound",
-			Citation: lowyCitation + ", Lemma 6 and its δ form (inverted, derived); basic composition for the per-step ε",
+			Formula:  "ε = ln((1 + A − 2δ)/(1 − A)) (ε = logit((1 + A)/2) for δ = 0), checked against the rounded forward bound; on a composed row, the largest per-step ε whose c-fold composition has that ε at the row's δ (bisection through the optimal composition theorem's profile, or basic composition c·ε where that certifies more)",
+			Citation: lowyCitation + ", Lemma 6 and its δ form (inverted, derived); Kairouz, Oh & Viswanath 2015, Thm 3.3 for the per-step ε",
 			Needs:    "target_advantage; delta for the mechanisms without a native ε",
-			Assumes:  "(ε, δ)-DP under replace-one neighbours, at the row's δ (δ_total = compositions·δ for approx rows); per step by basic composition (εₜₒₜₐₗ/compositions), which the optimal composition only improves; rounded down",
+			Assumes:  "(ε, δ)-DP under replace-one neighbours, at the row's δ (δ_total = compositions·δ for approx rows, or report_delta); per step through the optimal composition of (ε, δ) steps (of (ε, 0) steps for laplace, rr, pure and exponential rows, whose exact compositions are no looser); rounded down",
 			compute:  pmpEpsForTarget,
 		},
 		pmpDataColumn("pmp_data_eps", table.Real,
@@ -84,6 +83,11 @@ func pmpEpsForTarget(r *Release) (float64, skip) {
 		delta = r.delta // for a composed approx row, compositions·δ (resolveApprox)
 	}
 	perStep := slices.Contains(pureMechanisms(), r.Mechanism)
+	if perStep && r.mixed() {
+		// The target bounds the whole composition: an ε typed into the
+		// row would be composed with the extra stages again.
+		return 0, skip{why: "the row's ε is composed with its extra_stages, so no ε of its own meets the target alone"}
+	}
 	if r.compositions > 1 && !perStep {
 		why := "a composed " + string(r.Mechanism) + " row has no per-step ε to calibrate"
 		if r.hasMu {
@@ -97,14 +101,53 @@ func pmpEpsForTarget(r *Release) (float64, skip) {
 	if !ok || math.IsInf(eps, 1) || r.compositions == 1 {
 		return inverseResult(eps, ok, "ε")
 	}
-	// Basic composition: c steps of (ε/c, δ) are (ε, cδ)-DP, and the
-	// row's own bound (optimal composition) is no larger.
-	c := float64(r.compositions)
-	step := eps / c
-	for step > 0 && step*c > eps {
-		step = math.Nextafter(step, 0)
+	step, ok := largestStep(eps, r.stepDelta, delta, r.compositions)
+	if !ok {
+		return 0, skip{why: "no per-step ε meets target_advantage at δ = " + formatNumber(delta) + ": the steps' own δ leave more unbounded"}
 	}
 	return step, skip{}
+}
+
+// largestStep returns the largest per-step ε, rounded down, such that c
+// compositions of (ε, δ_step)-DP mechanisms are (total, δ)-DP by the
+// optimal composition theorem (Kairouz, Oh & Viswanath 2015, Thm 3.3):
+// a bisection over the floats of ε on the composed privacy profile,
+// δ_c(total) ≤ δ, or basic composition (c·ε ≤ total where δ ≥ c·δ_step),
+// whichever certifies it (ComposedApprox.EpsilonAt reads the row's own ε
+// the same two ways, so the row retyped with the result meets total).
+// Pure steps (laplace, rr, pure, exponential) take δ_step = 0: their own
+// compositions are no looser than (ε, 0)'s. false when no ε ≥ 0 does.
+func largestStep(total, stepDelta, delta float64, c int) (float64, bool) {
+	k := float64(c)
+	lt := numeric.LogPos(delta)
+	ok := func(e float64) bool {
+		if k*e <= total && delta >= k*stepDelta {
+			return true
+		}
+		ca, err := curve.NewComposedApprox(e, stepDelta, c)
+		return err == nil && ca.LogDeltaAt(total) <= lt
+	}
+	lo := total / k
+	for lo > 0 && lo*k > total {
+		lo = math.Nextafter(lo, 0)
+	}
+	if !ok(lo) {
+		if lo = 0; !ok(0) {
+			return 0, false
+		}
+	}
+	// An upper end that fails: from max(total, 1) (at total = 0 the
+	// profile may still allow a small ε > 0), doubling a bounded number
+	// of times; one that never fails is returned, valid as computed.
+	hi := math.Max(total, 1)
+	for i := 0; ok(hi); i++ {
+		if i == 64 || hi > math.MaxFloat64/2 {
+			return hi, true
+		}
+		hi *= 2
+	}
+	lo, _ = numeric.BracketFloats(ok, lo, hi)
+	return lo, true
 }
 
 // pmpDataColumn is a column of the data-dependent PMP parameter of Lowy et

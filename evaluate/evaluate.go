@@ -146,6 +146,10 @@ type Binding struct {
 	// cells name are found relative to it.
 	source  string
 	numbers NumberFormat // how the table's text numbers are read (Percent aside)
+	// countHeader is the header of a column named n, which passes through
+	// (a common header for counts); a dpsgd row that lacks dataset_size
+	// is told it is not read as that.
+	countHeader string
 }
 
 // boundField is what Evaluate needs of an input field the table has, kept
@@ -185,6 +189,9 @@ func (e *Evaluator) BindTable(cols []table.Column, suggested DecimalMark) (*Bind
 	for i, c := range cols {
 		f, ok := e.vocab.Lookup(c.Name)
 		if !ok {
+			if CanonicalName(c.Name) == "n" && b.countHeader == "" {
+				b.countHeader = strings.TrimSpace(c.Name)
+			}
 			continue
 		}
 		if j := b.index[f]; j >= 0 {

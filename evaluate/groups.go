@@ -69,7 +69,7 @@ type fieldValue struct {
 // would vary its first stage only, which no member asked for.
 func agreedFields() []Field {
 	return []Field{FieldDelta, FieldBaseline, FieldCandidates, FieldPrior, FieldTargets, FieldSuccesses,
-		FieldConfidence, FieldTolerance, FieldRecords, FieldPredicateWeight}
+		FieldConfidence, FieldTolerance, FieldRecords, FieldPredicateWeight, FieldReportDelta}
 }
 
 // Dataset returns a row's dataset cell, trimmed: "" when the table has no

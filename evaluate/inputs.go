@@ -59,6 +59,7 @@ const (
 	FieldDatasetSize
 	FieldEpochs
 	FieldDataset
+	FieldReportDelta
 	numFields
 )
 
@@ -144,7 +145,7 @@ func inputColumns() []InputColumn {
 		{Field: FieldID, Name: "id", Brief: "optional label, passed through", Text: true, Meaning: "optional row label, passed through"},
 		{Field: FieldMechanism, Name: "mechanism", Brief: "`pure`, `approx`, `gaussian`, `gdp`, `laplace`, `zcdp`, `rdp`, `rr`, `dpsgd`, `marginals`, `exponential` (the ε-DP exponential mechanism, named only). If empty, riskbatch infers the mechanism from the filled columns. An ambiguous or contradictory row is an error for that row only.", Text: true, Meaning: "pure, approx, gaussian, gdp, laplace, zcdp, rdp, rr, dpsgd, marginals or exponential; inferred from the filled columns when empty (exponential only when named)"},
 		{Field: FieldEpsilon, Name: "epsilon", Brief: inputEpsilonBrief, Aliases: []string{"eps"}, Domain: nonNegative, Defines: true, Meaning: "ε of an (ε, δ)-DP guarantee; on laplace rows it gives the scale b = sensitivity/ε, on gaussian rows (with delta) the σ calibrated to (ε, δ)"},
-		{Field: FieldDelta, Name: "delta", Brief: inputEpsilonBrief, Domain: Domain{Min: 0, Max: 1, MaxOpen: true}, Percent: true, Meaning: "δ of an (ε, δ)-DP guarantee (empty or 0: pure ε-DP). On approx rows it is the mechanism's own δ, per step: c compositions are read at δ_total = c·δ. On every other mechanism it is the δ at which the whole release (all its compositions) reports its ε"},
+		{Field: FieldDelta, Name: "delta", Brief: inputEpsilonBrief, Domain: Domain{Min: 0, Max: 1, MaxOpen: true}, Percent: true, Meaning: deltaMeaning},
 		{Field: FieldSigma, Name: "sigma", Brief: inputSigmaBrief, Aliases: []string{"noise_std", "noise_stddev"}, Domain: positive, Defines: true, Meaning: "standard deviation of Gaussian noise"},
 		{Field: FieldSensitivity, Name: "sensitivity", Brief: inputSigmaBrief, Domain: positive, Meaning: "L2 sensitivity of the query for sigma, L1 for laplace_scale (default 1)"},
 		{Field: FieldMu, Name: "mu", Brief: "μ-Gaussian DP", Domain: nonNegative, Defines: true, Meaning: "μ of μ-Gaussian DP"},
@@ -182,9 +183,11 @@ func inputColumns() []InputColumn {
 		{Field: FieldAuditBound, Name: "audit_bound", Brief: "the tail bound of audit `prior`: `thm32` (pure ε-DP), `cor34` or `thm35` (Swanberg et al. 2025); default `thm32` when delta is 0, else `thm35`", Text: true, Meaning: "thm32, cor34 or thm35: the tail bound of Swanberg et al. 2025 audit prior inverts (default thm32 when delta is empty or 0, else thm35)"},
 		{Field: FieldCalibration, Name: "calibration", Brief: "how σ of a `gaussian` row stated by `epsilon` and `delta` (and `sensitivity`) was calibrated: `analytic` (the default: the smallest σ whose exact privacy profile meets (ε, δ), Balle & Wang 2018, Thm 8) or `classic` (σ = sensitivity·√(2 ln(1.25/δ))/ε, Dwork & Roth 2014, Thm A.1, which guarantees (ε, δ)-DP only for ε < 1; a row with ε ≥ 1 is evaluated at that σ with a warning). The σ is shown in `derived_sigma`", Text: true, Choices: GaussianCalibrations(), Meaning: "analytic (default) or classic: how sigma of a gaussian row stated by epsilon and delta was calibrated; analytic is the smallest σ whose exact privacy profile meets (ε, δ) (Balle & Wang 2018, Thm 8), classic is σ = sensitivity·√(2 ln(1.25/δ))/ε (Dwork & Roth 2014, Thm A.1), valid only for ε < 1"},
 		{Field: FieldBatchSize, Name: "batch_size", Brief: inputBatchSizeBrief, Domain: wholeFrom(1), Defines: true, Meaning: "DP-SGD batch size B, as TensorFlow Privacy and Opacus state it: sample_rate q = batch_size/dataset_size"},
-		{Field: FieldDatasetSize, Name: "dataset_size", Brief: inputBatchSizeBrief, Aliases: []string{"n"}, Domain: wholeFrom(1), Defines: true, Meaning: "DP-SGD training-set size n: sample_rate q = batch_size/dataset_size"},
-		{Field: FieldEpochs, Name: "epochs", Brief: inputBatchSizeBrief, Domain: positive, Defines: true, Meaning: "DP-SGD number of epochs: steps = ⌈epochs·dataset_size/batch_size⌉ (TensorFlow Privacy's compute_dp_sgd_privacy)"},
+		{Field: FieldDatasetSize, Name: "dataset_size", Brief: inputBatchSizeBrief, Aliases: []string{"num_examples"}, Domain: wholeFrom(1), Defines: true, Meaning: "DP-SGD training-set size n: sample_rate q = batch_size/dataset_size (a column named n is not read: it is a common header for counts, and passes through)"},
+		{Field: FieldEpochs, Name: "epochs", Brief: inputBatchSizeBrief, Aliases: []string{"num_epochs"}, Domain: positive, Defines: true, Meaning: "DP-SGD number of epochs: steps = ⌈epochs·dataset_size/batch_size⌉ (TensorFlow Privacy's compute_dp_sgd_privacy)"},
 		{Field: FieldDataset, Name: "dataset", Brief: "rows that touch the same people: every group of rows with one `dataset` value is composed into a `total` row appended after the input's rows (see [Several releases of one dataset](#several-releases-of-one-dataset)); empty: the row is in no group", Aliases: []string{"composes_with"}, Text: true, Meaning: "the dataset the release is about: rows with the same dataset are composed, and riskbatch appends one total row per dataset (status total, bounds of the composition of its rows) and fills dataset_worst_advantage on every row of the group; empty: the row is in no group"},
+		{Field: FieldReportDelta, Name: "report_delta", Brief: "the δ at which the whole release's ε is reported (`eps_at_delta` and every ε-based column), for every mechanism alike, in place of the default of `delta` (see [What δ means](#what-δ-means)); it must leave a valid (ε, δ) guarantee: below the δ that a row's own (ε, δ) steps leave unbounded, 1 − (1 − δ)^compositions, no ε is certified and the row says so", Aliases: []string{"target_delta"}, Domain: Domain{Min: 0, Max: 1, MaxOpen: true}, Percent: true,
+			Meaning: "the δ at which the whole release (all its compositions and extra_stages) reports its ε, for every mechanism alike, in place of the default that delta gives; on approx rows it must be at least 1 − (1 − δ)^compositions, the δ their own (ε, δ) steps leave unbounded, else no ε is certified"},
 	}
 }
 
@@ -284,7 +287,9 @@ func (e *DuplicateColumnError) Error() string {
 // share: columns one after another with the same Brief share a row.
 const (
 	// epsilon and delta
-	inputEpsilonBrief = "(ε, δ)-DP. An empty or 0 δ means pure ε-DP. For mechanisms without a native ε (`gaussian`, `gdp`, `zcdp`, `rdp`, `dpsgd`, `marginals`), `delta` is the δ at which their exact ε is computed for the ε-based bounds. A `laplace` row may state its ε in place of `laplace_scale` (b = sensitivity/ε), and a `gaussian` row its (ε, δ) in place of `sigma` (see `calibration`)."
+	inputEpsilonBrief = "(ε, δ)-DP. An empty or 0 δ means pure ε-DP. `delta` is the δ of the (ε, δ) statement the row makes: per step where the row states a guarantee (`approx`, and a `gaussian` row stated by (ε, δ)), so that c compositions report their ε at δ_total = c·δ; where the row states noise or a pure guarantee (`gaussian` with `sigma`, `gdp`, `laplace`, `rr`, `zcdp`, `rdp`, `dpsgd`, `marginals`), the δ at which the whole release reports its ε; `report_delta` overrides where it is reported (see [What δ means](#what-δ-means)). A `laplace` row may state its ε in place of `laplace_scale` (b = sensitivity/ε), and a `gaussian` row its (ε, δ) in place of `sigma` (see `calibration`)."
+	// deltaMeaning is the delta column's meaning: the one rule of δ.
+	deltaMeaning = "δ of the (ε, δ)-DP statement the row makes (empty or 0: pure ε-DP). Where the row states a guarantee whose δ is part of it (approx, and a gaussian row stated by epsilon and delta, whose σ is calibrated to it), that guarantee is per step, like every parameter typed in a row, and c compositions report their ε at δ_total = c·δ. Where the row states noise or a pure guarantee (sigma, mu, rho, rdp, laplace, rr, dpsgd, marginals, pure), it is the δ at which the whole release (all its compositions) reports its ε. report_delta sets that δ for every mechanism alike"
 	// sigma and sensitivity
 	inputSigmaBrief = "Gaussian noise standard deviation and L2 sensitivity (default 1): μ = sensitivity/σ"
 	// rdp_order and rdp_epsilon

@@ -118,7 +118,9 @@ func (b *Binding) needText(need Need, r *Release) string {
 		what = append(what, "add "+b.name(FieldBaseline)+" (or "+b.name(FieldCandidates)+", or "+b.name(FieldPrior)+")")
 	}
 	if need&NeedDelta != 0 {
-		if r != nil && r.hasDelta {
+		if r != nil && r.reported {
+			what = append(what, "set "+b.name(FieldReportDelta)+" above 0 (e.g. 1e-5)")
+		} else if r != nil && r.hasDelta {
 			what = append(what, "set "+b.name(FieldDelta)+" above 0 (e.g. 1e-5)")
 		} else {
 			what = append(what, "add "+b.name(FieldDelta)+" (e.g. 1e-5)")

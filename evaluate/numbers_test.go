@@ -114,7 +114,7 @@ func TestPercentOnlyForProbabilities(t *testing.T) {
 			percent = append(percent, c.Name)
 		}
 	}
-	if got := strings.Join(percent, " "); got != "delta sample_rate baseline confidence target_advantage w significance" {
+	if got := strings.Join(percent, " "); got != "delta sample_rate baseline confidence target_advantage w significance report_delta" {
 		t.Errorf("columns that take percentages: %s", got)
 	}
 }

@@ -53,6 +53,12 @@ type epsDeltaView struct {
 	epsWhy         string // why it is unavailable
 	noDelta        bool   // unavailable for want of a δ > 0
 	hasDelta       bool
+	// reported marks a δ set by report_delta (resolveReport), which
+	// messages then name.
+	reported bool
+	// stepDelta is the δ of each step of an approx row (its delta), 0
+	// for the other rows.
+	stepDelta float64
 	// epsilonAt converts the mechanism to (ε, δ) at the row's δ; nil when
 	// the row's own ε (pure, approx, laplace and rr at δ = 0) is used.
 	epsilonAt func(delta float64) float64
@@ -92,6 +98,7 @@ type dpsgdParams struct {
 	dpsgd       curve.DPSGD
 	extraStages []pld.Stage
 	extraRDP    curve.RDP // the extra stages' composed RDP (empty without them)
+	rdpWhy      string    // why the composed release has no RDP curve (an (ε, δ > 0) stage), or ""
 	pld         *pld.PLD
 	pldWhy      string
 	noise       *noiseCache

@@ -57,6 +57,9 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 	if len(r.extraStages) > 0 && r.Mechanism != MechanismDPSGD && !b.composeExtra(r, in, problems) {
 		return nil
 	}
+	if in.has(FieldReportDelta) {
+		b.resolveReport(r, in)
+	}
 	if !b.resolveAttack(r, in, problems) {
 		return nil
 	}
@@ -130,6 +133,10 @@ func (b *Binding) resolveCurve(r *Release, in *inputs, c float64, problems *rowE
 		r.Curve = b.composedExactly(r, curve.Laplace{Epsilon: eps}, pld.Stage{Mechanism: pld.Laplace, Epsilon: eps, Steps: r.compositions}, problems)
 		r.setPure(eps, c)
 	case MechanismRR:
+		if kf := in.num[FieldRRCategories]; kf > maxStageCategories {
+			problems.add(b.name(FieldRRCategories), formatNumber(kf), "%s", tooManyCategories(kf))
+			return false
+		}
 		eps, k := in.num[FieldEpsilon], int(in.num[FieldRRCategories])
 		one := curve.RandomizedResponse{Epsilon: eps, Categories: k}
 		if k == 2 { // f_{ε,0}: the optimal composition theorem is exact
@@ -204,6 +211,7 @@ func (r *Release) setPure(eps, c float64) {
 // composition theorem, read at δ_total = c·δ.
 func (b *Binding) resolveApprox(r *Release, eps, c float64, problems *rowError) bool {
 	delta := r.delta
+	r.stepDelta = delta
 	if r.compositions == 1 {
 		r.Curve = curve.EpsDelta{Epsilon: eps, Delta: delta}
 		r.epsilon, r.epsState = eps, 1
@@ -220,16 +228,27 @@ func (b *Binding) resolveApprox(r *Release, eps, c float64, problems *rowError) 
 	r.Curve = composed
 	// The composed guarantee is read at δ_total = k·δ (what basic
 	// composition would claim); the optimal theorem gives a smaller ε.
-	dt := c * delta
-	r.delta = math.Min(dt, 1)
-	if dt >= 1 {
-		r.epsState, r.epsWhy = -1, "compositions·delta reaches 1: the composed (ε, δ) guarantee is vacuous"
+	if !r.reportPerStep(c) {
 		return true
 	}
-	e := composed.EpsilonAt(dt)
+	e := composed.EpsilonAt(r.delta)
 	r.epsilon, r.epsState = e, 1
 	if math.IsInf(e, 1) || math.IsNaN(e) {
 		r.epsState, r.epsWhy = -1, "no finite ε for the composed mechanism at δ_total = compositions·δ"
+	}
+	return true
+}
+
+// reportPerStep sets the δ at which a row whose δ is per step (approx, a
+// gaussian row stated by ε and δ) reports the ε of its c compositions:
+// δ_total = c·δ, what basic composition would claim. false when c·δ
+// reaches 1, where the guarantee is vacuous (and the row says so).
+func (r *Release) reportPerStep(c float64) bool {
+	dt := c * r.delta
+	r.delta = math.Min(dt, 1)
+	if dt >= 1 {
+		r.epsState, r.epsWhy = -1, "compositions·delta reaches 1: the composed (ε, δ) guarantee is vacuous"
+		return false
 	}
 	return true
 }
@@ -256,6 +275,11 @@ func (b *Binding) resolveGaussian(r *Release, in *inputs, sens, c float64, probl
 		r.sensitiv, r.sigma = sens, sigma
 	}
 	b.setGaussian(r, mu, c)
+	if in.has(FieldEpsilon) && r.compositions > 1 {
+		// Stated by (ε, δ): the guarantee is per step, like approx's,
+		// and the composed release reports its ε at δ_total = c·δ.
+		r.reportPerStep(c)
+	}
 	return true
 }
 
@@ -306,6 +330,7 @@ func (b *Binding) resolveDPSGD(r *Release, in *inputs, problems *rowError) bool 
 	stages := curve.DPSGDStages(r.dpsgd, r.extraStages)
 	r.extraRDP = b.stagesRDP(r.extraStages)
 	r.rdp, r.hasRDP = b.stagesRDP(stages), true
+	r.rdpWhy = noRDPWhy(r.extraStages)
 	r.noise = b.noise
 	if p, err := b.plds.get(stages); err == nil {
 		c := curve.DPSGDCurve{PLD: curve.PLDCurve{PLD: p}, RDP: r.rdp}

@@ -111,6 +111,31 @@ func (b *Binding) stagesRDP(stages []pld.Stage) curve.RDP {
 	return total
 }
 
+// noRDPWhy says why a dpsgd row whose extra stages are these has no RDP
+// curve: an (ε, δ) stage with δ > 0 has none (its Rényi divergence may be
+// infinite on the δ mass), so neither has the composed release; "" when
+// every stage has one. The RDP comparison columns say so rather than
+// print the vacuous values of an infinite curve.
+func noRDPWhy(extra []pld.Stage) string {
+	for i, s := range extra {
+		if s.Mechanism == pld.EpsilonDelta && s.Delta > 0 {
+			return fmt.Sprintf("the composed release has no RDP curve: extra stage %d, %s, is an (ε, δ) guarantee with δ > 0, which has none", i+1, stageText(s))
+		}
+	}
+	return ""
+}
+
+// rdpComparison computes a dpsgd row's RDP comparison column, or skips it
+// with the reason the row has no RDP curve.
+func rdpComparison(f func(r *Release) float64) func(*Release) (float64, skip) {
+	return func(r *Release) (float64, skip) {
+		if r.rdpWhy != "" {
+			return 0, skip{why: r.rdpWhy}
+		}
+		return f(r), skip{}
+	}
+}
+
 // noiseForTarget returns the calibrated noise multiplier of a dpsgd row
 // under PLD accounting, or under RDP accounting with useRDP, through the
 // run's cache.

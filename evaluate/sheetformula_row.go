@@ -136,6 +136,7 @@ func (x *sheetRow) laplaceEps() term {
 // one composition.
 func (x *sheetRow) eps() term {
 	var e term
+	x.need(!x.has(FieldReportDelta)) // read from the profile at another δ
 	switch x.mech {
 	case MechanismPure, MechanismExponential, MechanismRR:
 		x.need(x.zero(FieldDelta))
@@ -164,8 +165,10 @@ func (x *sheetRow) pureEps() term {
 // has no delta column), except for approx rows of several compositions
 // (k·δ).
 func (x *sheetRow) delta() term {
+	x.need(!x.has(FieldReportDelta))
 	switch {
-	case x.mech == MechanismApprox:
+	case x.mech == MechanismApprox, x.mech == MechanismGaussian && x.has(FieldEpsilon):
+		// Per step: c compositions report at c·δ.
 		x.need(!x.has(FieldCompositions))
 	case x.mech == MechanismPure || x.mech == MechanismExponential || x.mech == MechanismLaplace || x.mech == MechanismRR:
 	default:

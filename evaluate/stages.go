@@ -228,6 +228,9 @@ func namedStage(m Mechanism, v []float64, count int) (pld.Stage, error) {
 		if !(v[1] >= 2) || v[1] != math.Trunc(v[1]) {
 			return pld.Stage{}, fmt.Errorf("categories %s is out of range; expected a whole number ≥ 2", formatNumber(v[1]))
 		}
+		if v[1] > maxStageCategories {
+			return pld.Stage{}, errors.New("categories " + tooManyCategories(v[1]))
+		}
 		return rrStage(v[0], v[1], count), nil
 	case MechanismPure, MechanismExponential, MechanismApprox:
 		form := string(m) + "(ε)"

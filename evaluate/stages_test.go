@@ -102,7 +102,7 @@ var compositionRows = []struct {
 	{map[string]string{"laplace_scale": "1", "sensitivity": "2", "compositions": "4", "baseline": "0.01"}, 2, 4, true},
 	{map[string]string{"epsilon": "1", "rr_categories": "100", "compositions": "2", "baseline": "0.1"}, 1, 2, true},
 	{map[string]string{"epsilon": "0.5", "rr_categories": "3", "compositions": "20", "baseline": "0.3"}, 0.5, 20, true},
-	{map[string]string{"epsilon": "1", "rr_categories": "1e30", "compositions": "3", "baseline": "0.1"}, 1, 3, true},
+	{map[string]string{"epsilon": "1", "rr_categories": "9007199254740992", "compositions": "3", "baseline": "0.1"}, 1, 3, true}, // 2^53, the most categories
 	{map[string]string{"epsilon": "1", "rr_categories": "2", "compositions": "5", "baseline": "0.2"}, 1, 5, false},
 	{map[string]string{"epsilon": "0.4", "compositions": "6", "baseline": "0.05"}, 0.4, 6, false},
 	{map[string]string{"epsilon": "0.2", "extra_stages": "laplace(5)x14", "baseline": "0.1"}, 0.2, 15, true},

@@ -176,6 +176,10 @@ func (b *Binding) dpsgdSchedule(r *Release, in *inputs, problems *rowError) (q f
 	bName, nName, eName := b.name(FieldBatchSize), b.name(FieldDatasetSize), b.name(FieldEpochs)
 	switch {
 	case hasB && !hasN:
+		if b.countHeader != "" {
+			problems.add(nName, "", "empty, but %s needs it (q = %s/%s); the column %s is not read: name it %s", bName, bName, nName, b.countHeader, nName)
+			return 0, 0, false
+		}
 		problems.add(nName, "", "empty, but %s needs it: the sample rate is q = %s/%s; expected %s", bName, bName, nName, b.vocab.Column(FieldDatasetSize).Domain)
 		return 0, 0, false
 	case hasN && !hasB:

@@ -90,7 +90,10 @@ func TestStatedGaussian(t *testing.T) {
 		delete(plain, "calibration")
 		plain["sigma"] = ftoa(sigma.Num)
 		if i == 1 {
+			// δ is per step, as on approx rows: four releases report
+			// their ε at δ_total = 4δ, which a row of σ states itself.
 			stated["compositions"], plain["compositions"] = "4", "4"
+			plain["delta"] = ftoa(4 * 1e-5)
 			delete(stated, "pmp_data") // the PMP bounds are for one release
 			delete(plain, "pmp_data")
 		}
@@ -130,7 +133,7 @@ func TestStatedGaussianClassicWarning(t *testing.T) {
 	}
 }
 
-// A dpsgd row stated by batch_size, dataset_size (or n) and epochs is the
+// A dpsgd row stated by batch_size, dataset_size (or num_examples) and epochs is the
 // row with q = B/n and steps = ⌈epochs·n/B⌉, byte for byte.
 func TestStatedDPSGD(t *testing.T) {
 	for _, c := range []struct {
@@ -139,7 +142,7 @@ func TestStatedDPSGD(t *testing.T) {
 		steps                     string
 	}{
 		{"100", "10000", "2", "dataset_size", 0.01, "200"},
-		{"256", "1024", "1", "n", 0.25, "4"},
+		{"256", "1024", "1", "num_examples", 0.25, "4"},
 		{"300", "1000", "2.5", "dataset_size", 0.3, "9"}, // 8.33… steps: rounded up
 	} {
 		stated := map[string]string{"noise_multiplier": "1", "batch_size": c.batch, c.nHeader: c.n, "epochs": c.epochs, "delta": "1e-5", "baseline": "0.1"}
@@ -193,7 +196,7 @@ func TestStatedInference(t *testing.T) {
 		{map[string]string{"epsilon": "0.2", "laplace_scale": "5"}, MechanismLaplace},
 		{map[string]string{"epsilon": "1", "delta": "1e-5", "calibration": "analytic"}, MechanismGaussian},
 		{map[string]string{"epsilon": "1", "delta": "1e-5", "sigma": "3.7306316348122004"}, MechanismGaussian},
-		{map[string]string{"noise_multiplier": "1", "batch_size": "10", "n": "100", "epochs": "1"}, MechanismDPSGD},
+		{map[string]string{"noise_multiplier": "1", "batch_size": "10", "dataset_size": "100", "epochs": "1"}, MechanismDPSGD},
 		{map[string]string{"epsilon": "1", "mu": "1"}, ""}, // ambiguous still
 	} {
 		r, problems := resolveRow(t, c.row)
@@ -241,10 +244,14 @@ func TestStatedErrors(t *testing.T) {
 			"dataset_size: empty, but batch_size needs it: the sample rate is q = batch_size/dataset_size; expected a whole number ≥ 1"},
 		{map[string]string{"noise_multiplier": "1", "sample_rate": "0.01", "epochs": "3"},
 			"epochs: filled, but the steps of epochs are ⌈epochs·dataset_size/batch_size⌉: fill batch_size and dataset_size, or steps in place of epochs"},
-		{map[string]string{"noise_multiplier": "1", "batch_size": "600", "n": "500", "epochs": "1"},
-			"batch_size: 600 is more than n = 500; expected a batch of at most the dataset's records"},
-		{map[string]string{"noise_multiplier": "1", "batch_size": "256", "n": "60000"},
-			"steps: empty, but mechanism dpsgd needs it (or epochs with batch_size and n); expected a whole number ≥ 1"},
+		{map[string]string{"noise_multiplier": "1", "batch_size": "600", "num_examples": "500", "epochs": "1"},
+			"batch_size: 600 is more than num_examples = 500; expected a batch of at most the dataset's records"},
+		{map[string]string{"noise_multiplier": "1", "batch_size": "256", "num_examples": "60000"},
+			"steps: empty, but mechanism dpsgd needs it (or epochs with batch_size and num_examples); expected a whole number ≥ 1"},
+		// n is a common header for counts: it passes through, and a
+		// dpsgd row that meant it as dataset_size is told so.
+		{map[string]string{"noise_multiplier": "1", "batch_size": "256", "N": "60000", "epochs": "1"},
+			"dataset_size: empty, but batch_size needs it (q = batch_size/dataset_size); the column N is not read: name it dataset_size"},
 		{map[string]string{"mechanism": "pure", "epsilon": "1", "batch_size": "10"},
 			"batch_size: filled, but mechanism pure does not use it; clear it or correct mechanism"},
 	} {
