@@ -418,6 +418,7 @@ func TestWorkbookCharts(t *testing.T) {
 // not a probability is a usage error. On the sample release table (by
 // default without its DP-SGD rows: sampleReleases).
 func TestWorkbookOptions(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := sampleReleases(t, dir)
 	live, values := filepath.Join(dir, "live.xlsx"), filepath.Join(dir, "values.xlsx")
@@ -662,6 +663,7 @@ func TestTemplateFilledByScript(t *testing.T) {
 // each header, data validation (a mechanism drop-down, numeric ranges),
 // and one example row per mechanism; evaluating it gives ok on every row.
 func TestTemplate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	tpl := writeTemplate(t, dir)
 	f := testfiles.OpenXLSX(t, tpl)
