@@ -134,10 +134,7 @@ func TestHeaderMatching(t *testing.T) {
 
 // Mechanism inference from the filled columns.
 func TestMechanismInference(t *testing.T) {
-	for _, c := range []struct {
-		row  map[string]string
-		mech Mechanism
-	}{
+	checkInference(t, []inferenceCase{
 		{map[string]string{"epsilon": "1"}, MechanismPure},
 		{map[string]string{"epsilon": "1", "delta": "0"}, MechanismPure},
 		{map[string]string{"epsilon": "1", "delta": "1e-5"}, MechanismApprox},
@@ -146,12 +143,7 @@ func TestMechanismInference(t *testing.T) {
 		{map[string]string{"mu": "0.5"}, MechanismGDP},
 		{map[string]string{"mechanism": "Gaussian", "sigma": "2"}, MechanismGaussian},
 		{map[string]string{"mechanism": "ε-δ", "epsilon": "1", "delta": "1e-6"}, MechanismApprox},
-	} {
-		r, problems := resolveRow(t, c.row)
-		if r == nil || r.Mechanism != c.mech {
-			t.Errorf("%v: got %v (%v), want %s", c.row, r, problems, c.mech)
-		}
-	}
+	})
 }
 
 // A row without baseline is partial: baseline-free bounds are filled, the

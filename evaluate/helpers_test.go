@@ -126,3 +126,24 @@ func retyped(row map[string]string, set map[string]string, drop ...string) map[s
 	}
 	return r
 }
+
+// inferenceCase is a row (header → text) and the mechanism it resolves
+// to, or "" for a row that must not resolve (an error).
+type inferenceCase struct {
+	row  map[string]string
+	mech Mechanism
+}
+
+// checkInference resolves each case's row and checks its mechanism.
+func checkInference(t *testing.T, cases []inferenceCase) {
+	t.Helper()
+	for _, c := range cases {
+		r, problems := resolveRow(t, c.row)
+		switch {
+		case c.mech == "" && r != nil:
+			t.Errorf("%v: %s, want an error", c.row, r.Mechanism)
+		case c.mech != "" && (r == nil || r.Mechanism != c.mech):
+			t.Errorf("%v: got %v (%v), want %s", c.row, r, problems, c.mech)
+		}
+	}
+}
