@@ -3,7 +3,6 @@ package evaluate
 import (
 	"encoding/json"
 	"math"
-	"math/rand"
 	"os"
 	"strconv"
 	"strings"
@@ -189,7 +188,7 @@ func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 // RISKBATCH_LONG_TESTS=1.
 func TestProperties(t *testing.T) {
 	t.Parallel()
-	rng := rand.New(rand.NewSource(7))
+	rng := newRand(7)
 	probCols := []string{"fdp_success", "fdp_advantage", "fdp_worst_advantage", "adp_advantage", "onerun_posterior", "onerun_advantage"}
 	for i, n := 0, testenv.Count(40, 400); i < n; i++ {
 		eps := 50 * rng.Float64()

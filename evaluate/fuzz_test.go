@@ -161,8 +161,6 @@ func TestNoNaNOut(t *testing.T) {
 	}
 }
 
-func newRand(seed int64) *rand.Rand { return rand.New(rand.NewSource(seed)) }
-
 // randomRow is a random release row over the whole registry and every
 // mechanism, with extremes (ε up to 700, δ down to 1e-300, baselines down
 // to 1e-15, μ up to 50), and the name of the mechanism whose columns it

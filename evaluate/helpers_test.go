@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"math/rand"
 	"slices"
 	"testing"
 
@@ -147,3 +148,6 @@ func checkInference(t *testing.T, cases []inferenceCase) {
 		}
 	}
 }
+
+// newRand is the tests' random source, fixed by its seed.
+func newRand(seed int64) *rand.Rand { return rand.New(rand.NewSource(seed)) }
