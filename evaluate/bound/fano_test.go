@@ -612,6 +612,7 @@ func TestFanoRandomizedResponseMIBruteForce(t *testing.T) {
 // up to 10¹² and μ from 1e-300 to 60 (in steps of a factor 10^0.1, 10^0.3
 // without RISKBATCH_LONG_TESTS=1).
 func TestFanoProperties(t *testing.T) {
+	t.Parallel()
 	priors := []struct {
 		m int
 		p []float64
