@@ -2,7 +2,6 @@ package evaluate
 
 import (
 	"math"
-	"math/rand"
 	"testing"
 
 	"github.com/riskbatch/riskbatch/table"
@@ -15,7 +14,7 @@ import (
 // below target_advantage, and 1.000001 times the μ (0.999999 times the σ)
 // does not, on random rows of 1 to 500 compositions.
 func TestCalibrationPerStep(t *testing.T) {
-	rng := rand.New(rand.NewSource(2104))
+	rng := newRand(2104)
 	for i := 0; i < 40; i++ {
 		c := []int{1, 2, 9, 500}[rng.Intn(4)]
 		target := math.Pow(10, -4*rng.Float64())

@@ -3,7 +3,6 @@ package evaluate
 import (
 	"encoding/json"
 	"math"
-	"math/rand"
 	"os"
 	"strconv"
 	"strings"
@@ -134,10 +133,7 @@ func TestHeaderMatching(t *testing.T) {
 
 // Mechanism inference from the filled columns.
 func TestMechanismInference(t *testing.T) {
-	for _, c := range []struct {
-		row  map[string]string
-		mech Mechanism
-	}{
+	checkInference(t, []inferenceCase{
 		{map[string]string{"epsilon": "1"}, MechanismPure},
 		{map[string]string{"epsilon": "1", "delta": "0"}, MechanismPure},
 		{map[string]string{"epsilon": "1", "delta": "1e-5"}, MechanismApprox},
@@ -146,12 +142,7 @@ func TestMechanismInference(t *testing.T) {
 		{map[string]string{"mu": "0.5"}, MechanismGDP},
 		{map[string]string{"mechanism": "Gaussian", "sigma": "2"}, MechanismGaussian},
 		{map[string]string{"mechanism": "ε-δ", "epsilon": "1", "delta": "1e-6"}, MechanismApprox},
-	} {
-		r, problems := resolveRow(t, c.row)
-		if r == nil || r.Mechanism != c.mech {
-			t.Errorf("%v: got %v (%v), want %s", c.row, r, problems, c.mech)
-		}
-	}
+	})
 }
 
 // A row without baseline is partial: baseline-free bounds are filled, the
@@ -197,7 +188,7 @@ func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 // RISKBATCH_LONG_TESTS=1.
 func TestProperties(t *testing.T) {
 	t.Parallel()
-	rng := rand.New(rand.NewSource(7))
+	rng := newRand(7)
 	probCols := []string{"fdp_success", "fdp_advantage", "fdp_worst_advantage", "adp_advantage", "onerun_posterior", "onerun_advantage"}
 	for i, n := 0, testenv.Count(40, 400); i < n; i++ {
 		eps := 50 * rng.Float64()

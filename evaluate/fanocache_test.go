@@ -2,7 +2,6 @@ package evaluate
 
 import (
 	"math"
-	"math/rand"
 	"strconv"
 	"testing"
 )
@@ -11,7 +10,7 @@ import (
 // the run's cache as without it, and rows that repeat (ρ, μ, M) share one
 // computation.
 func TestFanoCacheSameBounds(t *testing.T) {
-	rng := rand.New(rand.NewSource(7))
+	rng := newRand(7)
 	cached, plain := New(), New()
 	plain.fanos = nil
 	fano := []string{"fano_adv_alpha1", "fano_adv_opt", "fano_success_opt"}

@@ -1,27 +1,39 @@
 package evaluate
 
 import (
-	"os"
-	"path/filepath"
+	"math/rand"
+	"slices"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/internal/memtable"
 	"github.com/riskbatch/riskbatch/priors"
-	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// loadPriors writes the given files (name → content) to a temporary
-// directory and loads the first-named one, name, as prior tables, the
-// others standing beside it (as the frequency files of a prior do).
+// loadPriors loads prior tables from CSV files held in memory (name →
+// content): name first, then the others in the order of their names (the
+// frequency tables beside a prior table), as priorfiles.Load reads a
+// prior table and the frequency table beside it. The tables are built in
+// memory so that this package's tests link no file readers.
 func loadPriors(t *testing.T, name string, files map[string]string) *priors.Tables {
 	t.Helper()
-	dir := t.TempDir()
-	for n, content := range files {
-		if err := os.WriteFile(filepath.Join(dir, n), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
+	names := []string{name}
+	for n := range files {
+		if n != name {
+			names = append(names, n)
 		}
 	}
-	ts, _, err := priorfiles.Load([]string{filepath.Join(dir, name)})
+	slices.Sort(names[1:])
+	l := priors.NewLoader()
+	for _, n := range names {
+		tb, err := memtable.CSV(n, files[n])
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.File(n)
+		l.Read(tb)
+	}
+	ts, err := l.Tables()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,3 +127,27 @@ func retyped(row map[string]string, set map[string]string, drop ...string) map[s
 	}
 	return r
 }
+
+// inferenceCase is a row (header → text) and the mechanism it resolves
+// to, or "" for a row that must not resolve (an error).
+type inferenceCase struct {
+	row  map[string]string
+	mech Mechanism
+}
+
+// checkInference resolves each case's row and checks its mechanism.
+func checkInference(t *testing.T, cases []inferenceCase) {
+	t.Helper()
+	for _, c := range cases {
+		r, problems := resolveRow(t, c.row)
+		switch {
+		case c.mech == "" && r != nil:
+			t.Errorf("%v: %s, want an error", c.row, r.Mechanism)
+		case c.mech != "" && (r == nil || r.Mechanism != c.mech):
+			t.Errorf("%v: got %v (%v), want %s", c.row, r, problems, c.mech)
+		}
+	}
+}
+
+// newRand is the tests' random source, fixed by its seed.
+func newRand(seed int64) *rand.Rand { return rand.New(rand.NewSource(seed)) }

@@ -2,7 +2,6 @@ package evaluate
 
 import (
 	"math"
-	"math/rand"
 	"strings"
 	"testing"
 
@@ -18,7 +17,7 @@ import (
 // does not, so the ε is the largest. 60 rows by default, 2,000 with the
 // long tests.
 func TestPMPEpsForTargetMeetsTarget(t *testing.T) {
-	rng := rand.New(rand.NewSource(21))
+	rng := newRand(21)
 	mechs := []string{"pure", "approx", "laplace", "rr", "exponential"}
 	for i, n := 0, testenv.Count(60, 2000); i < n; i++ {
 		mech := mechs[rng.Intn(len(mechs))]

@@ -1,7 +1,9 @@
 package evaluate
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,7 +12,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/evaluate/curve"
-	"github.com/riskbatch/riskbatch/readers"
+	"github.com/riskbatch/riskbatch/internal/memtable"
 )
 
 // writeTable writes CSV text to a file in a temporary directory.
@@ -293,18 +295,21 @@ func TestPMPDataQuotesNoContent(t *testing.T) {
 	}
 }
 
-// fileLoader opens the file a cell names as it is, without the rules of
-// package cellfiles (tested there): the tests here are about the
-// computation and the messages.
+// fileLoader opens the CSV file a cell names as it is, without the rules
+// of package cellfiles (tested there): the tests here are about the
+// computation and the messages. It reads the file into memory, as package
+// readers would read it (text cells, rows numbered from 2), so that this
+// package's tests link no file readers.
 type fileLoader struct{}
 
 func (fileLoader) OpenData(_, ref string) (DataTable, error) {
-	tables, err := readers.Open(ref, readers.Options{})
+	data, err := os.ReadFile(ref)
 	if err != nil {
-		return nil, err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("%s: cannot open the file: %w", ref, err)
 	}
-	for _, t := range tables[1:] {
-		t.Close()
-	}
-	return tables[0], nil
+	return memtable.CSV(ref, string(data))
 }

@@ -186,10 +186,7 @@ func TestEpochSteps(t *testing.T) {
 // Rows stated in the new words infer their mechanism; epsilon alone stays
 // pure, epsilon and delta approx.
 func TestStatedInference(t *testing.T) {
-	for _, c := range []struct {
-		row  map[string]string
-		mech Mechanism
-	}{
+	checkInference(t, []inferenceCase{
 		{map[string]string{"epsilon": "1"}, MechanismPure},
 		{map[string]string{"epsilon": "1", "delta": "1e-5"}, MechanismApprox},
 		{map[string]string{"epsilon": "1", "sensitivity": "2"}, ""}, // pure, which has no sensitivity: laplace or gaussian?
@@ -198,15 +195,7 @@ func TestStatedInference(t *testing.T) {
 		{map[string]string{"epsilon": "1", "delta": "1e-5", "sigma": "3.7306316348122004"}, MechanismGaussian},
 		{map[string]string{"noise_multiplier": "1", "batch_size": "10", "dataset_size": "100", "epochs": "1"}, MechanismDPSGD},
 		{map[string]string{"epsilon": "1", "mu": "1"}, ""}, // ambiguous still
-	} {
-		r, problems := resolveRow(t, c.row)
-		switch {
-		case c.mech == "" && r != nil:
-			t.Errorf("%v: %s, want an error", c.row, r.Mechanism)
-		case c.mech != "" && (r == nil || r.Mechanism != c.mech):
-			t.Errorf("%v: got %v (%v), want %s", c.row, r, problems, c.mech)
-		}
-	}
+	})
 }
 
 // Rows that state a parameter two ways that disagree, or half of a

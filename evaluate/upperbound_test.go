@@ -339,7 +339,7 @@ func parseFloatOr(s string) float64 {
 // columns. A bound lowered by 1% fails it (checked by scaling one down by
 // hand). 100 rows by default, 2,000 with the long tests.
 func TestUpperBoundsNeverBelow(t *testing.T) {
-	rng := rand.New(rand.NewSource(2126))
+	rng := newRand(2126)
 	e := New()
 	seen := map[string]int{}
 	for i, n := 0, testenv.Count(100, 2000); i < n; i++ {

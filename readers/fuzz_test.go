@@ -143,6 +143,7 @@ func FuzzParquet(f *testing.F) {
 // (a nil dereference on one of pqarrow's own goroutines). 300 damaged
 // files by default, 1,500 with RISKBATCH_LONG_TESTS=1.
 func TestParquetRandomDamage(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("..", "samples", "releases.parquet"))
 	if err != nil {
 		t.Fatal(err)

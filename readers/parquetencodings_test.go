@@ -189,6 +189,7 @@ var encodingCases = []encodingCase{
 // included; the file's metadata confirms that each column was written with
 // the encoding asked for.
 func TestParquetEncodingsAndCodecs(t *testing.T) {
+	t.Parallel()
 	rec := encodingFixture(t)
 	defer rec.Release()
 	codecs := []compress.Compression{compress.Codecs.Uncompressed, compress.Codecs.Snappy, compress.Codecs.Gzip,

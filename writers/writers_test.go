@@ -378,6 +378,7 @@ func TestParquetConversions(t *testing.T) {
 }
 
 func TestLargeParquetAndCSV(t *testing.T) {
+	t.Parallel()
 	const n = 200_000
 	dir := t.TempDir()
 	cols := []table.Column{

@@ -87,6 +87,7 @@ func checkGroups(t *testing.T, out string, want []string, marked bool) {
 // Each row of a dataset is marked with its total, and the totals follow
 // the rows, in CSV, XLSX and Parquet alike (status total read back).
 func TestGroupsTotals(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := writeFile(t, filepath.Join(dir, "in.csv"), groupsInput)
 	for _, ext := range []string{"csv", "xlsx", "parquet"} {

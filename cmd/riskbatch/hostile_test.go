@@ -50,6 +50,7 @@ func wantRefusal(t *testing.T, code int, stderr, line, out string) {
 // stderr naming the file, the limit and the flag that raises it, nothing
 // written, and little memory spent. The times are logged, not asserted.
 func TestHostileInputs(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.xlsx")
 

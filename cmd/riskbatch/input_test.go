@@ -230,6 +230,7 @@ func readTable(t *testing.T, path string) ([]string, [][]table.Cell) {
 // holds the same header and the same values, row by row, the rows that are
 // errors (a cut record, a cell that is not text of its encoding) included.
 func TestCSVCorpusPassThrough(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join("..", "..", "readers", "testdata", "csv", "*.?sv"))
 	if len(files) < 10 {
 		t.Fatalf("%d corpus files", len(files))
@@ -372,6 +373,7 @@ func dateClass(t *testing.T, f *excelize.File, sheet, ref string) bool {
 // (formulas that cannot be computed) are kept as error rows, and not
 // compared.
 func TestXLSXPassThroughRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"formulas.xlsx", "formulas-lo.xlsx", "dates.xlsx", "dates1904.xlsx", "header.xlsx", "macro.xlsm"} {
 		t.Run(name, func(t *testing.T) {
 			in := filepath.Join("..", "..", "readers", "testdata", name)
@@ -436,6 +438,7 @@ func TestXLSXPassThroughRoundTrip(t *testing.T) {
 // compositions, as the same row with compositions 10 typed in, and the
 // formula survives in the output workbook.
 func TestXLSXFormulaEvaluated(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := filepath.Join("..", "..", "readers", "testdata", "formulas.xlsx")
 	out := filepath.Join(dir, "out.xlsx")

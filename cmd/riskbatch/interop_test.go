@@ -14,14 +14,16 @@ import (
 )
 
 // The Parquet output is readable by an independent Parquet implementation:
-// DuckDB (through its Node.js package). The test needs node and a folder
+// DuckDB (through its Node.js package), on the sample release table (by
+// default without its DP-SGD rows: sampleReleases). The test needs node and a folder
 // where `npm install @duckdb/node-api` was run, named by
 // RISKBATCH_NODE_MODULES (its node_modules); .ci/run installs both. Where
 // they are absent it skips with a message, or fails under CI=true.
 func TestParquetReadByDuckDB(t *testing.T) {
 	duck := newDuckDB(t)
-	out := filepath.Join(t.TempDir(), "out.parquet")
-	mustRun(t, exitRowErrors, "eval", samplePath("releases.csv"), "-o", out, "-q")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.parquet")
+	mustRun(t, exitRowErrors, "eval", sampleReleases(t, dir), "-o", out, "-q")
 	data := duck.run(t, `console.log(JSON.stringify(await read(process.argv[2])))`, out)
 	var got struct {
 		Types [][2]string

@@ -16,6 +16,7 @@ import (
 // and writes every row of it, each with the status its note promises, and
 // then the total row of its one dataset, census-2030.
 func TestSampleRun(t *testing.T) {
+	t.Parallel()
 	header, rows := readAll(t, sampleWorkbook(t))
 	_, sample := samples.Releases()
 	if len(rows) != len(sample)+1 {
@@ -46,6 +47,7 @@ func TestSampleRun(t *testing.T) {
 // dataset census-2030 adds a total row: each step drops the total the
 // step before wrote and writes it again, so there is one at every step.
 func TestRoundTrips(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := sampleReleases(t, dir)
 	inHeader, inRows := readAll(t, src)
@@ -164,6 +166,7 @@ func TestNeverOverwritesInput(t *testing.T) {
 // Several inputs go into one table with a source column; the order of rows
 // is the input order whatever the number of workers.
 func TestSeveralInputsAndWorkers(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var b strings.Builder
 	b.WriteString("id,mu,baseline\n")

@@ -83,6 +83,7 @@ const (
 // any of the three files it writes. The refusal is exit 2 with one line
 // naming both, --force does not lift it, and nothing changes.
 func TestOutputNeverARead(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("links need privileges here")
 	}
@@ -468,6 +469,7 @@ func foreignFile(t *testing.T, path, format string) {
 // TestForce: eval, priors and template refuse to replace a file riskbatch
 // did not write, unless --force, and replace their own files without it.
 func TestForce(t *testing.T) {
+	t.Parallel()
 	dir := realTempDir(t)
 	in := writeFile(t, filepath.Join(dir, "in.csv"), releasesCSV)
 	refusal := func(path string) string {

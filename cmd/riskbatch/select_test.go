@@ -34,6 +34,7 @@ var selections = []string{
 // message; a selection's partial row is partial in full; and a message
 // names no output column left out.
 func TestColumnsSelectionCutsFullOutput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)

@@ -4,6 +4,8 @@ import (
 	"math"
 	"sort"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/internal/testenv"
 )
 
 // The expected values of jax_privacy's tests/auditing_test.py,
@@ -84,9 +86,13 @@ func jaxFrontier(in, out []float64) (guesses, correct []int, m int) {
 	return guesses, correct, nPos + nNeg
 }
 
+// TestReferenceJaxPrivacy checks the three shifts of jax_privacy's test
+// with RISKBATCH_LONG_TESTS=1, the first by default (each takes about a
+// second).
 func TestReferenceJaxPrivacy(t *testing.T) {
+	t.Parallel()
 	const delta = 1e-6
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		shift          float64
 		steinke, gauss float64
 	}{
@@ -94,6 +100,9 @@ func TestReferenceJaxPrivacy(t *testing.T) {
 		{2, 2.311945, 4.7218075},
 		{4, 4.395568, 9.133752},
 	} {
+		if i > 0 && !testenv.Long() {
+			break
+		}
 		guesses, correct, m := jaxFrontier(jaxScores(tc.shift, 10000), jaxScores(0, 10000))
 		beta := 0.05 / float64(len(guesses))
 		// Like jax, try the thresholds in order of decreasing lower

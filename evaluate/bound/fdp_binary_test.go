@@ -168,6 +168,7 @@ func TestBayesRiskGenericMatchesClosedForms(t *testing.T) {
 // evaluated on a dense grid of α (Def. D.1): R is a minimum, so the grid
 // can only be higher, and must come within the grid's resolution.
 func TestBayesRiskComposedAgainstGrid(t *testing.T) {
+	t.Parallel()
 	for _, p := range []struct {
 		eps, delta float64
 		k          int

@@ -241,6 +241,7 @@ func TestAppDZCDPColumn(t *testing.T) {
 // over a fine grid of orders, and the guard must give 1 where the optimum
 // order would be ≤ 1.
 func TestReRoZCDPIsOptimisedRDP(t *testing.T) {
+	t.Parallel()
 	for _, rho := range []float64{1e-4, 0.01, 0.2, 1, 3} {
 		for _, b := range []float64{1e-12, 1e-6, 0.001, 0.05, 0.3, 0.7} {
 			best := 1.0

@@ -279,6 +279,7 @@ func lnBigBinomial(k, l int) float64 {
 // ε√(2k ln(e + √(kε²)/δ̃)), kε(e^ε−1)/(e^ε+1) + ε√(2k ln(1/δ̃))} at
 // δ_tot = 1 − (1 − δ)^k(1 − δ̃). Both as ε at the same δ_total and as curves.
 func TestComposeTighterThanSimpleBounds(t *testing.T) {
+	t.Parallel()
 	for _, eps := range []float64{0.01, 0.1, 0.5, 1, 3} {
 		for _, delta := range []float64{0, 1e-7, 1e-4} {
 			for _, k := range []int{1, 2, 5, 10, 50, 300, 10000} {

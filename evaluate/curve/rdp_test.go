@@ -501,6 +501,7 @@ func BenchmarkCurves(b *testing.B) {
 // of the gap); every curve of this
 // file stays a valid trade-off value with 0 ≤ 1 − f − x ≤ η.
 func TestCurvesRandomParameters(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewSource(3))
 	pick := func() float64 {
 		switch rng.Intn(6) {

@@ -333,6 +333,7 @@ func BenchmarkDPSGDRDP(b *testing.B) {
 // accounting, and the worst-case advantage must be too. By default only
 // σ = 1; every σ with RISKBATCH_LONG_TESTS=1.
 func TestPLDBelowRDP(t *testing.T) {
+	t.Parallel()
 	sigmas, qs, stepss := []float64{1}, []float64{0.01}, []int{1000, 100000}
 	if testenv.Long() {
 		sigmas, qs, stepss = []float64{0.6, 1, 2}, []float64{0.001, 0.01}, []int{1000, 10000, 100000}
@@ -366,6 +367,7 @@ func TestPLDBelowRDP(t *testing.T) {
 // By default a cheap accountant (q = 0.05, 20 steps) only; the paper's
 // setting at three targets with RISKBATCH_LONG_TESTS=1.
 func TestNoiseForTargetPLD(t *testing.T) {
+	t.Parallel()
 	const gptQ, gptSteps = 0.0038010957846441, 792
 	cases := []struct {
 		target, baseline float64 // baseline NaN: worst case

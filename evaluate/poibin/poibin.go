@@ -350,24 +350,7 @@ func (d *Dist) LogSurvival(v int) float64 {
 		}
 		return numeric.Log1mExp(binomLogLower(k-1, d.m, d.hb, d.hq))
 	}
-	if k == d.m {
-		return d.logAll(true)
-	}
-	t := d.windowSurvival(v)
-	if t < 0.5 {
-		if d.reliable(t) {
-			return math.Log(t)
-		}
-		return d.logTilted(k, true)
-	}
-	f := d.windowCDF(v - 1)
-	if d.reliable(f) {
-		return math.Log1p(-f)
-	}
-	if k == 1 {
-		return numeric.Log1mExp(d.logAll(false))
-	}
-	return numeric.Log1mExp(d.logTilted(k-1, false))
+	return d.logTail(k, true)
 }
 
 // LogCDF returns ln Pr[S ≤ u] with the accuracy and methods of
@@ -386,24 +369,51 @@ func (d *Dist) LogCDF(u int) float64 {
 		}
 		return numeric.Log1mExp(binomLogUpper(k+1, d.m, d.hb, d.hq))
 	}
-	if k == 0 {
-		return d.logAll(false)
+	return d.logTail(k, false)
+}
+
+// logTail returns the log of the upper tail Pr[S ≥ shift + k] (upper) or
+// the lower tail Pr[S ≤ shift + k] of a distribution that is not
+// binomial, 0 < k ≤ m (upper) or 0 ≤ k < m (lower): a tail of one outcome
+// as the sum of its terms' logs (logAll); else the stored window's value
+// where it is relatively exact, or the tilted evaluation; a tail above ½
+// as the complement of the other tail, computed the same way.
+func (d *Dist) logTail(k int, upper bool) float64 {
+	if d.extreme(k, upper) {
+		return d.logAll(upper)
 	}
-	f := d.windowCDF(u)
-	if f < 0.5 {
-		if d.reliable(f) {
-			return math.Log(f)
+	if w := d.window(k, upper); w < 0.5 {
+		if d.reliable(w) {
+			return math.Log(w)
 		}
-		return d.logTilted(k, false)
+		return d.logTilted(k, upper)
 	}
-	t := d.windowSurvival(u + 1)
-	if d.reliable(t) {
-		return math.Log1p(-t)
+	j := k + 1 // the other tail starts next to this one
+	if upper {
+		j = k - 1
 	}
-	if k+1 == d.m {
-		return numeric.Log1mExp(d.logAll(true))
+	if w := d.window(j, !upper); d.reliable(w) {
+		return math.Log1p(-w)
 	}
-	return numeric.Log1mExp(d.logTilted(k+1, true))
+	if d.extreme(j, !upper) {
+		return numeric.Log1mExp(d.logAll(!upper))
+	}
+	return numeric.Log1mExp(d.logTilted(j, !upper))
+}
+
+// window returns the stored window's value of the upper tail at shift + k
+// (upper) or of the lower tail.
+func (d *Dist) window(k int, upper bool) float64 {
+	if upper {
+		return d.windowSurvival(d.shift + k)
+	}
+	return d.windowCDF(d.shift + k)
+}
+
+// extreme reports whether the tail at k holds one outcome only: every
+// term succeeds (upper, k = m) or every term fails (lower, k = 0).
+func (d *Dist) extreme(k int, upper bool) bool {
+	return upper && k == d.m || !upper && k == 0
 }
 
 // logAll returns ln Pr[all m non-degenerate terms succeed] = Σ ln β_i

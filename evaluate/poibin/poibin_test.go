@@ -258,6 +258,7 @@ func TestAgainstBruteForce(t *testing.T) {
 // quantiles equal, log tails to 1e-10 relative of the tail everywhere
 // (against the log-space DP, which is exact far below 1e-300).
 func TestAgainstDP(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewSource(8))
 	shapes := []struct{ shift, scale float64 }{{0, 2}, {-4, 3}, {3, 1}, {0, 0.3}}
 	ns := []int{1, 10, 1000}
@@ -306,6 +307,7 @@ func TestAgainstDP(t *testing.T) {
 // must agree to 1e-12 relative. n = 20000, so the tilted products
 // themselves go through several levels of merges.
 func TestTiltedMatchesWindow(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewSource(9))
 	b, q := randomBetas(rng, 20000, -1, 1.5)
 	d := mustNew(t, b, q, options{noFFT: true})
@@ -344,6 +346,7 @@ func TestTiltedMatchesWindow(t *testing.T) {
 // minus its relative round-off. One shape of logits by default, three with
 // RISKBATCH_LONG_TESTS=1.
 func TestFFTMatchesDirect(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewSource(10))
 	shapes := []struct{ shift, scale float64 }{{0, 2}, {-3, 2}, {0, 0.3}}
 	if !testenv.Long() {

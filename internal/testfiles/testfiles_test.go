@@ -3,7 +3,6 @@ package testfiles
 import (
 	"bytes"
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/riskbatch/riskbatch/internal/memtable"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -37,26 +37,12 @@ func TestReadCSV(t *testing.T) {
 	}
 }
 
-// rowList is a table of rows, then io.EOF.
-type rowList struct {
-	rows [][]table.Cell
-	i    int
-}
-
-func (l *rowList) Next() (table.Row, error) {
-	if l.i == len(l.rows) {
-		return table.Row{}, io.EOF
-	}
-	l.i++
-	return table.Row{Cells: l.rows[l.i-1]}, nil
-}
-
 func TestAllRows(t *testing.T) {
 	want := [][]table.Cell{{table.TextCell("a"), table.IntegerCell(1)}, {table.Cell{}}}
-	if got := AllRows(t, &rowList{rows: want}); !reflect.DeepEqual(got, want) {
+	if got := AllRows(t, memtable.New("t.csv", nil, want...)); !reflect.DeepEqual(got, want) {
 		t.Errorf("%v, want %v", got, want)
 	}
-	if got := AllRows(t, &rowList{}); got != nil {
+	if got := AllRows(t, memtable.New("t.csv", nil)); got != nil {
 		t.Errorf("no rows: %v", got)
 	}
 }

@@ -3,12 +3,12 @@ package build_test
 import (
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/internal/memtable"
 	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/priors/build"
 	"github.com/riskbatch/riskbatch/table"
@@ -236,33 +236,15 @@ func TestBuildZipf(t *testing.T) {
 	}
 }
 
-// memRows is a table held in memory, of cells of any kind.
-type memRows struct {
-	cols []table.Column
-	rows [][]table.Cell
-	next int
-}
-
-func (m *memRows) File() string            { return "mem" }
-func (m *memRows) Sheet() string           { return "" }
-func (m *memRows) Columns() []table.Column { return m.cols }
-func (m *memRows) Next() (table.Row, error) {
-	if m.next == len(m.rows) {
-		return table.Row{}, io.EOF
-	}
-	m.next++
-	return table.Row{Cells: m.rows[m.next-1]}, nil
-}
-
 // Dates and exact decimals (a Parquet date column, an unsigned 64-bit
 // count beyond int64) are values like any other, compared by their text:
 // they once counted as missing.
 func TestBuildTypedCells(t *testing.T) {
 	day := func(d int64) table.Cell { return table.Cell{Kind: table.Date, Int: d} }
 	dec := func(s string) table.Cell { return table.Cell{Kind: table.Decimal, Str: s} }
-	m := &memRows{cols: []table.Column{{Name: "day"}, {Name: "big"}}}
+	m := memtable.New("mem", []string{"day", "big"})
 	for i := range 4 {
-		m.rows = append(m.rows, []table.Cell{day(int64(19000 + i%2)), dec([]string{"18446744073709551615", "1"}[min(i, 1)])})
+		m.Cells = append(m.Cells, []table.Cell{day(int64(19000 + i%2)), dec([]string{"18446744073709551615", "1"}[min(i, 1)])})
 	}
 	res, err := build.Priors([]priors.Rows{m}, build.Options{Columns: []string{"day", "big"}})
 	if err != nil {

@@ -291,6 +291,7 @@ func columnarParquet(t *testing.T, n int) string {
 // TestColumnarParquet compares the two builds on a Parquet file of many
 // types, encodings and row groups.
 func TestColumnarParquet(t *testing.T) {
+	t.Parallel()
 	path := columnarParquet(t, 3000)
 	all := []string{"s_dict", "s_plain", "s_arrow", "i32", "i64", "u64", "f32", "f64", "day", "flag", "ts", "dec", "bin", "num_s", "lst"}
 	cases := []columnarCase{
@@ -323,6 +324,7 @@ func TestColumnarParquet(t *testing.T) {
 // ZSTD, timestamps of each unit) and on the readers' CSV corpus (encodings,
 // delimiters, quoting), every column an attribute.
 func TestColumnarFixtures(t *testing.T) {
+	t.Parallel()
 	paths, err := filepath.Glob("../../readers/testdata/*.parquet")
 	if err != nil {
 		t.Fatal(err)

@@ -125,25 +125,21 @@ func (c *arrowColumn) ids(vals build.Values, ids []uint32) (int, error) {
 		c.vals, c.known, c.small = vals, nil, nil
 		c.dictIDs, c.dictSeen, c.dictCell = c.dictIDs[:0], c.dictSeen[:0], nil
 	}
+	// Whole numbers that fit an int64 (int8 to int64, uint8 to uint32):
+	// one function a type, each reporting whether the array is of it.
+	integerIDs := [...]func(*arrowColumn, build.Values, []uint32) (int, bool, error){
+		intIDs[int64], intIDs[int32], intIDs[int16], intIDs[int8], intIDs[uint32], intIDs[uint16], intIDs[uint8],
+	}
+	for _, intIDs := range integerIDs {
+		if n, ok, err := intIDs(c, vals, ids); ok {
+			return n, err
+		}
+	}
 	switch a := c.arr.(type) {
 	case *array.Dictionary:
 		return c.dictionaryIDs(a, vals, ids)
 	case *array.String:
 		return valueIDs(a, vals, ids, func(i int) uint32 { return vals.Text(a.Value(i)) })
-	case *array.Int64:
-		return numberIDs(c, a, a.Int64Values(), vals, ids, intKey[int64], formatInt)
-	case *array.Int32:
-		return numberIDs(c, a, a.Int32Values(), vals, ids, intKey[int32], formatInt)
-	case *array.Int16:
-		return numberIDs(c, a, a.Int16Values(), vals, ids, intKey[int16], formatInt)
-	case *array.Int8:
-		return numberIDs(c, a, a.Int8Values(), vals, ids, intKey[int8], formatInt)
-	case *array.Uint32:
-		return numberIDs(c, a, a.Uint32Values(), vals, ids, intKey[uint32], formatInt)
-	case *array.Uint16:
-		return numberIDs(c, a, a.Uint16Values(), vals, ids, intKey[uint16], formatInt)
-	case *array.Uint8:
-		return numberIDs(c, a, a.Uint8Values(), vals, ids, intKey[uint8], formatInt)
 	case *array.Float64:
 		return numberIDs(c, a, a.Float64Values(), vals, ids, math.Float64bits, formatFloat64)
 	case *array.Float32:
@@ -159,6 +155,24 @@ func (c *arrowColumn) ids(vals build.Values, ids []uint32) (int, error) {
 		ids[i] = vals.Cell(cell)
 	}
 	return len(ids), nil
+}
+
+// valuesArray is an Arrow array of numbers of type T held in one slice
+// (array.Int64, array.Uint8, …).
+type valuesArray[T any] interface {
+	arrow.Array
+	Values() []T
+}
+
+// intIDs is numberIDs for a column of whole numbers of type T, when the
+// column's array is of that type (ok).
+func intIDs[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32](c *arrowColumn, vals build.Values, ids []uint32) (n int, ok bool, err error) {
+	a, ok := c.arr.(valuesArray[T])
+	if !ok {
+		return 0, false, nil
+	}
+	n, err = numberIDs(c, a, a.Values(), vals, ids, intKey[T], formatInt)
+	return n, true, err
 }
 
 // valueIDs sets ids[i] to the id of the empty value where row i of a is

@@ -16,6 +16,7 @@ import (
 // p vectors; the frequency and summary tables have a row per value and per
 // key.
 func TestWriteResultRoundTrip(t *testing.T) {
+	t.Parallel()
 	res, err := priorfiles.BuildFile(penguinsPath, readers.Options{}, build.Options{
 		Given: []string{"Species", "Island"}, Ordinal: []string{"Body Mass (g)"}, Tolerance: 100,
 		Joint: [][]string{{"Sex", "Island"}, {"Sex", "Flipper Length (mm)"}},

@@ -127,6 +127,7 @@ func TestGaussianEquivalentParameters(t *testing.T) {
 // them by more than their own accuracy (they are tight estimates, not upper
 // bounds) and must be within our stated error above them.
 func TestReferenceAccountants(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		source string
 		stages []Stage
@@ -162,6 +163,7 @@ func TestReferenceAccountants(t *testing.T) {
 // δ = 1e-5 with q = 256/67,349 and 792 steps; the paper prints the achieved
 // ε as 3.95, 3.2, 2.7, 1.9 and 1.45 (Kulynych et al. 2025).
 func TestGPT2Table(t *testing.T) {
+	t.Parallel()
 	const q, steps = 0.0038010957846441, 792
 	rows := []struct{ sigma, target, printed float64 }{
 		{0.5715066078978425, 4.0, 3.95},
@@ -185,6 +187,7 @@ func TestGPT2Table(t *testing.T) {
 // The privacy profile, its inverse, the trade-off curve and the advantages
 // keep their defining properties on random configurations.
 func TestProperties(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 11))
 	for trial := range testenv.Count(4, 12) {
 		st := Stage{
@@ -263,16 +266,19 @@ func fmtStage(trial int, s Stage) string {
 }
 
 // More noise, a lower sampling rate or fewer steps never raise the risk by
-// more than the discretisation error.
+// more than the discretisation error: from 1000 steps with
+// RISKBATCH_LONG_TESTS=1, 250 by default.
 func TestMonotone(t *testing.T) {
-	base := sg(1, 0.01, 1000)
+	t.Parallel()
+	n := testenv.Count(250, 1000) // steps of the base setting
+	base := sg(1, 0.01, n)
 	for _, c := range []struct {
 		what         string
 		risky, safer Stage
 	}{
-		{"noise multiplier", base, sg(1.2, 0.01, 1000)},
-		{"sample rate", base, sg(1, 0.005, 1000)},
-		{"steps", base, sg(1, 0.01, 500)},
+		{"noise multiplier", base, sg(1.2, 0.01, n)},
+		{"sample rate", base, sg(1, 0.005, n)},
+		{"steps", base, sg(1, 0.01, n/2)},
 	} {
 		r, s := mustDPSGD(t, c.risky), mustDPSGD(t, c.safer)
 		tol := mustErrors(t, r).Delta() + mustErrors(t, s).Delta()
@@ -290,10 +296,12 @@ func TestMonotone(t *testing.T) {
 // Composition is associative and commutative: splitting a stage in two, or
 // reordering stages, changes nothing beyond the discretisation error.
 func TestCompositionConsistency(t *testing.T) {
-	whole := mustDPSGD(t, sg(1, 0.02, 600))
-	split := mustDPSGD(t, sg(1, 0.02, 200), sg(1, 0.02, 400))
-	ab := mustDPSGD(t, sg(0.8, 0.01, 300), sg(2, 0.1, 50))
-	ba := mustDPSGD(t, sg(2, 0.1, 50), sg(0.8, 0.01, 300))
+	t.Parallel()
+	k := testenv.Count(1, 4) // 600 steps split 200 + 400 with RISKBATCH_LONG_TESTS=1
+	whole := mustDPSGD(t, sg(1, 0.02, 150*k))
+	split := mustDPSGD(t, sg(1, 0.02, 50*k), sg(1, 0.02, 100*k))
+	ab := mustDPSGD(t, sg(0.8, 0.01, 75*k), sg(2, 0.1, 50))
+	ba := mustDPSGD(t, sg(2, 0.1, 50), sg(0.8, 0.01, 75*k))
 	tol1 := mustErrors(t, whole).Delta() + mustErrors(t, split).Delta()
 	tol2 := mustErrors(t, ab).Delta() + mustErrors(t, ba).Delta()
 	for _, eps := range epsGrid(8) {
@@ -340,6 +348,7 @@ func TestInvalidInput(t *testing.T) {
 // subnormal, and enormous losses. The three slowest (about a second each)
 // run with RISKBATCH_LONG_TESTS=1.
 func TestExtremeConfigurations(t *testing.T) {
+	t.Parallel()
 	stages := []Stage{
 		sg(1e4, 0.5, 10), sg(50, 0.001, 100), sg(0.05, 0.01, 1), sg(0.2, 1, 1),
 		sg(1, 5e-324, 5), sg(1e6, 1, 3), sg(0.6, 0.0038, 792),

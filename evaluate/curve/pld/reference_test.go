@@ -16,6 +16,7 @@ import (
 // composition identity by tanh-sinh quadrature for two). Each direction
 // must be an upper bound and within the stated error.
 func TestReferenceExact(t *testing.T) {
+	t.Parallel()
 	f, err := os.Open("testdata/subsampled_gaussian_delta.txt")
 	if err != nil {
 		t.Fatal(err)
