@@ -173,22 +173,23 @@ func namedStage(m Mechanism, v []float64, count int) (pld.Stage, error) {
 		}
 		return nil
 	}
-	// sensitivityOr returns v[i], or 1 without it.
-	sensitivityOr := func(i int) (float64, error) {
-		if len(v) <= i {
+	// sensitivity checks a stage of the form noise(scale) or noise(scale,
+	// sensitivity) and returns its sensitivity (1 when it has none).
+	sensitivity := func(form string) (float64, error) {
+		if err := arity(1, 2, form); err != nil {
+			return 0, err
+		}
+		if len(v) < 2 {
 			return 1, nil
 		}
-		if s := v[i]; !(s > 0) || math.IsInf(s, 1) {
+		if s := v[1]; !(s > 0) || math.IsInf(s, 1) {
 			return 0, fmt.Errorf("sensitivity %s is out of range; expected a number > 0", formatNumber(s))
 		}
-		return v[i], nil
+		return v[1], nil
 	}
 	switch m {
 	case MechanismGaussian:
-		if err := arity(1, 2, "gaussian(σ) or gaussian(σ, sensitivity)"); err != nil {
-			return pld.Stage{}, err
-		}
-		sens, err := sensitivityOr(1)
+		sens, err := sensitivity("gaussian(σ) or gaussian(σ, sensitivity)")
 		if err != nil {
 			return pld.Stage{}, err
 		}
@@ -207,10 +208,7 @@ func namedStage(m Mechanism, v []float64, count int) (pld.Stage, error) {
 		}
 		return subsampledStage(v[0], v[1], count)
 	case MechanismLaplace:
-		if err := arity(1, 2, "laplace(b) or laplace(b, sensitivity)"); err != nil {
-			return pld.Stage{}, err
-		}
-		sens, err := sensitivityOr(1)
+		sens, err := sensitivity("laplace(b) or laplace(b, sensitivity)")
 		if err != nil {
 			return pld.Stage{}, err
 		}

@@ -111,11 +111,7 @@ func runEval(cfg evalConfig) error {
 	// read counts the bytes read from the inputs, for the progress bar.
 	var read atomic.Int64
 	tables, size, err := openTables(cfg, ev, &read)
-	defer func() {
-		for _, t := range tables {
-			t.Close()
-		}
-	}()
+	defer closeTables(tables)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
@@ -274,6 +270,14 @@ func openTables(cfg evalConfig, ev *evaluate.Evaluator, read *atomic.Int64) ([]r
 		return nil, 0, err
 	}
 	return tables, inputBytes(cfg.inputs), nil
+}
+
+// closeTables closes every table of an input; a read that got as far as
+// closing has had its errors already.
+func closeTables(tables []readers.Table) {
+	for _, t := range tables {
+		t.Close()
+	}
 }
 
 // noteHeaderRows says, for a sheet whose header stands below a title or

@@ -116,11 +116,7 @@ func planGroups(cfg evalConfig, ev *evaluate.Evaluator, lay *evalLayout, tables 
 	quiet.stderr = io.Discard // the first pass's notes were given already
 	var read atomic.Int64
 	again, _, err := openTables(quiet, ev, &read)
-	defer func() {
-		for _, t := range again {
-			t.Close()
-		}
-	}()
+	defer closeTables(again)
 	if err != nil {
 		return nil, err
 	}

@@ -84,9 +84,7 @@ func parseDelimiter(s string) (rune, error) {
 func openInputs(cfg evalConfig, opts readers.Options, vocab *evaluate.Vocabulary) ([]readers.Table, error) {
 	var tables []readers.Table
 	fail := func(err error) ([]readers.Table, error) {
-		for _, t := range tables {
-			t.Close()
-		}
+		closeTables(tables)
 		return nil, err
 	}
 	for _, in := range cfg.inputs {
