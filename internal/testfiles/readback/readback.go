@@ -1,4 +1,8 @@
-package testfiles
+// Package readback reads back what a test checks, independently of the
+// code under test: CSV files as encoding/csv reads them, and the rows of
+// any table to its end. It links no file format (no Arrow, no excelize),
+// so the tests of packages that read tables in memory may use it.
+package readback
 
 import (
 	"encoding/csv"
