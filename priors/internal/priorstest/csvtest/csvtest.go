@@ -1,5 +1,7 @@
 // Package csvtest builds priors from CSV text held in memory, for the
-// tests of priors/build and priors/priorfiles.
+// tests of priors/priorfiles: read by package readers, and column by
+// column as priorfiles reads a CSV file. (The tests of priors/build build
+// from tables in memory: priorstest.BuildCSV.)
 package csvtest
 
 import (
