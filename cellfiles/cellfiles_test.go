@@ -229,16 +229,7 @@ func TestOpenData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, c := range dt.Columns() {
-		got = append(got, c.Name)
-	}
-	for _, r := range readback.AllRows(t, dt) {
-		for _, c := range r {
-			got = append(got, c.String())
-		}
-	}
-	if strings.Join(got, " ") != "x y 0 1 1 0" {
+	if got := readback.Text(t, dt); got != "x y 0 1 1 0" {
 		t.Errorf("read %q", got)
 	}
 	if err := dt.Close(); err != nil {

@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/riskbatch/riskbatch/cellfiles"
@@ -38,16 +37,7 @@ func TestCellFilesRead(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", ref, err)
 		}
-		var got []string
-		for _, c := range dt.Columns() {
-			got = append(got, c.Name)
-		}
-		for _, r := range readback.AllRows(t, dt) {
-			for _, c := range r {
-				got = append(got, c.String())
-			}
-		}
-		if strings.Join(got, " ") != "x y 0 1 1 0" {
+		if got := readback.Text(t, dt); got != "x y 0 1 1 0" {
 			t.Errorf("%s: read %q", ref, got)
 		}
 		if err := dt.Close(); err != nil {

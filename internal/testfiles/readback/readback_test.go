@@ -39,3 +39,10 @@ func TestAllRows(t *testing.T) {
 		t.Errorf("no rows: %v", got)
 	}
 }
+
+func TestText(t *testing.T) {
+	m := memtable.New("t.csv", []string{"x", "y"}, []table.Cell{table.TextCell("a"), table.IntegerCell(1)}, []table.Cell{{}, table.TextCell("b")})
+	if got := Text(t, m); got != "x y a 1  b" {
+		t.Errorf("%q", got)
+	}
+}

@@ -30,7 +30,13 @@ func OpenCSV(t testing.TB, name, text string) []priors.Rows {
 // (OpenCSV).
 func BuildCSV(t testing.TB, name, text string, opts build.Options) *build.Result {
 	t.Helper()
-	res, err := build.Priors(OpenCSV(t, name, text), opts)
+	return Build(t, OpenCSV(t, name, text), opts)
+}
+
+// Build is build.Priors of tables, failing the test on an error.
+func Build(t testing.TB, tables []priors.Rows, opts build.Options) *build.Result {
+	t.Helper()
+	res, err := build.Priors(tables, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
