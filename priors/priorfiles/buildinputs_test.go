@@ -6,12 +6,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/riskbatch/riskbatch/internal/memtable"
 	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/priors/build"
+	"github.com/riskbatch/riskbatch/priors/internal/priorstest"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
@@ -22,45 +22,22 @@ import (
 // give the same priors (or the same error) from a CSV file read column by
 // column (BuildFile, and records in batches of 1 and 3).
 func TestBuildInputsFromFiles(t *testing.T) {
-	var ids strings.Builder
-	ids.WriteString("id,color,size\n")
-	for i := range 30 {
-		fmt.Fprintf(&ids, "%d,%s,%d\n", i, []string{"red", "blue"}[i%2], i%4)
-	}
-	var raw, agg strings.Builder
-	raw.WriteString("k,u\n")
-	agg.WriteString("k,u,count\n")
-	for _, c := range []struct {
-		k, u string
-		n    int
-	}{{"a", "x", 7}, {"b", "y", 4}, {"a", "y", 2}, {"c", "z", 3}, {"b", "x", 1}, {"b", "z", 4}} {
-		raw.WriteString(strings.Repeat(c.k+","+c.u+"\n", c.n))
-		fmt.Fprintf(&agg, "%s,%s,%d\n", c.k, c.u, c.n)
-	}
-	agg.WriteString("d,x,0\n") // a row of count 0 is no record
-	var zipf strings.Builder
-	zipf.WriteString("w\n")
-	for i, c := range []int{40, 20, 13, 10, 8} {
-		zipf.WriteString(strings.Repeat(fmt.Sprintf("v%d\n", i), c))
-	}
-	const (
-		missing = "k,u\nx,A\nx,\nx,\n,B\n,B\n,A\nx,A\n"
-		errs    = "a,b,n\nx,1,2\ny,two,1\n"
-	)
+	ids, missing, errs, zipf := priorstest.IDsCSV(), priorstest.MissingCSV, priorstest.ErrorsCSV, priorstest.ZipfCSV()
+	raw, agg := priorstest.AggregatedCSV()
 	given := build.Options{Columns: []string{"u"}, Given: []string{"k"}}
 	cases := []struct {
 		name, text string
 		opts       build.Options
 	}{
-		{"default columns", ids.String(), build.Options{MaxCategories: 10}},
-		{"all columns", ids.String(), build.Options{MaxCategories: -1}},
-		{"named column", ids.String(), build.Options{Columns: []string{"ID"}, MaxCategories: 3}},
+		{"default columns", ids, build.Options{MaxCategories: 10}},
+		{"all columns", ids, build.Options{MaxCategories: -1}},
+		{"named column", ids, build.Options{Columns: []string{"ID"}, MaxCategories: 3}},
 		{"missing left out", missing, given},
 		{"missing as value", missing, build.Options{Columns: []string{"u"}, Given: []string{"k"}, MissingAsValue: true}},
-		{"raw", raw.String(), build.Options{Name: "t", Columns: []string{"u"}, Given: []string{"k"}}},
-		{"aggregated", agg.String(), build.Options{Name: "t", Columns: []string{"u"}, Given: []string{"k"}, CountColumn: "count"}},
-		{"zipf", zipf.String(), build.Options{ZipfDomain: map[string]float64{"W": 100}}},
-		{"bad zipf domain", zipf.String(), build.Options{ZipfDomain: map[string]float64{"w": 3}}},
+		{"raw", raw, build.Options{Name: "t", Columns: []string{"u"}, Given: []string{"k"}}},
+		{"aggregated", agg, build.Options{Name: "t", Columns: []string{"u"}, Given: []string{"k"}, CountColumn: "count"}},
+		{"zipf", zipf, build.Options{ZipfDomain: map[string]float64{"W": 100}}},
+		{"bad zipf domain", zipf, build.Options{ZipfDomain: map[string]float64{"w": 3}}},
 		{"bad unknown column", errs, build.Options{Columns: []string{"zz"}}},
 		{"bad ordinal text", errs, build.Options{Ordinal: []string{"b"}}},
 		{"bad NaN smoothing", errs, build.Options{Smoothing: math.NaN()}},
