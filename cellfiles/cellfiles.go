@@ -11,11 +11,17 @@
 // reference and the rule, and no message of this package quotes the
 // content of a file. The command line and the Beam pipeline share the
 // package, so a cell means the same file for both.
+//
+// The package decides which file a cell may name and opens it; reading
+// the file's tables is handed in (Options.Read), so that the package
+// links no file format: the programs pass package readers' (see package
+// cellfiles/cellreaders).
 package cellfiles
 
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -23,12 +29,21 @@ import (
 	"sync"
 
 	"github.com/riskbatch/riskbatch/evaluate"
-	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
 
 // DefaultFlag is the option that allows a folder, as messages name it.
 const DefaultFlag = "--data-dir"
+
+// ReadFunc reads the tables of a file a cell names: size bytes from r,
+// the file opened and checked by the Loader. name is the cell's reference,
+// to be the file's name in positions; format is "" to go by name's
+// extension, or the extension of the file the reference leads to when the
+// reference has none. Closing the tables must not close r: the Loader
+// closes the file when the table it keeps is closed. An error that is a
+// *table.Error gives its row to the Loader's message; its text is never
+// shown, since it could quote the file.
+type ReadFunc func(name string, r io.ReaderAt, size int64, format string) ([]evaluate.DataTable, error)
 
 // Options configure a Loader.
 type Options struct {
@@ -38,8 +53,10 @@ type Options struct {
 	// Outputs are the files the run writes: a cell naming one is refused,
 	// so that the run never reads a file it replaces. They need not exist.
 	Outputs []string
-	// Limits bound what a file may make the readers unpack or hold.
-	Limits readers.Limits
+	// Read reads the tables of a file once it is opened (the programs
+	// pass cellreaders.Read, with their limits). Without it, OpenData
+	// refuses every file after the checks of Resolve.
+	Read ReadFunc
 	// Flag names the option that allows a folder, for messages (default
 	// DefaultFlag).
 	Flag string
@@ -50,7 +67,7 @@ type Options struct {
 type Loader struct {
 	allowed []folder
 	outputs []output
-	limits  readers.Limits
+	read    ReadFunc
 	flag    string
 
 	mu    sync.Mutex
@@ -87,7 +104,7 @@ type output struct {
 // New checks the allowed folders (each must exist and be a folder) and
 // returns the Loader of opts.
 func New(opts Options) (*Loader, error) {
-	l := &Loader{limits: opts.Limits, flag: opts.Flag}
+	l := &Loader{read: opts.Read, flag: opts.Flag}
 	if l.flag == "" {
 		l.flag = DefaultFlag
 	}
@@ -247,8 +264,8 @@ func unwrapPath(err error) error {
 }
 
 // OpenData opens the first table of the file that ref names (see Resolve)
-// with the repository's readers. Its messages name ref and positions,
-// never what the file holds.
+// with the Loader's ReadFunc. Its messages name ref and positions, never
+// what the file holds.
 func (l *Loader) OpenData(source, ref string) (evaluate.DataTable, error) {
 	ref = strings.TrimSpace(ref)
 	real, info, err := l.Resolve(source, ref)
@@ -264,11 +281,15 @@ func (l *Loader) OpenData(source, ref string) (evaluate.DataTable, error) {
 		_ = f.Close()
 		return nil, fmt.Errorf("%s changed while it was opened", ref)
 	}
-	opts := readers.Options{Limits: l.limits}
-	if filepath.Ext(ref) == "" {
-		opts.Format = strings.TrimPrefix(filepath.Ext(real), ".")
+	if l.read == nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("file %s: this program reads no files named in cells", ref)
 	}
-	tables, err := readers.OpenReader(ref, f, st.Size(), opts)
+	format := ""
+	if filepath.Ext(ref) == "" {
+		format = strings.TrimPrefix(filepath.Ext(real), ".")
+	}
+	tables, err := l.read(ref, f, st.Size(), format)
 	if err != nil {
 		_ = f.Close()
 		return nil, unreadable(ref, err)
@@ -280,11 +301,11 @@ func (l *Loader) OpenData(source, ref string) (evaluate.DataTable, error) {
 	for _, t := range tables[1:] {
 		_ = t.Close()
 	}
-	return &fileTable{Table: tables[0], f: f}, nil
+	return &fileTable{DataTable: tables[0], f: f}, nil
 }
 
-// unreadable is the error for a file the readers refused: its position
-// when known, not the readers' message, which may quote the file.
+// unreadable is the error for a file the ReadFunc refused: its position
+// when known, not the ReadFunc's message, which may quote the file.
 func unreadable(ref string, err error) error {
 	var te *table.Error
 	if errors.As(err, &te) && te.Pos.Row > 0 {
@@ -296,12 +317,12 @@ func unreadable(ref string, err error) error {
 // fileTable is a table of a file this package opened: closing it closes
 // the file.
 type fileTable struct {
-	readers.Table
+	evaluate.DataTable
 	f *os.File
 }
 
 func (t *fileTable) Close() error {
-	err := t.Table.Close()
+	err := t.DataTable.Close()
 	if cerr := t.f.Close(); err == nil {
 		err = cerr
 	}

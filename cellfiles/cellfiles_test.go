@@ -1,14 +1,20 @@
 package cellfiles
 
 import (
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 
-	"github.com/riskbatch/riskbatch/internal/testfiles"
+	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/internal/memtable"
+	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
+	"github.com/riskbatch/riskbatch/table"
 )
 
 const secret = "SECRET-c0ffee"
@@ -183,35 +189,79 @@ func TestOutputNamed(t *testing.T) {
 	}
 }
 
-// TestOpenData reads a file a cell names and never quotes a file in its
-// errors.
+// memRead is a ReadFunc for the tests: it reads CSV text into memory
+// (package memtable) and records the format it was asked for. A file
+// named .xlsx, or one holding the secret, it refuses as a reader would:
+// with a message quoting the file, and the row for the secret.
+func memRead(formats *[]string) ReadFunc {
+	return func(name string, r io.ReaderAt, size int64, format string) ([]evaluate.DataTable, error) {
+		*formats = append(*formats, format)
+		data, err := io.ReadAll(io.NewSectionReader(r, 0, size))
+		if err != nil {
+			return nil, err
+		}
+		if i := strings.Index(string(data), secret); i >= 0 {
+			return nil, &table.Error{Pos: table.Position{File: name, Row: strings.Count(string(data[:i]), "\n") + 1}, Err: errors.New(string(data))}
+		}
+		if strings.HasSuffix(name, ".xlsx") {
+			return nil, errors.New("not a zip file: " + string(data))
+		}
+		if size == 0 {
+			return nil, nil
+		}
+		t, err := memtable.CSV(name, string(data))
+		if err != nil {
+			return nil, err
+		}
+		return []evaluate.DataTable{t, memtable.New(name+"#2", nil)}, nil
+	}
+}
+
+// TestOpenData opens a file a cell names, hands it to the ReadFunc, keeps
+// the first table, and never quotes a file in its errors. (The files read
+// with package readers: TestCellFilesRead in cmd/riskbatch.)
 func TestOpenData(t *testing.T) {
 	data, _ := tree(t)
 	in := filepath.Join(data, "in.csv")
-	l, _ := New(Options{})
+	var formats []string
+	l, _ := New(Options{Read: memRead(&formats)})
 	dt, err := l.OpenData(in, "vals.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, c := range dt.Columns() {
-		got = append(got, c.Name)
-	}
-	for _, r := range testfiles.AllRows(t, dt) {
-		for _, c := range r {
-			got = append(got, c.String())
-		}
-	}
-	if strings.Join(got, " ") != "x y 0 1 1 0" {
+	if got := readback.Text(t, dt); got != "x y 0 1 1 0" {
 		t.Errorf("read %q", got)
 	}
 	if err := dt.Close(); err != nil {
 		t.Error(err)
 	}
-	// A file the readers refuse: its position, not the readers' message.
+	// A reference without an extension: the format of the file it leads to.
+	os.Symlink("vals.csv", filepath.Join(data, "noext"))
+	if dt, err := l.OpenData(in, "noext"); err != nil || dt.Close() != nil {
+		t.Errorf("noext: %v", err)
+	}
+	if want := []string{"", "csv"}; !reflect.DeepEqual(formats, want) {
+		t.Errorf("formats asked %q, want %q", formats, want)
+	}
+	// A file the ReadFunc refuses: its position, not the ReadFunc's message.
 	os.WriteFile(filepath.Join(data, "broken.xlsx"), []byte(secret), 0o644)
-	if _, err := l.OpenData(in, "broken.xlsx"); err == nil || err.Error() != "file broken.xlsx: not a table riskbatch can read (CSV, TSV, XLSX or Parquet)" {
+	os.WriteFile(filepath.Join(data, "empty.csv"), nil, 0o644)
+	for ref, want := range map[string]string{
+		"broken.xlsx": "file broken.xlsx, row 1: not a table riskbatch can read (CSV, TSV, XLSX or Parquet)",
+		"bad.csv":     "file bad.csv, row 3: not a table riskbatch can read (CSV, TSV, XLSX or Parquet)",
+		"empty.csv":   "file empty.csv: no table",
+	} {
+		if _, err := l.OpenData(in, ref); err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %q", ref, err, want)
+		}
+	}
+	os.WriteFile(filepath.Join(data, "plain.xlsx"), []byte("x\n1\n"), 0o644)
+	if _, err := l.OpenData(in, "plain.xlsx"); err == nil || err.Error() != "file plain.xlsx: not a table riskbatch can read (CSV, TSV, XLSX or Parquet)" {
 		t.Errorf("broken workbook: %v", err)
+	}
+	noRead, _ := New(Options{})
+	if _, err := noRead.OpenData(in, "vals.csv"); err == nil || err.Error() != "file vals.csv: this program reads no files named in cells" {
+		t.Errorf("no ReadFunc: %v", err)
 	}
 	if _, err := New(Options{Allowed: []string{filepath.Join(data, "nope")}}); err == nil || err.Error() != "--data-dir "+filepath.Join(data, "nope")+": the folder does not exist" {
 		t.Errorf("missing --data-dir: %v", err)

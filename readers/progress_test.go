@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/riskbatch/riskbatch/internal/testfiles"
+	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 )
 
 // countedText is the CSV text whose bytes the tests of Options.BytesRead
@@ -41,7 +41,7 @@ func TestBytesRead(t *testing.T) {
 func TestParquetNumRows(t *testing.T) {
 	// samples/releases.parquet is the sample release table: as many rows
 	// as samples/releases.csv has records after its header.
-	records := testfiles.ReadCSV(t, filepath.Join("..", "samples", "releases.csv"), 0)
+	records := readback.ReadCSV(t, filepath.Join("..", "samples", "releases.csv"), 0)
 	want := len(records) - 1
 	tables, err := Open(filepath.Join("..", "samples", "releases.parquet"), Options{})
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/riskbatch/riskbatch/internal/testfiles"
+	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -51,7 +52,7 @@ func readBack(t *testing.T, name string, data []byte) [][]string {
 		header = append(header, c.Name)
 	}
 	out = append(out, header)
-	for _, r := range testfiles.AllRows(t, tables[0]) {
+	for _, r := range readback.AllRows(t, tables[0]) {
 		var row []string
 		for _, c := range r {
 			row = append(row, c.String())

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 
 	"github.com/riskbatch/riskbatch/internal/testfiles"
+	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -26,7 +27,7 @@ func readTable(t *testing.T, path string) ([]table.Column, [][]table.Cell) {
 	}
 	tb := tables[0]
 	defer tb.Close()
-	return tb.Columns(), testfiles.AllRows(t, tb)
+	return tb.Columns(), readback.AllRows(t, tb)
 }
 
 // passThrough reads in and writes its columns and rows to out, as eval
@@ -213,7 +214,7 @@ func TestDelimitedNewKinds(t *testing.T) {
 	}}
 	path := filepath.Join(t.TempDir(), "kinds.csv")
 	writeTable(t, path, Options{}, cols, rows)
-	recs := testfiles.ReadCSV(t, path, 0)
+	recs := readback.ReadCSV(t, path, 0)
 	want := []string{"2024-03-01", "2024-03-01T12:00:00.123456Z", "1969-12-31T23:59:59.999999999", "08:30:00.500",
 		"-123456789012345678901234567890.000", `{"a":[1,"x, y"],"b":null}`}
 	for j, w := range want {

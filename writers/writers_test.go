@@ -19,7 +19,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"github.com/riskbatch/riskbatch/internal/testfiles"
+	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -207,7 +207,7 @@ func TestCSVAndTSV(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, tc.name)
 			writeTable(t, path, Options{Docs: sampleDocs()}, sampleCols(), sampleRows())
-			recs := testfiles.ReadCSV(t, path, tc.sep)
+			recs := readback.ReadCSV(t, path, tc.sep)
 			rows := sampleRows()
 			if len(recs) != 1+len(rows) {
 				t.Fatalf("%d records, want %d", len(recs), 1+len(rows))
@@ -638,7 +638,7 @@ func TestMisuse(t *testing.T) {
 func TestCSVSingleEmptyField(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "one.csv")
 	writeTable(t, path, Options{}, []table.Column{{Name: "x"}}, [][]table.Cell{{empty()}, {text("a")}, {text("")}})
-	recs := testfiles.ReadCSV(t, path, 0)
+	recs := readback.ReadCSV(t, path, 0)
 	if len(recs) != 4 || recs[1][0] != "" || recs[2][0] != "a" || recs[3][0] != "" {
 		t.Errorf("records %q", recs)
 	}

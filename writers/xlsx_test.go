@@ -13,6 +13,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/internal/testfiles"
+	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -482,7 +483,7 @@ func TestXLSXWithLibreOffice(t *testing.T) {
 	// (Frozen panes are not compared: headless LibreOffice drops the view
 	// settings of every workbook it resaves, excelize's plain ones too.)
 
-	recs := testfiles.ReadCSV(t, filepath.Join(outDir, "lo.csv"), 0)
+	recs := readback.ReadCSV(t, filepath.Join(outDir, "lo.csv"), 0)
 	if len(recs) != len(rows)+1 {
 		t.Fatalf("%d records, want %d", len(recs), len(rows)+1)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/internal/testfiles"
+	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -125,7 +126,7 @@ func TestXLSXTypedInputCells(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tables[0].Close()
-	got := testfiles.AllRows(t, tables[0])
+	got := readback.AllRows(t, tables[0])
 	if len(got) != len(rows) {
 		t.Fatalf("read back %d rows, want %d", len(got), len(rows))
 	}
@@ -298,7 +299,7 @@ print(json.dumps(out))
 	}
 	outDir := filepath.Join(dir, "csv")
 	testfiles.Convert(t, nil, "csv:Text - txt - csv (StarCalc):44,34,76", outDir, path)
-	recs := testfiles.ReadCSV(t, filepath.Join(outDir, "typed.csv"), 0)
+	recs := readback.ReadCSV(t, filepath.Join(outDir, "typed.csv"), 0)
 	want := []string{"r1", "2024-01-02", "2024-01-02 10:30:00", "2024-01-02 10:30:01.250", "10:30:00", "12.340",
 		"12345678901234567890.5", `{"a":[1,2]}`, "10", "30", "1", "1887-11-12", "2024-01-02T10:30:00.000001", "2024-01-02 10:30:00", "ok"}
 	if len(recs) != len(rows)+1 || !reflect.DeepEqual(recs[1][:len(want)], want) {

@@ -25,7 +25,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/internal/testenv"
-	"github.com/riskbatch/riskbatch/internal/testfiles"
+	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -222,7 +222,7 @@ func shards(t *testing.T, prefix, format string) []string {
 // into its header and records.
 func readCSV(t *testing.T, path string) ([]string, [][]string) {
 	t.Helper()
-	recs := testfiles.ReadCSV(t, path, 0)
+	recs := readback.ReadCSV(t, path, 0)
 	if len(recs) == 0 {
 		t.Fatalf("%s: no header", path)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/riskbatch/riskbatch/cellfiles"
+	"github.com/riskbatch/riskbatch/cellfiles/cellreaders"
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/layout"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
@@ -270,7 +271,7 @@ func frequencySibling(path string) string {
 // levels, the prior tables when there are any, and the loader of files
 // named in cells, confined as eval confines them.
 func newEvaluator(levels []float64, priorPaths []string, contents map[string][]byte, dataDirs []string, limits readers.Limits) (*evaluate.Evaluator, error) {
-	loader, err := cellfiles.New(cellfiles.Options{Allowed: dataDirs, Limits: limits, Flag: "--data-dir"})
+	loader, err := cellfiles.New(cellfiles.Options{Allowed: dataDirs, Read: cellreaders.Read(limits), Flag: "--data-dir"})
 	if err != nil {
 		return nil, err
 	}

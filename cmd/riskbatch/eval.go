@@ -17,6 +17,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/riskbatch/riskbatch/cellfiles"
+	"github.com/riskbatch/riskbatch/cellfiles/cellreaders"
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/internal/confidence"
 	"github.com/riskbatch/riskbatch/layout"
@@ -94,7 +95,7 @@ func runEval(cfg evalConfig) error {
 	}
 	// Files named in cells are read from the input's folder, or a
 	// --data-dir folder, and never the output.
-	loader, err := cellfiles.New(cellfiles.Options{Allowed: cfg.dataDirs, Outputs: outFiles, Limits: cfg.limits})
+	loader, err := cellfiles.New(cellfiles.Options{Allowed: cfg.dataDirs, Outputs: outFiles, Read: cellreaders.Read(cfg.limits)})
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}

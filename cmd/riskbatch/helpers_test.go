@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/internal/testenv"
-	"github.com/riskbatch/riskbatch/internal/testfiles"
+	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 )
 
 // The helpers the command's tests share: running the command line in
@@ -116,7 +116,7 @@ func sampleReleases(t *testing.T, dir string) string {
 // command line the tests check does not depend on them.
 func sampleCSV(t *testing.T, dir string) {
 	t.Helper()
-	records := testfiles.ReadCSV(t, samplePath("releases.csv"), 0)
+	records := readback.ReadCSV(t, samplePath("releases.csv"), 0)
 	mech := slices.Index(records[0], "mechanism")
 	if mech < 0 {
 		t.Fatal("the sample has no mechanism column")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/internal/testfiles"
+	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 )
 
 // The Parquet output is readable by an independent Parquet implementation:
@@ -78,7 +79,7 @@ func TestXLSXOpensInLibreOffice(t *testing.T) {
 	testfiles.Convert(t, nil, "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1", dir, out)
 	// The filter's last field (-1) writes one CSV per sheet: NAME-SHEET.csv.
 	// The data sheet keeps the input's sheet name, Releases.
-	lo := testfiles.ReadCSV(t, filepath.Join(dir, strings.TrimSuffix(filepath.Base(out), ".xlsx")+"-Releases.csv"), 0)
+	lo := readback.ReadCSV(t, filepath.Join(dir, strings.TrimSuffix(filepath.Base(out), ".xlsx")+"-Releases.csv"), 0)
 	header, rows := readAll(t, out)
 	if len(lo) != len(rows)+1 || strings.Join(lo[0], ",") != strings.Join(header, ",") {
 		t.Fatalf("LibreOffice sees %d rows, header %v", len(lo)-1, lo[0])

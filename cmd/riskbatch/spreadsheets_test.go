@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/riskbatch/riskbatch/internal/testfiles"
+	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 )
 
 // The spreadsheet programs some tests open riskbatch's workbooks in:
@@ -31,7 +31,7 @@ func gnumericRecalc(t *testing.T, ssconvert, path, sheet string) [][]string {
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("ssconvert --recalc %s: %v\n%s", path, err, msg)
 	}
-	return testfiles.ReadCSV(t, out, 0)
+	return readback.ReadCSV(t, out, 0)
 }
 
 // checkGnumeric recalculates a workbook's data sheet of `rows` rows in

@@ -21,6 +21,7 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/internal/testfiles"
+	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 	"github.com/riskbatch/riskbatch/writers"
 )
 
@@ -283,7 +284,7 @@ func TestLiveFormulasRecalculate(t *testing.T) {
 	if len(csvs) != 1 {
 		t.Fatalf("LibreOffice wrote %v", csvs)
 	}
-	lo := testfiles.ReadCSV(t, csvs[0], 0)
+	lo := readback.ReadCSV(t, csvs[0], 0)
 	if len(lo) != len(rows) {
 		t.Fatalf("LibreOffice sees %d rows, want %d", len(lo), len(rows))
 	}

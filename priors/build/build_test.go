@@ -11,18 +11,15 @@ import (
 	"github.com/riskbatch/riskbatch/internal/memtable"
 	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/priors/build"
+	"github.com/riskbatch/riskbatch/priors/internal/priorstest"
 	"github.com/riskbatch/riskbatch/table"
 )
 
 // By default every column with at most MaxCategories values is an
 // attribute; others are dropped and said so in the notes.
 func TestBuildDefaultColumns(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("id,color,size\n")
-	for i := range 30 {
-		fmt.Fprintf(&b, "%d,%s,%d\n", i, []string{"red", "blue"}[i%2], i%4)
-	}
-	res := buildCSV(t, "d.csv", b.String(), build.Options{MaxCategories: 10})
+	ids := priorstest.IDsCSV()
+	res := buildCSV(t, "d.csv", ids, build.Options{MaxCategories: 10})
 	var keys []string
 	for _, e := range res.Entries {
 		keys = append(keys, e.Key)
@@ -33,12 +30,12 @@ func TestBuildDefaultColumns(t *testing.T) {
 	if !strings.Contains(strings.Join(res.Notes, "\n"), `column "id" has more than 10 distinct values`) {
 		t.Errorf("notes %q", res.Notes)
 	}
-	res = buildCSV(t, "d.csv", b.String(), build.Options{MaxCategories: -1})
+	res = buildCSV(t, "d.csv", ids, build.Options{MaxCategories: -1})
 	if e := entry(t, res, "d:id"); e.Support != 30 || !near(e.Baseline, 1.0/30) {
 		t.Errorf("id: support %d baseline %v", e.Support, e.Baseline)
 	}
 	// Named columns are never bounded.
-	res = buildCSV(t, "d.csv", b.String(), build.Options{Columns: []string{"ID"}, MaxCategories: 3})
+	res = buildCSV(t, "d.csv", ids, build.Options{Columns: []string{"ID"}, MaxCategories: 3})
 	if e := entry(t, res, "d:id"); e.Support != 30 {
 		t.Errorf("named id: support %d", e.Support)
 	}
@@ -47,7 +44,7 @@ func TestBuildDefaultColumns(t *testing.T) {
 // Missing attribute values are left out by default and a value of their
 // own with MissingAsValue; a missing known value is always a value.
 func TestBuildMissing(t *testing.T) {
-	text := "k,u\nx,A\nx,\nx,\n,B\n,B\n,A\nx,A\n"
+	text := priorstest.MissingCSV
 	res := buildCSV(t, "m.csv", text, build.Options{Columns: []string{"u"}, Given: []string{"k"}})
 	m := entry(t, res, "m:u")
 	if m.Records != 5 || m.Missing != 2 || !near(m.Baseline, 3.0/5) {
@@ -81,7 +78,7 @@ func TestBuildMissing(t *testing.T) {
 // Errors: unknown columns (listing the header), bad numbers and counts
 // (with their positions), malformed options.
 func TestBuildErrors(t *testing.T) {
-	text := "a,b,n\nx,1,2\ny,two,1\n"
+	text := priorstest.ErrorsCSV
 	for name, tc := range map[string]struct {
 		opts build.Options
 		want string
@@ -127,12 +124,8 @@ func TestBuildErrors(t *testing.T) {
 	if _, err := build.Priors(nil, build.Options{}); err == nil {
 		t.Errorf("no tables: no error")
 	}
-	// A record with too many fields stops the build with its position.
-	_, err := build.Priors(openCSV(t, "q.csv", "a,b\nx,1\ny,2,3\n"), build.Options{})
-	var te *table.Error
-	if !errors.As(err, &te) || te.Pos.Row != 3 {
-		t.Errorf("malformed record: %v", err)
-	}
+	// A record with too many fields: TestBuildMalformedRecord in
+	// priorfiles, whose files can hold one.
 	// A second table without a column the first has.
 	tables := append(openCSV(t, "one.csv", "a,b\nx,1\n"), openCSV(t, "two.csv", "a\nx\n")...)
 	if _, err := build.Priors(tables, build.Options{}); err == nil || !strings.Contains(err.Error(), "two.csv") {
@@ -142,21 +135,11 @@ func TestBuildErrors(t *testing.T) {
 
 // Pre-aggregated (value, count) rows give the same priors as the raw rows.
 func TestBuildAggregatedEqualsRaw(t *testing.T) {
-	counts := map[[2]string]int{{"a", "x"}: 7, {"a", "y"}: 2, {"b", "x"}: 1, {"b", "y"}: 4, {"b", "z"}: 4, {"c", "z"}: 3}
-	var raw, agg strings.Builder
-	raw.WriteString("k,u\n")
-	agg.WriteString("k,u,count\n")
-	for _, kv := range [][2]string{{"a", "x"}, {"b", "y"}, {"a", "y"}, {"c", "z"}, {"b", "x"}, {"b", "z"}} {
-		for range counts[kv] {
-			fmt.Fprintf(&raw, "%s,%s\n", kv[0], kv[1])
-		}
-		fmt.Fprintf(&agg, "%s,%s,%d\n", kv[0], kv[1], counts[kv])
-	}
-	agg.WriteString("d,x,0\n") // a row of count 0 is no record
+	raw, agg := priorstest.AggregatedCSV() // with a row of count 0, which is no record
 	opts := build.Options{Name: "t", Columns: []string{"u"}, Given: []string{"k"}}
-	r1 := buildCSV(t, "raw.csv", raw.String(), opts)
+	r1 := buildCSV(t, "raw.csv", raw, opts)
 	opts.CountColumn = "count"
-	r2 := buildCSV(t, "agg.csv", agg.String(), opts)
+	r2 := buildCSV(t, "agg.csv", agg, opts)
 	if r1.Records != 21 || r2.Records != 21 || r2.Rows != 6 {
 		t.Fatalf("records %d %d rows %d", r1.Records, r2.Records, r2.Rows)
 	}
@@ -213,25 +196,18 @@ func TestBuildSeveralTables(t *testing.T) {
 
 // Zipf fits: over the observed values, or a stated domain.
 func TestBuildZipf(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("w\n")
-	counts := []int{40, 20, 13, 10, 8}
-	for i, c := range counts {
-		for range c {
-			fmt.Fprintf(&b, "v%d\n", i)
-		}
-	}
-	res := buildCSV(t, "z.csv", b.String(), build.Options{ZipfDomain: map[string]float64{"W": 100}})
+	text := priorstest.ZipfCSV()
+	res := buildCSV(t, "z.csv", text, build.Options{ZipfDomain: map[string]float64{"W": 100}})
 	e := entry(t, res, "z:w")
-	fc := make([]float64, len(counts))
-	for i, c := range counts {
+	fc := make([]float64, len(priorstest.ZipfCounts))
+	for i, c := range priorstest.ZipfCounts {
 		fc[i] = float64(c)
 	}
 	want, _ := priors.FitZipf(fc, 100)
 	if e.Zipf == nil || e.Zipf.S != want.S || e.Zipf.Observed || e.Zipf.N != 100 {
 		t.Errorf("zipf %+v, want %+v", e.Zipf, want)
 	}
-	if _, err := build.Priors(openCSV(t, "z.csv", b.String()), build.Options{ZipfDomain: map[string]float64{"w": 3}}); err == nil {
+	if _, err := build.Priors(openCSV(t, "z.csv", text), build.Options{ZipfDomain: map[string]float64{"w": 3}}); err == nil {
 		t.Errorf("a stated domain below the observed values: no error")
 	}
 }

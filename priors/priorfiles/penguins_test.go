@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/riskbatch/riskbatch/internal/testfiles"
+	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 	"github.com/riskbatch/riskbatch/priors/build"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
@@ -17,7 +17,7 @@ import (
 // package readers: the header and the data rows.
 func readPenguins(t *testing.T) ([]string, [][]string) {
 	t.Helper()
-	recs := testfiles.ReadCSV(t, penguinsPath, 0)
+	recs := readback.ReadCSV(t, penguinsPath, 0)
 	return recs[0], recs[1:]
 }
 

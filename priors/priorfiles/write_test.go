@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/riskbatch/riskbatch/internal/testfiles"
+	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 	"github.com/riskbatch/riskbatch/priors/build"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
@@ -107,7 +107,7 @@ func countRows(t *testing.T, path string) int {
 			tb.Close()
 			continue
 		}
-		n += len(testfiles.AllRows(t, tb))
+		n += len(readback.AllRows(t, tb))
 		tb.Close()
 	}
 	return n

@@ -9,8 +9,39 @@ import (
 	"math"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/internal/memtable"
+	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/priors/build"
 )
+
+// OpenCSV holds CSV text in memory as the one table of a file name, of
+// text cells as package readers reads a CSV file (memtable.CSV); a build
+// reads it row by row.
+func OpenCSV(t testing.TB, name, text string) []priors.Rows {
+	t.Helper()
+	m, err := memtable.CSV(name, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []priors.Rows{m}
+}
+
+// BuildCSV builds priors from CSV text held in memory as the file name
+// (OpenCSV).
+func BuildCSV(t testing.TB, name, text string, opts build.Options) *build.Result {
+	t.Helper()
+	return Build(t, OpenCSV(t, name, text), opts)
+}
+
+// Build is build.Priors of tables, failing the test on an error.
+func Build(t testing.TB, tables []priors.Rows, opts build.Options) *build.Result {
+	t.Helper()
+	res, err := build.Priors(tables, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
 
 // Entry returns the entry of a key or fails.
 func Entry(t testing.TB, r *build.Result, key string) *build.Entry {

@@ -1,5 +1,7 @@
 // Package csvtest builds priors from CSV text held in memory, for the
-// tests of priors/build and priors/priorfiles.
+// tests of priors/priorfiles: read by package readers, and column by
+// column as priorfiles reads a CSV file. (The tests of priors/build build
+// from tables in memory: priorstest.BuildCSV.)
 package csvtest
 
 import (
@@ -8,6 +10,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/priors/build"
+	"github.com/riskbatch/riskbatch/priors/internal/priorstest"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
 )
@@ -30,9 +33,5 @@ func OpenCSV(t testing.TB, name, text string) []priors.Rows {
 // BuildCSV builds priors from CSV text held in memory as the file name.
 func BuildCSV(t testing.TB, name, text string, opts build.Options) *build.Result {
 	t.Helper()
-	res, err := build.Priors(OpenCSV(t, name, text), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return priorstest.Build(t, OpenCSV(t, name, text), opts)
 }

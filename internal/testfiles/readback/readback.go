@@ -1,10 +1,15 @@
-package testfiles
+// Package readback reads back what a test checks, independently of the
+// code under test: CSV files as encoding/csv reads them, and the rows of
+// any table to its end. It links no file format (no Arrow, no excelize),
+// so the tests of packages that read tables in memory may use it.
+package readback
 
 import (
 	"encoding/csv"
 	"errors"
 	"io"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/riskbatch/riskbatch/table"
@@ -49,4 +54,24 @@ func AllRows(t testing.TB, src interface{ Next() (table.Row, error) }) [][]table
 		}
 		rows = append(rows, row.Cells)
 	}
+}
+
+// Text returns the names of src's header, then the text (table.Cell's
+// String) of every cell of every row read with AllRows, joined by single
+// spaces: a small table's content in one string to compare.
+func Text(t testing.TB, src interface {
+	Columns() []table.Column
+	Next() (table.Row, error)
+}) string {
+	t.Helper()
+	var words []string
+	for _, c := range src.Columns() {
+		words = append(words, c.Name)
+	}
+	for _, r := range AllRows(t, src) {
+		for _, c := range r {
+			words = append(words, c.String())
+		}
+	}
+	return strings.Join(words, " ")
 }
