@@ -34,7 +34,10 @@ type batch struct {
 	status  []evaluate.Status
 	// cells holds the cells of out, one row after another: taken from the
 	// flow's spare buffers and given back once the batch is written.
-	cells   []table.Cell
+	cells []table.Cell
+	// tailsEmpty is whether every row of cells, over its whole
+	// capacity, has empty cells after its status (see slab).
+	tailsEmpty bool
 	members []evaluate.Member // with --sorted-groups: each row's dataset group member
 }
 
@@ -119,7 +122,7 @@ func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, read 
 		slots:   make(chan struct{}, 2*workers+2),
 		readErr: make(chan error, 1),
 		quit:    make(chan struct{}),
-		spare:   make(chan []table.Cell, 2*workers+2),
+		spare:   make(chan slab, 2*workers+2),
 	}
 	f.stopReading = sync.OnceFunc(func() { close(f.quit) })
 	if _, ok := w.(writers.RowsWriter); ok && os.Getenv("GOMEMLIMIT") == "" {
@@ -160,28 +163,43 @@ type flow struct {
 	// batches to reuse: a batch's output is thousands of cells, and
 	// allocating (and clearing) a new buffer for each cost about a tenth
 	// of the time of a closed-form run.
-	spare chan []table.Cell
+	spare chan slab
 	// pace sizes the batches (see batchTime).
 	pace pace
 }
 
+// slab is a buffer of output cells, the rows of a batch one after
+// another. tailsEmpty is whether every row of it, over its whole
+// capacity, has empty cells after the status column: true of a new one,
+// and kept true by a pass-through batch with no error row, which writes
+// only the input side and the status. A pass-through row placed in such
+// a slab need not clear its hundred-odd bytes of evaluator's cells (an
+// output row of the closed-form bench is 70 cells of 56 bytes, and
+// clearing them was a sixth of the pass-through's time).
+type slab struct {
+	cells      []table.Cell
+	tailsEmpty bool
+}
+
 // cells returns a buffer of n cells, a spare one if one is large enough.
-// Its cells are not cleared: the batch's rows overwrite every one.
-func (f *flow) cells(n int) []table.Cell {
+// Its cells are not cleared: the batch's rows overwrite every one, or
+// rely on slab.tailsEmpty.
+func (f *flow) cells(n int) slab {
 	select {
-	case c := <-f.spare:
-		if cap(c) >= n {
-			return c[:n]
+	case s := <-f.spare:
+		if cap(s.cells) >= n {
+			s.cells = s.cells[:n]
+			return s
 		}
 	default:
 	}
-	return make([]table.Cell, n)
+	return slab{cells: make([]table.Cell, n), tailsEmpty: true}
 }
 
 // recycle keeps a written batch's cell buffer for a later batch.
 func (f *flow) recycle(b *batch) {
 	select {
-	case f.spare <- b.cells:
+	case f.spare <- slab{cells: b.cells, tailsEmpty: b.tailsEmpty}:
 	default:
 	}
 	b.cells, b.out = nil, nil
@@ -391,24 +409,34 @@ func (lay *evalLayout) write(w writers.Writer, b *batch, i int, cells []table.Ce
 }
 
 // evaluate fills a batch's output rows into flat, width cells a row,
-// whatever its cells held before (each row's are cleared first). Worker k
+// whatever its cells held before (each row's are cleared first, but the
+// empty cells after a pass-through row's status when flat.tailsEmpty
+// says they are). Worker k
 // of workers evaluates the rows in its own order (rowAt); each row's cells
 // go to its own place, so the output is the same in any order.
-func (lay *evalLayout) evaluate(b *batch, flat []table.Cell, k, workers int) {
+func (lay *evalLayout) evaluate(b *batch, flat slab, k, workers int) {
 	width := lay.Width()
 	b.out = make([][]table.Cell, len(b.rows))
 	b.status = make([]evaluate.Status, len(b.rows))
-	b.cells = flat
+	b.cells = flat.cells
+	// Only pass-through rows keep the tails empty.
+	b.tailsEmpty = flat.tailsEmpty && lay.passThrough
 	for j := range b.rows {
 		i := rowAt(j, len(b.rows), k, workers)
 		row := b.rows[i]
-		out := flat[i*width : (i+1)*width : (i+1)*width]
-		if lay.passThrough && b.errs[i] == nil {
+		out := flat.cells[i*width : (i+1)*width : (i+1)*width]
+		switch {
+		case lay.passThrough && b.errs[i] == nil && b.tailsEmpty:
+			lay.PlaceInputs(b.tableNo, b.source, row.Cells, out)
+			out[lay.Inputs()] = table.TextCell(string(evaluate.StatusOK))
+			b.status[i] = evaluate.StatusOK
+		case lay.passThrough && b.errs[i] == nil:
 			lay.Place(b.tableNo, b.source, row.Cells, out)
 			out[lay.Inputs()] = table.TextCell(string(evaluate.StatusOK))
 			b.status[i] = evaluate.StatusOK
-		} else {
+		default:
 			b.status[i] = lay.Row(b.tableNo, b.source, row.Cells, b.errs[i], out)
+			b.tailsEmpty = false // an error row's message
 		}
 		if lay.groups != nil {
 			lay.groups.mark(b, i, out, b.status[i])
