@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,7 +39,7 @@ type batch struct {
 	// tailsEmpty is whether every row of cells, over its whole
 	// capacity, has empty cells after its status (see slab).
 	tailsEmpty bool
-	members []evaluate.Member // with --sorted-groups: each row's dataset group member
+	members    []evaluate.Member // with --sorted-groups: each row's dataset group member
 }
 
 // batchRows is the most rows of a batch.
@@ -123,6 +124,7 @@ func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, read 
 		readErr: make(chan error, 1),
 		quit:    make(chan struct{}),
 		spare:   make(chan slab, 2*workers+2),
+		batches: make(chan *batch, 2*workers+2),
 	}
 	f.stopReading = sync.OnceFunc(func() { close(f.quit) })
 	if _, ok := w.(writers.RowsWriter); ok && os.Getenv("GOMEMLIMIT") == "" {
@@ -164,6 +166,11 @@ type flow struct {
 	// allocating (and clearing) a new buffer for each cost about a tenth
 	// of the time of a closed-form run.
 	spare chan slab
+	// batches holds written batches, for the reader to fill again:
+	// their rows, errors, output rows and statuses keep their arrays
+	// (growing a new batch's rows was a tenth of the bytes a
+	// pass-through run allocated).
+	batches chan *batch
 	// pace sizes the batches (see batchTime).
 	pace pace
 }
@@ -196,13 +203,35 @@ func (f *flow) cells(n int) slab {
 	return slab{cells: make([]table.Cell, n), tailsEmpty: true}
 }
 
-// recycle keeps a written batch's cell buffer for a later batch.
+// recycle keeps a written batch, and its cell buffer, for a later batch.
+// The batch must not be used after.
 func (f *flow) recycle(b *batch) {
 	select {
 	case f.spare <- slab{cells: b.cells, tailsEmpty: b.tailsEmpty}:
 	default:
 	}
-	b.cells, b.out = nil, nil
+	b.cells = nil
+	clear(b.out)
+	b.out = b.out[:0]
+	select {
+	case f.batches <- b:
+	default:
+	}
+}
+
+// newBatch returns an empty batch numbered seq of rows of table tableNo,
+// a written one if there is one.
+func (f *flow) newBatch(seq, tableNo int, source string) *batch {
+	select {
+	case b := <-f.batches:
+		// Let go of the cells and errors of the rows it held.
+		clear(b.rows)
+		clear(b.errs)
+		*b = batch{seq: seq, tableNo: tableNo, source: source, rows: b.rows[:0], errs: b.errs[:0], out: b.out[:0], status: b.status[:0]}
+		return b
+	default:
+	}
+	return &batch{seq: seq, tableNo: tableNo, source: source}
 }
 
 // send hands a batch to the workers; false when the run stops. read is
@@ -235,7 +264,7 @@ func (lay *evalLayout) readBatches(f *flow, tables []readers.Table, read *atomic
 	limit := f.pace.limit(most)
 	for ti, t := range tables {
 		src := layout.SourceName(t)
-		b := &batch{seq: seq, tableNo: ti, source: src}
+		b := f.newBatch(seq, ti, src)
 		for {
 			if err := lay.readInto(ti, t, b, limit); err != nil {
 				if err != io.EOF {
@@ -249,7 +278,7 @@ func (lay *evalLayout) readBatches(f *flow, tables []readers.Table, read *atomic
 					return
 				}
 				seq++
-				b = &batch{seq: seq, tableNo: ti, source: src}
+				b = f.newBatch(seq, ti, src)
 				limit = f.pace.limit(most)
 			}
 		}
@@ -351,8 +380,8 @@ collect:
 				sum.add(written, cells, nb.status[i])
 				written++
 			}
-			f.recycle(nb)
 			progress.update(int64(written), nb.read)
+			f.recycle(nb)
 		}
 	}
 	if order, ok := errors.AsType[*groupOrderError](writeErr); ok {
@@ -416,8 +445,9 @@ func (lay *evalLayout) write(w writers.Writer, b *batch, i int, cells []table.Ce
 // go to its own place, so the output is the same in any order.
 func (lay *evalLayout) evaluate(b *batch, flat slab, k, workers int) {
 	width := lay.Width()
-	b.out = make([][]table.Cell, len(b.rows))
-	b.status = make([]evaluate.Status, len(b.rows))
+	// Every row's output and status is set below.
+	b.out = slices.Grow(b.out[:0], len(b.rows))[:len(b.rows)]
+	b.status = slices.Grow(b.status[:0], len(b.rows))[:len(b.rows)]
 	b.cells = flat.cells
 	// Only pass-through rows keep the tails empty.
 	b.tailsEmpty = flat.tailsEmpty && lay.passThrough
