@@ -171,6 +171,23 @@ func (lay *Layout) Origins(tableNo int) []int { return lay.origins[tableNo] }
 // one Row evaluates its rows with.
 func (lay *Layout) Binding(tableNo int) *evaluate.Binding { return lay.bindings[tableNo] }
 
+// Mapping returns, for each column of table tableNo, the output column
+// its cells go to, or -1 (a column dropped: one riskbatch computes). The
+// caller must not modify it.
+func (lay *Layout) Mapping(tableNo int) []int { return lay.mapping[tableNo] }
+
+// Fills reports whether a row of table tableNo with a cell for each of
+// its columns fills every input-side cell but the source column's.
+func (lay *Layout) Fills(tableNo int) bool { return lay.full[tableNo] }
+
+// PlaceSource writes source in out's source column, if there is one, as
+// Place does.
+func (lay *Layout) PlaceSource(source string, out []table.Cell) {
+	if lay.source >= 0 {
+		out[lay.source] = table.TextCell(source)
+	}
+}
+
 // Place writes the input side of an output row into out (Width() cells):
 // the cells of a row of table tableNo (its index in the list given to New)
 // under their output columns, and source in the source column if there is
@@ -197,9 +214,7 @@ func (lay *Layout) PlaceInputs(tableNo int, source string, cells []table.Cell, o
 			out[m[j]] = c
 		}
 	}
-	if lay.source >= 0 {
-		out[lay.source] = table.TextCell(source)
-	}
+	lay.PlaceSource(source, out)
 }
 
 // Row fills out (Width() cells) with the output row of one input row of

@@ -39,7 +39,11 @@ type batch struct {
 	// tailsEmpty is whether every row of cells, over its whole
 	// capacity, has empty cells after its status (see slab).
 	tailsEmpty bool
-	members    []evaluate.Member // with --sorted-groups: each row's dataset group member
+	// placed is whether the reader wrote the rows' input cells straight
+	// into cells, at their output columns (see placesRows): the rows
+	// hold no Cells.
+	placed  bool
+	members []evaluate.Member // with --sorted-groups: each row's dataset group member
 }
 
 // batchRows is the most rows of a batch.
@@ -138,7 +142,11 @@ func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, read 
 			defer wg.Done()
 			for b := range f.todo {
 				start := time.Now()
-				lay.evaluate(b, f.cells(lay.Width()*len(b.rows)), k, workers)
+				flat := slab{cells: b.cells, tailsEmpty: b.tailsEmpty}
+				if !b.placed {
+					flat = f.cells(lay.Width() * len(b.rows))
+				}
+				lay.evaluate(b, flat, k, workers)
 				f.pace.record(len(b.rows), time.Since(start))
 				f.done <- b
 			}
@@ -266,7 +274,7 @@ func (lay *evalLayout) readBatches(f *flow, tables []readers.Table, read *atomic
 		src := layout.SourceName(t)
 		b := f.newBatch(seq, ti, src)
 		for {
-			if err := lay.readInto(ti, t, b, limit); err != nil {
+			if err := lay.readInto(f, ti, t, b, limit); err != nil {
 				if err != io.EOF {
 					f.readErr <- err
 					return
@@ -296,10 +304,23 @@ func (lay *evalLayout) readBatches(f *flow, tables []readers.Table, read *atomic
 // drops: a run of rows, up to limit in all, from a readers.RowsReader
 // (whose errors all end the stream: a Parquet file's), else one row, with
 // its error when the row can be kept as an error row. It returns io.EOF
-// after the last row, and a fatal read error.
-func (lay *evalLayout) readInto(ti int, t readers.Table, b *batch, limit int) error {
+// after the last row, and a fatal read error. A readers.RowsPlacer's rows
+// go straight into the batch's output cells when placesRows says so.
+func (lay *evalLayout) readInto(f *flow, ti int, t readers.Table, b *batch, limit int) error {
 	start := len(b.rows)
 	var err error
+	if pr, ok := t.(readers.RowsPlacer); ok && lay.placesRows(ti) {
+		width := lay.Width()
+		if b.cells == nil {
+			s := f.cells(width * limit)
+			b.cells, b.tailsEmpty, b.placed = s.cells, s.tailsEmpty, true
+		}
+		b.rows, err = pr.PlaceRows(b.rows, limit-start, b.cells[start*width:], width, lay.Mapping(ti))
+		for len(b.errs) < len(b.rows) {
+			b.errs = append(b.errs, nil)
+		}
+		return err // no row is dropped: there are no dataset groups
+	}
 	if rr, ok := t.(readers.RowsReader); ok {
 		b.rows, err = rr.NextRows(b.rows, limit-start)
 		for len(b.errs) < len(b.rows) {
@@ -322,6 +343,17 @@ func (lay *evalLayout) readInto(ti int, t readers.Table, b *batch, limit int) er
 	}
 	b.rows, b.errs = b.rows[:n], b.errs[:n]
 	return err
+}
+
+// placesRows reports whether the rows of table ti can be read straight
+// into their output rows: in a pass-through run, where an output row is
+// its input cells moved to their output columns, the source and the
+// status, when the table's cells fill the whole input side. Copying each
+// row's cells from a slab of the reader's own (as wide as the input: 70
+// cells for a file a pass-through run wrote) was a fifth of the time of
+// a pass-through run reading Parquet.
+func (lay *evalLayout) placesRows(ti int) bool {
+	return lay.passThrough && lay.groups == nil && lay.Fills(ti)
 }
 
 // writeInOrder writes the evaluated batches in the order they were read,
@@ -456,6 +488,13 @@ func (lay *evalLayout) evaluate(b *batch, flat slab, k, workers int) {
 		row := b.rows[i]
 		out := flat.cells[i*width : (i+1)*width : (i+1)*width]
 		switch {
+		case b.placed: // the input side is in place; no row is an error
+			if !flat.tailsEmpty {
+				clear(out[lay.Inputs():])
+			}
+			lay.PlaceSource(b.source, out)
+			out[lay.Inputs()] = table.TextCell(string(evaluate.StatusOK))
+			b.status[i] = evaluate.StatusOK
 		case lay.passThrough && b.errs[i] == nil && b.tailsEmpty:
 			lay.PlaceInputs(b.tableNo, b.source, row.Cells, out)
 			out[lay.Inputs()] = table.TextCell(string(evaluate.StatusOK))
