@@ -56,6 +56,11 @@ type Layout struct {
 	bindings []*evaluate.Binding
 	mapping  [][]int // per table: its column i goes to output column mapping[t][i] (-1: dropped)
 	origins  [][]int // per table: output column j comes from its column origins[t][j] (-1: none)
+	// full is per table whether its columns fill every input-side
+	// column but the source: then a row with a cell per column of the
+	// table overwrites the whole input side, and placing it need not
+	// clear it first.
+	full []bool
 }
 
 // New builds the layout of the output of tables, in order, evaluated by ev.
@@ -133,6 +138,13 @@ func New(ev *evaluate.Evaluator, tables []Source) (*Layout, error) {
 			}
 		}
 		lay.origins = append(lay.origins, o)
+		unmapped := 0
+		for j, i := range o[:lay.inputs] {
+			if i < 0 && j != lay.source {
+				unmapped++
+			}
+		}
+		lay.full = append(lay.full, unmapped == 0)
 	}
 	return lay, nil
 }
@@ -159,6 +171,23 @@ func (lay *Layout) Origins(tableNo int) []int { return lay.origins[tableNo] }
 // one Row evaluates its rows with.
 func (lay *Layout) Binding(tableNo int) *evaluate.Binding { return lay.bindings[tableNo] }
 
+// Mapping returns, for each column of table tableNo, the output column
+// its cells go to, or -1 (a column dropped: one riskbatch computes). The
+// caller must not modify it.
+func (lay *Layout) Mapping(tableNo int) []int { return lay.mapping[tableNo] }
+
+// Fills reports whether a row of table tableNo with a cell for each of
+// its columns fills every input-side cell but the source column's.
+func (lay *Layout) Fills(tableNo int) bool { return lay.full[tableNo] }
+
+// PlaceSource writes source in out's source column, if there is one, as
+// Place does.
+func (lay *Layout) PlaceSource(source string, out []table.Cell) {
+	if lay.source >= 0 {
+		out[lay.source] = table.TextCell(source)
+	}
+}
+
 // Place writes the input side of an output row into out (Width() cells):
 // the cells of a row of table tableNo (its index in the list given to New)
 // under their output columns, and source in the source column if there is
@@ -166,22 +195,26 @@ func (lay *Layout) Binding(tableNo int) *evaluate.Binding { return lay.bindings[
 // are dropped.
 func (lay *Layout) Place(tableNo int, source string, cells []table.Cell, out []table.Cell) {
 	clear(out[lay.inputs:])
-	lay.placeInputs(tableNo, source, cells, out)
+	lay.PlaceInputs(tableNo, source, cells, out)
 }
 
-// placeInputs is Place for the input side alone: out[:Inputs()] is
-// cleared and filled, the cells after it are left as they are.
-func (lay *Layout) placeInputs(tableNo int, source string, cells []table.Cell, out []table.Cell) {
-	clear(out[:lay.inputs])
+// PlaceInputs is Place for the input side alone: out[:Inputs()] is
+// filled as Place fills it, and the cells after it are left as they are,
+// for a caller whose out already holds there what it wants (a recycled
+// row whose evaluator's cells are still empty). An input-side cell the
+// row does not fill is cleared; when the row has a cell for every column
+// of a table that fills the whole input side, none needs to be.
+func (lay *Layout) PlaceInputs(tableNo int, source string, cells []table.Cell, out []table.Cell) {
 	m := lay.mapping[tableNo]
+	if !lay.full[tableNo] || len(cells) < len(m) {
+		clear(out[:lay.inputs])
+	}
 	for j, c := range cells {
 		if j < len(m) && m[j] >= 0 {
 			out[m[j]] = c
 		}
 	}
-	if lay.source >= 0 {
-		out[lay.source] = table.TextCell(source)
-	}
+	lay.PlaceSource(source, out)
 }
 
 // Row fills out (Width() cells) with the output row of one input row of
@@ -199,7 +232,7 @@ func (lay *Layout) Row(tableNo int, source string, cells []table.Cell, readErr e
 	}
 	// Evaluate writes every cell after the input side (an output row is
 	// about 5 KB of cells, cleared once, not twice).
-	lay.placeInputs(tableNo, source, cells, out)
+	lay.PlaceInputs(tableNo, source, cells, out)
 	return lay.bindings[tableNo].Evaluate(cells, out[lay.inputs:])
 }
 

@@ -263,3 +263,47 @@ func TestSourceTypes(t *testing.T) {
 		t.Errorf("a typed and an untyped table: source %v, want none", got)
 	}
 }
+
+// PlaceInputs fills the input side as Place does and leaves the cells
+// after it as they were. An input-side cell no cell of the row lands in
+// is cleared: a column the table lacks (table a.csv has no delta and one
+// note), and a column of a short row.
+func TestPlaceInputsKeepsTail(t *testing.T) {
+	ev := evaluate.New()
+	lay, err := New(ev, twoTables())
+	if err != nil {
+		t.Fatal(err)
+	}
+	single, err := New(ev, []Source{header{file: "a.csv", cols: textColumns("epsilon", "delta")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		lay   *Layout
+		cells []table.Cell
+		want  []string // the input side
+	}{
+		{"columns the table lacks", lay, textCells("7", "1", "n"), []string{"7", "1", "n", "", "", "a.csv"}},
+		{"a whole row", single, textCells("1", "1e-5"), []string{"1", "1e-5"}},
+		{"a short row", single, textCells("1"), []string{"1", ""}},
+	} {
+		out := make([]table.Cell, c.lay.Width())
+		for k := range out {
+			out[k] = table.TextCell("x")
+		}
+		c.lay.PlaceInputs(0, "a.csv", c.cells, out)
+		got := make([]string, c.lay.Inputs())
+		for k := range got {
+			got[k] = out[k].String()
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: input side %q, want %q", c.name, got, c.want)
+		}
+		for k := c.lay.Inputs(); k < len(out); k++ {
+			if out[k].String() != "x" {
+				t.Errorf("%s: column %d = %+v, want x as before", c.name, k, out[k])
+			}
+		}
+	}
+}

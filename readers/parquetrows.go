@@ -16,6 +16,38 @@ import (
 // reading it. An error ends the stream as in Next, after the rows before
 // the one it names; io.EOF comes with no rows.
 func (t *parquetTable) NextRows(rows []table.Row, n int) (_ []table.Row, err error) {
+	var slab []table.Cell
+	return t.readRows(rows, n, func(r, k int) []table.Cell {
+		width := len(t.getters)
+		if r == 0 {
+			slab = make([]table.Cell, k*width)
+		}
+		return slab[r*width : (r+1)*width : (r+1)*width]
+	}, nil)
+}
+
+// PlaceRows reads up to n rows as NextRows does, but writes their cells
+// into dst, the cell of column i of the r-th row read at
+// dst[r*stride+at[i]] (a column with at[i] < 0 is not read), and appends
+// the rows without their Cells: for a caller that copies each row into a
+// wider row of its own, whose place it is then (a pass-through run).
+// Every cell it places is written, an empty one for a null; dst must hold
+// n rows of stride cells. The rows it reads are those NextRows would.
+func (t *parquetTable) PlaceRows(rows []table.Row, n int, dst []table.Cell, stride int, at []int) ([]table.Row, error) {
+	placed := 0
+	return t.readRows(rows, n, func(int, int) []table.Cell {
+		placed++
+		return dst[(placed-1)*stride : placed*stride : placed*stride]
+	}, at)
+}
+
+// readRows is NextRows and PlaceRows: the cells of each row of a record
+// batch (the r-th of the k read from it) go to cells(r, k), the cell of
+// column j at index j, or at at[j] when at is not nil (skipped when
+// negative). With at, a column null on every row of the batch gets an
+// empty cell and the row appended holds no Cells; without, it is left as
+// cells(r, k) holds it and the row holds them.
+func (t *parquetTable) readRows(rows []table.Row, n int, cells func(r, k int) []table.Cell, at []int) (_ []table.Row, err error) {
 	if err := t.readable(); err != nil {
 		return rows, err
 	}
@@ -31,22 +63,32 @@ func (t *parquetTable) NextRows(rows []table.Row, n int) (_ []table.Row, err err
 			return rows, err
 		}
 		k := min(n, t.n-t.i)
-		width := len(t.getters)
-		slab := make([]table.Cell, k*width)
 		for r := range k {
-			cells := slab[r*width : (r+1)*width : (r+1)*width]
+			row := cells(r, k)
 			for j, g := range t.getters {
+				to := j
+				if at != nil {
+					if to = at[j]; to < 0 {
+						continue
+					}
+				}
 				if g == nil {
+					if at != nil {
+						row[to] = table.Cell{}
+					}
 					continue // null on every row of the batch
 				}
-				cells[j] = g(t.i)
+				row[to] = g(t.i)
 				if t.cellErr != nil {
 					return rows, t.fail(j, t.cellErr)
 				}
 			}
 			t.i++
 			t.rows++
-			rows = append(rows, table.Row{Pos: table.Position{File: t.name, Row: int(t.rows) + 1, Column: -1}, Cells: cells})
+			if at != nil {
+				row = nil
+			}
+			rows = append(rows, table.Row{Pos: table.Position{File: t.name, Row: int(t.rows) + 1, Column: -1}, Cells: row})
 		}
 		n -= k
 	}

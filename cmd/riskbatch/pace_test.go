@@ -36,11 +36,16 @@ func TestPaceSizesBatches(t *testing.T) {
 	}
 }
 
-// A written batch's cells are reused by a later batch that fits in them;
-// a larger one gets a new buffer.
+// A written batch's cells are reused by a later batch that fits in them,
+// with whether their rows' tails are empty; a larger one gets a new
+// buffer, whose tails are empty.
 func TestFlowReusesCells(t *testing.T) {
-	f := &flow{spare: make(chan []table.Cell, 2)}
-	b := &batch{cells: f.cells(10)}
+	f := &flow{spare: make(chan slab, 2)}
+	s := f.cells(10)
+	if !s.tailsEmpty {
+		t.Errorf("a new buffer's tails are not empty")
+	}
+	b := &batch{cells: s.cells}
 	b.cells[3] = table.TextCell("x")
 	first := &b.cells[0]
 	f.recycle(b)
@@ -48,12 +53,20 @@ func TestFlowReusesCells(t *testing.T) {
 		t.Errorf("the recycled batch still holds its cells")
 	}
 	c := f.cells(8)
-	if len(c) != 8 || &c[0] != first {
+	if len(c.cells) != 8 || &c.cells[0] != first {
 		t.Errorf("a batch of 8 cells did not reuse the spare buffer of 10")
 	}
-	f.recycle(&batch{cells: c})
-	if d := f.cells(20); len(d) != 20 || &d[0] == first {
-		t.Errorf("a batch of 20 cells got the spare buffer of 10")
+	if c.tailsEmpty {
+		t.Errorf("a buffer recycled with tailsEmpty false came back with it true")
+	}
+	f.recycle(&batch{cells: c.cells, tailsEmpty: true})
+	if d := f.cells(8); !d.tailsEmpty || &d.cells[0] != first {
+		t.Errorf("a buffer recycled with tailsEmpty true came back with it false, or was not reused")
+	} else {
+		f.recycle(&batch{cells: d.cells})
+	}
+	if d := f.cells(20); len(d.cells) != 20 || &d.cells[0] == first || !d.tailsEmpty {
+		t.Errorf("a batch of 20 cells got the spare buffer of 10, or a new one with its tails not empty")
 	}
 }
 
