@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -99,7 +100,8 @@ func TestParquetNextRows(t *testing.T) {
 	}
 	rng := rand.New(rand.NewSource(7))
 	sample := files["releases.parquet"]
-	for i := range 40 {
+	// Damaged copies: 8 by default, 40 in the long run.
+	for i := range testenv.Count(8, 40) {
 		d := bytes.Clone(sample)
 		for range 1 + rng.Intn(4) {
 			d[rng.Intn(len(d))] = byte(rng.Intn(256))

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/internal/testenv"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/japanese"
 )
@@ -152,7 +153,7 @@ func TestCSVPartsReadAsWhole(t *testing.T) {
 		}, Options{}},
 	}
 	parts := 0
-	for n := 0; n < 60; n++ {
+	for n := range testenv.Count(15, 60) { // random texts: 15 by default, 60 in the long run
 		delim := []string{",", ";", "\t", "|"}[n%4]
 		text := randomCSV(rng, delim)
 		for _, enc := range encodings {
