@@ -164,3 +164,23 @@ func TestStatedGaussianExtraStagesReportAtCDelta(t *testing.T) {
 		t.Errorf("eps_at_delta with extra_stages laplace(1000) = %.17g; expected in [%.17g, %.17g + 0.001]", with, without, without)
 	}
 }
+
+// A row whose compositions·δ reaches 1 has a vacuous (ε, δ) view with
+// extra_stages as without them: eps_at_delta is empty with the same
+// reason, not ε = 0 at δ = 1.
+func TestVacuousComposedViewWithExtraStages(t *testing.T) {
+	for _, row := range []map[string]string{
+		{"mechanism": "approx", "epsilon": "1", "delta": "0.3", "compositions": "4", "baseline": "0.1"},
+		{"mechanism": "gaussian", "epsilon": "1", "delta": "0.3", "compositions": "4", "baseline": "0.1"},
+	} {
+		for _, extra := range []string{"", "laplace(1000)"} {
+			if extra != "" {
+				row = merged(row, map[string]string{"extra_stages": extra})
+			}
+			_, msg, cells := evalRow(t, row)
+			if !cells["eps_at_delta"].IsEmpty() || !strings.Contains(msg, "compositions·delta reaches 1") {
+				t.Errorf("%v: eps_at_delta %v, message %q; expected empty, compositions·delta reaches 1", row, cells["eps_at_delta"], msg)
+			}
+		}
+	}
+}

@@ -36,11 +36,15 @@ func (b *Binding) composeExtra(r *Release, in *inputs, problems *rowError) bool 
 	r.Curve, r.epsilonAt = comp, comp.EpsilonAt
 	r.pureParams, r.renyiParams = pureParams{}, renyiParams{}
 	r.mu, r.hasMu, r.sensitiv, r.sigma = 0, false, 0, 0
-	r.epsState, r.epsWhy, r.epsilon = 0, "", 0
 	// A row whose δ is per step (approx, a gaussian row stated by ε and δ)
-	// reads the composed view at compositions·δ, as reportPerStep set it;
-	// the others at delta (setPure may have cleared it).
+	// reads the composed view at compositions·δ, as reportPerStep set it,
+	// and where that reaches 1 stays vacuous, as without extra_stages (more
+	// stages certify no smaller ε); the others read it at delta (setPure
+	// may have cleared it).
 	perStep := r.Mechanism == MechanismApprox || r.Mechanism == MechanismGaussian && in.has(FieldEpsilon)
+	if !perStep || r.epsState != -1 {
+		r.epsState, r.epsWhy, r.epsilon = 0, "", 0
+	}
 	if !perStep {
 		r.delta = in.num[FieldDelta]
 	}
