@@ -41,8 +41,7 @@ func pmpColumns() []OutputColumn {
 				switch x.mech {
 				case MechanismPure, MechanismExponential, MechanismLaplace, MechanismRR:
 					x.need(x.zero(FieldDelta))
-				case MechanismApprox:
-					x.need(!x.has(FieldCompositions))
+				case MechanismApprox: // δ as the row gives it
 				default:
 					x.need(false)
 				}

@@ -33,6 +33,7 @@ func TestReportDeltaDefaultIsIdentity(t *testing.T) {
 		{map[string]string{"mechanism": "marginals", "sigma": "20", "marginal_k": "2", "columns_total": "4", "columns_unknown": "1", "delta": "1e-5"}, "1e-5"},
 		{map[string]string{"mechanism": "dpsgd", "noise_multiplier": "1", "sample_rate": "1", "steps": "3", "delta": "1e-5"}, "1e-5"},
 		{map[string]string{"mechanism": "pure", "epsilon": "0.2", "extra_stages": "laplace(5)x3", "delta": "1e-6"}, "1e-6"},
+		{map[string]string{"mechanism": "gaussian", "epsilon": "1", "delta": "1e-5", "compositions": "4", "extra_stages": "laplace(1000)"}, ftoa(4 * 1e-5)},
 	} {
 		row := merged(base, c.row)
 		sameOutputs(t, c.row["mechanism"]+" "+c.default_, merged(row, map[string]string{"report_delta": c.default_}), row)
@@ -148,5 +149,38 @@ func TestReportDeltaAuditRow(t *testing.T) {
 	st, msg, _ := evalRow(t, map[string]string{"audit": "membership", "canaries": "1000", "guesses": "100", "correct": "90", "report_delta": "1e-5"})
 	if st != StatusError || !strings.Contains(msg, "report_delta") {
 		t.Errorf("audit row with report_delta: %s %q; want an error naming report_delta", st, msg)
+	}
+}
+
+// A gaussian row stated by ε and δ reads its composed view at c·δ with
+// extra_stages as without them: a further pure stage of ε' = 0.001
+// (laplace(1000)) raises its ε at that δ by at most ε' (basic composition,
+// Dwork & Roth 2014, Thm 3.16), and not at all below it.
+func TestStatedGaussianExtraStagesReportAtCDelta(t *testing.T) {
+	row := map[string]string{"mechanism": "gaussian", "epsilon": "1", "delta": "1e-5", "compositions": "4", "baseline": "0.1"}
+	without := number(t, row, "eps_at_delta")
+	with := number(t, merged(row, map[string]string{"extra_stages": "laplace(1000)"}), "eps_at_delta")
+	if !(with >= without && with <= without+0.001) {
+		t.Errorf("eps_at_delta with extra_stages laplace(1000) = %.17g; expected in [%.17g, %.17g + 0.001]", with, without, without)
+	}
+}
+
+// A row whose compositions·δ reaches 1 has a vacuous (ε, δ) view with
+// extra_stages as without them: eps_at_delta is empty with the same
+// reason, not ε = 0 at δ = 1.
+func TestVacuousComposedViewWithExtraStages(t *testing.T) {
+	for _, row := range []map[string]string{
+		{"mechanism": "approx", "epsilon": "1", "delta": "0.3", "compositions": "4", "baseline": "0.1"},
+		{"mechanism": "gaussian", "epsilon": "1", "delta": "0.3", "compositions": "4", "baseline": "0.1"},
+	} {
+		for _, extra := range []string{"", "laplace(1000)"} {
+			if extra != "" {
+				row = merged(row, map[string]string{"extra_stages": extra})
+			}
+			_, msg, cells := evalRow(t, row)
+			if !cells["eps_at_delta"].IsEmpty() || !strings.Contains(msg, "compositions·delta reaches 1") {
+				t.Errorf("%v: eps_at_delta %v, message %q; expected empty, compositions·delta reaches 1", row, cells["eps_at_delta"], msg)
+			}
+		}
 	}
 }

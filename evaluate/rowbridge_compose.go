@@ -18,7 +18,8 @@ import (
 // cleared, but for the pure ε of a composition of pure stages (the sum of
 // their ε) and the μ of Gaussian stages alone. The (ε, δ) view is the
 // composition's ε at the row's delta (at compositions·delta for approx
-// rows, as without extra_stages), or the pure ε.
+// rows and gaussian rows stated by ε and δ, as without extra_stages), or
+// the pure ε.
 func (b *Binding) composeExtra(r *Release, in *inputs, problems *rowError) bool {
 	column, text := b.name(FieldExtraStages), in.text[FieldExtraStages]
 	stages := r.stages
@@ -35,8 +36,16 @@ func (b *Binding) composeExtra(r *Release, in *inputs, problems *rowError) bool 
 	r.Curve, r.epsilonAt = comp, comp.EpsilonAt
 	r.pureParams, r.renyiParams = pureParams{}, renyiParams{}
 	r.mu, r.hasMu, r.sensitiv, r.sigma = 0, false, 0, 0
-	r.epsState, r.epsWhy, r.epsilon = 0, "", 0
-	if r.Mechanism != MechanismApprox { // approx reads the composed view at compositions·δ
+	// A row whose δ is per step (approx, a gaussian row stated by ε and δ)
+	// reads the composed view at compositions·δ, as reportPerStep set it,
+	// and where that reaches 1 stays vacuous, as without extra_stages (more
+	// stages certify no smaller ε); the others read it at delta (setPure
+	// may have cleared it).
+	perStep := r.Mechanism == MechanismApprox || r.Mechanism == MechanismGaussian && in.has(FieldEpsilon)
+	if !perStep || r.epsState != -1 {
+		r.epsState, r.epsWhy, r.epsilon = 0, "", 0
+	}
+	if !perStep {
 		r.delta = in.num[FieldDelta]
 	}
 	if mu, ok := comp.Mu(); ok { // Gaussian stages alone: G_μ, (μ²/2)-zCDP
