@@ -103,7 +103,7 @@ func TestRandomizedResponseCompositionExact(t *testing.T) {
 			}
 		}
 	}
-	// The example of the brief: k = 100, ε = 1, two compositions.
+	// A motivating row: k = 100, ε = 1, two compositions.
 	p := mustStages(t, Stage{Mechanism: RandomizedResponse, Epsilon: 1, Categories: 100, Steps: 2})
 	if got, want := p.WorstAdvantage(), rrDeltaByEnumeration(1, 100, 2, 0); got < want || got > want+1e-14 {
 		t.Errorf("k = 100, ε = 1, c = 2: η = %.16g, enumeration %.16g", got, want)
