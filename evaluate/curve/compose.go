@@ -388,7 +388,11 @@ func (c *ComposedApprox) EpsilonAt(deltaTotal float64) float64 {
 			// kδ). LogDeltaAt's padding and its floor for dropped mass
 			// (composeDropLn) certify no δ that small, so the search alone
 			// finds no ε at δ = 0 for pure steps, nor at the row's own
-			// δ_total = k·δ when δ is tiny.
+			// δ_total = k·δ when δ is tiny. kε is an upper bound, so
+			// the product is rounded up, not to nearest.
+			if math.FMA(float64(c.k), c.eps, -top) > 0 {
+				top = math.Nextafter(top, math.Inf(1))
+			}
 			return top
 		}
 		return math.Inf(1)

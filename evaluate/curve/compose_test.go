@@ -476,7 +476,8 @@ func BenchmarkComposeApprox10k(b *testing.B) {
 // k steps of a pure ε-DP mechanism compose to exactly kε at δ = 0 (the
 // privacy loss never exceeds kε), which EpsilonAt(0) must return rather
 // than +Inf: LogDeltaAt never certifies a δ below its floor for dropped
-// mass, so the search alone finds no ε at δ = 0. Values, for each k and ε,
+// mass, so the search alone finds no ε at δ = 0 (kε rounded up: 1 + 2⁻⁵² for
+// k = 10, ε = 0.1, whose float64 is above 1/10). Values, for each k and ε,
 // that any δ > 0 needs no more than kε either.
 func TestComposedApproxPureAtDeltaZero(t *testing.T) {
 	for _, k := range []int{1, 2, 3, 10, 1000} {
@@ -485,7 +486,10 @@ func TestComposedApproxPureAtDeltaZero(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, want := c.EpsilonAt(0), float64(k)*eps; got != want {
+			// kε rounded up (math/big, exact product, directed rounding):
+			// an upper bound on ε must not be rounded to nearest below it.
+			want, _ := new(big.Float).SetPrec(53).SetMode(big.ToPositiveInf).Mul(big.NewFloat(float64(k)), big.NewFloat(eps)).Float64()
+			if got := c.EpsilonAt(0); got != want {
 				t.Errorf("k = %d, ε = %g: EpsilonAt(0) = %v, want kε = %v", k, eps, got, want)
 			}
 			if got := c.EpsilonAt(1e-9); !(got <= float64(k)*eps) {

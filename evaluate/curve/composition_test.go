@@ -62,13 +62,14 @@ func TestCompositionNeverLooserThanKOV(t *testing.T) {
 	}
 }
 
-// The two rows of the brief's issue: 15 Laplace(b = 5) queries at baseline
-// 0.1, whose advantage Kulynych et al. 2025 (App. G.1, Fig. 6) put at about
-// 0.1976 against 0.2020 for the (ε, 0) route; and two compositions of
-// 100-ary randomized response at ε = 1, where the (ε, 0) route gives
-// η = 0.462 and the exact composition 0.0332 (summed over the 100² output
-// pairs below).
-func TestCompositionBriefRows(t *testing.T) {
+// Two motivating rows: 15 Laplace(b = 5) queries at baseline 0.1, whose
+// advantage Kulynych et al. 2025 (App. G.1, Fig. 6) put at about 0.1976
+// against 0.2020 for the (ε, 0) route; and two compositions of 100-ary
+// randomized response at ε = 1, where the (ε, 0) route gives
+// η = (e − 1)/(e + 1) = tanh(1/2) ≈ 0.462 (Kairouz, Oh & Viswanath 2015,
+// Thm 3.3 at k = 2, x = 0: (e/(1 + e))²·(1 − e^{−2})) and the exact
+// composition 0.0332 (summed over the 100² output pairs below).
+func TestCompositionMotivatingRows(t *testing.T) {
 	lap := mustStages(t, pld.Stage{Mechanism: pld.Laplace, Epsilon: 0.2, Steps: 15})
 	if got := lap.Advantage(0.1); math.Abs(got-0.1976) > 1e-3 || got >= mustCompose(t, 0.2, 0, 15).Advantage(0.1) {
 		t.Errorf("15 Laplace queries: advantage at 0.1 = %.6f", got)
@@ -81,8 +82,8 @@ func TestCompositionBriefRows(t *testing.T) {
 	if got := rr.WorstAdvantage(); got < want || got > want+1e-14 {
 		t.Errorf("100-ary randomized response twice: η = %.16g, exact %.16g", got, want)
 	}
-	if old := mustCompose(t, 1, 0, 2).WorstAdvantage(); math.Abs(old-0.462) > 1e-3 {
-		t.Errorf("the (ε, 0) route gives %.4f, not the issue's 0.462", old)
+	if old, want := mustCompose(t, 1, 0, 2).WorstAdvantage(), math.Tanh(0.5); old < want || old > want+1e-12 {
+		t.Errorf("the (ε, 0) route gives %.16g, not tanh(1/2) = %.16g", old, want)
 	}
 }
 

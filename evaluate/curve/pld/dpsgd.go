@@ -130,7 +130,11 @@ func autoGridStep(stages []Stage, tailMass float64) (h, extent float64) {
 // composition is then exact), else ε/m for the ε of the stage with the
 // most steps, with m the smallest even number ≥ ε/h (so the step is at
 // most h, and the atoms are grid points of the grid of step 2h that
-// PLD.Errors compares with too).
+// PLD.Errors compares with too). An ε below h/8 is not anchored: its
+// step ε/2 would be more than 16 times finer than the other stages need
+// (at ε = 1e-6 beside a Gaussian stage, more grid points than
+// MaxGridPoints: no result at all), and placeAtom splits an atom off the
+// grid pessimistically anyway.
 func anchoredGridStep(stages []Stage, h float64) float64 {
 	var anchor float64
 	most, allDiscrete := 0, true
@@ -144,10 +148,10 @@ func anchoredGridStep(stages []Stage, h float64) float64 {
 		}
 	}
 	switch {
-	case anchor == 0:
-		return h
-	case allDiscrete:
+	case allDiscrete && anchor > 0:
 		return anchor
+	case !(anchor >= h/8):
+		return h
 	}
 	return anchor / (2 * math.Ceil(anchor/(2*h)))
 }

@@ -5,16 +5,6 @@ import (
 	"testing"
 )
 
-// mustStages builds the PLD of stages with the default options.
-func mustStages(t testing.TB, stages ...Stage) *PLD {
-	t.Helper()
-	p, err := NewDPSGD(stages, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // The composition of Laplace mechanisms with b = 5 (ε = 0.2 per query) of
 // Kulynych et al. 2025, App. G.1 (Fig. 6, middle pane: the advantage at
 // baseline 0.1 stays below 0.2 for 15 queries and exceeds it at 16). The
@@ -30,7 +20,7 @@ func TestLaplaceCompositionG1(t *testing.T) {
 		{1, 0.0221, 0.0952}, {5, 0.0983, 0}, {10, 0.1532, 0.2395}, {14, 0.1895, 0}, {15, 0.1976, 0.2947}, {16, 0.2065, 0},
 	}
 	for _, c := range cases {
-		p := mustStages(t, Stage{Mechanism: Laplace, Epsilon: 0.2, Steps: c.k})
+		p := mustDPSGD(t, Stage{Mechanism: Laplace, Epsilon: 0.2, Steps: c.k})
 		adv, worst := p.Advantage(0.1), p.WorstAdvantage()
 		if math.Abs(adv-c.adv) > 1e-3 || (c.worst > 0 && math.Abs(worst-c.worst) > 1e-3) {
 			t.Errorf("k = %d: advantage at 0.1 %.5f (figure %.4f), η %.5f (figure %.4f)", c.k, adv, c.adv, worst, c.worst)
@@ -44,7 +34,7 @@ func TestLaplaceCompositionG1(t *testing.T) {
 		}
 	}
 	// k = 1 against the closed forms, from above and within the error.
-	p := mustStages(t, Stage{Mechanism: Laplace, Epsilon: 0.2, Steps: 1})
+	p := mustDPSGD(t, Stage{Mechanism: Laplace, Epsilon: 0.2, Steps: 1})
 	e, _ := p.Errors()
 	for _, c := range []struct{ got, exact float64 }{
 		{p.Advantage(0.1), 0.1 * math.Expm1(0.2)}, {p.WorstAdvantage(), -math.Expm1(-0.1)},
@@ -89,7 +79,7 @@ func TestRandomizedResponseCompositionExact(t *testing.T) {
 	for _, eps := range []float64{0.3, 1, 2.5} {
 		for _, k := range []int{2, 3, 5} {
 			for _, c := range []int{1, 2, 4} {
-				p := mustStages(t, Stage{Mechanism: RandomizedResponse, Epsilon: eps, Categories: k, Steps: c})
+				p := mustDPSGD(t, Stage{Mechanism: RandomizedResponse, Epsilon: eps, Categories: k, Steps: c})
 				e, err := p.Errors()
 				if err != nil || e.Discretisation != 0 || e.Delta() > 1e-14 {
 					t.Errorf("ε = %g, k = %d, c = %d: error %+v, %v", eps, k, c, e, err)
@@ -103,8 +93,8 @@ func TestRandomizedResponseCompositionExact(t *testing.T) {
 			}
 		}
 	}
-	// The example of the brief: k = 100, ε = 1, two compositions.
-	p := mustStages(t, Stage{Mechanism: RandomizedResponse, Epsilon: 1, Categories: 100, Steps: 2})
+	// A motivating row: k = 100, ε = 1, two compositions.
+	p := mustDPSGD(t, Stage{Mechanism: RandomizedResponse, Epsilon: 1, Categories: 100, Steps: 2})
 	if got, want := p.WorstAdvantage(), rrDeltaByEnumeration(1, 100, 2, 0); got < want || got > want+1e-14 {
 		t.Errorf("k = 100, ε = 1, c = 2: η = %.16g, enumeration %.16g", got, want)
 	}
@@ -116,7 +106,7 @@ func TestRandomizedResponseCompositionExact(t *testing.T) {
 // e^{x}·e^{lε})₊/(1 + e^ε)^c), here checked at x = 0 and x = ε for c = 3.
 func TestEpsilonDeltaComposition(t *testing.T) {
 	const eps, delta, c = 0.7, 1e-4, 3
-	p := mustStages(t, Stage{Mechanism: EpsilonDelta, Epsilon: eps, Delta: delta, Steps: c})
+	p := mustDPSGD(t, Stage{Mechanism: EpsilonDelta, Epsilon: eps, Delta: delta, Steps: c})
 	binom := []float64{1, 3, 3, 1}
 	for _, x := range []float64{0, eps} {
 		var s float64
@@ -136,8 +126,8 @@ func TestMixedStages(t *testing.T) {
 	lap := Stage{Mechanism: Laplace, Epsilon: 0.2, Steps: 10}
 	gauss := sg(2, 1, 3)
 	rr := Stage{Mechanism: RandomizedResponse, Epsilon: 0.5, Categories: 4, Steps: 2}
-	ab, ba := mustStages(t, lap, gauss, rr), mustStages(t, rr, gauss, lap)
-	one := mustStages(t, lap)
+	ab, ba := mustDPSGD(t, lap, gauss, rr), mustDPSGD(t, rr, gauss, lap)
+	one := mustDPSGD(t, lap)
 	for _, x := range []float64{0, 0.5, 1, 2} {
 		if d1, d2 := ab.Delta(x), ba.Delta(x); math.Abs(d1-d2) > 1e-4*d1+1e-12 {
 			t.Errorf("δ(%g): %g in one order, %g in the other", x, d1, d2)
@@ -158,6 +148,22 @@ func TestInvalidOtherStages(t *testing.T) {
 	} {
 		if _, err := NewDPSGD([]Stage{st}, Options{}); err == nil {
 			t.Errorf("%+v: no error", st)
+		}
+	}
+}
+
+// A Laplace stage of tiny ε beside a Gaussian stage: anchoring the grid on
+// ε (step ε/2) would need more grid points than MaxGridPoints, so such an
+// ε is not anchored and the composition has a result. It lies between the
+// Gaussian stage alone (Balle & Wang 2018, Thm 8: gdpDelta) and the
+// Gaussian stage at ε − 100·ε_L (the Laplace stages are 100·ε_L-DP, basic
+// composition), plus the accountant's error.
+func TestTinyLaplaceBesideGaussian(t *testing.T) {
+	for _, e := range []float64{1e-6, 1e-9} {
+		p := mustDPSGD(t, Stage{Mechanism: Laplace, Epsilon: e, Steps: 100}, Stage{NoiseMultiplier: 1, SampleRate: 1, Steps: 1})
+		got, lo, hi := p.Delta(1), gdpDelta(1, 1), gdpDelta(1, 1-100*e)+mustErrors(t, p).Delta()
+		if !(got >= lo && got <= hi) {
+			t.Errorf("ε_L = %g: δ(1) = %.12g, want in [%.12g, %.12g]", e, got, lo, hi)
 		}
 	}
 }
