@@ -120,14 +120,14 @@ func largestStep(total, stepDelta, delta float64, c int) (float64, bool) {
 	k := float64(c)
 	lt := numeric.LogPos(delta)
 	ok := func(e float64) bool {
-		if k*e <= total && delta >= k*stepDelta {
+		if math.FMA(k, e, -total) <= 0 && delta >= k*stepDelta { // k·e ≤ total exactly, not after rounding
 			return true
 		}
 		ca, err := curve.NewComposedApprox(e, stepDelta, c)
 		return err == nil && ca.LogDeltaAt(total) <= lt
 	}
 	lo := total / k
-	for lo > 0 && lo*k > total {
+	for lo > 0 && math.FMA(lo, k, -total) > 0 {
 		lo = math.Nextafter(lo, 0)
 	}
 	if !ok(lo) {
