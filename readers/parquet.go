@@ -183,31 +183,14 @@ func (t *parquetTable) NumRows() int64 { return t.footer.numRows }
 func (t *parquetTable) Columns() []table.Column { return t.cols }
 
 // Next returns the next row. Errors end the stream (they come from a
-// damaged file): the next call returns io.EOF.
-func (t *parquetTable) Next() (row table.Row, err error) {
-	if err := t.readable(); err != nil {
+// damaged file): the next call returns io.EOF. It is NextRows of one row.
+func (t *parquetTable) Next() (table.Row, error) {
+	var one [1]table.Row
+	rows, err := t.NextRows(one[:0], 1)
+	if len(rows) == 0 {
 		return table.Row{}, err
 	}
-	if t.sel != nil {
-		return table.Row{}, fileError(t.name, errors.New("rows read after SelectColumns"))
-	}
-	defer t.settle(&err)
-	if err := t.advance(); err != nil {
-		return table.Row{}, err
-	}
-	cells := make([]table.Cell, len(t.getters))
-	for j, g := range t.getters {
-		if g == nil {
-			continue // null on every row of the batch
-		}
-		cells[j] = g(t.i)
-		if t.cellErr != nil {
-			return table.Row{}, t.fail(j, t.cellErr)
-		}
-	}
-	t.i++
-	t.rows++
-	return table.Row{Pos: table.Position{File: t.name, Row: int(t.rows) + 1, Column: -1}, Cells: cells}, nil
+	return rows[0], nil
 }
 
 // readable returns the error that ends the stream, if it ended or the

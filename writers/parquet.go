@@ -400,9 +400,12 @@ func (w *parquetWriter) flush() error {
 // for the type: the writer then neither grows a builder's buffers nor
 // allocates new ones for the row groups of a column that stays empty.
 func (w *parquetWriter) nullArray(dt arrow.DataType, n int) arrow.Array {
+	// The fingerprint of an extension type is that of its storage type:
+	// two extension types over one storage share a key, so the kept
+	// array's type is checked too.
 	key := dt.Fingerprint()
 	kept := w.nulls[key]
-	if kept == nil || kept.Len() < n {
+	if kept == nil || kept.Len() < n || !arrow.TypeEqual(kept.DataType(), dt) {
 		if kept != nil {
 			kept.Release()
 		}

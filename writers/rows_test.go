@@ -3,6 +3,8 @@ package writers
 import (
 	"bytes"
 	"encoding/csv"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"os"
 	"path/filepath"
 	"testing"
@@ -174,5 +176,34 @@ func TestDelimitedLikeEncodingCSV(t *testing.T) {
 		if !bytes.Equal(got, want.Bytes()) {
 			t.Errorf("separator %q:\n got %q\nwant %q", sep, got, want.Bytes())
 		}
+	}
+}
+
+// TestParquetWriteRowsExtensionNulls checks that two columns of
+// different extension types over one storage type (JSON and an opaque
+// type, both over strings), empty on a whole row group, are each written
+// with their own type: Arrow's type fingerprint of an extension type is
+// that of its storage, so a kept array of nulls found by it alone would
+// be of the other column's type.
+func TestParquetWriteRowsExtensionNulls(t *testing.T) {
+	json, err := extensions.NewJSONType(arrow.BinaryTypes.String)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opaque := extensions.NewOpaqueType(arrow.BinaryTypes.String, "geo.point", "riskbatch")
+	cols := []table.Column{
+		{Name: "j", Kind: table.Text, Source: json},
+		{Name: "o", Kind: table.Text, Source: opaque},
+	}
+	rows := [][]table.Cell{{table.TextCell(`{"a":1}`), table.TextCell("x")}, {}, {}, {}, {}}
+	for i := 1; i < len(rows); i++ {
+		rows[i] = make([]table.Cell, 2)
+	}
+	byRow, byRun, a, b := writeBoth(t, t.TempDir(), cols, rows, 2, parquetRowGroupBytes, 5)
+	if !bytes.Equal(a, b) {
+		t.Errorf("WriteRows wrote %d bytes unlike Write's %d", len(b), len(a))
+	}
+	if byRow.rows != 5 || byRun.rows != 5 {
+		t.Errorf("rows written: %d by Write, %d by WriteRows, want 5", byRow.rows, byRun.rows)
 	}
 }

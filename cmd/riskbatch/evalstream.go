@@ -495,7 +495,7 @@ func (lay *evalLayout) evaluate(b *batch, flat slab, k, workers int) {
 			lay.PlaceSource(b.source, out)
 			out[lay.Inputs()] = table.TextCell(string(evaluate.StatusOK))
 			b.status[i] = evaluate.StatusOK
-		case lay.passThrough && b.errs[i] == nil && b.tailsEmpty:
+		case lay.passThrough && b.errs[i] == nil && flat.tailsEmpty:
 			lay.PlaceInputs(b.tableNo, b.source, row.Cells, out)
 			out[lay.Inputs()] = table.TextCell(string(evaluate.StatusOK))
 			b.status[i] = evaluate.StatusOK

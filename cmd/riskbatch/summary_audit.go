@@ -1,7 +1,6 @@
 package main
 
 import (
-	"sort"
 	"strconv"
 
 	"github.com/riskbatch/riskbatch/evaluate"
@@ -52,12 +51,16 @@ func newAuditSummary(lay *layout.Layout, ev *evaluate.Evaluator) auditSummary {
 }
 
 // add records a written row if it is an audit row with a certified bound
-// (the caller holds the summary's lock).
+// (the caller holds the summary's lock). Rows come in output order (seq
+// increasing), so the first topAudits are kept as they come.
 func (a *auditSummary) add(seq int, cells []table.Cell, label string) {
 	if a.method < 0 || a.epsLB < 0 || cells[a.method].IsEmpty() || cells[a.epsLB].Kind != table.Number {
 		return
 	}
 	a.count++
+	if len(a.rows) >= topAudits {
+		return
+	}
 	r := audited{seq: seq, label: label, method: cells[a.method].String(), lb: strconv.FormatFloat(cells[a.epsLB].Num, 'g', -1, 64)}
 	if a.claim >= 0 && !cells[a.claim].IsEmpty() {
 		r.claim = cells[a.claim].String()
@@ -69,10 +72,6 @@ func (a *auditSummary) add(seq int, cells []table.Cell, label string) {
 		}
 	}
 	a.rows = append(a.rows, r)
-	sort.SliceStable(a.rows, func(i, j int) bool { return a.rows[i].seq < a.rows[j].seq })
-	if len(a.rows) > topAudits {
-		a.rows = a.rows[:topAudits]
-	}
 }
 
 // lines is the audit table of the Summary sheet: none without audit rows.
