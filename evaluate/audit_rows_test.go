@@ -77,7 +77,7 @@ func TestAuditRowsClosedForm(t *testing.T) {
 		want := math.Log(x / (1 - x))
 		lowerNear(t, "audit_eps_lb "+strconv.Itoa(tc.r), auditNumber(t, row, "audit_eps_lb"), want, 3e-9)
 	}
-	// The brief's example: 100 of 100 at 95% is ε ≥ 3.4930.
+	// A worked example: 100 of 100 canaries right at 95% is ε ≥ 3.4930 (the closed form logit(0.05^{1/100}) checked above).
 	got := auditNumber(t, map[string]string{"audit": "membership", "canaries": "100", "guesses": "100", "correct": "100"}, "audit_eps_lb")
 	if math.Abs(got-3.4930) > 5e-5 {
 		t.Errorf("100/100 at 95%%: audit_eps_lb = %v, want 3.4930", got)

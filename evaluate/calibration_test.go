@@ -49,7 +49,7 @@ func TestCalibrationPerStep(t *testing.T) {
 			t.Errorf("%v: σ = %.17g is not the smallest (%s %.17g)", row, sigma.Num, col, a)
 		}
 	}
-	// The example: a gdp row of μ = 0.5 per step over 4 steps,
+	// A motivating example: a gdp row of μ = 0.5 per step over 4 steps,
 	// target 0.2 in the worst case: the total μ is 2Φ⁻¹(0.6) = 0.50669,
 	// and the per-step μ half of it, 0.25335.
 	if got := number(t, map[string]string{"mu": "0.5", "target_advantage": "0.2", "compositions": "4"}, "fdp_mu_for_target"); math.Abs(got-0.2533471031357997) > 1e-12 {

@@ -96,7 +96,7 @@ func TestPMPEpsForTargetMeetsTarget(t *testing.T) {
 	}
 }
 
-// The example: an (ε, δ) row with δ = 0.01 and target_advantage 0.05
+// A motivating example: an (ε, δ) row with δ = 0.01 and target_advantage 0.05
 // had pmp_eps_for_target logit(0.525) = 0.10008 (pure DP), whose δ-form
 // success (e^ε + δ)/(1 + e^ε) is 0.52998, above 0.525; the δ form gives
 // ln((1 + 0.05 − 0.02)/(1 − 0.05)) = ln(1.03/0.95) = 0.080850. A target below

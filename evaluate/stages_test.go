@@ -134,7 +134,7 @@ func TestComposedRowsTighter(t *testing.T) {
 			t.Errorf("%v: fdp_composition_error %g", c.row, e)
 		}
 	}
-	// The two rows: 0.2020 → 0.1976 (Kulynych et al. 2025, App. G.1)
+	// Two motivating rows: 0.2020 → 0.1976 (Kulynych et al. 2025, App. G.1)
 	// and η 0.462 → 0.0332.
 	_, _, out := evalRow(t, compositionRows[0].row)
 	if v := out["fdp_advantage"].Num; math.Abs(v-0.1976) > 1e-3 {

@@ -191,7 +191,7 @@ func bruteTradeOff(p, q []*big.Float, loss []float64, alpha float64) float64 {
 	return math.Max(v, 0)
 }
 
-// An independent route (the brief's brute-force check): for k ≤ 6 the
+// An independent route (a brute-force check): for k ≤ 6 the
 // curve, the profile δ(x) = Σ (P − e^x Q)_+ (each term formed as
 // P·(1 − e^{x − loss})) and the inverse ε(δ) must agree with direct
 // enumeration of the dominating pair's 4^k outcomes, with the composed
