@@ -43,7 +43,7 @@ type datasetGroups struct {
 	// their file).
 	several bool
 	// fieldAt is the output column of each input field the output has.
-	fieldAt map[evaluate.Field]int
+	fieldAt inputColumns
 	// totals are the groups by dataset, order the same in order of first
 	// appearance; in a sorted run only open is, and closed holds the
 	// datasets whose total was written.
@@ -90,19 +90,12 @@ func planGroups(cfg evalConfig, ev *evaluate.Evaluator, lay *evalLayout, tables 
 	if !has {
 		return nil, nil
 	}
-	g := &datasetGroups{ev: ev, lay: lay.Layout, sorted: cfg.sortedGroups, several: len(tables) > 1, fieldAt: map[evaluate.Field]int{},
+	g := &datasetGroups{ev: ev, lay: lay.Layout, sorted: cfg.sortedGroups, several: len(tables) > 1, fieldAt: newInputColumns(lay.Layout, ev),
 		totals: map[string]*groupTotal{}, closed: map[string]bool{}}
 	for _, t := range tables {
 		g.statusAt = append(g.statusAt, slices.IndexFunc(t.Columns(), func(c table.Column) bool {
 			return evaluate.CanonicalName(c.Name) == "status"
 		}))
-	}
-	for j, c := range lay.Header()[:lay.Inputs()] {
-		if f, ok := ev.Vocabulary().Lookup(c.Name); ok {
-			if _, dup := g.fieldAt[f]; !dup {
-				g.fieldAt[f] = j
-			}
-		}
 	}
 	if g.sorted {
 		return g, nil

@@ -3,12 +3,52 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/layout"
 	"github.com/riskbatch/riskbatch/table"
 )
+
+// inputColumns is, for each input field an output has a column of, the
+// index of its first such column in the output row (a field whose tables
+// name it by different headers has one column per header: the first
+// stands for it).
+type inputColumns map[evaluate.Field]int
+
+// newInputColumns finds the input fields' columns of an output laid out
+// as lay.
+func newInputColumns(lay *layout.Layout, ev *evaluate.Evaluator) inputColumns {
+	at := inputColumns{}
+	for j, c := range lay.Header()[:lay.Inputs()] {
+		if f, ok := ev.Vocabulary().Lookup(c.Name); ok {
+			if _, dup := at[f]; !dup {
+				at[f] = j
+			}
+		}
+	}
+	return at
+}
+
+// of returns the output index of field f's column, or -1 where the output
+// has none.
+func (at inputColumns) of(f evaluate.Field) int {
+	if j, ok := at[f]; ok {
+		return j
+	}
+	return -1
+}
+
+// outputColumn returns the index in the output row of the computed column
+// named name, or -1 where it is not among the output's (--columns).
+func outputColumn(lay *layout.Layout, name string) int {
+	i := slices.IndexFunc(lay.Header()[lay.Inputs():], func(c table.Column) bool { return c.Name == name })
+	if i < 0 {
+		return -1
+	}
+	return lay.Inputs() + i
+}
 
 // unknownColumn is a header riskbatch does not know: its column passes
 // through unchanged and no bound reads it.

@@ -65,20 +65,13 @@ func (h *riskHeap) Pop() any {
 // newSummary prepares the summary of an output laid out as lay; sheet binds
 // the same header and draws the charts' curves.
 func newSummary(lay *layout.Layout, ev *evaluate.Evaluator, sheet *evaluate.SheetBinding) *summary {
-	s := &summary{counts: statusCounts{}, keep: topReleases, label: -1, worst: -1, success: -1, statusAt: lay.Inputs(), sheet: sheet, audits: newAuditSummary(lay, ev)}
-	for i, c := range lay.Header() {
-		switch {
-		case i < lay.Inputs():
-			if f, ok := ev.Vocabulary().Lookup(c.Name); ok && f == evaluate.FieldID && s.label < 0 {
-				s.label = i
-			}
-		case c.Name == "fdp_worst_advantage":
-			s.worst = i
-		case c.Name == "fdp_success":
-			s.success = i
-		}
+	in := newInputColumns(lay, ev)
+	return &summary{counts: statusCounts{}, keep: topReleases, statusAt: lay.Inputs(), sheet: sheet,
+		label:   in.of(evaluate.FieldID),
+		worst:   outputColumn(lay, "fdp_worst_advantage"),
+		success: outputColumn(lay, "fdp_success"),
+		audits:  newAuditSummary(lay, in),
 	}
-	return s
 }
 
 // add records one written row.

@@ -29,25 +29,14 @@ type audited struct {
 }
 
 // newAuditSummary finds the columns of the audit table in an output laid
-// out as lay.
-func newAuditSummary(lay *layout.Layout, ev *evaluate.Evaluator) auditSummary {
-	a := auditSummary{method: -1, claim: -1, epsLB: -1, refuted: -1}
-	for i, c := range lay.Header() {
-		switch {
-		case i < lay.Inputs():
-			switch f, ok := ev.Vocabulary().Lookup(c.Name); {
-			case ok && f == evaluate.FieldAudit && a.method < 0:
-				a.method = i
-			case ok && f == evaluate.FieldEpsilon && a.claim < 0:
-				a.claim = i
-			}
-		case c.Name == "audit_eps_lb":
-			a.epsLB = i
-		case c.Name == "audit_claim_refuted":
-			a.refuted = i
-		}
+// out as lay, whose input columns are in.
+func newAuditSummary(lay *layout.Layout, in inputColumns) auditSummary {
+	return auditSummary{
+		method:  in.of(evaluate.FieldAudit),
+		claim:   in.of(evaluate.FieldEpsilon),
+		epsLB:   outputColumn(lay, "audit_eps_lb"),
+		refuted: outputColumn(lay, "audit_claim_refuted"),
 	}
-	return a
 }
 
 // add records a written row if it is an audit row with a certified bound
