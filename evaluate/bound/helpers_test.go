@@ -13,3 +13,17 @@ func unwrap[T any](t *testing.T) func(T, error) T {
 		return v
 	}
 }
+
+// grid returns a rows × cols matrix whose cell (i, j) is cell(i, j), filled
+// row by row (so that a cell drawing from a random source draws in that
+// order).
+func grid(rows, cols int, cell func(i, j int) float64) [][]float64 {
+	g := make([][]float64, rows)
+	for i := range g {
+		g[i] = make([]float64, cols)
+		for j := range g[i] {
+			g[i][j] = cell(i, j)
+		}
+	}
+	return g
+}

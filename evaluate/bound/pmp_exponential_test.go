@@ -75,14 +75,7 @@ func bruteExpPMP(loss [][]float64, beta float64) (pmp, epsX float64) {
 // lowyToyLoss is the toy of Lowy et al. 2024: X = {0,1,2,3}, W = {0,1,2,3},
 // ℓ(w, D) = ½ Σ_{x∈D} |w − x|, so loss[w][i] = |w − x_i|/2.
 func lowyToyLoss() [][]float64 {
-	loss := make([][]float64, 4)
-	for w := range loss {
-		loss[w] = make([]float64, 4)
-		for i := range loss[w] {
-			loss[w][i] = math.Abs(float64(w-i)) / 2
-		}
-	}
-	return loss
+	return grid(4, 4, func(w, i int) float64 { return math.Abs(float64(w-i)) / 2 })
 }
 
 // Exact Prop. 9 of Lowy et al. 2024 (with the absolute value) on a toy
@@ -151,13 +144,9 @@ func TestPMPExponentialBruteForce(t *testing.T) {
 	for trial := range 16 {
 		n2 := 2 * (1 + trial%4)
 		m := 1 + trial%5
-		loss := make([][]float64, m)
+		loss := grid(m, n2, func(int, int) float64 { return rng.Float64() * 2 })
 		spread := 0.0
 		for w := range loss {
-			loss[w] = make([]float64, n2)
-			for i := range loss[w] {
-				loss[w][i] = rng.Float64() * 2
-			}
 			for i := range loss[w] {
 				for j := range loss[w] {
 					spread = math.Max(spread, math.Abs(loss[w][i]-loss[w][j]))
@@ -185,13 +174,7 @@ func TestPMPExponentialBruteForce(t *testing.T) {
 		}
 		// Permute records.
 		perm := rng.Perm(n2)
-		pl := make([][]float64, m)
-		for w := range pl {
-			pl[w] = make([]float64, n2)
-			for i, p := range perm {
-				pl[w][i] = loss[w][p]
-			}
-		}
+		pl := grid(m, n2, func(w, i int) float64 { return loss[w][perm[i]] })
 		if r3, _ := PMPExponential(pl, eps, sens); !lowyClose(r3.Epsilon, res.Epsilon, 1e-12) {
 			t.Errorf("trial %d: permutation: %g vs %g", trial, r3.Epsilon, res.Epsilon)
 		}

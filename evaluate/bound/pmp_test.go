@@ -353,13 +353,7 @@ func TestPMPGaussianBruteForce(t *testing.T) {
 	for trial := range 12 {
 		n2 := 2 * (1 + trial%3)
 		d := 1 + trial%3
-		f := make([][]float64, n2)
-		for i := range f {
-			f[i] = make([]float64, d)
-			for k := range f[i] {
-				f[i][k] = rng.NormFloat64()
-			}
-		}
+		f := grid(n2, d, func(int, int) float64 { return rng.NormFloat64() })
 		sigma := 0.3 + rng.Float64()
 		delta := []float64{1e-2, 1e-4, 0.2}[trial%3]
 		b, err := PMPGaussian(f, sigma, delta)
@@ -386,13 +380,7 @@ func TestPMPGaussianBruteForce(t *testing.T) {
 func TestPMPGaussianProperties(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
 	const n2, d = 60, 3
-	f := make([][]float64, n2)
-	for i := range f {
-		f[i] = make([]float64, d)
-		for k := range f[i] {
-			f[i][k] = rng.NormFloat64() / (n2 / 2)
-		}
-	}
+	f := grid(n2, d, func(int, int) float64 { return rng.NormFloat64() / (n2 / 2) })
 	f[5][0] += 0.5 // an outlier
 	base, err := PMPGaussian(f, 0.05, 1e-3)
 	if err != nil {
@@ -608,13 +596,7 @@ func TestPMPGaussianMatchesPerRecord(t *testing.T) {
 
 func BenchmarkPMPGaussian2000(b *testing.B) {
 	rng := rand.New(rand.NewSource(1))
-	f := make([][]float64, 2000)
-	for i := range f {
-		f[i] = make([]float64, 10)
-		for k := range f[i] {
-			f[i][k] = rng.NormFloat64() / 1000
-		}
-	}
+	f := grid(2000, 10, func(int, int) float64 { return rng.NormFloat64() / 1000 })
 	for b.Loop() {
 		if _, err := PMPGaussian(f, 0.005, 1e-5); err != nil {
 			b.Fatal(err)
