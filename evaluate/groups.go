@@ -1,12 +1,12 @@
 package evaluate
 
 import (
-	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -309,7 +309,8 @@ type InputCell struct {
 
 // synthetic is the total as one input row, the composition written as a
 // row: a gdp row of μ = √(Σ_i n_i/σ_i²) when every stage is a plain
-// Gaussian (exact, Dong, Roth & Su 2022, Cor. 3.3); else a row whose own
+// Gaussian (exact, Dong, Roth & Su 2022, Cor. 3.3; every operation rounded
+// up, as μ bounds the risk from above); else a row whose own
 // mechanism is one of the stages (its host, see hostStage) and whose
 // extra_stages are the others, composed by curve.Compose. The agreed
 // attack fields follow. ok is false when no stage can be the row's own
@@ -325,10 +326,10 @@ func (t *Total) synthetic() (row []InputCell, ok bool) {
 	if plain {
 		var sum float64
 		for _, s := range t.stages {
-			sum += float64(s.Steps) / (s.NoiseMultiplier * s.NoiseMultiplier)
+			sum = numeric.AddUp(sum, numeric.DivUp(numeric.DivUp(float64(s.Steps), s.NoiseMultiplier), s.NoiseMultiplier))
 		}
 		text(FieldMechanism, string(MechanismGDP))
-		num(FieldMu, math.Sqrt(sum))
+		num(FieldMu, numeric.SqrtUp(sum))
 	} else {
 		h := hostStage(t.stages)
 		if h < 0 {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/priors"
 )
 
@@ -196,15 +197,16 @@ func (b *Binding) composedExactly(r *Release, one curve.Curve, st pld.Stage, pro
 }
 
 // setPure records a pure ε-DP guarantee (c-fold: cε, exact for the ε of
-// pure DP). A row that also gives δ > 0 reads the curve's own (ε, δ)
+// pure DP, the product rounded up). A row that also gives δ > 0 reads the curve's own (ε, δ)
 // profile at that δ, which is smaller.
 func (r *Release) setPure(eps, c float64) {
-	r.pureEps, r.hasPure = c*eps, true
+	total := numeric.MulUp(c, eps) // an upper bound: rounded up, not to nearest
+	r.pureEps, r.hasPure = total, true
 	if p, ok := r.Curve.(interface{ EpsilonAt(float64) float64 }); ok && r.delta > 0 {
 		r.epsilonAt = p.EpsilonAt
 		return
 	}
-	r.epsilon, r.delta, r.epsState = c*eps, 0, 1
+	r.epsilon, r.delta, r.epsState = total, 0, 1
 }
 
 // resolveApprox reads an (ε, δ) row of c compositions: the optimal
