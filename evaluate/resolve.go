@@ -243,10 +243,16 @@ func (b *Binding) resolveApprox(r *Release, eps, c float64, problems *rowError) 
 
 // reportPerStep sets the δ at which a row whose δ is per step (approx, a
 // gaussian row stated by ε and δ) reports the ε of its c compositions:
-// δ_total = c·δ, what basic composition would claim. false when c·δ
-// reaches 1, where the guarantee is vacuous (and the row says so).
+// δ_total = c·δ, what basic composition would claim, rounded to nearest,
+// or up where nearest fell below what curve.BasicComposes certifies cε at
+// (the row's own δ_total must not lose the basic guarantee to rounding).
+// false when c·δ reaches 1, where the guarantee is vacuous (and the row
+// says so).
 func (r *Release) reportPerStep(c float64) bool {
 	dt := c * r.delta
+	if !curve.BasicComposes(r.compositions, r.delta, dt) { // only for δ below about 1e-16
+		dt = numeric.MulUp(c, r.delta)
+	}
 	r.delta = math.Min(dt, 1)
 	if dt >= 1 {
 		r.epsState, r.epsWhy = -1, "compositions·delta reaches 1: the composed (ε, δ) guarantee is vacuous"

@@ -85,3 +85,16 @@ func TestTotalGaussianMuRoundsUp(t *testing.T) {
 	}
 	t.Errorf("the total row %v has no mu", row)
 }
+
+// An approx row of three (0.5, 1e-17) steps reports its ε at its own
+// δ_total = 3·δ. Rounded to nearest, 3·1e-17 falls below 1 − (1 − δ)³, at
+// which no ε holds (curve.TestBasicCompositionExact); the row's δ_total is
+// rounded up instead, so its eps_at_delta stays 3·0.5 = 1.5 (basic
+// composition), not empty.
+func TestPerStepDeltaKeepsBasicComposition(t *testing.T) {
+	st, msg, out := evalRow(t, map[string]string{"mechanism": "approx", "epsilon": "0.5", "delta": "1e-17", "compositions": "3", "baseline": "0.1"})
+	if st != StatusOK {
+		t.Fatalf("status %s: %s", st, msg)
+	}
+	wantNumber(t, "eps_at_delta", out["eps_at_delta"], 1.5, "3·0.5 by basic composition")
+}
