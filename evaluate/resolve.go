@@ -336,6 +336,7 @@ func (b *Binding) resolveDPSGD(r *Release, in *inputs, problems *rowError) bool 
 	}
 	r.dpsgd = curve.DPSGD{NoiseMultiplier: in.num[FieldNoiseMultiplier], SampleRate: q, Steps: steps}
 	stages := curve.DPSGDStages(r.dpsgd, r.extraStages)
+	r.stages = stages // the row's releases (releaseStages), built once
 	r.extraRDP = b.stagesRDP(r.extraStages)
 	r.rdp, r.hasRDP = b.stagesRDP(stages), true
 	r.rdpWhy = noRDPWhy(r.extraStages)

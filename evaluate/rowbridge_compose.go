@@ -63,12 +63,12 @@ func (b *Binding) composeExtra(r *Release, in *inputs, problems *rowError) bool 
 
 // releaseStages returns the row's releases as stages for curve.Compose:
 // its own stage (ownStage), then its extra_stages; a dpsgd row's stages
-// (curve.DPSGDStages); nil for a mechanism without a privacy-loss
-// distribution (zcdp, rdp). Composing the stages of several rows
-// composes their releases.
+// (curve.DPSGDStages, which resolveDPSGD built for its accountants); nil
+// for a mechanism without a privacy-loss distribution (zcdp, rdp).
+// Composing the stages of several rows composes their releases.
 func (b *Binding) releaseStages(r *Release, in *inputs) []pld.Stage {
 	if r.Mechanism == MechanismDPSGD {
-		return curve.DPSGDStages(r.dpsgd, r.extraStages)
+		return r.stages
 	}
 	own, ok, none := b.ownStage(r, in)
 	switch {
