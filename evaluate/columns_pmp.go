@@ -113,14 +113,14 @@ func pmpEpsForTarget(r *Release) (float64, skip) {
 // a bisection over the floats of ε on the composed privacy profile,
 // δ_c(total) ≤ δ, or basic composition (c·ε ≤ total where δ ≥ c·δ_step),
 // whichever certifies it (ComposedApprox.EpsilonAt reads the row's own ε
-// the same two ways, so the row retyped with the result meets total).
+// the same two ways, curve.BasicComposes deciding δ ≥ c·δ_step exactly, so the row retyped with the result meets total).
 // Pure steps (laplace, rr, pure, exponential) take δ_step = 0: their own
 // compositions are no looser than (ε, 0)'s. false when no ε ≥ 0 does.
 func largestStep(total, stepDelta, delta float64, c int) (float64, bool) {
 	k := float64(c)
 	lt := numeric.LogPos(delta)
 	ok := func(e float64) bool {
-		if math.FMA(k, e, -total) <= 0 && delta >= k*stepDelta { // k·e ≤ total exactly, not after rounding
+		if math.FMA(k, e, -total) <= 0 && curve.BasicComposes(c, stepDelta, delta) { // k·e ≤ total exactly, not after rounding
 			return true
 		}
 		ca, err := curve.NewComposedApprox(e, stepDelta, c)

@@ -236,6 +236,13 @@ func (e *Evaluator) Width() int { return 2 + len(e.outputs) }
 // Width() cells: dst[0] is the status, dst[1] the message, then one cell per
 // output column (a number, or empty: see Applies for when and why).
 func (b *Binding) Evaluate(cells []table.Cell, dst []table.Cell) Status {
+	status, _ := b.evaluateInto(cells, dst)
+	return status
+}
+
+// evaluateInto is Evaluate, returning also the row's release (nil for a
+// row rejected).
+func (b *Binding) evaluateInto(cells []table.Cell, dst []table.Cell) (Status, *Release) {
 	// Most rows have a few marks, so they live on the stack.
 	var buf [32]mark
 	status, r, problems, marks := b.evaluate(cells, dst, buf[:0])
@@ -248,7 +255,7 @@ func (b *Binding) Evaluate(cells []table.Cell, dst []table.Cell) Status {
 	default:
 		dst[1] = table.TextCell(b.message(marks, r))
 	}
-	return status
+	return status, r
 }
 
 // evaluate computes the output cells dst[2:] of one row and returns its

@@ -1,12 +1,12 @@
 package evaluate
 
 import (
-	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -87,12 +87,9 @@ func (b *Binding) Dataset(cells []table.Cell) string {
 // reader could not read whole (readErr), is a failed member. where names
 // the row in messages when it has no id ("row 12").
 func (b *Binding) Member(cells []table.Cell, readErr error, where string) Member {
-	m := Member{Dataset: b.Dataset(cells), name: where}
+	m := b.memberName(cells, where)
 	if m.Dataset == "" {
 		return m
-	}
-	if i := b.index[FieldID]; i >= 0 && i < len(cells) && !cells[i].IsEmpty() {
-		m.name = strings.TrimSpace(cells[i].String())
 	}
 	if readErr != nil {
 		m.failed = true
@@ -103,9 +100,46 @@ func (b *Binding) Member(cells []table.Cell, readErr error, where string) Member
 	if len(problems) == 0 {
 		r = b.resolve(&in, &problems)
 	}
+	b.memberOf(&m, &in, r)
+	return m
+}
+
+// EvaluateMember is Evaluate of a row the reader read whole, and its
+// Member from the same reading: the row is resolved once, not once for
+// each. It is for a run that composes each group as its rows are written
+// (rows sorted by dataset).
+func (b *Binding) EvaluateMember(cells []table.Cell, dst []table.Cell, where string) (Status, Member) {
+	status, r := b.evaluateInto(cells, dst)
+	m := b.memberName(cells, where)
+	if m.Dataset != "" {
+		var in inputs
+		if r != nil {
+			in, _ = b.readCells(cells) // the attack fields: a parse, not a resolution
+		}
+		b.memberOf(&m, &in, r)
+	}
+	return status, m
+}
+
+// memberName is the member of a row with its group and name and nothing
+// else yet.
+func (b *Binding) memberName(cells []table.Cell, where string) Member {
+	m := Member{Dataset: b.Dataset(cells), name: where}
+	if m.Dataset == "" {
+		return m
+	}
+	if i := b.index[FieldID]; i >= 0 && i < len(cells) && !cells[i].IsEmpty() {
+		m.name = strings.TrimSpace(cells[i].String())
+	}
+	return m
+}
+
+// memberOf fills m from the row's inputs in and its release r; a nil r (a
+// row rejected) fails it.
+func (b *Binding) memberOf(m *Member, in *inputs, r *Release) {
 	if r == nil {
 		m.failed = true
-		return m
+		return
 	}
 	for _, f := range agreedFields() {
 		if in.has(f) {
@@ -113,7 +147,6 @@ func (b *Binding) Member(cells []table.Cell, readErr error, where string) Member
 		}
 	}
 	m.stages, m.cannot = memberStages(r)
-	return m
 }
 
 // memberStages is a row's releases as stages (Release.Stages: its own
@@ -309,7 +342,8 @@ type InputCell struct {
 
 // synthetic is the total as one input row, the composition written as a
 // row: a gdp row of μ = √(Σ_i n_i/σ_i²) when every stage is a plain
-// Gaussian (exact, Dong, Roth & Su 2022, Cor. 3.3); else a row whose own
+// Gaussian (exact, Dong, Roth & Su 2022, Cor. 3.3; every operation rounded
+// up, as μ bounds the risk from above); else a row whose own
 // mechanism is one of the stages (its host, see hostStage) and whose
 // extra_stages are the others, composed by curve.Compose. The agreed
 // attack fields follow. ok is false when no stage can be the row's own
@@ -325,10 +359,10 @@ func (t *Total) synthetic() (row []InputCell, ok bool) {
 	if plain {
 		var sum float64
 		for _, s := range t.stages {
-			sum += float64(s.Steps) / (s.NoiseMultiplier * s.NoiseMultiplier)
+			sum = numeric.AddUp(sum, numeric.DivUp(numeric.DivUp(float64(s.Steps), s.NoiseMultiplier), s.NoiseMultiplier))
 		}
 		text(FieldMechanism, string(MechanismGDP))
-		num(FieldMu, math.Sqrt(sum))
+		num(FieldMu, numeric.SqrtUp(sum))
 	} else {
 		h := hostStage(t.stages)
 		if h < 0 {

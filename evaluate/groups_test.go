@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -203,6 +204,33 @@ func TestTotalMixture(t *testing.T) {
 	for _, name := range []string{"fdp_worst_advantage", "fdp_success", "fdp_advantage", "eps_at_delta"} {
 		if total[name] != want[name] {
 			t.Errorf("%s: total %v, the single mixture row %v; want the same", name, total[name], want[name])
+		}
+	}
+}
+
+// EvaluateMember gives, from one resolution, what Evaluate and Member give
+// from one each: the same status and cells, and the same member, for a
+// Gaussian row, a dpsgd row with extra_stages, a rejected row and a row in
+// no group.
+func TestEvaluateMemberSameAsBoth(t *testing.T) {
+	e := New()
+	for _, row := range []map[string]string{
+		{"id": "g", "dataset": "census", "mechanism": "gaussian", "sigma": "2", "delta": "1e-5", "baseline": "0.1"},
+		{"id": "d", "dataset": "census", "mechanism": "dpsgd", "noise_multiplier": "1.1", "sample_rate": "0.01",
+			"steps": "20", "extra_stages": "laplace(1)x1", "delta": "1e-5", "baseline": "0.1"},
+		{"id": "bad", "dataset": "census", "mechanism": "gaussian", "sigma": "-1"},
+		{"id": "alone", "mechanism": "pure", "epsilon": "1", "baseline": "0.1"},
+	} {
+		b, cells := bindRow(t, e, row)
+		want, got := make([]table.Cell, e.Width()), make([]table.Cell, e.Width())
+		st := b.Evaluate(cells, want)
+		m := b.Member(cells, nil, "row 2")
+		gotSt, gotM := b.EvaluateMember(cells, got, "row 2")
+		if gotSt != st || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: EvaluateMember status %s, Evaluate %s, or their cells differ", row["id"], gotSt, st)
+		}
+		if !reflect.DeepEqual(gotM, m) {
+			t.Errorf("%s: EvaluateMember's member %+v, Member's %+v", row["id"], gotM, m)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/priors"
 )
 
@@ -196,15 +197,16 @@ func (b *Binding) composedExactly(r *Release, one curve.Curve, st pld.Stage, pro
 }
 
 // setPure records a pure ε-DP guarantee (c-fold: cε, exact for the ε of
-// pure DP). A row that also gives δ > 0 reads the curve's own (ε, δ)
+// pure DP, the product rounded up). A row that also gives δ > 0 reads the curve's own (ε, δ)
 // profile at that δ, which is smaller.
 func (r *Release) setPure(eps, c float64) {
-	r.pureEps, r.hasPure = c*eps, true
+	total := numeric.MulUp(c, eps) // an upper bound: rounded up, not to nearest
+	r.pureEps, r.hasPure = total, true
 	if p, ok := r.Curve.(interface{ EpsilonAt(float64) float64 }); ok && r.delta > 0 {
 		r.epsilonAt = p.EpsilonAt
 		return
 	}
-	r.epsilon, r.delta, r.epsState = c*eps, 0, 1
+	r.epsilon, r.delta, r.epsState = total, 0, 1
 }
 
 // resolveApprox reads an (ε, δ) row of c compositions: the optimal
@@ -241,10 +243,16 @@ func (b *Binding) resolveApprox(r *Release, eps, c float64, problems *rowError) 
 
 // reportPerStep sets the δ at which a row whose δ is per step (approx, a
 // gaussian row stated by ε and δ) reports the ε of its c compositions:
-// δ_total = c·δ, what basic composition would claim. false when c·δ
-// reaches 1, where the guarantee is vacuous (and the row says so).
+// δ_total = c·δ, what basic composition would claim, rounded to nearest,
+// or up where nearest fell below what curve.BasicComposes certifies cε at
+// (the row's own δ_total must not lose the basic guarantee to rounding).
+// false when c·δ reaches 1, where the guarantee is vacuous (and the row
+// says so).
 func (r *Release) reportPerStep(c float64) bool {
 	dt := c * r.delta
+	if !curve.BasicComposes(r.compositions, r.delta, dt) { // only for δ below about 1e-16
+		dt = numeric.MulUp(c, r.delta)
+	}
 	r.delta = math.Min(dt, 1)
 	if dt >= 1 {
 		r.epsState, r.epsWhy = -1, "compositions·delta reaches 1: the composed (ε, δ) guarantee is vacuous"
@@ -328,6 +336,7 @@ func (b *Binding) resolveDPSGD(r *Release, in *inputs, problems *rowError) bool 
 	}
 	r.dpsgd = curve.DPSGD{NoiseMultiplier: in.num[FieldNoiseMultiplier], SampleRate: q, Steps: steps}
 	stages := curve.DPSGDStages(r.dpsgd, r.extraStages)
+	r.stages = stages // the row's releases (releaseStages), built once
 	r.extraRDP = b.stagesRDP(r.extraStages)
 	r.rdp, r.hasRDP = b.stagesRDP(stages), true
 	r.rdpWhy = noRDPWhy(r.extraStages)

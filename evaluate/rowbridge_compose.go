@@ -5,6 +5,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // The row side of composition: a row's own releases (its mechanism,
@@ -62,12 +63,12 @@ func (b *Binding) composeExtra(r *Release, in *inputs, problems *rowError) bool 
 
 // releaseStages returns the row's releases as stages for curve.Compose:
 // its own stage (ownStage), then its extra_stages; a dpsgd row's stages
-// (curve.DPSGDStages); nil for a mechanism without a privacy-loss
-// distribution (zcdp, rdp). Composing the stages of several rows
-// composes their releases.
+// (curve.DPSGDStages, which resolveDPSGD built for its accountants); nil
+// for a mechanism without a privacy-loss distribution (zcdp, rdp).
+// Composing the stages of several rows composes their releases.
 func (b *Binding) releaseStages(r *Release, in *inputs) []pld.Stage {
 	if r.Mechanism == MechanismDPSGD {
-		return curve.DPSGDStages(r.dpsgd, r.extraStages)
+		return r.stages
 	}
 	own, ok, none := b.ownStage(r, in)
 	switch {
@@ -132,13 +133,15 @@ func (b *Binding) ownStage(r *Release, in *inputs) (st pld.Stage, ok, none bool)
 
 // pureTotal returns Σ n_i·ε_i when every stage is pure ε-DP (Laplace,
 // randomized response, (ε, 0)): the composition is then pure (Σ n_i·ε_i)-DP.
+// Every product and sum is rounded up (numeric.MulUp, AddUp), so the total
+// is never below the exact one.
 func pureTotal(stages []pld.Stage) (float64, bool) {
 	var eps float64
 	for _, st := range stages {
 		switch {
 		case st.Mechanism == pld.Laplace || st.Mechanism == pld.RandomizedResponse,
 			st.Mechanism == pld.EpsilonDelta && st.Delta == 0:
-			eps += float64(st.Steps) * st.Epsilon
+			eps = numeric.AddUp(eps, numeric.MulUp(float64(st.Steps), st.Epsilon))
 		default:
 			return 0, false
 		}

@@ -236,6 +236,18 @@ func (lay *Layout) Row(tableNo int, source string, cells []table.Cell, readErr e
 	return lay.bindings[tableNo].Evaluate(cells, out[lay.inputs:])
 }
 
+// RowMember is Row, and the row's dataset-group member from the same
+// reading of the row (evaluate.Binding.EvaluateMember); where names the
+// row in a total's message when it has no id.
+func (lay *Layout) RowMember(tableNo int, source string, cells []table.Cell, readErr error, out []table.Cell, where string) (evaluate.Status, evaluate.Member) {
+	b := lay.bindings[tableNo]
+	if readErr != nil {
+		return lay.Row(tableNo, source, cells, readErr, out), b.Member(cells, readErr, where)
+	}
+	lay.PlaceInputs(tableNo, source, cells, out)
+	return b.EvaluateMember(cells, out[lay.inputs:], where)
+}
+
 // sameSource reports whether two columns' source types are the same: both
 // none, equal by their Fingerprint (an arrow.DataType's identity), or
 // equal comparable values.

@@ -38,6 +38,13 @@ type Options struct {
 	// Delimiter is the field delimiter of CSV and TSV files, one ASCII
 	// character; 0: chosen from the file (see Open).
 	Delimiter rune
+	// ColumnKinds makes the XLSX reader read each sheet once more before
+	// its first row, to give every column the kind all its non-empty
+	// cells share (see findKinds); without it an XLSX column's kind is
+	// Empty (unknown). For a writer that types its columns (Parquet); it
+	// costs a second pass over the sheet's XML. Other formats ignore it:
+	// CSV and TSV columns are Text, Parquet's are declared.
+	ColumnKinds bool
 	// BatchRows is the number of rows Parquet reads per record batch
 	// (0: a default of a few thousand).
 	BatchRows int

@@ -34,7 +34,8 @@ const (
 // rows above it are not read, and HeaderNote says so. Header names are the
 // cells' text (a number as its shortest decimal form) trimmed of
 // surrounding space; the header ends at its last non-empty cell. Column
-// kinds are Empty (unknown): a sheet does not declare them.
+// kinds are Empty (unknown): a sheet does not declare them; with
+// Options.ColumnKinds they are the kinds the cells share (see findKinds).
 //
 // Rows keep the row number the spreadsheet shows. Rows whose cells are all
 // empty (or only spaces) are not returned, since sheets often carry empty
@@ -224,7 +225,8 @@ func (t *xlsxSheet) File() string { return t.wb.name }
 // Sheet returns the sheet's name.
 func (t *xlsxSheet) Sheet() string { return t.name }
 
-// Columns returns the header's columns; their kinds are Empty (unknown).
+// Columns returns the header's columns; their kinds are Empty (unknown)
+// unless Options.ColumnKinds found them.
 func (t *xlsxSheet) Columns() []table.Column { return t.cols }
 
 // Next returns the next row that has a non-empty cell. An error of type
@@ -262,14 +264,7 @@ func (t *xlsxSheet) Next() (table.Row, error) {
 			// the caller can keep the row as an error row.
 			return table.Row{Pos: pos, Cells: cells}, t.cellError(row.num, row.errCol, row.err)
 		}
-		empty := true
-		for _, c := range row.cells {
-			if !c.IsEmpty() {
-				empty = false
-				break
-			}
-		}
-		if empty {
+		if allEmpty(row.cells) {
 			continue
 		}
 		for i := n; i < len(row.cells); i++ {

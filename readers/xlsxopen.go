@@ -156,6 +156,11 @@ func namedSheet(wb *workbook, opts Options, budget *partBudget) ([]*xlsxSheet, e
 	if t == nil {
 		return nil, &table.Error{Pos: table.Position{File: wb.name, Sheet: ref.name, Column: -1}, Err: errors.New("the sheet is empty: it has no header row")}
 	}
+	if opts.ColumnKinds {
+		if err := t.findKinds(); err != nil {
+			return nil, err
+		}
+	}
 	return []*xlsxSheet{t}, nil
 }
 
@@ -180,6 +185,11 @@ func acceptedSheets(wb *workbook, opts Options, budget *partBudget) ([]*xlsxShee
 		if opts.Accept != nil && !opts.Accept(header) {
 			seen = append(seen, fmt.Sprintf("%q (header: %s)", ref.name, clipList(header, 8)))
 			continue
+		}
+		if opts.ColumnKinds {
+			if err := t.findKinds(); err != nil {
+				return nil, err
+			}
 		}
 		out = append(out, t)
 	}

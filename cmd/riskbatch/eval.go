@@ -258,6 +258,11 @@ func openTables(cfg evalConfig, ev *evaluate.Evaluator, read *atomic.Int64) ([]r
 	known := func(name string) bool { _, ok := ev.Vocabulary().Lookup(name); return ok }
 	opts := readers.Options{Format: cfg.inputFormat, Sheet: cfg.sheet, Accept: ev.Vocabulary().Recognizes, Known: known, Limits: cfg.limits, BytesRead: read,
 		Encoding: cfg.text.encoding, Delimiter: cfg.text.delimiter}
+	// Parquet types its columns: a sheet's columns get the kinds of their
+	// cells (one more pass over each sheet), the other outputs type cells.
+	if f, err := writers.FormatOf(cfg.output, cfg.format); err == nil && f == writers.FormatParquet {
+		opts.ColumnKinds = true
+	}
 	if len(cfg.inputs) == 0 {
 		wb := samples.Workbook()
 		tables, err := readers.OpenReader(samples.WorkbookName, bytes.NewReader(wb), int64(len(wb)), opts)

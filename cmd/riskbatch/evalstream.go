@@ -499,6 +499,7 @@ func (lay *evalLayout) evaluate(b *batch, flat slab, k, workers int) {
 		i := rowAt(j, len(b.rows), k, workers)
 		row := b.rows[i]
 		out := flat.cells[i*width : (i+1)*width : (i+1)*width]
+		var member *evaluate.Member // a sorted run's member, read with the row
 		switch {
 		case b.placed: // the input side is in place; no row is an error
 			if !flat.tailsEmpty {
@@ -515,12 +516,17 @@ func (lay *evalLayout) evaluate(b *batch, flat slab, k, workers int) {
 			lay.Place(b.tableNo, b.source, row.Cells, out)
 			out[lay.Inputs()] = table.TextCell(string(evaluate.StatusOK))
 			b.status[i] = evaluate.StatusOK
+		case lay.groups != nil && lay.groups.sorted: // its member from the same resolution
+			var m evaluate.Member
+			b.status[i], m = lay.RowMember(b.tableNo, b.source, row.Cells, b.errs[i], out, rowName(row.Pos, lay.groups.several))
+			member = &m
+			b.tailsEmpty = false // an error row's message
 		default:
 			b.status[i] = lay.Row(b.tableNo, b.source, row.Cells, b.errs[i], out)
 			b.tailsEmpty = false // an error row's message
 		}
 		if lay.groups != nil {
-			lay.groups.mark(b, i, out, b.status[i])
+			lay.groups.mark(b, i, out, b.status[i], member)
 		}
 		b.out[i] = out
 	}

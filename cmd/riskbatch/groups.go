@@ -238,15 +238,20 @@ func (g *datasetGroups) evaluate(gt *groupTotal) {
 // mark is the groups' part of evaluating row i of a batch, whose output
 // row is out and status st: a row of a group gets the group's total
 // advantage (once the groups are known), or, in a sorted run, its member
-// is read for the writer to compose.
-func (g *datasetGroups) mark(b *batch, i int, out []table.Cell, st evaluate.Status) {
+// is kept for the writer to compose: m, read with the row's evaluation
+// (Layout.RowMember), or read here when m is nil (a row passed through).
+func (g *datasetGroups) mark(b *batch, i int, out []table.Cell, st evaluate.Status, m *evaluate.Member) {
 	bind := g.lay.Binding(b.tableNo)
 	cells := b.rows[i].Cells
 	if g.sorted {
 		if b.members == nil {
 			b.members = make([]evaluate.Member, len(b.rows))
 		}
-		b.members[i] = bind.Member(cells, b.errs[i], rowName(b.rows[i].Pos, g.several))
+		if m == nil {
+			b.members[i] = bind.Member(cells, b.errs[i], rowName(b.rows[i].Pos, g.several))
+		} else {
+			b.members[i] = *m
+		}
 		return
 	}
 	if st == evaluate.StatusError {

@@ -25,14 +25,7 @@ func TestParquetReadByDuckDB(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.parquet")
 	mustRun(t, exitRowErrors, "eval", sampleReleases(t, dir), "-o", out, "-q")
-	data := duck.run(t, `console.log(JSON.stringify(await read(process.argv[2])))`, out)
-	var got struct {
-		Types [][2]string
-		Rows  []map[string]any
-	}
-	if err := json.Unmarshal(data, &got); err != nil {
-		t.Fatalf("%v: %s", err, data)
-	}
+	got := duck.read(t, out)
 	header, rows := readAll(t, out)
 	if len(got.Rows) != len(rows) || len(got.Types) != len(header) {
 		t.Fatalf("DuckDB sees %d rows and %d columns, riskbatch wrote %d and %d", len(got.Rows), len(got.Types), len(rows), len(header))
@@ -114,10 +107,6 @@ func TestParquetPassThroughReadByDuckDB(t *testing.T) {
 	mustRun(t, exitOK, "eval", in, "-o", out, "-q", "--pass-through")
 	data := duck.run(t, `await con.run("SET TimeZone = 'UTC'")
 console.log(JSON.stringify({ in: await read(process.argv[2]), out: await read(process.argv[3]) }))`, in, out)
-	type duckTable struct {
-		Types [][2]string
-		Rows  []map[string]any
-	}
 	var got struct{ In, Out duckTable }
 	if err := json.Unmarshal(data, &got); err != nil {
 		t.Fatalf("%v: %s", err, data)
@@ -167,6 +156,24 @@ func newDuckDB(t *testing.T) duckDB {
 	t.Helper()
 	node, modules := testenv.DuckDB(t)
 	return duckDB{node, modules}
+}
+
+// duckTable is a Parquet file as DuckDB reads it (read in
+// duckDBPrelude): its columns' names and types, and its rows.
+type duckTable struct {
+	Types [][2]string
+	Rows  []map[string]any
+}
+
+// read returns the Parquet file path as DuckDB reads it.
+func (d duckDB) read(t *testing.T, path string) duckTable {
+	t.Helper()
+	data := d.run(t, `console.log(JSON.stringify(await read(process.argv[2])))`, path)
+	var got duckTable
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatalf("%v: %s", err, data)
+	}
+	return got
 }
 
 // run runs script after duckDBPrelude in node with args and returns what

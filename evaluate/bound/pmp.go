@@ -322,70 +322,20 @@ func PMPGaussianPerRecord(f [][]float64, sigma, delta float64) ([]float64, error
 	return out, nil
 }
 
-// PMPGaussianSigma returns the smallest noise standard deviation σ for
-// which the Gaussian mechanism with L2 sensitivity Δ is (ε, δ)-DP, by the
-// exact characterisation of the analytic Gaussian mechanism (Balle & Wang
-// 2018, Thm 8; Lowy et al. 2024, Lemma 10 and "Our Approach" step 1;
-// solved here for μ = Δ/σ by bisection, which also covers ε = 0):
-//
-//	σ = min{σ > 0 : δ_G(ε; Δ/σ) ≤ δ}
-//
-// found by bisection over float64 values of σ on the predicate
-// Gaussian{Mu: Δ/σ}.EpsilonAt(δ) ≤ ε, to adjacent floats; the larger
-// (conservative) end is returned, for which the predicate holds as
-// computed. ε = 0 is allowed (σ = Δ/(2Φ⁻¹((1 + δ)/2))). Assumptions:
-// ε ≥ 0 finite, δ ∈ (0, 1) (δ = 0 has no finite σ), Δ > 0 finite; errors
-// otherwise.
-func PMPGaussianSigma(eps, delta, sensitivity float64) (float64, error) {
-	switch {
-	case !(eps >= 0) || math.IsInf(eps, 1):
-		return math.NaN(), fmt.Errorf("pmp: ε must be finite and ≥ 0, got %g", eps)
-	case !(delta > 0 && delta < 1):
-		return math.NaN(), fmt.Errorf("pmp: δ must be in (0, 1) for a finite σ, got %g", delta)
-	case !(sensitivity > 0) || math.IsInf(sensitivity, 1):
-		return math.NaN(), fmt.Errorf("pmp: sensitivity must be finite and > 0, got %g", sensitivity)
-	}
-	ok := func(sigma float64) bool {
-		mu := sensitivity / sigma
-		if !(mu >= 0) || math.IsInf(mu, 1) {
-			return false
-		}
-		return curve.Gaussian{Mu: mu}.EpsilonAt(delta) <= eps
-	}
-	lo, hi := sensitivity, sensitivity
-	if ok(hi) {
-		for i := 0; i < 2200 && ok(lo); i++ {
-			lo /= 2
-			if lo == 0 {
-				return math.NaN(), errors.New("pmp: no σ bracket (noise underflows)")
-			}
-		}
-		if ok(lo) {
-			return math.NaN(), errors.New("pmp: no σ bracket")
-		}
-	} else {
-		for i := 0; i < 2200 && !ok(hi); i++ {
-			hi *= 2
-			if math.IsInf(hi, 1) {
-				return math.NaN(), errors.New("pmp: no finite σ meets (ε, δ)")
-			}
-		}
-		if !ok(hi) {
-			return math.NaN(), errors.New("pmp: no finite σ meets (ε, δ)")
-		}
-	}
-	return numeric.FirstTrue(ok, lo, hi), nil
-}
-
 // PMPGaussianFromDP runs the full three-step analysis of Lowy et al. 2024
-// ("Our Approach"; Lowy et al. 2024): σ from the DP target (ε, δ) and the
-// global L2 sensitivity Δ by PMPGaussianSigma (step 1), then the
-// Prop. 12 sum-form bound at that σ and the same δ by PMPGaussian
-// (steps 2–3). It returns σ and the bound; assumptions and errors are
-// those of both functions.
+// ("Our Approach"): σ from the DP target (ε, δ) and the global L2
+// sensitivity Δ by the analytic Gaussian calibration (step 1, Lemma 10:
+// Balle & Wang 2018, Thm 8; curve.GaussianSigma, which also covers ε = 0),
+// then the Prop. 12 sum-form bound at that σ and the same δ by PMPGaussian
+// (steps 2–3). It returns σ and the bound. The σ is the calibration
+// rounded down, never up: less noise means more risk, so the bound at it
+// is not below the bound at the exact σ. Assumptions: ε ≥ 0 finite,
+// δ ∈ (0, 1) (δ = 0 has no finite σ), Δ > 0 finite; errors otherwise, and
+// those of PMPGaussian.
 func PMPGaussianFromDP(f [][]float64, eps, delta, sensitivity float64) (float64, PMPGaussianBound, error) {
-	sigma, err := PMPGaussianSigma(eps, delta, sensitivity)
+	sigma, err := curve.GaussianSigma(curve.AnalyticCalibration, eps, delta, sensitivity)
 	if err != nil {
+		err = fmt.Errorf("pmp: %w", err)
 		return math.NaN(), PMPGaussianBound{Epsilon: math.NaN(), Worst: -1, MaxDistance: math.NaN(), EpsilonX: math.NaN()}, err
 	}
 	b, err := PMPGaussian(f, sigma, delta)

@@ -2,10 +2,10 @@ package bound
 
 import (
 	"math"
+	"math/big"
 	"math/rand"
 	"testing"
 
-	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 )
@@ -140,59 +140,49 @@ func TestPMPMIPEtaAndDelta(t *testing.T) {
 	}
 }
 
-// σ calibration by Lemma 10 of Lowy et al. 2024 (Balle & Wang 2018; Δ = 1;
-// values computed in mpmath), σ scaling linearly in Δ, and the round trip ε from σ.
-func TestPMPGaussianSigmaCatalog(t *testing.T) {
-	rows := []struct{ eps, delta, want float64 }{
-		{1, 1e-5, 3.73063163482},
-		{1, 1e-2, 1.87787556091},
-		{0.5, 1e-5, 7.03182667558},
-		{5, 1e-2, 0.569379378825},
-		{10, 1e-2, 0.350096686248},
-		{2, 1e-6, 2.23047627119},
+// σ calibration, step 1 of PMPGaussianFromDP (Lemma 10 of Lowy et al.
+// 2024, the analytic Gaussian mechanism): against the 25-digit references
+// of evaluate/curve/testdata/gaussian_calibrate_ref.csv (Δ = 1; mpmath, its
+// generator beside it), σ scaling linearly in Δ. The σ is never above the
+// exact one (less noise, more risk: the safe side for a bound; the larger
+// end of a bisection, which step 1 took before, is above it) and within a
+// relative 1e-11 of it.
+func TestPMPGaussianFromDPSigma(t *testing.T) {
+	rows := []struct {
+		eps, delta float64
+		want       string // σ for Δ = 1
+	}{
+		{0, 0.01, "39.8931835816165191405423"},
+		{0.5, 1e-5, "7.031826675582491442714627"},
+		{1, 0.01, "1.877875560907386025452326"},
+		{1, 1e-5, "3.730631634815941832249823"},
+		{2, 1e-6, "2.230476271186417301060763"},
+		{5, 0.01, "0.5693793788250033083705589"},
+		{10, 0.01, "0.3500966862482320901886281"},
+		{10, 1e-6, "0.5410868318183659814283394"},
 	}
+	f := lowyVectors(0, 1, 2, 3)
 	for _, r := range rows {
 		for _, sens := range []float64{1, 3} {
-			got, err := PMPGaussianSigma(r.eps, r.delta, sens)
-			if err != nil || !lowyClose(got, sens*r.want, 1e-10) {
-				t.Errorf("PMPGaussianSigma(%g, %g, %g) = %.15g, %v; want %.15g", r.eps, r.delta, sens, got, err, sens*r.want)
+			want, _, err := big.ParseFloat(r.want, 10, 200, big.ToNearestEven)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want.Mul(want, big.NewFloat(sens))
+			got, b, err := PMPGaussianFromDP(f, r.eps, r.delta, sens)
+			if err != nil || math.IsNaN(b.Epsilon) {
+				t.Errorf("PMPGaussianFromDP(ε = %g, δ = %g, Δ = %g): %+v, %v", r.eps, r.delta, sens, b, err)
 				continue
 			}
-			// Conservative end: the mechanism at σ is (ε, δ)-DP as computed,
-			// and one float less noise is not.
-			if (curve.Gaussian{Mu: sens / got}).EpsilonAt(r.delta) > r.eps {
-				t.Errorf("σ = %.17g does not meet ε = %g", got, r.eps)
-			}
-			if (curve.Gaussian{Mu: sens / math.Nextafter(got, 0)}).EpsilonAt(r.delta) <= r.eps {
-				t.Errorf("σ = %.17g is not the smallest", got)
+			w, _ := want.Float64()
+			if big.NewFloat(got).Cmp(want) > 0 || !lowyClose(got, w, 1e-11) {
+				t.Errorf("ε = %g, δ = %g, Δ = %g: σ = %.17g; want at most %s·%g, within 1e-11", r.eps, r.delta, sens, got, r.want, sens)
 			}
 		}
-	}
-	// Round trip: ε = 2.3177890403, δ = 1e-2 gives σ = 1.0000000001.
-	if got, err := PMPGaussianSigma(2.3177890403, 1e-2, 1); err != nil || math.Abs(got-1.0000000001) > 1e-10 {
-		t.Errorf("round trip σ = %.15g, %v", got, err)
-	}
-	// ε = 0 (where Balle & Wang's Algorithm 1 divides by √(2ε)) gives μ* = 2Φ⁻¹((1 + δ)/2) = 2√2·erfinv(δ).
-	want := 1 / (2 * math.Sqrt2 * math.Erfinv(0.01))
-	if got, err := PMPGaussianSigma(0, 0.01, 1); err != nil || !lowyClose(got, want, 1e-9) {
-		t.Errorf("ε = 0: σ = %.15g, %v; want %.15g", got, err, want)
-	}
-	// ε = 700 (e^ε near float64 overflow).
-	if got, err := PMPGaussianSigma(700, 1e-5, 1); err != nil || !(got > 0.01 && got < 0.1) {
-		t.Errorf("ε = 700: σ = %g, %v", got, err)
-	}
-	// Monotone: more ε, less noise; smaller δ, more noise.
-	prev := math.Inf(1)
-	for _, eps := range []float64{0, 0.1, 0.5, 1, 2, 5, 10, 50} {
-		s, err := PMPGaussianSigma(eps, 1e-5, 1)
-		if err != nil || s > prev {
-			t.Errorf("σ(ε = %g) = %g after %g", eps, s, prev)
-		}
-		prev = s
 	}
 	for _, bad := range [][3]float64{{-1, 1e-5, 1}, {1, 0, 1}, {1, 1, 1}, {1, 1e-5, 0}, {math.NaN(), 1e-5, 1}, {1, 1e-5, math.Inf(1)}} {
-		if got, err := PMPGaussianSigma(bad[0], bad[1], bad[2]); err == nil || !math.IsNaN(got) {
-			t.Errorf("PMPGaussianSigma%v = %g, %v; want error", bad, got, err)
+		if got, b, err := PMPGaussianFromDP(f, bad[0], bad[1], bad[2]); err == nil || !math.IsNaN(got) || !math.IsNaN(b.Epsilon) {
+			t.Errorf("PMPGaussianFromDP(ε, δ, Δ = %v) = %g, %+v, %v; want an error", bad, got, b, err)
 		}
 	}
 }

@@ -382,18 +382,15 @@ func (c *ComposedApprox) EpsilonAt(deltaTotal float64) float64 {
 	}
 	top := float64(c.k) * c.eps
 	if infeasible(top) {
-		if deltaTotal >= float64(c.k)*c.delta {
-			// k (ε, δ) steps are (kε, kδ)-DP (basic composition: the
-			// privacy loss exceeds kε only on the δ mass, 1 − (1 − δ)^k ≤
-			// kδ). LogDeltaAt's padding and its floor for dropped mass
-			// (composeDropLn) certify no δ that small, so the search alone
-			// finds no ε at δ = 0 for pure steps, nor at the row's own
-			// δ_total = k·δ when δ is tiny. kε is an upper bound, so
-			// the product is rounded up, not to nearest.
-			if math.FMA(float64(c.k), c.eps, -top) > 0 {
-				top = math.Nextafter(top, math.Inf(1))
-			}
-			return top
+		if BasicComposes(c.k, c.delta, deltaTotal) {
+			// k (ε, δ) steps are (kε, 1 − (1 − δ)^k)-DP (basic
+			// composition: the privacy loss exceeds kε only on the δ
+			// mass), decided exactly. LogDeltaAt's padding and its floor
+			// for dropped mass (composeDropLn) certify no δ that small, so
+			// the search alone finds no ε at δ = 0 for pure steps, nor at
+			// the row's own δ_total = k·δ when δ is tiny. kε is an upper
+			// bound, so the product is rounded up, not to nearest.
+			return numeric.MulUp(float64(c.k), c.eps)
 		}
 		return math.Inf(1)
 	}

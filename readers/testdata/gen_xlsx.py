@@ -27,12 +27,20 @@ tests expect, are described beside the code that writes it.
   releases.xls       an Excel 97-2003 workbook (LibreOffice)
   releases.numbers   a stand-in for an Apple Numbers document: a zip of
                      Index/Document.iwa and Metadata/Properties.plist
+  kinds.xlsx         columns of one kind each (text, numbers, a formula
+                     without a cached value, booleans, dates, timestamps,
+                     times) and columns of mixed kinds, as openpyxl writes
+                     them: the kinds the reader gives with ColumnKinds
+  kinds-lo.xlsx      kinds.xlsx opened and saved by LibreOffice
+
+"python3 gen_xlsx.py kinds" writes only the last two.
 """
 
 import datetime
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import zipfile
 
@@ -193,7 +201,38 @@ def numbers():
         z.writestr(zipfile.ZipInfo("Metadata/Properties.plist", (2024, 1, 2, 3, 4, 6)), b"bplist00")
 
 
+def kinds():
+    wb = openpyxl.Workbook()
+    fixed_properties(wb)
+    ws = wb.active
+    ws.title = "Releases"
+    ws.append(["id", "mechanism", "epsilon", "compositions", "baseline", "reviewed", "released",
+               "checked_at", "at_time", "mixed", "spaced", "doubled", "note"])
+    d, t = datetime.date, datetime.time
+    ts = datetime.datetime
+    rows = [
+        ["a", "pure", 0.5, 1, 0.1, True, d(2024, 1, 2), ts(2024, 1, 2, 3, 4, 5), t(10, 30), 1, 1],
+        ["b", "pure", 1, 2, 0.1, False, d(2024, 2, 29), ts(2024, 2, 29, 23, 59, 59, 500000), t(0, 0, 1), "two", " "],
+        ["c", "pure", 2, 3, 0.1, None, d(1999, 12, 31), None, t(23, 59, 59), 3, 2],
+        ["d", "pure", 0.25, 4, 0.1, True, None, ts(1970, 1, 1), None, None, None],
+    ]
+    for i, r in enumerate(rows, start=2):
+        ws.append(r + ["=C%d*2" % i, None])
+    for i in range(2, 6):
+        ws["G%d" % i].number_format = "yyyy-mm-dd"
+        ws["H%d" % i].number_format = "yyyy-mm-dd hh:mm:ss.000"
+        ws["I%d" % i].number_format = "hh:mm:ss"
+    wb.save("kinds.xlsx")
+    # LibreOffice computes the formulas and saves their values.
+    shutil.copy("kinds.xlsx", "kinds-lo.tmp.xlsx")
+    soffice("kinds-lo.tmp.xlsx", "xlsx", "kinds-lo.xlsx")
+    os.remove("kinds-lo.tmp.xlsx")
+
+
 def main():
+    if sys.argv[1:] == ["kinds"]:
+        kinds()
+        return
     formulas()
     formulas_lo()
     dates("dates.xlsx", False)
@@ -205,6 +244,7 @@ def main():
     soffice("simple.tmp.xlsx", "xls", "releases.xls")
     os.remove("simple.tmp.xlsx")
     numbers()
+    kinds()
 
 
 if __name__ == "__main__":
