@@ -16,6 +16,7 @@ package evaluate
 import (
 	"math"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/riskbatch/riskbatch/priors"
@@ -144,8 +145,12 @@ type Binding struct {
 	bound   []boundField      // the fields the table has, in field order
 	// source is the file the table was read from (BindSource): files its
 	// cells name are found relative to it.
-	source  string
-	numbers NumberFormat // how the table's text numbers are read (Percent aside)
+	source string
+	// releases holds the Releases Evaluate resolves rows into, so that a
+	// row does not allocate one (about 1 KB); Bindings are shared by the
+	// goroutines evaluating one table's rows.
+	releases sync.Pool
+	numbers  NumberFormat // how the table's text numbers are read (Percent aside)
 	// countHeader is the header of a column named n, which passes through
 	// (a common header for counts); a dpsgd row that lacks dataset_size
 	// is told it is not read as that.
@@ -238,7 +243,13 @@ func (e *Evaluator) Width() int { return 2 + len(e.outputs) }
 func (b *Binding) Evaluate(cells []table.Cell, dst []table.Cell) Status {
 	// Most rows have a few marks, so they live on the stack.
 	var buf [32]mark
-	status, r, problems, marks := b.evaluate(cells, dst, buf[:0])
+	// The row's Release is one the binding reuses: nothing keeps it past
+	// the row, and it is cleared before it goes back.
+	scratch, _ := b.releases.Get().(*Release)
+	if scratch == nil {
+		scratch = new(Release)
+	}
+	status, r, problems, marks := b.evaluateInto(scratch, cells, dst, buf[:0])
 	dst[0] = table.TextCell(string(status))
 	switch {
 	case status == StatusError:
@@ -248,6 +259,8 @@ func (b *Binding) Evaluate(cells []table.Cell, dst []table.Cell) Status {
 	default:
 		dst[1] = table.TextCell(b.message(marks, r))
 	}
+	*scratch = Release{}
+	b.releases.Put(scratch)
 	return status
 }
 
@@ -255,10 +268,17 @@ func (b *Binding) Evaluate(cells []table.Cell, dst []table.Cell) Status {
 // status with what its message is made of: the problems of a rejected row,
 // or the marks of the output columns that have something to say.
 func (b *Binding) evaluate(cells []table.Cell, dst []table.Cell, marks []mark) (Status, *Release, rowError, []mark) {
+	return b.evaluateInto(new(Release), cells, dst, marks)
+}
+
+// evaluateInto is evaluate with the row resolved into r, which must be
+// zero (see resolveInto).
+func (b *Binding) evaluateInto(r *Release, cells []table.Cell, dst []table.Cell, marks []mark) (Status, *Release, rowError, []mark) {
 	in, problems := b.readCells(cells)
-	var r *Release
 	if len(problems) == 0 {
-		r = b.resolve(&in, &problems)
+		r = b.resolveInto(r, &in, &problems)
+	} else {
+		r = nil
 	}
 	clear(dst[2:])
 	if r == nil {

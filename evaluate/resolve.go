@@ -20,8 +20,15 @@ import (
 // an audit row instead (resolveAudit); a release row must not fill the
 // inputs only audits use.
 func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
+	return b.resolveInto(new(Release), in, problems)
+}
+
+// resolveInto is resolve into r, which must be zero: it returns r, or nil
+// with the problems. Evaluate resolves into a Release it reuses row after
+// row (Binding.releases), a row's largest allocation.
+func (b *Binding) resolveInto(r *Release, in *inputs, problems *rowError) *Release {
 	if in.has(FieldAudit) {
-		return b.resolveAudit(in, problems)
+		return b.resolveAudit(r, in, problems)
 	}
 	if !b.checkAuditOnly(in, problems) {
 		return nil
@@ -36,7 +43,7 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 			formatNumber(c), curve.MaxCompositions, spec.name, curve.MaxCompositions)
 		return nil
 	}
-	r := &Release{Mechanism: spec.name, compositions: int(c)}
+	r.Mechanism, r.compositions = spec.name, int(c)
 	if in.has(FieldPMPData) && !b.resolvePMP(r, in, problems) {
 		return nil
 	}
@@ -53,7 +60,7 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 	if !b.resolveCurve(r, in, c, problems) {
 		return nil
 	}
-	r.stages = b.releaseStages(r, in)
+	b.setOwnStage(r, in)
 	if len(r.extraStages) > 0 && r.Mechanism != MechanismDPSGD && !b.composeExtra(r, in, problems) {
 		return nil
 	}
@@ -314,7 +321,7 @@ func (b *Binding) resolveMarginals(r *Release, in *inputs, c float64, problems *
 func (b *Binding) setGaussian(r *Release, mu, c float64) {
 	mu *= math.Sqrt(c)
 	r.Curve = curve.Gaussian{Mu: mu}
-	r.epsilonAt = func(delta float64) float64 { return b.epsilons.gaussianEpsilonAt(mu, delta) }
+	r.gaussianEps = b.epsilons // ε(δ) of G_μ through the run's cache: see epsilonAtDelta
 	r.mu, r.hasMu = mu, true
 	r.rho, r.hasRho = mu*mu/2, true
 }
