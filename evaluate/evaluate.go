@@ -42,6 +42,7 @@ type Evaluator struct {
 	specs       []mechanismSpec
 	mechIndex   map[string]int // canonical mechanism name or alias → specs index
 	outputs     []OutputColumn
+	plans       *columnPlans // the outputs of each mechanism (planColumns)
 	unused      []unusedInput // inputs only some mechanisms' columns use
 	priors      *priors.Tables
 	confidences []float64
@@ -90,6 +91,7 @@ func New(opts ...Option) *Evaluator {
 	}
 	e.mechIndex = mechanismIndex(e.specs)
 	e.outputs = outputColumns(e.confidences)
+	e.plans = planColumns(e.outputs)
 	e.unused = unusedInputs(e.outputs)
 	return e
 }
@@ -337,13 +339,16 @@ func (b *Binding) readCells(cells []table.Cell) (inputs, rowError) {
 // that have something to say.
 func (b *Binding) outputCells(r *Release, dst []table.Cell, marks []mark) (Status, []mark) {
 	status := StatusOK
-	bit := mechanismBit(r.Mechanism)
-	for k := range b.outputs {
-		o := &b.outputs[k]
-		if o.mechanisms&bit == 0 || r.mixed() && o.mechanisms != mechanismSet(nil) {
-			continue // the column does not apply to this mechanism (nor to a mixture)
+	var asks askSet
+	// The columns of the row's mechanism (of a mixture: those of every
+	// mechanism); the others do not apply to it.
+	for _, p := range b.plans.of(r) {
+		if !asks.asked(p.asks, r) || !p.only.holds(r) {
+			continue // the row does not ask for the column
 		}
-		v, s := o.value(r)
+		k := p.k
+		o := &b.outputs[k]
+		v, s := o.valueAsked(r)
 		if s.ok() && (math.IsNaN(v) || math.IsInf(v, 0)) {
 			// Never write NaN or ±Inf: report it (tests look for this).
 			s = skip{why: whyNumericalFailure, fault: true}
