@@ -168,6 +168,10 @@ type boundField struct {
 	text    bool
 	percent bool // a probability: "5%" reads as 0.05
 	domain  Domain
+	// param marks a mechanism's parameter: a column that defines one,
+	// or sensitivity, delta, compositions or calibration. A row may fill
+	// only those its mechanism uses (checkColumns).
+	param bool
 }
 
 // Bind matches a table's header to the input vocabulary. Columns it does
@@ -210,7 +214,8 @@ func (e *Evaluator) BindTable(cols []table.Column, suggested DecimalMark) (*Bind
 	for f := Field(0); f < numFields; f++ {
 		if i := b.index[f]; i >= 0 {
 			col := e.vocab.Column(f)
-			b.bound = append(b.bound, boundField{field: f, column: i, text: col.Text, percent: col.Percent, domain: col.Domain})
+			param := col.Defines || f == FieldSensitivity || f == FieldDelta || f == FieldCompositions || f == FieldCalibration
+			b.bound = append(b.bound, boundField{field: f, column: i, text: col.Text, percent: col.Percent, domain: col.Domain, param: param})
 		}
 	}
 	return b, nil

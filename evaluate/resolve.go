@@ -76,13 +76,12 @@ func (b *Binding) resolveInto(r *Release, in *inputs, problems *rowError) *Relea
 // checkColumns checks that every filled parameter column is one the
 // mechanism uses, and that it has every column the mechanism requires.
 func (b *Binding) checkColumns(spec *mechanismSpec, in *inputs, problems *rowError) bool {
-	for f := Field(0); f < numFields; f++ {
+	for _, bf := range b.bound { // the fields a row can fill, in field order
+		f := bf.field
 		if !in.has(f) {
 			continue
 		}
-		col := b.vocab.Column(f)
-		isParam := col.Defines || f == FieldSensitivity || f == FieldDelta || f == FieldCompositions || f == FieldCalibration
-		if isParam && !hasField(spec.defines, f) && !hasField(spec.modifiers, f) {
+		if bf.param && !hasField(spec.defines, f) && !hasField(spec.modifiers, f) {
 			problems.add(b.name(f), in.value(f), "filled, but mechanism %s does not use it; clear it or correct mechanism", spec.name)
 		}
 	}
