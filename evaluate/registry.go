@@ -173,11 +173,14 @@ func (o *OutputColumn) valueAsked(r *Release) (float64, skip) {
 	var v float64
 	var s skip
 	if o.fromEps != nil {
-		eps, delta, es := r.epsDelta()
-		if !es.ok() {
-			return 0, es
+		// The row's view is known after its first column asks for it
+		// (EpsilonDelta): read it without the call.
+		if r.epsState != 1 {
+			if _, _, es := r.epsDelta(); !es.ok() {
+				return 0, es
+			}
 		}
-		v, s = o.fromEps(r, eps, delta)
+		v, s = o.fromEps(r, r.epsilon, r.delta)
 	} else {
 		v, s = o.compute(r)
 	}
