@@ -281,7 +281,8 @@ func (b *Binding) evaluate(cells []table.Cell, dst []table.Cell, marks []mark) (
 // evaluateInto is evaluate with the row resolved into r, which must be
 // zero (see resolveInto).
 func (b *Binding) evaluateInto(r *Release, cells []table.Cell, dst []table.Cell, marks []mark) (Status, *Release, rowError, []mark) {
-	in, problems := b.readCells(cells)
+	var in inputs
+	problems := b.readCells(cells, &in)
 	if len(problems) == 0 {
 		r = b.resolveInto(r, &in, &problems)
 	} else {
@@ -304,9 +305,10 @@ func (b *Binding) evaluateInto(r *Release, cells []table.Cell, dst []table.Cell,
 
 // readCells reads the row's cells of the table's input columns: a text as
 // it is, a number by the table's number format and within its column's
-// domain. A cell that is neither is a problem of the row.
-func (b *Binding) readCells(cells []table.Cell) (inputs, rowError) {
-	var in inputs
+// domain, into in, which must be zero (the inputs of a row are over a
+// kilobyte: filled in place, not returned). A cell that is neither is a
+// problem of the row.
+func (b *Binding) readCells(cells []table.Cell, in *inputs) rowError {
 	var problems rowError
 	for _, bf := range b.bound {
 		f, i := bf.field, bf.column
@@ -336,7 +338,7 @@ func (b *Binding) readCells(cells []table.Cell) (inputs, rowError) {
 		}
 		in.num[f], in.set[f] = v, true
 	}
-	return in, problems
+	return problems
 }
 
 // outputCells computes the output columns of the row's mechanism into

@@ -98,7 +98,8 @@ func (b *Binding) Member(cells []table.Cell, readErr error, where string) Member
 		m.failed = true
 		return m
 	}
-	in, problems := b.readCells(cells)
+	var in inputs
+	problems := b.readCells(cells, &in)
 	var r *Release
 	if len(problems) == 0 {
 		r = b.resolve(&in, &problems)
