@@ -42,7 +42,7 @@ type Evaluator struct {
 	specs       []mechanismSpec
 	mechIndex   map[string]int // canonical mechanism name or alias → specs index
 	outputs     []OutputColumn
-	plans       *columnPlans // the outputs of each mechanism (planColumns)
+	plans       *columnPlans  // the outputs of each mechanism (planColumns)
 	unused      []unusedInput // inputs only some mechanisms' columns use
 	priors      *priors.Tables
 	confidences []float64
