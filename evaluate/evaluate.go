@@ -16,6 +16,7 @@ package evaluate
 import (
 	"math"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/riskbatch/riskbatch/priors"
@@ -41,6 +42,7 @@ type Evaluator struct {
 	specs       []mechanismSpec
 	mechIndex   map[string]int // canonical mechanism name or alias → specs index
 	outputs     []OutputColumn
+	plans       *columnPlans  // the outputs of each mechanism (planColumns)
 	unused      []unusedInput // inputs only some mechanisms' columns use
 	priors      *priors.Tables
 	confidences []float64
@@ -89,6 +91,7 @@ func New(opts ...Option) *Evaluator {
 	}
 	e.mechIndex = mechanismIndex(e.specs)
 	e.outputs = outputColumns(e.confidences)
+	e.plans = planColumns(e.outputs)
 	e.unused = unusedInputs(e.outputs)
 	return e
 }
@@ -144,8 +147,12 @@ type Binding struct {
 	bound   []boundField      // the fields the table has, in field order
 	// source is the file the table was read from (BindSource): files its
 	// cells name are found relative to it.
-	source  string
-	numbers NumberFormat // how the table's text numbers are read (Percent aside)
+	source string
+	// releases holds the Releases Evaluate resolves rows into, so that a
+	// row does not allocate one (about 1 KB); Bindings are shared by the
+	// goroutines evaluating one table's rows.
+	releases sync.Pool
+	numbers  NumberFormat // how the table's text numbers are read (Percent aside)
 	// countHeader is the header of a column named n, which passes through
 	// (a common header for counts); a dpsgd row that lacks dataset_size
 	// is told it is not read as that.
@@ -161,6 +168,10 @@ type boundField struct {
 	text    bool
 	percent bool // a probability: "5%" reads as 0.05
 	domain  Domain
+	// param marks a mechanism's parameter: a column that defines one,
+	// or sensitivity, delta, compositions or calibration. A row may fill
+	// only those its mechanism uses (checkColumns).
+	param bool
 }
 
 // Bind matches a table's header to the input vocabulary. Columns it does
@@ -203,7 +214,8 @@ func (e *Evaluator) BindTable(cols []table.Column, suggested DecimalMark) (*Bind
 	for f := Field(0); f < numFields; f++ {
 		if i := b.index[f]; i >= 0 {
 			col := e.vocab.Column(f)
-			b.bound = append(b.bound, boundField{field: f, column: i, text: col.Text, percent: col.Percent, domain: col.Domain})
+			param := col.Defines || f == FieldSensitivity || f == FieldDelta || f == FieldCompositions || f == FieldCalibration
+			b.bound = append(b.bound, boundField{field: f, column: i, text: col.Text, percent: col.Percent, domain: col.Domain, param: param})
 		}
 	}
 	return b, nil
@@ -236,16 +248,22 @@ func (e *Evaluator) Width() int { return 2 + len(e.outputs) }
 // Width() cells: dst[0] is the status, dst[1] the message, then one cell per
 // output column (a number, or empty: see Applies for when and why).
 func (b *Binding) Evaluate(cells []table.Cell, dst []table.Cell) Status {
-	status, _ := b.evaluateInto(cells, dst)
-	return status
+	return b.evaluateThen(cells, dst, nil)
 }
 
-// evaluateInto is Evaluate, returning also the row's release (nil for a
-// row rejected).
-func (b *Binding) evaluateInto(cells []table.Cell, dst []table.Cell) (Status, *Release) {
+// evaluateThen is Evaluate, calling use (when it is not nil) with the
+// row's release (nil for a row rejected) before the release goes back to
+// be reused: use must not keep r.
+func (b *Binding) evaluateThen(cells []table.Cell, dst []table.Cell, use func(r *Release)) Status {
 	// Most rows have a few marks, so they live on the stack.
 	var buf [32]mark
-	status, r, problems, marks := b.evaluate(cells, dst, buf[:0])
+	// The row's Release is one the binding reuses: nothing keeps it past
+	// the row, and it is cleared before it goes back.
+	scratch, _ := b.releases.Get().(*Release)
+	if scratch == nil {
+		scratch = new(Release)
+	}
+	status, r, problems, marks := b.evaluateInto(scratch, cells, dst, buf[:0])
 	dst[0] = table.TextCell(string(status))
 	switch {
 	case status == StatusError:
@@ -255,17 +273,30 @@ func (b *Binding) evaluateInto(cells []table.Cell, dst []table.Cell) (Status, *R
 	default:
 		dst[1] = table.TextCell(b.message(marks, r))
 	}
-	return status, r
+	if use != nil {
+		use(r)
+	}
+	*scratch = Release{}
+	b.releases.Put(scratch)
+	return status
 }
 
 // evaluate computes the output cells dst[2:] of one row and returns its
 // status with what its message is made of: the problems of a rejected row,
 // or the marks of the output columns that have something to say.
 func (b *Binding) evaluate(cells []table.Cell, dst []table.Cell, marks []mark) (Status, *Release, rowError, []mark) {
-	in, problems := b.readCells(cells)
-	var r *Release
+	return b.evaluateInto(new(Release), cells, dst, marks)
+}
+
+// evaluateInto is evaluate with the row resolved into r, which must be
+// zero (see resolveInto).
+func (b *Binding) evaluateInto(r *Release, cells []table.Cell, dst []table.Cell, marks []mark) (Status, *Release, rowError, []mark) {
+	var in inputs
+	problems := b.readCells(cells, &in)
 	if len(problems) == 0 {
-		r = b.resolve(&in, &problems)
+		r = b.resolveInto(r, &in, &problems)
+	} else {
+		r = nil
 	}
 	clear(dst[2:])
 	if r == nil {
@@ -284,9 +315,10 @@ func (b *Binding) evaluate(cells []table.Cell, dst []table.Cell, marks []mark) (
 
 // readCells reads the row's cells of the table's input columns: a text as
 // it is, a number by the table's number format and within its column's
-// domain. A cell that is neither is a problem of the row.
-func (b *Binding) readCells(cells []table.Cell) (inputs, rowError) {
-	var in inputs
+// domain, into in, which must be zero (the inputs of a row are over a
+// kilobyte: filled in place, not returned). A cell that is neither is a
+// problem of the row.
+func (b *Binding) readCells(cells []table.Cell, in *inputs) rowError {
 	var problems rowError
 	for _, bf := range b.bound {
 		f, i := bf.field, bf.column
@@ -316,7 +348,7 @@ func (b *Binding) readCells(cells []table.Cell) (inputs, rowError) {
 		}
 		in.num[f], in.set[f] = v, true
 	}
-	return in, problems
+	return problems
 }
 
 // outputCells computes the output columns of the row's mechanism into
@@ -324,13 +356,16 @@ func (b *Binding) readCells(cells []table.Cell) (inputs, rowError) {
 // that have something to say.
 func (b *Binding) outputCells(r *Release, dst []table.Cell, marks []mark) (Status, []mark) {
 	status := StatusOK
-	bit := mechanismBit(r.Mechanism)
-	for k := range b.outputs {
-		o := &b.outputs[k]
-		if o.mechanisms&bit == 0 || r.mixed() && o.mechanisms != mechanismSet(nil) {
-			continue // the column does not apply to this mechanism (nor to a mixture)
+	var asks askSet
+	// The columns of the row's mechanism (of a mixture: those of every
+	// mechanism); the others do not apply to it.
+	for _, p := range b.plans.of(r) {
+		if !asks.asked(p.asks, r) || !p.only.holds(r) {
+			continue // the row does not ask for the column
 		}
-		v, s := o.value(r)
+		k := p.k
+		o := &b.outputs[k]
+		v, s := o.valueAsked(r)
 		if s.ok() && (math.IsNaN(v) || math.IsInf(v, 0)) {
 			// Never write NaN or ±Inf: report it (tests look for this).
 			s = skip{why: whyNumericalFailure, fault: true}

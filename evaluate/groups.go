@@ -95,7 +95,8 @@ func (b *Binding) Member(cells []table.Cell, readErr error, where string) Member
 		m.failed = true
 		return m
 	}
-	in, problems := b.readCells(cells)
+	var in inputs
+	problems := b.readCells(cells, &in)
 	var r *Release
 	if len(problems) == 0 {
 		r = b.resolve(&in, &problems)
@@ -109,15 +110,18 @@ func (b *Binding) Member(cells []table.Cell, readErr error, where string) Member
 // each. It is for a run that composes each group as its rows are written
 // (rows sorted by dataset).
 func (b *Binding) EvaluateMember(cells []table.Cell, dst []table.Cell, where string) (Status, Member) {
-	status, r := b.evaluateInto(cells, dst)
-	m := b.memberName(cells, where)
-	if m.Dataset != "" {
+	var m Member
+	status := b.evaluateThen(cells, dst, func(r *Release) {
+		m = b.memberName(cells, where)
+		if m.Dataset == "" {
+			return
+		}
 		var in inputs
 		if r != nil {
-			in, _ = b.readCells(cells) // the attack fields: a parse, not a resolution
+			b.readCells(cells, &in) // the attack fields: a parse, not a resolution
 		}
 		b.memberOf(&m, &in, r)
-	}
+	})
 	return status, m
 }
 

@@ -60,8 +60,13 @@ type epsDeltaView struct {
 	// for the other rows.
 	stepDelta float64
 	// epsilonAt converts the mechanism to (ε, δ) at the row's δ; nil when
-	// the row's own ε (pure, approx, laplace and rr at δ = 0) is used.
+	// the row's own ε (pure, approx, laplace and rr at δ = 0) is used, or
+	// when gaussianEps does.
 	epsilonAt func(delta float64) float64
+	// gaussianEps, without epsilonAt, converts a Gaussian curve G_μ (μ of
+	// gaussianParams) through the run's cache of its ε(δ): a field, not a
+	// closure over μ, which every gaussian row would allocate.
+	gaussianEps *epsCache
 }
 
 // pureParams is a pure ε-DP guarantee (pure, exponential, laplace, rr, and
@@ -111,9 +116,24 @@ type dpsgdParams struct {
 // (laplace and rr rows of several compositions, rows with extra_stages);
 // nil otherwise.
 type composeParams struct {
-	stages []pld.Stage
-	comp   *curve.Composition
+	// own is the stage of the row's own mechanism, as ownState says;
+	// stages are made from it on first use (Release.Stages).
+	own        pld.Stage
+	ownState   ownState
+	stagesMade bool
+	stages     []pld.Stage
+	comp       *curve.Composition
 }
+
+// ownState says what a row's own releases are as a stage (ownStage).
+type ownState uint8
+
+const (
+	ownAbsent ownState = iota // no privacy-loss distribution (zcdp, rdp)
+	ownStaged                 // the stage composeParams.own
+	ownNone                   // a release that reveals nothing (μ = 0)
+	ownDPSGD                  // a dpsgd row: curve.DPSGDStages
+)
 
 // pmpParams are the row's pmp_data table (its path as written), the run's
 // cache of such tables and results, and this row's result, computed once.

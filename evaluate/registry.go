@@ -150,10 +150,16 @@ func outputColumns(confidences []float64) []OutputColumn {
 // column's function (of the row's (ε, δ) view, for fromEps, where it has
 // one), rounded as the column declares (Round).
 func (o *OutputColumn) value(r *Release) (float64, skip) {
-	a := &o.Applies
-	if !a.Asks.asked(r) || !a.Only.holds(r) {
+	if !o.Applies.Asks.asked(r) || !o.Applies.Only.holds(r) {
 		return 0, skip{silent: true}
 	}
+	return o.valueAsked(r)
+}
+
+// valueAsked is value for a row that asks for the column and meets its
+// condition (Applies.Asks and Only), as the caller has checked.
+func (o *OutputColumn) valueAsked(r *Release) (float64, skip) {
+	a := &o.Applies
 	need := a.lacks(r)
 	if need&NeedBaseline != 0 {
 		return 0, skip{need: need}
@@ -167,11 +173,14 @@ func (o *OutputColumn) value(r *Release) (float64, skip) {
 	var v float64
 	var s skip
 	if o.fromEps != nil {
-		eps, delta, es := r.epsDelta()
-		if !es.ok() {
-			return 0, es
+		// The row's view is known after its first column asks for it
+		// (EpsilonDelta): read it without the call.
+		if r.epsState != 1 {
+			if _, _, es := r.epsDelta(); !es.ok() {
+				return 0, es
+			}
 		}
-		v, s = o.fromEps(r, eps, delta)
+		v, s = o.fromEps(r, r.epsilon, r.delta)
 	} else {
 		v, s = o.compute(r)
 	}

@@ -42,7 +42,8 @@ func TestValueFollowsDeclaration(t *testing.T) {
 		{map[string]string{"epsilon": "1"}, "gb_mia_yeom", skip{}},
 	} {
 		b, cells := bindRow(t, e, c.row)
-		in, problems := b.readCells(cells)
+		var in inputs
+		problems := b.readCells(cells, &in)
 		r := b.resolve(&in, &problems)
 		if r == nil {
 			t.Fatalf("%v: %v", c.row, problems)

@@ -127,13 +127,22 @@ func (r *Release) EpsilonDelta() (eps, delta float64, why string) {
 		r.epsState, r.epsWhy, r.noDelta = -1, "no delta: fill delta (e.g. 1e-5) to convert mechanism "+string(r.Mechanism)+" to (ε, δ)-DP", true
 		return 0, 0, r.epsWhy
 	}
-	r.epsilon = r.epsilonAt(r.delta)
+	r.epsilon = r.epsilonAtDelta(r.delta)
 	if math.IsNaN(r.epsilon) || math.IsInf(r.epsilon, 1) {
 		r.epsState, r.epsWhy = -1, "no finite ε at this delta: the mechanism is not (ε, δ)-DP for any ε at δ = "+formatNumber(r.delta)
 		return 0, 0, r.epsWhy
 	}
 	r.epsState = 1
 	return r.epsilon, r.delta, ""
+}
+
+// epsilonAtDelta converts the mechanism to (ε, δ) at δ: epsilonAt, or the
+// ε(δ) of its Gaussian curve through the run's cache (gaussianEps).
+func (r *Release) epsilonAtDelta(delta float64) float64 {
+	if r.epsilonAt == nil && r.gaussianEps != nil {
+		return r.gaussianEps.gaussianEpsilonAt(r.mu, delta)
+	}
+	return r.epsilonAt(delta)
 }
 
 // epsDelta is EpsilonDelta for the output columns: a row of a mechanism

@@ -21,8 +21,15 @@ import (
 // an audit row instead (resolveAudit); a release row must not fill the
 // inputs only audits use.
 func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
+	return b.resolveInto(new(Release), in, problems)
+}
+
+// resolveInto is resolve into r, which must be zero: it returns r, or nil
+// with the problems. Evaluate resolves into a Release it reuses row after
+// row (Binding.releases), a row's largest allocation.
+func (b *Binding) resolveInto(r *Release, in *inputs, problems *rowError) *Release {
 	if in.has(FieldAudit) {
-		return b.resolveAudit(in, problems)
+		return b.resolveAudit(r, in, problems)
 	}
 	if !b.checkAuditOnly(in, problems) {
 		return nil
@@ -37,7 +44,7 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 			formatNumber(c), curve.MaxCompositions, spec.name, curve.MaxCompositions)
 		return nil
 	}
-	r := &Release{Mechanism: spec.name, compositions: int(c)}
+	r.Mechanism, r.compositions = spec.name, int(c)
 	if in.has(FieldPMPData) && !b.resolvePMP(r, in, problems) {
 		return nil
 	}
@@ -54,7 +61,7 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 	if !b.resolveCurve(r, in, c, problems) {
 		return nil
 	}
-	r.stages = b.releaseStages(r, in)
+	b.setOwnStage(r, in)
 	if len(r.extraStages) > 0 && r.Mechanism != MechanismDPSGD && !b.composeExtra(r, in, problems) {
 		return nil
 	}
@@ -70,13 +77,12 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 // checkColumns checks that every filled parameter column is one the
 // mechanism uses, and that it has every column the mechanism requires.
 func (b *Binding) checkColumns(spec *mechanismSpec, in *inputs, problems *rowError) bool {
-	for f := Field(0); f < numFields; f++ {
+	for _, bf := range b.bound { // the fields a row can fill, in field order
+		f := bf.field
 		if !in.has(f) {
 			continue
 		}
-		col := b.vocab.Column(f)
-		isParam := col.Defines || f == FieldSensitivity || f == FieldDelta || f == FieldCompositions || f == FieldCalibration
-		if isParam && !hasField(spec.defines, f) && !hasField(spec.modifiers, f) {
+		if bf.param && !hasField(spec.defines, f) && !hasField(spec.modifiers, f) {
 			problems.add(b.name(f), in.value(f), "filled, but mechanism %s does not use it; clear it or correct mechanism", spec.name)
 		}
 	}
@@ -322,7 +328,7 @@ func (b *Binding) resolveMarginals(r *Release, in *inputs, c float64, problems *
 func (b *Binding) setGaussian(r *Release, mu, c float64) {
 	mu *= math.Sqrt(c)
 	r.Curve = curve.Gaussian{Mu: mu}
-	r.epsilonAt = func(delta float64) float64 { return b.epsilons.gaussianEpsilonAt(mu, delta) }
+	r.gaussianEps = b.epsilons // ε(δ) of G_μ through the run's cache: see epsilonAtDelta
 	r.mu, r.hasMu = mu, true
 	r.rho, r.hasRho = mu*mu/2, true
 }
@@ -336,7 +342,7 @@ func (b *Binding) resolveDPSGD(r *Release, in *inputs, problems *rowError) bool 
 	}
 	r.dpsgd = curve.DPSGD{NoiseMultiplier: in.num[FieldNoiseMultiplier], SampleRate: q, Steps: steps}
 	stages := curve.DPSGDStages(r.dpsgd, r.extraStages)
-	r.stages = stages // the row's releases (releaseStages), built once
+	r.stages, r.stagesMade = stages, true // the row's releases (Stages), built once
 	r.extraRDP = b.stagesRDP(r.extraStages)
 	r.rdp, r.hasRDP = b.stagesRDP(stages), true
 	r.rdpWhy = noRDPWhy(r.extraStages)

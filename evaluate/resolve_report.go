@@ -59,6 +59,9 @@ func (r *Release) profileEpsilonAt(in *inputs) func(float64) float64 {
 	if r.epsilonAt != nil {
 		return r.epsilonAt
 	}
+	if c, mu := r.gaussianEps, r.mu; c != nil {
+		return func(delta float64) float64 { return c.gaussianEpsilonAt(mu, delta) }
+	}
 	if p, ok := r.Curve.(interface{ EpsilonAt(float64) float64 }); ok {
 		return p.EpsilonAt
 	}

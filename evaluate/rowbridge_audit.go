@@ -157,8 +157,8 @@ func auditRequires(m audit.Method) []Field {
 // resolveAudit turns the inputs of an audit row (audit filled) into a
 // Release of mechanism MechanismAudit, or explains why it cannot: the
 // method, the inputs it uses and needs, the significance of its test, and
-// its counts or priors.
-func (b *Binding) resolveAudit(in *inputs, problems *rowError) *Release {
+// its counts or priors. r must be zero (see resolveInto).
+func (b *Binding) resolveAudit(r *Release, in *inputs, problems *rowError) *Release {
 	method, err := parseAuditMethod(in.text[FieldAudit])
 	if err != nil {
 		problems.addErr(b.name(FieldAudit), in.text[FieldAudit], err)
@@ -180,7 +180,7 @@ func (b *Binding) resolveAudit(in *inputs, problems *rowError) *Release {
 		problems.addErr(b.name(FieldNumTests), in.value(FieldNumTests), err)
 		return nil
 	}
-	r := &Release{Mechanism: MechanismAudit, compositions: 1}
+	r.Mechanism, r.compositions = MechanismAudit, 1
 	r.Confidence = conf
 	r.hasDelta, r.delta = in.has(FieldDelta), in.num[FieldDelta]
 	a := &auditRow{Audit: audit.Audit{Method: method, Delta: r.delta, Significance: beta},

@@ -23,8 +23,8 @@ import (
 // the pure ε.
 func (b *Binding) composeExtra(r *Release, in *inputs, problems *rowError) bool {
 	column, text := b.name(FieldExtraStages), in.text[FieldExtraStages]
-	stages := r.stages
-	if stages == nil {
+	stages, ok := r.Stages()
+	if !ok {
 		problems.add(column, text, "filled, but mechanism %s has no privacy-loss distribution to compose the stages with; clear extra_stages, or state the row as one of its stages", r.Mechanism)
 		return false
 	}
@@ -61,29 +61,44 @@ func (b *Binding) composeExtra(r *Release, in *inputs, problems *rowError) bool 
 	return true
 }
 
-// releaseStages returns the row's releases as stages for curve.Compose:
-// its own stage (ownStage), then its extra_stages; a dpsgd row's stages
-// (curve.DPSGDStages, which resolveDPSGD built for its accountants); nil
-// for a mechanism without a privacy-loss distribution (zcdp, rdp).
-// Composing the stages of several rows composes their releases.
-func (b *Binding) releaseStages(r *Release, in *inputs) []pld.Stage {
+// setOwnStage records the row's own stage (ownStage) for Stages, which
+// makes the row's stages from it when they are first asked for: most rows
+// never compose, and need not allocate them.
+func (b *Binding) setOwnStage(r *Release, in *inputs) {
 	if r.Mechanism == MechanismDPSGD {
-		return r.stages
+		r.ownState = ownDPSGD
+		return
 	}
 	own, ok, none := b.ownStage(r, in)
 	switch {
 	case !ok:
-		return nil
+		r.ownState = ownAbsent
 	case none:
-		return append([]pld.Stage{}, r.extraStages...)
+		r.ownState = ownNone
+	default:
+		r.own, r.ownState = own, ownStaged
 	}
-	return append([]pld.Stage{own}, r.extraStages...)
 }
 
-// Stages returns the row's releases as stages that curve.Compose composes
-// (see releaseStages), and false for a mechanism without a privacy-loss
-// distribution (zcdp, rdp). The slice is the row's; do not modify it.
-func (r *Release) Stages() ([]pld.Stage, bool) { return r.stages, r.stages != nil }
+// Stages returns the row's releases as stages that curve.Compose composes:
+// its own stage (ownStage), then its extra_stages; a dpsgd row's stages
+// (curve.DPSGDStages); false for a mechanism without a privacy-loss
+// distribution (zcdp, rdp). Composing the stages of several rows composes
+// their releases. The slice is the row's; do not modify it.
+func (r *Release) Stages() ([]pld.Stage, bool) {
+	if !r.stagesMade {
+		switch r.ownState {
+		case ownDPSGD:
+			r.stages = curve.DPSGDStages(r.dpsgd, r.extraStages)
+		case ownNone:
+			r.stages = append([]pld.Stage{}, r.extraStages...)
+		case ownStaged:
+			r.stages = append([]pld.Stage{r.own}, r.extraStages...)
+		}
+		r.stagesMade = true
+	}
+	return r.stages, r.stages != nil
+}
 
 // mixed reports whether the row composes its own releases with
 // extra_stages of other mechanisms (not a dpsgd row): the output columns of

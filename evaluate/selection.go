@@ -195,6 +195,7 @@ func (e *Evaluator) Select(selectors ...string) (*Evaluator, error) {
 			s.outputs = append(s.outputs, o)
 		}
 	}
+	s.plans = planColumns(s.outputs)
 	s.unused = selectedUnused(e.unused, s.outputs)
 	return &s, nil
 }

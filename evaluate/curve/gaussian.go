@@ -69,14 +69,23 @@ func (c Gaussian) LogDeltaAt(eps float64) float64 {
 	if c.Mu <= 0 {
 		return math.Inf(-1)
 	}
+	ld, _ := c.logDeltaTerms(eps)
+	return ld
+}
+
+// logDeltaTerms returns LogDeltaAt(ε) for μ > 0 with ln Φ(−ε/μ − μ/2),
+// its second term, which the slope of ln δ(ε) at ε also takes
+// (EpsilonAt's Newton steps): computed once, the same bits.
+func (c Gaussian) logDeltaTerms(eps float64) (ld, lb float64) {
 	a := -eps/c.Mu + c.Mu/2
 	b := -eps/c.Mu - c.Mu/2
 	la := numeric.LogNormCDF(a)
-	d := eps + numeric.LogNormCDF(b) - la
+	lb = numeric.LogNormCDF(b)
+	d := eps + lb - la
 	if d >= 0 {
-		return math.Inf(-1)
+		return math.Inf(-1), lb
 	}
-	return la + numeric.Log1mExp(d)
+	return la + numeric.Log1mExp(d), lb
 }
 
 // DeltaAt returns δ(ε) of μ-GDP (see LogDeltaAt).
@@ -104,14 +113,14 @@ func (c Gaussian) EpsilonAt(delta float64) float64 {
 	// its answer and bisected to the final width.
 	x := (lo + hi) / 2
 	for i := 0; i < 400 && hi-lo > 4e-16*hi; i++ {
-		ld := c.LogDeltaAt(x)
+		ld, lb := c.logDeltaTerms(x) // LogDeltaAt(x): μ ≤ 0 returned above
 		if ld > target {
 			lo = x
 		} else {
 			hi = x
 		}
 		// d ln δ/dε = −e^ε·Φ(b)/δ(ε), with b = −ε/μ − μ/2.
-		slope := -math.Exp(x + numeric.LogNormCDF(-x/c.Mu-c.Mu/2) - ld)
+		slope := -math.Exp(x + lb - ld)
 		next := x - (ld-target)/slope
 		if math.Abs(next-x) <= 1e-14*x {
 			tlo, thi := next*(1-2e-14), next*(1+2e-14)

@@ -1,0 +1,75 @@
+package evaluate
+
+import "math/bits"
+
+// A row's output columns are those of its mechanism that it asks for
+// (Applies.Mechanisms, Asks and Only). A row of the closed-form families
+// has about 35 of the 60 registered columns by its mechanism, and asks for
+// fewer than half of those: the evaluator goes through each mechanism's
+// list of columns, made once with the evaluator, and reads what the row
+// asks for from the list before it computes a column (OutputColumn.valueAsked).
+
+// planColumn is an output column of a mechanism's list: its index in the
+// evaluator's outputs and what asks for it.
+type planColumn struct {
+	k    int
+	asks Ask
+	only Condition
+}
+
+// columnPlans are the lists of output columns, in output order: one per
+// mechanism (by the index of its mechanismBit), and that of a row
+// composed with extra_stages of other mechanisms (Release.mixed), whose
+// columns are those of every mechanism.
+type columnPlans struct {
+	byMechanism [32][]planColumn
+	mixed       []planColumn
+}
+
+// planColumns makes the lists of the output columns outputs.
+func planColumns(outputs []OutputColumn) *columnPlans {
+	p := new(columnPlans)
+	for k := range outputs {
+		o := &outputs[k]
+		c := planColumn{k: k, asks: o.Applies.Asks, only: o.Applies.Only}
+		for set := o.mechanisms; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros32(set)
+			p.byMechanism[i] = append(p.byMechanism[i], c)
+		}
+		if o.mechanisms == mechanismSet(nil) {
+			p.mixed = append(p.mixed, c)
+		}
+	}
+	return p
+}
+
+// of returns the list of output columns of the row r.
+func (p *columnPlans) of(r *Release) []planColumn {
+	if r.mixed() {
+		return p.mixed
+	}
+	bit := mechanismBit(r.Mechanism)
+	if bit == 0 {
+		return nil
+	}
+	return p.byMechanism[bits.TrailingZeros32(bit)]
+}
+
+// askSet remembers, for one row, which inputs that ask for columns (Ask)
+// it has: a row's columns share a few of them, each read once.
+type askSet struct{ known, has uint32 }
+
+// asked reports whether the row r has the input a (Ask.asked).
+func (s *askSet) asked(a Ask, r *Release) bool {
+	if a == AskedAlways {
+		return true
+	}
+	bit := uint32(1) << a
+	if s.known&bit == 0 {
+		s.known |= bit
+		if a.asked(r) {
+			s.has |= bit
+		}
+	}
+	return s.has&bit != 0
+}
