@@ -2,7 +2,11 @@ package readers
 
 import (
 	"errors"
+	"fmt"
 	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -93,4 +97,76 @@ func (t *parquetTable) readRows(rows []table.Row, n int, cells func(r, k int) []
 		n -= k
 	}
 	return rows, nil
+}
+
+// ArrayType is the Arrow type of column i in the file's record batches, or
+// nil for a nested type (see ColumnReader).
+func (t *parquetTable) ArrayType(i int) arrow.DataType {
+	if i < 0 || i >= len(t.types) {
+		return nil
+	}
+	switch dt := t.types[i]; dt.ID() {
+	case arrow.LIST, arrow.LARGE_LIST, arrow.FIXED_SIZE_LIST, arrow.LIST_VIEW, arrow.LARGE_LIST_VIEW, arrow.STRUCT, arrow.MAP, arrow.EXTENSION,
+		arrow.DENSE_UNION, arrow.SPARSE_UNION, arrow.RUN_END_ENCODED:
+		return nil
+	default:
+		return dt
+	}
+}
+
+// ReadColumns reads a run of rows of the current record batch (see
+// ColumnReader): the columns asked for as arrays are slices of the batch's
+// arrays, the others' cells are read as NextRows reads them. The file is
+// checked as for NextRows.
+func (t *parquetTable) ReadColumns(run *ColumnRun, n int, arrays, cells []bool) (err error) {
+	run.reset(len(t.cols))
+	if err := t.readable(); err != nil {
+		return err
+	}
+	if t.sel != nil {
+		return fileError(t.name, errors.New("rows read after SelectColumns"))
+	}
+	if len(arrays) != len(t.cols) || len(cells) != len(t.cols) {
+		return fileError(t.name, fmt.Errorf("ReadColumns: %d and %d flags for %d columns", len(arrays), len(cells), len(t.cols)))
+	}
+	defer t.settle(&err)
+	if err := t.advance(); err != nil {
+		return err
+	}
+	k := min(max(n, 1), t.n-t.i)
+	rec := t.rr.RecordBatch()
+	for j := range t.cols {
+		if arrays[j] {
+			if t.ArrayType(j) == nil {
+				return fileError(t.name, fmt.Errorf("ReadColumns: column %s cannot be read as an array", t.cols[j].Name))
+			}
+			run.Arrays[j] = array.NewSlice(rec.Column(j), int64(t.i), int64(t.i+k))
+		}
+	}
+	width := len(t.cols)
+	var slab []table.Cell
+	if anyOf(cells) {
+		slab = make([]table.Cell, k*width)
+	}
+	for r := range k {
+		var row []table.Cell
+		if slab != nil {
+			row = slab[r*width : (r+1)*width : (r+1)*width]
+			for j, g := range t.getters {
+				if !cells[j] || g == nil {
+					continue // not asked for, or null on every row of the batch
+				}
+				row[j] = g(t.i)
+				if t.cellErr != nil {
+					run.Release()
+					return t.fail(j, t.cellErr)
+				}
+			}
+		}
+		t.i++
+		t.rows++
+		run.Rows = append(run.Rows, table.Row{Pos: table.Position{File: t.name, Row: int(t.rows) + 1, Column: -1}, Cells: row})
+		run.Errs = append(run.Errs, nil)
+	}
+	return nil
 }

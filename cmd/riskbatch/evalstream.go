@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/layout"
 	"github.com/riskbatch/riskbatch/readers"
@@ -45,6 +47,13 @@ type batch struct {
 	// hold no Cells.
 	placed  bool
 	members []evaluate.Member // with --sorted-groups: each row's dataset group member
+	// columns, when not nil, is how the batch's table was read by
+	// columns (see columnPlan): run holds what was read, rows and errs
+	// are its rows, and arrays holds, by output column, the input
+	// columns that go to the writer as arrays (nil for the others).
+	columns *tableColumns
+	run     readers.ColumnRun
+	arrays  []arrow.Array
 }
 
 // batchRows is the most rows of a batch.
@@ -143,6 +152,7 @@ func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, read 
 		batches: make(chan *batch, 2*workers+2),
 	}
 	f.stopReading = sync.OnceFunc(func() { close(f.quit) })
+	lay.columns = lay.planColumns(tables, w)
 	if _, ok := w.(writers.RowsWriter); ok && os.Getenv("GOMEMLIMIT") == "" {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(streamMemoryLimit()))
 	}
@@ -231,6 +241,9 @@ func (f *flow) recycle(b *batch) {
 	default:
 	}
 	b.cells = nil
+	b.run.Release()
+	clear(b.arrays)
+	b.arrays = b.arrays[:0]
 	clear(b.out)
 	b.out = b.out[:0]
 	select {
@@ -247,7 +260,8 @@ func (f *flow) newBatch(seq, tableNo int, source string) *batch {
 		// Let go of the cells and errors of the rows it held.
 		clear(b.rows)
 		clear(b.errs)
-		*b = batch{seq: seq, tableNo: tableNo, source: source, rows: b.rows[:0], errs: b.errs[:0], out: b.out[:0], status: b.status[:0]}
+		*b = batch{seq: seq, tableNo: tableNo, source: source, rows: b.rows[:0], errs: b.errs[:0], out: b.out[:0], status: b.status[:0],
+			run: b.run, arrays: b.arrays[:0]}
 		return b
 	default:
 	}
@@ -293,7 +307,7 @@ func (lay *evalLayout) readBatches(f *flow, tables []readers.Table, read *atomic
 				}
 				break
 			}
-			if len(b.rows) >= limit {
+			if len(b.rows) >= limit || b.columns != nil {
 				if !f.send(b, read.Load()) {
 					return
 				}
@@ -321,6 +335,10 @@ func (lay *evalLayout) readBatches(f *flow, tables []readers.Table, read *atomic
 func (lay *evalLayout) readInto(f *flow, ti int, t readers.Table, b *batch, limit int) error {
 	start := len(b.rows)
 	var err error
+	if tc := lay.columns.of(ti); tc != nil {
+		b.columns = tc
+		return lay.readColumns(tc, ti, b, limit) // no row is dropped: there are no dataset groups
+	}
 	if pr, ok := t.(readers.RowsPlacer); ok && lay.placesRows(ti) {
 		width := lay.Width()
 		if b.cells == nil {
@@ -410,7 +428,12 @@ collect:
 			<-f.slots
 			rw, whole := lay.rowsWriter(w)
 			if whole && writeErr == nil {
-				if writeErr = rw.WriteRows(nb.out); writeErr != nil {
+				if nb.columns != nil {
+					writeErr = rw.(writers.ColumnsWriter).WriteColumns(nb.out, nb.arrays)
+				} else {
+					writeErr = rw.WriteRows(nb.out)
+				}
+				if writeErr != nil {
 					f.stopReading()
 				}
 			}
@@ -500,6 +523,11 @@ func (lay *evalLayout) evaluate(b *batch, flat slab, k, workers int) {
 		row := b.rows[i]
 		out := flat.cells[i*width : (i+1)*width : (i+1)*width]
 		switch {
+		case b.columns != nil:
+			b.status[i] = lay.fillColumns(b.columns, b, i, out, flat.tailsEmpty)
+			if b.errs[i] != nil || !lay.passThrough {
+				b.tailsEmpty = false
+			}
 		case b.placed: // the input side is in place; no row is an error
 			if !flat.tailsEmpty {
 				clear(out[lay.Inputs():])

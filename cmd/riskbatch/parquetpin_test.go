@@ -54,6 +54,9 @@ func TestParquetOutputUnchanged(t *testing.T) {
 	randomParquet := filepath.Join(dir, "random.parquet")
 	mustRun(t, 0, "eval", random, "--pass-through", "-o", randomParquet, "--quiet")
 	typed := filepath.Join(dir, "typed.parquet")
+	if keep := os.Getenv("RISKBATCH_GOLDEN_KEEP"); keep != "" {
+		typed = filepath.Join(keep, "typed.parquet") // to run another version on
+	}
 	testfiles.WriteParquetFile(t, typed, typedRecord(t))
 	inputs := map[string]string{
 		"releases.csv":     samplePath("releases.csv"),

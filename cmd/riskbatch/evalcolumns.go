@@ -1,0 +1,166 @@
+package main
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/readers"
+	"github.com/riskbatch/riskbatch/table"
+	"github.com/riskbatch/riskbatch/writers"
+)
+
+// A batch's input columns travel in one of two forms: as cells of its
+// output rows (the form every writer takes, and the evaluator reads), or,
+// when the reader gives them and the writer takes them, as Arrow arrays,
+// one per column, that go from the reader to the writer untouched: a
+// Parquet file's record batches, the fields of a CSV column gathered into
+// one buffer. Copying a column so costs no cell (56 bytes) per value. The
+// stream is the same for both forms; columnPlan says, per table, which
+// columns take which.
+
+// columnPlan is how the columns of each table travel.
+type columnPlan struct {
+	tables []*tableColumns // by table; nil: the table's rows come as cells
+}
+
+// tableColumns is how the columns of one table travel.
+type tableColumns struct {
+	reader readers.ColumnReader
+	// arrays and cells are, by column of the table, whether it is read
+	// as an array (written as it is) and whether as cells (placed in the
+	// output row, or read by the evaluator).
+	arrays, cells []bool
+	// place lists the columns whose cells go into the output rows, with
+	// their output columns.
+	place []placement
+	// clear lists the input-side output columns that no column of the
+	// table fills (the source column aside).
+	clear []int
+}
+
+// placement is a column of a table and its output column.
+type placement struct{ from, to int }
+
+// planColumns decides how the columns of each table travel to w: as
+// arrays when w takes them (a writers.ColumnsWriter writing whole runs of
+// rows: not a workbook keeping formulas, no dataset totals between the
+// rows) and the table gives them (a readers.ColumnReader), a column the
+// writer writes with exactly the type the reader gives; as cells
+// otherwise. A column read as an array is read as cells too when the
+// evaluator reads it. It returns nil when no column travels as an array.
+func (lay *evalLayout) planColumns(tables []readers.Table, w writers.Writer) *columnPlan {
+	rw, whole := lay.rowsWriter(w)
+	cw, ok := rw.(writers.ColumnsWriter)
+	if !whole || !ok {
+		return nil
+	}
+	plan := &columnPlan{tables: make([]*tableColumns, len(tables))}
+	some := false
+	for ti, t := range tables {
+		cr, ok := t.(readers.ColumnReader)
+		if !ok {
+			continue
+		}
+		tc := lay.tableColumns(ti, cr, cw)
+		if tc != nil {
+			plan.tables[ti], some = tc, true
+		}
+	}
+	if !some {
+		return nil
+	}
+	return plan
+}
+
+// tableColumns is the plan of table ti, or nil when none of its columns
+// travels as an array.
+func (lay *evalLayout) tableColumns(ti int, cr readers.ColumnReader, cw writers.ColumnsWriter) *tableColumns {
+	m := lay.Mapping(ti)
+	tc := &tableColumns{reader: cr, arrays: make([]bool, len(m)), cells: make([]bool, len(m))}
+	some := false
+	for i, j := range m {
+		if j < 0 {
+			continue // a column riskbatch computes: not read
+		}
+		dt := cr.ArrayType(i)
+		tc.arrays[i] = dt != nil && cw.TakesArray(j, dt)
+		tc.cells[i] = !tc.arrays[i]
+		some = some || tc.arrays[i]
+		if tc.cells[i] {
+			tc.place = append(tc.place, placement{from: i, to: j})
+		}
+	}
+	if !some {
+		return nil
+	}
+	if !lay.passThrough {
+		for _, i := range lay.Binding(ti).InputColumns() {
+			if i < len(tc.cells) {
+				tc.cells[i] = true
+			}
+		}
+	}
+	filled := make([]bool, lay.Inputs())
+	for _, j := range m {
+		if j >= 0 {
+			filled[j] = true
+		}
+	}
+	for j, f := range filled {
+		if !f && j != lay.SourceColumn() {
+			tc.clear = append(tc.clear, j)
+		}
+	}
+	return tc
+}
+
+// of returns the plan of table ti, or nil when its rows come as cells.
+func (p *columnPlan) of(ti int) *tableColumns {
+	if p == nil {
+		return nil
+	}
+	return p.tables[ti]
+}
+
+// readColumns reads the next run of rows of table ti into an empty batch b
+// as tc says: the arrays by output column, the rows with their cells.
+func (lay *evalLayout) readColumns(tc *tableColumns, ti int, b *batch, limit int) error {
+	if err := tc.reader.ReadColumns(&b.run, limit, tc.arrays, tc.cells); err != nil {
+		return err
+	}
+	b.rows, b.errs = b.run.Rows, b.run.Errs
+	b.arrays = append(b.arrays[:0], make([]arrow.Array, lay.Width())...)
+	for i, j := range lay.Mapping(ti) {
+		if j >= 0 && tc.arrays[i] {
+			b.arrays[j] = b.run.Arrays[i]
+		}
+	}
+	return nil
+}
+
+// fillColumns fills output row out of row i of a batch read by columns:
+// the input cells that are not arrays, the source, and the evaluator's
+// side (status ok alone in a pass-through run, when flat's tails are
+// empty).
+func (lay *evalLayout) fillColumns(tc *tableColumns, b *batch, i int, out []table.Cell, tailsEmpty bool) evaluate.Status {
+	row := b.rows[i]
+	for _, p := range tc.place {
+		if row.Cells == nil {
+			out[p.to] = table.Cell{}
+		} else {
+			out[p.to] = row.Cells[p.from]
+		}
+	}
+	for _, j := range tc.clear {
+		out[j] = table.Cell{}
+	}
+	lay.PlaceSource(b.source, out)
+	if lay.passThrough && b.errs[i] == nil {
+		if !tailsEmpty {
+			clear(out[lay.Inputs():])
+		}
+		out[lay.Inputs()] = table.TextCell(string(evaluate.StatusOK))
+		return evaluate.StatusOK
+	}
+	return lay.Evaluate(b.tableNo, row.Cells, b.errs[i], out)
+}
