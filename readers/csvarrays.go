@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -51,6 +52,11 @@ func (t *delimited) ReadColumns(run *ColumnRun, n int, arrays, cells []bool) err
 	if anyOf(cells) {
 		slab = make([]table.Cell, n*width)
 	}
+	// The fields are views of the parser's buffer (see
+	// recordParser.borrow): the array columns copy them, the cells
+	// clone them.
+	t.p.borrow = true
+	defer func() { t.p.borrow = false }()
 	full := false
 	for r := 0; r < n && !full; r++ {
 		rec, pos, err := t.nextRecord()
@@ -69,7 +75,7 @@ func (t *delimited) ReadColumns(run *ColumnRun, n int, arrays, cells []bool) err
 				cols[i].set(r, f)
 			}
 			if row != nil && cells[i] {
-				row[i] = table.TextCell(f)
+				row[i] = table.TextCell(strings.Clone(f)) // f is borrowed
 			}
 		})
 		for i := range cols {

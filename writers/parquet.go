@@ -79,6 +79,9 @@ type parquetWriter struct {
 	strLen  int // bytes of strings buffered
 	nulled  int64
 	filled  []bool // by column: a value on some row of the run (see WriteRows)
+	// cellCols are the columns of a run that come as cells (see
+	// markFilled).
+	cellCols []int
 	// nulls holds an array of nulls of each type written so far, at
 	// least a row group long, for the columns empty on a whole row group.
 	nulls map[string]arrow.Array

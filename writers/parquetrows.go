@@ -62,26 +62,34 @@ func (w *parquetWriter) columnwise(run [][]table.Cell) bool {
 	if w.beginRow(run[0]) != nil {
 		return false
 	}
-	text, ok := w.markFilled(run)
+	text, ok := w.markFilled(run, nil)
 	return ok && w.strLen+text < w.rowGroupBytes
 }
 
 // markFilled notes in w.filled the columns with a value on some row of
-// the run, in one pass over the rows in their order in memory (a pass
-// down each column would touch a cache line per cell), and returns at
-// most how many bytes of text the run adds: a cell adds at most its Str
-// and the text of a number, date or time (under 64 bytes; see
-// appendCell). It reports false when a row has not a cell per column.
-func (w *parquetWriter) markFilled(run [][]table.Cell) (text int, ok bool) {
+// the run, but those of skip (given as arrays), in one pass over the rows
+// in their order in memory (a pass down each column would touch a cache
+// line per cell), and returns at most how many bytes of text the run adds:
+// a cell adds at most its Str and the text of a number, date or time
+// (under 64 bytes; see appendCell). It reports false when a row has not a
+// cell per column.
+func (w *parquetWriter) markFilled(run [][]table.Cell, skip []arrow.Array) (text int, ok bool) {
 	filled := w.filled[:0]
 	filled = append(filled, make([]bool, len(w.cols))...)
 	w.filled = filled
+	cols := w.cellCols[:0]
+	for i := range w.cols {
+		if i >= len(skip) || skip[i] == nil {
+			cols = append(cols, i)
+		}
+	}
+	w.cellCols = cols
 	const formatted = 64
 	for _, cells := range run {
 		if len(cells) != len(w.cols) {
 			return text, false
 		}
-		for i := range cells {
+		for _, i := range cols {
 			c := &cells[i]
 			if c.Kind != table.Empty {
 				filled[i] = true
@@ -113,13 +121,17 @@ func (w *parquetWriter) appendColumn(i int, run [][]table.Cell) {
 
 // TakesArray reports whether WriteColumns takes column i as an array of
 // type dt: the column is written with exactly that type, and its values
-// as Write writes their cells. A nested type is not taken (its cells are
+// as Write writes their cells. Every column takes an array of type Null,
+// which stands for a column null on every row (as empty cells are). A nested type is not taken (its cells are
 // checked as JSON, see appendCell), nor a binary type, nor, before
 // the first row, a column typed by the cell of its first row (a timestamp
 // or time of day without a source type).
 func (w *parquetWriter) TakesArray(i int, dt arrow.DataType) bool {
 	if i < 0 || i >= len(w.cols) || dt == nil || isNested(dt) {
 		return false
+	}
+	if dt.ID() == arrow.NULL {
+		return true // null on every row, whatever the column's type
 	}
 	switch dt.ID() {
 	case arrow.BINARY, arrow.LARGE_BINARY, arrow.BINARY_VIEW:
@@ -157,7 +169,7 @@ func (w *parquetWriter) WriteColumns(rows [][]table.Cell, arrays []arrow.Array) 
 		}
 		n := min(len(rows)-off, w.rowGroupRows-w.pending)
 		run := rows[off : off+n]
-		if _, ok := w.markFilled(run); !ok {
+		if _, ok := w.markFilled(run, arrays); !ok {
 			for _, cells := range run {
 				if err := w.beginRow(cells); err != nil {
 					return err
@@ -190,6 +202,20 @@ func (w *parquetWriter) WriteColumns(rows [][]table.Cell, arrays []arrow.Array) 
 func (w *parquetWriter) appendArray(i int, arr arrow.Array, off, n int) error {
 	if arr.Len() < off+n {
 		return w.fail(fmt.Errorf("writers: %s: column %s given %d values for %d rows", w.out.target, w.cols[i].Name, arr.Len(), off+n))
+	}
+	col := &w.columns[i]
+	if arr.DataType().ID() == arrow.NULL && col.dt.ID() != arrow.NULL {
+		// A column null on every row of the run: what appendColumn
+		// appends for a run of empty cells.
+		if col.builder != nil {
+			col.owed += n
+			return nil
+		}
+		for range n {
+			*col.nested = append(*col.nested, "null")
+		}
+		w.strLen += 4 * n
+		return nil
 	}
 	if err := w.cut(i); err != nil {
 		return err

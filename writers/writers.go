@@ -128,7 +128,8 @@ type ColumnsWriter interface {
 	// TakesArray reports whether WriteColumns takes column i as an array
 	// of type dt: the writer writes that column with exactly that type
 	// (the type WriteRows would write its cells with), so the values are
-	// written unchanged.
+	// written unchanged. An array of Arrow's Null type, which stands for
+	// a column null on every row, is taken for any column.
 	TakesArray(i int, dt arrow.DataType) bool
 	// WriteColumns writes the rows as WriteRows would, but column i of
 	// every row from arrays[i] (len(rows) values) when arrays[i] is not

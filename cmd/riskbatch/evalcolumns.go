@@ -1,7 +1,10 @@
 package main
 
 import (
+	"slices"
+
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/readers"
@@ -163,4 +166,19 @@ func (lay *evalLayout) fillColumns(tc *tableColumns, b *batch, i int, out []tabl
 		return evaluate.StatusOK
 	}
 	return lay.Evaluate(b.tableNo, row.Cells, b.errs[i], out)
+}
+
+// nullTails hands the writer the evaluator's columns of a pass-through
+// batch read by columns, but its status, as an array of nulls each, when
+// no row of the batch is an error row: they are then empty on every row,
+// and the writer need not look at their cells (a pass-through output row
+// has about 60 of them).
+func (lay *evalLayout) nullTails(b *batch) {
+	if !lay.passThrough || slices.ContainsFunc(b.errs, func(err error) bool { return err != nil }) {
+		return
+	}
+	b.nulls = array.NewNull(len(b.rows))
+	for j := lay.Inputs() + 1; j < lay.Width(); j++ {
+		b.arrays[j] = b.nulls
+	}
 }

@@ -54,6 +54,7 @@ type batch struct {
 	columns *tableColumns
 	run     readers.ColumnRun
 	arrays  []arrow.Array
+	nulls   arrow.Array // an array of nulls some of arrays are (see nullTails)
 }
 
 // batchRows is the most rows of a batch.
@@ -242,6 +243,10 @@ func (f *flow) recycle(b *batch) {
 	}
 	b.cells = nil
 	b.run.Release()
+	if b.nulls != nil {
+		b.nulls.Release()
+		b.nulls = nil
+	}
 	clear(b.arrays)
 	b.arrays = b.arrays[:0]
 	clear(b.out)
@@ -551,6 +556,9 @@ func (lay *evalLayout) evaluate(b *batch, flat slab, k, workers int) {
 			lay.groups.mark(b, i, out, b.status[i])
 		}
 		b.out[i] = out
+	}
+	if b.columns != nil {
+		lay.nullTails(b)
 	}
 }
 

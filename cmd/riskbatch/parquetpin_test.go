@@ -58,17 +58,26 @@ func TestParquetOutputUnchanged(t *testing.T) {
 		typed = filepath.Join(keep, "typed.parquet") // to run another version on
 	}
 	testfiles.WriteParquetFile(t, typed, typedRecord(t))
-	inputs := map[string]string{
-		"releases.csv":     samplePath("releases.csv"),
-		"releases.parquet": samplePath("releases.parquet"),
-		"random.csv":       random,
-		"random.parquet":   randomParquet,
-		"typed.parquet":    typed,
+	// A sweep with rows that are not UTF-8 (error rows), and then the
+	// same beside the Parquet files: three tables whose columns differ,
+	// with a source column.
+	sweep := filepath.Join(dir, "sweep.csv")
+	writeSweep(t, sweep, 3000, true)
+	utf8 := []string{"--encoding", "utf-8"}
+	randomKey := func(name string) string { return name + "-" + strconv.Itoa(n) }
+	inputs := map[string][]string{
+		"releases.csv":              {samplePath("releases.csv")},
+		"releases.parquet":          {samplePath("releases.parquet")},
+		randomKey("random.csv"):     {random},
+		randomKey("random.parquet"): {randomParquet},
+		"typed.parquet":             {typed},
+		"sweep.csv":                 append([]string{sweep}, utf8...),
+		randomKey("mixed"):          append([]string{sweep, typed, randomParquet}, utf8...),
 	}
 	got := map[string]string{}
 	for key, in := range inputs {
 		for _, mode := range []string{"eval", "pass-through"} {
-			args := []string{"eval", in, "-o", filepath.Join(dir, "out.parquet"), "--quiet"}
+			args := append([]string{"eval", "-o", filepath.Join(dir, "out.parquet"), "--quiet"}, in...)
 			if mode == "pass-through" {
 				args = append(args, "--pass-through")
 			}
@@ -83,7 +92,7 @@ func TestParquetOutputUnchanged(t *testing.T) {
 				}
 			}
 			sum := sha256.Sum256([]byte(dump))
-			got[fmt.Sprintf("%s-%s-%d", mode, key, n)] = hex.EncodeToString(sum[:])
+			got[mode+"-"+key] = hex.EncodeToString(sum[:])
 		}
 	}
 	want := readPins(t, parquetPinFile)
