@@ -117,7 +117,10 @@ func (t *parquetTable) ArrayType(i int) arrow.DataType {
 // ReadColumns reads a run of rows of the current record batch (see
 // ColumnReader): the columns asked for as arrays are slices of the batch's
 // arrays, the others' cells are read as NextRows reads them. The file is
-// checked as for NextRows.
+// checked as for NextRows: every column is read, those not asked for too
+// (reading only some, as SelectColumns does, would halve what a file
+// written by a pass-through run allocates, but a damage in a column of
+// bounds, dropped and computed again, would then go unnoticed).
 func (t *parquetTable) ReadColumns(run *ColumnRun, n int, arrays, cells []bool) (err error) {
 	run.reset(len(t.cols))
 	if err := t.readable(); err != nil {
