@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -52,10 +51,10 @@ func (t *delimited) ReadColumns(run *ColumnRun, n int, arrays, cells []bool) err
 	if anyOf(cells) {
 		slab = make([]table.Cell, n*width)
 	}
-	// The fields are views of the parser's buffer (see
-	// recordParser.borrow): the array columns copy them, the cells
-	// clone them.
-	t.p.borrow = true
+	// Without cells the fields are views of the parser's buffer (see
+	// recordParser.borrow), which the array columns copy; cells share one
+	// string per record, as Next's do.
+	t.p.borrow = slab == nil
 	defer func() { t.p.borrow = false }()
 	full := false
 	for r := 0; r < n && !full; r++ {
@@ -75,7 +74,7 @@ func (t *delimited) ReadColumns(run *ColumnRun, n int, arrays, cells []bool) err
 				cols[i].set(r, f)
 			}
 			if row != nil && cells[i] {
-				row[i] = table.TextCell(strings.Clone(f)) // f is borrowed
+				row[i] = table.TextCell(f)
 			}
 		})
 		for i := range cols {
