@@ -400,6 +400,10 @@ func (lay *evalLayout) writeInOrder(f *flow, w writers.Writer, progress *progres
 	next := 0
 	written := 0
 	var writeErr error
+	// The summary is written only into a workbook, the writer that
+	// keeps the input's formulas, and into a workbook only do the rows'
+	// input cells all come as cells (not arrays, see columnPlan).
+	_, summarize := w.(writers.OriginWriter)
 	// emit writes a row riskbatch adds: a dataset's total.
 	emit := func(cells []table.Cell, st evaluate.Status) error {
 		err := w.Write(cells)
@@ -449,7 +453,9 @@ collect:
 					}
 				}
 				counts[nb.status[i]]++
-				sum.add(written, cells, nb.status[i])
+				if summarize {
+					sum.add(written, cells, nb.status[i])
+				}
 				written++
 			}
 			progress.update(int64(written), nb.read)
