@@ -26,7 +26,6 @@ type columnsCase struct {
 	cols   []table.Column
 	arrays []arrow.Array
 	rows   [][]table.Cell // every cell
-	status []table.Cell
 }
 
 // newColumnsCase builds a columnsCase of n rows from JSON arrays, one per
