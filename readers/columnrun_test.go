@@ -1,10 +1,8 @@
 package readers
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"math/rand"
 	"os"
 	"path/filepath"
 	"slices"
@@ -128,15 +126,7 @@ func TestReadColumns(t *testing.T) {
 	}
 	files["errors.csv"] = []byte("id,epsilon,note\na,1,\nb,2,x,extra\n\"c\",\xff,\n,,\nd,, \"q\"\"\" \ne,3,\"cut")
 	files["wide.csv"] = []byte("a,b\n" + strings.Repeat("x,\n,y\n1,2\n", 400))
-	rng := rand.New(rand.NewSource(11))
-	sample := files["releases.parquet"]
-	for i := range testenv.Count(6, 30) {
-		d := bytes.Clone(sample)
-		for range 1 + rng.Intn(4) {
-			d[rng.Intn(len(d))] = byte(rng.Intn(256))
-		}
-		files[fmt.Sprintf("damaged%d.parquet", i)] = d
-	}
+	addDamaged(files, files["releases.parquet"], testenv.Count(6, 30), 11)
 	for name, data := range files {
 		path := filepath.Join(dir, name)
 		if err := os.WriteFile(path, data, 0o644); err != nil {

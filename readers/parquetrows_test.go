@@ -1,10 +1,8 @@
 package readers
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"math/rand"
 	"os"
 	"path/filepath"
 	"testing"
@@ -98,16 +96,8 @@ func TestParquetNextRows(t *testing.T) {
 		}
 		files[filepath.Base(name)] = data
 	}
-	rng := rand.New(rand.NewSource(7))
-	sample := files["releases.parquet"]
 	// Damaged copies: 8 by default, 40 in the long run.
-	for i := range testenv.Count(8, 40) {
-		d := bytes.Clone(sample)
-		for range 1 + rng.Intn(4) {
-			d[rng.Intn(len(d))] = byte(rng.Intn(256))
-		}
-		files["damaged"+string(rune('A'+i%26))+string(rune('a'+i/26))+".parquet"] = d
-	}
+	addDamaged(files, files["releases.parquet"], testenv.Count(8, 40), 7)
 	dir := t.TempDir()
 	for name, data := range files {
 		path := filepath.Join(dir, name)
