@@ -27,31 +27,14 @@ func (t *parquetTable) NextRows(rows []table.Row, n int) (_ []table.Row, err err
 			slab = make([]table.Cell, k*width)
 		}
 		return slab[r*width : (r+1)*width : (r+1)*width]
-	}, nil)
+	})
 }
 
-// PlaceRows reads up to n rows as NextRows does, but writes their cells
-// into dst, the cell of column i of the r-th row read at
-// dst[r*stride+at[i]] (a column with at[i] < 0 is not read), and appends
-// the rows without their Cells: for a caller that copies each row into a
-// wider row of its own, whose place it is then (a pass-through run).
-// Every cell it places is written, an empty one for a null; dst must hold
-// n rows of stride cells. The rows it reads are those NextRows would.
-func (t *parquetTable) PlaceRows(rows []table.Row, n int, dst []table.Cell, stride int, at []int) ([]table.Row, error) {
-	placed := 0
-	return t.readRows(rows, n, func(int, int) []table.Cell {
-		placed++
-		return dst[(placed-1)*stride : placed*stride : placed*stride]
-	}, at)
-}
-
-// readRows is NextRows and PlaceRows: the cells of each row of a record
-// batch (the r-th of the k read from it) go to cells(r, k), the cell of
-// column j at index j, or at at[j] when at is not nil (skipped when
-// negative). With at, a column null on every row of the batch gets an
-// empty cell and the row appended holds no Cells; without, it is left as
-// cells(r, k) holds it and the row holds them.
-func (t *parquetTable) readRows(rows []table.Row, n int, cells func(r, k int) []table.Cell, at []int) (_ []table.Row, err error) {
+// readRows is NextRows: the cells of each row of a record batch (the
+// r-th of the k read from it) go to cells(r, k), the cell of column j at
+// index j; a column null on every row of the batch is left as cells(r, k)
+// holds it.
+func (t *parquetTable) readRows(rows []table.Row, n int, cells func(r, k int) []table.Cell) (_ []table.Row, err error) {
 	if err := t.readable(); err != nil {
 		return rows, err
 	}
@@ -70,28 +53,16 @@ func (t *parquetTable) readRows(rows []table.Row, n int, cells func(r, k int) []
 		for r := range k {
 			row := cells(r, k)
 			for j, g := range t.getters {
-				to := j
-				if at != nil {
-					if to = at[j]; to < 0 {
-						continue
-					}
-				}
 				if g == nil {
-					if at != nil {
-						row[to] = table.Cell{}
-					}
 					continue // null on every row of the batch
 				}
-				row[to] = g(t.i)
+				row[j] = g(t.i)
 				if t.cellErr != nil {
 					return rows, t.fail(j, t.cellErr)
 				}
 			}
 			t.i++
 			t.rows++
-			if at != nil {
-				row = nil
-			}
 			rows = append(rows, table.Row{Pos: table.Position{File: t.name, Row: int(t.rows) + 1, Column: -1}, Cells: row})
 		}
 		n -= k

@@ -19,15 +19,19 @@ import (
 // Parquet file's record batches, the fields of a CSV column gathered into
 // one buffer. Copying a column so costs no cell (56 bytes) per value. The
 // stream is the same for both forms; columnPlan says, per table, which
-// columns take which.
+// columns take which, and a table read row by row (a workbook's sheet, or
+// any table for a writer that takes no arrays) is one whose columns all
+// come as cells.
 
 // columnPlan is how the columns of each table travel.
 type columnPlan struct {
-	tables []*tableColumns // by table; nil: the table's rows come as cells
+	tables []*tableColumns // by table
 }
 
 // tableColumns is how the columns of one table travel.
 type tableColumns struct {
+	// reader reads the table by columns; nil when no column comes as an
+	// array (the table is read by rows: every column as cells).
 	reader readers.ColumnReader
 	// arrays and cells are, by column of the table, whether it is read
 	// as an array (written as it is) and whether as cells (placed in the
@@ -50,53 +54,42 @@ type placement struct{ from, to int }
 // rows) and the table gives them (a readers.ColumnReader), a column the
 // writer writes with exactly the type the reader gives; as cells
 // otherwise. A column read as an array is read as cells too when the
-// evaluator reads it. It returns nil when no column travels as an array.
+// evaluator reads it.
 func (lay *evalLayout) planColumns(tables []readers.Table, w writers.Writer) *columnPlan {
 	rw, whole := lay.rowsWriter(w)
 	cw, ok := rw.(writers.ColumnsWriter)
 	if !whole || !ok {
-		return nil
+		cw = nil
 	}
 	plan := &columnPlan{tables: make([]*tableColumns, len(tables))}
-	some := false
 	for ti, t := range tables {
-		cr, ok := t.(readers.ColumnReader)
-		if !ok {
-			continue
-		}
-		tc := lay.tableColumns(ti, cr, cw)
-		if tc != nil {
-			plan.tables[ti], some = tc, true
-		}
-	}
-	if !some {
-		return nil
+		cr, _ := t.(readers.ColumnReader)
+		plan.tables[ti] = lay.tableColumns(ti, cr, cw)
 	}
 	return plan
 }
 
-// tableColumns is the plan of table ti, or nil when none of its columns
-// travels as an array.
+// tableColumns is the plan of table ti, read by cr (nil: by rows) and
+// written by cw (nil: a writer that takes no arrays).
 func (lay *evalLayout) tableColumns(ti int, cr readers.ColumnReader, cw writers.ColumnsWriter) *tableColumns {
 	m := lay.Mapping(ti)
-	tc := &tableColumns{reader: cr, arrays: make([]bool, len(m)), cells: make([]bool, len(m))}
-	some := false
+	tc := &tableColumns{arrays: make([]bool, len(m)), cells: make([]bool, len(m))}
 	for i, j := range m {
 		if j < 0 {
 			continue // a column riskbatch computes: not read
 		}
-		dt := cr.ArrayType(i)
-		tc.arrays[i] = dt != nil && cw.TakesArray(j, dt)
+		if cr != nil && cw != nil {
+			dt := cr.ArrayType(i)
+			tc.arrays[i] = dt != nil && cw.TakesArray(j, dt)
+		}
 		tc.cells[i] = !tc.arrays[i]
-		some = some || tc.arrays[i]
-		if tc.cells[i] {
+		if tc.arrays[i] {
+			tc.reader = cr
+		} else {
 			tc.place = append(tc.place, placement{from: i, to: j})
 		}
 	}
-	if !some {
-		return nil
-	}
-	if !lay.passThrough {
+	if tc.reader != nil && !lay.passThrough {
 		for _, i := range lay.Binding(ti).InputColumns() {
 			if i < len(tc.cells) {
 				tc.cells[i] = true
@@ -117,13 +110,8 @@ func (lay *evalLayout) tableColumns(ti int, cr readers.ColumnReader, cw writers.
 	return tc
 }
 
-// of returns the plan of table ti, or nil when its rows come as cells.
-func (p *columnPlan) of(ti int) *tableColumns {
-	if p == nil {
-		return nil
-	}
-	return p.tables[ti]
-}
+// of returns the plan of table ti.
+func (p *columnPlan) of(ti int) *tableColumns { return p.tables[ti] }
 
 // readColumns reads the next run of rows of table ti into an empty batch b
 // as tc says: the arrays by output column, the rows with their cells.
@@ -141,17 +129,19 @@ func (lay *evalLayout) readColumns(tc *tableColumns, ti int, b *batch, limit int
 	return nil
 }
 
-// fillColumns fills output row out of row i of a batch read by columns:
-// the input cells that are not arrays, the source, and the evaluator's
-// side (status ok alone in a pass-through run, when flat's tails are
-// empty).
-func (lay *evalLayout) fillColumns(tc *tableColumns, b *batch, i int, out []table.Cell, tailsEmpty bool) evaluate.Status {
+// fill fills output row out of row i of a batch: the input cells that
+// are not arrays (a row's cells beyond the header are dropped, those it
+// lacks are empty), the source, and the evaluator's side: evaluated, or
+// in a pass-through run status ok alone (the cells after it cleared
+// unless tailsEmpty says they are empty), or the error of a row that
+// could not be read.
+func (lay *evalLayout) fill(tc *tableColumns, b *batch, i int, out []table.Cell, tailsEmpty bool) evaluate.Status {
 	row := b.rows[i]
 	for _, p := range tc.place {
-		if row.Cells == nil {
-			out[p.to] = table.Cell{}
-		} else {
+		if p.from < len(row.Cells) {
 			out[p.to] = row.Cells[p.from]
+		} else {
+			out[p.to] = table.Cell{}
 		}
 	}
 	for _, j := range tc.clear {

@@ -42,15 +42,12 @@ type batch struct {
 	// tailsEmpty is whether every row of cells, over its whole
 	// capacity, has empty cells after its status (see slab).
 	tailsEmpty bool
-	// placed is whether the reader wrote the rows' input cells straight
-	// into cells, at their output columns (see placesRows): the rows
-	// hold no Cells.
-	placed  bool
 	members []evaluate.Member // with --sorted-groups: each row's dataset group member
-	// columns, when not nil, is how the batch's table was read by
-	// columns (see columnPlan): run holds what was read, rows and errs
-	// are its rows, and arrays holds, by output column, the input
-	// columns that go to the writer as arrays (nil for the others).
+	// columns is how the columns of the batch's table travel (see
+	// columnPlan). When the table is read by columns, run holds what was
+	// read, rows and errs are its rows, and arrays holds, by output
+	// column, the input columns that go to the writer as arrays (nil for
+	// the others); arrays is empty otherwise.
 	columns *tableColumns
 	run     readers.ColumnRun
 	arrays  []arrow.Array
@@ -165,11 +162,7 @@ func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, read 
 			defer wg.Done()
 			for b := range f.todo {
 				start := time.Now()
-				flat := slab{cells: b.cells, tailsEmpty: b.tailsEmpty}
-				if !b.placed {
-					flat = f.cells(lay.Width() * len(b.rows))
-				}
-				lay.evaluate(b, flat, k, workers)
+				lay.evaluate(b, f.cells(lay.Width()*len(b.rows)), k, workers)
 				f.pace.record(len(b.rows), time.Since(start))
 				f.done <- b
 			}
@@ -305,14 +298,14 @@ func (lay *evalLayout) readBatches(f *flow, tables []readers.Table, read *atomic
 		src := layout.SourceName(t)
 		b := f.newBatch(seq, ti, src)
 		for {
-			if err := lay.readInto(f, ti, t, b, limit); err != nil {
+			if err := lay.readInto(ti, t, b, limit); err != nil {
 				if err != io.EOF {
 					f.readErr <- err
 					return
 				}
 				break
 			}
-			if len(b.rows) >= limit || b.columns != nil {
+			if len(b.rows) >= limit || len(b.arrays) > 0 {
 				if !f.send(b, read.Load()) {
 					return
 				}
@@ -332,29 +325,17 @@ func (lay *evalLayout) readBatches(f *flow, tables []readers.Table, read *atomic
 }
 
 // readInto appends to b the next rows of table ti, but those dropRow
-// drops: a run of rows, up to limit in all, from a readers.RowsReader
-// (whose errors all end the stream: a Parquet file's), else one row, with
-// its error when the row can be kept as an error row. It returns io.EOF
-// after the last row, and a fatal read error. A readers.RowsPlacer's rows
-// go straight into the batch's output cells when placesRows says so.
-func (lay *evalLayout) readInto(f *flow, ti int, t readers.Table, b *batch, limit int) error {
+// drops: a run of rows read by columns into an empty batch (see
+// columnPlan), or a run of rows, up to limit in all, from a
+// readers.RowsReader (whose errors all end the stream: a Parquet file's),
+// else one row, with its error when the row can be kept as an error row.
+// It returns io.EOF after the last row, and a fatal read error.
+func (lay *evalLayout) readInto(ti int, t readers.Table, b *batch, limit int) error {
 	start := len(b.rows)
 	var err error
-	if tc := lay.columns.of(ti); tc != nil {
-		b.columns = tc
-		return lay.readColumns(tc, ti, b, limit) // no row is dropped: there are no dataset groups
-	}
-	if pr, ok := t.(readers.RowsPlacer); ok && lay.placesRows(ti) {
-		width := lay.Width()
-		if b.cells == nil {
-			s := f.cells(width * limit)
-			b.cells, b.tailsEmpty, b.placed = s.cells, s.tailsEmpty, true
-		}
-		b.rows, err = pr.PlaceRows(b.rows, limit-start, b.cells[start*width:], width, lay.Mapping(ti))
-		for len(b.errs) < len(b.rows) {
-			b.errs = append(b.errs, nil)
-		}
-		return err // no row is dropped: there are no dataset groups
+	b.columns = lay.columns.of(ti)
+	if b.columns.reader != nil {
+		return lay.readColumns(b.columns, ti, b, limit) // no row is dropped: there are no dataset groups
 	}
 	if rr, ok := t.(readers.RowsReader); ok {
 		b.rows, err = rr.NextRows(b.rows, limit-start)
@@ -378,17 +359,6 @@ func (lay *evalLayout) readInto(f *flow, ti int, t readers.Table, b *batch, limi
 	}
 	b.rows, b.errs = b.rows[:n], b.errs[:n]
 	return err
-}
-
-// placesRows reports whether the rows of table ti can be read straight
-// into their output rows: in a pass-through run, where an output row is
-// its input cells moved to their output columns, the source and the
-// status, when the table's cells fill the whole input side. Copying each
-// row's cells from a slab of the reader's own (as wide as the input: 70
-// cells for a file a pass-through run wrote) was a fifth of the time of
-// a pass-through run reading Parquet.
-func (lay *evalLayout) placesRows(ti int) bool {
-	return lay.passThrough && lay.groups == nil && lay.Fills(ti)
 }
 
 // writeInOrder writes the evaluated batches in the order they were read,
@@ -437,7 +407,7 @@ collect:
 			<-f.slots
 			rw, whole := lay.rowsWriter(w)
 			if whole && writeErr == nil {
-				if nb.columns != nil {
+				if len(nb.arrays) > 0 {
 					writeErr = rw.(writers.ColumnsWriter).WriteColumns(nb.out, nb.arrays)
 				} else {
 					writeErr = rw.WriteRows(nb.out)
@@ -516,9 +486,10 @@ func (lay *evalLayout) write(w writers.Writer, b *batch, i int, cells []table.Ce
 }
 
 // evaluate fills a batch's output rows into flat, width cells a row,
-// whatever its cells held before (each row's are cleared first, but the
-// empty cells after a pass-through row's status when flat.tailsEmpty
-// says they are). Worker k
+// whatever its cells held before (see fill: the empty cells after a
+// pass-through row's status are left when flat.tailsEmpty says they are
+// empty, and the input columns that go to the writer as arrays are not
+// written). Worker k
 // of workers evaluates the rows in its own order (rowAt); each row's cells
 // go to its own place, so the output is the same in any order.
 func (lay *evalLayout) evaluate(b *batch, flat slab, k, workers int) {
@@ -531,31 +502,9 @@ func (lay *evalLayout) evaluate(b *batch, flat slab, k, workers int) {
 	b.tailsEmpty = flat.tailsEmpty && lay.passThrough
 	for j := range b.rows {
 		i := rowAt(j, len(b.rows), k, workers)
-		row := b.rows[i]
 		out := flat.cells[i*width : (i+1)*width : (i+1)*width]
-		switch {
-		case b.columns != nil:
-			b.status[i] = lay.fillColumns(b.columns, b, i, out, flat.tailsEmpty)
-			if b.errs[i] != nil || !lay.passThrough {
-				b.tailsEmpty = false
-			}
-		case b.placed: // the input side is in place; no row is an error
-			if !flat.tailsEmpty {
-				clear(out[lay.Inputs():])
-			}
-			lay.PlaceSource(b.source, out)
-			out[lay.Inputs()] = table.TextCell(string(evaluate.StatusOK))
-			b.status[i] = evaluate.StatusOK
-		case lay.passThrough && b.errs[i] == nil && flat.tailsEmpty:
-			lay.PlaceInputs(b.tableNo, b.source, row.Cells, out)
-			out[lay.Inputs()] = table.TextCell(string(evaluate.StatusOK))
-			b.status[i] = evaluate.StatusOK
-		case lay.passThrough && b.errs[i] == nil:
-			lay.Place(b.tableNo, b.source, row.Cells, out)
-			out[lay.Inputs()] = table.TextCell(string(evaluate.StatusOK))
-			b.status[i] = evaluate.StatusOK
-		default:
-			b.status[i] = lay.Row(b.tableNo, b.source, row.Cells, b.errs[i], out)
+		b.status[i] = lay.fill(b.columns, b, i, out, flat.tailsEmpty)
+		if b.errs[i] != nil {
 			b.tailsEmpty = false // an error row's message
 		}
 		if lay.groups != nil {
@@ -563,7 +512,7 @@ func (lay *evalLayout) evaluate(b *batch, flat slab, k, workers int) {
 		}
 		b.out[i] = out
 	}
-	if b.columns != nil {
+	if len(b.arrays) > 0 {
 		lay.nullTails(b)
 	}
 }
