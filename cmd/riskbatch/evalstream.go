@@ -42,7 +42,7 @@ type batch struct {
 	// tailsEmpty is whether every row of cells, over its whole
 	// capacity, has empty cells after its status (see slab).
 	tailsEmpty bool
-	members []evaluate.Member // with --sorted-groups: each row's dataset group member
+	members    []evaluate.Member // with --sorted-groups: each row's dataset group member
 	// columns is how the columns of the batch's table travel (see
 	// columnPlan). When the table is read by columns, run holds what was
 	// read, rows and errs are its rows, and arrays holds, by output
