@@ -180,10 +180,6 @@ func (lay *Layout) Binding(tableNo int) *evaluate.Binding { return lay.bindings[
 // caller must not modify it.
 func (lay *Layout) Mapping(tableNo int) []int { return lay.mapping[tableNo] }
 
-// Fills reports whether a row of table tableNo with a cell for each of
-// its columns fills every input-side cell but the source column's.
-func (lay *Layout) Fills(tableNo int) bool { return lay.full[tableNo] }
-
 // PlaceSource writes source in out's source column, if there is one, as
 // Place does.
 func (lay *Layout) PlaceSource(source string, out []table.Cell) {
