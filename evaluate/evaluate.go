@@ -241,6 +241,17 @@ func (b *Binding) name(f Field) string {
 	return b.vocab.Column(f).Name
 }
 
+// InputColumns returns the columns of the table whose cells Evaluate
+// reads, in no particular order: a caller that reads rows a column at a
+// time need make cells of these only.
+func (b *Binding) InputColumns() []int {
+	cols := make([]int, len(b.bound))
+	for i, bf := range b.bound {
+		cols[i] = bf.column
+	}
+	return cols
+}
+
 // Width is the number of cells Evaluate writes.
 func (e *Evaluator) Width() int { return 2 + len(e.outputs) }
 

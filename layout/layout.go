@@ -160,6 +160,10 @@ func (lay *Layout) Width() int { return len(lay.header) }
 // the status is output column Inputs() and the message Inputs()+1.
 func (lay *Layout) Inputs() int { return lay.inputs }
 
+// SourceColumn is the index of the source column, or -1 when there is
+// none (a single table).
+func (lay *Layout) SourceColumn() int { return lay.source }
+
 // Origins returns, for each output column, the 0-based column of table
 // tableNo its cells come from, or -1 (the source column, the evaluator's
 // columns, and input columns the table does not have): where a row's
@@ -175,10 +179,6 @@ func (lay *Layout) Binding(tableNo int) *evaluate.Binding { return lay.bindings[
 // its cells go to, or -1 (a column dropped: one riskbatch computes). The
 // caller must not modify it.
 func (lay *Layout) Mapping(tableNo int) []int { return lay.mapping[tableNo] }
-
-// Fills reports whether a row of table tableNo with a cell for each of
-// its columns fills every input-side cell but the source column's.
-func (lay *Layout) Fills(tableNo int) bool { return lay.full[tableNo] }
 
 // PlaceSource writes source in out's source column, if there is one, as
 // Place does.
@@ -224,27 +224,36 @@ func (lay *Layout) PlaceInputs(tableNo int, source string, cells []table.Cell, o
 // Otherwise the row is evaluated (evaluate.Binding.Evaluate) and its bounds,
 // status and message are written after the input side.
 func (lay *Layout) Row(tableNo int, source string, cells []table.Cell, readErr error, out []table.Cell) evaluate.Status {
+	// Evaluate writes every cell after the input side (an output row is
+	// about 5 KB of cells, cleared once, not twice).
+	lay.PlaceInputs(tableNo, source, cells, out)
+	return lay.Evaluate(tableNo, cells, readErr, out)
+}
+
+// Evaluate is Row for the cells after the input side alone: out[Inputs():]
+// is filled as Row fills it and the input side is left as it is, for a
+// caller that fills it its own way (the Parquet writer takes input columns
+// as Arrow arrays). cells are the row's cells, of which the evaluator
+// reads those of Binding(tableNo).InputColumns().
+func (lay *Layout) Evaluate(tableNo int, cells []table.Cell, readErr error, out []table.Cell) evaluate.Status {
 	if readErr != nil {
-		lay.Place(tableNo, source, cells, out)
+		clear(out[lay.inputs:])
 		out[lay.inputs] = table.TextCell(string(evaluate.StatusError))
 		out[lay.inputs+1] = table.TextCell(readErr.Error())
 		return evaluate.StatusError
 	}
-	// Evaluate writes every cell after the input side (an output row is
-	// about 5 KB of cells, cleared once, not twice).
-	lay.PlaceInputs(tableNo, source, cells, out)
 	return lay.bindings[tableNo].Evaluate(cells, out[lay.inputs:])
 }
 
-// RowMember is Row, and the row's dataset-group member from the same
-// reading of the row (evaluate.Binding.EvaluateMember); where names the
-// row in a total's message when it has no id.
-func (lay *Layout) RowMember(tableNo int, source string, cells []table.Cell, readErr error, out []table.Cell, where string) (evaluate.Status, evaluate.Member) {
+// EvaluateMember is Evaluate of a row of a run that composes each
+// dataset group as its rows are written (rows sorted by dataset), with the
+// row's group member read from the same resolution of the row
+// (evaluate.Binding.EvaluateMember); where names the row in messages.
+func (lay *Layout) EvaluateMember(tableNo int, cells []table.Cell, readErr error, out []table.Cell, where string) (evaluate.Status, evaluate.Member) {
 	b := lay.bindings[tableNo]
 	if readErr != nil {
-		return lay.Row(tableNo, source, cells, readErr, out), b.Member(cells, readErr, where)
+		return lay.Evaluate(tableNo, cells, readErr, out), b.Member(cells, readErr, where)
 	}
-	lay.PlaceInputs(tableNo, source, cells, out)
 	return b.EvaluateMember(cells, out[lay.inputs:], where)
 }
 

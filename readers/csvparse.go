@@ -2,6 +2,7 @@ package readers
 
 import (
 	"io"
+	"unsafe"
 )
 
 // recordParser splits CSV text (UTF-8, already decoded) into records.
@@ -37,6 +38,11 @@ type recordParser struct {
 	rec    []byte   // the fields of the record being read, one after the other
 	ends   []int    // the end of each field in rec
 	fields []string // the fields of the last record, reused
+	// borrow makes the fields views of rec, valid until the next record
+	// is read, rather than parts of a string of their own: for a caller
+	// that copies what it keeps (ReadColumns), a record then costs no
+	// allocation.
+	borrow bool
 
 	// stops marks the bytes that end a run of an unquoted field (the
 	// delimiter, CR, LF) with 1, and of a quoted field ('"', CR, LF) with 2.
@@ -185,7 +191,12 @@ func (p *recordParser) parse() (record, error) {
 	if p.consumed()-start > p.maxBytes {
 		return record{}, p.errTooLong()
 	}
-	s := string(p.rec)
+	var s string
+	if p.borrow {
+		s = unsafe.String(unsafe.SliceData(p.rec), len(p.rec))
+	} else {
+		s = string(p.rec)
+	}
 	p.fields = p.fields[:0]
 	prev := 0
 	for _, e := range p.ends {

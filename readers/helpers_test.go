@@ -1,8 +1,11 @@
 package readers
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -127,3 +130,16 @@ func columnNames(cols []table.Column) ([]string, []table.Kind) {
 
 // mkdir makes a directory.
 func mkdir(path string) error { return os.Mkdir(path, 0o755) }
+
+// addDamaged adds to files n copies of sample, "damaged<i>.parquet", each
+// with 1 to 4 bytes changed at random (from seed).
+func addDamaged(files map[string][]byte, sample []byte, n int, seed int64) {
+	rng := rand.New(rand.NewSource(seed))
+	for i := range n {
+		d := bytes.Clone(sample)
+		for range 1 + rng.Intn(4) {
+			d[rng.Intn(len(d))] = byte(rng.Intn(256))
+		}
+		files[fmt.Sprintf("damaged%d.parquet", i)] = d
+	}
+}

@@ -58,6 +58,7 @@ type parquetTable struct {
 	props  *parquet.ReaderProperties
 	footer *parquetFooter
 	cols   []table.Column
+	types  []arrow.DataType // each column's type in the record batches
 	closer io.Closer
 
 	rg      int                  // the row group being read; -1 before the first
@@ -146,7 +147,9 @@ func openParquet(name string, r io.ReaderAt, size int64, closer io.Closer, opts 
 		return nil, fileError(name, errors.New("the Parquet file has no columns"))
 	}
 	t.cols = make([]table.Column, len(fields))
+	t.types = make([]arrow.DataType, len(fields))
 	for i, f := range fields {
+		t.types[i] = f.Type
 		k, err := kindOf(f.Type)
 		if err != nil {
 			return nil, &table.Error{Pos: table.Position{File: name, Column: i, ColumnName: f.Name}, Err: err}

@@ -2,7 +2,11 @@ package readers
 
 import (
 	"errors"
+	"fmt"
 	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -23,31 +27,14 @@ func (t *parquetTable) NextRows(rows []table.Row, n int) (_ []table.Row, err err
 			slab = make([]table.Cell, k*width)
 		}
 		return slab[r*width : (r+1)*width : (r+1)*width]
-	}, nil)
+	})
 }
 
-// PlaceRows reads up to n rows as NextRows does, but writes their cells
-// into dst, the cell of column i of the r-th row read at
-// dst[r*stride+at[i]] (a column with at[i] < 0 is not read), and appends
-// the rows without their Cells: for a caller that copies each row into a
-// wider row of its own, whose place it is then (a pass-through run).
-// Every cell it places is written, an empty one for a null; dst must hold
-// n rows of stride cells. The rows it reads are those NextRows would.
-func (t *parquetTable) PlaceRows(rows []table.Row, n int, dst []table.Cell, stride int, at []int) ([]table.Row, error) {
-	placed := 0
-	return t.readRows(rows, n, func(int, int) []table.Cell {
-		placed++
-		return dst[(placed-1)*stride : placed*stride : placed*stride]
-	}, at)
-}
-
-// readRows is NextRows and PlaceRows: the cells of each row of a record
-// batch (the r-th of the k read from it) go to cells(r, k), the cell of
-// column j at index j, or at at[j] when at is not nil (skipped when
-// negative). With at, a column null on every row of the batch gets an
-// empty cell and the row appended holds no Cells; without, it is left as
-// cells(r, k) holds it and the row holds them.
-func (t *parquetTable) readRows(rows []table.Row, n int, cells func(r, k int) []table.Cell, at []int) (_ []table.Row, err error) {
+// readRows is NextRows: the cells of each row of a record batch (the
+// r-th of the k read from it) go to cells(r, k), the cell of column j at
+// index j; a column null on every row of the batch is left as cells(r, k)
+// holds it.
+func (t *parquetTable) readRows(rows []table.Row, n int, cells func(r, k int) []table.Cell) (_ []table.Row, err error) {
 	if err := t.readable(); err != nil {
 		return rows, err
 	}
@@ -66,31 +53,94 @@ func (t *parquetTable) readRows(rows []table.Row, n int, cells func(r, k int) []
 		for r := range k {
 			row := cells(r, k)
 			for j, g := range t.getters {
-				to := j
-				if at != nil {
-					if to = at[j]; to < 0 {
-						continue
-					}
-				}
 				if g == nil {
-					if at != nil {
-						row[to] = table.Cell{}
-					}
 					continue // null on every row of the batch
 				}
-				row[to] = g(t.i)
+				row[j] = g(t.i)
 				if t.cellErr != nil {
 					return rows, t.fail(j, t.cellErr)
 				}
 			}
 			t.i++
 			t.rows++
-			if at != nil {
-				row = nil
-			}
 			rows = append(rows, table.Row{Pos: table.Position{File: t.name, Row: int(t.rows) + 1, Column: -1}, Cells: row})
 		}
 		n -= k
 	}
 	return rows, nil
+}
+
+// ArrayType is the Arrow type of column i in the file's record batches, or
+// nil for a nested type (see ColumnReader).
+func (t *parquetTable) ArrayType(i int) arrow.DataType {
+	if i < 0 || i >= len(t.types) {
+		return nil
+	}
+	switch dt := t.types[i]; dt.ID() {
+	case arrow.LIST, arrow.LARGE_LIST, arrow.FIXED_SIZE_LIST, arrow.LIST_VIEW, arrow.LARGE_LIST_VIEW, arrow.STRUCT, arrow.MAP, arrow.EXTENSION,
+		arrow.DENSE_UNION, arrow.SPARSE_UNION, arrow.RUN_END_ENCODED:
+		return nil
+	default:
+		return dt
+	}
+}
+
+// ReadColumns reads a run of rows of the current record batch (see
+// ColumnReader): the columns asked for as arrays are slices of the batch's
+// arrays, the others' cells are read as NextRows reads them. The file is
+// checked as for NextRows: every column is read, those not asked for too
+// (reading only some, as SelectColumns does, would halve what a file
+// written by a pass-through run allocates, but a damage in a column of
+// bounds, dropped and computed again, would then go unnoticed).
+func (t *parquetTable) ReadColumns(run *ColumnRun, n int, arrays, cells []bool) (err error) {
+	run.reset(len(t.cols))
+	if err := t.readable(); err != nil {
+		return err
+	}
+	if t.sel != nil {
+		return fileError(t.name, errors.New("rows read after SelectColumns"))
+	}
+	if len(arrays) != len(t.cols) || len(cells) != len(t.cols) {
+		return fileError(t.name, fmt.Errorf("ReadColumns: %d and %d flags for %d columns", len(arrays), len(cells), len(t.cols)))
+	}
+	defer t.settle(&err)
+	if err := t.advance(); err != nil {
+		return err
+	}
+	k := min(max(n, 1), t.n-t.i)
+	rec := t.rr.RecordBatch()
+	for j := range t.cols {
+		if arrays[j] {
+			if t.ArrayType(j) == nil {
+				return fileError(t.name, fmt.Errorf("ReadColumns: column %s cannot be read as an array", t.cols[j].Name))
+			}
+			run.Arrays[j] = array.NewSlice(rec.Column(j), int64(t.i), int64(t.i+k))
+		}
+	}
+	width := len(t.cols)
+	var slab []table.Cell
+	if anyOf(cells) {
+		slab = make([]table.Cell, k*width)
+	}
+	for r := range k {
+		var row []table.Cell
+		if slab != nil {
+			row = slab[r*width : (r+1)*width : (r+1)*width]
+			for j, g := range t.getters {
+				if !cells[j] || g == nil {
+					continue // not asked for, or null on every row of the batch
+				}
+				row[j] = g(t.i)
+				if t.cellErr != nil {
+					run.Release()
+					return t.fail(j, t.cellErr)
+				}
+			}
+		}
+		t.i++
+		t.rows++
+		run.Rows = append(run.Rows, table.Row{Pos: table.Position{File: t.name, Row: int(t.rows) + 1, Column: -1}, Cells: row})
+		run.Errs = append(run.Errs, nil)
+	}
+	return nil
 }

@@ -1,36 +1,26 @@
 package readers
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"math/rand"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/riskbatch/riskbatch/internal/testenv"
-	"github.com/riskbatch/riskbatch/table"
 )
 
-// drainRows reads a table to its end with NextRows (with PlaceRows when
-// placed, see placeRows), n rows at a time, as drain does with Next: its
-// rows, then the error that ended it, if any.
-func drainRows(t *testing.T, tb Table, n int, placed bool) []entry {
+// drainRows reads a table to its end with NextRows, n rows at a time, as
+// drain does with Next: its rows, then the error that ended it, if any.
+func drainRows(t *testing.T, tb Table, n int) []entry {
 	t.Helper()
-	rr, ok := tb.(RowsPlacer)
+	rr, ok := tb.(RowsReader)
 	if !ok {
-		t.Fatalf("%T is not a RowsPlacer", tb)
+		t.Fatalf("%T is not a RowsReader", tb)
 	}
 	var out []entry
 	for range 1_000_000 {
-		var rows []table.Row
-		var err error
-		if placed {
-			rows, err = placeRows(t, rr, len(tb.Columns()), n)
-		} else {
-			rows, err = rr.NextRows(nil, n)
-		}
+		rows, err := rr.NextRows(nil, n)
 		if len(rows) > n {
 			t.Fatalf("NextRows(%d) gave %d rows", n, len(rows))
 		}
@@ -51,39 +41,7 @@ func drainRows(t *testing.T, tb Table, n int, placed bool) []entry {
 	return nil
 }
 
-// placeRows reads up to n rows of width cells with PlaceRows into a
-// buffer of cells "junk", each row's cells one cell in from the start of
-// a row of width+2, and returns the rows with those cells, as NextRows
-// would. The cells around them must stay junk, and the rows come without
-// Cells.
-func placeRows(t *testing.T, rr RowsPlacer, width, n int) ([]table.Row, error) {
-	t.Helper()
-	stride := width + 2
-	junk := table.TextCell("junk")
-	dst := make([]table.Cell, n*stride)
-	for i := range dst {
-		dst[i] = junk
-	}
-	at := make([]int, width)
-	for i := range at {
-		at[i] = i + 1
-	}
-	rows, err := rr.PlaceRows(nil, n, dst, stride, at)
-	for r := range rows {
-		if rows[r].Cells != nil {
-			t.Fatalf("PlaceRows: row %d has cells", r)
-		}
-		row := dst[r*stride : (r+1)*stride]
-		if row[0] != junk || row[stride-1] != junk {
-			t.Fatalf("PlaceRows wrote outside the cells it was given: %+v", row)
-		}
-		rows[r].Cells = row[1 : stride-1 : stride-1]
-	}
-	return rows, err
-}
-
-// TestParquetNextRows checks that NextRows and PlaceRows read what Next
-// reads, in runs
+// TestParquetNextRows checks that NextRows reads what Next reads, in runs
 // of 1, 3 and 1,000 rows, from batches of 2 and 4,096 rows (a batch of 2
 // has columns null on both rows, which NextRows leaves empty without
 // reading them): the fixture of every flat type, the DuckDB files, the
@@ -98,16 +56,8 @@ func TestParquetNextRows(t *testing.T) {
 		}
 		files[filepath.Base(name)] = data
 	}
-	rng := rand.New(rand.NewSource(7))
-	sample := files["releases.parquet"]
 	// Damaged copies: 8 by default, 40 in the long run.
-	for i := range testenv.Count(8, 40) {
-		d := bytes.Clone(sample)
-		for range 1 + rng.Intn(4) {
-			d[rng.Intn(len(d))] = byte(rng.Intn(256))
-		}
-		files["damaged"+string(rune('A'+i%26))+string(rune('a'+i/26))+".parquet"] = d
-	}
+	addDamaged(files, files["releases.parquet"], testenv.Count(8, 40), 7)
 	dir := t.TempDir()
 	for name, data := range files {
 		path := filepath.Join(dir, name)
@@ -123,19 +73,17 @@ func TestParquetNextRows(t *testing.T) {
 			byRow := drain(t, tables[0])
 			_ = tables[0].Close()
 			for _, n := range []int{1, 3, 1000} {
-				for _, placed := range []bool{false, true} {
-					tables, err := Open(path, opts)
-					if err != nil {
-						t.Fatalf("%s opened once, not twice: %v", name, err)
-					}
-					sameEntries(t, fmt.Sprintf("%s by runs (placed %v)", name, placed), drainRows(t, tables[0], n, placed), byRow, "")
-					_ = tables[0].Close()
+				tables, err := Open(path, opts)
+				if err != nil {
+					t.Fatalf("%s opened once, not twice: %v", name, err)
 				}
+				sameEntries(t, fmt.Sprintf("%s by runs of %d", name, n), drainRows(t, tables[0], n), byRow, "")
+				_ = tables[0].Close()
 			}
 		}
 	}
 	// The fixture's rows are known (see wantParquetRow).
-	got := drainRows(t, openOne(t, filepath.Join(dir, "fixture.parquet"), Options{BatchRows: 2}), 3, false)
+	got := drainRows(t, openOne(t, filepath.Join(dir, "fixture.parquet"), Options{BatchRows: 2}), 3)
 	for i, e := range got {
 		wantRow(t, e, pos(filepath.Join(dir, "fixture.parquet"), "", i+2), wantParquetRow(i))
 	}

@@ -92,16 +92,6 @@ type RowsReader interface {
 	NextRows(rows []table.Row, n int) ([]table.Row, error)
 }
 
-// RowsPlacer is a RowsReader that can write the cells of the rows it
-// reads straight into a caller's buffer of wider rows, cell i of the r-th
-// row at dst[r*stride+at[i]] (not read when at[i] < 0), and append the
-// rows without Cells: a Parquet file. Every cell placed is written, an
-// empty one for a null. Rows, errors and the end are those of NextRows.
-type RowsPlacer interface {
-	RowsReader
-	PlaceRows(rows []table.Row, n int, dst []table.Cell, stride int, at []int) ([]table.Row, error)
-}
-
 // RowCounter is a Table that knows its number of data rows before reading
 // them: a Parquet file, from its footer.
 type RowCounter interface {

@@ -59,6 +59,12 @@ func (w *delimitedWriter) WriteHeader(cols []table.Column) error {
 // Write writes one record. A record of one empty field is written as ""
 // rather than as an empty line, which readers skip.
 func (w *delimitedWriter) Write(cells []table.Cell) error {
+	return w.writeRow(cells, nil, 0)
+}
+
+// writeRow writes one record: field i from fields[i](line, r) when
+// fields[i] is not nil (a column given as an array), else from cells[i].
+func (w *delimitedWriter) writeRow(cells []table.Cell, fields []fieldAppender, r int) error {
 	if err := w.beginRow(cells); err != nil {
 		return err
 	}
@@ -67,7 +73,11 @@ func (w *delimitedWriter) Write(cells []table.Cell) error {
 		if i > 0 {
 			line = append(line, w.sep)
 		}
-		line = w.appendCell(line, &cells[i])
+		if i < len(fields) && fields[i] != nil {
+			line = fields[i](line, r)
+		} else {
+			line = w.appendCell(line, &cells[i])
+		}
 	}
 	if len(cells) == 1 && len(line) == 0 {
 		line = append(line, `""`...)

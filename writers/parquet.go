@@ -79,6 +79,9 @@ type parquetWriter struct {
 	strLen  int // bytes of strings buffered
 	nulled  int64
 	filled  []bool // by column: a value on some row of the run (see WriteRows)
+	// cellCols are the columns of a run that come as cells (see
+	// markFilled).
+	cellCols []int
 	// nulls holds an array of nulls of each type written so far, at
 	// least a row group long, for the columns empty on a whole row group.
 	nulls map[string]arrow.Array
@@ -108,6 +111,10 @@ type columnBuilder struct {
 	// empty is written as a ready-made array of nulls (see nullArray),
 	// and one that takes a value gets them first (see settle).
 	owed int
+	// chunks are the column's values in the row group so far that are
+	// no longer in the builder: arrays WriteColumns took, and the
+	// builder's values before each (see cut).
+	chunks []arrow.Array
 }
 
 // settle appends the nulls owed to the column's builder.
@@ -343,57 +350,85 @@ func integral(v float64) bool {
 	return v == math.Trunc(v) && v >= -(1<<63) && v < (1<<63)
 }
 
-// flush writes the buffered rows as one row group.
+// flush writes the buffered rows as one row group: each column's chunks
+// (arrays WriteColumns took) and the values its builder holds, in row
+// order.
 func (w *parquetWriter) flush() error {
 	if w.pending == 0 {
 		return nil
 	}
-	arrays := make([]arrow.Array, len(w.columns))
-	defer func() {
-		for _, a := range arrays {
-			if a != nil {
-				a.Release()
-			}
-		}
-	}()
 	for i := range w.columns {
-		col := &w.columns[i]
-		if col.owed > 0 && col.builder.Len() == 0 {
-			arrays[i] = w.nullArray(col.dt, col.owed)
-			col.owed = 0
-			continue
-		}
-		if col.builder != nil {
-			col.settle()
-		}
-		switch {
-		case col.f64 != nil:
-			arrays[i] = col.f64.NewArray()
-		case col.i64 != nil:
-			arrays[i] = col.i64.NewArray()
-		case col.b != nil:
-			arrays[i] = col.b.NewArray()
-		case col.str != nil:
-			arrays[i] = col.str.NewArray()
-		case col.nested != nil:
-			text := "[" + strings.Join(*col.nested, ",") + "]"
-			*col.nested = (*col.nested)[:0]
-			arr, _, err := array.FromJSON(memory.DefaultAllocator, col.dt, strings.NewReader(text))
-			if err != nil {
-				return w.fail(fmt.Errorf("writers: writing column %s of %s: %w", w.cols[i].Name, w.out.target, err))
-			}
-			arrays[i] = arr
-		default:
-			arrays[i] = col.typed.NewArray()
+		if err := w.cut(i); err != nil {
+			return err
 		}
 	}
-	rec := array.NewRecordBatch(w.schema, arrays, int64(w.pending))
-	defer rec.Release()
+	rows := int64(w.pending)
 	w.pending, w.strLen = 0, 0
-	if err := w.fw.Write(rec); err != nil {
+	if err := w.fw.NewRowGroupChecked(); err != nil {
 		return w.fail(fmt.Errorf("writers: writing a row group to %s: %w", w.out.target, err))
 	}
+	for i := range w.columns {
+		col := &w.columns[i]
+		chunked := arrow.NewChunked(col.dt, col.chunks)
+		err := w.fw.WriteColumnChunked(chunked, 0, rows)
+		chunked.Release()
+		col.releaseChunks()
+		if err != nil {
+			return w.fail(fmt.Errorf("writers: writing a row group to %s: %w", w.out.target, err))
+		}
+	}
 	return nil
+}
+
+// cut ends the values column i buffers since its last chunk (its
+// builder's, the nulls it owes, its nested text) as one more chunk, if
+// there are any: what WriteColumns appends next comes after them.
+func (w *parquetWriter) cut(i int) error {
+	col := &w.columns[i]
+	switch {
+	case col.nested != nil && len(*col.nested) == 0:
+		return nil
+	case col.builder != nil && col.builder.Len() == 0 && col.owed == 0:
+		return nil
+	case col.owed > 0 && col.builder.Len() == 0:
+		col.chunks = append(col.chunks, w.nullArray(col.dt, col.owed))
+		col.owed = 0
+		return nil
+	}
+	if col.builder != nil {
+		col.settle()
+	}
+	var arr arrow.Array
+	switch {
+	case col.f64 != nil:
+		arr = col.f64.NewArray()
+	case col.i64 != nil:
+		arr = col.i64.NewArray()
+	case col.b != nil:
+		arr = col.b.NewArray()
+	case col.str != nil:
+		arr = col.str.NewArray()
+	case col.nested != nil:
+		text := "[" + strings.Join(*col.nested, ",") + "]"
+		*col.nested = (*col.nested)[:0]
+		var err error
+		if arr, _, err = array.FromJSON(memory.DefaultAllocator, col.dt, strings.NewReader(text)); err != nil {
+			return w.fail(fmt.Errorf("writers: writing column %s of %s: %w", w.cols[i].Name, w.out.target, err))
+		}
+	default:
+		arr = col.typed.NewArray()
+	}
+	col.chunks = append(col.chunks, arr)
+	return nil
+}
+
+// releaseChunks lets go of the column's chunks.
+func (col *columnBuilder) releaseChunks() {
+	for _, c := range col.chunks {
+		c.Release()
+	}
+	clear(col.chunks)
+	col.chunks = col.chunks[:0]
 }
 
 // nullArray returns an array of n nulls of type dt, cut from one kept
@@ -454,10 +489,12 @@ func (w *parquetWriter) Close() error {
 
 // release frees the Arrow builders.
 func (w *parquetWriter) release() {
-	for _, col := range w.columns {
+	for i := range w.columns {
+		col := &w.columns[i]
 		if col.builder != nil {
 			col.builder.Release()
 		}
+		col.releaseChunks()
 	}
 	w.columns = nil
 	for _, a := range w.nulls {

@@ -20,6 +20,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -113,6 +115,28 @@ type Writer interface {
 type RowsWriter interface {
 	Writer
 	WriteRows(rows [][]table.Cell) error
+}
+
+// ColumnsWriter is a RowsWriter that also takes columns of a run of rows
+// as Arrow arrays, which it writes as they are, without a cell per value:
+// a column read from a Parquet file or the fields of a CSV column go from
+// the reader to the file a column at a time. Cells stay the representation
+// of the other columns (the evaluator's, and inputs the writer does not
+// take as arrays).
+type ColumnsWriter interface {
+	RowsWriter
+	// TakesArray reports whether WriteColumns takes column i as an array
+	// of type dt: the writer writes that column with exactly that type
+	// (the type WriteRows would write its cells with), so the values are
+	// written unchanged. An array of Arrow's Null type, which stands for
+	// a column null on every row, is taken for any column.
+	TakesArray(i int, dt arrow.DataType) bool
+	// WriteColumns writes the rows as WriteRows would, but column i of
+	// every row from arrays[i] (len(rows) values) when arrays[i] is not
+	// nil: the rows' cells of that column are ignored. Each array given
+	// is one TakesArray accepts; the writer keeps a reference to it (the
+	// caller may Release its own).
+	WriteColumns(rows [][]table.Cell, arrays []arrow.Array) error
 }
 
 // NullReporter is implemented by writers that write a cell which cannot be

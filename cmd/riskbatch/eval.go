@@ -377,6 +377,9 @@ type evalLayout struct {
 	passThrough bool
 	// groups are the input's dataset groups (groups.go); nil for none.
 	groups *datasetGroups
+	// columns is how the columns of each table travel in a stream:
+	// set by stream (see planColumns).
+	columns *columnPlan
 }
 
 // newLayout builds the output layout of tables evaluated by ev.

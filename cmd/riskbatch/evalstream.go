@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/layout"
 	"github.com/riskbatch/riskbatch/readers"
@@ -40,11 +42,16 @@ type batch struct {
 	// tailsEmpty is whether every row of cells, over its whole
 	// capacity, has empty cells after its status (see slab).
 	tailsEmpty bool
-	// placed is whether the reader wrote the rows' input cells straight
-	// into cells, at their output columns (see placesRows): the rows
-	// hold no Cells.
-	placed  bool
-	members []evaluate.Member // with --sorted-groups: each row's dataset group member
+	members    []evaluate.Member // with --sorted-groups: each row's dataset group member
+	// columns is how the columns of the batch's table travel (see
+	// columnPlan). When the table is read by columns, run holds what was
+	// read, rows and errs are its rows, and arrays holds, by output
+	// column, the input columns that go to the writer as arrays (nil for
+	// the others); arrays is empty otherwise.
+	columns *tableColumns
+	run     readers.ColumnRun
+	arrays  []arrow.Array
+	nulls   arrow.Array // an array of nulls some of arrays are (see nullTails)
 }
 
 // batchRows is the most rows of a batch.
@@ -143,6 +150,7 @@ func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, read 
 		batches: make(chan *batch, 2*workers+2),
 	}
 	f.stopReading = sync.OnceFunc(func() { close(f.quit) })
+	lay.columns = lay.planColumns(tables, w)
 	if _, ok := w.(writers.RowsWriter); ok && os.Getenv("GOMEMLIMIT") == "" {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(streamMemoryLimit()))
 	}
@@ -154,11 +162,7 @@ func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, read 
 			defer wg.Done()
 			for b := range f.todo {
 				start := time.Now()
-				flat := slab{cells: b.cells, tailsEmpty: b.tailsEmpty}
-				if !b.placed {
-					flat = f.cells(lay.Width() * len(b.rows))
-				}
-				lay.evaluate(b, flat, k, workers)
+				lay.evaluate(b, f.cells(lay.Width()*len(b.rows)), k, workers)
 				f.pace.record(len(b.rows), time.Since(start))
 				f.done <- b
 			}
@@ -231,6 +235,13 @@ func (f *flow) recycle(b *batch) {
 	default:
 	}
 	b.cells = nil
+	b.run.Release()
+	if b.nulls != nil {
+		b.nulls.Release()
+		b.nulls = nil
+	}
+	clear(b.arrays)
+	b.arrays = b.arrays[:0]
 	clear(b.out)
 	b.out = b.out[:0]
 	select {
@@ -247,7 +258,8 @@ func (f *flow) newBatch(seq, tableNo int, source string) *batch {
 		// Let go of the cells and errors of the rows it held.
 		clear(b.rows)
 		clear(b.errs)
-		*b = batch{seq: seq, tableNo: tableNo, source: source, rows: b.rows[:0], errs: b.errs[:0], out: b.out[:0], status: b.status[:0]}
+		*b = batch{seq: seq, tableNo: tableNo, source: source, rows: b.rows[:0], errs: b.errs[:0], out: b.out[:0], status: b.status[:0],
+			run: b.run, arrays: b.arrays[:0]}
 		return b
 	default:
 	}
@@ -286,14 +298,14 @@ func (lay *evalLayout) readBatches(f *flow, tables []readers.Table, read *atomic
 		src := layout.SourceName(t)
 		b := f.newBatch(seq, ti, src)
 		for {
-			if err := lay.readInto(f, ti, t, b, limit); err != nil {
+			if err := lay.readInto(ti, t, b, limit); err != nil {
 				if err != io.EOF {
 					f.readErr <- err
 					return
 				}
 				break
 			}
-			if len(b.rows) >= limit {
+			if len(b.rows) >= limit || len(b.arrays) > 0 {
 				if !f.send(b, read.Load()) {
 					return
 				}
@@ -313,25 +325,17 @@ func (lay *evalLayout) readBatches(f *flow, tables []readers.Table, read *atomic
 }
 
 // readInto appends to b the next rows of table ti, but those dropRow
-// drops: a run of rows, up to limit in all, from a readers.RowsReader
-// (whose errors all end the stream: a Parquet file's), else one row, with
-// its error when the row can be kept as an error row. It returns io.EOF
-// after the last row, and a fatal read error. A readers.RowsPlacer's rows
-// go straight into the batch's output cells when placesRows says so.
-func (lay *evalLayout) readInto(f *flow, ti int, t readers.Table, b *batch, limit int) error {
+// drops: a run of rows read by columns into an empty batch (see
+// columnPlan), or a run of rows, up to limit in all, from a
+// readers.RowsReader (whose errors all end the stream: a Parquet file's),
+// else one row, with its error when the row can be kept as an error row.
+// It returns io.EOF after the last row, and a fatal read error.
+func (lay *evalLayout) readInto(ti int, t readers.Table, b *batch, limit int) error {
 	start := len(b.rows)
 	var err error
-	if pr, ok := t.(readers.RowsPlacer); ok && lay.placesRows(ti) {
-		width := lay.Width()
-		if b.cells == nil {
-			s := f.cells(width * limit)
-			b.cells, b.tailsEmpty, b.placed = s.cells, s.tailsEmpty, true
-		}
-		b.rows, err = pr.PlaceRows(b.rows, limit-start, b.cells[start*width:], width, lay.Mapping(ti))
-		for len(b.errs) < len(b.rows) {
-			b.errs = append(b.errs, nil)
-		}
-		return err // no row is dropped: there are no dataset groups
+	b.columns = lay.columns.of(ti)
+	if b.columns.reader != nil {
+		return lay.readColumns(b.columns, ti, b, limit) // no row is dropped: there are no dataset groups
 	}
 	if rr, ok := t.(readers.RowsReader); ok {
 		b.rows, err = rr.NextRows(b.rows, limit-start)
@@ -357,17 +361,6 @@ func (lay *evalLayout) readInto(f *flow, ti int, t readers.Table, b *batch, limi
 	return err
 }
 
-// placesRows reports whether the rows of table ti can be read straight
-// into their output rows: in a pass-through run, where an output row is
-// its input cells moved to their output columns, the source and the
-// status, when the table's cells fill the whole input side. Copying each
-// row's cells from a slab of the reader's own (as wide as the input: 70
-// cells for a file a pass-through run wrote) was a fifth of the time of
-// a pass-through run reading Parquet.
-func (lay *evalLayout) placesRows(ti int) bool {
-	return lay.passThrough && lay.groups == nil && lay.Fills(ti)
-}
-
 // writeInOrder writes the evaluated batches in the order they were read,
 // counting the rows by status and adding them to the summary, until the
 // workers are done, the context ends, or writing fails.
@@ -377,6 +370,10 @@ func (lay *evalLayout) writeInOrder(f *flow, w writers.Writer, progress *progres
 	next := 0
 	written := 0
 	var writeErr error
+	// The summary is written only into a workbook, the writer that
+	// keeps the input's formulas, and into a workbook only do the rows'
+	// input cells all come as cells (not arrays, see columnPlan).
+	_, summarize := w.(writers.OriginWriter)
 	// emit writes a row riskbatch adds: a dataset's total.
 	emit := func(cells []table.Cell, st evaluate.Status) error {
 		err := w.Write(cells)
@@ -410,7 +407,12 @@ collect:
 			<-f.slots
 			rw, whole := lay.rowsWriter(w)
 			if whole && writeErr == nil {
-				if writeErr = rw.WriteRows(nb.out); writeErr != nil {
+				if len(nb.arrays) > 0 {
+					writeErr = rw.(writers.ColumnsWriter).WriteColumns(nb.out, nb.arrays)
+				} else {
+					writeErr = rw.WriteRows(nb.out)
+				}
+				if writeErr != nil {
 					f.stopReading()
 				}
 			}
@@ -421,7 +423,9 @@ collect:
 					}
 				}
 				counts[nb.status[i]]++
-				sum.add(written, cells, nb.status[i])
+				if summarize {
+					sum.add(written, cells, nb.status[i])
+				}
 				written++
 			}
 			progress.update(int64(written), nb.read)
@@ -482,9 +486,10 @@ func (lay *evalLayout) write(w writers.Writer, b *batch, i int, cells []table.Ce
 }
 
 // evaluate fills a batch's output rows into flat, width cells a row,
-// whatever its cells held before (each row's are cleared first, but the
-// empty cells after a pass-through row's status when flat.tailsEmpty
-// says they are). Worker k
+// whatever its cells held before (see fill: the empty cells after a
+// pass-through row's status are left when flat.tailsEmpty says they are
+// empty, and the input columns that go to the writer as arrays are not
+// written). Worker k
 // of workers evaluates the rows in its own order (rowAt); each row's cells
 // go to its own place, so the output is the same in any order.
 func (lay *evalLayout) evaluate(b *batch, flat slab, k, workers int) {
@@ -497,38 +502,19 @@ func (lay *evalLayout) evaluate(b *batch, flat slab, k, workers int) {
 	b.tailsEmpty = flat.tailsEmpty && lay.passThrough
 	for j := range b.rows {
 		i := rowAt(j, len(b.rows), k, workers)
-		row := b.rows[i]
 		out := flat.cells[i*width : (i+1)*width : (i+1)*width]
 		var member *evaluate.Member // a sorted run's member, read with the row
-		switch {
-		case b.placed: // the input side is in place; no row is an error
-			if !flat.tailsEmpty {
-				clear(out[lay.Inputs():])
-			}
-			lay.PlaceSource(b.source, out)
-			out[lay.Inputs()] = table.TextCell(string(evaluate.StatusOK))
-			b.status[i] = evaluate.StatusOK
-		case lay.passThrough && b.errs[i] == nil && flat.tailsEmpty:
-			lay.PlaceInputs(b.tableNo, b.source, row.Cells, out)
-			out[lay.Inputs()] = table.TextCell(string(evaluate.StatusOK))
-			b.status[i] = evaluate.StatusOK
-		case lay.passThrough && b.errs[i] == nil:
-			lay.Place(b.tableNo, b.source, row.Cells, out)
-			out[lay.Inputs()] = table.TextCell(string(evaluate.StatusOK))
-			b.status[i] = evaluate.StatusOK
-		case lay.groups != nil && lay.groups.sorted: // its member from the same resolution
-			var m evaluate.Member
-			b.status[i], m = lay.RowMember(b.tableNo, b.source, row.Cells, b.errs[i], out, rowName(row.Pos, lay.groups.several))
-			member = &m
-			b.tailsEmpty = false // an error row's message
-		default:
-			b.status[i] = lay.Row(b.tableNo, b.source, row.Cells, b.errs[i], out)
+		b.status[i], member = lay.fill(b.columns, b, i, out, flat.tailsEmpty)
+		if b.errs[i] != nil {
 			b.tailsEmpty = false // an error row's message
 		}
 		if lay.groups != nil {
 			lay.groups.mark(b, i, out, b.status[i], member)
 		}
 		b.out[i] = out
+	}
+	if len(b.arrays) > 0 {
+		lay.nullTails(b)
 	}
 }
 

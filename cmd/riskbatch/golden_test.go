@@ -284,9 +284,12 @@ func TestOutputUnchanged(t *testing.T) {
 
 const goldenFile = "testdata/golden.sha256"
 
-func readGolden(t *testing.T) map[string]string {
+func readGolden(t *testing.T) map[string]string { return readPins(t, goldenFile) }
+
+// readPins reads a file of "sha256  key" lines.
+func readPins(t *testing.T, file string) map[string]string {
 	t.Helper()
-	data, err := os.ReadFile(goldenFile)
+	data, err := os.ReadFile(file)
 	if err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
@@ -299,7 +302,10 @@ func readGolden(t *testing.T) map[string]string {
 	return sums
 }
 
-func writeGolden(t *testing.T, sums map[string]string) {
+func writeGolden(t *testing.T, sums map[string]string) { writePins(t, goldenFile, sums) }
+
+// writePins writes a file of "sha256  key" lines, in key order.
+func writePins(t *testing.T, file string, sums map[string]string) {
 	t.Helper()
 	keys := make([]string, 0, len(sums))
 	for k := range sums {
@@ -310,7 +316,7 @@ func writeGolden(t *testing.T, sums map[string]string) {
 	for _, k := range keys {
 		b.WriteString(sums[k] + "  " + k + "\n")
 	}
-	if err := os.WriteFile(goldenFile, []byte(b.String()), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

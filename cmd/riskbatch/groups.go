@@ -239,7 +239,7 @@ func (g *datasetGroups) evaluate(gt *groupTotal) {
 // row is out and status st: a row of a group gets the group's total
 // advantage (once the groups are known), or, in a sorted run, its member
 // is kept for the writer to compose: m, read with the row's evaluation
-// (Layout.RowMember), or read here when m is nil (a row passed through).
+// (Layout.EvaluateMember), or read here when m is nil (a row passed through).
 func (g *datasetGroups) mark(b *batch, i int, out []table.Cell, st evaluate.Status, m *evaluate.Member) {
 	bind := g.lay.Binding(b.tableNo)
 	cells := b.rows[i].Cells

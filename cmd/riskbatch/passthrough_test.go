@@ -99,7 +99,7 @@ func TestPassThroughRowsAfterErrorRows(t *testing.T) {
 }
 
 // A pass-through run reads the rows of a Parquet file straight into its
-// output rows (evalLayout.placesRows): the file a pass-through run wrote
+// output rows: the file a pass-through run wrote
 // of a sweep, whose status, message and bound columns are dropped and
 // written again, comes out as the sweep's CSV file does, alone (no source
 // column) and after a CSV file with error rows (whose buffers, reused,

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/readers"
+	"github.com/riskbatch/riskbatch/table"
+	"github.com/riskbatch/riskbatch/writers"
+)
+
+// A batch's input columns travel in one of two forms: as cells of its
+// output rows (the form every writer takes, and the evaluator reads), or,
+// when the reader gives them and the writer takes them, as Arrow arrays,
+// one per column, that go from the reader to the writer untouched: a
+// Parquet file's record batches, the fields of a CSV column gathered into
+// one buffer. Copying a column so costs no cell (56 bytes) per value. The
+// stream is the same for both forms; columnPlan says, per table, which
+// columns take which, and a table read row by row (a workbook's sheet, or
+// any table for a writer that takes no arrays) is one whose columns all
+// come as cells.
+
+// columnPlan is how the columns of each table travel.
+type columnPlan struct {
+	tables []*tableColumns // by table
+}
+
+// tableColumns is how the columns of one table travel.
+type tableColumns struct {
+	// reader reads the table by columns; nil when no column comes as an
+	// array (the table is read by rows: every column as cells).
+	reader readers.ColumnReader
+	// arrays and cells are, by column of the table, whether it is read
+	// as an array (written as it is) and whether as cells (placed in the
+	// output row, or read by the evaluator).
+	arrays, cells []bool
+	// place lists the columns whose cells go into the output rows, with
+	// their output columns.
+	place []placement
+	// clear lists the input-side output columns that no column of the
+	// table fills (the source column aside).
+	clear []int
+}
+
+// placement is a column of a table and its output column.
+type placement struct{ from, to int }
+
+// planColumns decides how the columns of each table travel to w: as
+// arrays when w takes them (a writers.ColumnsWriter writing whole runs of
+// rows: not a workbook keeping formulas, no dataset totals between the
+// rows) and the table gives them (a readers.ColumnReader), a column the
+// writer writes with exactly the type the reader gives; as cells
+// otherwise. A column read as an array is read as cells too when the
+// evaluator reads it.
+func (lay *evalLayout) planColumns(tables []readers.Table, w writers.Writer) *columnPlan {
+	rw, whole := lay.rowsWriter(w)
+	cw, ok := rw.(writers.ColumnsWriter)
+	if !whole || !ok {
+		cw = nil
+	}
+	plan := &columnPlan{tables: make([]*tableColumns, len(tables))}
+	for ti, t := range tables {
+		cr, _ := t.(readers.ColumnReader)
+		plan.tables[ti] = lay.tableColumns(ti, cr, cw)
+	}
+	return plan
+}
+
+// tableColumns is the plan of table ti, read by cr (nil: by rows) and
+// written by cw (nil: a writer that takes no arrays).
+func (lay *evalLayout) tableColumns(ti int, cr readers.ColumnReader, cw writers.ColumnsWriter) *tableColumns {
+	m := lay.Mapping(ti)
+	tc := &tableColumns{arrays: make([]bool, len(m)), cells: make([]bool, len(m))}
+	for i, j := range m {
+		if j < 0 {
+			continue // a column riskbatch computes: not read
+		}
+		if cr != nil && cw != nil {
+			dt := cr.ArrayType(i)
+			tc.arrays[i] = dt != nil && cw.TakesArray(j, dt)
+		}
+		tc.cells[i] = !tc.arrays[i]
+		if tc.arrays[i] {
+			tc.reader = cr
+		} else {
+			tc.place = append(tc.place, placement{from: i, to: j})
+		}
+	}
+	if tc.reader != nil && !lay.passThrough {
+		for _, i := range lay.Binding(ti).InputColumns() {
+			if i < len(tc.cells) {
+				tc.cells[i] = true
+			}
+		}
+	}
+	filled := make([]bool, lay.Inputs())
+	for _, j := range m {
+		if j >= 0 {
+			filled[j] = true
+		}
+	}
+	for j, f := range filled {
+		if !f && j != lay.SourceColumn() {
+			tc.clear = append(tc.clear, j)
+		}
+	}
+	return tc
+}
+
+// of returns the plan of table ti.
+func (p *columnPlan) of(ti int) *tableColumns { return p.tables[ti] }
+
+// readColumns reads the next run of rows of table ti into an empty batch b
+// as tc says: the arrays by output column, the rows with their cells.
+func (lay *evalLayout) readColumns(tc *tableColumns, ti int, b *batch, limit int) error {
+	if err := tc.reader.ReadColumns(&b.run, limit, tc.arrays, tc.cells); err != nil {
+		return err
+	}
+	b.rows, b.errs = b.run.Rows, b.run.Errs
+	b.arrays = append(b.arrays[:0], make([]arrow.Array, lay.Width())...)
+	for i, j := range lay.Mapping(ti) {
+		if j >= 0 && tc.arrays[i] {
+			b.arrays[j] = b.run.Arrays[i]
+		}
+	}
+	return nil
+}
+
+// fill fills output row out of row i of a batch: the input cells that
+// are not arrays (a row's cells beyond the header are dropped, those it
+// lacks are empty), the source, and the evaluator's side: evaluated, or
+// in a pass-through run status ok alone (the cells after it cleared
+// unless tailsEmpty says they are empty), or the error of a row that
+// could not be read.
+func (lay *evalLayout) fill(tc *tableColumns, b *batch, i int, out []table.Cell, tailsEmpty bool) (evaluate.Status, *evaluate.Member) {
+	row := b.rows[i]
+	for _, p := range tc.place {
+		if p.from < len(row.Cells) {
+			out[p.to] = row.Cells[p.from]
+		} else {
+			out[p.to] = table.Cell{}
+		}
+	}
+	for _, j := range tc.clear {
+		out[j] = table.Cell{}
+	}
+	lay.PlaceSource(b.source, out)
+	if lay.passThrough && b.errs[i] == nil {
+		if !tailsEmpty {
+			clear(out[lay.Inputs():])
+		}
+		out[lay.Inputs()] = table.TextCell(string(evaluate.StatusOK))
+		return evaluate.StatusOK, nil
+	}
+	if lay.groups != nil && lay.groups.sorted { // its member from the same resolution
+		st, m := lay.EvaluateMember(b.tableNo, row.Cells, b.errs[i], out, rowName(row.Pos, lay.groups.several))
+		return st, &m
+	}
+	return lay.Evaluate(b.tableNo, row.Cells, b.errs[i], out), nil
+}
+
+// nullTails hands the writer the evaluator's columns of a pass-through
+// batch read by columns, but its status, as an array of nulls each, when
+// no row of the batch is an error row: they are then empty on every row,
+// and the writer need not look at their cells (a pass-through output row
+// has about 60 of them).
+func (lay *evalLayout) nullTails(b *batch) {
+	if !lay.passThrough || slices.ContainsFunc(b.errs, func(err error) bool { return err != nil }) {
+		return
+	}
+	b.nulls = array.NewNull(len(b.rows))
+	for j := lay.Inputs() + 1; j < lay.Width(); j++ {
+		b.arrays[j] = b.nulls
+	}
+}

@@ -1,0 +1,142 @@
+package readers
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// ArrayType is the Arrow type of every column of a CSV or TSV file read
+// as arrays: UTF-8 strings, each field's text as Next's Text cell holds
+// it, a null where Next gives an Empty cell.
+func (t *delimited) ArrayType(i int) arrow.DataType {
+	if i < 0 || i >= len(t.cols) {
+		return nil
+	}
+	return arrow.BinaryTypes.String
+}
+
+// csvRunBytes ends a run of records read as arrays once a column holds
+// this many bytes of text, well below what the int32 offsets of a string
+// array reach.
+const csvRunBytes = 1 << 30
+
+// ReadColumns reads a run of records (see ColumnReader). Every record is
+// checked as Next checks it; the fields of the columns asked for as arrays
+// are copied into one buffer per column, without a string or a cell each.
+func (t *delimited) ReadColumns(run *ColumnRun, n int, arrays, cells []bool) error {
+	run.reset(len(t.cols))
+	if t.sel != nil {
+		return fileError(t.name, errors.New("rows read after SelectColumns"))
+	}
+	if len(arrays) != len(t.cols) || len(cells) != len(t.cols) {
+		return fileError(t.name, fmt.Errorf("ReadColumns: %d and %d flags for %d columns", len(arrays), len(cells), len(t.cols)))
+	}
+	n = max(n, 1)
+	width := len(t.cols)
+	cols := make([]textColumn, width)
+	for i := range cols {
+		if arrays[i] {
+			cols[i].start(n)
+		}
+	}
+	var slab []table.Cell
+	if anyOf(cells) {
+		slab = make([]table.Cell, n*width)
+	}
+	// Without cells the fields are views of the parser's buffer (see
+	// recordParser.borrow), which the array columns copy; cells share one
+	// string per record, as Next's do.
+	t.p.borrow = slab == nil
+	defer func() { t.p.borrow = false }()
+	full := false
+	for r := 0; r < n && !full; r++ {
+		rec, pos, err := t.nextRecord()
+		if err == io.EOF && r > 0 {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		var row []table.Cell
+		if slab != nil {
+			row = slab[r*width : (r+1)*width : (r+1)*width]
+		}
+		err = t.checkRecord(rec, &pos, func(i int, f string) {
+			if arrays[i] {
+				cols[i].set(r, f)
+			}
+			if row != nil && cells[i] {
+				row[i] = table.TextCell(f)
+			}
+		})
+		for i := range cols {
+			if arrays[i] {
+				cols[i].end()
+				full = full || len(cols[i].data) >= csvRunBytes
+			}
+		}
+		run.Rows = append(run.Rows, table.Row{Pos: pos, Cells: row})
+		run.Errs = append(run.Errs, err)
+	}
+	for i := range cols {
+		if arrays[i] {
+			run.Arrays[i] = cols[i].array(len(run.Rows))
+		}
+	}
+	return nil
+}
+
+// textColumn gathers the fields of one column of a run of records into
+// the buffers of an Arrow string array.
+type textColumn struct {
+	data    []byte
+	offsets []int32 // offsets[r] is where row r's text starts in data
+	valid   []byte  // validity bitmap
+	nulls   int
+	filled  bool // the current row has a value
+}
+
+// start prepares the column for up to n rows.
+func (c *textColumn) start(n int) {
+	c.offsets = make([]int32, 1, n+1)
+	c.valid = make([]byte, bitutil.BytesForBits(int64(n)))
+}
+
+// set gives row r its field's text.
+func (c *textColumn) set(r int, f string) {
+	c.data = append(c.data, f...)
+	bitutil.SetBit(c.valid, r)
+	c.filled = true
+}
+
+// end ends the current row: a null unless set gave it a value.
+func (c *textColumn) end() {
+	if !c.filled {
+		c.nulls++
+	}
+	c.filled = false
+	c.offsets = append(c.offsets, int32(len(c.data)))
+}
+
+// array returns the column's rows rows as a string array.
+func (c *textColumn) array(rows int) arrow.Array {
+	valid := memory.NewBufferBytes(c.valid)
+	if c.nulls == 0 {
+		valid = nil
+	}
+	data := array.NewData(arrow.BinaryTypes.String, rows, []*memory.Buffer{
+		valid,
+		memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(c.offsets)),
+		memory.NewBufferBytes(c.data),
+	}, nil, c.nulls, 0)
+	defer data.Release()
+	return array.NewStringData(data)
+}
