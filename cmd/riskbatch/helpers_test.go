@@ -67,13 +67,15 @@ func evalRows(t *testing.T, code int, out string, n int, args ...string) ([]stri
 
 // sharedCaches is the evaluator whose caches the runs of riskbatchShared
 // share: the sample's three DP-SGD accountants take about half a second
-// each, and the sample's workbook and the golden outputs of the sample
-// (golden_test.go) would otherwise build them once per run. Its results
-// are those each run computes itself, bit for bit (evaluate.WithCachesOf).
+// each, and the sample's workbook, its golden outputs (golden_test.go) and
+// the template's examples (one of them the sample's GPT-2 row) would
+// otherwise build them once per run. Its results are those each run
+// computes itself, bit for bit (evaluate.WithCachesOf).
 var sharedCaches = evaluate.New()
 
-// riskbatchShared is riskbatch for runs over the sample's rows: they share
-// the costly results of their evaluation through sharedCaches.
+// riskbatchShared is riskbatch for runs over rows that other runs evaluate
+// too (the sample's, the template's, the golden table's): they share the
+// costly results of their evaluation through sharedCaches.
 func riskbatchShared(t testing.TB, args ...string) (int, string) {
 	t.Helper()
 	var stderr bytes.Buffer
