@@ -1,4 +1,4 @@
-package testfiles
+package readers
 
 import (
 	"bytes"
@@ -6,15 +6,19 @@ import (
 	"hash/crc32"
 	"io"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 )
 
-// DeflateRepeat's data unpacks to head and the repeated unit, and its
-// length and CRC-32 (combined from that of one chunk) are those of the
-// unpacked bytes, hashed here byte by byte.
+// testfiles.DeflateRepeat's data (the zip bombs of these tests) unpacks
+// to head and the repeated unit, and its length and CRC-32 (combined from
+// that of one chunk) are those of the unpacked bytes, hashed here byte by
+// byte. It is tested here, not beside it: a test binary of package
+// testfiles would link Arrow, seconds of linking in every go test ./...
 func TestDeflateRepeat(t *testing.T) {
-	head, unit := []byte(BombHead), []byte(BombUnit)
+	head, unit := []byte(testfiles.BombHead), []byte(testfiles.BombUnit)
 	for _, total := range []int64{1, 1 << 20, 5<<20 + 3} {
-		data, size, crc := DeflateRepeat(t, head, unit, total)
+		data, size, crc := testfiles.DeflateRepeat(t, head, unit, total)
 		got, err := io.ReadAll(flate.NewReader(bytes.NewReader(data)))
 		if err != nil {
 			t.Fatal(err)
