@@ -10,6 +10,19 @@ import (
 // (memo.Cache: bounded, and concurrent rows asking for the same value wait
 // for one computation).
 
+// WithCachesOf makes the evaluator share other's caches of results that
+// are functions of their parameters alone: DP-SGD accountants (RDP and
+// PLD), noise calibrations, Gaussian ε(δ) and Fano bounds. Runs over the
+// same rows (the command's tests write one sample in several formats)
+// then compute each once, and get the values they would compute
+// themselves, bit for bit. The pmp_data cache is not shared: its tables
+// are the files of one run.
+func WithCachesOf(other *Evaluator) Option {
+	return func(e *Evaluator) {
+		e.rdps, e.epsilons, e.plds, e.noise, e.fanos = other.rdps, other.epsilons, other.plds, other.noise, other.fanos
+	}
+}
+
 // rdpCache remembers the composed RDP curves of DP-SGD parameters.
 type rdpCache struct {
 	*memo.Cache[curve.DPSGD, curve.RDP]

@@ -184,13 +184,13 @@ func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 // in [0, 1] and at least the baseline, bounds grow with ε (μ) and with the
 // baseline, equal the baseline at ε = 0, and equivalent parameterisations
 // agree (σ/sensitivity vs μ; candidates vs baseline; compositions vs the
-// composed parameter). 40 random draws by default, 400 with
+// composed parameter). 20 random draws by default, 400 with
 // RISKBATCH_LONG_TESTS=1.
 func TestProperties(t *testing.T) {
 	t.Parallel()
 	rng := newRand(7)
 	probCols := []string{"fdp_success", "fdp_advantage", "fdp_worst_advantage", "adp_advantage", "onerun_posterior", "onerun_advantage"}
-	for i, n := 0, testenv.Count(40, 400); i < n; i++ {
+	for i, n := 0, testenv.Count(20, 400); i < n; i++ {
 		eps := 50 * rng.Float64()
 		// δ ≤ 0.01 keeps 1 − confidence (0.05) above δ: onerun_bits_leaked
 		// has no bound otherwise and the row would be partial.

@@ -62,13 +62,15 @@ var gbPureColumns = []string{"gb_mia_yeom", "gb_mia_erlingsson", "gb_rero_exact"
 // with a uniform prior over `candidates` values, or with a baseline κ,
 // equals the printed formula evaluated here (relative 1e-9), and
 // gb_eps_for_target the closed-form inverse (derived; the paper prints none).
+// 60 random rows by default, 200 with RISKBATCH_LONG_TESTS=1.
 func TestGBRowsIndependent(t *testing.T) {
+	t.Parallel()
 	rng := newRand(6)
 	logU := func(lo, hi float64) float64 {
 		return math.Exp(math.Log(lo) + rng.Float64()*(math.Log(hi)-math.Log(lo)))
 	}
 	const rel = 1e-9
-	for i := 0; i < 200; i++ {
+	for i, n := 0, testenv.Count(60, 200); i < n; i++ {
 		eps := logU(1e-5, 40)
 		m := 2 + rng.Intn(5000)
 		kappa := logU(1e-6, 0.99)

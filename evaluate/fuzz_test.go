@@ -133,8 +133,9 @@ func checkOutputs(t *testing.T, st Status, dst []table.Cell, e *Evaluator) {
 // empty as Applies says, with a message of at most MaxMessage characters
 // that names no column which does not apply (messageProblems). Most cells
 // are left empty so that each mechanism's own columns come together often;
-// the rows that mix mechanisms exercise the error path. 80 rows by
-// default, 6,000 with RISKBATCH_LONG_TESTS=1.
+// the rows that mix mechanisms exercise the error path. 50 rows by
+// default (each mechanism three times or more), 6,000 with
+// RISKBATCH_LONG_TESTS=1.
 func TestNoNaNOut(t *testing.T) {
 	t.Parallel()
 	e := New(WithConfidence(0.05, 0.95))
@@ -143,7 +144,7 @@ func TestNoNaNOut(t *testing.T) {
 		seed = s // a longer local search: RISKBATCH_TEST_SEED=n go test -run NoNaN
 	}
 	rng := newRand(seed)
-	for i, n := 0, testenv.Count(80, 6000); i < n; i++ {
+	for i, n := 0, testenv.Count(50, 6000); i < n; i++ {
 		mech, row := randomRow(rng)
 		b, cells := bindRow(t, e, row)
 		dst := make([]table.Cell, e.Width())

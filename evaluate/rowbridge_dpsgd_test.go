@@ -12,10 +12,10 @@ import (
 
 // A dpsgd row fills the PLD columns, the RDP comparison columns and the
 // calibration columns, and they agree with the accountants called
-// directly. A short run accounts 200 steps, a long one 2000.
+// directly. A short run accounts 50 steps, a long one 2000.
 func TestDPSGDRowColumns(t *testing.T) {
 	t.Parallel()
-	steps := testenv.Count(200, 2000)
+	steps := testenv.Count(50, 2000)
 	row := map[string]string{
 		"noise_multiplier": "1.1", "sample_rate": "0.01", "steps": strconv.Itoa(steps),
 		"extra_stages": "8, 1, 2", "delta": "1e-5", "baseline": "0.1", "target_advantage": "0.2",

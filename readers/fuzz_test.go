@@ -140,7 +140,7 @@ func FuzzParquet(f *testing.F) {
 // Arrow schema) gives rows or a *table.Error. Two such damages once ended
 // the process from inside Arrow: a forged length in the stored Arrow schema
 // (a 177 GB allocation) and a row group without a chunk for every column
-// (a nil dereference on one of pqarrow's own goroutines). 300 damaged
+// (a nil dereference on one of pqarrow's own goroutines). 100 damaged
 // files by default, 1,500 with RISKBATCH_LONG_TESTS=1.
 func TestParquetRandomDamage(t *testing.T) {
 	t.Parallel()
@@ -149,7 +149,7 @@ func TestParquetRandomDamage(t *testing.T) {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewSource(5))
-	for i, n := 0, testenv.Count(300, 1500); i < n; i++ {
+	for i, n := 0, testenv.Count(100, 1500); i < n; i++ {
 		d := bytes.Clone(data)
 		for k := 0; k < 1+rng.Intn(4); k++ {
 			d[rng.Intn(len(d))] = byte(rng.Intn(256))

@@ -67,6 +67,8 @@ type evalConfig struct {
 	// text is how CSV/TSV text and numbers written as text are read
 	// (--encoding, --delimiter, --decimal-comma, --decimal-point).
 	text textSettings
+	// evalOptions are added to the evaluator's options (runWith).
+	evalOptions []evaluate.Option
 }
 
 // sampleOutput is where `riskbatch` with no input writes.
@@ -213,6 +215,7 @@ func newEvaluator(cfg evalConfig, levels []float64, loader *cellfiles.Loader) (*
 			reads = append(reads, readFile{path: p, role: role})
 		}
 	}
+	evOpts = append(evOpts, cfg.evalOptions...)
 	ev, err := selectOutputs(evaluate.New(evOpts...), cfg)
 	return ev, reads, err
 }

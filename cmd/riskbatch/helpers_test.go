@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 )
@@ -64,12 +65,30 @@ func evalRows(t *testing.T, code int, out string, n int, args ...string) ([]stri
 	return header, rows
 }
 
+// sharedCaches is the evaluator whose caches the runs of riskbatchShared
+// share: the sample's three DP-SGD accountants take about half a second
+// each, and the sample's workbook, its golden outputs (golden_test.go) and
+// the template's examples (one of them the sample's GPT-2 row) would
+// otherwise build them once per run. Its results are those each run
+// computes itself, bit for bit (evaluate.WithCachesOf).
+var sharedCaches = evaluate.New()
+
+// riskbatchShared is riskbatch for runs over rows that other runs evaluate
+// too (the sample's, the template's, the golden table's): they share the
+// costly results of their evaluation through sharedCaches.
+func riskbatchShared(t testing.TB, args ...string) (int, string) {
+	t.Helper()
+	var stderr bytes.Buffer
+	code := runWith(append([]string{"riskbatch"}, args...), io.Discard, &stderr, evaluate.WithCachesOf(sharedCaches))
+	return code, stderr.String()
+}
+
 // sampleBook is the built-in sample's workbook, written once into
 // fixtures by the first test that asks for it.
 var sampleBook = sync.OnceValues(func() (string, error) {
 	out := filepath.Join(fixtures, "riskbatch-sample.xlsx")
 	var stderr bytes.Buffer
-	if code := run([]string{"riskbatch", "-o", out, "-q"}, io.Discard, &stderr); code != exitOK {
+	if code := runWith([]string{"riskbatch", "-o", out, "-q"}, io.Discard, &stderr, evaluate.WithCachesOf(sharedCaches)); code != exitOK {
 		return "", &exitError{code: code, stderr: stderr.String()}
 	}
 	return out, nil

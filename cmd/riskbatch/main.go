@@ -23,6 +23,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/riskbatch/riskbatch/evaluate"
 )
 
 // Exit statuses. These are the only ones riskbatch returns: run maps any
@@ -45,7 +47,14 @@ func main() {
 // printed on stderr, one line each; a usage error adds a line naming the
 // help to read.
 func run(args []string, stdout, stderr io.Writer) int {
-	app := newApp(stdout, stderr)
+	return runWith(args, stdout, stderr)
+}
+
+// runWith is run with evOpts added to the options of the evaluator an
+// eval run builds: the tests share one evaluator's caches among the runs
+// that evaluate the same sample rows (evaluate.WithCachesOf).
+func runWith(args []string, stdout, stderr io.Writer, evOpts ...evaluate.Option) int {
+	app := newApp(stdout, stderr, evOpts...)
 	line, err := arrange(app, args)
 	if err == nil && line.version {
 		fmt.Fprintln(stdout, buildVersion())
@@ -84,8 +93,9 @@ func exitStatus(err error, stderr io.Writer) int {
 }
 
 // newApp is the command line: its commands and their flags. Flags may
-// stand anywhere (see arrange); every flag belongs to a command.
-func newApp(stdout, stderr io.Writer) *cli.App {
+// stand anywhere (see arrange); every flag belongs to a command. evOpts
+// are added to the options of the evaluator of an eval run (runWith).
+func newApp(stdout, stderr io.Writer, evOpts ...evaluate.Option) *cli.App {
 	evalAction := func(c *cli.Context) error {
 		if c.NArg() == 0 {
 			return usagef("eval", "eval needs at least one input file; `riskbatch` alone evaluates the built-in sample")
@@ -94,6 +104,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		if err != nil {
 			return err
 		}
+		cfg.evalOptions = evOpts
 		return runEval(cfg)
 	}
 	sampleAction := func(c *cli.Context) error {
@@ -104,6 +115,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		if err != nil {
 			return err
 		}
+		cfg.evalOptions = evOpts
 		return runEval(cfg)
 	}
 	// usage turns the errors urfave/cli finds itself (arrange finds most

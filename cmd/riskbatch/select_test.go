@@ -50,7 +50,7 @@ func TestColumnsSelectionCutsFullOutput(t *testing.T) {
 	}
 	for _, in := range inputs {
 		full := filepath.Join(dir, "full.csv")
-		code, stderr := riskbatch(t, "eval", in, "-o", full, "-q", "--force")
+		code, stderr := riskbatchShared(t, "eval", in, "-o", full, "-q", "--force")
 		if code > 1 {
 			t.Fatalf("%s: exit %d: %s", in, code, stderr)
 		}
@@ -58,7 +58,7 @@ func TestColumnsSelectionCutsFullOutput(t *testing.T) {
 		status := slices.Index(fullHeader, "status")
 		for _, sel := range selections {
 			out := filepath.Join(dir, "sel.csv")
-			if code2, stderr := riskbatch(t, "eval", in, "-o", out, "-q", "--force", "--columns", sel); code2 != code {
+			if code2, stderr := riskbatchShared(t, "eval", in, "-o", out, "-q", "--force", "--columns", sel); code2 != code {
 				t.Fatalf("%s --columns %s: exit %d, want %d: %s", in, sel, code2, code, stderr)
 			}
 			header, rows := readAll(t, out)

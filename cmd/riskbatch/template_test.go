@@ -129,7 +129,7 @@ func TestTemplateFilledByScript(t *testing.T) {
 	evaluateFilled := func(what, path string) {
 		t.Helper()
 		out := filepath.Join(dir, what+".csv")
-		if code, stderr := riskbatch(t, "eval", path, "-o", out, "-q"); code != exitOK {
+		if code, stderr := riskbatchShared(t, "eval", path, "-o", out, "-q"); code != exitOK {
 			t.Fatalf("%s: eval exit %d: %s", what, code, stderr)
 		}
 		header, got := readAll(t, out)
@@ -216,7 +216,7 @@ func TestTemplate(t *testing.T) {
 		}
 	}
 	out := filepath.Join(dir, "out.csv")
-	if code, stderr := riskbatch(t, "eval", tpl, "-o", out, "-q"); code != exitOK {
+	if code, stderr := riskbatchShared(t, "eval", tpl, "-o", out, "-q"); code != exitOK {
 		t.Fatalf("eval of the template: exit %d: %s", code, stderr)
 	}
 	header, evaluated := readAll(t, out)

@@ -255,8 +255,9 @@ func TestAgainstBruteForce(t *testing.T) {
 // RISKBATCH_LONG_TESTS=1) and several shapes
 // (logits centred and spread, skewed towards 0, towards 1): tails to 1e-12
 // absolute and never below the reference by more than its own round-off,
-// quantiles equal, log tails to 1e-10 relative of the tail everywhere
-// (against the log-space DP, which is exact far below 1e-300).
+// quantiles equal, log tails to 1e-10 relative of the tail at every
+// twentieth value (every seventh with RISKBATCH_LONG_TESTS=1; against the
+// log-space DP, which is exact far below 1e-300).
 func TestAgainstDP(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewSource(8))
@@ -286,7 +287,7 @@ func TestAgainstDP(t *testing.T) {
 			}
 			// Log tails: every v, including the deep tails only the
 			// tilted evaluation reaches.
-			step := max(1, n/150)
+			step := max(1, n/testenv.Count(50, 150))
 			for v := 1; v <= n; v += step {
 				got, want := d.LogSurvival(v), up[v]
 				if math.Abs(got-want) > 1e-10*math.Max(1, math.Abs(want)) {
@@ -305,14 +306,17 @@ func TestAgainstDP(t *testing.T) {
 // to the same tail; where the window is relatively exact (no FFT, and the
 // tail at least 1e12 times the truncation bound, i.e. above ~1e-8) they
 // must agree to 1e-12 relative. n = 20000, so the tilted products
-// themselves go through several levels of merges.
+// themselves go through several levels of merges. Every 13th point of the
+// window by default (about 25 points), every 7th with
+// RISKBATCH_LONG_TESTS=1 (about 45).
 func TestTiltedMatchesWindow(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewSource(9))
 	b, q := randomBetas(rng, 20000, -1, 1.5)
 	d := mustNew(t, b, q, options{noFFT: true})
 	checked := 0
-	for v := d.lo; v < d.lo+len(d.pmf); v += 7 {
+	stride := testenv.Count(13, 7)
+	for v := d.lo; v < d.lo+len(d.pmf); v += stride {
 		w := d.windowSurvival(v)
 		if w > 1e-2 || !d.reliable(w) {
 			continue
@@ -324,7 +328,7 @@ func TestTiltedMatchesWindow(t *testing.T) {
 		}
 		checked++
 	}
-	for u := d.lo; u < d.lo+len(d.pmf); u += 7 {
+	for u := d.lo; u < d.lo+len(d.pmf); u += stride {
 		w := d.windowCDF(u)
 		if w > 1e-2 || !d.reliable(w) {
 			continue
@@ -343,8 +347,8 @@ func TestTiltedMatchesWindow(t *testing.T) {
 // n = 10^5: the FFT path against the direct divide-and-conquer path (no
 // FFT), which the double-double comparison in dc.go's notes shows exact to
 // ~1e-16. Survival must agree to 1e-12 and stay above the direct value
-// minus its relative round-off. One shape of logits by default, three with
-// RISKBATCH_LONG_TESTS=1.
+// minus its relative round-off. One shape of logits and two far-tail
+// points by default, three and four with RISKBATCH_LONG_TESTS=1.
 func TestFFTMatchesDirect(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewSource(10))
@@ -377,9 +381,15 @@ func TestFFTMatchesDirect(t *testing.T) {
 		}
 		t.Logf("%+v: max |FFT − direct| before allowances = %.3g; FFT allowance %.3g", sh, worst, f.ErrorBound())
 		// Far tails: both go through a tilted product (with and without
-		// FFT merges); ln T from 1e-8 down to ~1e-10000.
+		// FFT merges); ln T from 1e-8 down to ~1e-10000: the two ends by
+		// default, two points between them too in the long run (each
+		// point is four tilted products of 10^5 factors).
 		sd := math.Sqrt(f.Variance())
-		for _, z := range []float64{6, 12, 40, 150} {
+		zs := []float64{6, 150}
+		if testenv.Long() {
+			zs = []float64{6, 12, 40, 150}
+		}
+		for _, z := range zs {
 			v := int(f.Mean() + z*sd)
 			u := int(f.Mean() - z*sd)
 			if v < f.Len() {

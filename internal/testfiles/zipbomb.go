@@ -51,14 +51,78 @@ func DeflateRepeat(t testing.TB, head, unit []byte, total int64) (data []byte, s
 	h, c := block(head), block(chunk)
 	data = append(data, h...)
 	size = int64(len(head))
-	crc = crc32.Update(0, crc32.IEEETable, head)
+	copies := 0
 	for size < total {
 		data = append(data, c...)
-		crc = crc32.Update(crc, crc32.IEEETable, chunk)
 		size += int64(len(chunk))
+		copies++
 	}
 	data = append(data, 0x01, 0x00, 0x00, 0xff, 0xff) // a final, empty stored block
+	// The CRC-32 of head and the copies, from that of one chunk by
+	// doubling: hashing the gigabytes would take a quarter of a second.
+	crc = crc32.ChecksumIEEE(head)
+	rep, repLen := crc32.ChecksumIEEE(chunk), int64(len(chunk))
+	for ; copies > 0; copies >>= 1 {
+		if copies&1 != 0 {
+			crc = crc32Combine(crc, rep, repLen)
+		}
+		rep, repLen = crc32Combine(rep, rep, repLen), 2*repLen
+	}
 	return data, size, crc
+}
+
+// crc32Combine returns the CRC-32 (IEEE) of bytes A followed by bytes B
+// from the CRC-32 of A, that of B and the length of B, without the bytes:
+// appending n zero bits to A is a linear map over GF(2), applied by
+// squaring the one-zero-bit operator (zlib's crc32_combine).
+func crc32Combine(crcA, crcB uint32, lenB int64) uint32 {
+	if lenB <= 0 {
+		return crcA
+	}
+	var even, odd [32]uint32 // operators for 2^k zero bits
+	odd[0] = crc32.IEEE      // one zero bit: the reversed polynomial
+	for n, row := 1, uint32(1); n < 32; n, row = n+1, row<<1 {
+		odd[n] = row
+	}
+	gf2Square(&even, &odd) // two zero bits
+	gf2Square(&odd, &even) // four zero bits
+	for {
+		// The first square gives the operator for one zero byte.
+		gf2Square(&even, &odd)
+		if lenB&1 != 0 {
+			crcA = gf2Times(&even, crcA)
+		}
+		if lenB >>= 1; lenB == 0 {
+			break
+		}
+		gf2Square(&odd, &even)
+		if lenB&1 != 0 {
+			crcA = gf2Times(&odd, crcA)
+		}
+		if lenB >>= 1; lenB == 0 {
+			break
+		}
+	}
+	return crcA ^ crcB
+}
+
+// gf2Times returns the product of a 32×32 matrix over GF(2) (its columns)
+// and a vector.
+func gf2Times(mat *[32]uint32, vec uint32) uint32 {
+	var sum uint32
+	for i := 0; vec != 0; i, vec = i+1, vec>>1 {
+		if vec&1 != 0 {
+			sum ^= mat[i]
+		}
+	}
+	return sum
+}
+
+// gf2Square sets square to mat·mat.
+func gf2Square(square, mat *[32]uint32) {
+	for n := range mat {
+		square[n] = gf2Times(mat, mat[n])
+	}
 }
 
 // BombWorkbook is a workbook whose one sheet, "Bomb", is written raw: data
