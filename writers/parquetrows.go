@@ -123,7 +123,7 @@ func (w *parquetWriter) appendColumn(i int, run [][]table.Cell) {
 // type dt: the column is written with exactly that type, and its values
 // as Write writes their cells. Every column takes an array of type Null,
 // which stands for a column null on every row (as empty cells are). A nested type is not taken (its cells are
-// checked as JSON, see appendCell), nor a binary type, nor, before
+// checked as JSON, see appendCell), nor, before
 // the first row, a column typed by the cell of its first row (a timestamp
 // or time of day without a source type).
 func (w *parquetWriter) TakesArray(i int, dt arrow.DataType) bool {
@@ -132,12 +132,6 @@ func (w *parquetWriter) TakesArray(i int, dt arrow.DataType) bool {
 	}
 	if dt.ID() == arrow.NULL {
 		return true // null on every row, whatever the column's type
-	}
-	switch dt.ID() {
-	case arrow.BINARY, arrow.LARGE_BINARY, arrow.BINARY_VIEW:
-		// Write writes an empty binary value, whose cell is a blank
-		// text, as a null (see appendCell); an array would keep it.
-		return false
 	}
 	var want arrow.DataType
 	if w.schema != nil {
