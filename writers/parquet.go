@@ -292,7 +292,7 @@ func (w *parquetWriter) appendCell(i int, c *table.Cell) {
 		switch {
 		case c.Kind == table.Empty:
 			col.typed.AppendNull()
-		case c.Kind == table.Text && c.IsEmpty() && col.dt.ID() != arrow.STRING && col.dt.ID() != arrow.LARGE_STRING && col.dt.ID() != arrow.STRING_VIEW:
+		case c.Kind == table.Text && c.IsEmpty() && !holdsText(col.dt):
 			col.typed.AppendNull() // a blank stands for an empty cell
 		case col.put(*c):
 			w.strLen += len(c.Str)
@@ -301,6 +301,18 @@ func (w *parquetWriter) appendCell(i int, c *table.Cell) {
 			w.nulled++
 		}
 	}
+}
+
+// holdsText reports whether a column of type dt holds a cell's text as it
+// is, a blank one too: a string, or binary (a Parquet reader's cell of an
+// empty binary value, or of spaces, is a blank text; see
+// readers.textFromBytes).
+func holdsText(dt arrow.DataType) bool {
+	switch dt.ID() {
+	case arrow.STRING, arrow.LARGE_STRING, arrow.STRING_VIEW, arrow.BINARY, arrow.LARGE_BINARY, arrow.BINARY_VIEW, arrow.FIXED_SIZE_BINARY:
+		return true
+	}
+	return false
 }
 
 // validJSONValue reports whether text is one value of type dt as Arrow's
