@@ -3,6 +3,7 @@ package readers
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -180,4 +181,31 @@ func withoutColumns(entries []entry, skip func(i int) bool) []entry {
 		out[k].Row.Cells = cells
 	}
 	return out
+}
+
+// TestCSVArrayTypeLimits checks that a CSV column comes as an array only
+// when one field, after a run's csvRunBytes of text, still fits the int32
+// offsets of a string array: with the cell and record limits removed
+// (math.MaxInt64, see Limits) it comes as cells only.
+func TestCSVArrayTypeLimits(t *testing.T) {
+	path := writeFile(t, "a.csv", []byte("a,b\n1,2\n"))
+	for _, c := range []struct {
+		cell, row int64
+		array     bool
+	}{
+		{0, 0, true}, // the defaults: 1 MiB, 2 MiB
+		{math.MaxInt32 - csvRunBytes, math.MaxInt64, true},
+		{math.MaxInt64, math.MaxInt32 - csvRunBytes, true},
+		{math.MaxInt32 - csvRunBytes + 1, math.MaxInt64, false},
+		{math.MaxInt64, math.MaxInt64, false},
+	} {
+		lim := DefaultLimits()
+		if c.cell > 0 {
+			lim.CellBytes, lim.RowBytes = c.cell, c.row
+		}
+		cr := openOne(t, path, Options{Limits: lim}).(ColumnReader)
+		if got := cr.ArrayType(1) != nil; got != c.array {
+			t.Errorf("cell limit %d, row limit %d: column as an array %v, want %v", c.cell, c.row, got, c.array)
+		}
+	}
 }

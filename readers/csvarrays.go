@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -15,17 +16,20 @@ import (
 
 // ArrayType is the Arrow type of every column of a CSV or TSV file read
 // as arrays: UTF-8 strings, each field's text as Next's Text cell holds
-// it, a null where Next gives an Empty cell.
+// it, a null where Next gives an Empty cell. It is nil (cells only) when
+// the limits let one field be longer than the int32 offsets of a string
+// array reach after csvRunBytes (a field is at most a cell and a record).
 func (t *delimited) ArrayType(i int) arrow.DataType {
-	if i < 0 || i >= len(t.cols) {
+	if i < 0 || i >= len(t.cols) || min(t.lim.CellBytes, t.lim.RowBytes) > math.MaxInt32-csvRunBytes {
 		return nil
 	}
 	return arrow.BinaryTypes.String
 }
 
 // csvRunBytes ends a run of records read as arrays once a column holds
-// this many bytes of text, well below what the int32 offsets of a string
-// array reach.
+// this many bytes of text: the record that passes it adds at most one
+// field, which ArrayType bounds, to stay within the int32 offsets of a
+// string array.
 const csvRunBytes = 1 << 30
 
 // ReadColumns reads a run of records (see ColumnReader). Every record is
