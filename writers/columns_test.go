@@ -229,3 +229,52 @@ func TestCSVWriteColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestParquetWriteColumnsTextLimit checks that the values of a column
+// given as arrays count towards the row group's text limit as its cells'
+// text does: with a limit of 10 bytes, each run of two values of 10 bytes
+// ends its row group, for a string and a fixed-size binary column (whose
+// array has no value buffer to measure).
+func TestParquetWriteColumnsTextLimit(t *testing.T) {
+	// Arrow's JSON gives binary values in base64: "YWFhYWFhYWFhYQ==" is
+	// ten a's.
+	for _, c := range []struct {
+		dt   arrow.DataType
+		json string
+	}{
+		{arrow.BinaryTypes.String, `["aaaaaaaaaa", "bbbbbbbbbb"]`},
+		{&arrow.FixedSizeBinaryType{ByteWidth: 10}, `["YWFhYWFhYWFhYQ==", "YWFhYWFhYWFhYQ=="]`},
+	} {
+		path := filepath.Join(t.TempDir(), "out.parquet")
+		w := mustCreate(t, path, Options{}).(*parquetWriter)
+		w.rowGroupBytes = 10
+		if err := w.WriteHeader([]table.Column{{Name: "s", Kind: table.Text, Source: c.dt}}); err != nil {
+			t.Fatal(err)
+		}
+		arr, _, err := array.FromJSON(memory.DefaultAllocator, c.dt, strings.NewReader(c.json))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer arr.Release()
+		if !w.TakesArray(0, c.dt) {
+			t.Fatalf("%s: not taken as an array", c.dt)
+		}
+		rows := [][]table.Cell{make([]table.Cell, 1), make([]table.Cell, 1)} // ignored: the column comes as an array
+		for range 3 {
+			if err := w.WriteColumns(rows, []arrow.Array{arr}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		rdr, err := file.OpenParquetFile(path, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rdr.NumRowGroups(); got != 3 {
+			t.Errorf("%s: %d row groups, want 3 (one per run)", c.dt, got)
+		}
+		_ = rdr.Close()
+	}
+}

@@ -215,9 +215,22 @@ func (w *parquetWriter) appendArray(i int, arr arrow.Array, off, n int) error {
 		return err
 	}
 	part := array.NewSlice(arr, int64(off), int64(off+n))
-	if t, ok := part.(interface{ ValueBytes() []byte }); ok {
-		w.strLen += len(t.ValueBytes())
-	}
+	w.strLen += valueBytes(part)
 	w.columns[i].chunks = append(w.columns[i].chunks, part)
 	return nil
+}
+
+// valueBytes is how many bytes of text or binary values arr holds, which
+// count towards the row group's text limit as its cells' text would
+// (appendCell): the value buffer of a string or binary array, the width
+// of each value of a fixed-size binary array (which has no such buffer).
+// The view types have no Parquet writer (pqarrow) to come to.
+func valueBytes(arr arrow.Array) int {
+	switch a := arr.(type) {
+	case interface{ ValueBytes() []byte }:
+		return len(a.ValueBytes())
+	case *array.FixedSizeBinary:
+		return a.Len() * a.DataType().(*arrow.FixedSizeBinaryType).ByteWidth
+	}
+	return 0
 }
