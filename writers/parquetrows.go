@@ -122,10 +122,10 @@ func (w *parquetWriter) appendColumn(i int, run [][]table.Cell) {
 // TakesArray reports whether WriteColumns takes column i as an array of
 // type dt: the column is written with exactly that type, and its values
 // as Write writes their cells. Every column takes an array of type Null,
-// which stands for a column null on every row (as empty cells are). A nested type is not taken (its cells are
-// checked as JSON, see appendCell), nor, before
-// the first row, a column typed by the cell of its first row (a timestamp
-// or time of day without a source type).
+// which stands for a column null on every row (as empty cells are). A
+// nested type is not taken (its cells are checked as JSON, see
+// appendCell), nor, before the first row, a column typed by the cell of
+// its first row (a timestamp or time of day without a source type).
 func (w *parquetWriter) TakesArray(i int, dt arrow.DataType) bool {
 	if i < 0 || i >= len(w.cols) || dt == nil || isNested(dt) {
 		return false
