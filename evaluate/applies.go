@@ -81,6 +81,8 @@ const (
 	AskStatedSigma             // epsilon and delta in place of sigma
 	AskBatchSize               // batch_size and dataset_size
 	AskEpochs                  // epochs
+
+	numAsks // the number of Asks: askSet holds one bit for each
 )
 
 // String names the inputs in words, as Text writes them.

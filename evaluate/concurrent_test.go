@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 
@@ -12,19 +13,28 @@ import (
 // goroutines at once, as the command's workers do, and checks that every
 // row gets the cells it gets evaluated alone: the Release a binding reuses
 // from row to row (Binding.releases) carries nothing from one row into
-// another. The rows are the benchmark's sweep with error, partial and
-// undefined rows among them (run it with -race).
+// another. The rows are the benchmark's sweep with error, partial,
+// undefined and composed rows among them (two kinds of composed rows, whose
+// stages are made on the pooled Release, and which take the mixture's
+// columns; run it with -race).
 func TestEvaluateConcurrently(t *testing.T) {
-	cols := make([]table.Column, len(sweepColumns))
-	for i, name := range sweepColumns {
+	names := append(slices.Clone(sweepColumns), "extra_stages")
+	cols := make([]table.Column, len(names))
+	for i, name := range names {
 		cols[i] = table.Column{Name: name}
 	}
 	rows := sweepRows(400)
-	odd := [][]string{
-		{"bad", "pure", "x", "", "", "", "0.1"},      // error: epsilon is not a number
-		{"partial", "gaussian", "", "", "2", "", ""}, // partial: no delta, no baseline
-		{"one", "approx", "1", "1e-5", "", "", "1"},  // the advantage is undefined at baseline 1
+	for i := range rows {
+		rows[i] = append(rows[i], table.Cell{}) // extra_stages: empty
 	}
+	odd := [][]string{
+		{"bad", "pure", "x", "", "", "", "0.1"},                           // error: epsilon is not a number
+		{"partial", "gaussian", "", "", "2", "", ""},                      // partial: no delta, no baseline
+		{"one", "approx", "1", "1e-5", "", "", "1"},                       // the advantage is undefined at baseline 1
+		{"mixed", "gaussian", "", "1e-5", "2", "", "0.1", "laplace(1)x2"}, // composed with other mechanisms
+		{"mixed2", "pure", "0.5", "1e-5", "", "", "0.2", "laplace(2)x3"},  // and with others again
+	}
+	composed := 0
 	for i := range rows {
 		if i%7 == 3 {
 			o := odd[(i/7)%len(odd)]
@@ -46,10 +56,14 @@ func TestEvaluateConcurrently(t *testing.T) {
 	statuses := map[Status]int{}
 	for i, row := range rows {
 		want[i] = make([]table.Cell, e.Width())
-		statuses[bind().Evaluate(row, want[i])]++
+		st := bind().Evaluate(row, want[i])
+		statuses[st]++
+		if st != StatusError && !row[len(row)-1].IsEmpty() {
+			composed++
+		}
 	}
-	if statuses[StatusOK] == 0 || statuses[StatusPartial] == 0 || statuses[StatusError] == 0 {
-		t.Fatalf("statuses %v: the rows should have each", statuses)
+	if statuses[StatusOK] == 0 || statuses[StatusPartial] == 0 || statuses[StatusError] == 0 || composed == 0 {
+		t.Fatalf("statuses %v, %d composed rows: the rows should have each", statuses, composed)
 	}
 	b := bind()
 	const workers = 4

@@ -59,6 +59,12 @@ func (p *columnPlans) of(r *Release) []planColumn {
 // it has: a row's columns share a few of them, each read once.
 type askSet struct{ known, has uint32 }
 
+// Every Ask has its bit in an askSet's uint32 (a shift past it would give
+// 0, and asked would say false, dropping the columns it asks for): this
+// constant overflows, and the package does not compile, when there are
+// more than 32.
+const _ uint32 = 1 << (numAsks - 1)
+
 // asked reports whether the row r has the input a (Ask.asked).
 func (s *askSet) asked(a Ask, r *Release) bool {
 	if a == AskedAlways {
