@@ -182,7 +182,7 @@ func fdpTargetColumns() []OutputColumn {
 // mechanism whose composed advantage bound (at the baseline, or in the worst
 // case) stays at or below target_advantage, rounded down: the μ of the
 // composed release divided by √compositions, lowered until the row's own
-// composition (μ·√c, setGaussian) stays at or below it.
+// composition (μ·√c rounded up, setGaussian) stays at or below it.
 func (r *Release) muForTarget() (float64, skip) {
 	mu, ok := bound.MuForWorstAdvantage(r.Target)
 	if r.HasBaseline {
@@ -192,10 +192,10 @@ func (r *Release) muForTarget() (float64, skip) {
 		return inverseResult(mu, ok, "μ")
 	}
 	if r.compositions > 1 {
-		c := math.Sqrt(float64(r.compositions))
+		c := numeric.SqrtUp(float64(r.compositions))
 		total := mu
 		mu /= c
-		for mu > 0 && mu*c > total {
+		for mu > 0 && numeric.MulUp(mu, c) > total {
 			mu = math.Nextafter(mu, 0)
 		}
 	}

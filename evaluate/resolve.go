@@ -324,14 +324,19 @@ func (b *Binding) resolveMarginals(r *Release, in *inputs, c float64, problems *
 }
 
 // setGaussian records the Gaussian curve G_μ composed c times (G_{μ√c}),
-// which is also (μ²/2)-zCDP.
+// which is also (μ²/2)-zCDP. μ√c and μ²/2 bound the release's privacy
+// loss from above, so they are rounded up, not to nearest.
 func (b *Binding) setGaussian(r *Release, mu, c float64) {
-	mu *= math.Sqrt(c)
+	mu = numeric.MulUp(mu, numeric.SqrtUp(c))
 	r.Curve = curve.Gaussian{Mu: mu}
 	r.gaussianEps = b.epsilons // ε(δ) of G_μ through the run's cache: see epsilonAtDelta
 	r.mu, r.hasMu = mu, true
-	r.rho, r.hasRho = mu*mu/2, true
+	r.rho, r.hasRho = gaussianRho(mu), true
 }
+
+// gaussianRho is the ρ of (ρ)-zCDP that G_μ satisfies, μ²/2 (Bun &
+// Steinke 2016, Prop. 1.6, with μ = Δ/σ), rounded up.
+func gaussianRho(mu float64) float64 { return numeric.DivUp(numeric.MulUp(mu, mu), 2) }
 
 // resolveDPSGD reads a dpsgd row: its steps and extra stages, accounted by
 // a PLD accountant, or by RDP where the PLD cannot represent them.

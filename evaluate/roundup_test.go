@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"math"
 	"math/big"
 	"testing"
 
@@ -97,4 +98,36 @@ func TestPerStepDeltaKeepsBasicComposition(t *testing.T) {
 		t.Fatalf("status %s: %s", st, msg)
 	}
 	wantNumber(t, "eps_at_delta", out["eps_at_delta"], 1.5, "3·0.5 by basic composition")
+}
+
+// A gdp row of μ = 0.1 composed 3 times is G_{0.1·√3}: 0.1·√3 is
+// 0.17320508075688773 rounded to nearest, below the exact product of the
+// float 0.1 and √3 (math/big, 400 bits), so it is rounded up; and the
+// row's ρ = μ²/2 is not below the exact half square of that μ. The same
+// for a composition of Gaussian stages (curve.Compose's μ = √Σ nᵢ/σᵢ²).
+func TestGaussianCompositionRoundsUp(t *testing.T) {
+	exact := new(big.Float).SetPrec(400).SetFloat64(3)
+	exact.Sqrt(exact).Mul(exact, new(big.Float).SetPrec(400).SetFloat64(0.1))
+	want, _ := new(big.Float).SetPrec(53).SetMode(big.ToPositiveInf).Set(exact).Float64()
+	if naive := 0.1 * math.Sqrt(3); naive >= want {
+		t.Fatalf("0.1·√3 to nearest is %.17g, not below the exact %.17g: the case tells nothing", naive, want)
+	}
+	for _, row := range []map[string]string{
+		{"mechanism": "gdp", "mu": "0.1", "compositions": "3", "baseline": "0.1"},
+		// 3 stages of σ = 10: μ = √(3/100), the same number through curve.Compose.
+		{"mechanism": "gdp", "mu": "0.1", "extra_stages": "gaussian(10)x2", "baseline": "0.1"},
+	} {
+		r, problems := resolveRow(t, row)
+		if r == nil {
+			t.Fatalf("%v: %v", row, problems)
+		}
+		if r.mu < want || r.mu > numeric.UlpsAway(want, 2) {
+			t.Errorf("%v: μ = %.17g; want 0.1·√3 rounded up, %.17g, or at most two ulps above", row, r.mu, want)
+		}
+		half := new(big.Rat).Mul(exactRat(r.mu), exactRat(r.mu))
+		half.Quo(half, big.NewRat(2, 1))
+		if r.rho < ratUp(half) {
+			t.Errorf("%v: ρ = %.17g below μ²/2 = %.17g", row, r.rho, ratUp(half))
+		}
+	}
 }

@@ -50,7 +50,7 @@ func (b *Binding) composeExtra(r *Release, in *inputs, problems *rowError) bool 
 		r.delta = in.num[FieldDelta]
 	}
 	if mu, ok := comp.Mu(); ok { // Gaussian stages alone: G_μ, (μ²/2)-zCDP
-		r.mu, r.hasMu, r.rho, r.hasRho = mu, true, mu*mu/2, true
+		r.mu, r.hasMu, r.rho, r.hasRho = mu, true, gaussianRho(mu), true
 	}
 	if eps, ok := pureTotal(stages); ok {
 		r.pureEps, r.hasPure = eps, true

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
 // Composition is the trade-off curve of the (adaptive) composition of a
@@ -100,7 +101,7 @@ func Compose(stages []pld.Stage, accountant Accountant) (*Composition, error) {
 	return &Composition{parts: []profiled{PLDCurve{PLD: p}}, method: MethodPLD, pld: p}, nil
 }
 
-// gaussianTotal returns μ = √(Σ n_i/σ_i²) when every stage is a plain
+// gaussianTotal returns μ = √(Σ n_i/σ_i²), rounded up, when every stage is a plain
 // Gaussian (sample rate 1).
 func gaussianTotal(stages []pld.Stage) (float64, bool) {
 	var sum float64
@@ -108,9 +109,11 @@ func gaussianTotal(stages []pld.Stage) (float64, bool) {
 		if st.Mechanism != pld.SubsampledGaussian || st.SampleRate != 1 || !(st.NoiseMultiplier > 0) || st.Steps < 1 {
 			return 0, false
 		}
-		sum += float64(st.Steps) / (st.NoiseMultiplier * st.NoiseMultiplier)
+		// μ bounds the privacy loss from above: each quotient, the sum
+		// and the root are rounded up.
+		sum = numeric.AddUp(sum, numeric.DivUp(numeric.DivUp(float64(st.Steps), st.NoiseMultiplier), st.NoiseMultiplier))
 	}
-	return math.Sqrt(sum), !math.IsInf(sum, 0) && !math.IsNaN(sum)
+	return numeric.SqrtUp(sum), !math.IsInf(sum, 0) && !math.IsNaN(sum)
 }
 
 // stageEpsDelta returns the (ε, δ) guarantee of one release of a stage
