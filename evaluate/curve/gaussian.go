@@ -91,20 +91,48 @@ func (c Gaussian) logDeltaTerms(eps float64) (ld, lb float64) {
 // DeltaAt returns δ(ε) of μ-GDP (see LogDeltaAt).
 func (c Gaussian) DeltaAt(eps float64) float64 { return math.Exp(c.LogDeltaAt(eps)) }
 
+// logDeltaAbove returns an upper bound on the exact ln δ(ε) at ε: ln δ(ε)
+// as computed, raised by the rounding error of its computation. δ(ε) is
+// the difference Φ(a) − e^ε·Φ(b) of two terms, each known to a relative
+// error of a few ulps per unit of its logarithm's magnitude (ln Φ of a
+// large negative argument is about −a²/2, whose rounding is relative to
+// a²/2), which the difference magnifies by κ = (Φ(a) + e^ε·Φ(b))/δ(ε) =
+// (1 + e^d)/(1 − e^d), d = ε + ln Φ(b) − ln Φ(a). Where δ(ε) is close to
+// its terms (ε near 0 for a small μ), the root of δ(ε) = δ moves by many
+// ulps with that error, and an ε tested as computed alone could sit below
+// the exact root.
+func (c Gaussian) logDeltaAbove(eps float64) (ld, lb float64) {
+	ld, lb = c.logDeltaTerms(eps)
+	if math.IsInf(ld, -1) {
+		return ld, lb
+	}
+	la := numeric.LogNormCDF(-eps/c.Mu + c.Mu/2)
+	d := eps + lb - la
+	kappa := (1 + math.Exp(d)) / -math.Expm1(d)
+	const perTerm = 8 * 0x1p-53 // relative error of each term, per unit of its log's magnitude
+	rel := perTerm * (1 + math.Abs(la) + math.Abs(eps+lb)) * kappa
+	return ld + math.Log1p(rel), lb
+}
+
 // EpsilonAt returns the smallest ε ≥ 0 such that the Gaussian mechanism is
 // (ε, δ)-DP: the root of δ(ε) = δ for the analytic Gaussian mechanism of
 // Balle & Wang (2018), 0 when δ(0) = η ≤ δ. δ(ε) is strictly decreasing, so
 // the root is bracketed and bisected on ln δ(ε) to a relative width of
-// 4e-16; the upper end of the final bracket is returned, for which
-// δ(ε) ≤ δ holds as computed: the reported ε never understates the risk.
-// δ must be in (0, 1).
+// 4e-16; the upper end of the final bracket is returned, for which δ(ε) ≤ δ
+// holds with the rounding error of computing δ(ε) counted against it
+// (logDeltaAbove): the reported ε never understates the risk. δ must be
+// in (0, 1).
 func (c Gaussian) EpsilonAt(delta float64) float64 {
 	target := numeric.LogPos(delta)
-	if c.LogDeltaAt(0) <= target {
+	if c.Mu <= 0 {
 		return 0
 	}
+	if ld, _ := c.logDeltaAbove(0); ld <= target {
+		return 0
+	}
+	above := func(eps float64) float64 { ld, _ := c.logDeltaAbove(eps); return ld }
 	lo, hi := 0.0, math.Max(1, c.Mu*c.Mu)
-	for c.LogDeltaAt(hi) > target {
+	for above(hi) > target {
 		lo, hi = hi, 2*hi
 	}
 	// Newton steps on ln δ(ε) guarded by the bracket converge in a handful
@@ -113,7 +141,7 @@ func (c Gaussian) EpsilonAt(delta float64) float64 {
 	// its answer and bisected to the final width.
 	x := (lo + hi) / 2
 	for i := 0; i < 400 && hi-lo > 4e-16*hi; i++ {
-		ld, lb := c.logDeltaTerms(x) // LogDeltaAt(x): μ ≤ 0 returned above
+		ld, lb := c.logDeltaAbove(x) // μ ≤ 0 returned above
 		if ld > target {
 			lo = x
 		} else {
@@ -124,7 +152,7 @@ func (c Gaussian) EpsilonAt(delta float64) float64 {
 		next := x - (ld-target)/slope
 		if math.Abs(next-x) <= 1e-14*x {
 			tlo, thi := next*(1-2e-14), next*(1+2e-14)
-			if tlo > lo && thi < hi && c.LogDeltaAt(tlo) > target && c.LogDeltaAt(thi) <= target {
+			if tlo > lo && thi < hi && above(tlo) > target && above(thi) <= target {
 				lo, hi = tlo, thi
 			}
 			next = (lo + hi) / 2
