@@ -40,6 +40,7 @@ const parquetPinFile = "testdata/parquet.sha256"
 // Input columns go from the reader to the writer as Arrow arrays, not
 // cells: the pins were taken when every value was a cell.
 func TestParquetOutputUnchanged(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	n := testenv.Count(150, 10000)
 	random := filepath.Join(dir, "random.csv")
@@ -81,7 +82,7 @@ func TestParquetOutputUnchanged(t *testing.T) {
 			if mode == "pass-through" {
 				args = append(args, "--pass-through")
 			}
-			if code, stderr := riskbatch(t, args...); code != 0 && code != 1 {
+			if code, stderr := riskbatchShared(t, args...); code != 0 && code != 1 {
 				t.Fatalf("%s: exit %d: %s", key, code, stderr)
 			}
 			dump := parquetDump(t, filepath.Join(dir, "out.parquet"))
