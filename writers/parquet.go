@@ -72,7 +72,7 @@ type parquetWriter struct {
 	rowGroupBytes int // string bytes per row group
 
 	buf     *bufio.Writer
-	fw      *pqarrow.FileWriter // nil until the first row (or Close) fixes the schema
+	fw      rowGroupFile // nil until the first row (or Close) fixes the schema
 	schema  *arrow.Schema
 	columns []columnBuilder
 	pending int // rows buffered
@@ -190,7 +190,7 @@ func (w *parquetWriter) start(first []table.Cell) error {
 	// The bufio.Writer also keeps pqarrow from closing the file: the
 	// temporary file must stay open for the sync before the rename.
 	w.buf = bufio.NewWriterSize(w.out.f, 1<<20)
-	fw, err := pqarrow.NewFileWriter(w.schema, w.buf, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	fw, err := newRowGroupFile(w.schema, w.buf, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		return w.fail(fmt.Errorf("writers: starting the Parquet file %s: %w", w.out.target, err))
 	}
@@ -376,18 +376,16 @@ func (w *parquetWriter) flush() error {
 	}
 	rows := int64(w.pending)
 	w.pending, w.strLen = 0, 0
-	if err := w.fw.NewRowGroupChecked(); err != nil {
-		return w.fail(fmt.Errorf("writers: writing a row group to %s: %w", w.out.target, err))
-	}
+	cols := make([][]arrow.Array, len(w.columns))
 	for i := range w.columns {
-		col := &w.columns[i]
-		chunked := arrow.NewChunked(col.dt, col.chunks)
-		err := w.fw.WriteColumnChunked(chunked, 0, rows)
-		chunked.Release()
-		col.releaseChunks()
-		if err != nil {
-			return w.fail(fmt.Errorf("writers: writing a row group to %s: %w", w.out.target, err))
-		}
+		cols[i] = w.columns[i].chunks
+	}
+	err := w.fw.writeRowGroup(cols, rows)
+	for i := range w.columns {
+		w.columns[i].releaseChunks()
+	}
+	if err != nil {
+		return w.fail(fmt.Errorf("writers: writing a row group to %s: %w", w.out.target, err))
 	}
 	return nil
 }

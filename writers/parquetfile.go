@@ -1,0 +1,192 @@
+package writers
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+)
+
+// rowGroupFile is the Parquet file a parquetWriter writes its row groups
+// into: each row group is given whole, a column at a time as the chunks of
+// its values.
+type rowGroupFile interface {
+	writeRowGroup(cols [][]arrow.Array, rows int64) error
+	AppendKeyValueMetadata(key, value string) error
+	Close() error
+}
+
+// newRowGroupFile returns the file for the schema: one that encodes the
+// columns of a row group on all cores where every column is flat (a
+// primitive, string, binary, decimal or temporal type: its definition
+// levels are its validity), pqarrow's FileWriter, which encodes one
+// column after the other, for the others (nested, dictionary and
+// extension types, whose levels and storage pqarrow's path builder
+// knows).
+func newRowGroupFile(schema *arrow.Schema, w io.Writer, props *parquet.WriterProperties, arrowProps pqarrow.ArrowWriterProperties) (rowGroupFile, error) {
+	for _, f := range schema.Fields() {
+		if !flatType(f.Type) {
+			fw, err := pqarrow.NewFileWriter(schema, w, props, arrowProps)
+			if err != nil {
+				return nil, err
+			}
+			return serialFile{fw: fw, types: fieldTypes(schema)}, nil
+		}
+	}
+	return newParallelFile(schema, w, props, arrowProps)
+}
+
+func fieldTypes(schema *arrow.Schema) []arrow.DataType {
+	types := make([]arrow.DataType, schema.NumFields())
+	for i, f := range schema.Fields() {
+		types[i] = f.Type
+	}
+	return types
+}
+
+// flatType reports whether a column of type dt is one Parquet leaf whose
+// definition level is its validity (1 for a value, 0 for a null).
+func flatType(dt arrow.DataType) bool {
+	switch dt.ID() {
+	case arrow.BOOL, arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64,
+		arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64,
+		arrow.FLOAT32, arrow.FLOAT64, arrow.STRING, arrow.LARGE_STRING,
+		arrow.BINARY, arrow.LARGE_BINARY, arrow.FIXED_SIZE_BINARY,
+		arrow.DATE32, arrow.DATE64, arrow.TIMESTAMP, arrow.TIME32, arrow.TIME64,
+		arrow.DECIMAL128, arrow.DECIMAL256:
+		return true
+	}
+	return false
+}
+
+// serialFile is pqarrow's FileWriter.
+type serialFile struct {
+	fw    *pqarrow.FileWriter
+	types []arrow.DataType
+}
+
+func (f serialFile) writeRowGroup(cols [][]arrow.Array, rows int64) error {
+	if err := f.fw.NewRowGroupChecked(); err != nil {
+		return err
+	}
+	for i, chunks := range cols {
+		chunked := arrow.NewChunked(f.types[i], chunks)
+		err := f.fw.WriteColumnChunked(chunked, 0, rows)
+		chunked.Release()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (f serialFile) AppendKeyValueMetadata(key, value string) error {
+	return f.fw.AppendKeyValueMetadata(key, value)
+}
+
+func (f serialFile) Close() error { return f.fw.Close() }
+
+// parallelFile writes each row group as a buffered row group of Parquet's
+// file writer, whose column writers each keep their pages in memory
+// apart, so that the columns are encoded at once, one goroutine each (at
+// most GOMAXPROCS), through pqarrow's WriteArrowToColumn, as pqarrow's
+// FileWriter encodes them one after the other; closing the row group then
+// copies the columns' pages to the file in order. The file is the one
+// pqarrow.NewFileWriter makes for the same schema and properties: the
+// Parquet schema of pqarrow.ToParquet, and the Arrow schema stored under
+// "ARROW:schema" (for flat columns pqarrow stores it as it is).
+type parallelFile struct {
+	wr         *file.Writer
+	arrowProps pqarrow.ArrowWriterProperties
+}
+
+func newParallelFile(schema *arrow.Schema, w io.Writer, props *parquet.WriterProperties, arrowProps pqarrow.ArrowWriterProperties) (*parallelFile, error) {
+	pqschema, err := pqarrow.ToParquet(schema, props, arrowProps)
+	if err != nil {
+		return nil, err
+	}
+	meta := make(metadata.KeyValueMetadata, 0)
+	md := schema.Metadata()
+	for i := range md.Len() {
+		meta.Append(md.Keys()[i], md.Values()[i])
+	}
+	meta.Append("ARROW:schema", base64.StdEncoding.EncodeToString(flight.SerializeSchema(schema, props.Allocator())))
+	wr, err := file.NewParquetWriterWithError(w, pqschema.Root(), file.WithWriterProps(props), file.WithWriteMetadata(meta))
+	if err != nil {
+		return nil, err
+	}
+	return &parallelFile{wr: wr, arrowProps: arrowProps}, nil
+}
+
+func (f *parallelFile) writeRowGroup(cols [][]arrow.Array, _ int64) error {
+	rgw, err := f.wr.AppendBufferedRowGroupChecked()
+	if err != nil {
+		return err
+	}
+	errs := make([]error, len(cols))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(cols)) {
+		wg.Go(func() {
+			ctx := pqarrow.NewArrowWriteContext(context.Background(), &f.arrowProps)
+			var levels []int16
+			for i := range next {
+				errs[i] = writeFlatColumn(ctx, rgw, i, cols[i], &levels)
+			}
+		})
+	}
+	for i := range cols {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	// Close checks that every column has the row group's rows.
+	return rgw.Close()
+}
+
+// writeFlatColumn writes the chunks of column i of a buffered row group,
+// each value's definition level its validity.
+func writeFlatColumn(ctx context.Context, rgw file.BufferedRowGroupWriter, i int, chunks []arrow.Array, levels *[]int16) error {
+	cw, err := rgw.Column(i)
+	if err != nil {
+		return err
+	}
+	for _, arr := range chunks {
+		n := arr.Len()
+		if n == 0 {
+			continue
+		}
+		if cap(*levels) < n {
+			*levels = make([]int16, n)
+		}
+		lv := (*levels)[:n]
+		for j := range lv {
+			lv[j] = 0
+			if arr.IsValid(j) {
+				lv[j] = 1
+			}
+		}
+		if err := pqarrow.WriteArrowToColumn(ctx, cw, arr, lv, nil, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (f *parallelFile) AppendKeyValueMetadata(key, value string) error {
+	return f.wr.AppendKeyValueMetadata(key, value)
+}
+
+func (f *parallelFile) Close() error { return f.wr.Close() }
