@@ -42,7 +42,11 @@ func newRowGroupFile(schema *arrow.Schema, w io.Writer, props *parquet.WriterPro
 			return serialFile{fw: fw, types: fieldTypes(schema)}, nil
 		}
 	}
-	return newParallelFile(schema, w, props, arrowProps)
+	pf, err := newParallelFile(schema, w, props, arrowProps)
+	if err != nil {
+		return nil, err // not a nil *parallelFile in a non-nil interface
+	}
+	return pf, nil
 }
 
 func fieldTypes(schema *arrow.Schema) []arrow.DataType {

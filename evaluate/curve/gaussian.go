@@ -69,23 +69,24 @@ func (c Gaussian) LogDeltaAt(eps float64) float64 {
 	if c.Mu <= 0 {
 		return math.Inf(-1)
 	}
-	ld, _ := c.logDeltaTerms(eps)
+	ld, _, _ := c.logDeltaTerms(eps)
 	return ld
 }
 
-// logDeltaTerms returns LogDeltaAt(ε) for μ > 0 with ln Φ(−ε/μ − μ/2),
-// its second term, which the slope of ln δ(ε) at ε also takes
-// (EpsilonAt's Newton steps): computed once, the same bits.
-func (c Gaussian) logDeltaTerms(eps float64) (ld, lb float64) {
+// logDeltaTerms returns LogDeltaAt(ε) for μ > 0 with ln Φ(−ε/μ + μ/2) and
+// ln Φ(−ε/μ − μ/2), its two terms, which the rounding error of ln δ
+// (logDeltaAbove) and the slope of ln δ(ε) at ε (EpsilonAt's Newton
+// steps) also take: computed once, the same bits.
+func (c Gaussian) logDeltaTerms(eps float64) (ld, la, lb float64) {
 	a := -eps/c.Mu + c.Mu/2
 	b := -eps/c.Mu - c.Mu/2
-	la := numeric.LogNormCDF(a)
+	la = numeric.LogNormCDF(a)
 	lb = numeric.LogNormCDF(b)
 	d := eps + lb - la
 	if d >= 0 {
-		return math.Inf(-1), lb
+		return math.Inf(-1), la, lb
 	}
-	return la + numeric.Log1mExp(d), lb
+	return la + numeric.Log1mExp(d), la, lb
 }
 
 // DeltaAt returns δ(ε) of μ-GDP (see LogDeltaAt).
@@ -102,11 +103,10 @@ func (c Gaussian) DeltaAt(eps float64) float64 { return math.Exp(c.LogDeltaAt(ep
 // ulps with that error, and an ε tested as computed alone could sit below
 // the exact root.
 func (c Gaussian) logDeltaAbove(eps float64) (ld, lb float64) {
-	ld, lb = c.logDeltaTerms(eps)
+	ld, la, lb := c.logDeltaTerms(eps)
 	if math.IsInf(ld, -1) {
 		return ld, lb
 	}
-	la := numeric.LogNormCDF(-eps/c.Mu + c.Mu/2)
 	d := eps + lb - la
 	kappa := (1 + math.Exp(d)) / -math.Expm1(d)
 	const perTerm = 8 * 0x1p-53 // relative error of each term, per unit of its log's magnitude
