@@ -259,13 +259,52 @@ func (e *Evaluator) Width() int { return 2 + len(e.outputs) }
 // Width() cells: dst[0] is the status, dst[1] the message, then one cell per
 // output column (a number, or empty: see Applies for when and why).
 func (b *Binding) Evaluate(cells []table.Cell, dst []table.Cell) Status {
-	return b.evaluateThen(cells, dst, nil)
+	return b.evaluateThen(cells, rowOut{cells: dst}, nil)
 }
 
-// evaluateThen is Evaluate, calling use (when it is not nil) with the
+// EvaluateNumbers is Evaluate with the output columns' values written as
+// numbers, not cells: head (2 cells) takes the status and the message,
+// and nums (Width() − 2 values) the value of each output column, NaN
+// where Evaluate leaves its cell empty (no output column is ever NaN: a
+// NaN is reported as a numerical failure). It is for a caller that hands
+// each output column on as an array of float64s: a cell is 56 bytes with
+// pointers, a value 8 without.
+func (b *Binding) EvaluateNumbers(cells []table.Cell, head []table.Cell, nums []float64) Status {
+	return b.evaluateThen(cells, rowOut{cells: head, nums: nums}, nil)
+}
+
+// rowOut is where a row's output goes: the status in cells[0], the
+// message in cells[1], and the value of output column k in cells[2+k]
+// as a number cell, or, when nums is not nil, in nums[k] (NaN for none).
+type rowOut struct {
+	cells []table.Cell
+	nums  []float64
+}
+
+// clearValues empties every output column's value.
+func (o rowOut) clearValues() {
+	if o.nums == nil {
+		clear(o.cells[2:])
+		return
+	}
+	for k := range o.nums {
+		o.nums[k] = math.NaN()
+	}
+}
+
+// set writes the value of output column k.
+func (o rowOut) set(k int, v float64) {
+	if o.nums != nil {
+		o.nums[k] = v
+	} else {
+		o.cells[2+k] = table.NumberCell(v)
+	}
+}
+
+// evaluateThen is Evaluate into out, calling use (when it is not nil) with the
 // row's release (nil for a row rejected) before the release goes back to
 // be reused: use must not keep r.
-func (b *Binding) evaluateThen(cells []table.Cell, dst []table.Cell, use func(r *Release)) Status {
+func (b *Binding) evaluateThen(cells []table.Cell, out rowOut, use func(r *Release)) Status {
 	// Most rows have a few marks, so they live on the stack.
 	var buf [32]mark
 	// The row's Release is one the binding reuses: nothing keeps it past
@@ -274,7 +313,8 @@ func (b *Binding) evaluateThen(cells []table.Cell, dst []table.Cell, use func(r 
 	if scratch == nil {
 		scratch = new(Release)
 	}
-	status, r, problems, marks := b.evaluateInto(scratch, cells, dst, buf[:0])
+	status, r, problems, marks := b.evaluateInto(scratch, cells, out, buf[:0])
+	dst := out.cells
 	dst[0] = table.TextCell(string(status))
 	switch {
 	case status == StatusError:
@@ -296,12 +336,12 @@ func (b *Binding) evaluateThen(cells []table.Cell, dst []table.Cell, use func(r 
 // status with what its message is made of: the problems of a rejected row,
 // or the marks of the output columns that have something to say.
 func (b *Binding) evaluate(cells []table.Cell, dst []table.Cell, marks []mark) (Status, *Release, rowError, []mark) {
-	return b.evaluateInto(new(Release), cells, dst, marks)
+	return b.evaluateInto(new(Release), cells, rowOut{cells: dst}, marks)
 }
 
 // evaluateInto is evaluate with the row resolved into r, which must be
 // zero (see resolveInto).
-func (b *Binding) evaluateInto(r *Release, cells []table.Cell, dst []table.Cell, marks []mark) (Status, *Release, rowError, []mark) {
+func (b *Binding) evaluateInto(r *Release, cells []table.Cell, out rowOut, marks []mark) (Status, *Release, rowError, []mark) {
 	var in inputs
 	problems := b.readCells(cells, &in)
 	if len(problems) == 0 {
@@ -309,7 +349,7 @@ func (b *Binding) evaluateInto(r *Release, cells []table.Cell, dst []table.Cell,
 	} else {
 		r = nil
 	}
-	clear(dst[2:])
+	out.clearValues()
 	if r == nil {
 		return StatusError, nil, problems, marks
 	}
@@ -320,7 +360,7 @@ func (b *Binding) evaluateInto(r *Release, cells []table.Cell, dst []table.Cell,
 			marks = append(marks, mark{kind: markUnused, column: -1, text: b.name(u.field) + ": filled, but only " + u.users + " rows use it; clear it or correct mechanism"})
 		}
 	}
-	status, marks := b.outputCells(r, dst, marks)
+	status, marks := b.outputCells(r, out, marks)
 	return status, r, problems, marks
 }
 
@@ -363,9 +403,9 @@ func (b *Binding) readCells(cells []table.Cell, in *inputs) rowError {
 }
 
 // outputCells computes the output columns of the row's mechanism into
-// dst[2:], and returns the row's status with the marks of the columns
+// out (whose values are empty), and returns the row's status with the marks of the columns
 // that have something to say.
-func (b *Binding) outputCells(r *Release, dst []table.Cell, marks []mark) (Status, []mark) {
+func (b *Binding) outputCells(r *Release, out rowOut, marks []mark) (Status, []mark) {
 	status := StatusOK
 	var asks askSet
 	// The columns of the row's mechanism (of a mixture: those of every
@@ -383,7 +423,7 @@ func (b *Binding) outputCells(r *Release, dst []table.Cell, marks []mark) (Statu
 		}
 		switch {
 		case s.ok():
-			dst[2+k] = table.NumberCell(v)
+			out.set(k, v)
 			if s.note != "" {
 				marks = append(marks, mark{kind: markNote, text: s.note, bare: s.bare, column: k})
 			}

@@ -111,7 +111,7 @@ func (b *Binding) Member(cells []table.Cell, readErr error, where string) Member
 // (rows sorted by dataset).
 func (b *Binding) EvaluateMember(cells []table.Cell, dst []table.Cell, where string) (Status, Member) {
 	var m Member
-	status := b.evaluateThen(cells, dst, func(r *Release) {
+	status := b.evaluateThen(cells, rowOut{cells: dst}, func(r *Release) {
 		m = b.memberName(cells, where)
 		if m.Dataset == "" {
 			return

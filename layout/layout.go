@@ -8,6 +8,7 @@ package layout
 import (
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 
@@ -243,6 +244,22 @@ func (lay *Layout) Evaluate(tableNo int, cells []table.Cell, readErr error, out 
 		return evaluate.StatusError
 	}
 	return lay.bindings[tableNo].Evaluate(cells, out[lay.inputs:])
+}
+
+// EvaluateNumbers is Evaluate with the bound columns' values written to
+// nums as numbers (evaluate.Binding.EvaluateNumbers): head (2 cells) takes
+// the status and the message, nums (Width() − Inputs() − 2 values) the
+// bounds, NaN for an empty one.
+func (lay *Layout) EvaluateNumbers(tableNo int, cells []table.Cell, readErr error, head []table.Cell, nums []float64) evaluate.Status {
+	if readErr != nil {
+		head[0] = table.TextCell(string(evaluate.StatusError))
+		head[1] = table.TextCell(readErr.Error())
+		for k := range nums {
+			nums[k] = math.NaN()
+		}
+		return evaluate.StatusError
+	}
+	return lay.bindings[tableNo].EvaluateNumbers(cells, head, nums)
 }
 
 // EvaluateMember is Evaluate of a row of a run that composes each

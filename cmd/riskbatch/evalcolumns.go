@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/readers"
@@ -43,6 +44,9 @@ type tableColumns struct {
 	// clear lists the input-side output columns that no column of the
 	// table fills (the source column aside).
 	clear []int
+	// numbers is whether the bound columns go to the writer as arrays
+	// of float64s (see numberArrays), not as cells.
+	numbers bool
 }
 
 // placement is a column of a table and its output column.
@@ -62,11 +66,28 @@ func (lay *evalLayout) planColumns(tables []readers.Table, w writers.Writer) *co
 		cw = nil
 	}
 	plan := &columnPlan{tables: make([]*tableColumns, len(tables))}
+	numbers := lay.numbersTo(cw)
 	for ti, t := range tables {
 		cr, _ := t.(readers.ColumnReader)
 		plan.tables[ti] = lay.tableColumns(ti, cr, cw)
+		plan.tables[ti].numbers = numbers
 	}
 	return plan
+}
+
+// numbersTo reports whether the bound columns of an evaluation go to cw
+// (nil: a writer that takes no arrays) as arrays of float64s: every
+// bound column is a number or empty, and cw takes such an array for each.
+func (lay *evalLayout) numbersTo(cw writers.ColumnsWriter) bool {
+	if cw == nil || lay.passThrough {
+		return false
+	}
+	for j := lay.Inputs() + 2; j < lay.Width(); j++ {
+		if !cw.TakesArray(j, arrow.PrimitiveTypes.Float64) {
+			return false
+		}
+	}
+	return true
 }
 
 // tableColumns is the plan of table ti, read by cr (nil: by rows) and
@@ -155,6 +176,10 @@ func (lay *evalLayout) fill(tc *tableColumns, b *batch, i int, out []table.Cell,
 		out[lay.Inputs()] = table.TextCell(string(evaluate.StatusOK))
 		return evaluate.StatusOK, nil
 	}
+	if tc.numbers {
+		in := lay.Inputs()
+		return lay.EvaluateNumbers(b.tableNo, row.Cells, b.errs[i], out[in:in+2], b.numbersOf(i)), nil
+	}
 	if lay.groups != nil && lay.groups.sorted { // its member from the same resolution
 		st, m := lay.EvaluateMember(b.tableNo, row.Cells, b.errs[i], out, rowName(row.Pos, lay.groups.several))
 		return st, &m
@@ -174,5 +199,49 @@ func (lay *evalLayout) nullTails(b *batch) {
 	b.nulls = array.NewNull(len(b.rows))
 	for j := lay.Inputs() + 1; j < lay.Width(); j++ {
 		b.arrays[j] = b.nulls
+	}
+}
+
+// bounds is the number of bound columns: the evaluator's, after the status
+// and the message.
+func (lay *evalLayout) bounds() int { return lay.Width() - lay.Inputs() - 2 }
+
+// numbersOf returns the bound values of row i of a batch evaluated to
+// numbers (fill with tableColumns.numbers), one per bound column.
+func (b *batch) numbersOf(i int) []float64 {
+	k := len(b.nums) / len(b.rows)
+	return b.nums[i*k : (i+1)*k : (i+1)*k]
+}
+
+// numberArrays hands a batch's bound values to the writer as one array of
+// float64s per bound column, a null where the value is NaN (none). The
+// arrays are the writer's to keep (the Parquet writer holds a row group's
+// arrays until it writes it): each is new, not a recycled buffer.
+func (lay *evalLayout) numberArrays(b *batch) {
+	if len(b.arrays) == 0 {
+		b.arrays = append(b.arrays, make([]arrow.Array, lay.Width())...)
+	}
+	n, k := len(b.rows), lay.bounds()
+	first := lay.Inputs() + 2
+	for c := range k {
+		vals := make([]float64, n)
+		valid := make([]byte, (n+7)/8)
+		nulls := 0
+		for i := range n {
+			v := b.nums[i*k+c]
+			if v != v { // NaN: no value
+				nulls++
+				continue
+			}
+			vals[i] = v
+			valid[i/8] |= 1 << (i % 8)
+		}
+		var bitmap *memory.Buffer
+		if nulls > 0 {
+			bitmap = memory.NewBufferBytes(valid)
+		}
+		data := array.NewData(arrow.PrimitiveTypes.Float64, n, []*memory.Buffer{bitmap, memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(vals))}, nil, nulls, 0)
+		b.arrays[first+c] = array.NewFloat64Data(data)
+		data.Release()
 	}
 }

@@ -52,6 +52,9 @@ type batch struct {
 	run     readers.ColumnRun
 	arrays  []arrow.Array
 	nulls   arrow.Array // an array of nulls some of arrays are (see nullTails)
+	// nums holds the bound values of the rows, one row after another,
+	// when the batch is evaluated to numbers (tableColumns.numbers).
+	nums []float64
 }
 
 // batchRows is the most rows of a batch.
@@ -503,6 +506,10 @@ func (lay *evalLayout) evaluate(b *batch, flat slab, k, workers int) {
 	b.cells = flat.cells
 	// Only pass-through rows keep the tails empty.
 	b.tailsEmpty = flat.tailsEmpty && lay.passThrough
+	if b.columns.numbers {
+		n := len(b.rows) * lay.bounds()
+		b.nums = slices.Grow(b.nums[:0], n)[:n]
+	}
 	for j := range b.rows {
 		i := rowAt(j, len(b.rows), k, workers)
 		out := flat.cells[i*width : (i+1)*width : (i+1)*width]
@@ -515,6 +522,9 @@ func (lay *evalLayout) evaluate(b *batch, flat slab, k, workers int) {
 			lay.groups.mark(b, i, out, b.status[i], member)
 		}
 		b.out[i] = out
+	}
+	if b.columns.numbers && len(b.rows) > 0 {
+		lay.numberArrays(b)
 	}
 	if len(b.arrays) > 0 {
 		lay.nullTails(b)
