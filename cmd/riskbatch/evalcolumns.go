@@ -223,9 +223,11 @@ func (lay *evalLayout) numberArrays(b *batch) {
 	}
 	n, k := len(b.rows), lay.bounds()
 	first := lay.Inputs() + 2
+	// One block of values and one of validity bits for all the columns.
+	w := (n + 7) / 8
+	allVals, allValid := make([]float64, k*n), make([]byte, k*w)
 	for c := range k {
-		vals := make([]float64, n)
-		valid := make([]byte, (n+7)/8)
+		vals, valid := allVals[c*n:(c+1)*n:(c+1)*n], allValid[c*w:(c+1)*w:(c+1)*w]
 		nulls := 0
 		for i := range n {
 			v := b.nums[i*k+c]

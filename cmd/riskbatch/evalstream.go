@@ -265,7 +265,7 @@ func (f *flow) newBatch(seq, tableNo int, source string) *batch {
 		clear(b.rows)
 		clear(b.errs)
 		*b = batch{seq: seq, tableNo: tableNo, source: source, rows: b.rows[:0], errs: b.errs[:0], out: b.out[:0], status: b.status[:0],
-			run: b.run, arrays: b.arrays[:0]}
+			run: b.run, arrays: b.arrays[:0], nums: b.nums[:0]}
 		return b
 	default:
 	}
