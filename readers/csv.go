@@ -57,6 +57,11 @@ type delimited struct {
 	sel  []int
 	nsel int
 
+	// runText is, by column, the bytes of text per row (times 1024) of
+	// the last run ReadColumns read as an array: the next run's buffer
+	// is made that size at once rather than grown.
+	runText []int
+
 	last   int   // row of the last record read
 	err    error // io.EOF once the stream ended
 	closed bool
@@ -305,11 +310,14 @@ func (t *delimited) checkRecord(rec record, pos *table.Position, keep func(i int
 			}
 			continue // not kept: the row is an error row, its message says why
 		}
-		if err := t.enc.checkCell(f); err != nil {
-			if bad < 0 {
-				bad, why = i, fmt.Errorf("this cell %w", err)
+		// ASCII is text of every encoding the reader decodes.
+		if !rec.ascii {
+			if err := t.enc.checkCell(f); err != nil {
+				if bad < 0 {
+					bad, why = i, fmt.Errorf("this cell %w", err)
+				}
+				continue
 			}
-			continue
 		}
 		keep(i, f)
 	}

@@ -46,9 +46,12 @@ func (t *delimited) ReadColumns(run *ColumnRun, n int, arrays, cells []bool) err
 	n = max(n, 1)
 	width := len(t.cols)
 	cols := make([]textColumn, width)
+	if len(t.runText) != width {
+		t.runText = make([]int, width)
+	}
 	for i := range cols {
 		if arrays[i] {
-			cols[i].start(n)
+			cols[i].start(n, t.runText[i])
 		}
 	}
 	var slab []table.Cell
@@ -93,6 +96,7 @@ func (t *delimited) ReadColumns(run *ColumnRun, n int, arrays, cells []bool) err
 	for i := range cols {
 		if arrays[i] {
 			run.Arrays[i] = cols[i].array(len(run.Rows))
+			t.runText[i] = len(cols[i].data) << 10 / len(run.Rows)
 		}
 	}
 	return nil
@@ -108,8 +112,10 @@ type textColumn struct {
 	filled  bool // the current row has a value
 }
 
-// start prepares the column for up to n rows.
-func (c *textColumn) start(n int) {
+// start prepares the column for up to n rows of about perRow/1024 bytes
+// of text each (a guess: the buffer grows if they hold more).
+func (c *textColumn) start(n, perRow int) {
+	c.data = make([]byte, 0, min(n*perRow>>10+n*perRow>>13, csvRunBytes))
 	c.offsets = make([]int32, 1, n+1)
 	c.valid = make([]byte, bitutil.BytesForBits(int64(n)))
 }
