@@ -295,6 +295,16 @@ func (t *delimited) nextRecord() (record, table.Position, error) {
 func (t *delimited) checkRecord(rec record, pos *table.Position, keep func(i int, f string)) error {
 	fields := rec.fields
 	n := len(t.cols)
+	if rec.ascii && rec.cut < 0 && len(fields) <= n && int64(rec.text) <= t.lim.CellBytes {
+		// The common record, read by plainRecord: every field is
+		// text, none is too long, none is beyond the header.
+		for i, f := range fields {
+			if f != "" {
+				keep(i, f)
+			}
+		}
+		return nil
+	}
 	bad, why := -1, error(nil) // the first cell that is not kept, and why
 	for i := 0; i < n && i < len(fields); i++ {
 		f := fields[i]

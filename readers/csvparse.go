@@ -64,6 +64,9 @@ type record struct {
 	// so text of any encoding the reader decodes (see checkCell); false
 	// when not known.
 	ascii bool
+	// text is the bytes of the record's fields and the delimiters between
+	// them, when plainRecord read it (0 otherwise): no field is longer.
+	text int
 }
 
 // newRecordParser returns a parser of r with delimiter ','; the caller
@@ -246,8 +249,9 @@ func (p *recordParser) plainRecord() (record, bool) {
 	if n <= 0 {
 		return record{}, false
 	}
-	rec := record{row: p.rows + 1, line: p.lines + 1, cut: -1, ascii: ascii}
-	rec.fields = p.split(p.buf[p.pos:p.pos+p.ends[len(p.ends)-1]], 1)
+	text := p.ends[len(p.ends)-1]
+	rec := record{row: p.rows + 1, line: p.lines + 1, cut: -1, ascii: ascii, text: text}
+	rec.fields = p.split(p.buf[p.pos:p.pos+text], 1)
 	p.pos += n
 	p.lines++
 	p.rows++
