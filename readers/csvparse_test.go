@@ -182,3 +182,30 @@ func TestCSVRecordAcrossBuffer(t *testing.T) {
 		}
 	}
 }
+
+// TestCSVPlainRecordLimits checks that a record plainRecord reads, all
+// ASCII, is still checked field by field where checkRecord's shortcut
+// does not apply: a cell one byte over max-cell-bytes (of 8 here) is an
+// error of its row, one of 8 bytes is kept, and so is a record longer
+// than a cell whose fields are not; a field beyond the header is an
+// error, by Next and by ReadColumns alike.
+func TestCSVPlainRecordLimits(t *testing.T) {
+	t.Parallel()
+	data := "name,note\nr1,123456789\nr2,12345678\nr3,1,\nr4,1,x\n"
+	opts := Options{Limits: Limits{CellBytes: 8}}
+	path := writeFile(t, "plain.csv", []byte(data))
+	got := drain(t, openOne(t, path, opts))
+	if len(got) != 4 {
+		t.Fatalf("%d entries: %+v", len(got), got)
+	}
+	wantLimit(t, got[0].Err, table.Position{File: path, Row: 2, Column: 1, ColumnName: "note"}, "max-cell-bytes",
+		path+", row 2, column note: this cell holds 9 bytes: the limit is 8 bytes; if the file is genuine, raise it with --max-cell-bytes")
+	if !reflect.DeepEqual(got[0].Row.Cells, cells(txt("r1"), empty())) {
+		t.Errorf("row 2: cells %#v", got[0].Row.Cells)
+	}
+	wantRow(t, got[1], pos(path, "", 3), cells(txt("r2"), txt("12345678")))
+	wantRow(t, got[2], pos(path, "", 4), cells(txt("r3"), txt("1")))
+	wantError(t, got[3].Err, table.Position{File: path, Row: 5, Column: 2},
+		`row 5, column 3: this record has 3 fields but the header names 2 columns; field 3 ("x") has no header`)
+	sameRun(t, "by columns", drainColumns(t, openOne(t, path, opts), 512, true, func(int) bool { return false }), got)
+}
