@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -58,11 +59,11 @@ func (t *delimited) ReadColumns(run *ColumnRun, n int, arrays, cells []bool) err
 	if anyOf(cells) {
 		slab = make([]table.Cell, n*width)
 	}
-	// Without cells the fields are views of the parser's buffer (see
-	// recordParser.borrow), which the array columns copy; cells share one
-	// string per record, as Next's do.
-	t.p.borrow = slab == nil
+	// The fields are views of the parser's buffer (see
+	// recordParser.borrow), which the array columns and the cells copy.
+	t.p.borrow = true
 	defer func() { t.p.borrow = false }()
+	var text cellText
 	full := false
 	for r := 0; r < n && !full; r++ {
 		rec, pos, err := t.nextRecord()
@@ -81,7 +82,7 @@ func (t *delimited) ReadColumns(run *ColumnRun, n int, arrays, cells []bool) err
 				cols[i].set(r, f)
 			}
 			if row != nil && cells[i] {
-				row[i] = table.TextCell(f)
+				row[i] = table.TextCell(text.copy(f))
 			}
 		})
 		for i := range cols {
@@ -149,4 +150,25 @@ func (c *textColumn) array(rows int) arrow.Array {
 	}, nil, c.nulls, 0)
 	defer data.Release()
 	return array.NewStringData(data)
+}
+
+// cellText makes the strings of a run's cells: copies of their fields
+// laid one after the other in chunks of memory that are only ever
+// appended to, so that a string, once made, never changes, and a cell
+// costs no allocation of its own. A string kept keeps its chunk (at most
+// cellChunk bytes of other cells' text), as a cell of Next keeps its
+// record's text.
+type cellText struct{ chunk []byte }
+
+// cellChunk is the size of cellText's chunks.
+const cellChunk = 8 << 10
+
+// copy returns a string of f's bytes, which must not be empty.
+func (c *cellText) copy(f string) string {
+	if len(c.chunk)+len(f) > cap(c.chunk) {
+		c.chunk = make([]byte, 0, max(len(f), cellChunk))
+	}
+	at := len(c.chunk)
+	c.chunk = append(c.chunk, f...)
+	return unsafe.String(&c.chunk[at], len(f))
 }
