@@ -266,21 +266,21 @@ func (t *delimited) Next() (table.Row, error) {
 // nextRecord reads the next record that is not blank, and the position of
 // its row. It returns io.EOF at the end, and a read error once, which ends
 // the stream.
-func (t *delimited) nextRecord() (record, table.Position, error) {
+func (t *delimited) nextRecord() (*record, table.Position, error) {
 	if t.err != nil {
-		return record{}, table.Position{}, t.err
+		return nil, table.Position{}, t.err
 	}
 	if t.closed {
-		return record{}, table.Position{}, fileError(t.name, errors.New("read after close"))
+		return nil, table.Position{}, fileError(t.name, errors.New("read after close"))
 	}
 	rec, err := t.p.next()
 	if err == io.EOF {
 		t.err = io.EOF
-		return record{}, table.Position{}, io.EOF
+		return nil, table.Position{}, io.EOF
 	}
 	if err != nil {
 		t.err = io.EOF // the error is reported once
-		return record{}, table.Position{}, t.readError(err, t.last+1)
+		return nil, table.Position{}, t.readError(err, t.last+1)
 	}
 	row := max(rec.row, t.last+1)
 	t.last = row
@@ -292,7 +292,7 @@ func (t *delimited) nextRecord() (record, table.Position, error) {
 // long, text of the file's encoding, not cut). It returns the error of the
 // record, if any, about its first bad field (*pos then names it): the
 // record's other cells are still kept.
-func (t *delimited) checkRecord(rec record, pos *table.Position, keep func(i int, f string)) error {
+func (t *delimited) checkRecord(rec *record, pos *table.Position, keep func(i int, f string)) error {
 	fields := rec.fields
 	n := len(t.cols)
 	if rec.ascii && rec.cut < 0 && len(fields) <= n && int64(rec.text) <= t.lim.CellBytes {

@@ -38,6 +38,7 @@ type recordParser struct {
 	rec    []byte   // the fields of the record being read, one after the other
 	ends   []int    // the end of each field in rec
 	fields []string // the fields of the last record, reused
+	cur    record   // the last record, which next returns
 	// borrow makes the fields views of rec, valid until the next record
 	// is read, rather than parts of a string of their own: for a caller
 	// that copies what it keeps (ReadColumns), a record then costs no
@@ -52,7 +53,8 @@ type recordParser struct {
 	stops [256]uint8
 }
 
-// record is one record of the text.
+// record is one record of the text. The parser returns its own (cur),
+// valid until the next record is read, rather than copies of it.
 type record struct {
 	fields []string // valid until the next record is read
 	row    int      // 1 + the line ends outside quoted fields before the record
@@ -155,11 +157,11 @@ func (p *recordParser) endErr() error {
 // used), are skipped, but count as rows. At the end of the text it returns
 // io.EOF; a read error, or a record longer than maxBytes (a *LimitError),
 // ends the text.
-func (p *recordParser) next() (record, error) {
+func (p *recordParser) next() (*record, error) {
 	for {
 		rec, err := p.parse()
 		if err != nil {
-			return record{}, err
+			return nil, err
 		}
 		if rec.cut >= 0 {
 			return rec, nil
@@ -177,17 +179,18 @@ func (p *recordParser) errTooLong() error {
 	return limitError(limitRowBytes, p.maxBytes, "this record (a line, or the lines of a quoted field) is too long; a quote without its closing quote makes the rest of the file one record")
 }
 
-// parse reads one record.
-func (p *recordParser) parse() (record, error) {
+// parse reads one record into p.cur.
+func (p *recordParser) parse() (*record, error) {
 	if !p.more() {
-		return record{}, p.endErr()
+		return nil, p.endErr()
 	}
 	if !p.slowOnly {
 		if rec, ok := p.plainRecord(); ok {
 			return rec, nil
 		}
 	}
-	rec := record{row: p.rows + 1, line: p.lines + 1, cut: -1}
+	rec := &p.cur
+	*rec = record{row: p.rows + 1, line: p.lines + 1, cut: -1}
 	p.rec = p.rec[:0]
 	p.ends = p.ends[:0]
 	start := p.consumed()
@@ -195,16 +198,16 @@ func (p *recordParser) parse() (record, error) {
 		var err error
 		if p.more() && p.buf[p.pos] == '"' {
 			p.pos++
-			more, err = p.quotedField(&rec, start)
+			more, err = p.quotedField(rec, start)
 		} else {
 			more, err = p.plainField(start)
 		}
 		if err != nil {
-			return record{}, err
+			return nil, err
 		}
 	}
 	if p.consumed()-start > p.maxBytes {
-		return record{}, p.errTooLong()
+		return nil, p.errTooLong()
 	}
 	rec.fields = p.split(p.rec, 0)
 	return rec, nil
@@ -240,17 +243,18 @@ func (p *recordParser) split(text []byte, gap int) []string {
 // maxBytes, a CR at the buffer's end that may start a CRLF, the text's
 // last record without a line end) it reports false having consumed
 // nothing, and parse reads the record the slow way.
-func (p *recordParser) plainRecord() (record, bool) {
+func (p *recordParser) plainRecord() (*record, bool) {
 	n, ascii := p.scanPlain()
 	if n == needMore && p.rerr == nil && (p.pos > 0 || p.end < len(p.buf)) {
 		p.fill() // the record may go on past the buffer's end
 		n, ascii = p.scanPlain()
 	}
 	if n <= 0 {
-		return record{}, false
+		return nil, false
 	}
 	text := p.ends[len(p.ends)-1]
-	rec := record{row: p.rows + 1, line: p.lines + 1, cut: -1, ascii: ascii, text: text}
+	rec := &p.cur
+	*rec = record{row: p.rows + 1, line: p.lines + 1, cut: -1, ascii: ascii, text: text}
 	rec.fields = p.split(p.buf[p.pos:p.pos+text], 1)
 	p.pos += n
 	p.lines++
