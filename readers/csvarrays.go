@@ -103,6 +103,10 @@ func (t *delimited) ReadColumns(run *ColumnRun, n int, arrays, cells []bool) err
 	return nil
 }
 
+// textGuessMax bounds the text buffer textColumn.start makes at once:
+// a run of long fields does not make the next runs' buffers as large.
+const textGuessMax = 4 << 20
+
 // textColumn gathers the fields of one column of a run of records into
 // the buffers of an Arrow string array.
 type textColumn struct {
@@ -114,9 +118,18 @@ type textColumn struct {
 }
 
 // start prepares the column for up to n rows of about perRow/1024 bytes
-// of text each (a guess: the buffer grows if they hold more).
+// of text each: its buffer is made that size and an eighth, but at most
+// textGuessMax (a guess: the buffer grows if the rows hold more).
 func (c *textColumn) start(n, perRow int) {
-	c.data = make([]byte, 0, min(n*perRow>>10+n*perRow>>13, csvRunBytes))
+	size := 0
+	if perRow > 0 {
+		size = textGuessMax
+		if n < textGuessMax<<10/perRow {
+			size = n * perRow >> 10
+			size += size >> 3
+		}
+	}
+	c.data = make([]byte, 0, min(size, textGuessMax))
 	c.offsets = make([]int32, 1, n+1)
 	c.valid = make([]byte, bitutil.BytesForBits(int64(n)))
 }

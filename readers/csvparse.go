@@ -36,13 +36,13 @@ type recordParser struct {
 	rows     int // line ends read so far outside quoted fields
 
 	rec    []byte   // the fields of the record being read, one after the other
-	ends   []int    // the end of each field in rec
+	ends   []int    // the end of each field in rec (of a plainRecord: in buf, from pos)
 	fields []string // the fields of the last record, reused
 	cur    record   // the last record, which next returns
-	// borrow makes the fields views of rec, valid until the next record
-	// is read, rather than parts of a string of their own: for a caller
-	// that copies what it keeps (ReadColumns), a record then costs no
-	// allocation.
+	// borrow makes the fields views of rec (of buf, for a record that
+	// plainRecord read), valid until the next record is read, rather
+	// than parts of a string of their own: for a caller that copies what
+	// it keeps (ReadColumns), a record then costs no allocation.
 	borrow bool
 	// slowOnly makes parse read every record the slow way, never by
 	// plainRecord: the tests compare the two.

@@ -209,3 +209,22 @@ func TestCSVPlainRecordLimits(t *testing.T) {
 		`row 5, column 3: this record has 3 fields but the header names 2 columns; field 3 ("x") has no header`)
 	sameRun(t, "by columns", drainColumns(t, openOne(t, path, opts), 512, true, func(int) bool { return false }), got)
 }
+
+// TestTextColumnStart checks the text buffer ReadColumns makes for a
+// column from the last run's bytes per row (times 1024): none before the
+// first run, that much for n rows and an eighth, at most textGuessMax
+// however long the last run's fields were.
+func TestTextColumnStart(t *testing.T) {
+	for _, c := range []struct{ n, perRow, want int }{
+		{512, 0, 0},
+		{512, 10 << 10, 5760},    // 512 rows of 10 bytes: 5,120 bytes and 640
+		{512, 1 << 40, 4 << 20},  // a run of one field of 1 GiB
+		{1000, 5 << 20, 4 << 20}, // 1,000 fields of 5 KiB
+	} {
+		var col textColumn
+		col.start(c.n, c.perRow)
+		if cap(col.data) != c.want || len(col.data) != 0 {
+			t.Errorf("start(%d, %d): buffer of %d bytes (length %d), want %d", c.n, c.perRow, cap(col.data), len(col.data), c.want)
+		}
+	}
+}
