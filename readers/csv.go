@@ -57,6 +57,11 @@ type delimited struct {
 	sel  []int
 	nsel int
 
+	// runText is, by column, the bytes of text per row (times 1024) of
+	// the last run ReadColumns read as an array: the next run's buffer
+	// is made that size at once rather than grown.
+	runText []int
+
 	last   int   // row of the last record read
 	err    error // io.EOF once the stream ended
 	closed bool
@@ -261,21 +266,21 @@ func (t *delimited) Next() (table.Row, error) {
 // nextRecord reads the next record that is not blank, and the position of
 // its row. It returns io.EOF at the end, and a read error once, which ends
 // the stream.
-func (t *delimited) nextRecord() (record, table.Position, error) {
+func (t *delimited) nextRecord() (*record, table.Position, error) {
 	if t.err != nil {
-		return record{}, table.Position{}, t.err
+		return nil, table.Position{}, t.err
 	}
 	if t.closed {
-		return record{}, table.Position{}, fileError(t.name, errors.New("read after close"))
+		return nil, table.Position{}, fileError(t.name, errors.New("read after close"))
 	}
 	rec, err := t.p.next()
 	if err == io.EOF {
 		t.err = io.EOF
-		return record{}, table.Position{}, io.EOF
+		return nil, table.Position{}, io.EOF
 	}
 	if err != nil {
 		t.err = io.EOF // the error is reported once
-		return record{}, table.Position{}, t.readError(err, t.last+1)
+		return nil, table.Position{}, t.readError(err, t.last+1)
 	}
 	row := max(rec.row, t.last+1)
 	t.last = row
@@ -287,9 +292,19 @@ func (t *delimited) nextRecord() (record, table.Position, error) {
 // long, text of the file's encoding, not cut). It returns the error of the
 // record, if any, about its first bad field (*pos then names it): the
 // record's other cells are still kept.
-func (t *delimited) checkRecord(rec record, pos *table.Position, keep func(i int, f string)) error {
+func (t *delimited) checkRecord(rec *record, pos *table.Position, keep func(i int, f string)) error {
 	fields := rec.fields
 	n := len(t.cols)
+	if rec.ascii && rec.cut < 0 && len(fields) <= n && int64(rec.text) <= t.lim.CellBytes {
+		// The common record, read by plainRecord: every field is
+		// text, none is too long, none is beyond the header.
+		for i, f := range fields {
+			if f != "" {
+				keep(i, f)
+			}
+		}
+		return nil
+	}
 	bad, why := -1, error(nil) // the first cell that is not kept, and why
 	for i := 0; i < n && i < len(fields); i++ {
 		f := fields[i]
@@ -305,11 +320,14 @@ func (t *delimited) checkRecord(rec record, pos *table.Position, keep func(i int
 			}
 			continue // not kept: the row is an error row, its message says why
 		}
-		if err := t.enc.checkCell(f); err != nil {
-			if bad < 0 {
-				bad, why = i, fmt.Errorf("this cell %w", err)
+		// ASCII is text of every encoding the reader decodes.
+		if !rec.ascii {
+			if err := t.enc.checkCell(f); err != nil {
+				if bad < 0 {
+					bad, why = i, fmt.Errorf("this cell %w", err)
+				}
+				continue
 			}
-			continue
 		}
 		keep(i, f)
 	}

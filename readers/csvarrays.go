@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -46,20 +47,23 @@ func (t *delimited) ReadColumns(run *ColumnRun, n int, arrays, cells []bool) err
 	n = max(n, 1)
 	width := len(t.cols)
 	cols := make([]textColumn, width)
+	if len(t.runText) != width {
+		t.runText = make([]int, width)
+	}
 	for i := range cols {
 		if arrays[i] {
-			cols[i].start(n)
+			cols[i].start(n, t.runText[i])
 		}
 	}
 	var slab []table.Cell
 	if anyOf(cells) {
 		slab = make([]table.Cell, n*width)
 	}
-	// Without cells the fields are views of the parser's buffer (see
-	// recordParser.borrow), which the array columns copy; cells share one
-	// string per record, as Next's do.
-	t.p.borrow = slab == nil
+	// The fields are views of the parser's buffer (see
+	// recordParser.borrow), which the array columns and the cells copy.
+	t.p.borrow = true
 	defer func() { t.p.borrow = false }()
+	var text cellText
 	full := false
 	for r := 0; r < n && !full; r++ {
 		rec, pos, err := t.nextRecord()
@@ -78,7 +82,7 @@ func (t *delimited) ReadColumns(run *ColumnRun, n int, arrays, cells []bool) err
 				cols[i].set(r, f)
 			}
 			if row != nil && cells[i] {
-				row[i] = table.TextCell(f)
+				row[i] = table.TextCell(text.copy(f))
 			}
 		})
 		for i := range cols {
@@ -93,10 +97,15 @@ func (t *delimited) ReadColumns(run *ColumnRun, n int, arrays, cells []bool) err
 	for i := range cols {
 		if arrays[i] {
 			run.Arrays[i] = cols[i].array(len(run.Rows))
+			t.runText[i] = len(cols[i].data) << 10 / len(run.Rows)
 		}
 	}
 	return nil
 }
+
+// textGuessMax bounds the text buffer textColumn.start makes at once:
+// a run of long fields does not make the next runs' buffers as large.
+const textGuessMax = 4 << 20
 
 // textColumn gathers the fields of one column of a run of records into
 // the buffers of an Arrow string array.
@@ -108,8 +117,19 @@ type textColumn struct {
 	filled  bool // the current row has a value
 }
 
-// start prepares the column for up to n rows.
-func (c *textColumn) start(n int) {
+// start prepares the column for up to n rows of about perRow/1024 bytes
+// of text each: its buffer is made that size and an eighth, but at most
+// textGuessMax (a guess: the buffer grows if the rows hold more).
+func (c *textColumn) start(n, perRow int) {
+	size := 0
+	if perRow > 0 {
+		size = textGuessMax
+		if n < textGuessMax<<10/perRow {
+			size = n * perRow >> 10
+			size += size >> 3
+		}
+	}
+	c.data = make([]byte, 0, min(size, textGuessMax))
 	c.offsets = make([]int32, 1, n+1)
 	c.valid = make([]byte, bitutil.BytesForBits(int64(n)))
 }
@@ -143,4 +163,25 @@ func (c *textColumn) array(rows int) arrow.Array {
 	}, nil, c.nulls, 0)
 	defer data.Release()
 	return array.NewStringData(data)
+}
+
+// cellText makes the strings of a run's cells: copies of their fields
+// laid one after the other in chunks of memory that are only ever
+// appended to, so that a string, once made, never changes, and a cell
+// costs no allocation of its own. A string kept keeps its chunk (at most
+// cellChunk bytes of other cells' text), as a cell of Next keeps its
+// record's text.
+type cellText struct{ chunk []byte }
+
+// cellChunk is the size of cellText's chunks.
+const cellChunk = 8 << 10
+
+// copy returns a string of f's bytes, which must not be empty.
+func (c *cellText) copy(f string) string {
+	if len(c.chunk)+len(f) > cap(c.chunk) {
+		c.chunk = make([]byte, 0, max(len(f), cellChunk))
+	}
+	at := len(c.chunk)
+	c.chunk = append(c.chunk, f...)
+	return unsafe.String(&c.chunk[at], len(f))
 }

@@ -36,20 +36,25 @@ type recordParser struct {
 	rows     int // line ends read so far outside quoted fields
 
 	rec    []byte   // the fields of the record being read, one after the other
-	ends   []int    // the end of each field in rec
+	ends   []int    // the end of each field in rec (of a plainRecord: in buf, from pos)
 	fields []string // the fields of the last record, reused
-	// borrow makes the fields views of rec, valid until the next record
-	// is read, rather than parts of a string of their own: for a caller
-	// that copies what it keeps (ReadColumns), a record then costs no
-	// allocation.
+	cur    record   // the last record, which next returns
+	// borrow makes the fields views of rec (of buf, for a record that
+	// plainRecord read), valid until the next record is read, rather
+	// than parts of a string of their own: for a caller that copies what
+	// it keeps (ReadColumns), a record then costs no allocation.
 	borrow bool
+	// slowOnly makes parse read every record the slow way, never by
+	// plainRecord: the tests compare the two.
+	slowOnly bool
 
 	// stops marks the bytes that end a run of an unquoted field (the
 	// delimiter, CR, LF) with 1, and of a quoted field ('"', CR, LF) with 2.
 	stops [256]uint8
 }
 
-// record is one record of the text.
+// record is one record of the text. The parser returns its own (cur),
+// valid until the next record is read, rather than copies of it.
 type record struct {
 	fields []string // valid until the next record is read
 	row    int      // 1 + the line ends outside quoted fields before the record
@@ -57,6 +62,13 @@ type record struct {
 	// cut is the index of the field that the end of the text cut inside
 	// its quotes, or -1; cutLine is the line its quote opened on.
 	cut, cutLine int
+	// ascii reports that every byte of the record's fields is ASCII, and
+	// so text of any encoding the reader decodes (see checkCell); false
+	// when not known.
+	ascii bool
+	// text is the bytes of the record's fields and the delimiters between
+	// them, when plainRecord read it (0 otherwise): no field is longer.
+	text int
 }
 
 // newRecordParser returns a parser of r with delimiter ','; the caller
@@ -145,11 +157,11 @@ func (p *recordParser) endErr() error {
 // used), are skipped, but count as rows. At the end of the text it returns
 // io.EOF; a read error, or a record longer than maxBytes (a *LimitError),
 // ends the text.
-func (p *recordParser) next() (record, error) {
+func (p *recordParser) next() (*record, error) {
 	for {
 		rec, err := p.parse()
 		if err != nil {
-			return record{}, err
+			return nil, err
 		}
 		if rec.cut >= 0 {
 			return rec, nil
@@ -167,12 +179,18 @@ func (p *recordParser) errTooLong() error {
 	return limitError(limitRowBytes, p.maxBytes, "this record (a line, or the lines of a quoted field) is too long; a quote without its closing quote makes the rest of the file one record")
 }
 
-// parse reads one record.
-func (p *recordParser) parse() (record, error) {
+// parse reads one record into p.cur.
+func (p *recordParser) parse() (*record, error) {
 	if !p.more() {
-		return record{}, p.endErr()
+		return nil, p.endErr()
 	}
-	rec := record{row: p.rows + 1, line: p.lines + 1, cut: -1}
+	if !p.slowOnly {
+		if rec, ok := p.plainRecord(); ok {
+			return rec, nil
+		}
+	}
+	rec := &p.cur
+	*rec = record{row: p.rows + 1, line: p.lines + 1, cut: -1}
 	p.rec = p.rec[:0]
 	p.ends = p.ends[:0]
 	start := p.consumed()
@@ -180,31 +198,116 @@ func (p *recordParser) parse() (record, error) {
 		var err error
 		if p.more() && p.buf[p.pos] == '"' {
 			p.pos++
-			more, err = p.quotedField(&rec, start)
+			more, err = p.quotedField(rec, start)
 		} else {
 			more, err = p.plainField(start)
 		}
 		if err != nil {
-			return record{}, err
+			return nil, err
 		}
 	}
 	if p.consumed()-start > p.maxBytes {
-		return record{}, p.errTooLong()
+		return nil, p.errTooLong()
 	}
+	rec.fields = p.split(p.rec, 0)
+	return rec, nil
+}
+
+// split returns the fields of text, a record's fields one after the
+// other with gap bytes between them (0, or 1 for a delimiter), that
+// p.ends delimits: views of text if p.borrow, else of one string for the
+// record.
+func (p *recordParser) split(text []byte, gap int) []string {
 	var s string
 	if p.borrow {
-		s = unsafe.String(unsafe.SliceData(p.rec), len(p.rec))
+		s = unsafe.String(unsafe.SliceData(text), len(text))
 	} else {
-		s = string(p.rec)
+		s = string(text)
 	}
 	p.fields = p.fields[:0]
 	prev := 0
 	for _, e := range p.ends {
 		p.fields = append(p.fields, s[prev:e])
-		prev = e
+		prev = e + gap
 	}
-	rec.fields = p.fields
-	return rec, nil
+	return p.fields
+}
+
+// plainRecord reads the next record the quick way when it can: when no
+// field of it is quoted and its line end is in the buffer (after reading
+// more text if it is not), one scan of the buffer finds its fields, its
+// end, and whether it is all ASCII, and the fields are the buffer's bytes
+// as they are, with nothing copied but the record's one string (none with
+// borrow). The record is the one parse would read, byte for byte. When it
+// cannot (a quoted field, a record longer than the buffer or than
+// maxBytes, a CR at the buffer's end that may start a CRLF, the text's
+// last record without a line end) it reports false having consumed
+// nothing, and parse reads the record the slow way.
+func (p *recordParser) plainRecord() (*record, bool) {
+	n, ascii := p.scanPlain()
+	if n == needMore && p.rerr == nil && (p.pos > 0 || p.end < len(p.buf)) {
+		p.fill() // the record may go on past the buffer's end
+		n, ascii = p.scanPlain()
+	}
+	if n <= 0 {
+		return nil, false
+	}
+	text := p.ends[len(p.ends)-1]
+	rec := &p.cur
+	*rec = record{row: p.rows + 1, line: p.lines + 1, cut: -1, ascii: ascii, text: text}
+	rec.fields = p.split(p.buf[p.pos:p.pos+text], 1)
+	p.pos += n
+	p.lines++
+	p.rows++
+	return rec, true
+}
+
+// What scanPlain returns for a record plainRecord does not read.
+const (
+	notPlain = 0  // a quoted field
+	needMore = -1 // the buffer ends (or maxBytes is reached) before the record
+)
+
+// scanPlain splits the unread text of the buffer into the fields of one
+// record without quoted fields, setting p.ends (offsets from p.pos), and
+// returns the bytes of the record with its line end, and whether its
+// fields are all ASCII; or notPlain or needMore, p.ends then undefined.
+func (p *recordParser) scanPlain() (n int, ascii bool) {
+	buf := p.buf[p.pos:p.end]
+	if int64(len(buf)) > p.maxBytes {
+		buf = buf[:p.maxBytes] // a longer record is an error parse reports
+	}
+	p.ends = p.ends[:0]
+	var hi byte // the bits of every byte of the fields, or'ed
+	for i := 0; i < len(buf); i++ {
+		if buf[i] == '"' {
+			return notPlain, false
+		}
+		for ; i < len(buf) && p.stops[buf[i]]&1 == 0; i++ {
+			hi |= buf[i]
+		}
+		if i == len(buf) {
+			break
+		}
+		p.ends = append(p.ends, i)
+		switch buf[i] {
+		case p.delim:
+			continue
+		case '\n':
+			return i + 1, hi < 0x80
+		}
+		// A CR: a line end, with the LF after it if there is one.
+		switch {
+		case i+1 < len(buf) && buf[i+1] == '\n':
+			return i + 2, hi < 0x80
+		case i+1 < len(buf):
+			return i + 1, hi < 0x80
+		case p.pos+i+1 == p.end && p.rerr != nil:
+			return i + 1, hi < 0x80 // the text's last byte
+		}
+		break
+	}
+	return needMore, false
 }
 
 // quotedField reads a quoted field of the record that began at start,
