@@ -108,6 +108,7 @@ type fanoPrior struct {
 	p       []float64 // normalised probabilities (nil if uniform)
 	pStar   float64   // max p
 	s1      float64   // Σp − 1 after normalisation (compensated)
+	evals   *int      // counts binaryDivergence evaluations where not nil (tests)
 }
 
 // fanoSum returns start + Σ xs with Neumaier's compensated summation.
@@ -244,6 +245,9 @@ func (pr fanoPrior) gap(alpha float64) (g, errAbs float64) {
 // D₁ = (ψ₁(r₁) + (M − 1)ψ₁(r₂))/M and D_α = ln(1 + α(α−1)·that)/(α − 1);
 // D_∞ = ln r₁.
 func (pr fanoPrior) binaryDivergence(alpha, v float64) float64 {
+	if pr.evals != nil {
+		*pr.evals++
+	}
 	m := pr.m
 	u := (m - 1) * v
 	l1 := math.Log1p(u)
@@ -437,12 +441,18 @@ func FanoZCDP(z curve.ZCDP, m int, prior []float64) (alpha1, best FanoBound, err
 	if !(rho >= 0) {
 		return fanoNaN(), fanoNaN(), fmt.Errorf("fano: zCDP ρ = %v is not ≥ 0", rho)
 	}
+	alpha1, best = pr.zcdp(rho)
+	return alpha1, best, nil
+}
+
+// zcdp returns FanoZCDP's bounds for ρ ≥ 0.
+func (pr fanoPrior) zcdp(rho float64) (alpha1, best FanoBound) {
 	alpha1 = pr.solve(1, rho)
 	best = alpha1
 	// ε(α) = ρα ≥ ρ ≥ H(p) ≥ H_α(p) keeps every order trivial; ρ = 0 gives
 	// the same value at every order.
 	if alpha1.Trivial || rho == 0 {
-		return alpha1, best, nil
+		return alpha1, best
 	}
 	return alpha1, pr.searchOrders(func(t float64) FanoBound { // t = log10(α − 1)
 		a := 1 + math.Pow(10, t)
@@ -451,7 +461,7 @@ func FanoZCDP(z curve.ZCDP, m int, prior []float64) (alpha1, best FanoBound, err
 			e = math.Nextafter(e, math.Inf(1))
 		}
 		return pr.solve(a, e)
-	}, best), nil
+	}, best)
 }
 
 // FanoMIFromRDP returns an upper bound μ on the Shannon mutual information
