@@ -75,3 +75,56 @@ func TestLargestFeasibleMatchesBisection(t *testing.T) {
 	}
 	t.Logf("%d of %d the same bits; %.1f evaluations a search (bisection %.1f)", same, n, float64(newEvals)/float64(n), float64(oldEvals)/float64(n))
 }
+
+// FanoZCDP's search over orders (two a decade, refined to 1e-7 in
+// log10(α − 1)) against FanoOrders' finer one (sixteen a decade, refined to
+// 1e-9) over random (ρ, M, prior): the bound on the fine grid is unimodal
+// in the order (what the coarse grid relies on), the success bounds agree
+// to 1e-14 relative, and the advantages to 1e-14 absolute (relative to
+// the advantage they can differ by ~1e-11 where it is tiny beside p* for
+// a non-uniform prior: (P − p*)/(1 − p*) cancels there).
+func TestFanoZCDPSearch(t *testing.T) {
+	rng := rand.New(rand.NewSource(29))
+	ms := []int{2, 3, 10, 100, 1000, 1e6}
+	worst := 0.0
+	for i, n := 0, testenv.Count(200, 3000); i < n; i++ {
+		m := ms[rng.Intn(len(ms))]
+		var prior []float64
+		if m <= 1000 && rng.Intn(3) == 0 {
+			prior = make([]float64, m)
+			for k := range prior {
+				prior[k] = rng.ExpFloat64()
+			}
+			sum := fanoSum(0, prior, fanoIdentity)
+			for k := range prior {
+				prior[k] /= sum
+			}
+		}
+		pr := unwrap[fanoPrior](t)(newFanoPrior(m, prior))
+		rho := math.Pow(10, -6+7*rng.Float64())
+		alpha1, got := pr.zcdp(rho)
+		if alpha1.Trivial {
+			continue
+		}
+		fine := fanoOrdersGrid()
+		at := pr.zcdpAt(rho)
+		prev, rises := math.Inf(1), false
+		for j := fine.lo; j <= fine.hi; j++ {
+			s := at(float64(j) / float64(fine.perDecade)).Success
+			if s > prev {
+				rises = true
+			} else if s < prev && rises {
+				t.Errorf("M = %d, prior %v, ρ = %v: the bound falls again at α = 1 + 10^%v", m, prior != nil, rho, float64(j)/float64(fine.perDecade))
+			}
+			prev = s
+		}
+		want := pr.searchOrders(at, alpha1, fine)
+		rel := math.Abs(got.Success-want.Success) / want.Success
+		worst = math.Max(worst, rel)
+		if rel > 1e-14 || math.Abs(got.Advantage-want.Advantage) > 1e-14 {
+			t.Errorf("M = %d, prior %v, ρ = %v: success %v advantage %v (order %v), the fine search %v %v (order %v)",
+				m, prior != nil, rho, got.Success, got.Advantage, got.Order, want.Success, want.Advantage, want.Order)
+		}
+	}
+	t.Logf("largest relative difference of the success bounds: %.3g", worst)
+}
