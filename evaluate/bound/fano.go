@@ -271,22 +271,34 @@ func (pr fanoPrior) binaryDivergence(alpha, v float64) float64 {
 // solve runs Algorithm 1 (α = 1) or Algorithm 2 (α > 1) for a validated
 // prior and a valid μ ≥ 0 (see FanoAlgorithm2).
 func (pr fanoPrior) solve(alpha, mi float64) FanoBound {
-	b := FanoBound{PStar: pr.pStar, Order: alpha, MI: mi}
+	b, _ := pr.solveFrom(alpha, mi, 0)
+	return b
+}
+
+// solveFrom is solve, given an estimate hint ∈ (0, 1) of the answer v (the
+// v of a nearby order, which a search over orders has; anything else for
+// none), and returning v.
+func (pr fanoPrior) solveFrom(alpha, mi, hint float64) (b FanoBound, v float64) {
+	b = FanoBound{PStar: pr.pStar, Order: alpha, MI: mi}
 	if pr.pStar >= 1 {
 		b.Success, b.Advantage, b.Trivial = 1, math.NaN(), true
-		return b
+		return b, 1
 	}
 	g, gErr := pr.gap(alpha)
 	c := mi + g
 	if c >= pr.logM { // μ ≥ H_α(p): lines 3–4 of Algorithms 1 and 2
 		b.Success, b.Advantage, b.Trivial = 1, 1, true
-		return b
+		return b, 1
 	}
 	cUsed := c*(1+fanoRelMargin) + gErr
-	v := 0.0
 	if cUsed > 0 {
-		near0, large := pr.feasibleGuesses(alpha, cUsed)
-		v = largestFeasible(func(v float64) float64 { return pr.binaryDivergence(alpha, v) }, cUsed, near0, large)
+		d := func(v float64) float64 { return pr.binaryDivergence(alpha, v) }
+		if hint > 0 && hint < 1 {
+			v = largestFeasible(d, cUsed, hint)
+		} else {
+			near0, large := pr.feasibleGuesses(alpha, cUsed)
+			v = largestFeasible(d, cUsed, near0, large)
+		}
 	}
 	m := pr.m
 	b.Success = numeric.RoundUp((1+(m-1)*v)/m, pr.pStar, 1)
@@ -300,7 +312,7 @@ func (pr fanoPrior) solve(alpha, mi float64) FanoBound {
 		b.Advantage = numeric.RoundUp(adv, 0, 1)
 	}
 	b.Trivial = v >= 1
-	return b
+	return b, v
 }
 
 // FanoAlgorithm1 returns the bound of Algorithm 1 of Guo, Sablayrolles &
@@ -443,15 +455,19 @@ func (pr fanoPrior) zcdp(rho float64) (alpha1, best FanoBound) {
 }
 
 // zcdpAt returns Algorithm 2's bound at α = 1 + 10^t with μ = ε(α) = ρα
-// (rounded up).
+// (rounded up). Each call starts the solution of the Fano inequality from
+// that of the call before, a close estimate once the search refines.
 func (pr fanoPrior) zcdpAt(rho float64) func(t float64) FanoBound {
+	hint := 0.0
 	return func(t float64) FanoBound {
 		a := 1 + math.Pow(10, t)
 		e := rho * a
 		if e > 0 {
 			e = math.Nextafter(e, math.Inf(1))
 		}
-		return pr.solve(a, e)
+		b, v := pr.solveFrom(a, e, hint)
+		hint = v
+		return b
 	}
 }
 

@@ -20,32 +20,37 @@ import "math"
 // never correctness. Where the predicate is monotone the answer is unique,
 // the same bits as the full bisection's; where rounding makes it flicker
 // within a few ulps of v* the two may stop at different adjacent pairs,
-// each with d(lo) ≤ c < d(hi).
+// each with d(lo) ≤ c < d(hi). Given guesses, d(1) is not evaluated: the
+// answer is 1 when the bracket closes on it, whatever d(1) is (the
+// bisection looked at d(1) first, which only differs where d(1) ≤ c
+// although d(v) > c for some v < 1, i.e. c within rounding of d(1)).
 func largestFeasible(d func(float64) float64, c float64, guesses ...float64) float64 {
-	d1 := d(1)
-	if d1 <= c {
-		return 1
-	}
 	b := feasibleBracket{d: d, c: c, hi: 1}
 	sc := math.Sqrt(c)
 	// The secant's two last points, on φ(v) = √d(v) − √c: the two of 0
 	// and the guesses where |φ| is smallest, the closer last.
 	x0, f0 := 0.0, -sc
-	x1, f1 := 1.0, math.Sqrt(d1)-sc
+	x1, f1 := math.NaN(), math.NaN()
 	for _, g := range guesses {
 		if !(g > b.lo && g < b.hi) {
 			continue
 		}
 		f := math.Sqrt(b.eval(g)) - sc
 		switch {
-		case math.Abs(f) < math.Abs(f1) || x1 == 1:
+		case math.IsNaN(x1):
+			x1, f1 = g, f
+		case math.Abs(f) < math.Abs(f1):
 			x0, f0, x1, f1 = x1, f1, g, f
 		case math.Abs(f) < math.Abs(f0):
 			x0, f0 = g, f
 		}
 	}
-	if x0 == 1 { // one guess: the secant from 0
-		x0, f0 = 0, -sc
+	if math.IsNaN(x1) { // no guess: the secant from the ends
+		d1 := d(1)
+		if d1 <= c {
+			return 1
+		}
+		x1, f1 = 1, math.Sqrt(d1)-sc
 	}
 	for i := 0; i < feasibleSecantSteps && b.open(); i++ {
 		x := x1 - f1*(x1-x0)/(f1-f0)
