@@ -420,10 +420,10 @@ func FanoRDP(curve curve.RDP, m int, prior []float64) (alpha1, best FanoBound, e
 //   - alpha1: Algorithm 1 with μ = ρ (Theorem 1 at α = 1);
 //   - best: min over α ≥ 1 of Algorithm 2 with μ = ρα (App. A.1 gives
 //     Algorithm 2 for one α; the minimum over α is ours): a grid
-//     α ∈ {1} ∪ {1 + 10^{j/2} : j = −10…8} refined by golden-section
-//     search in log10(α − 1) between the neighbours of the best grid point
-//     to a bracket 1e-7 wide (Adv(α) was unimodal in every case tried, on
-//     a grid eight times finer, but that is not guaranteed, hence the
+//     α ∈ {1} ∪ {1 + 10^j : j = −5…4} refined by Brent's method in
+//     log10(α − 1) between the neighbours of the best grid point to a
+//     bracket about 1e-7 wide (Adv(α) was unimodal in every case tried, on
+//     a grid sixteen times finer, but that is not guaranteed, hence the
 //     grid; see fanoZCDPGrid for how close this comes to the finer
 //     search); best.Order is the minimiser.
 //

@@ -82,9 +82,9 @@ func TestLargestFeasibleMatchesBisection(t *testing.T) {
 	t.Logf("%d of %d the same bits; %.1f evaluations a search (bisection %.1f)", same, n, float64(newEvals)/float64(n), float64(oldEvals)/float64(n))
 }
 
-// FanoZCDP's search over orders (two a decade, refined to 1e-7 in
-// log10(α − 1)) against FanoOrders' finer one (sixteen a decade, refined to
-// 1e-9) over random (ρ, M, prior): the bound on the fine grid is unimodal
+// FanoZCDP's search over orders (one a decade, refined by Brent's method
+// to about 1e-7 in log10(α − 1)) against FanoOrders' finer one (sixteen a
+// decade, refined by golden-section search to 1e-9) over random (ρ, M, prior): the bound on the fine grid is unimodal
 // in the order (what the coarse grid relies on), the success bounds agree
 // to 1e-14 relative, and the advantages to 1e-14 absolute (relative to
 // the advantage they can differ by ~1e-11 where it is tiny beside p* for
