@@ -57,7 +57,7 @@ import (
 // resolved to one ulp, whether v is 1e-300 or 0.5, deterministically
 // (largestFeasible): secant steps on √D_α locate it, and a bracket of a
 // few ulps around that is bisected on the bit patterns of float64 values,
-// about 8 evaluations of D_α where a bisection of all of [0, 1] took 63,
+// 6 to 8 evaluations of D_α where a bisection of all of [0, 1] took 63,
 // with the same answer wherever the computed D_α is monotone. The end that violates the
 // condition is returned (the conservative end, never under-reporting), c_α is
 // enlarged by a relative 2⁻⁴⁴ plus the rounding error of D_α(p‖U) before the
