@@ -10,7 +10,7 @@ import (
 // fanoCache remembers the Fano bounds of rows with a uniform prior over M
 // candidates and a ρ-zCDP view (gaussian, gdp, marginals and zcdp rows):
 // the search over Rényi orders of Algorithm 2 solves the Fano inequality
-// at 21–45 orders (bound.FanoZCDP), about 60 µs of CPU a row, several
+// at 10–23 orders (bound.FanoZCDP), about 60 µs of CPU a row, several
 // times any other closed-form row (Guo et al.'s bounds are the only ones
 // that search per row). Sweeps over baselines,
 // targets or anything else repeat the same (ρ, μ, M), so the run
