@@ -3,6 +3,7 @@ package evaluate
 import (
 	"fmt"
 	"math/rand"
+	"strconv"
 	"testing"
 
 	"github.com/riskbatch/riskbatch/table"
@@ -191,4 +192,30 @@ func BenchmarkSweep(b *testing.B) {
 			reportRows(b, cpu)
 		})
 	}
+}
+
+// BenchmarkGaussianCandidatesDistinct measures rows per second of Gaussian
+// rows with a uniform prior over M = 100 candidates whose σ all differ, so
+// that the run's Fano cache never hits: each row searches the Rényi orders
+// of Guo et al.'s order-optimised Fano bound.
+//
+//	go test -run '^$' -bench GaussianCandidatesDistinct -benchtime 2s ./evaluate
+func BenchmarkGaussianCandidatesDistinct(b *testing.B) {
+	e := New()
+	cols := []table.Column{{Name: "sigma"}, {Name: "delta"}, {Name: "candidates"}}
+	bind, err := e.Bind(cols)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dst := make([]table.Cell, e.Width())
+	cells := []table.Cell{{}, table.TextCell("1e-5"), table.TextCell("100")}
+	b.ResetTimer()
+	cpu := cpuSeconds()
+	for i := 0; i < b.N; i++ {
+		cells[0] = table.TextCell(strconv.FormatFloat(5+float64(i)*1e-6, 'g', -1, 64))
+		if st := bind.Evaluate(cells, dst); st == StatusError {
+			b.Fatalf("row %d: %s", i, dst[1].Str)
+		}
+	}
+	reportRows(b, cpu)
 }
