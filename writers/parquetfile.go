@@ -161,7 +161,8 @@ func (f *parallelFile) writeRowGroup(cols [][]arrow.Array, _ int64) error {
 }
 
 // writeFlatColumn writes the chunks of column i of a buffered row group,
-// each value's definition level its validity.
+// each value's definition level its validity, and then ends the column's
+// last data page (see finishPage).
 func writeFlatColumn(ctx context.Context, rgw file.BufferedRowGroupWriter, i int, chunks []arrow.Array, levels *[]int16) error {
 	cw, err := rgw.Column(i)
 	if err != nil {
@@ -176,17 +177,68 @@ func writeFlatColumn(ctx context.Context, rgw file.BufferedRowGroupWriter, i int
 			*levels = make([]int16, n)
 		}
 		lv := (*levels)[:n]
-		for j := range lv {
-			lv[j] = 0
-			if arr.IsValid(j) {
-				lv[j] = 1
-			}
-		}
+		definitionLevels(arr, lv)
 		if err := pqarrow.WriteArrowToColumn(ctx, cw, arr, lv, nil, true); err != nil {
 			return err
 		}
 	}
-	return nil
+	return finishPage(cw)
+}
+
+// definitionLevels sets lv[j] to 1 where arr holds a value and to 0 where
+// it holds a null, from the validity bitmap (or none where arr has no null
+// or only nulls) rather than a call per value.
+func definitionLevels(arr arrow.Array, lv []int16) {
+	var fill int16
+	switch nulls := arr.NullN(); nulls {
+	case 0:
+		fill = 1
+	case len(lv):
+		fill = 0
+	default:
+		bits, off := arr.NullBitmapBytes(), arr.Data().Offset()
+		for j := range lv {
+			k := off + j
+			lv[j] = int16(bits[k>>3]>>(k&7)) & 1
+		}
+		return
+	}
+	for j := range lv {
+		lv[j] = fill
+	}
+}
+
+// pageFlusher is the method of Parquet's column writers that ends the
+// data page being filled: it encodes its levels, takes its statistics and
+// compresses it.
+type pageFlusher interface {
+	FlushCurrentPage() error
+}
+
+// finishPage ends the data page a column writer of a buffered row group
+// is filling, where it holds any value or null, so that this, the most
+// work of closing the column, is done on the column's goroutine rather
+// than by the row group's Close, which closes the columns one after the
+// other. It is the first step of the writer's own Close
+// (FlushBufferedDataPages), which then finds no value left to flush: the
+// page goes into the column's own buffer (a buffered row group's page
+// writer is in memory), after the pages before it, or, for a column whose
+// dictionary is still in use, into the column's list of pages, which
+// Close writes after the dictionary page. What Close still does is the
+// dictionary page, the statistics of the chunk and the copy of the
+// column's pages to the file, which must come in order.
+//
+// A writer's page statistics count the values and nulls of the page being
+// filled (they are reset as a page is ended); without them (statistics
+// turned off) the page is left to Close, as it is when the writer has no
+// such method: a page without values is never written.
+func finishPage(cw file.ColumnChunkWriter) error {
+	pf, ok := cw.(pageFlusher)
+	stats := cw.PageStatistics()
+	if !ok || stats == nil || (stats.NumValues() == 0 && stats.NullCount() == 0) {
+		return nil
+	}
+	return pf.FlushCurrentPage()
 }
 
 func (f *parallelFile) AppendKeyValueMetadata(key, value string) error {
