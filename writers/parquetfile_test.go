@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,6 +17,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/riskbatch/riskbatch/table"
 )
 
 // TestDefinitionLevels checks the levels read from the validity bitmap
@@ -181,4 +186,127 @@ func checkValues(t *testing.T, data []byte, want ...arrow.Array) {
 		}
 		got.Release()
 	}
+}
+
+// TestTextDictionary checks which text columns keep a dictionary: those
+// whose first row group's dictionary stays within parquetDictionaryBytes
+// (each distinct value's bytes and 4 of length), judged early where the
+// first 4096 values are fewer than half distinct.
+func TestTextDictionary(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		n         int
+		value     func(i int) string // "" for a null
+		large     bool
+		want      bool
+		chunkRows int
+	}{
+		// 10,000 identifiers of 2 to 5 bytes: 10×(4+2) + 90×(4+3) +
+		// 900×(4+4) + 9,000×(4+5) bytes = 88,890 > 65,536.
+		{"identifiers", 10000, func(i int) string { return strconv.Itoa(i) }, false, false, 1000},
+		{"identifiers, large strings", 10000, func(i int) string { return strconv.Itoa(i) }, true, false, 512},
+		// 5,000 of them: 43,890 bytes, within the limit.
+		{"few identifiers", 5000, func(i int) string { return strconv.Itoa(i) }, false, true, 5000},
+		{"four mechanisms", 65536, func(i int) string { return []string{"pure", "approx", "gaussian", "gdp"}[i%4] }, false, true, 512},
+		// 3,000 values of 4 bytes in turn: 24,000 bytes.
+		{"repeating numbers", 65536, func(i int) string { return strconv.Itoa(1000 + i%3000) }, false, true, 700},
+		// Every other value null: 20,000 distinct values of 5 bytes.
+		{"identifiers among nulls", 40000, func(i int) string {
+			if i%2 == 1 {
+				return ""
+			}
+			return strconv.Itoa(10000 + i/2)
+		}, false, false, 333},
+		{"nulls", 65536, func(int) string { return "" }, false, true, 4096},
+		{"no row", 0, nil, false, true, 1},
+	} {
+		var chunks []arrow.Array
+		dt := arrow.BinaryTypes.String
+		if c.large {
+			dt = arrow.BinaryTypes.LargeString
+		}
+		for start := 0; start < c.n; start += c.chunkRows {
+			b := array.NewBuilder(memory.DefaultAllocator, dt)
+			for i := start; i < min(start+c.chunkRows, c.n); i++ {
+				if v := c.value(i); v == "" {
+					b.AppendNull()
+				} else {
+					b.(interface{ Append(string) }).Append(v)
+				}
+			}
+			chunks = append(chunks, b.NewArray())
+			b.Release()
+		}
+		if got := useDictionary(dt, chunks); got != c.want {
+			t.Errorf("%s: dictionary %v, want %v", c.name, got, c.want)
+		}
+		for _, a := range chunks {
+			a.Release()
+		}
+	}
+	if useDictionary(arrow.PrimitiveTypes.Float64, nil) || !useDictionary(arrow.FixedWidthTypes.Boolean, nil) {
+		t.Error("numbers take a dictionary, or booleans none")
+	}
+}
+
+// TestParquetDictionaryChosen writes a file by WriteColumns and checks
+// that its column of identifiers has no dictionary page in any row group
+// and its column of four mechanisms has one in each.
+func TestParquetDictionaryChosen(t *testing.T) {
+	const rows = 20000
+	ids := array.NewStringBuilder(memory.DefaultAllocator)
+	kinds := array.NewStringBuilder(memory.DefaultAllocator)
+	for i := range rows {
+		ids.Append(fmt.Sprintf("r%d", i))
+		kinds.Append([]string{"pure", "approx", "gaussian", "gdp"}[i%4])
+	}
+	idArr, kindArr := ids.NewArray(), kinds.NewArray()
+	defer idArr.Release()
+	defer kindArr.Release()
+	path := filepath.Join(t.TempDir(), "dict.parquet")
+	w := mustCreate(t, path, Options{}).(*parquetWriter)
+	w.rowGroupRows = 8192
+	cols := []table.Column{{Name: "id", Kind: table.Text, Role: table.Input}, {Name: "mechanism", Kind: table.Text, Role: table.Input}}
+	if err := w.WriteHeader(cols); err != nil {
+		t.Fatal(err)
+	}
+	cells := make([][]table.Cell, rows)
+	for r := range cells {
+		cells[r] = make([]table.Cell, 2)
+	}
+	if err := w.WriteColumns(cells, []arrow.Array{idArr, kindArr}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rdr, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdr.Close()
+	if rdr.NumRowGroups() != 3 {
+		t.Fatalf("%d row groups, want 3", rdr.NumRowGroups())
+	}
+	for g := range rdr.NumRowGroups() {
+		for c, want := range []bool{false, true} {
+			meta, err := rdr.MetaData().RowGroup(g).ColumnChunk(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := meta.HasDictionaryPage(); got != want {
+				t.Errorf("row group %d, column %s: dictionary page %v, want %v", g, cols[c].Name, got, want)
+			}
+		}
+	}
+	checkValues(t, mustRead(t, path), idArr, kindArr)
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
