@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -168,6 +169,10 @@ func writeFlatColumn(ctx context.Context, rgw file.BufferedRowGroupWriter, i int
 	if err != nil {
 		return err
 	}
+	if dict := dictionaryChunks(cw, chunks); dict != nil {
+		defer dict.Release()
+		chunks = []arrow.Array{dict}
+	}
 	for _, arr := range chunks {
 		n := arr.Len()
 		if n == 0 {
@@ -206,6 +211,65 @@ func definitionLevels(arr arrow.Array, lv []int16) {
 	for j := range lv {
 		lv[j] = fill
 	}
+}
+
+// dictionaryChunks returns the chunks of a text column that the column
+// writer dictionary-encodes as one dictionary array, its dictionary the
+// distinct values in the order they come, or nil where the column is not
+// so encoded or its dictionary would pass parquetDictionaryBytes (where
+// Parquet's writer falls back to plain encoding: the chunks go to it as
+// they are). Given a dictionary array, pqarrow puts the dictionary into the
+// column's encoder once and the indices after it (the file is as if the
+// encoder had hashed each value itself, values in the same order), and
+// looking a short text up in a Go map costs a fraction of the hash table
+// of Parquet's encoder, which allocates for every value it is given.
+func dictionaryChunks(cw file.ColumnChunkWriter, chunks []arrow.Array) arrow.Array {
+	if cw.CurrentEncoder().Encoding() != parquet.Encodings.PlainDict || len(chunks) == 0 {
+		return nil
+	}
+	n := 0
+	for _, c := range chunks {
+		if c.DataType().ID() != arrow.STRING {
+			return nil
+		}
+		n += c.Len()
+	}
+	mem := cw.Properties().Allocator()
+	indices := array.NewInt32Builder(mem)
+	defer indices.Release()
+	values := array.NewStringBuilder(mem)
+	defer values.Release()
+	indices.Reserve(n)
+	seen := make(map[string]int32)
+	size := 0
+	for _, c := range chunks {
+		text := c.(*array.String)
+		if text.NullN() == text.Len() {
+			indices.AppendNulls(text.Len())
+			continue
+		}
+		for j := range text.Len() {
+			if text.IsNull(j) {
+				indices.AppendNull()
+				continue
+			}
+			v := text.Value(j)
+			k, ok := seen[v]
+			if !ok {
+				if size += 4 + len(v); size > parquetDictionaryBytes {
+					return nil
+				}
+				k = int32(len(seen))
+				seen[v] = k
+				values.Append(v)
+			}
+			indices.UnsafeAppend(k)
+		}
+	}
+	idx, dict := indices.NewArray(), values.NewArray()
+	defer idx.Release()
+	defer dict.Release()
+	return array.NewDictionaryArray(&arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}, idx, dict)
 }
 
 // pageFlusher is the method of Parquet's column writers that ends the

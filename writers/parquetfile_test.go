@@ -68,31 +68,46 @@ func TestDefinitionLevels(t *testing.T) {
 // WriteBatchSize values passes the 1-byte limit), so that finishPage finds
 // nothing left to flush, and checks that every data page holds values, that
 // a dictionary-encoded column's dictionary page comes first, and that the
-// values read back are those written.
+// values read back are those written. The text column of few values comes
+// in chunks (one of nulls only) that go to the encoder as one dictionary
+// array (see dictionaryChunks), its indices in one page; that of
+// identifiers, whose dictionary would pass the limit, goes as it is.
 func TestParallelFilePages(t *testing.T) {
 	const rows, batch = 4096, 1024
 	schema := arrow.NewSchema([]arrow.Field{
 		{Name: "kind", Type: arrow.BinaryTypes.String, Nullable: true},
 		{Name: "x", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		{Name: "id", Type: arrow.BinaryTypes.String, Nullable: true},
 	}, nil)
 	kinds := array.NewStringBuilder(memory.DefaultAllocator)
 	xs := array.NewFloat64Builder(memory.DefaultAllocator)
+	ids := array.NewStringBuilder(memory.DefaultAllocator)
 	for i := range rows {
-		kinds.Append([]string{"pure", "approx", "gdp"}[i%3])
+		switch {
+		case i >= 1000 && i < 1096:
+			kinds.AppendNull() // the chunk of nulls
+		case i%7 == 0:
+			kinds.AppendNull()
+		default:
+			kinds.Append([]string{"pure", "approx", "gdp"}[i%3])
+		}
 		if i%5 == 0 {
 			xs.AppendNull()
 		} else {
 			xs.Append(float64(i))
 		}
+		ids.Append(fmt.Sprintf("identifier-%09d", i)) // 24 bytes: 98,304 of dictionary
 	}
-	kindArr, xArr := kinds.NewArray(), xs.NewArray()
+	kindArr, xArr, idArr := kinds.NewArray(), xs.NewArray(), ids.NewArray()
 	defer kindArr.Release()
 	defer xArr.Release()
+	defer idArr.Release()
 	for _, pageBytes := range []int64{1, 1 << 20} {
 		var buf bytes.Buffer
 		props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Snappy),
 			parquet.WithDataPageSize(pageBytes), parquet.WithBatchSize(batch),
-			parquet.WithDictionaryPath(parquet.ColumnPath{"x"}, false))
+			parquet.WithDictionaryPath(parquet.ColumnPath{"x"}, false),
+			parquet.WithDictionaryPageSizeLimit(parquetDictionaryBytes))
 		f, err := newRowGroupFile(schema, &buf, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 		if err != nil {
 			t.Fatal(err)
@@ -100,25 +115,31 @@ func TestParallelFilePages(t *testing.T) {
 		if _, ok := f.(*parallelFile); !ok {
 			t.Fatalf("newRowGroupFile gave %T for flat columns, want *parallelFile", f)
 		}
-		// Two chunks of the first column, as WriteColumns gives them.
-		head, tail := array.NewSlice(kindArr, 0, 1000), array.NewSlice(kindArr, 1000, rows)
-		err = f.writeRowGroup([][]arrow.Array{{head, tail}, {xArr}}, rows)
-		head.Release()
-		tail.Release()
+		// Chunks of the first column, as WriteColumns gives them.
+		var kindChunks []arrow.Array
+		for _, r := range [][2]int64{{0, 1000}, {1000, 1096}, {1096, rows}} {
+			kindChunks = append(kindChunks, array.NewSlice(kindArr, r[0], r[1]))
+		}
+		err = f.writeRowGroup([][]arrow.Array{kindChunks, {xArr}, {idArr}}, rows)
+		for _, c := range kindChunks {
+			c.Release()
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := f.Close(); err != nil {
 			t.Fatal(err)
 		}
-		checkPages(t, buf.Bytes(), pageBytes, rows)
-		checkValues(t, buf.Bytes(), kindArr, xArr)
+		// The identifiers' first page, cut while their dictionary was in
+		// use, has the dictionary written before the fallback.
+		checkPages(t, buf.Bytes(), pageBytes, rows, []bool{true, false, pageBytes == 1})
+		checkValues(t, buf.Bytes(), kindArr, xArr, idArr)
 	}
 }
 
 // checkPages checks each column chunk's pages: a dictionary page first if
 // any, then data pages of values (or nulls) adding up to rows.
-func checkPages(t *testing.T, data []byte, pageBytes int64, rows int) {
+func checkPages(t *testing.T, data []byte, pageBytes int64, rows int, dictionary []bool) {
 	t.Helper()
 	rdr, err := file.NewParquetReader(bytes.NewReader(data))
 	if err != nil {
@@ -154,13 +175,12 @@ func checkPages(t *testing.T, data []byte, pageBytes int64, rows int) {
 		if values != rows {
 			t.Errorf("page size %d, column %d: %d values in the pages, want %d", pageBytes, c, values, rows)
 		}
-		// One page per batch when every batch passes the limit: the
-		// first column's chunks of 1000 and 3096 rows make batches of
-		// 1000, 1024, 1024, 1024 and 24.
-		if want := []int{5, 4}[c]; pageBytes == 1 && dataPages != want {
+		// One page per batch when every batch passes the limit, but
+		// for the indices of a dictionary array.
+		if want := []int{1, 4, 4}[c]; pageBytes == 1 && dataPages != want {
 			t.Errorf("page size 1, column %d: %d data pages, want %d (%v)", c, dataPages, want, kinds)
 		}
-		wantDict := c == 0
+		wantDict := dictionary[c]
 		if got := kinds[0] == file.PageTypeDictionaryPage; got != wantDict {
 			t.Errorf("page size %d, column %d: dictionary page %v, want %v", pageBytes, c, got, wantDict)
 		}
