@@ -216,9 +216,9 @@ func definitionLevels(arr arrow.Array, lv []int16) {
 // dictionaryChunks returns the chunks of a text column that the column
 // writer dictionary-encodes as one dictionary array, its dictionary the
 // distinct values in the order they come, or nil where the column is not
-// so encoded or its dictionary would pass parquetDictionaryBytes (where
-// Parquet's writer falls back to plain encoding: the chunks go to it as
-// they are). Given a dictionary array, pqarrow puts the dictionary into the
+// so encoded or its dictionary would pass the writer's dictionary page
+// size limit (parquetDictionaryBytes), where Parquet's writer falls back
+// to plain encoding: the chunks then go to it as they are. Given a dictionary array, pqarrow puts the dictionary into the
 // column's encoder once and the indices after it (the file is as if the
 // encoder had hashed each value itself, values in the same order), and
 // looking a short text up in a Go map costs a fraction of the hash table
@@ -241,7 +241,7 @@ func dictionaryChunks(cw file.ColumnChunkWriter, chunks []arrow.Array) arrow.Arr
 	defer values.Release()
 	indices.Reserve(n)
 	seen := make(map[string]int32)
-	size := 0
+	size, limit := 0, int(cw.Properties().DictionaryPageSizeLimit())
 	for _, c := range chunks {
 		text := c.(*array.String)
 		if text.NullN() == text.Len() {
@@ -256,7 +256,7 @@ func dictionaryChunks(cw file.ColumnChunkWriter, chunks []arrow.Array) arrow.Arr
 			v := text.Value(j)
 			k, ok := seen[v]
 			if !ok {
-				if size += 4 + len(v); size > parquetDictionaryBytes {
+				if size += 4 + len(v); size > limit {
 					return nil
 				}
 				k = int32(len(seen))
