@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
 	"sync"
@@ -183,11 +184,47 @@ func writeFlatColumn(ctx context.Context, rgw file.BufferedRowGroupWriter, i int
 		}
 		lv := (*levels)[:n]
 		definitionLevels(arr, lv)
-		if err := pqarrow.WriteArrowToColumn(ctx, cw, arr, lv, nil, true); err != nil {
+		if dict, ok := arr.(*array.Dictionary); ok {
+			err = writeDictionary(cw, dict, lv)
+		} else {
+			err = pqarrow.WriteArrowToColumn(ctx, cw, arr, lv, nil, true)
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return finishPage(cw)
+}
+
+// dictionaryPutter is the method of a column writer's dictionary encoder
+// that takes a whole dictionary.
+type dictionaryPutter interface {
+	PutDictionary(arrow.Array) error
+}
+
+// writeDictionary writes a dictionary array of dictionaryChunks to a
+// column writer still encoding with a dictionary, each value's definition
+// level in lv, as pqarrow writes a dictionary array the first time
+// (writeDictionaryArrow): the dictionary into the encoder, the page
+// statistics from the dictionary's values, then the indices. pqarrow also
+// finds the values the indices refer to (a hash of every index), to take
+// the statistics from them alone: here they are the whole dictionary.
+func writeDictionary(cw file.ColumnChunkWriter, d *array.Dictionary, lv []int16) error {
+	enc, ok := cw.CurrentEncoder().(dictionaryPutter)
+	if !ok {
+		return fmt.Errorf("column %s: encoder %T takes no dictionary", cw.Descr().Name(), cw.CurrentEncoder())
+	}
+	if err := enc.PutDictionary(d.Dictionary()); err != nil {
+		return err
+	}
+	if stats := cw.PageStatistics(); stats != nil {
+		stats.IncNulls(int64(d.NullN()))
+		stats.IncNumValues(int64(d.Len() - d.NullN()))
+		if err := stats.UpdateFromArrow(d.Dictionary(), false); err != nil {
+			return err
+		}
+	}
+	return cw.WriteDictIndices(d.Indices(), lv, nil)
 }
 
 // definitionLevels sets lv[j] to 1 where arr holds a value and to 0 where
@@ -218,11 +255,12 @@ func definitionLevels(arr arrow.Array, lv []int16) {
 // distinct values in the order they come, or nil where the column is not
 // so encoded or its dictionary would pass the writer's dictionary page
 // size limit (parquetDictionaryBytes), where Parquet's writer falls back
-// to plain encoding: the chunks then go to it as they are. Given a dictionary array, pqarrow puts the dictionary into the
-// column's encoder once and the indices after it (the file is as if the
-// encoder had hashed each value itself, values in the same order), and
-// looking a short text up in a Go map costs a fraction of the hash table
-// of Parquet's encoder, which allocates for every value it is given.
+// to plain encoding: the chunks then go to it as they are. The dictionary
+// goes into the column's encoder once and the indices after it (see
+// writeDictionary): the file is as if the encoder had hashed each value
+// itself, values in the same order, and looking a short text up in a Go
+// map costs a fraction of the hash table of Parquet's encoder, which
+// allocates for every value it is given.
 func dictionaryChunks(cw file.ColumnChunkWriter, chunks []arrow.Array) arrow.Array {
 	if cw.CurrentEncoder().Encoding() != parquet.Encodings.PlainDict || len(chunks) == 0 {
 		return nil
