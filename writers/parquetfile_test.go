@@ -297,13 +297,7 @@ func TestParquetDictionaryChosen(t *testing.T) {
 	if err := w.WriteColumns(cells, []arrow.Array{idArr, kindArr}); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	rdr, err := file.OpenParquetFile(path, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rdr := closeAndOpen(t, w, path)
 	defer rdr.Close()
 	if rdr.NumRowGroups() != 3 {
 		t.Fatalf("%d row groups, want 3", rdr.NumRowGroups())
@@ -322,6 +316,21 @@ func TestParquetDictionaryChosen(t *testing.T) {
 	checkValues(t, mustRead(t, path), idArr, kindArr)
 }
 
+// closeAndOpen closes w, which writes the Parquet file at path, and opens
+// the file.
+func closeAndOpen(t *testing.T, w Writer, path string) *file.Reader {
+	t.Helper()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rdr, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rdr
+}
+
+// mustRead returns the contents of the file at path.
 func mustRead(t *testing.T, path string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(path)
