@@ -13,8 +13,8 @@ import (
 // parquetDictionaryBytes is the dictionary page size above which a column
 // chunk falls back from dictionary to plain encoding. Text columns with few
 // distinct values (status, message, mechanism) stay dictionary-encoded;
-// columns of identifiers or free text stop paying for the hash table after
-// a few thousand rows of each row group.
+// columns of identifiers or free text whose first row group passes it are
+// written without a dictionary (see textDictionary).
 const parquetDictionaryBytes = 64 << 10
 
 // dictionaryRepeatSample is how many values of a text column's first row
