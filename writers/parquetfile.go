@@ -105,8 +105,9 @@ func (f serialFile) Close() error { return f.fw.Close() }
 // file writer, whose column writers each keep their pages in memory
 // apart, so that the columns are encoded at once, one goroutine each (at
 // most GOMAXPROCS), through pqarrow's WriteArrowToColumn, as pqarrow's
-// FileWriter encodes them one after the other; closing the row group then
-// copies the columns' pages to the file in order. The file is the one
+// FileWriter encodes them one after the other; each column is closed
+// (its pages copied to the file) in order as soon as it and the columns
+// before it are written (see closeInOrder). The file is the one
 // pqarrow.NewFileWriter makes for the same schema and properties: the
 // Parquet schema of pqarrow.ToParquet, and the Arrow schema stored under
 // "ARROW:schema" (for flat columns pqarrow stores it as it is).
@@ -139,6 +140,10 @@ func (f *parallelFile) writeRowGroup(cols [][]arrow.Array, _ int64) error {
 		return err
 	}
 	errs := make([]error, len(cols))
+	done := make([]chan struct{}, len(cols))
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(cols)) {
@@ -147,19 +152,51 @@ func (f *parallelFile) writeRowGroup(cols [][]arrow.Array, _ int64) error {
 			var levels []int16
 			for i := range next {
 				errs[i] = writeFlatColumn(ctx, rgw, i, cols[i], &levels)
+				close(done[i])
 			}
 		})
 	}
-	for i := range cols {
-		next <- i
-	}
-	close(next)
+	wg.Go(func() {
+		for i := range cols {
+			next <- i
+		}
+		close(next)
+	})
+	closeErr := closeInOrder(rgw, errs, done)
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := errors.Join(append(errs, closeErr)...); err != nil {
 		return err
 	}
-	// Close checks that every column has the row group's rows.
+	// Close checks that every column has the row group's rows; the
+	// columns are closed already.
 	return rgw.Close()
+}
+
+// closeInOrder closes the column writers of a buffered row group one after
+// the other, each as soon as it is written (done[i] closed) and the columns
+// before it are closed, while the later columns are still being encoded:
+// closing a column copies its pages to the file, which must come in the
+// order of the columns, and lets go of its buffers (the last page, before
+// and after compression, and the encoder's), which would otherwise be held
+// for every column of the row group at once until the row group's Close
+// (which leaves a closed column writer as it is). It stops at the first
+// column that failed (errs[i], read once done[i] is closed) or failed to
+// close.
+func closeInOrder(rgw file.BufferedRowGroupWriter, errs []error, done []chan struct{}) error {
+	for i := range done {
+		<-done[i]
+		if errs[i] != nil {
+			return nil // reported by the caller
+		}
+		cw, err := rgw.Column(i)
+		if err == nil {
+			err = cw.Close()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeFlatColumn writes the chunks of column i of a buffered row group,
@@ -320,8 +357,8 @@ type pageFlusher interface {
 // finishPage ends the data page a column writer of a buffered row group
 // is filling, where it holds any value or null, so that this, the most
 // work of closing the column, is done on the column's goroutine rather
-// than by the row group's Close, which closes the columns one after the
-// other. It is the first step of the writer's own Close
+// than where the columns are closed one after the other (closeInOrder).
+// It is the first step of the writer's own Close
 // (FlushBufferedDataPages), which then finds no value left to flush: the
 // page goes into the column's own buffer (a buffered row group's page
 // writer is in memory), after the pages before it, or, for a column whose
