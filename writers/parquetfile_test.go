@@ -339,3 +339,40 @@ func mustRead(t *testing.T, path string) []byte {
 	}
 	return data
 }
+
+// TestParallelFileColumnError checks that a column that cannot be written
+// (an array of another type than the column's) fails the row group, with
+// the columns before and after it written or not, and does not leave the
+// row group waiting on it.
+func TestParallelFileColumnError(t *testing.T) {
+	fields := make([]arrow.Field, 6)
+	for i := range fields {
+		fields[i] = arrow.Field{Name: fmt.Sprintf("x%d", i), Type: arrow.PrimitiveTypes.Float64, Nullable: true}
+	}
+	schema := arrow.NewSchema(fields, nil)
+	floats, _, err := array.FromJSON(memory.DefaultAllocator, arrow.PrimitiveTypes.Float64, strings.NewReader("[1, null, 3]"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer floats.Release()
+	texts, _, err := array.FromJSON(memory.DefaultAllocator, arrow.BinaryTypes.String, strings.NewReader(`["a", "b", null]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer texts.Release()
+	for bad := range fields {
+		cols := make([][]arrow.Array, len(fields))
+		for i := range cols {
+			cols[i] = []arrow.Array{floats}
+		}
+		cols[bad] = []arrow.Array{texts}
+		var buf bytes.Buffer
+		f, err := newRowGroupFile(schema, &buf, parquet.NewWriterProperties(), pqarrow.NewArrowWriterProperties())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.writeRowGroup(cols, 3); err == nil {
+			t.Errorf("column %d of text: no error", bad)
+		}
+	}
+}
