@@ -265,13 +265,7 @@ func TestParquetWriteColumnsTextLimit(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		rdr, err := file.OpenParquetFile(path, false)
-		if err != nil {
-			t.Fatal(err)
-		}
+		rdr := closeAndOpen(t, w, path)
 		if got := rdr.NumRowGroups(); got != 3 {
 			t.Errorf("%s: %d row groups, want 3 (one per run)", c.dt, got)
 		}

@@ -9,9 +9,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -125,13 +122,6 @@ func (col *columnBuilder) settle() {
 	}
 }
 
-// parquetDictionaryBytes is the dictionary page size above which a column
-// chunk falls back from dictionary to plain encoding. Text columns with few
-// distinct values (status, message, mechanism) stay dictionary-encoded;
-// columns of identifiers or free text stop paying for the hash table after
-// a few thousand rows of each row group.
-const parquetDictionaryBytes = 64 << 10
-
 func newParquet(path string, opts Options) (*parquetWriter, error) {
 	out, err := openOutput(path, opts, FormatParquet)
 	if err != nil {
@@ -157,7 +147,8 @@ func (w *parquetWriter) WriteHeader(cols []table.Column) error {
 }
 
 // start fixes the schema from the columns and the first row (nil when
-// there is none) and opens the Parquet writer.
+// there is none) and makes the columns' builders. The file is opened with
+// the first row group (see open).
 func (w *parquetWriter) start(first []table.Cell) error {
 	fields := make([]arrow.Field, len(w.cols))
 	for i, c := range w.cols {
@@ -174,30 +165,6 @@ func (w *parquetWriter) start(first []table.Cell) error {
 		fields[i] = arrow.Field{Name: c.Name, Type: columnType(c, cell), Nullable: true, Metadata: arrow.NewMetadata(keys, vals)}
 	}
 	w.schema = arrow.NewSchema(fields, nil)
-	popts := []parquet.WriterProperty{
-		parquet.WithCompression(compress.Codecs.Snappy),
-		parquet.WithMaxRowGroupLength(int64(w.rowGroupRows)),
-		parquet.WithDictionaryPageSizeLimit(parquetDictionaryBytes),
-	}
-	for _, f := range fields {
-		// Numbers (bounds, parameters) are nearly all distinct: a
-		// dictionary only costs a hash per value before the fallback.
-		if id := f.Type.ID(); id == arrow.FLOAT64 || id == arrow.INT64 {
-			popts = append(popts, parquet.WithDictionaryPath(parquet.ColumnPath{f.Name}, false))
-		}
-	}
-	props := parquet.NewWriterProperties(popts...)
-	// The bufio.Writer also keeps pqarrow from closing the file: the
-	// temporary file must stay open for the sync before the rename.
-	w.buf = bufio.NewWriterSize(w.out.f, 1<<20)
-	fw, err := newRowGroupFile(w.schema, w.buf, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
-	if err != nil {
-		return w.fail(fmt.Errorf("writers: starting the Parquet file %s: %w", w.out.target, err))
-	}
-	w.fw = fw
-	if err := fw.AppendKeyValueMetadata(Marker, Version()); err != nil {
-		return w.fail(fmt.Errorf("writers: starting the Parquet file %s: %w", w.out.target, err))
-	}
 	w.columns = make([]columnBuilder, len(fields))
 	for i, f := range fields {
 		col := &w.columns[i]
@@ -229,7 +196,7 @@ func (w *parquetWriter) Write(cells []table.Cell) error {
 	if err := w.beginRow(cells); err != nil {
 		return err
 	}
-	if w.fw == nil {
+	if w.schema == nil {
 		if err := w.start(cells); err != nil {
 			return err
 		}
@@ -380,11 +347,17 @@ func (w *parquetWriter) flush() error {
 	for i := range w.columns {
 		cols[i] = w.columns[i].chunks
 	}
-	err := w.fw.writeRowGroup(cols, rows)
-	for i := range w.columns {
-		w.columns[i].releaseChunks()
+	defer func() {
+		for i := range w.columns {
+			w.columns[i].releaseChunks()
+		}
+	}()
+	if w.fw == nil {
+		if err := w.open(cols); err != nil {
+			return err
+		}
 	}
-	if err != nil {
+	if err := w.fw.writeRowGroup(cols, rows); err != nil {
 		return w.fail(fmt.Errorf("writers: writing a row group to %s: %w", w.out.target, err))
 	}
 	return nil
@@ -475,13 +448,18 @@ func (w *parquetWriter) Close() error {
 		return err
 	}
 	var err error
-	if w.fw == nil {
+	if w.schema == nil {
 		err = w.start(nil) // no row: the schema from the header alone
 	}
 	if err == nil {
 		err = w.flush()
-		if cerr := w.fw.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("writers: finishing the Parquet file %s: %w", w.out.target, cerr)
+		if err == nil && w.fw == nil {
+			err = w.open(nil) // no row group
+		}
+		if w.fw != nil {
+			if cerr := w.fw.Close(); err == nil && cerr != nil {
+				err = fmt.Errorf("writers: finishing the Parquet file %s: %w", w.out.target, cerr)
+			}
 		}
 	}
 	if err == nil {

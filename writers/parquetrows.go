@@ -17,7 +17,7 @@ import (
 // cell by cell was about half of its time.
 func (w *parquetWriter) WriteRows(rows [][]table.Cell) error {
 	for len(rows) > 0 {
-		if w.fw == nil {
+		if w.schema == nil {
 			// The first row fixes the schema (see start).
 			if err := w.Write(rows[0]); err != nil {
 				return err
@@ -156,7 +156,7 @@ func (w *parquetWriter) WriteColumns(rows [][]table.Cell, arrays []arrow.Array) 
 		if err := w.beginRow(rows[off]); err != nil {
 			return err
 		}
-		if w.fw == nil {
+		if w.schema == nil {
 			if err := w.start(rows[off]); err != nil {
 				return err
 			}
