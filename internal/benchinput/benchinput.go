@@ -81,13 +81,16 @@ func Tail() Kind {
 	}
 }
 
-// Wide is rows of cols numeric columns c0, c1, … and no release column:
-// passed through, they measure the writer.
+// Wide is rows of cols numeric columns, baseline, c1, c2, …: passed
+// through, they measure the writer. The first is named baseline, an input
+// column, because riskbatch refuses a table whose header names none (a
+// file read with the wrong delimiter, say), in a pass-through run too.
 func Wide(cols int) Kind {
 	h := make([]string, cols)
 	for j := range h {
 		h[j] = "c" + strconv.Itoa(j)
 	}
+	h[0] = "baseline"
 	return Kind{
 		Header: strings.Join(h, ","),
 		Row: func(w *bufio.Writer, i int, rng *rand.Rand) {
