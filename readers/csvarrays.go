@@ -57,7 +57,7 @@ func (t *delimited) ReadColumns(run *ColumnRun, n int, arrays, cells []bool) err
 	}
 	var slab []table.Cell
 	if anyOf(cells) {
-		slab = make([]table.Cell, n*width)
+		slab = run.cellSlab(n, width, cells)
 	}
 	// The fields are views of the parser's buffer (see
 	// recordParser.borrow), which the array columns and the cells copy.

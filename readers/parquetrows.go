@@ -120,7 +120,7 @@ func (t *parquetTable) ReadColumns(run *ColumnRun, n int, arrays, cells []bool) 
 	width := len(t.cols)
 	var slab []table.Cell
 	if anyOf(cells) {
-		slab = make([]table.Cell, k*width)
+		slab = run.cellSlab(k, width, cells)
 	}
 	for r := range k {
 		var row []table.Cell
