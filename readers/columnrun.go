@@ -45,7 +45,8 @@ type ColumnRun struct {
 	// its len(Rows) values; nil for the other columns.
 	Arrays []arrow.Array
 	// Rows holds each row's position, and its cells of the columns asked
-	// for as cells (an empty cell for the others).
+	// for as cells (an empty cell for the others, and none after the last
+	// column asked for: a row is as long as that column's index, plus one).
 	Rows []table.Row
 	// Errs holds the error that comes with each row (nil: none).
 	Errs []error
@@ -58,22 +59,26 @@ type ColumnRun struct {
 	slabAsked []int
 }
 
-// cellSlab returns n rows of width empty cells, one row after another,
-// for the cells of a run whose columns asked for as cells are those
-// flagged in asked. It is the previous run's slab when that is large
-// enough and was cut for the same columns, with those columns cleared (a
-// reader writes only those: the others are still empty), so that reading
-// a file does not allocate, clear and collect about 4 KB of cells a row
-// (a Parquet file written by riskbatch has about 70 columns, of which
-// the evaluator reads five). The rows of the previous run are then
-// overwritten: a run's cells are valid until the next ReadColumns into
-// the same run.
-func (run *ColumnRun) cellSlab(n, width int, asked []bool) []table.Cell {
+// cellSlab returns the cells of the n rows of a run whose columns asked
+// for as cells are those flagged in asked, one row after another, every
+// cell empty, and the width of a row: up to the last column asked for
+// (the cells of the columns after it, never asked for, are left out: a
+// row shorter than the header is empty there). It is the previous run's
+// slab when that is large enough and was cut for the same columns, with
+// those columns cleared (a reader writes only those: the others are
+// still empty), so that reading a file does not allocate, clear and
+// collect its rows' cells run after run. The rows of the previous run
+// are then overwritten: a run's cells are valid until the next
+// ReadColumns into the same run.
+func (run *ColumnRun) cellSlab(n int, asked []bool) (slab []table.Cell, width int) {
 	cols := run.slabAsked[:0]
 	for j, a := range asked {
 		if a {
 			cols = append(cols, j)
 		}
+	}
+	if len(cols) > 0 {
+		width = cols[len(cols)-1] + 1
 	}
 	if cap(run.slab) >= n*width && run.slabWidth == width && slices.Equal(cols, run.slabAsked) {
 		s := run.slab[:n*width]
@@ -83,12 +88,12 @@ func (run *ColumnRun) cellSlab(n, width int, asked []bool) []table.Cell {
 				row[j] = table.Cell{}
 			}
 		}
-		return s
+		return s, width
 	}
 	run.slab = make([]table.Cell, n*width)
 	run.slabWidth = width
 	run.slabAsked = slices.Clone(cols)
-	return run.slab
+	return run.slab, width
 }
 
 // Release lets go of the run's arrays and rows, keeping its slices for

@@ -56,8 +56,9 @@ func (t *delimited) ReadColumns(run *ColumnRun, n int, arrays, cells []bool) err
 		}
 	}
 	var slab []table.Cell
+	cellWidth := 0 // a row's cells: up to the last column asked for
 	if anyOf(cells) {
-		slab = run.cellSlab(n, width, cells)
+		slab, cellWidth = run.cellSlab(n, cells)
 	}
 	// The fields are views of the parser's buffer (see
 	// recordParser.borrow), which the array columns and the cells copy.
@@ -75,7 +76,7 @@ func (t *delimited) ReadColumns(run *ColumnRun, n int, arrays, cells []bool) err
 		}
 		var row []table.Cell
 		if slab != nil {
-			row = slab[r*width : (r+1)*width : (r+1)*width]
+			row = slab[r*cellWidth : (r+1)*cellWidth : (r+1)*cellWidth]
 		}
 		err = t.checkRecord(rec, &pos, func(i int, f string) {
 			if arrays[i] {

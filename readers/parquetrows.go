@@ -117,15 +117,15 @@ func (t *parquetTable) ReadColumns(run *ColumnRun, n int, arrays, cells []bool) 
 			run.Arrays[j] = array.NewSlice(rec.Column(j), int64(t.i), int64(t.i+k))
 		}
 	}
-	width := len(t.cols)
 	var slab []table.Cell
+	cellWidth := 0 // a row's cells: up to the last column asked for
 	if anyOf(cells) {
-		slab = run.cellSlab(k, width, cells)
+		slab, cellWidth = run.cellSlab(k, cells)
 	}
 	for r := range k {
 		var row []table.Cell
 		if slab != nil {
-			row = slab[r*width : (r+1)*width : (r+1)*width]
+			row = slab[r*cellWidth : (r+1)*cellWidth : (r+1)*cellWidth]
 			for j, g := range t.getters {
 				if !cells[j] || g == nil {
 					continue // not asked for, or null on every row of the batch
