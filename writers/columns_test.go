@@ -157,9 +157,19 @@ func TestParquetWriteColumns(t *testing.T) {
 		}
 		_ = w.Abort()
 	}
-	want := parquetTable(t, filepath.Join(dir, "rows.parquet"), c, 0)
-	for _, run := range []int{3, 7} {
-		got := parquetTable(t, filepath.Join(dir, "runs.parquet"), c, run)
+	sameRunTables(t, dir, c, 5, 3, 7)
+	// Runs of one and two rows in row groups of 128: the columns' small
+	// chunks are merged (coalesce), the values the same.
+	sameRunTables(t, dir, newColumnsCase(t, 300, specs), 128, 1, 2)
+}
+
+// sameRunTables checks that c written in runs of each length of runs, in row
+// groups of groupRows, is c written row by row.
+func sameRunTables(t *testing.T, dir string, c columnsCase, groupRows int, runs ...int) {
+	t.Helper()
+	want := parquetTable(t, filepath.Join(dir, "rows.parquet"), c, 0, groupRows)
+	for _, run := range runs {
+		got := parquetTable(t, filepath.Join(dir, "runs.parquet"), c, run, groupRows)
 		if !got.Schema().Equal(want.Schema()) {
 			t.Fatalf("runs of %d: schema\n%s\nwant\n%s", run, got.Schema(), want.Schema())
 		}
@@ -171,19 +181,46 @@ func TestParquetWriteColumns(t *testing.T) {
 	}
 }
 
+// TestParquetChunksCoalesce checks that a column given in many short runs
+// holds few arrays until its row group is written: runs of one row.
+func TestParquetChunksCoalesce(t *testing.T) {
+	w := mustCreate(t, filepath.Join(t.TempDir(), "short.parquet"), Options{}).(*parquetWriter)
+	cols := []table.Column{{Name: "ratio", Kind: table.Number}, {Name: "note", Kind: table.Text}}
+	if err := w.WriteHeader(cols); err != nil {
+		t.Fatal(err)
+	}
+	most := 0
+	for r := range 1000 {
+		b := array.NewFloat64Builder(memory.DefaultAllocator)
+		b.Append(float64(r))
+		arr := b.NewArray()
+		if err := w.WriteColumns([][]table.Cell{{{}, table.TextCell("x")}}, []arrow.Array{arr, nil}); err != nil {
+			t.Fatal(err)
+		}
+		arr.Release()
+		most = max(most, len(w.columns[0].chunks))
+	}
+	if most > coalesceChunks {
+		t.Errorf("a column of 1,000 runs of one row held %d arrays, want at most %d", most, coalesceChunks)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // parquetTable writes c to a Parquet file at path (see writeColumns), with
-// row groups of 5 rows, and reads it back whole.
-func parquetTable(t *testing.T, path string, c columnsCase, run int) arrow.Table {
+// row groups of groupRows rows, and reads it back whole.
+func parquetTable(t *testing.T, path string, c columnsCase, run, groupRows int) arrow.Table {
 	t.Helper()
 	w := mustCreate(t, path, Options{}).(*parquetWriter)
-	w.rowGroupRows = 5
+	w.rowGroupRows = groupRows
 	writeColumns(t, w, c, run)
 	rdr, err := file.OpenParquetFile(path, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rdr.Close()
-	if want := (len(c.rows) + 4) / 5; rdr.NumRowGroups() != want {
+	if want := (len(c.rows) + groupRows - 1) / groupRows; rdr.NumRowGroups() != want {
 		t.Errorf("%d row groups, want %d", rdr.NumRowGroups(), want)
 	}
 	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{BatchSize: 1024}, memory.DefaultAllocator)

@@ -217,6 +217,9 @@ func (w *parquetWriter) appendArray(i int, arr arrow.Array, off, n int) error {
 	part := array.NewSlice(arr, int64(off), int64(off+n))
 	w.strLen += valueBytes(part)
 	w.columns[i].chunks = append(w.columns[i].chunks, part)
+	if err := w.columns[i].coalesce(); err != nil {
+		return w.fail(fmt.Errorf("writers: writing column %s of %s: %w", w.cols[i].Name, w.out.target, err))
+	}
 	return nil
 }
 
