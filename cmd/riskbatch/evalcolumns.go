@@ -155,7 +155,9 @@ func (lay *evalLayout) readColumns(tc *tableColumns, ti int, b *batch, limit int
 // lacks are empty), the source, and the evaluator's side: evaluated, or
 // in a pass-through run status ok alone (the cells after it cleared
 // unless tailsEmpty says they are empty), or the error of a row that
-// could not be read.
+// could not be read. When tc.numbers, the bounds go to the batch's
+// numbers (numbersOf), not to out, whose cells after the message are
+// left as they are: the writer takes those columns as arrays.
 func (lay *evalLayout) fill(tc *tableColumns, b *batch, i int, out []table.Cell, tailsEmpty bool) (evaluate.Status, *evaluate.Member) {
 	row := b.rows[i]
 	for _, p := range tc.place {
