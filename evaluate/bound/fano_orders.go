@@ -140,9 +140,10 @@ func FanoRenyiLaplace(alpha, eps float64) float64 {
 }
 
 // orderGrid is a search over Rényi orders: the grid t = log10(α − 1) =
-// j/perDecade for j = lo … hi, then golden-section search in t between the
-// grid neighbours of the best grid point until the bracket is at most tol
-// wide.
+// j/perDecade for j = lo … hi, then golden-section search (or Brent's
+// method, numeric.BrentMin, where brent is set) in t between the grid
+// neighbours of the best grid point until the bracket is at most tol
+// wide. gonum has no one-dimensional minimiser, hence numeric's.
 type orderGrid struct {
 	lo, hi, perDecade int
 	tol               float64
@@ -239,8 +240,8 @@ func FanoOrders(renyi func(alpha float64) float64, extra []float64, m int, prior
 }
 
 // searchOrders returns the best of start and the Fano bounds at(t) at
-// α = 1 + 10^t over the grid of g, refined by golden-section search
-// between the grid neighbours of the best grid point.
+// α = 1 + 10^t over the grid of g, refined between the grid neighbours
+// of the best grid point as g says.
 func (pr fanoPrior) searchOrders(at func(t float64) FanoBound, start FanoBound, g orderGrid) FanoBound {
 	best := start
 	bestJ, gridBest := g.lo-1, math.Inf(1)
@@ -258,8 +259,8 @@ func (pr fanoPrior) searchOrders(at func(t float64) FanoBound, start FanoBound, 
 	}
 	lo := float64(max(bestJ-1, g.lo)) / float64(g.perDecade)
 	hi := float64(min(bestJ+1, g.hi)) / float64(g.perDecade)
-	// Golden-section refinement between the grid neighbours; every point
-	// evaluated is a valid order, so the best of them is kept.
+	// The refinement between the grid neighbours; every point evaluated
+	// is a valid order, so the best of them is kept.
 	success := func(t float64) float64 {
 		r := at(t)
 		if r.Success < best.Success {
