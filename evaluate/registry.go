@@ -29,6 +29,10 @@ type OutputColumn struct {
 	Citation      string
 	Needs         string // the inputs it needs, in words
 	Assumes       string // neighbouring relation, pure vs approximate DP, …
+	// Answers, on a column to quote, is the question it answers where
+	// other columns answer it too; ComparisonOf, on those others, names
+	// the column to quote (see Questions).
+	Answers, ComparisonOf string
 	// Applies says when the column is filled: which mechanisms, which
 	// inputs ask for it and which it requires (see Applies).
 	Applies Applies
@@ -139,6 +143,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 	for i := range cols {
 		cols[i].mechanisms = mechanismSet(cols[i].Applies.Mechanisms)
 	}
+	markAnswers(cols)
 	return cols
 }
 

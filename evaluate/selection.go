@@ -196,6 +196,7 @@ func (e *Evaluator) Select(selectors ...string) (*Evaluator, error) {
 		}
 	}
 	s.plans = planColumns(s.outputs)
+	s.headlines = headlineSteps(s.outputs)
 	s.unused = selectedUnused(e.unused, s.outputs)
 	return &s, nil
 }
@@ -221,7 +222,7 @@ func selectedUnused(all []unusedInput, selected []OutputColumn) []unusedInput {
 // selected or not, with status and message: the columns a previous run of
 // riskbatch may have written.
 func (e *Evaluator) Registered() []string {
-	names := []string{"status", "message"}
+	names := []string{"status", "message", HeadlineColumn, HeadlineSaysColumn}
 	for _, o := range outputColumns(e.confidences) {
 		names = append(names, o.Name)
 	}
