@@ -82,9 +82,13 @@ func markAnswers(cols []OutputColumn) {
 				cols[i].Answers = q.Text
 			}
 		}
+		quote := q.Answers[0]
+		if n := len(q.Answers); n > 1 {
+			quote = "the answer for the row's mechanism (" + strings.Join(q.Answers[:n-1], ", ") + " or " + q.Answers[n-1] + ")"
+		}
 		for _, name := range q.Comparisons {
 			if i, ok := at[name]; ok {
-				cols[i].ComparisonOf = strings.Join(q.Answers, " or ")
+				cols[i].ComparisonOf = quote
 			}
 		}
 	}
@@ -98,7 +102,7 @@ func (o OutputColumn) AnswerText() string {
 	case o.Answers != "":
 		return "The answer to quote for: " + o.Answers + "."
 	case o.ComparisonOf != "":
-		return "A comparison: for the same question quote " + o.ComparisonOf + " (tighter, from the mechanism's own trade-off curve)."
+		return "A comparison: for the same question quote " + o.ComparisonOf + ", which is tighter: it comes from the mechanism's own trade-off curve."
 	}
 	return ""
 }
