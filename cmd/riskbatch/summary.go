@@ -185,6 +185,9 @@ func (s *summary) table() [][]string {
 		// Lines short enough to stay clear of the charts right of them.
 		{"ok: every bound that applies computed; partial: an input is missing,"},
 		{"and the message says which to add; error: the row was rejected, and the message says why."},
+		{"Each row's headline is the number to quote, and headline_says what it means: with"},
+		{"target_advantage the ε or noise that meets it, with a baseline the success bound there,"},
+		{"else the worst case over baselines (the rule: the headline row of the " + writers.DocsSheetName + " sheet)."},
 		{""},
 		{fmt.Sprintf("The %d riskiest releases by fdp_worst_advantage (the baseline-free bound):", len(s.top))},
 		{"rank", "id", "row", "fdp_worst_advantage", "fdp_success"},
@@ -211,6 +214,9 @@ func (s *summary) table() [][]string {
 			out = append(out, []string{l})
 		}
 	}
+	out = append(out, []string{""},
+		[]string{"Printing: this sheet and the data sheet print; the " + writers.DocsSheetName + " and " + writers.CurvesSheetName + " sheets print only"},
+		[]string{"when asked (clear their print range: Format → Print Ranges → Clear, or Page Layout → Print Area)."})
 	return out
 }
 
