@@ -85,7 +85,7 @@ func TestColumnsMarkdownNamesEveryColumn(t *testing.T) {
 			named = append(named, strings.Trim(n, "`"))
 		}
 	}
-	want := []string{"status", "message"}
+	want := []string{"status", "message", HeadlineColumn, HeadlineSaysColumn}
 	for _, o := range outputColumns([]float64{DefaultConfidence}) {
 		want = append(want, o.Name)
 	}
