@@ -142,7 +142,7 @@ func headlineCases() []headlineCase {
 			holds:   func(r *Release) bool { return r.HasBaseline },
 			columns: []string{"fdp_success"},
 			says: func(r *Release, _ string, v float64) string {
-				return "an attacker right " + percent(r.Baseline) + " of the time without the release is right at most " + percent(v) + " with it"
+				return "an attacker who guesses right " + percent(r.Baseline) + " of the time without the release guesses right at most " + percent(v) + " with it"
 			},
 		},
 		{
@@ -150,7 +150,7 @@ func headlineCases() []headlineCase {
 			holds:   func(r *Release) bool { return true },
 			columns: []string{"fdp_worst_advantage"},
 			says: func(_ *Release, _ string, v float64) string {
-				return "whatever an attacker knew before, the release raises their chance of being right by at most " + points(v) + " points"
+				return "whatever an attacker knew before, the release raises their success rate by at most " + points(v) + " percentage points"
 			},
 		},
 	}

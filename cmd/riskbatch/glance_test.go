@@ -160,7 +160,7 @@ func TestFiveRowTemplateAtAGlance(t *testing.T) {
 		}
 	}
 	// The count query's sentence states its baseline (1/100) and bound.
-	if s, _ := value(evaluate.HeadlineSaysColumn, 0).(string); !strings.Contains(s, "right 1% of the time") || !strings.Contains(s, "at most 1.674%") {
+	if s, _ := value(evaluate.HeadlineSaysColumn, 0).(string); s != "an attacker who guesses right 1% of the time without the release guesses right at most 1.674% with it" {
 		t.Errorf("count-query says %q", s)
 	}
 	// The survey's: the ε that meets its target, without a baseline.
