@@ -139,3 +139,30 @@ func TestSelectMessages(t *testing.T) {
 		t.Errorf("the full evaluator: status %s, message %q; want partial for a baseline", full, out["message"].String())
 	}
 }
+
+// Selecting headline computes the columns its rule reads: the selection's
+// headline is the full output's, on a row of each case of the rule.
+func TestSelectHeadline(t *testing.T) {
+	e := New()
+	s, err := e.Select("headline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Outputs()) == 0 || len(s.Outputs()) >= len(e.Outputs()) {
+		t.Fatalf("headline selects %d of %d outputs", len(s.Outputs()), len(e.Outputs()))
+	}
+	for _, row := range []map[string]string{
+		{"mechanism": "gaussian", "sigma": "5", "candidates": "100"},
+		{"mechanism": "laplace", "epsilon": "2"},
+		{"mechanism": "pure", "epsilon": "0.5", "target_advantage": "0.05"},
+		{"mechanism": "gaussian", "sigma": "2", "target_advantage": "0.1", "baseline": "0.01"},
+	} {
+		_, full := evalWith(t, e, row)
+		_, sel := evalWith(t, s, row)
+		for _, name := range []string{HeadlineColumn, HeadlineSaysColumn} {
+			if full[name].IsEmpty() || full[name] != sel[name] {
+				t.Errorf("%v: %s %v selected, %v in full", row, name, sel[name], full[name])
+			}
+		}
+	}
+}

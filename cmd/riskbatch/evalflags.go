@@ -18,7 +18,7 @@ func evalFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "priors", Usage: "prior table joined on the prior column (repeatable); see PRIOR TABLES above"},
 		&cli.StringFlag{Name: "confidence", Value: "0.95", Usage: "confidence level(s) of the one-run success upper bound, e.g. 0.95 or 0.05,0.5,0.95 (one column per level)"},
 		&cli.IntFlag{Name: "workers", Value: runtime.NumCPU(), Usage: "rows evaluated in parallel"},
-		&cli.StringSliceFlag{Name: "columns", Usage: "output columns to compute and write, comma-separated or repeated: names, patterns such as fdp_*, families such as onerun, papers such as seed003 (see riskbatch columns); status and message always (default: every column)"},
+		&cli.StringSliceFlag{Name: "columns", Usage: "output columns to compute and write, comma-separated or repeated: names, patterns such as fdp_*, families such as onerun, papers such as seed003 (see riskbatch columns), or headline (the columns the headline rule reads); status, message and the headline always (default: every column)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar and no summary on stderr (the progress bar shows only when stderr is a terminal)"},
 		&cli.StringFlag{Name: "input-format", Usage: "input format: csv, tsv, xlsx or parquet (default: from the extension)"},
 		&cli.StringFlag{Name: "format", Usage: "output format: csv, tsv, xlsx or parquet (default: from the extension)"},
