@@ -156,24 +156,42 @@ func headlineCases() []headlineCase {
 	}
 }
 
-// targetSays is the sentence of a target row's headline.
+// targetSays is the sentence of a target row's headline, and whether the
+// row's own parameter meets the target, where the row states the one the
+// column gives (its ε, σ or noise multiplier, per step).
 func targetSays(r *Release, column string, v float64) string {
 	var s string
+	own, meets, has := 0.0, false, false
 	switch column {
 	case "fdp_eps_for_target":
-		s = "ε up to " + significant(v)
+		s = "ε ≤ " + significant(v)
+		// The column applies to rows of one composition, whose (ε, δ)
+		// view is the row's own ε.
+		if eps, _, why := r.EpsilonDelta(); why == "" {
+			own, meets, has = eps, eps <= v, true
+		}
 	case "fdp_sigma_for_target":
-		s = "noise σ of at least " + significant(v)
+		s = "noise σ ≥ " + significant(v)
+		own, meets, has = r.sigma, r.sigma >= v, r.sigma > 0
 	case "fdp_noise_for_target":
-		s = "a noise multiplier of at least " + significant(v)
+		s = "noise multiplier ≥ " + significant(v)
+		own, meets, has = r.dpsgd.NoiseMultiplier, r.dpsgd.NoiseMultiplier >= v, r.dpsgd.NoiseMultiplier > 0
 	default:
-		s = "μ up to " + significant(v)
+		s = "μ ≤ " + significant(v)
 	}
-	s += " keeps the advantage at or below " + significant(r.Target)
+	s += " keeps the advantage ≤ " + significant(r.Target)
 	if r.HasBaseline {
-		return s + " at baseline " + significant(r.Baseline)
+		s += " at baseline " + significant(r.Baseline)
+	} else {
+		s += " whatever the baseline"
 	}
-	return s + " whatever the baseline"
+	switch {
+	case !has:
+		return s
+	case meets:
+		return s + "; the row's " + significant(own) + " does"
+	}
+	return s + "; the row's " + significant(own) + " does not"
 }
 
 // HeadlineRule says the headline rule in words (the Columns sheet's

@@ -13,9 +13,10 @@ import (
 func TestHeadlineSaysFits(t *testing.T) {
 	long := 1.234e-105 // every value is a probability, an ε or a noise: positive
 	for _, r := range []*Release{
-		{Attack: Attack{Baseline: long, HasBaseline: true, Target: long, HasTarget: true}},
+		{Attack: Attack{Baseline: long, HasBaseline: true, Target: long, HasTarget: true}, gaussianParams: gaussianParams{sigma: long}},
 		{Attack: Attack{Target: long, HasTarget: true}},
 	} {
+		r.dpsgd.NoiseMultiplier = long
 		for _, c := range headlineCases() {
 			for _, col := range c.columns {
 				s := c.says(r, col, long)
