@@ -39,22 +39,22 @@ const (
 )
 
 func main() {
-	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
 
 // run executes the command line and returns the exit status: exitOK,
 // exitRowErrors, exitUsage or exitInterrupted, nothing else. Errors are
 // printed on stderr, one line each; a usage error adds a line naming the
-// help to read.
-func run(args []string, stdout, stderr io.Writer) int {
-	return runWith(args, stdout, stderr)
+// help to read. stdin is the input named "-" (nil: an empty one).
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runWith(args, stdin, stdout, stderr)
 }
 
 // runWith is run with evOpts added to the options of the evaluator an
 // eval run builds: the tests share one evaluator's caches among the runs
 // that evaluate the same sample rows (evaluate.WithCachesOf).
-func runWith(args []string, stdout, stderr io.Writer, evOpts ...evaluate.Option) int {
-	app := newApp(stdout, stderr, evOpts...)
+func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer, evOpts ...evaluate.Option) int {
+	app := newApp(stdin, stdout, stderr, evOpts...)
 	line, err := arrange(app, args)
 	if err == nil && line.version {
 		fmt.Fprintln(stdout, buildVersion())
@@ -93,9 +93,13 @@ func exitStatus(err error, stderr io.Writer) int {
 }
 
 // newApp is the command line: its commands and their flags. Flags may
-// stand anywhere (see arrange); every flag belongs to a command. evOpts
-// are added to the options of the evaluator of an eval run (runWith).
-func newApp(stdout, stderr io.Writer, evOpts ...evaluate.Option) *cli.App {
+// stand anywhere (see arrange); every flag belongs to a command. stdin is
+// what eval and priors read for the input "-" (nil: nothing). evOpts are
+// added to the options of the evaluator of an eval run (runWith).
+func newApp(stdin io.Reader, stdout, stderr io.Writer, evOpts ...evaluate.Option) *cli.App {
+	if stdin == nil {
+		stdin = strings.NewReader("")
+	}
 	evalAction := func(c *cli.Context) error {
 		if c.NArg() == 0 {
 			return usagef("eval", "eval needs at least one input file; `riskbatch` alone evaluates the built-in sample")
@@ -104,6 +108,7 @@ func newApp(stdout, stderr io.Writer, evOpts ...evaluate.Option) *cli.App {
 		if err != nil {
 			return err
 		}
+		cfg.stdin = stdin
 		cfg.evalOptions = evOpts
 		return runEval(cfg)
 	}
@@ -181,7 +186,7 @@ func newApp(stdout, stderr io.Writer, evOpts ...evaluate.Option) *cli.App {
 			Usage:     "build prior tables from raw tabular data (frequencies, conditional frequencies, Zipf fits)",
 			ArgsUsage: "DATA",
 			Flags:     priorsFlags(),
-			Action:    func(c *cli.Context) error { return runPriors(c, stderr) },
+			Action:    func(c *cli.Context) error { return runPriors(c, stdin, stderr) },
 		},
 	}
 	for _, c := range commands {

@@ -40,7 +40,7 @@ func TestReadmeGoVersion(t *testing.T) {
 // flags (or its table of limits), and every command is named in the README.
 func TestReadmeNamesFlagsAndCommands(t *testing.T) {
 	readme := readRepoFile(t, "README.md")
-	app := newApp(nil, nil)
+	app := newApp(nil, nil, nil)
 	for _, f := range app.Command("eval").Flags {
 		if v, ok := f.(cli.VisibleFlag); ok && !v.IsVisible() {
 			continue

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/riskbatch/riskbatch/internal/compression"
+	"github.com/riskbatch/riskbatch/readers"
+	"github.com/riskbatch/riskbatch/writers"
+)
+
+// inputName is how messages call an input: "standard input" for "-".
+func inputName(path string) string {
+	if path == readers.StdinPath {
+		return readers.StdinName
+	}
+	return path
+}
+
+// checkStdinInputs refuses the command lines that would read standard
+// input wrongly: "-" named twice (it can be read once), as a --priors
+// table (the release table or the data comes from it), or with no -o
+// (an output beside standard input has no folder to go in).
+func checkStdinInputs(cmd string, inputs, priors []string, output string) error {
+	n := 0
+	for _, in := range inputs {
+		if in == readers.StdinPath {
+			n++
+		}
+	}
+	if n > 1 {
+		return usagef(cmd, "%s: - (standard input) is named %d times; it can be read once", cmd, n)
+	}
+	if slices.Contains(priors, readers.StdinPath) {
+		return usagef(cmd, "%s: --priors -: a prior table is not read from standard input; name its file", cmd)
+	}
+	if n == 1 && output == "" {
+		return usagef(cmd, "%s: - (standard input) has no folder to write the output beside: name it with -o (-o - for standard output)", cmd)
+	}
+	return nil
+}
+
+// defaultOutput names the output of an input: releases.csv →
+// releases-risk.csv. A compressed input's output is compressed alike when
+// it is a CSV or TSV file riskbatch can compress (releases.csv.gz →
+// releases-risk.csv.gz); a compressed workbook or Parquet file gets an
+// output of its format, uncompressed (releases.xlsx.gz → releases-risk.xlsx),
+// since those formats are compressed inside.
+func defaultOutput(input string) string {
+	codec, inner, compressed := compression.ByName(input)
+	ext := filepath.Ext(inner)
+	out := strings.TrimSuffix(inner, ext) + "-risk" + ext
+	if f, err := writers.FormatOf(out, ""); compressed && codec.Writable() && err == nil && (f == writers.FormatCSV || f == writers.FormatTSV) {
+		out += codec.Ext
+	}
+	return out
+}
