@@ -184,3 +184,12 @@ func (m multiCloser) Close() error {
 
 // closeAll closes the closers, the last first, ignoring errors.
 func closeAll(closers []io.Closer) { _ = multiCloser(closers).Close() }
+
+// Compressed reports whether Open and OpenReader read the file named name
+// decompressed: its name ends .gz, .zst or .bz2 (in any case). Such a file
+// is read as one stream, from its start: its bytes cannot be cut into
+// parts read apart.
+func Compressed(name string) bool {
+	_, _, ok := compression.ByName(name)
+	return ok
+}
