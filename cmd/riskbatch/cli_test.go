@@ -32,7 +32,7 @@ func cliRun(t *testing.T, dir string, args ...string) (code int, stdout, stderr 
 // on purpose, so that eval exits 1) and checks the exit status, the exact
 // stderr (or the lines it must contain) and the files written.
 func TestCommandLine(t *testing.T) {
-	version := versionText(debug.ReadBuildInfo())
+	version := buildVersion()
 	cases := []struct {
 		name   string
 		args   []string
@@ -192,8 +192,9 @@ func TestExitStatuses(t *testing.T) {
 	}
 }
 
-// --version prints the module version and the revision from the build
-// information, and says so when there is none (a -buildvcs=false build).
+// --version prints the version and revision a release build stamped, else
+// the module version and the revision from the build information, and says
+// so when there is none (a -buildvcs=false build).
 func TestVersionText(t *testing.T) {
 	withVCS := &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v1.2.3"}, Settings: []debug.BuildSetting{
 		{Key: "vcs.revision", Value: "0123456789abcdef0123456789abcdef01234567"},
@@ -201,17 +202,21 @@ func TestVersionText(t *testing.T) {
 		{Key: "vcs.modified", Value: "true"},
 	}}
 	for _, c := range []struct {
-		info *debug.BuildInfo
-		ok   bool
-		want string
+		stamp stamp
+		info  *debug.BuildInfo
+		ok    bool
+		want  string
 	}{
-		{withVCS, true, "riskbatch v1.2.3, revision 0123456789ab of 2026-05-01T12:00:00Z with uncommitted changes, go1.26.8"},
-		{&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}}, true,
+		{stamp{}, withVCS, true, "riskbatch v1.2.3, revision 0123456789ab of 2026-05-01T12:00:00Z with uncommitted changes, go1.26.8"},
+		// A release binary prints what it was stamped with.
+		{stamp{"v0.4.0-3-gabcdef0", "abcdef0123456789abcdef0123456789abcdef01"}, withVCS, true, "riskbatch v0.4.0-3-gabcdef0, revision abcdef0123456789abcdef0123456789abcdef01, go1.26.8"},
+		{stamp{"v0.4.0", ""}, nil, false, "riskbatch v0.4.0"},
+		{stamp{}, &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}}, true,
 			"riskbatch (devel), no revision recorded (built with -buildvcs=false or outside a git repository), go1.26.8"},
-		{&debug.BuildInfo{}, true, "riskbatch (devel), no revision recorded (built with -buildvcs=false or outside a git repository)"},
-		{nil, false, "riskbatch (no build information recorded in this binary)"},
+		{stamp{}, &debug.BuildInfo{}, true, "riskbatch (devel), no revision recorded (built with -buildvcs=false or outside a git repository)"},
+		{stamp{}, nil, false, "riskbatch (no build information recorded in this binary)"},
 	} {
-		if got := versionText(c.info, c.ok); got != c.want {
+		if got := versionText(c.stamp, c.info, c.ok); got != c.want {
 			t.Errorf("got  %q\nwant %q", got, c.want)
 		}
 	}
