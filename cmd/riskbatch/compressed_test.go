@@ -377,3 +377,21 @@ func TestCompressedOutputs(t *testing.T) {
 	riskbatch(t, "eval", in, "--priors", filepath.Join(dir, "pz.csv.gz"), "-o", withGz, "-q")
 	sameOutput(t, "--priors pz.csv.gz", mustRead(t, withGz), mustRead(t, withPlain))
 }
+
+// TestDefaultOutputOfCompressed: the output beside a compressed CSV or TSV
+// input is compressed alike; beside a compressed workbook or Parquet file,
+// or a bzip2 one (not written), it is not.
+func TestDefaultOutputOfCompressed(t *testing.T) {
+	for in, want := range map[string]string{
+		"releases.csv":         "releases-risk.csv",
+		"releases.csv.gz":      "releases-risk.csv.gz",
+		"dir/releases.TSV.ZST": "dir/releases-risk.TSV.ZST",
+		"releases.csv.bz2":     "releases-risk.csv",
+		"releases.xlsx.gz":     "releases-risk.xlsx",
+		"releases.parquet.zst": "releases-risk.parquet",
+	} {
+		if got := defaultOutput(in); got != want {
+			t.Errorf("defaultOutput(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -52,7 +52,7 @@ func defaultOutput(input string) string {
 	ext := filepath.Ext(inner)
 	out := strings.TrimSuffix(inner, ext) + "-risk" + ext
 	if f, err := writers.FormatOf(out, ""); compressed && codec.Writable() && err == nil && (f == writers.FormatCSV || f == writers.FormatTSV) {
-		out += codec.Ext
+		out += input[len(inner):] // the input's spelling: .gz, .GZ
 	}
 	return out
 }
