@@ -84,7 +84,7 @@ func runEval(cfg evalConfig) error {
 	if cfg.workers < 1 {
 		cfg.workers = 1
 	}
-	if err := checkStdinInputs("eval", cfg.inputs, cfg.priors, cfg.output); err != nil {
+	if err := checkStdinInputs("eval", cfg.stdin, cfg.inputs, cfg.priors, cfg.output); err != nil {
 		return err
 	}
 	if len(cfg.inputs) == 0 {

@@ -46,7 +46,7 @@ func runPriors(c *cli.Context, stdin io.Reader, stderr io.Writer) error {
 		return cli.Exit("priors: name one data file: riskbatch priors DATA [-o OUT]", exitUsage)
 	}
 	data := c.Args().First()
-	if err := checkStdinInputs("priors", []string{data}, nil, c.String("output")); err != nil {
+	if err := checkStdinInputs("priors", stdin, []string{data}, nil, c.String("output")); err != nil {
 		return err
 	}
 	opts := build.Options{

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"golang.org/x/term"
 
 	"github.com/riskbatch/riskbatch/internal/compression"
 	"github.com/riskbatch/riskbatch/readers"
@@ -22,7 +26,11 @@ func inputName(path string) string {
 // input wrongly: "-" named twice (it can be read once), as a --priors
 // table (the release table or the data comes from it), or with no -o
 // (an output beside standard input has no folder to go in).
-func checkStdinInputs(cmd string, inputs, priors []string, output string) error {
+//
+// Standard input that is a terminal is refused too: a table is piped or
+// redirected into riskbatch, and a run would otherwise wait silently for
+// typing.
+func checkStdinInputs(cmd string, stdin io.Reader, inputs, priors []string, output string) error {
 	n := 0
 	for _, in := range inputs {
 		if in == readers.StdinPath {
@@ -37,6 +45,9 @@ func checkStdinInputs(cmd string, inputs, priors []string, output string) error 
 	}
 	if n == 1 && output == "" {
 		return usagef(cmd, "%s: - (standard input) has no folder to write the output beside: name it with -o (-o - for standard output)", cmd)
+	}
+	if f, ok := stdin.(*os.File); n == 1 && ok && term.IsTerminal(int(f.Fd())) {
+		return usagef(cmd, "%s: - (standard input) is a terminal: pipe or redirect a table into riskbatch (riskbatch %s - < releases.csv)", cmd, cmd)
 	}
 	return nil
 }
