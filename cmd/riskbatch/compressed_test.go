@@ -139,11 +139,15 @@ func sameOutput(t *testing.T, what string, got, want []byte) {
 }
 
 // inputTables writes the release table in every input format to dir:
-// t.csv (the sample without its DP-SGD rows), t.tsv, and the sample's
+// releases.csv (the sample, without its DP-SGD rows unless the long tests
+// run), t.tsv, and the sample's
 // workbook and Parquet file as they are in samples/.
 func inputTables(t *testing.T, dir string) []string {
 	t.Helper()
-	csvPath := sampleReleases(t, dir)
+	// A copy in dir: the compressed files are written beside it (the long
+	// runs' sampleReleases is samples/releases.csv itself).
+	csvPath := filepath.Join(dir, "releases.csv")
+	writeBytes(t, csvPath, mustRead(t, sampleReleases(t, dir)))
 	tsv := filepath.Join(dir, "t.tsv")
 	if code, stderr := riskbatch(t, "eval", csvPath, "-o", tsv, "--pass-through", "-q"); code != exitOK {
 		t.Fatalf("writing t.tsv: exit %d: %s", code, stderr)
