@@ -127,3 +127,27 @@ func TestHeadingAnchors(t *testing.T) {
 		}
 	}
 }
+
+// A page that names a paper by its id (seed000 … seed004) links to the
+// table that says which paper each id is, so that no reader meets an id
+// without its authors and title.
+func TestDocsExplainPaperIDs(t *testing.T) {
+	root := filepath.Join("..", "..")
+	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, page := range append(pages, filepath.Join(root, "README.md")) {
+		text, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name, _ := filepath.Rel(root, page)
+		if name == filepath.Join("docs", "README.md") {
+			continue // the table itself
+		}
+		if strings.Contains(string(text), "seed00") && !strings.Contains(string(text), "README.md#the-five-papers)") {
+			t.Errorf("%s names a paper by its id (seed00N) but does not link to the five papers (docs/README.md#the-five-papers)", name)
+		}
+	}
+}
