@@ -54,7 +54,7 @@ Header names match ignoring case, with space, ` + "`-`" + ` and ` + "`_`" + ` al
 			outputs = append(outputs, r)
 			continue
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", inputName(r[0]), markdownText(r[2]), markdownText(r[5]))
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", referenceInputName(r[0]), markdownText(r[2]), markdownText(r[5]))
 	}
 	b.WriteString("\n## Output columns\n\nIn output order, after the input's own columns.\n")
 	for _, r := range outputs {
@@ -80,9 +80,9 @@ Header names match ignoring case, with space, ` + "`-`" + ` and ` + "`_`" + ` al
 	return b.String()
 }
 
-// inputName writes the name of an input column of the reference, such as
+// referenceInputName writes the name of an input column of the reference, such as
 // "epsilon (also eps)", with each name as code.
-func inputName(name string) string {
+func referenceInputName(name string) string {
 	name, aliases, ok := strings.Cut(name, " (also ")
 	if !ok {
 		return "`" + name + "`"
@@ -130,7 +130,7 @@ func TestDocsColumnsPage(t *testing.T) {
 func TestDocsColumnsPageNamesEveryColumn(t *testing.T) {
 	page, _, _ := strings.Cut(columnsPage(), "\n## Groups\n")
 	for _, r := range evaluate.New().Docs()[1:] {
-		name := "\n| " + inputName(r[0]) + " |"
+		name := "\n| " + referenceInputName(r[0]) + " |"
 		if r[1] != "input" {
 			name = "\n### " + r[0] + "\n"
 		}
