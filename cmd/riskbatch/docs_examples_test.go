@@ -172,3 +172,40 @@ func round4(x float64, f func(float64) float64) float64 {
 	scale := math.Pow(10, 3-math.Floor(math.Log10(math.Abs(x))))
 	return f(x*scale) / scale
 }
+
+// The messages the README and the manual quote for rows of the sample are
+// the messages riskbatch writes for those rows (a quote may run over a
+// line end).
+func TestDocsQuoteMessages(t *testing.T) {
+	header, byID := sampleRowsByID(t)
+	msg := column(header, "message")
+	space := strings.NewReplacer("\n", " ", "  ", " ")
+	for _, c := range []struct {
+		page string
+		ids  []string
+	}{
+		{"README.md", []string{"gdp-no-baseline", "bad-delta"}},
+		{"docs/outputs.md", []string{"gdp-no-baseline", "bad-delta", "contradictory"}},
+	} {
+		page := readRepoFile(t, c.page)
+		for range 4 {
+			page = space.Replace(page)
+		}
+		for _, id := range c.ids {
+			r, ok := byID[id]
+			if !ok {
+				t.Fatalf("the sample has no row %s", id)
+			}
+			if !strings.Contains(page, "`"+r[msg]+"`") {
+				t.Errorf("%s does not quote %s's message as riskbatch writes it: %q", c.page, id, r[msg])
+			}
+		}
+	}
+	const stages = "gaussian(8)x12; gaussian(5)x1; gaussian(3.3333333333333335)x1"
+	if total := byID["census-2030"][msg]; !strings.HasSuffix(total, "stages "+stages) {
+		t.Errorf("census-2030's message is %q; docs/datasets.md quotes its stages as %s", total, stages)
+	}
+	if !strings.Contains(readRepoFile(t, "docs/datasets.md"), "`"+stages+"`") {
+		t.Errorf("docs/datasets.md does not quote the census-2030 total's stages, %s", stages)
+	}
+}
