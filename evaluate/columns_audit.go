@@ -18,7 +18,7 @@ const (
 	auditAssumes = "one run; the canaries' secrets drawn independently (membership: inclusion probability ½; reconstruction: uniform over k options; prior: independent priors p_i), " +
 		"neighbours that add or remove one canary (membership), change one canary's secret (membership_fdp, reconstruction) or replace one target (prior); the significance 1 − confidence divided among num_tests tests (Bonferroni)"
 	auditNeeds = "audit; canaries, guesses and correct (reconstruction: options; prior: prior or targets with baseline, and successes); delta (default 0); confidence or significance (default --confidence); num_tests (default 1)"
-	// auditSource is the short citation of the README's column table.
+	// auditSource is the short citation of the column table of docs/outputs.md.
 	auditSource = "Steinke et al. 2023, Thm 3; Mahloujifar et al. 2025; Swanberg et al. 2025, Thm 3.2 / Cor 3.4 / Thm 3.5"
 )
 

@@ -68,7 +68,7 @@ func derivedColumns() []OutputColumn {
 	})
 }
 
-// The summary of the README's column table that the derived columns share.
+// The summary of the column table of docs/outputs.md that the derived columns share.
 const (
 	derivedBrief  = "the parameters riskbatch derives from a mechanism stated as papers state it: the Laplace scale of an ε, the σ of a Gaussian calibrated to (ε, δ), DP-SGD's sample rate and steps from batches and epochs"
 	derivedSource = "Balle & Wang 2018; Dwork & Roth 2014; TensorFlow Privacy"

@@ -326,7 +326,7 @@ func psoColumns() []OutputColumn {
 	})
 }
 
-// The summaries of the README's column table that several columns share.
+// The summaries of the column table of docs/outputs.md that several columns share.
 const (
 	fdpNoiseRDPBrief  = "the same under RDP accounting, and the share of noise the PLD saves: 1 − PLD σ / RDP σ"
 	fdpNoiseRDPSource = "Kulynych et al. 2025, Fig. 1"
@@ -398,7 +398,7 @@ func reroColumns() []OutputColumn {
 	})
 }
 
-// The summaries of the README's column table that several columns share.
+// The summaries of the column table of docs/outputs.md that several columns share.
 const (
 	reroBrief  = "Balle et al.'s reconstruction-robustness bounds: e^ε·b; min_t (b·e^{ε(t)})^{(t−1)/t}; exp(−(√ln(1/b) − √ρ)²)"
 	reroSource = "Kulynych et al. 2025, App. B"
@@ -531,7 +531,7 @@ func fromPLD(f func(*pld.PLD) (float64, skip)) func(*Release) (float64, skip) {
 	}
 }
 
-// The summaries of the README's column table that several columns share.
+// The summaries of the column table of docs/outputs.md that several columns share.
 const (
 	dpsgdRDPBrief  = "a DP-SGD row's ε(δ), advantage and worst-case advantage under RDP accounting, for comparison with published guarantees"
 	dpsgdRDPSource = "Mironov et al. 2019; Zhu, Dong & Wang 2022"

@@ -93,8 +93,8 @@ func gbColumn(name, meaning, formula, where string, request Ask, f func(r *Relea
 	}
 }
 
-// The summaries of the Guerra-Balboa et al. columns in the README's column
-// table: the reconstruction bounds (gbColumn's), and the membership
+// The summaries of the Guerra-Balboa et al. columns in the column table of
+// docs/outputs.md: the reconstruction bounds (gbColumn's), and the membership
 // bounds without δ (withBrief).
 const (
 	gbMIABrief             = "membership-inference advantage: min(1, e^ε − 1); 1 − e^{−ε}"

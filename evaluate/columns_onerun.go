@@ -257,7 +257,7 @@ func confidenceSuffix(c float64) string {
 	return strings.ReplaceAll(strconv.FormatFloat(pct, 'f', -1, 64), ".", "_")
 }
 
-// The summaries of the README's column table that several columns share.
+// The summaries of the column table of docs/outputs.md that several columns share.
 const (
 	onerunLeakBrief  = "Σβ_i; bits leaked with probability ≤ 1 − confidence; the Narcissus comparator e^ε·p + δ"
 	onerunLeakSource = "Swanberg et al. 2025, §3.2, §4.2"

@@ -182,7 +182,7 @@ func pmpDataColumn(name string, format table.Format, meaning string, f func(eps,
 // lowyCitation cites Lowy et al. 2024.
 const lowyCitation = "Lowy, Li, Liu, Koike-Akino, Parsons & Wang 2024, \"Why Does Differential Privacy with Large ε Defend Against Practical Membership Inference Attacks?\""
 
-// The summaries of the README's column table that several columns share.
+// The summaries of the column table of docs/outputs.md that several columns share.
 const (
 	pmpMIABrief  = "practical membership inference: 1/(1 + e^{−ε}) (with δ: (e^ε + δ)/(1 + e^ε)), and its inverse"
 	pmpMIASource = "Lowy et al. 2024, Lemma 6"

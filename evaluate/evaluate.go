@@ -2,7 +2,7 @@
 // registry of output columns (registry.go, and one columns_*.go file per
 // family) drives the evaluation of every row, the notes written on output
 // headers, the column reference printed by `riskbatch columns` and the
-// README's table of output columns (ColumnsMarkdown). Each column declares
+// table of output columns in docs/outputs.md (ColumnsMarkdown). Each column declares
 // what asks for it and what it requires (Applies), how it rounds and how a
 // spreadsheet recomputes it; the evaluator reports a missing input from
 // the declaration. A row is parsed once into a Release (resolve.go): one

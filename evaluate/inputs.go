@@ -116,8 +116,8 @@ type InputColumn struct {
 	Name    string   // the contract's name
 	Aliases []string // other accepted headers (after canonicalisation)
 	Meaning string
-	// Brief is the column's summary in the README's table of input
-	// columns (InputColumnsMarkdown): columns one after another with the
+	// Brief is the column's summary in the table of input columns of
+	// docs/inputs.md (InputColumnsMarkdown): columns one after another with the
 	// same Brief share a row; a column without one gets its Meaning.
 	Brief  string
 	Text   bool   // a text column (not parsed as a number)
@@ -173,7 +173,7 @@ func inputColumns() []InputColumn {
 		{Field: FieldRecords, Name: "records", Brief: inputRecordsBrief, Domain: wholeFrom(2), Meaning: "n, dataset size for predicate singling out (PSO)"},
 		{Field: FieldPredicateWeight, Name: "w", Brief: inputRecordsBrief, Aliases: []string{"predicate_weight"}, Domain: probability, Percent: true, Meaning: "weight w of the attacker's predicate (singling out: w ≤ 1/records)"},
 		{Field: FieldPMPData, Name: "pmp_data", Brief: "the attacker's parent set of 2n records for the data-dependent practical membership privacy (`pmp_data_*`): a CSV, TSV, XLSX or Parquet file named relative to the input file's folder (see [Files named in cells](#files-named-in-cells)), one row per record, or a small set written in the cell (`0.1, 0.2; 0.4, 0.1`, records separated by `;`). For `gaussian` rows each record is its query vector f(x) (a sum query); for `exponential` rows it is the record's loss for each candidate output, one column per output. Columns named `id`, `record` or `name` are labels.", Aliases: []string{"parent_set"}, Text: true, Meaning: "a table (CSV, TSV, XLSX or Parquet file, named relative to the folder of the input file, which it may not leave unless --data-dir allows another folder) of the attacker's parent set X of 2n records, one row per record: for gaussian rows the record's query vector f(x), for exponential rows its loss for each candidate output (one column per output); columns named id, record or name are labels; a small parent set may be written in the cell, records separated by \";\" and values by \",\" (\"0.1, 0.2; 0.4, 0.1\")"},
-		{Field: FieldAudit, Name: "audit", Brief: "makes the row an audit of one training run (or release) instead of a release: `membership` (Steinke et al. 2023), `membership_fdp` or `reconstruction` (Mahloujifar et al. 2025), `prior` (Swanberg et al. 2025 inverted); see [Auditing a training run](#auditing-a-training-run)", Text: true, Meaning: "membership, membership_fdp, reconstruction or prior: the row is an audit, and its audit_* columns are certified lower bounds on ε (and μ) from the attack's observed guesses; epsilon is then the claimed ε"},
+		{Field: FieldAudit, Name: "audit", Brief: "makes the row an audit of one training run (or release) instead of a release: `membership` (Steinke et al. 2023), `membership_fdp` or `reconstruction` (Mahloujifar et al. 2025), `prior` (Swanberg et al. 2025 inverted); see [Auditing a training run](auditing.md)", Text: true, Meaning: "membership, membership_fdp, reconstruction or prior: the row is an audit, and its audit_* columns are certified lower bounds on ε (and μ) from the attack's observed guesses; epsilon is then the claimed ε"},
 		{Field: FieldCanaries, Name: "canaries", Brief: inputCanariesBrief, Domain: Domain{Min: 1, Max: maxCanaries, Integer: true}, Meaning: "m, the canaries whose secret was randomized, including those the attacker abstained on"},
 		{Field: FieldGuesses, Name: "guesses", Brief: inputCanariesBrief, Domain: Domain{Min: 0, Max: maxCanaries, Integer: true}, Meaning: "r, the canaries the attacker made a guess for (at most canaries)"},
 		{Field: FieldCorrect, Name: "correct", Brief: inputCanariesBrief, Domain: Domain{Min: 0, Max: maxCanaries, Integer: true}, Meaning: "v, the guesses that were right (at most guesses)"},
@@ -185,7 +185,7 @@ func inputColumns() []InputColumn {
 		{Field: FieldBatchSize, Name: "batch_size", Brief: inputBatchSizeBrief, Domain: wholeFrom(1), Defines: true, Meaning: "DP-SGD batch size B, as TensorFlow Privacy and Opacus state it: sample_rate q = batch_size/dataset_size"},
 		{Field: FieldDatasetSize, Name: "dataset_size", Brief: inputBatchSizeBrief, Aliases: []string{"num_examples"}, Domain: wholeFrom(1), Defines: true, Meaning: "DP-SGD training-set size n: sample_rate q = batch_size/dataset_size (a column named n is not read: it is a common header for counts, and passes through)"},
 		{Field: FieldEpochs, Name: "epochs", Brief: inputBatchSizeBrief, Aliases: []string{"num_epochs"}, Domain: positive, Defines: true, Meaning: "DP-SGD number of epochs: steps = ⌈epochs·dataset_size/batch_size⌉ (TensorFlow Privacy's compute_dp_sgd_privacy)"},
-		{Field: FieldDataset, Name: "dataset", Brief: "rows that touch the same people: every group of rows with one `dataset` value is composed into a `total` row appended after the input's rows (see [Several releases of one dataset](#several-releases-of-one-dataset)); empty: the row is in no group", Aliases: []string{"composes_with"}, Text: true, Meaning: "the dataset the release is about: rows with the same dataset are composed, and riskbatch appends one total row per dataset (status total, bounds of the composition of its rows) and fills dataset_worst_advantage on every row of the group; empty: the row is in no group"},
+		{Field: FieldDataset, Name: "dataset", Brief: "rows that touch the same people: every group of rows with one `dataset` value is composed into a `total` row appended after the input's rows (see [Several releases of one dataset](datasets.md)); empty: the row is in no group", Aliases: []string{"composes_with"}, Text: true, Meaning: "the dataset the release is about: rows with the same dataset are composed, and riskbatch appends one total row per dataset (status total, bounds of the composition of its rows) and fills dataset_worst_advantage on every row of the group; empty: the row is in no group"},
 		{Field: FieldReportDelta, Name: "report_delta", Brief: "the δ at which the whole release's ε is reported (`eps_at_delta` and every ε-based column), for every mechanism alike, in place of the default of `delta` (see [What δ means](#what-δ-means)); it must leave a valid (ε, δ) guarantee: below the δ that a row's own (ε, δ) steps leave unbounded, 1 − (1 − δ)^compositions, no ε is certified and the row says so", Aliases: []string{"target_delta"}, Domain: Domain{Min: 0, Max: 1, MaxOpen: true}, Percent: true,
 			Meaning: "the δ at which the whole release (all its compositions and extra_stages) reports its ε, for every mechanism alike, in place of the default that delta gives; on approx rows it must be at least 1 − (1 − δ)^compositions, the δ their own (ε, δ) steps leave unbounded, else no ε is certified"},
 	}
@@ -283,7 +283,7 @@ func (e *DuplicateColumnError) Error() string {
 	return fmt.Sprintf("columns %q and %q both name the input %s; keep one", e.FirstName, e.AgainName, e.Field)
 }
 
-// The summaries of the README's input-column table that several columns
+// The summaries of the input-column table of docs/inputs.md that several columns
 // share: columns one after another with the same Brief share a row.
 const (
 	// epsilon and delta
@@ -295,7 +295,7 @@ const (
 	// rdp_order and rdp_epsilon
 	inputRdpOrderBrief = "one Rényi-DP guarantee (α, ε_α)"
 	// noise_multiplier, sample_rate and steps
-	inputNoiseMultiplierBrief = "DP-SGD (Poisson-subsampled Gaussian, add/remove neighbours), accounted exactly by a privacy-loss-distribution (PLD) accountant; see [DP-SGD](#dp-sgd-tight-accounting)"
+	inputNoiseMultiplierBrief = "DP-SGD (Poisson-subsampled Gaussian, add/remove neighbours), accounted exactly by a privacy-loss-distribution (PLD) accountant; see [DP-SGD](outputs.md#dp-sgd-tight-accounting)"
 	// marginal_k, columns_total and columns_unknown
 	inputMarginalKBrief = "noisy k-way marginals with noise `sigma` per cell: C(d, k) − C(d − d′, k) Gaussian marginals of L2 sensitivity √2"
 	// targets and successes

@@ -2,7 +2,7 @@ package evaluate
 
 import "strings"
 
-// The summaries of status and message in the README's column table.
+// The summaries of status and message in the column table of docs/outputs.md.
 const (
 	statusBrief  = "`ok` (every bound that applies is computed), `partial` (an input the row could have had is missing; `message` says which) or `error` (row rejected)"
 	messageBrief = "what to act on, in one sentence of at most 160 characters, naming the column"
@@ -10,11 +10,11 @@ const (
 	headlineBrief = "the one number to quote for the row, and one sentence (at most 120 characters) saying what it means: with `target_advantage` the ε or noise that meets it, with a baseline the success bound there, otherwise the worst case over baselines; none on error rows"
 )
 
-// ColumnsMarkdown returns the README's table of output columns, made from
+// ColumnsMarkdown returns the manual's table of output columns, made from
 // the registry in output order: status, message, then one row per output
 // column, or per run of columns that share a summary (OutputColumn.Brief
 // and Source). A column without a summary gets its meaning and citation.
-// A test keeps README.md equal to it.
+// A test keeps docs/outputs.md equal to it.
 func ColumnsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("| column | meaning | source |\n|---|---|---|\n")
@@ -60,10 +60,10 @@ func ColumnsMarkdown() string {
 	return b.String()
 }
 
-// InputColumnsMarkdown returns the README's table of input columns, made
+// InputColumnsMarkdown returns the manual's table of input columns, made
 // from the vocabulary in its order: one row per column, or per run of
 // columns that share a summary (InputColumn.Brief). A column without a
-// summary gets its meaning. A test keeps README.md equal to it.
+// summary gets its meaning. A test keeps docs/inputs.md equal to it.
 func InputColumnsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("| column | meaning |\n|---|---|\n")

@@ -20,7 +20,7 @@ func bad(msg string) reading { return reading{err: msg} }
 
 // The four ways riskbatch reads a text number: no setting (a comma, tab or
 // pipe CSV, an XLSX or Parquet text cell), a semicolon-delimited CSV, and
-// the --decimal-point and --decimal-comma flags. The table is the README's
+// the --decimal-point and --decimal-comma flags. The table is docs/files.md's
 // (section "Numbers written as text"), row by row; every reading and
 // message is the one the rules of NumberFormat give.
 var (

@@ -22,7 +22,7 @@ type OutputColumn struct {
 	// group of --columns and `riskbatch columns`.
 	Paper string
 	// Brief and Source are the column's one-line summary and short
-	// citation in the README's column table (ColumnsMarkdown): columns
+	// citation in the column table of docs/outputs.md (ColumnsMarkdown): columns
 	// one after another with the same Brief and Source share a row.
 	Brief, Source string
 	Meaning       string
@@ -215,8 +215,8 @@ func requires(n Need, c OutputColumn) OutputColumn {
 	return c
 }
 
-// withBrief sets a column's summary and short citation in the README's
-// column table.
+// withBrief sets a column's summary and short citation in the
+// column table of docs/outputs.md.
 func withBrief(brief, source string, c OutputColumn) OutputColumn {
 	c.Brief, c.Source = brief, source
 	return c
@@ -229,7 +229,7 @@ func withFormat(f table.Format, c OutputColumn) OutputColumn {
 }
 
 // sharing gives cols the Family, Brief and Source they share: the columns
-// of one row of the README's column table.
+// of one row of the column table of docs/outputs.md.
 func sharing(family, brief, source string, cols []OutputColumn) []OutputColumn {
 	for i := range cols {
 		cols[i].Family, cols[i].Brief, cols[i].Source = family, brief, source

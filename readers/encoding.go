@@ -269,6 +269,8 @@ func fileMagic() []struct{ magic, what string } {
 		{"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1", "this is an Excel 97–2003 workbook (.xls) named .%s; save it as .xlsx or as CSV (UTF-8)"},
 		{"\xFF\xFE\x00\x00", "this is UTF-32 text, which riskbatch does not read; save it as UTF-8 or UTF-16 .%s"},
 		{"\x00\x00\xFE\xFF", "this is UTF-32 text, which riskbatch does not read; save it as UTF-8 or UTF-16 .%s"},
+		{"\x1f\x8b", "this is a gzip-compressed file named .%[1]s; name it .%[1]s.gz to have it decompressed as it is read"},
+		{"\x28\xb5\x2f\xfd", "this is a zstd-compressed file named .%[1]s; name it .%[1]s.zst to have it decompressed as it is read"},
 	}
 }
 

@@ -56,6 +56,12 @@ type Limits struct {
 	// Parquet page (data or dictionary) may unpack to; a page is unpacked
 	// into memory as a whole.
 	ParquetPageBytes int64
+	// SpoolBytes (max-spool-bytes) is the most bytes of an XLSX or Parquet
+	// table that comes as a stream (standard input, a pipe, or
+	// decompressed from a .gz, .zst or .bz2 file) may take in the
+	// temporary file it is copied to, since both formats are read out of
+	// order. A longer stream is refused rather than left to fill the disk.
+	SpoolBytes int64
 }
 
 // The default limits.
@@ -70,6 +76,7 @@ const (
 	DefaultXLSXParts            = 10000
 	DefaultParquetMetadataBytes = 16 << 20  // 16 MiB
 	DefaultParquetPageBytes     = 256 << 20 // 256 MiB
+	DefaultSpoolBytes           = 16 << 30  // 16 GiB, as DefaultXLSXTotalBytes
 )
 
 // ratioGrace is the unpacked size up to which a part's compression ratio
@@ -90,6 +97,7 @@ func DefaultLimits() Limits {
 		XLSXParts:            DefaultXLSXParts,
 		ParquetMetadataBytes: DefaultParquetMetadataBytes,
 		ParquetPageBytes:     DefaultParquetPageBytes,
+		SpoolBytes:           DefaultSpoolBytes,
 	}
 }
 
@@ -111,6 +119,7 @@ func (l Limits) orDefaults() Limits {
 	set(&l.XLSXParts, d.XLSXParts)
 	set(&l.ParquetMetadataBytes, d.ParquetMetadataBytes)
 	set(&l.ParquetPageBytes, d.ParquetPageBytes)
+	set(&l.SpoolBytes, d.SpoolBytes)
 	return l
 }
 
@@ -126,6 +135,7 @@ const (
 	limitXLSXParts            = "max-xlsx-parts"
 	limitParquetMetadataBytes = "max-parquet-metadata-bytes"
 	limitParquetPageBytes     = "max-parquet-page-bytes"
+	limitSpoolBytes           = "max-spool-bytes"
 )
 
 // A LimitError reports input that exceeds one of the Limits. Its message

@@ -32,6 +32,7 @@ func LimitSettings() []LimitSetting {
 		{"max-xlsx-parts", false, "most files in an XLSX archive, and sheets in its workbook", func(l *Limits) *int64 { return &l.XLSXParts }},
 		{"max-parquet-metadata-bytes", true, "largest Parquet footer (the file metadata)", func(l *Limits) *int64 { return &l.ParquetMetadataBytes }},
 		{"max-parquet-page-bytes", true, "most bytes one Parquet page may unpack to", func(l *Limits) *int64 { return &l.ParquetPageBytes }},
+		{"max-spool-bytes", true, "most bytes of an XLSX or Parquet table read from standard input, a pipe or a compressed file, which is held in a temporary file", func(l *Limits) *int64 { return &l.SpoolBytes }},
 	}
 }
 

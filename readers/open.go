@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/riskbatch/riskbatch/internal/compression"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -21,6 +22,18 @@ const formatList = "csv, tsv, xlsx and parquet"
 // Parquet file, one per selected sheet for an XLSX workbook (see Options).
 // The format is opts.Format, or else the file name's extension (.csv, .tsv,
 // .xlsx, .parquet, in any case).
+//
+// A name ending .gz, .zst or .bz2 is decompressed as it is read (gzip,
+// zstd, bzip2; see package internal/compression), the format coming from
+// the extension before (releases.csv.gz is CSV); a damaged or truncated
+// stream is an error naming the byte of the compressed file where it
+// failed, which ends the table's stream: never fewer rows without an
+// error. The path "-" is Options.Stdin when it is set, whose format is
+// Options.Format or else its content's, after decompression when it starts
+// as a compressed stream does (a zip archive: XLSX; "PAR1": Parquet; else
+// CSV or TSV, told by the delimiter). XLSX and Parquet from a stream
+// (standard input, a pipe, a compressed file) are copied to a temporary
+// file first, since they are read out of order (see Limits.SpoolBytes).
 //
 // Every error that makes the file unreadable (it does not exist, it is not
 // of its format, it is damaged, no sheet qualifies, a Parquet column has an
@@ -74,10 +87,14 @@ const formatList = "csv, tsv, xlsx and parquet"
 // spreadsheet's header row.
 func Open(path string, opts Options) ([]Table, error) {
 	opts.Limits = opts.Limits.orDefaults()
+	if path == StdinPath && opts.Stdin != nil {
+		return openStream(streamSource{name: StdinName, raw: opts.Stdin, sniff: true, format: explicitFormat(opts.Format)}, opts)
+	}
 	format, err := formatOf(path, opts.Format)
 	if err != nil {
 		return nil, err
 	}
+	codec, _, compressed := compression.ByName(path)
 	f, err := os.Open(path)
 	if err != nil {
 		var pe *fs.PathError
@@ -99,23 +116,17 @@ func Open(path string, opts Options) ([]Table, error) {
 		}
 		return nil, fileError(path, errors.New("is a directory, not a file"))
 	}
+	if compressed {
+		return openStream(streamSource{name: path, raw: f, closer: f, codec: &codec, format: format}, opts)
+	}
 	if !st.Mode().IsRegular() {
 		if refused(format) {
 			_ = f.Close()
 			return nil, fileError(path, errors.New(refusal(path, format, "")))
 		}
 		// A pipe or a device: CSV and TSV stream from it; XLSX and Parquet
-		// need to seek, so they need a regular file.
-		if format != "csv" && format != "tsv" {
-			_ = f.Close()
-			return nil, fileError(path, fmt.Errorf("%s needs a regular file (it is read out of order), not a pipe or device", format))
-		}
-		t, err := newDelimited(path, delimitedSource{stream: countReader(f, opts.BytesRead)}, format, f, opts)
-		if err != nil {
-			_ = f.Close()
-			return nil, err
-		}
-		return []Table{t}, nil
+		// are read out of order, from a temporary copy.
+		return openStream(streamSource{name: path, raw: f, closer: f, format: format}, opts)
 	}
 	tables, err := open(path, format, f, st.Size(), f, opts)
 	if err != nil {
@@ -138,6 +149,9 @@ func OpenReader(name string, r io.ReaderAt, size int64, opts Options) ([]Table, 
 	}
 	if r == nil || size < 0 {
 		return nil, fileError(name, errors.New("no data to read"))
+	}
+	if codec, _, ok := compression.ByName(name); ok {
+		return openStream(streamSource{name: name, raw: io.NewSectionReader(r, 0, size), codec: &codec, format: format}, opts)
 	}
 	return open(name, format, r, size, nil, opts)
 }
@@ -227,20 +241,34 @@ func (c countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	return c.add(c.r.ReadAt(p, off))
 }
 
+// explicitFormat is the format a caller named (Options.Format), in the
+// reader's spelling, or "" when it named none or one no reader reads
+// (formatOf says so).
+func explicitFormat(explicit string) string {
+	f := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(explicit), "."))
+	switch f {
+	case "csv", "tsv", "xlsx", "parquet":
+		return f
+	case "xlsm":
+		return "xlsx"
+	}
+	return ""
+}
+
 // formatOf returns the format named by explicit, or else by the extension
-// of name.
+// of name, after a compressed format's extension (releases.csv.gz: csv).
 func formatOf(name, explicit string) (string, error) {
 	if explicit != "" {
-		f := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(explicit), "."))
-		switch f {
-		case "csv", "tsv", "xlsx", "parquet":
+		if f := explicitFormat(explicit); f != "" {
 			return f, nil
-		case "xlsm":
-			return "xlsx", nil
 		}
 		return "", fileError(name, fmt.Errorf("unknown format %q: the readable formats are %s", explicit, formatList))
 	}
-	ext := strings.ToLower(filepath.Ext(name))
+	_, inner, compressed := compression.ByName(name)
+	ext := strings.ToLower(filepath.Ext(inner))
+	if compressed && ext == "" {
+		return "", fileError(name, fmt.Errorf("the file name has no extension before %s to tell its format: the readable formats are %s (name it like releases.csv%s, or name the format explicitly)", filepath.Ext(name), formatList, filepath.Ext(name)))
+	}
 	switch ext {
 	case ".csv", ".tsv", ".xlsx", ".parquet":
 		return ext[1:], nil

@@ -4,6 +4,7 @@
 package readers
 
 import (
+	"io"
 	"sync/atomic"
 
 	"github.com/riskbatch/riskbatch/table"
@@ -56,6 +57,10 @@ type Options struct {
 	// by another goroutine), so that a caller can show how far the reading
 	// is against the file's size.
 	BytesRead *atomic.Int64
+	// Stdin is what Open reads for the path "-" (StdinPath), named
+	// "standard input" (StdinName) in positions; nil: "-" is a file name.
+	// Its format is Format, else its content's (see Open).
+	Stdin io.Reader
 }
 
 // Table is one stream of rows: a CSV/TSV/Parquet file, or one XLSX sheet.

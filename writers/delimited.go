@@ -3,10 +3,12 @@ package writers
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/riskbatch/riskbatch/internal/compression"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -17,13 +19,19 @@ import (
 // line break, starting with a space, or that are `\.` are quoted, in TSV
 // too, with their quotes doubled. Each record is appended, numbers with
 // strconv.Append*, straight into the output buffer: no string per cell.
+//
+// A codec (a path ending .gz or .zst) compresses the records on their way
+// to the output; the compressed stream is ended before the output is made
+// final.
 type delimitedWriter struct {
 	lifecycle
 	sep byte
 	buf *bufio.Writer
+	// compressor is the compressed stream buf writes into, nil for none.
+	compressor io.WriteCloser
 }
 
-func newDelimited(path string, sep rune, opts Options) (*delimitedWriter, error) {
+func newDelimited(path string, sep rune, codec *compression.Codec, opts Options) (*delimitedWriter, error) {
 	format := FormatCSV
 	if sep == '\t' {
 		format = FormatTSV
@@ -32,7 +40,17 @@ func newDelimited(path string, sep rune, opts Options) (*delimitedWriter, error)
 	if err != nil {
 		return nil, err
 	}
-	return &delimitedWriter{lifecycle: lifecycle{out: out}, sep: byte(sep), buf: bufio.NewWriterSize(out.f, 64<<10)}, nil
+	w := &delimitedWriter{lifecycle: lifecycle{out: out}, sep: byte(sep)}
+	var dst io.Writer = out.f
+	if codec != nil {
+		if w.compressor, err = codec.NewWriter(out.f); err != nil {
+			_ = out.abort()
+			return nil, fmt.Errorf("writers: %s: %w", path, err)
+		}
+		dst = w.compressor
+	}
+	w.buf = bufio.NewWriterSize(dst, 64<<10)
+	return w, nil
 }
 
 // WriteHeader writes the column names as the first record.
@@ -144,7 +162,13 @@ func (w *delimitedWriter) Close() error {
 	if err := w.beginClose(); err != nil {
 		return err
 	}
-	if err := w.buf.Flush(); err != nil {
+	err := w.buf.Flush()
+	if w.compressor != nil {
+		if cerr := w.compressor.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
 		_ = w.out.abort()
 		return fmt.Errorf("writers: writing %s: %w", w.out.target, err)
 	}

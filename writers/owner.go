@@ -19,6 +19,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/xuri/excelize/v2"
+
+	"github.com/riskbatch/riskbatch/internal/compression"
 )
 
 // Every file riskbatch writes carries a mark by which a later run knows it
@@ -166,8 +168,8 @@ const markerLimit = 16 << 20
 // WrittenByRiskbatch reports whether the file at path carries riskbatch's
 // mark, whatever its name: a workbook (a ZIP archive) whose application is
 // riskbatch, a Parquet file with the riskbatch key-value metadata, or a
-// text file whose first line, read as CSV or as TSV, header accepts (nil:
-// none). A file that cannot be read is not riskbatch's.
+// text file, as it is or compressed with gzip or zstd, whose first line,
+// read as CSV or as TSV, header accepts (nil: none). A file that cannot be read is not riskbatch's.
 func WrittenByRiskbatch(path string, header func(names []string) bool) bool {
 	f, err := os.Open(path)
 	if err != nil {
@@ -187,6 +189,15 @@ func WrittenByRiskbatch(path string, header func(names []string) bool) bool {
 		return markedWorkbook(f, fi.Size())
 	case "PAR1":
 		return markedParquet(f, fi.Size())
+	}
+	if c, ok := compression.Sniff(magic[:]); ok && header != nil {
+		// A CSV or TSV file riskbatch compressed (out.csv.gz): its header.
+		dec, err := c.NewReader(f)
+		if err != nil {
+			return false
+		}
+		defer dec.Close()
+		return ownHeader(dec, header)
 	}
 	return header != nil && ownHeader(f, header)
 }

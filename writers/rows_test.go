@@ -145,7 +145,7 @@ func TestDelimitedLikeEncodingCSV(t *testing.T) {
 	}
 	for _, sep := range []rune{',', '\t'} {
 		path := filepath.Join(t.TempDir(), "out.csv")
-		w, err := newDelimited(path, sep, Options{})
+		w, err := newDelimited(path, sep, nil, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,12 +16,14 @@ package writers
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/riskbatch/riskbatch/internal/compression"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -179,7 +181,10 @@ const CurvesSheetName = "Curves"
 
 // Create returns a Writer for path. The format is opts.Format or, when
 // that is empty, the extension of path (.csv, .tsv, .xlsx or .parquet, in
-// any case). The output goes to a temporary file in the folder of the file
+// any case). A path ending .gz or .zst is compressed with gzip or zstd, its
+// format coming from the extension before (out.csv.gz is CSV); only CSV
+// and TSV are compressed so (a workbook and a Parquet file are compressed
+// inside), and .bz2 is refused (no writer in the standard library). The output goes to a temporary file in the folder of the file
 // path names, links followed (TempPrefix…), which Close syncs and renames
 // onto that file and Abort removes; the file itself is not touched before a
 // successful Close, and a link named by path stays a link. Temporary files
@@ -220,12 +225,23 @@ func create(path string, opts Options) (Writer, error) {
 	if err != nil {
 		return nil, err
 	}
+	var codec *compression.Codec
+	if c, _, ok := compression.ByName(path); ok {
+		switch {
+		case format == FormatXLSX || format == FormatParquet:
+			return nil, fmt.Errorf("writers: %s: %s output is not compressed with %s: the format is compressed inside already; name it without %s", path, formatTitle(format), c.Name, c.Ext)
+		case !c.Writable():
+			_, err := c.NewWriter(io.Discard)
+			return nil, fmt.Errorf("writers: %s: %w", path, err)
+		}
+		codec = &c
+	}
 	var w Writer
 	switch format {
 	case FormatCSV:
-		w, err = newDelimited(path, ',', opts)
+		w, err = newDelimited(path, ',', codec, opts)
 	case FormatTSV:
-		w, err = newDelimited(path, '\t', opts)
+		w, err = newDelimited(path, '\t', codec, opts)
 	case FormatXLSX:
 		w, err = newXLSX(path, opts)
 	case FormatParquet:
@@ -237,6 +253,14 @@ func create(path string, opts Options) (Writer, error) {
 		return nil, err
 	}
 	return w, nil
+}
+
+// formatTitle is a format's name in a sentence.
+func formatTitle(format string) string {
+	if format == FormatParquet {
+		return "Parquet"
+	}
+	return strings.ToUpper(format)
 }
 
 // isStream reports whether path names (links followed) a pipe, a
@@ -253,7 +277,8 @@ func FormatOf(path, format string) (string, error) {
 	f := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(format), "."))
 	from := "format"
 	if f == "" {
-		f = strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
+		_, inner, _ := compression.ByName(path) // out.csv.gz: csv
+		f = strings.ToLower(strings.TrimPrefix(filepath.Ext(inner), "."))
 		from = "extension"
 	}
 	switch f {

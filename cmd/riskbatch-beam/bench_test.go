@@ -19,7 +19,7 @@ import (
 func BenchmarkLocalRunner(b *testing.B) {
 	// The closed-form rows of cmd/riskbatch's end-to-end benchmark, over
 	// four files; 100,000 unless RISKBATCH_BEAM_BENCH_ROWS says otherwise
-	// (the README's figure: 1000000).
+	// (the figure of docs/beam.md: 1000000).
 	dir, n := b.TempDir(), benchinput.Rows("RISKBATCH_BEAM_BENCH_ROWS", 100000)
 	var files []string
 	for f := range 4 {

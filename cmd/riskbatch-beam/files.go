@@ -69,12 +69,20 @@ func (in *input) close() {
 }
 
 // openInput opens the tables of the file at path with the repository's
-// readers, as eval opens them. A local regular file is read in place; a
+// readers, as eval opens them (a .gz, .zst or .bz2 file decompressed, with
+// no bytes to cut into parts: r is nil). A local regular file is read in place; a
 // file in another store is first copied to a local temporary file, since
 // XLSX and Parquet are read out of order, and is named by its own path in
 // every position.
-func openInput(ctx context.Context, path string, opts readers.Options) (*input, error) {
-	in := &input{}
+func openInput(ctx context.Context, path string, opts readers.Options) (in *input, err error) {
+	defer func() {
+		// A compressed file is read decompressed as one stream: its
+		// bytes cannot be cut into parts (splitFileFn evaluates it whole).
+		if err == nil && readers.Compressed(path) {
+			in.r = nil
+		}
+	}()
+	in = &input{}
 	closeTables := func() {
 		for _, t := range in.tables {
 			t.Close()

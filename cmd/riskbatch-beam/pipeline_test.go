@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/csv"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +15,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/readers"
@@ -228,4 +232,70 @@ func TestFailedPipelineWritesNothing(t *testing.T) {
 	if left, _ := filepath.Glob("out/*"); len(left) > 0 {
 		t.Errorf("a failed pipeline left %q", left)
 	}
+}
+
+// TestCompressedInputsEqualEval reads CSV inputs compressed with gzip and
+// Parquet inputs compressed with zstd, with shard sizes that would cut the
+// uncompressed files into many shards: a compressed file is read whole,
+// decompressed as eval reads it, and the rows are eval's of the same
+// compressed files.
+func TestCompressedInputsEqualEval(t *testing.T) {
+	bin, inputs := prepare(t)
+	pq := parquetInputs(t, bin, inputs, 20)
+	var gz, zst []string
+	for _, in := range inputs {
+		gz = append(gz, compressTo(t, in, in+".gz"))
+	}
+	for _, in := range pq {
+		zst = append(zst, compressTo(t, in, in+".zst"))
+	}
+	for _, c := range []struct {
+		pattern string
+		files   []string
+		format  string
+		read    func(*testing.T, string) ([]string, [][]string)
+	}{
+		{"in/part-*.csv.gz", gz, "csv", readCSV},
+		{"in/*.parquet.zst", zst, "parquet", parquetRows},
+	} {
+		eval(t, bin, append(slices.Clone(c.files), "-o", "eval."+c.format, "--priors", "priors.csv")...)
+		wantHeader, want := c.read(t, "eval."+c.format)
+		out := "out/" + c.format
+		plan, counts := runPipeline(t, Config{Inputs: []string{c.pattern}, Priors: []string{"priors.csv"}, Output: out, Format: c.format, ShardBytes: 1000, ShardRows: 10})
+		if !slices.Equal(plan.Files, c.files) {
+			t.Errorf("matched %q, want %q", plan.Files, c.files)
+		}
+		got := shardRows(t, out, c.format, wantHeader, c.read)
+		compareRows(t, wantHeader, got, want)
+		if counts.total() != int64(len(want)) || len(want) != 600 {
+			t.Errorf("%s: counters total %d rows, eval wrote %d, of 3 × 200", c.pattern, counts.total(), len(want))
+		}
+	}
+}
+
+// compressTo writes src compressed as dst, by dst's extension (.gz: gzip,
+// .zst: zstd), and returns dst.
+func compressTo(t *testing.T, src, dst string) string {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	var w io.WriteCloser = gzip.NewWriter(&b)
+	if strings.HasSuffix(dst, ".zst") {
+		if w, err = zstd.NewWriter(&b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := w.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dst
 }

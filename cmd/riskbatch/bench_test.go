@@ -13,7 +13,7 @@ import (
 //
 //	RISKBATCH_BENCH_ROWS=1000000 go test -run '^$' -bench EndToEnd -benchtime 1x ./cmd/riskbatch
 func BenchmarkEndToEnd(b *testing.B) {
-	n := benchinput.Rows("RISKBATCH_BENCH_ROWS", 100000) // the README's figures: 1000000
+	n := benchinput.Rows("RISKBATCH_BENCH_ROWS", 100000) // docs/performance.md's figures: 1000000
 	dir := b.TempDir()
 	in := filepath.Join(dir, "in.csv")
 	if err := benchinput.WriteCSV(in, benchinput.ClosedForm(), n); err != nil {

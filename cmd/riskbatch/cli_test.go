@@ -23,7 +23,7 @@ func cliRun(t *testing.T, dir string, args ...string) (code int, stdout, stderr 
 		t.Chdir(dir)
 	}
 	var out, errOut bytes.Buffer
-	code = run(append([]string{"riskbatch"}, args...), &out, &errOut)
+	code = run(append([]string{"riskbatch"}, args...), nil, &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
@@ -32,7 +32,7 @@ func cliRun(t *testing.T, dir string, args ...string) (code int, stdout, stderr 
 // on purpose, so that eval exits 1) and checks the exit status, the exact
 // stderr (or the lines it must contain) and the files written.
 func TestCommandLine(t *testing.T) {
-	version := versionText(debug.ReadBuildInfo())
+	version := buildVersion()
 	cases := []struct {
 		name   string
 		args   []string
@@ -82,13 +82,13 @@ func TestCommandLine(t *testing.T) {
 		{"another command's flag", []string{"eval", "t.csv", "--markdown"}, exitUsage,
 			"riskbatch: eval: --markdown is not a flag of eval; it belongs to columns\nRun \"riskbatch eval --help\" for usage.\n", nil, []string{"!t-risk.csv"}},
 		{"another command's flag before it", []string{"-q", "columns"}, exitUsage,
-			"riskbatch: columns: -q is not a flag of columns; it belongs to " + andList(commandsWithFlag(newApp(nil, nil), "q")) + "\nRun \"riskbatch columns --help\" for usage.\n", nil, nil},
+			"riskbatch: columns: -q is not a flag of columns; it belongs to " + andList(commandsWithFlag(newApp(nil, nil, nil), "q")) + "\nRun \"riskbatch columns --help\" for usage.\n", nil, nil},
 
 		// Flags without their value, or with a value of the wrong kind.
 		{"--output without a value", []string{"eval", "t.csv", "--output"}, exitUsage,
-			"riskbatch: eval: --output needs a value: output file; its extension picks the format (.xlsx, .csv, .tsv, .parquet); - for standard output (CSV unless --format)\nRun \"riskbatch eval --help\" for usage.\n", nil, []string{"!t-risk.csv"}},
+			"riskbatch: eval: --output needs a value: output file; its extension picks the format (.xlsx, .csv, .tsv, .parquet; .csv.gz, .tsv.zst … compressed); - for standard output (CSV unless --format)\nRun \"riskbatch eval --help\" for usage.\n", nil, []string{"!t-risk.csv"}},
 		{"-o followed by a flag", []string{"eval", "t.csv", "-o", "--quiet"}, exitUsage,
-			"riskbatch: eval: --output needs a value: output file; its extension picks the format (.xlsx, .csv, .tsv, .parquet); - for standard output (CSV unless --format)\nRun \"riskbatch eval --help\" for usage.\n", nil, []string{"!t-risk.csv", "!--quiet"}},
+			"riskbatch: eval: --output needs a value: output file; its extension picks the format (.xlsx, .csv, .tsv, .parquet; .csv.gz, .tsv.zst … compressed); - for standard output (CSV unless --format)\nRun \"riskbatch eval --help\" for usage.\n", nil, []string{"!t-risk.csv", "!--quiet"}},
 		{"--workers not a number", []string{"eval", "t.csv", "--workers", "two"}, exitUsage,
 			"riskbatch: eval: --workers: \"two\" is not a whole number\nRun \"riskbatch eval --help\" for usage.\n", nil, []string{"!t-risk.csv"}},
 		{"--quiet=maybe", []string{"eval", "t.csv", "--quiet=maybe"}, exitUsage,
@@ -192,8 +192,9 @@ func TestExitStatuses(t *testing.T) {
 	}
 }
 
-// --version prints the module version and the revision from the build
-// information, and says so when there is none (a -buildvcs=false build).
+// --version prints the version and revision a release build stamped, else
+// the module version and the revision from the build information, and says
+// so when there is none (a -buildvcs=false build).
 func TestVersionText(t *testing.T) {
 	withVCS := &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v1.2.3"}, Settings: []debug.BuildSetting{
 		{Key: "vcs.revision", Value: "0123456789abcdef0123456789abcdef01234567"},
@@ -201,17 +202,21 @@ func TestVersionText(t *testing.T) {
 		{Key: "vcs.modified", Value: "true"},
 	}}
 	for _, c := range []struct {
-		info *debug.BuildInfo
-		ok   bool
-		want string
+		stamp stamp
+		info  *debug.BuildInfo
+		ok    bool
+		want  string
 	}{
-		{withVCS, true, "riskbatch v1.2.3, revision 0123456789ab of 2026-05-01T12:00:00Z with uncommitted changes, go1.26.8"},
-		{&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}}, true,
+		{stamp{}, withVCS, true, "riskbatch v1.2.3, revision 0123456789ab of 2026-05-01T12:00:00Z with uncommitted changes, go1.26.8"},
+		// A release binary prints what it was stamped with.
+		{stamp{"v0.4.0-3-gabcdef0", "abcdef0123456789abcdef0123456789abcdef01"}, withVCS, true, "riskbatch v0.4.0-3-gabcdef0, revision abcdef0123456789abcdef0123456789abcdef01, go1.26.8"},
+		{stamp{"v0.4.0", ""}, nil, false, "riskbatch v0.4.0"},
+		{stamp{}, &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}}, true,
 			"riskbatch (devel), no revision recorded (built with -buildvcs=false or outside a git repository), go1.26.8"},
-		{&debug.BuildInfo{}, true, "riskbatch (devel), no revision recorded (built with -buildvcs=false or outside a git repository)"},
-		{nil, false, "riskbatch (no build information recorded in this binary)"},
+		{stamp{}, &debug.BuildInfo{}, true, "riskbatch (devel), no revision recorded (built with -buildvcs=false or outside a git repository)"},
+		{stamp{}, nil, false, "riskbatch (no build information recorded in this binary)"},
 	} {
-		if got := versionText(c.info, c.ok); got != c.want {
+		if got := versionText(c.stamp, c.info, c.ok); got != c.want {
 			t.Errorf("got  %q\nwant %q", got, c.want)
 		}
 	}
@@ -220,7 +225,7 @@ func TestVersionText(t *testing.T) {
 // arrange puts every flag after the command and every argument after "--",
 // reading from the flag definitions which flags take a value.
 func TestArrange(t *testing.T) {
-	app := newApp(nil, nil)
+	app := newApp(nil, nil, nil)
 	for _, c := range []struct{ in, want []string }{
 		{[]string{"-q", "eval", "t.csv", "-o", "t1.csv"}, []string{"eval", "-q", "-o", "t1.csv", "--", "t.csv"}},
 		{[]string{"--priors", "eval", "eval", "a.csv"}, []string{"eval", "--priors", "eval", "--", "a.csv"}}, // a value that looks like a command
@@ -245,7 +250,7 @@ func TestArrange(t *testing.T) {
 // A flag name means the same on every command: arrange reads whether a
 // flag before the command takes a value from any command that has it.
 func TestFlagsTakeValuesAlike(t *testing.T) {
-	app := newApp(nil, nil)
+	app := newApp(nil, nil, nil)
 	seen := map[string]string{} // name → the command that has it
 	for _, c := range app.Commands {
 		for n, s := range flagSpecs(c.Flags) {

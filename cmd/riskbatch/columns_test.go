@@ -13,7 +13,7 @@ import (
 // from the registry, so the two cannot disagree; this checks the printing).
 func TestColumnsShowApplies(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"riskbatch", "columns"}, &stdout, &stderr); code != 0 {
+	if code := run([]string{"riskbatch", "columns"}, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	out := stdout.String()

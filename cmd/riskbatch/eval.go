@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -45,6 +44,8 @@ type evalConfig struct {
 	stderr      io.Writer
 	// stdout is where -o - writes.
 	stdout io.Writer
+	// stdin is the input named "-".
+	stdin io.Reader
 	// force lets the output replace a file riskbatch did not write.
 	force bool
 	// dataDirs are the --data-dir folders: files named in cells may be
@@ -82,6 +83,9 @@ func runEval(cfg evalConfig) error {
 	}
 	if cfg.workers < 1 {
 		cfg.workers = 1
+	}
+	if err := checkStdinInputs("eval", cfg.stdin, cfg.inputs, cfg.priors, cfg.output); err != nil {
+		return err
 	}
 	if len(cfg.inputs) == 0 {
 		if cfg.output == "" {
@@ -199,7 +203,9 @@ func newEvaluator(cfg evalConfig, levels []float64, loader *cellfiles.Loader) (*
 	evOpts := []evaluate.Option{evaluate.WithConfidence(levels...), evaluate.WithDataLoader(loader), evaluate.WithDecimalMark(cfg.text.decimal)}
 	var reads []readFile
 	for _, in := range cfg.inputs {
-		reads = append(reads, readFile{path: in, role: "the input file"})
+		if in != readers.StdinPath {
+			reads = append(reads, readFile{path: in, role: "the input file"})
+		}
 	}
 	if len(cfg.priors) > 0 {
 		tables, opened, err := priorfiles.Load(cfg.priors)
@@ -260,7 +266,7 @@ func selectOutputs(ev *evaluate.Evaluator, cfg evalConfig) (*evaluate.Evaluator,
 func openTables(cfg evalConfig, ev *evaluate.Evaluator, read *atomic.Int64) ([]readers.Table, int64, error) {
 	known := func(name string) bool { _, ok := ev.Vocabulary().Lookup(name); return ok }
 	opts := readers.Options{Format: cfg.inputFormat, Sheet: cfg.sheet, Accept: ev.Vocabulary().Recognizes, Known: known, Limits: cfg.limits, BytesRead: read,
-		Encoding: cfg.text.encoding, Delimiter: cfg.text.delimiter}
+		Encoding: cfg.text.encoding, Delimiter: cfg.text.delimiter, Stdin: cfg.stdin}
 	// Parquet types its columns: a sheet's columns get the kinds of their
 	// cells (one more pass over each sheet), the other outputs type cells.
 	if f, err := writers.FormatOf(cfg.output, cfg.format); err == nil && f == writers.FormatParquet {
@@ -357,12 +363,6 @@ func reportRun(stderr io.Writer, counts statusCounts, w writers.Writer, name str
 	if nr, ok := w.(writers.NullReporter); ok && nr.NulledCells() > 0 {
 		fmt.Fprintf(stderr, "riskbatch: %d cells could not be stored in their column's type and were written as nulls\n", nr.NulledCells())
 	}
-}
-
-// defaultOutput names the output of an input: releases.csv → releases-risk.csv.
-func defaultOutput(input string) string {
-	ext := filepath.Ext(input)
-	return strings.TrimSuffix(input, ext) + "-risk" + ext
 }
 
 // statusCounts counts rows per status.

@@ -13,7 +13,7 @@ import (
 // for it to be accepted anywhere on the command line (see arrange).
 func evalFlags() []cli.Flag {
 	flags := []cli.Flag{
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output file; its extension picks the format (.xlsx, .csv, .tsv, .parquet); - for standard output (CSV unless --format)"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output file; its extension picks the format (.xlsx, .csv, .tsv, .parquet; .csv.gz, .tsv.zst … compressed); - for standard output (CSV unless --format)"},
 		&cli.StringFlag{Name: "sheet", Usage: "XLSX input sheet (default: every sheet whose first row has known column names)"},
 		&cli.StringSliceFlag{Name: "priors", Usage: "prior table joined on the prior column (repeatable); see PRIOR TABLES above"},
 		&cli.StringFlag{Name: "confidence", Value: "0.95", Usage: "confidence level(s) of the one-run success upper bound, e.g. 0.95 or 0.05,0.5,0.95 (one column per level)"},
@@ -75,6 +75,8 @@ const evalDescription = `Evaluates every row of every INPUT (.csv, .tsv, .xlsx o
 sheet by sheet) and writes the rows, in order, with the columns status, message and the risk
 bounds appended, to --output (default: INPUT-risk.EXT beside the first input). Every column is
 described by "riskbatch columns". Flags may stand before or after the command and the file names.
+INPUT - is standard input (its format from --input-format, else from its first bytes); an INPUT
+ending .gz, .zst or .bz2 is decompressed as it is read, its format from the extension before.
 
 PRIOR TABLES (--priors FILE, repeatable): a CSV, TSV, XLSX or Parquet table with the columns
   prior     a key, named in the prior column of your release rows

@@ -102,7 +102,7 @@ func planGroups(cfg evalConfig, ev *evaluate.Evaluator, lay *evalLayout, tables 
 	}
 	for _, in := range cfg.inputs {
 		if st, err := os.Stat(in); err != nil || !st.Mode().IsRegular() {
-			return nil, fmt.Errorf("%s: the dataset column needs the input read twice (a dataset's rows are marked with its total before they are written), and this input is not a file that can be read again: save it to a file, or pass --sorted-groups if each dataset's rows are contiguous", in)
+			return nil, fmt.Errorf("%s: the dataset column needs the input read twice (a dataset's rows are marked with its total before they are written), and this input is not a file that can be read again: save it to a file, or pass --sorted-groups if each dataset's rows are contiguous", inputName(in))
 		}
 	}
 	quiet := cfg

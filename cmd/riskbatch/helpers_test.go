@@ -40,7 +40,7 @@ func riskbatch(t testing.TB, args ...string) (int, string) {
 func riskbatchTo(t testing.TB, stdout io.Writer, args ...string) (int, string) {
 	t.Helper()
 	var stderr bytes.Buffer
-	code := run(append([]string{"riskbatch"}, args...), stdout, &stderr)
+	code := run(append([]string{"riskbatch"}, args...), nil, stdout, &stderr)
 	return code, stderr.String()
 }
 
@@ -79,7 +79,7 @@ var sharedCaches = evaluate.New()
 func riskbatchShared(t testing.TB, args ...string) (int, string) {
 	t.Helper()
 	var stderr bytes.Buffer
-	code := runWith(append([]string{"riskbatch"}, args...), io.Discard, &stderr, evaluate.WithCachesOf(sharedCaches))
+	code := runWith(append([]string{"riskbatch"}, args...), nil, io.Discard, &stderr, evaluate.WithCachesOf(sharedCaches))
 	return code, stderr.String()
 }
 
@@ -88,7 +88,7 @@ func riskbatchShared(t testing.TB, args ...string) (int, string) {
 var sampleBook = sync.OnceValues(func() (string, error) {
 	out := filepath.Join(fixtures, "riskbatch-sample.xlsx")
 	var stderr bytes.Buffer
-	if code := runWith([]string{"riskbatch", "-o", out, "-q"}, io.Discard, &stderr, evaluate.WithCachesOf(sharedCaches)); code != exitOK {
+	if code := runWith([]string{"riskbatch", "-o", out, "-q"}, nil, io.Discard, &stderr, evaluate.WithCachesOf(sharedCaches)); code != exitOK {
 		return "", &exitError{code: code, stderr: stderr.String()}
 	}
 	return out, nil

@@ -174,7 +174,7 @@ func TestLimitFlagsCoverLimits(t *testing.T) {
 		}
 	}
 	if set != (readers.Limits{CellBytes: 1, RowBytes: 1, Columns: 1, XLSXSheetBytes: 1, XLSXPartBytes: 1, XLSXTotalBytes: 1,
-		XLSXRatio: 1, XLSXParts: 1, ParquetMetadataBytes: 1, ParquetPageBytes: 1}) {
+		XLSXRatio: 1, XLSXParts: 1, ParquetMetadataBytes: 1, ParquetPageBytes: 1, SpoolBytes: 1}) {
 		t.Errorf("the flags do not set every limit: %+v", set)
 	}
 	// The names the readers' errors give are flags.

@@ -7,6 +7,8 @@
 //	riskbatch eval releases.xlsx -o out.xlsx  evaluate a workbook
 //	riskbatch columns [NAME|GROUP|PAPER ...]  print input and output columns with their formulas
 //	riskbatch help [COMMAND]                  the help of riskbatch or of a command
+//	riskbatch completion bash|zsh|fish        a shell completion script
+//	riskbatch man                             the manual page (roff)
 //
 // Flags may stand before or after the command and the file names.
 //
@@ -39,22 +41,26 @@ const (
 )
 
 func main() {
-	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
 
 // run executes the command line and returns the exit status: exitOK,
 // exitRowErrors, exitUsage or exitInterrupted, nothing else. Errors are
 // printed on stderr, one line each; a usage error adds a line naming the
-// help to read.
-func run(args []string, stdout, stderr io.Writer) int {
-	return runWith(args, stdout, stderr)
+// help to read. stdin is the input named "-" (nil: an empty one).
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runWith(args, stdin, stdout, stderr)
 }
 
 // runWith is run with evOpts added to the options of the evaluator an
 // eval run builds: the tests share one evaluator's caches among the runs
 // that evaluate the same sample rows (evaluate.WithCachesOf).
-func runWith(args []string, stdout, stderr io.Writer, evOpts ...evaluate.Option) int {
-	app := newApp(stdout, stderr, evOpts...)
+func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer, evOpts ...evaluate.Option) int {
+	app := newApp(stdin, stdout, stderr, evOpts...)
+	if len(args) > 1 && args[1] == completeCommand {
+		printCompletions(app, args[2:], stdout)
+		return exitOK
+	}
 	line, err := arrange(app, args)
 	if err == nil && line.version {
 		fmt.Fprintln(stdout, buildVersion())
@@ -93,9 +99,13 @@ func exitStatus(err error, stderr io.Writer) int {
 }
 
 // newApp is the command line: its commands and their flags. Flags may
-// stand anywhere (see arrange); every flag belongs to a command. evOpts
-// are added to the options of the evaluator of an eval run (runWith).
-func newApp(stdout, stderr io.Writer, evOpts ...evaluate.Option) *cli.App {
+// stand anywhere (see arrange); every flag belongs to a command. stdin is
+// what eval and priors read for the input "-" (nil: nothing). evOpts are
+// added to the options of the evaluator of an eval run (runWith).
+func newApp(stdin io.Reader, stdout, stderr io.Writer, evOpts ...evaluate.Option) *cli.App {
+	if stdin == nil {
+		stdin = strings.NewReader("")
+	}
 	evalAction := func(c *cli.Context) error {
 		if c.NArg() == 0 {
 			return usagef("eval", "eval needs at least one input file; `riskbatch` alone evaluates the built-in sample")
@@ -104,6 +114,7 @@ func newApp(stdout, stderr io.Writer, evOpts ...evaluate.Option) *cli.App {
 		if err != nil {
 			return err
 		}
+		cfg.stdin = stdin
 		cfg.evalOptions = evOpts
 		return runEval(cfg)
 	}
@@ -181,7 +192,45 @@ func newApp(stdout, stderr io.Writer, evOpts ...evaluate.Option) *cli.App {
 			Usage:     "build prior tables from raw tabular data (frequencies, conditional frequencies, Zipf fits)",
 			ArgsUsage: "DATA",
 			Flags:     priorsFlags(),
-			Action:    func(c *cli.Context) error { return runPriors(c, stderr) },
+			Action:    func(c *cli.Context) error { return runPriors(c, stdin, stderr) },
+		},
+		{
+			Name:      "completion",
+			Usage:     "print the shell completion script of riskbatch for bash, zsh or fish",
+			UsageText: "riskbatch completion bash|zsh|fish",
+			Description: "Prints a script that completes riskbatch's commands, flags and flag values in the shell; file names\n" +
+				"otherwise. Install it:\n" +
+				"  bash: riskbatch completion bash > ~/.local/share/bash-completion/completions/riskbatch\n" +
+				"  zsh:  riskbatch completion zsh > \"${fpath[1]}/_riskbatch\"   (or source <(riskbatch completion zsh) in ~/.zshrc)\n" +
+				"  fish: riskbatch completion fish > ~/.config/fish/completions/riskbatch.fish",
+			Action: func(c *cli.Context) error {
+				if c.NArg() != 1 {
+					return usagef("completion", "completion: name one shell: riskbatch completion %s", strings.Join(completionShells, "|"))
+				}
+				script, err := completionScript(c.Args().First())
+				if err != nil {
+					return err
+				}
+				_, err = io.WriteString(stdout, script)
+				return err
+			},
+		},
+		{
+			Name:        "man",
+			Usage:       "print riskbatch's manual page (roff), made from the same definitions as --help",
+			UsageText:   "riskbatch man > riskbatch.1; man ./riskbatch.1",
+			Description: "Prints the manual page of riskbatch, section 1, in roff: every command and flag, as --help\nshows them. Install it: riskbatch man > ~/.local/share/man/man1/riskbatch.1",
+			Action: func(c *cli.Context) error {
+				if c.NArg() > 0 {
+					return usagef("man", "man takes no argument")
+				}
+				page, err := c.App.ToManWithSection(1)
+				if err != nil {
+					return fmt.Errorf("man: %w", err)
+				}
+				_, err = io.WriteString(stdout, page)
+				return err
+			},
 		},
 	}
 	for _, c := range commands {

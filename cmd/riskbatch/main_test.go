@@ -200,7 +200,7 @@ func TestSeveralInputsAndWorkers(t *testing.T) {
 
 func TestColumnsCommand(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"riskbatch", "columns"}, &stdout, &stderr); code != 0 {
+	if code := run([]string{"riskbatch", "columns"}, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	for _, want := range []string{"fdp_success", "Thm 3.2", "onerun_eps_protect", "target_advantage", "epsilon"} {

@@ -287,7 +287,7 @@ func TestHelperProcess(t *testing.T) {
 			break
 		}
 	}
-	os.Exit(run(append([]string{"riskbatch"}, args...), os.Stdout, os.Stderr))
+	os.Exit(run(append([]string{"riskbatch"}, args...), os.Stdin, os.Stdout, os.Stderr))
 }
 
 // child runs riskbatch in a child process with the given standard output.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/riskbatch/riskbatch/internal/compression"
 	"github.com/riskbatch/riskbatch/priors/build"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
@@ -40,11 +41,14 @@ func priorsFlags() []cli.Flag {
 }
 
 // runPriors builds prior tables from raw data: `riskbatch priors DATA`.
-func runPriors(c *cli.Context, stderr io.Writer) error {
+func runPriors(c *cli.Context, stdin io.Reader, stderr io.Writer) error {
 	if c.NArg() != 1 {
 		return cli.Exit("priors: name one data file: riskbatch priors DATA [-o OUT]", exitUsage)
 	}
 	data := c.Args().First()
+	if err := checkStdinInputs("priors", stdin, []string{data}, nil, c.String("output")); err != nil {
+		return err
+	}
 	opts := build.Options{
 		Name:           c.String("name"),
 		Columns:        splitList(c.String("columns")),
@@ -76,7 +80,11 @@ func runPriors(c *cli.Context, stderr io.Writer) error {
 	}
 	out := c.String("output")
 	if out == "" {
-		out = strings.TrimSuffix(data, filepath.Ext(data)) + "-priors.xlsx"
+		_, inner, _ := compression.ByName(data) // data.csv.gz: data-priors.xlsx
+		out = strings.TrimSuffix(inner, filepath.Ext(inner)) + "-priors.xlsx"
+	}
+	if data == readers.StdinPath && opts.Name == "" {
+		opts.Name = "data" // the key prefix, which a file's name gives
 	}
 	if out == "-" {
 		return cli.Exit("priors: -o -: the prior table cannot go to standard output, as its frequency table and summary are written beside it; name a file", exitUsage)
@@ -89,7 +97,11 @@ func runPriors(c *cli.Context, stderr io.Writer) error {
 	}
 	written := []string{pp, fp, sp}
 	outs := []output{{path: pp}, {path: fp}, {path: sp}}
-	if err := refuseOverwrite(outs, []readFile{{path: data, role: "the data file"}}, nil); err != nil {
+	var reads []readFile
+	if data != readers.StdinPath {
+		reads = []readFile{{path: data, role: "the data file"}}
+	}
+	if err := refuseOverwrite(outs, reads, nil); err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
 	if err := refuseForeign(written, c.Bool("force")); err != nil {
@@ -99,7 +111,7 @@ func runPriors(c *cli.Context, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res, err := priorfiles.BuildFile(data, readers.Options{Format: c.String("input-format"), Sheet: c.String("sheet"), Limits: limits}, opts)
+	res, err := priorfiles.BuildFile(data, readers.Options{Format: c.String("input-format"), Sheet: c.String("sheet"), Limits: limits, Stdin: stdin}, opts)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
@@ -139,9 +151,9 @@ func anyTargets(res *build.Result) bool {
 // pass instead.
 func noPriorsMessage(data string, res *build.Result, opts build.Options) string {
 	if res.Records == 0 {
-		return fmt.Sprintf("priors: %s has no records: no prior built, nothing written", data)
+		return fmt.Sprintf("priors: %s has no records: no prior built, nothing written", inputName(data))
 	}
-	msg := fmt.Sprintf("priors: no prior built from the %d records of %s, nothing written: ", res.Records, data)
+	msg := fmt.Sprintf("priors: no prior built from the %d records of %s, nothing written: ", res.Records, inputName(data))
 	if len(res.Entries) == 0 && len(opts.Columns) == 0 && len(opts.Joint) == 0 && len(opts.Ordinal) == 0 {
 		limit := opts.MaxCategories
 		if limit == 0 {

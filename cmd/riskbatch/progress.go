@@ -46,6 +46,9 @@ func measureWork(tables []readers.Table, bytes int64) work {
 func inputBytes(paths []string) int64 {
 	var total int64
 	for _, p := range paths {
+		if p == readers.StdinPath {
+			return -1
+		}
 		st, err := os.Stat(p)
 		if err != nil || !st.Mode().IsRegular() {
 			return -1

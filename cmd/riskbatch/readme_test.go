@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,22 +37,72 @@ func TestReadmeGoVersion(t *testing.T) {
 	}
 }
 
-// Every flag of eval that --help shows is in the README's table of eval's
-// flags (or its table of limits), and every command is named in the README.
-func TestReadmeNamesFlagsAndCommands(t *testing.T) {
-	readme := readRepoFile(t, "README.md")
-	app := newApp(nil, nil)
+// Every flag of eval that --help shows is in the manual's table of eval's
+// flags (docs/command-line.md) or its table of limits (docs/files.md), and
+// every command is shown in docs/command-line.md.
+func TestDocsNameFlagsAndCommands(t *testing.T) {
+	commandLine := readRepoFile(t, "docs/command-line.md")
+	flags := commandLine + readRepoFile(t, "docs/files.md")
+	app := newApp(nil, nil, nil)
 	for _, f := range app.Command("eval").Flags {
 		if v, ok := f.(cli.VisibleFlag); ok && !v.IsVisible() {
 			continue
 		}
-		if name := "`--" + f.Names()[0]; !strings.Contains(readme, name) {
-			t.Errorf("the README does not document %s`", name)
+		if name := "`--" + f.Names()[0]; !strings.Contains(flags, name) {
+			t.Errorf("docs/command-line.md and docs/files.md do not document %s`", name)
 		}
 	}
 	for _, c := range app.Commands {
-		if !strings.Contains(readme, "riskbatch "+c.Name) {
-			t.Errorf("the README never shows riskbatch %s", c.Name)
+		if !strings.Contains(commandLine, "riskbatch "+c.Name) {
+			t.Errorf("docs/command-line.md never shows riskbatch %s", c.Name)
 		}
+	}
+}
+
+// The README fits on a few screens and keeps the two set-up commands: run
+// the main job (evaluate the embedded sample), run the tests; and it shows
+// the three commands a newcomer needs.
+func TestReadmeFitsAndSetsUp(t *testing.T) {
+	readme := readRepoFile(t, "README.md")
+	if n := strings.Count(strings.TrimSuffix(readme, "\n"), "\n") + 1; n > 250 {
+		t.Errorf("README.md has %d lines, want at most 250: move the detail to a page of docs/", n)
+	}
+	for _, cmd := range []string{"go run ./cmd/riskbatch", "go test ./..."} {
+		if !regexp.MustCompile(`(?m)^    ` + regexp.QuoteMeta(cmd) + `(\s|$)`).MatchString(readme) {
+			t.Errorf("README.md does not show the set-up command %q as a command line", cmd)
+		}
+	}
+	for _, cmd := range []string{"riskbatch eval ", "riskbatch template ", "riskbatch sample"} {
+		if !strings.Contains(readme, cmd) {
+			t.Errorf("README.md never shows %s", strings.TrimSpace(cmd))
+		}
+	}
+}
+
+// The README says how many rows of the sample are invalid on purpose: the
+// rows riskbatch rejects (status error) when it evaluates the sample.
+func TestReadmeInvalidSampleRows(t *testing.T) {
+	m := regexp.MustCompile(`The sample includes (\w+) rows that are invalid\s+on purpose`).FindStringSubmatch(readRepoFile(t, "README.md"))
+	if m == nil {
+		t.Fatal(`the README does not say "The sample includes N rows that are invalid on purpose"`)
+	}
+	words := []string{"no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"}
+	said := slices.Index(words, m[1])
+	if said < 0 {
+		t.Fatalf("the README's count of invalid sample rows, %q, is not a number from one to twelve", m[1])
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.csv")
+	riskbatch(t, "eval", sampleReleases(t, dir), "-o", out, "-q")
+	header, rows := readAll(t, out)
+	status := column(header, "status")
+	errors := 0
+	for _, r := range rows {
+		if r[status] == "error" {
+			errors++
+		}
+	}
+	if said != errors {
+		t.Errorf("the README says the sample has %s invalid rows; riskbatch rejects %d", m[1], errors)
 	}
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/riskbatch/riskbatch/internal/testenv"
@@ -26,5 +28,19 @@ func TestBinaryToTerminal(t *testing.T) {
 	}
 	if code, stderr := riskbatchTo(t, tty, "eval", in, "-o", "-", "-q"); code != exitOK || stderr != "" {
 		t.Errorf("CSV to a terminal: exit %d, %q", code, stderr)
+	}
+}
+
+// TestStdinTerminal: "-" when standard input is a terminal is a usage
+// error, not a run waiting silently for typing.
+func TestStdinTerminal(t *testing.T) {
+	tty := testenv.Terminal(t)
+	dir := t.TempDir()
+	for _, args := range [][]string{{"eval", "-", "-o", filepath.Join(dir, "out.csv")}, {"priors", "-", "-o", filepath.Join(dir, "p.csv")}} {
+		var stderr bytes.Buffer
+		code := run(append([]string{"riskbatch"}, args...), tty, new(bytes.Buffer), &stderr)
+		if code != exitUsage || !strings.Contains(stderr.String(), "is a terminal: pipe or redirect a table") {
+			t.Errorf("%q: exit %d, %q", args, code, stderr.String())
+		}
 	}
 }

@@ -2,7 +2,24 @@ package main
 
 import "runtime/debug"
 
-// versionText is what --version prints: the module version and the
+// The version and revision a release build stamps into the binary:
+//
+//	go build -ldflags "-X main.version=v1.2.0 -X main.revision=0123456789ab" ./cmd/riskbatch
+//
+// (.ci/release does). The linker can only set package-level strings; they
+// are never assigned at run time. Empty in any other build, whose
+// --version reads the build information instead.
+var (
+	version  string
+	revision string
+)
+
+// stamp is the version and revision stamped at link time.
+type stamp struct{ version, revision string }
+
+// versionText is what --version prints. A release binary prints the
+// version and revision it was stamped with (see version), and the Go
+// version. Any other binary prints the module version and the
 // version-control revision the binary was built from, as the Go toolchain
 // recorded them in the build information, and the Go version. A binary
 // built with `go build` or `go run` inside the repository has the version
@@ -10,7 +27,18 @@ import "runtime/debug"
 // v0.0.0-20260501120000-0123456789ab+dirty there when it can read the
 // repository); a binary built with -buildvcs=false, or outside a
 // repository, records no revision, and the text says so.
-func versionText(info *debug.BuildInfo, ok bool) string {
+func versionText(s stamp, info *debug.BuildInfo, ok bool) string {
+	goVersion := ""
+	if ok && info != nil && info.GoVersion != "" {
+		goVersion = ", " + info.GoVersion
+	}
+	if s.version != "" {
+		text := "riskbatch " + s.version
+		if s.revision != "" {
+			text += ", revision " + s.revision
+		}
+		return text + goVersion
+	}
 	if !ok || info == nil {
 		return "riskbatch (no build information recorded in this binary)"
 	}
@@ -37,11 +65,11 @@ func versionText(info *debug.BuildInfo, ok bool) string {
 	} else {
 		text += ", no revision recorded (built with -buildvcs=false or outside a git repository)"
 	}
-	if info.GoVersion != "" {
-		text += ", " + info.GoVersion
-	}
-	return text
+	return text + goVersion
 }
 
 // buildVersion is versionText of the running binary.
-func buildVersion() string { return versionText(debug.ReadBuildInfo()) }
+func buildVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	return versionText(stamp{version, revision}, info, ok)
+}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/riskbatch/riskbatch/internal/compression"
 	"github.com/riskbatch/riskbatch/internal/words"
 	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/table"
@@ -145,7 +146,7 @@ func checkOptions(opts Options, t priors.Rows) (_ Options, maxCat int, err error
 		return opts, 0, fmt.Errorf("priors: the smoothing α must be a finite number ≥ 0, not %v", opts.Smoothing)
 	}
 	if opts.Name == "" {
-		base := filepath.Base(t.File())
+		_, base, _ := compression.ByName(filepath.Base(t.File())) // data.csv.gz: data
 		opts.Name = strings.TrimSuffix(base, filepath.Ext(base))
 		if opts.Name == "" || opts.Name == "." || opts.Name == string(filepath.Separator) {
 			opts.Name = "data"

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/riskbatch/riskbatch/internal/compression"
 	"github.com/riskbatch/riskbatch/priors/build"
 	"github.com/riskbatch/riskbatch/writers"
 )
@@ -16,18 +17,26 @@ import (
 // name with "-frequencies" and "-summary" before the extension
 // ("out/priors.csv" → "out/priors-frequencies.csv", "out/priors-summary.csv").
 // format is "csv", "tsv", "xlsx" or "parquet", or empty for path's
-// extension; a path without that extension gets it for the other two.
+// extension; a path without that extension gets it for the other two. A
+// compressed path's files are compressed alike ("priors.csv.gz" →
+// "priors-frequencies.csv.gz").
 func OutputPaths(path, format string) (prior, frequencies, summary string, err error) {
 	f, err := writers.FormatOf(path, format)
 	if err != nil {
 		return "", "", "", err
 	}
-	ext := filepath.Ext(path)
-	base := path
+	// A compressed table's files are compressed alike: priors.csv.gz,
+	// priors-frequencies.csv.gz.
+	codec, inner, compressed := compression.ByName(path)
+	ext := filepath.Ext(inner)
+	base := inner
 	if strings.EqualFold(ext, "."+f) {
-		base = strings.TrimSuffix(path, ext)
+		base = strings.TrimSuffix(inner, ext)
 	} else {
 		ext = "." + f
+	}
+	if compressed {
+		ext += codec.Ext
 	}
 	return path, base + "-frequencies" + ext, base + "-summary" + ext, nil
 }
