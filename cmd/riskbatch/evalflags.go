@@ -24,7 +24,7 @@ func evalFlags() []cli.Flag {
 		&cli.StringFlag{Name: "format", Usage: "output format: csv, tsv, xlsx or parquet (default: from the extension)"},
 		&cli.BoolFlag{Name: "pass-through", Hidden: true, Usage: "read and write without evaluating (benchmark baseline)"},
 		&cli.BoolFlag{Name: "values-only", Usage: "XLSX: write every bound as a value, without the live formulas that recompute closed-form bounds when an input is edited"},
-		&cli.StringFlag{Name: "threshold", Usage: "XLSX: shade the advantage columns red above this probability (e.g. 0.1), amber above half of it, green below; a row's own target_advantage takes precedence"},
+		&cli.StringFlag{Name: "threshold", Usage: "XLSX: shade the advantage columns red above this probability (e.g. 0.1), amber above half of it, green below, on rows without target_advantage (default: green below 0.05, amber to 0.2, red above); a row's own target_advantage takes precedence"},
 		&cli.BoolFlag{Name: "force", Usage: "replace an existing output file that riskbatch did not write"},
 		&cli.BoolFlag{Name: "sorted-groups", Usage: "the rows of each dataset are contiguous: read the input once and write each dataset's total row right after its last row (its rows are then not marked with dataset_worst_advantage); needed for a dataset column on standard input"},
 		&cli.StringSliceFlag{Name: "data-dir", Usage: "a folder whose files cells (pmp_data) may name, besides the input file's own folder (repeatable)"},

@@ -89,7 +89,8 @@ func fiveRowWorkbook(t *testing.T, python string) (string, []map[string]any) {
 	return out, rows
 }
 
-// The five-row template an analyst fills with openpyxl, evaluated to a
+// The five-row template an analyst fills with openpyxl (docs/outputs.md
+// quotes its sentences), evaluated to a
 // workbook and opened with openpyxl: every input column a row fills is
 // visible (not hidden, in no outline group), and each row has the
 // headline the documented rule gives it: with target_advantage the answer
@@ -162,6 +163,10 @@ func TestFiveRowTemplateAtAGlance(t *testing.T) {
 	// The count query's sentence states its baseline (1/100) and bound.
 	if s, _ := value(evaluate.HeadlineSaysColumn, 0).(string); s != "an attacker who guesses right 1% of the time without the release guesses right at most 1.674% with it" {
 		t.Errorf("count-query says %q", s)
+	}
+	// The Laplace query's: the worst case, in percentage points.
+	if s, _ := value(evaluate.HeadlineSaysColumn, 1).(string); s != "whatever an attacker knew before, the release raises their success rate by at most 63.21 percentage points" {
+		t.Errorf("laplace-query says %q", s)
 	}
 	// The survey's: the ε that meets its target, without a baseline.
 	if s, _ := value(evaluate.HeadlineSaysColumn, 3).(string); s != "ε ≤ 0.1001 keeps the advantage ≤ 0.05 whatever the baseline; the row's 0.5 does not" {
