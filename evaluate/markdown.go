@@ -84,6 +84,29 @@ func InputColumnsMarkdown() string {
 	return b.String()
 }
 
+// QuestionsMarkdown returns the manual's table of the questions several
+// output columns answer (Questions): each with the column to quote and
+// the comparisons. A test keeps docs/outputs.md equal to it.
+func QuestionsMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| question | the answer to quote | comparisons |\n|---|---|---|\n")
+	quoted := func(names []string) string {
+		q := make([]string, len(names))
+		for i, n := range names {
+			q[i] = "`" + n + "`"
+		}
+		return strings.Join(q, ", ")
+	}
+	for _, q := range Questions() {
+		answers := quoted(q.Answers)
+		if len(q.Answers) > 1 {
+			answers += " (by mechanism)"
+		}
+		b.WriteString("| " + markdownCell(q.Text) + " | " + answers + " | " + quoted(q.Comparisons) + " |\n")
+	}
+	return b.String()
+}
+
 // markdownCell escapes a text for a cell of a Markdown table.
 func markdownCell(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "|", "\\|"), "\n", " ")
