@@ -128,7 +128,7 @@ func headlineCases() []headlineCase {
 				if v == 0 {
 					return "the attack's guesses certify no ε above 0: they are consistent with no leak at all"
 				}
-				return "the attack's guesses certify that the training's ε is at least " + significant(v)
+				return "the attack's guesses certify that the release's ε is at least " + significant(v)
 			},
 		},
 		{
