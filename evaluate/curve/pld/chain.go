@@ -23,14 +23,15 @@ import (
 type Chains struct {
 	mu     sync.Mutex
 	levels map[chainKey]*chainLevel
-	points int // grid points of the computed levels in the map
+	points int // grid points of the computed levels in the map, and 1 a level
+	limit  int // chainsPoints
 }
 
 // chainsPoints bounds the grid points a Chains holds.
 const chainsPoints = 1 << 22
 
 // NewChains returns an empty Chains.
-func NewChains() *Chains { return &Chains{levels: map[chainKey]*chainLevel{}} }
+func NewChains() *Chains { return &Chains{levels: map[chainKey]*chainLevel{}, limit: chainsPoints} }
 
 // chainKey identifies x^(2^level) of one step's PLD: the stage without its
 // step count, the direction, the grid step and the per-step tail mass.
@@ -56,11 +57,12 @@ func (c *Chains) get(key chainKey, compute func() (*lossPMF, error)) (*lossPMF, 
 	c.mu.Lock()
 	l := c.levels[key]
 	if l == nil {
-		if c.points > chainsPoints {
+		if c.points > c.limit {
 			c.levels, c.points = map[chainKey]*chainLevel{}, 0
 		}
 		l = &chainLevel{}
 		c.levels[key] = l
+		c.points++ // every level counts, so that failures cannot pile up
 	}
 	c.mu.Unlock()
 	l.once.Do(func() {

@@ -67,3 +67,27 @@ func TestChainsShareExactly(t *testing.T) {
 		t.Errorf("the shared chains hold %d powers, the accountants' own %d", n, powers)
 	}
 }
+
+// A Chains over its limit starts afresh, and its accountants keep their
+// values.
+func TestChainsBounded(t *testing.T) {
+	t.Parallel()
+	chains := NewChains()
+	chains.limit = 1 // every new level starts afresh
+	want := mustDPSGD(t, sg(1, 0.02, 100))
+	var most int
+	for range 2 {
+		p, err := NewDPSGD([]Stage{sg(1, 0.02, 100)}, Options{Chains: chains})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(p.prof.sym, want.prof.sym) {
+			t.Error("the profile differs with a bounded Chains")
+		}
+		most = max(most, len(chains.levels))
+	}
+	// The whole chain of both directions is 14 levels.
+	if most >= 14 {
+		t.Errorf("the chains held %d levels with a limit of 1 point", most)
+	}
+}
