@@ -248,8 +248,9 @@ func NewDPSGD(stages []Stage, opt Options) (*PLD, error) {
 	switch {
 	case !(opt.GridStep >= 0) || math.IsInf(opt.GridStep, 1):
 		return nil, &OptionError{Field: "grid step", Value: opt.GridStep, Rule: "a finite number ≥ 0 (0 for the default)"}
-	case !(opt.TailMass >= 0 && opt.TailMass < 1e-3):
-		return nil, &OptionError{Field: "tail mass", Value: opt.TailMass, Rule: "in [0, 0.001) (0 for the default)"}
+	case !(opt.TailMass >= 0 && opt.TailMass < 1e-9):
+		// Per step: n steps move up to 3n/4 of it to +∞.
+		return nil, &OptionError{Field: "tail mass", Value: opt.TailMass, Rule: "in [0, 1e-9) (0 for the default)"}
 	}
 	if opt.TailMass == 0 {
 		opt.TailMass = DefaultTailMass

@@ -331,7 +331,7 @@ func TestInvalidInput(t *testing.T) {
 			t.Errorf("%+v: want a *StageError for stage 1, got %v", st, err)
 		}
 	}
-	for _, o := range []Options{{GridStep: -1}, {GridStep: math.NaN()}, {GridStep: math.Inf(1)}, {TailMass: -1e-9}, {TailMass: 0.5}} {
+	for _, o := range []Options{{GridStep: -1}, {GridStep: math.NaN()}, {GridStep: math.Inf(1)}, {TailMass: -1e-9}, {TailMass: 1e-9}, {TailMass: 0.5}} {
 		var oe *OptionError
 		if _, err := NewDPSGD([]Stage{sg(1, 0.1, 10)}, o); !errors.As(err, &oe) {
 			t.Errorf("%+v: want an *OptionError, got %v", o, err)
