@@ -35,6 +35,16 @@ type pldEntry struct {
 // pldCachePoints bounds the grid points held by a pldCache (about 200 MB).
 const pldCachePoints = 1 << 22
 
+// pldBytesPerPoint is about what an accountant holds per grid point: the
+// profiles of both directions and their maximum, on its grid and on the
+// grid twice as coarse of its error estimate.
+const pldBytesPerPoint = 48
+
+// bytes returns about how many bytes the cache holds, with its chains.
+func (c *pldCache) bytes() int64 {
+	return pldBytesPerPoint*int64(c.Weight()) + c.chains.Bytes()
+}
+
 func newPLDCache() *pldCache {
 	return &pldCache{memo.New[string](pldCachePoints, func(e pldEntry) int {
 		if e.p == nil {

@@ -33,6 +33,13 @@ const chainsPoints = 1 << 22
 // NewChains returns an empty Chains.
 func NewChains() *Chains { return &Chains{levels: map[chainKey]*chainLevel{}, limit: chainsPoints} }
 
+// Bytes returns about how many bytes the powers held take (8 a point).
+func (c *Chains) Bytes() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return 8 * int64(c.points)
+}
+
 // chainKey identifies x^(2^level) of one step's PLD: the stage without its
 // step count, the direction, the grid step and the per-step tail mass.
 type chainKey struct {
