@@ -195,7 +195,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, evOpts ...evaluate.Option
 			Flags:     priorsFlags(),
 			Action:    func(c *cli.Context) error { return runPriors(c, stdin, stderr) },
 		},
-		serveCommand(stdout, stderr),
+		serveCommand(stdout, stderr, evOpts...),
 		{
 			Name:      "completion",
 			Usage:     "print the shell completion script of riskbatch for bash, zsh or fish",

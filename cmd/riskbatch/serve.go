@@ -29,7 +29,7 @@ import (
 // serveCommand is `riskbatch serve`: the page and HTTP API of package
 // serve, with the evaluation of a file wired to runEval, the code of
 // `riskbatch eval` (serveEval).
-func serveCommand(stdout, stderr io.Writer) *cli.Command {
+func serveCommand(stdout, stderr io.Writer, evOpts ...evaluate.Option) *cli.Command {
 	return &cli.Command{
 		Name:      "serve",
 		Usage:     "a local web page and HTTP API over the same evaluator (default http://127.0.0.1:8421)",
@@ -52,13 +52,13 @@ func serveCommand(stdout, stderr io.Writer) *cli.Command {
 			if c.NArg() > 0 {
 				return usagef("serve", "serve takes no file; upload files on its page or to POST /api/eval")
 			}
-			return runServe(c, stdout, stderr)
+			return runServe(c, stdout, stderr, evOpts)
 		},
 	}
 }
 
 // runServe listens, prints the address and serves until Ctrl-C or SIGTERM.
-func runServe(c *cli.Context, stdout, stderr io.Writer) error {
+func runServe(c *cli.Context, stdout, stderr io.Writer, evOpts []evaluate.Option) error {
 	host, port := "127.0.0.1", strconv.Itoa(c.Int("port"))
 	if l := c.String("listen"); l != "" {
 		host = l
@@ -91,7 +91,7 @@ func runServe(c *cli.Context, stdout, stderr io.Writer) error {
 		addr = net.JoinHostPort(host, p) // the name given, as the Host header will carry it
 	}
 	srv, err := serve.New(serve.Config{Addr: addr, Token: token, MaxUpload: maxUpload, Workers: c.Int("workers"),
-		Timeout: c.Duration("timeout"), EvalFile: serveEval, Template: serveTemplate, Log: stderr})
+		Timeout: c.Duration("timeout"), EvalFile: serveEval(evOpts...), Template: serveTemplate, Log: stderr})
 	if err != nil {
 		ln.Close()
 		return cli.Exit(err.Error(), exitUsage)
@@ -139,13 +139,21 @@ func openBrowser(url string) error {
 	return cmd.Start()
 }
 
-// serveEval evaluates the file of a request with the code of `riskbatch
-// eval`: its flags parsed by the same definitions (evalFlags,
+// serveEval returns the function that evaluates the file of a request
+// with the code of `riskbatch eval`: its flags parsed by the same definitions (evalFlags,
 // evalConfigFrom) and the same run (runEval), writing req.Output. Files
 // named in cells may be only the request's uploads (uploadedOnly). Row
 // errors (exit status 1) are a result like any other; a refused input
-// (exit status 2) is a serve.InputError with eval's message.
-func serveEval(ctx context.Context, req serve.EvalRequest) error {
+// (exit status 2) is a serve.InputError with eval's message. evOpts are
+// added to the evaluator's options (runWith).
+func serveEval(evOpts ...evaluate.Option) func(ctx context.Context, req serve.EvalRequest) error {
+	return func(ctx context.Context, req serve.EvalRequest) error {
+		return serveEvalRequest(ctx, req, evOpts)
+	}
+}
+
+// serveEvalRequest is serveEval's function.
+func serveEvalRequest(ctx context.Context, req serve.EvalRequest, evOpts []evaluate.Option) error {
 	var stderr bytes.Buffer
 	args := []string{"riskbatch", "eval", "--output", req.Output, "--format", req.Format, "--quiet"}
 	for _, p := range req.Priors {
@@ -168,6 +176,7 @@ func serveEval(ctx context.Context, req serve.EvalRequest) error {
 					return err
 				}
 				cfg.ctx = ctx
+				cfg.evalOptions = evOpts
 				cfg.cellFiles = func(l *cellfiles.Loader) evaluate.DataLoader {
 					return uploadedOnly{names: req.DataFiles, loader: l}
 				}
@@ -200,7 +209,7 @@ type uploadedOnly struct {
 func (u uploadedOnly) OpenData(source, ref string) (evaluate.DataTable, error) {
 	name := strings.TrimSpace(ref)
 	if !slices.Contains(u.names, name) {
-		return nil, fmt.Errorf("%s was not uploaded with the table: on riskbatch serve a cell may name only a file sent with it (the field data)", name)
+		return nil, fmt.Errorf("%s is not a file uploaded with the table; a cell may name only those (field data)", name)
 	}
 	return u.loader.OpenData(source, name)
 }
