@@ -33,14 +33,13 @@ const (
 
 // evalForm is what /api/eval read of its request.
 type evalForm struct {
-	input     string   // the table's file name
-	priors    []string // file names of prior tables
-	data      []string // file names cells may name
-	format    string
-	flags     []string
-	names     map[string]bool
-	inDir     string
-	badFormat string
+	input  string   // the table's file name
+	priors []string // file names of prior tables
+	data   []string // file names cells may name
+	format string
+	flags  []string
+	names  map[string]bool
+	inDir  string
 }
 
 // handleEval answers POST /api/eval: the uploaded table evaluated by
