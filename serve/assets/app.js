@@ -130,18 +130,22 @@
   $("prev").addEventListener("click", () => { if (pageNo > 0) { pageNo--; showTable(); } });
   $("next").addEventListener("click", () => { if ((pageNo + 1) * pageSize < table.rows.length) { pageNo++; showTable(); } });
 
-  // shownColumns: every column, or the input columns, status, message,
-  // the headline columns and the first output columns of the registry.
+  // shownColumns: every column, or the input columns some row fills,
+  // status, message, the headline columns and the first four output
+  // columns of the registry that some row fills.
   function shownColumns(header) {
     const all = header.map((_, i) => i);
     if ($("allcols").checked) return all;
     const st = header.indexOf("status");
     if (st < 0) return all;
-    const shown = all.slice(0, st + 2);
+    // The input columns some row fills, status and message.
+    const shown = all.slice(0, st).filter((i) => table.rows.some((r) => (r[i] || "") !== ""));
+    shown.push(st, st + 1);
     let outputs = 0;
     for (let i = st + 2; i < header.length; i++) {
       const c = byName[header[i]];
-      if (header[i].startsWith("headline") || (c && c.kind.startsWith("output") && outputs < 4)) {
+      const filled = table.rows.some((r) => (r[i] || "") !== "");
+      if (header[i].startsWith("headline") || (c && c.kind.startsWith("output") && filled && outputs < 4)) {
         shown.push(i);
         if (!header[i].startsWith("headline")) outputs++;
       }
@@ -255,13 +259,21 @@
     const body = JSON.stringify(rowObject());
     const opts = () => ({ method: "POST", headers: { "Content-Type": "application/json" }, body: body });
     try {
-      const [r1, r2] = await Promise.all([api("/api/row", opts()), api("/api/curve", opts())]);
+      const r1 = await api("/api/row", opts());
       if (mine !== seq) return;
       if (!r1.ok) { setStatus("row-status", await failure(r1), true); return; }
       const out = await r1.json();
+      if (mine !== seq) return;
       setStatus("row-status", out.status + (out.message ? ": " + out.message : ""), out.status === "error");
       showOutputs(out);
-      drawCurve(r2.ok ? await r2.json() : null);
+      // A row in error has no curve: the message says why.
+      let curve = null;
+      if (out.status !== "error") {
+        const r2 = await api("/api/curve", opts());
+        if (mine !== seq) return;
+        if (r2.ok) curve = await r2.json();
+      }
+      if (mine === seq) drawCurve(curve);
     } catch (e) {
       if (mine === seq) setStatus("row-status", "The request failed: " + e.message, true);
     }
