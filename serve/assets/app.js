@@ -130,26 +130,27 @@
   $("prev").addEventListener("click", () => { if (pageNo > 0) { pageNo--; showTable(); } });
   $("next").addEventListener("click", () => { if ((pageNo + 1) * pageSize < table.rows.length) { pageNo++; showTable(); } });
 
-  // shownColumns: every column, or the input columns some row fills,
-  // status, message, the headline columns and the first four output
-  // columns of the registry that some row fills.
+  // shownColumns: every column in the file's order, or the first column
+  // (the row's label), status, message, the headline columns and the four
+  // output columns the most rows fill, then the other input columns some
+  // row fills.
   function shownColumns(header) {
     const all = header.map((_, i) => i);
-    if ($("allcols").checked) return all;
     const st = header.indexOf("status");
-    if (st < 0) return all;
-    // The input columns some row fills, status and message.
-    const shown = all.slice(0, st).filter((i) => table.rows.some((r) => (r[i] || "") !== ""));
-    shown.push(st, st + 1);
-    let outputs = 0;
+    if ($("allcols").checked || st < 1) return all;
+    const filled = (i) => table.rows.some((r) => (r[i] || "") !== "");
+    const count = (i) => table.rows.reduce((n, r) => n + ((r[i] || "") !== "" ? 1 : 0), 0);
+    const shown = [0, st, st + 1];
+    const outputs = [];
     for (let i = st + 2; i < header.length; i++) {
       const c = byName[header[i]];
-      const filled = table.rows.some((r) => (r[i] || "") !== "");
-      if (header[i].startsWith("headline") || (c && c.kind.startsWith("output") && filled && outputs < 4)) {
-        shown.push(i);
-        if (!header[i].startsWith("headline")) outputs++;
-      }
+      if (header[i].startsWith("headline")) shown.push(i);
+      else if (c && c.kind.startsWith("output")) outputs.push([i, count(i)]);
     }
+    // The four output columns most rows fill, in the file's order.
+    const most = outputs.filter((o) => o[1] > 0).sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, 4).map((o) => o[0]);
+    shown.push(...most.sort((a, b) => a - b));
+    for (let i = 1; i < st; i++) if (filled(i)) shown.push(i);
     return shown;
   }
   function showTable() {
@@ -175,8 +176,8 @@
       for (const i of cols) {
         const v = r[i] === undefined ? "" : r[i];
         const numeric = v !== "" && !isNaN(Number(v));
-        const td = el("td", { class: numeric ? "num" : (table.header[i] === "message" ? "msg" : "") }, numeric ? formatNumber(v) : v);
-        if (numeric) td.title = v;
+        const td = el("td", { class: numeric ? "num" : (table.header[i] === "message" ? "msg" : "txt") }, numeric ? formatNumber(v) : v);
+        if (numeric || (v.length > 30 && table.header[i] !== "message")) td.title = v;
         tr.appendChild(td);
       }
       body.appendChild(tr);
