@@ -302,6 +302,18 @@ func outputName(input, format string) string {
 // scrub takes the request's folder out of a message: a file in it is
 // named by its own name, the folder itself as "the upload".
 func scrub(msg, dir string) string {
+	dirs := []string{dir}
+	if real, err := filepath.EvalSymlinks(dir); err == nil && real != dir {
+		dirs = append(dirs, real) // a temporary folder reached through a link
+	}
+	for _, d := range dirs {
+		msg = scrubDir(msg, d)
+	}
+	return msg
+}
+
+// scrubDir is scrub for one spelling of the request's folder.
+func scrubDir(msg, dir string) string {
 	for _, d := range []string{filepath.Join(dir, "in"), filepath.Join(dir, "out"), dir} {
 		msg = strings.ReplaceAll(msg, d+string(filepath.Separator), "")
 		msg = strings.ReplaceAll(msg, d, "the upload")

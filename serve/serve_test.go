@@ -338,6 +338,22 @@ func TestEvalErrors(t *testing.T) {
 	if strings.Contains(w.Body.String(), tmp) {
 		t.Errorf("the answer names the server's folder: %s", w.Body)
 	}
+	// Through a link to the temporary folder, the real path is taken out too.
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	ls, _ := newTest(t, f, Config{TempDir: link})
+	f.evalHook = func(ctx context.Context, req EvalRequest) error {
+		resolved, err := filepath.EvalSymlinks(req.Input)
+		if err != nil {
+			return err
+		}
+		return &InputError{Msg: resolved + " leads nowhere"}
+	}
+	check(t, "input error through a link", do(ls, evalRequest(t, part{"file", "t.csv", "x"})), 422, "t.csv leads nowhere\n")
+	empty(t, real, "after the error through a link")
 	f.evalHook = func(ctx context.Context, req EvalRequest) error { return errors.New("disk full at " + req.Dir) }
 	check(t, "other error", do(s, evalRequest(t, part{"file", "t.csv", "x"})), 500, "the evaluation failed\n")
 	empty(t, tmp, "after the errors")

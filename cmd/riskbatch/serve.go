@@ -192,8 +192,13 @@ func serveEvalRequest(ctx context.Context, req serve.EvalRequest, evOpts []evalu
 		return ctx.Err()
 	}
 	var exit cli.ExitCoder
-	if errors.As(err, &exit) && exit.ExitCode() == exitRowErrors {
-		return nil
+	if errors.As(err, &exit) {
+		switch exit.ExitCode() {
+		case exitRowErrors:
+			return nil
+		case exitInterrupted: // the server is stopping (Ctrl-C, SIGTERM)
+			return errors.New("interrupted")
+		}
 	}
 	return &serve.InputError{Msg: strings.TrimPrefix(err.Error(), "riskbatch: ")}
 }
