@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/riskbatch/riskbatch/readers"
@@ -58,6 +59,10 @@ func (s *Server) handleEval(w http.ResponseWriter, r *http.Request) {
 	defer s.release()
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.Timeout)
 	defer cancel()
+	// The upload is read within the time limit too, so that a client
+	// sending slowly does not hold a slot for longer (a recorder in tests
+	// has no deadline to set).
+	http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.cfg.Timeout))
 	dir, err := os.MkdirTemp(s.cfg.TempDir, "riskbatch-serve-")
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, "cannot make a temporary folder")
@@ -196,6 +201,9 @@ func (s *Server) bodyError(err error) (int, string) {
 	var mb *http.MaxBytesError
 	if errors.As(err, &mb) {
 		return http.StatusRequestEntityTooLarge, fmt.Sprintf("the upload is larger than this server's limit of %s (riskbatch serve --max-upload)", readers.FormatSize(s.cfg.MaxUpload))
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return http.StatusRequestTimeout, fmt.Sprintf("the upload took longer than the time limit of %s per request", s.cfg.Timeout)
 	}
 	return http.StatusBadRequest, "the request's body could not be read as multipart/form-data"
 }

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -627,4 +629,35 @@ func TestTemplate(t *testing.T) {
 		t.Errorf("Content-Disposition %q", got)
 	}
 	empty(t, tmp, "after the template")
+}
+
+// TestSlowUpload: an upload that takes longer than the time limit is
+// answered 408 and gives its slot back.
+func TestSlowUpload(t *testing.T) {
+	f := &fake{}
+	s, tmp := newTest(t, f, Config{Timeout: 300 * time.Millisecond, Workers: 1})
+	ts := httptest.NewUnstartedServer(s.Handler())
+	ts.Start()
+	defer ts.Close()
+	body, ct := multipartBody(t, part{"file", "t.csv", "sigma\n1\n"})
+	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// The headers and half the body, then nothing.
+	fmt.Fprintf(conn, "POST /api/eval HTTP/1.1\r\nHost: 127.0.0.1:8421\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n", ct, body.Len())
+	conn.Write(body.Bytes()[:body.Len()/2])
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 408 || string(got) != "the upload took longer than the time limit of 300ms per request\n" {
+		t.Errorf("%d %q", resp.StatusCode, got)
+	}
+	// The slot is free again.
+	check(t, "after the slow upload", do(s, evalRequest(t, part{"file", "t.csv", "x"})), 200, "evaluated:x")
+	empty(t, tmp, "after the slow upload")
 }
