@@ -165,6 +165,7 @@ func New(cfg Config) (*Server, error) {
 	s.mux.HandleFunc("GET /api/mechanisms", s.handleMechanisms)
 	s.mux.HandleFunc("POST /api/row", s.handleRow)
 	s.mux.HandleFunc("POST /api/curve", s.handleCurve)
+	s.mux.HandleFunc("POST /api/sweep", s.handleSweep)
 	s.mux.HandleFunc("POST /api/eval", s.handleEval)
 	s.mux.HandleFunc("GET /api/template", s.handleTemplate)
 	return s, nil

@@ -661,3 +661,60 @@ func TestSlowUpload(t *testing.T) {
 	check(t, "after the slow upload", do(s, evalRequest(t, part{"file", "t.csv", "x"})), 200, "evaluated:x")
 	empty(t, tmp, "after the slow upload")
 }
+
+// TestSweep: the row again at a quarter to four times one input, and one
+// output column of each: the row's own value at factor 1, fdp_success
+// rising with μ, whole numbers for a whole input.
+func TestSweep(t *testing.T) {
+	s, _ := newTest(t, &fake{}, Config{})
+	sweep := func(query, body string) *httptest.ResponseRecorder {
+		r := postRow(body)
+		r.URL.Path, r.URL.RawQuery = "/api/sweep", query
+		return do(s, r)
+	}
+	type result struct {
+		Input, Column string
+		Value         float64
+		X             []float64
+		Y             []*float64
+	}
+	var got result
+	w := sweep("input=mu&column=fdp_success", `{"mu": 1, "baseline": 0.01}`)
+	if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil || w.Code != 200 {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+	if got.Input != "mu" || got.Column != "fdp_success" || got.Value != 1 || len(got.X) != 13 || len(got.Y) != 13 || got.X[6] != 1 || got.X[0] != 0.25 || got.X[12] != 4 {
+		t.Fatalf("%+v", got)
+	}
+	var row map[string]any
+	json.Unmarshal(do(s, postRow(`{"mu": 1, "baseline": 0.01}`)).Body.Bytes(), &row)
+	if *got.Y[6] != row["fdp_success"] {
+		t.Errorf("at the row's own μ: %v, /api/row %v", *got.Y[6], row["fdp_success"])
+	}
+	for i := 1; i < len(got.Y); i++ {
+		if *got.Y[i] < *got.Y[i-1] {
+			t.Errorf("fdp_success falls from μ %v to %v", got.X[i-1], got.X[i])
+		}
+	}
+	w = sweep("input=compositions&column=fdp_success", `{"mu": 1, "baseline": 0.01, "compositions": 3}`)
+	if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil || w.Code != 200 {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+	if !slices.Equal(got.X, []float64{1, 2, 3, 4, 5, 6, 8, 10, 12}) {
+		t.Errorf("compositions %v", got.X)
+	}
+	for _, tc := range []struct {
+		query, body string
+		status      int
+		want        string
+	}{
+		{"input=nope&column=fdp_success", `{"mu": 1}`, 400, "input nope: not an input column (see /api/columns)\n"},
+		{"input=mu&column=status", `{"mu": 1}`, 400, "column status: not an output column (see /api/columns)\n"},
+		{"input=mu&column=nope", `{"mu": 1}`, 400, "column nope: not an output column (see /api/columns)\n"},
+		{"input=sigma&column=fdp_success", `{"mu": 1}`, 422, "the row has no sigma to vary\n"},
+		{"input=mu&column=fdp_success", `{"mu": -1}`, 422, "mu must be a positive number to vary it\n"},
+		{"input=mu&column=fdp_success", `{"mu": "x"}`, 422, "mu must be a positive number to vary it\n"},
+	} {
+		check(t, tc.query+" "+tc.body, sweep(tc.query, tc.body), tc.status, tc.want)
+	}
+}

@@ -223,13 +223,15 @@ func TestServeBrowser(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`button[data-tab="release"]`)), chromedp.WaitVisible(chromedp.ID("curve-line"))); err != nil {
 		t.Fatal(err)
 	}
-	poll(`document.getElementById("row-status").textContent !== ""`)
+	poll(`document.getElementById("row-status").textContent !== "" && document.getElementById("sweep-line") !== null`)
 	before, statusBefore := attr("#curve-line", "points"), text("#row-status")
 	shot("release.png")
 	if err := chromedp.Do(ctx, chromedp.Clear(chromedp.ID("in-sigma")), chromedp.SendKeys(chromedp.ID("in-sigma"), "4")); err != nil {
 		t.Fatal(err)
 	}
+	sweepBefore := attr("#sweep-line", "points")
 	poll(fmt.Sprintf(`document.getElementById("curve-line") !== null && document.getElementById("curve-line").getAttribute("points") !== %q`, before))
+	poll(fmt.Sprintf(`document.getElementById("sweep-line") !== null && document.getElementById("sweep-line").getAttribute("points") !== %q`, sweepBefore))
 	if err := chromedp.Do(ctx, chromedp.Clear(chromedp.ID("in-sigma")), chromedp.SendKeys(chromedp.ID("in-sigma"), "-1")); err != nil {
 		t.Fatal(err)
 	}

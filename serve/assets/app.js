@@ -275,6 +275,7 @@
         if (r2.ok) curve = await r2.json();
       }
       if (mine === seq) drawCurve(curve);
+      if (mine === seq) sweep(out);
     } catch (e) {
       if (mine === seq) setStatus("row-status", "The request failed: " + e.message, true);
     }
@@ -330,6 +331,69 @@
       t.textContent = "baseline " + formatNumber(curve.baseline) + ": success ≤ " + formatNumber(1 - fb);
       svg.appendChild(t);
     }
+  }
+  // sweep draws the table's first bound as the mechanism's first
+  // parameter the row fills varies (/api/sweep); a newer keystroke
+  // aborts the request of the older one.
+  let sweepAbort = null;
+  async function sweep(out) {
+    if (sweepAbort) sweepAbort.abort();
+    const svg = $("sweep");
+    const m = mechanisms.find((x) => x.name === $("mechanism").value);
+    const row = rowObject();
+    const input = m ? m.inputs.find((n) => row[n] !== undefined && Number(row[n]) > 0) : undefined;
+    const column = Object.keys(out).find((k) => k !== "status" && k !== "message" && typeof out[k] === "number");
+    if (!input || !column || out.status === "error") { svg.textContent = ""; return; }
+    sweepAbort = new AbortController();
+    const mine = seq;
+    try {
+      const resp = await api("/api/sweep?input=" + encodeURIComponent(input) + "&column=" + encodeURIComponent(column),
+        { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(row), signal: sweepAbort.signal });
+      if (mine !== seq || !resp.ok) return;
+      drawSweep(await resp.json());
+    } catch (e) {
+      if (e.name !== "AbortError") setStatus("row-status", "The request failed: " + e.message, true);
+    }
+  }
+  function drawSweep(d) {
+    const svg = $("sweep");
+    svg.textContent = "";
+    const x0 = 50, y0 = 290, w = 290, h = 270;
+    const ys = d.y.filter((v) => v !== null);
+    if (!ys.length) return;
+    const lx0 = Math.log(d.x[0]), lx1 = Math.log(d.x[d.x.length - 1]);
+    let top = Math.max(...ys);
+    top = top <= 1 ? Math.min(1, Math.max(top * 1.1, 1e-12)) : top * 1.1;
+    const X = (v) => x0 + (lx1 > lx0 ? (Math.log(v) - lx0) / (lx1 - lx0) : 0.5) * w, Y = (v) => y0 - (v / top) * h;
+    svg.appendChild(svgEl("rect", { x: x0, y: y0 - h, width: w, height: h, fill: "#fff", stroke: "#9aa5b4" }));
+    for (const v of [d.x[0], d.value, d.x[d.x.length - 1]]) {
+      const tx = svgEl("text", { x: X(v), y: y0 + 16, "text-anchor": "middle", "font-size": 11, fill: "#5b6675" });
+      tx.textContent = formatNumber(v);
+      svg.appendChild(tx);
+    }
+    for (const f of [0, 0.5, 1]) {
+      const ty = svgEl("text", { x: x0 - 6, y: Y(f * top) + 4, "text-anchor": "end", "font-size": 11, fill: "#5b6675" });
+      ty.textContent = formatNumber(f * top);
+      svg.appendChild(ty);
+    }
+    const lx = svgEl("text", { x: x0 + w / 2, y: y0 + 34, "text-anchor": "middle", "font-size": 12, fill: "#1d2430" });
+    lx.textContent = d.input + " (log scale)";
+    svg.appendChild(lx);
+    const ly = svgEl("text", { x: 14, y: y0 - h / 2, "text-anchor": "middle", "font-size": 12, fill: "#1d2430", transform: "rotate(-90 14 " + (y0 - h / 2) + ")" });
+    ly.textContent = d.column;
+    svg.appendChild(ly);
+    const pts = [];
+    d.x.forEach((v, i) => { if (d.y[i] !== null) pts.push(X(v).toFixed(2) + "," + Y(d.y[i]).toFixed(2)); });
+    svg.appendChild(svgEl("polyline", { points: pts.join(" "), fill: "none", stroke: "#1f5fa8", "stroke-width": 2, id: "sweep-line" }));
+    const i = d.x.indexOf(d.value);
+    if (i >= 0 && d.y[i] !== null) {
+      svg.appendChild(svgEl("line", { x1: X(d.value), y1: Y(0), x2: X(d.value), y2: Y(top), stroke: "#c2410c", "stroke-dasharray": "2 2" }));
+      svg.appendChild(svgEl("circle", { cx: X(d.value), cy: Y(d.y[i]), r: 4, fill: "#c2410c" }));
+      const t = svgEl("text", { x: x0 + 6, y: y0 - h + 14, "font-size": 12, fill: "#c2410c" });
+      t.textContent = d.input + " " + formatNumber(d.value) + ": " + d.column + " " + formatNumber(d.y[i]);
+      svg.appendChild(t);
+    }
+    $("sweep-help").textContent = d.column + " as " + d.input + " goes from a quarter to four times your value (the dot).";
   }
   Promise.all([ready, api("/api/mechanisms").then((r) => r.json())]).then(([, ms]) => {
     mechanisms = ms;
