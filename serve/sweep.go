@@ -99,4 +99,3 @@ func (s *Server) handleSweep(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, resp)
 }
-
