@@ -96,7 +96,11 @@
   }
   async function evaluateFile() {
     if (!fileInput.files.length) return;
-    setStatus("file-status", "Evaluating " + fileInput.files[0].name + " …");
+    const name = fileInput.files[0].name;
+    const started = Date.now();
+    const tick = () => setStatus("file-status", "Evaluating " + name + " … " + Math.round((Date.now() - started) / 1000) + " s");
+    tick();
+    const timer = setInterval(tick, 1000);
     $("run").disabled = true;
     try {
       const resp = await api("/api/eval", { method: "POST", body: evalForm("csv") });
@@ -113,6 +117,7 @@
     } catch (e) {
       setStatus("file-status", "The request failed: " + e.message, true);
     } finally {
+      clearInterval(timer);
       $("run").disabled = false;
     }
   }
