@@ -181,8 +181,11 @@
       for (const i of cols) {
         const v = r[i] === undefined ? "" : r[i];
         const numeric = v !== "" && !isNaN(Number(v));
-        const td = el("td", { class: numeric ? "num" : (table.header[i] === "message" ? "msg" : "txt") }, numeric ? formatNumber(v) : v);
-        if (numeric || (v.length > 30 && table.header[i] !== "message")) td.title = v;
+        // Text of riskbatch's own columns (message, a sentence such as
+        // headline_says) wraps; an input's long text is cut.
+        const own = st >= 0 && i > st && (i === st + 1 || (byName[table.header[i]] || { kind: "" }).kind.startsWith("output"));
+        const td = el("td", { class: numeric ? "num" : (own ? "msg" : (i === st ? "" : "txt")) }, numeric ? formatNumber(v) : v);
+        if (numeric || (v.length > 30 && !own && i !== st)) td.title = v;
         tr.appendChild(td);
       }
       body.appendChild(tr);
