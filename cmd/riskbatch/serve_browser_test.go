@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 
 	"github.com/riskbatch/riskbatch/evaluate"
@@ -38,7 +40,10 @@ func chromiumPath(t *testing.T) string {
 
 // TestServeBrowser opens the page in a headless Chromium: it uploads the
 // sample, sees the row count and the first row's status and message as
-// riskbatch eval writes them, types into the one-release form and sees
+// riskbatch eval writes them, downloads the result with the page's CSV,
+// Parquet and XLSX buttons and compares each file with eval's for the
+// same options (an XLSX file part by part, sameWorkbook), types into the
+// one-release form and sees
 // the message and the curve change, searches the column reference, and
 // fails on any error in the browser's console. A screenshot of each tab
 // is written in the test's temporary folder (or RISKBATCH_SCREENSHOTS).
@@ -219,6 +224,39 @@ func TestServeBrowser(t *testing.T) {
 		t.Errorf("%d rows marked as errors on the first page, want %d", len(marked), onFirstPage)
 	}
 
+	// The downloads: the page's CSV button gives eval's file for the
+	// page's options; with other options (two confidence levels), its
+	// Parquet and XLSX buttons give eval's files for those.
+	downloads := browserDownloads(t, ctx)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "releases.csv")
+	if err := os.WriteFile(in, readSample(t, "releases.csv"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	evalOutput := func(format string, flags ...string) []byte {
+		t.Helper()
+		out := filepath.Join(dir, "cli."+format)
+		args := append([]string{"eval", in, "-o", out, "-q"}, flags...)
+		if code, stderr := riskbatchShared(t, args...); code != exitRowErrors {
+			t.Fatalf("riskbatch %s: exit %d, %s", strings.Join(args, " "), code, stderr)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	if got, want := downloads.click("csv"), evalOutput("csv", "--confidence", "0.95"); !bytes.Equal(got, want) {
+		t.Errorf("the page's CSV download (%d bytes) differs from riskbatch eval's output (%d bytes)", len(got), len(want))
+	}
+	if err := chromedp.Do(ctx, chromedp.Clear(chromedp.ID("confidence")), chromedp.SendKeys(chromedp.ID("confidence"), "0.5,0.95")); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := downloads.click("parquet"), evalOutput("parquet", "--confidence", "0.5,0.95"); !bytes.Equal(got, want) {
+		t.Errorf("the page's Parquet download with confidence 0.5,0.95 (%d bytes) differs from riskbatch eval's output (%d bytes)", len(got), len(want))
+	}
+	sameWorkbook(t, "the page's XLSX download with confidence 0.5,0.95", downloads.click("xlsx"), evalOutput("xlsx", "--confidence", "0.5,0.95"))
+
 	// One release: the curve and the message follow the typing.
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`button[data-tab="release"]`)), chromedp.WaitVisible(chromedp.ID("curve-line"))); err != nil {
 		t.Fatal(err)
@@ -255,6 +293,78 @@ func TestServeBrowser(t *testing.T) {
 		t.Errorf("browser console: %s", p)
 	}
 	t.Logf("screenshots in %s", shots)
+}
+
+// pageDownloads clicks the page's download buttons and reads the files
+// the browser saves.
+type pageDownloads struct {
+	t    *testing.T
+	ctx  context.Context
+	dir  string
+	mu   sync.Mutex
+	name map[string]string // suggested file name by download
+	done chan string       // downloads completed
+}
+
+// browserDownloads makes the browser save downloads in a temporary
+// folder, each under the id of its download, and report them.
+func browserDownloads(t *testing.T, ctx context.Context) *pageDownloads {
+	t.Helper()
+	d := &pageDownloads{t: t, ctx: ctx, dir: t.TempDir(), name: map[string]string{}, done: make(chan string, 8)}
+	err := chromedp.ListenBrowser(ctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *browser.EventDownloadWillBegin:
+			d.mu.Lock()
+			d.name[ev.GUID] = ev.SuggestedFilename
+			d.mu.Unlock()
+		case *browser.EventDownloadProgress:
+			if ev.State == browser.DownloadProgressStateCompleted || ev.State == browser.DownloadProgressStateCanceled {
+				select {
+				case d.done <- ev.GUID + " " + string(ev.State):
+				default:
+				}
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := true
+	if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+		Behavior: browser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: d.dir, EventsEnabled: &events}); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// click presses the download button of a format and returns the file the
+// browser saved, named releases-risk.FORMAT as eval names its output.
+func (d *pageDownloads) click(format string) []byte {
+	d.t.Helper()
+	if err := chromedp.Do(d.ctx, chromedp.Click(chromedp.CSS(`button.dl[data-format="`+format+`"]`))); err != nil {
+		d.t.Fatalf("download %s: %v", format, err)
+	}
+	var done string
+	select {
+	case done = <-d.done:
+	case <-time.After(30 * time.Second):
+		d.t.Fatalf("download %s: no file after 30 s", format)
+	}
+	guid, state, _ := strings.Cut(done, " ")
+	if state != string(browser.DownloadProgressStateCompleted) {
+		d.t.Fatalf("download %s: %s", format, state)
+	}
+	d.mu.Lock()
+	name := d.name[guid]
+	d.mu.Unlock()
+	if want := "releases-risk." + format; name != want {
+		d.t.Errorf("download %s: named %q, want %q", format, name, want)
+	}
+	b, err := os.ReadFile(filepath.Join(d.dir, guid))
+	if err != nil {
+		d.t.Fatalf("download %s: %v", format, err)
+	}
+	return b
 }
 
 // countStatus counts the rows of a status.
