@@ -267,6 +267,11 @@ type column struct {
 	Assumptions string   `json:"assumptions"`
 	Applies     string   `json:"applies"`
 	Choices     []string `json:"choices,omitempty"`
+	// PaperID is the paper an output column comes from (seed000 …
+	// seed004, an entry of /api/papers), and Where the theorem, equation
+	// or section of it that Paper cites.
+	PaperID string `json:"paper_id,omitempty"`
+	Where   string `json:"where,omitempty"`
 }
 
 // columns is the registry as /api/columns returns it: the rows of
@@ -287,7 +292,29 @@ func columns(ev *evaluate.Evaluator) []column {
 		}
 		cols[i] = c
 	}
+	outputs := ev.Outputs()
+	for i, c := range cols {
+		for k := range outputs {
+			if o := &outputs[k]; o.Name == c.Name && strings.HasPrefix(c.Kind, "output") {
+				cols[i].PaperID = o.PaperID()
+				if id := cols[i].PaperID; id != "" {
+					_, cols[i].Where = citedPaper(o.Citation, paperAuthor(id))
+				}
+			}
+		}
+	}
 	return cols
+}
+
+// paperAuthor is the first author of a paper (evaluate.Papers), "" for
+// an unknown id.
+func paperAuthor(id string) string {
+	for _, p := range evaluate.Papers() {
+		if p.ID == id {
+			return p.Author
+		}
+	}
+	return ""
 }
 
 // handleColumns answers GET /api/columns: the registry as a JSON array.

@@ -163,6 +163,7 @@ func New(cfg Config) (*Server, error) {
 	})
 	s.mux.HandleFunc("GET /api/columns", s.handleColumns)
 	s.mux.HandleFunc("GET /api/mechanisms", s.handleMechanisms)
+	s.mux.HandleFunc("GET /api/papers", s.handlePapers)
 	s.mux.HandleFunc("POST /api/row", s.handleRow)
 	s.mux.HandleFunc("POST /api/curve", s.handleCurve)
 	s.mux.HandleFunc("POST /api/sweep", s.handleSweep)

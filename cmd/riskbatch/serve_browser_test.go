@@ -120,6 +120,18 @@ func TestServeBrowser(t *testing.T) {
 		}
 		return a.Value
 	}
+	// typeInto replaces the text of a field by typing text into it, as a
+	// user does: its input events go off. (chromedp.Clear sets the value
+	// attribute, which no longer changes a field the user has typed into.)
+	typeInto := func(id, text string) {
+		t.Helper()
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.getElementById(%q).value = ""`, id))); err != nil {
+			t.Fatalf("clearing %s: %v", id, err)
+		}
+		if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID(id), text)); err != nil {
+			t.Fatalf("typing into %s: %v", id, err)
+		}
+	}
 	poll := func(expr string) {
 		t.Helper()
 		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
@@ -249,9 +261,7 @@ func TestServeBrowser(t *testing.T) {
 	if got, want := downloads.click("csv"), evalOutput("csv", "--confidence", "0.95"); !bytes.Equal(got, want) {
 		t.Errorf("the page's CSV download (%d bytes) differs from riskbatch eval's output (%d bytes)", len(got), len(want))
 	}
-	if err := chromedp.Do(ctx, chromedp.Clear(chromedp.ID("confidence")), chromedp.SendKeys(chromedp.ID("confidence"), "0.5,0.95")); err != nil {
-		t.Fatal(err)
-	}
+	typeInto("confidence", "0.5,0.95")
 	if got, want := downloads.click("parquet"), evalOutput("parquet", "--confidence", "0.5,0.95"); !bytes.Equal(got, want) {
 		t.Errorf("the page's Parquet download with confidence 0.5,0.95 (%d bytes) differs from riskbatch eval's output (%d bytes)", len(got), len(want))
 	}
@@ -264,18 +274,43 @@ func TestServeBrowser(t *testing.T) {
 	poll(`document.getElementById("row-status").textContent !== "" && document.getElementById("sweep-line") !== null`)
 	before, statusBefore := attr("#curve-line", "points"), text("#row-status")
 	shot("release.png")
-	if err := chromedp.Do(ctx, chromedp.Clear(chromedp.ID("in-sigma")), chromedp.SendKeys(chromedp.ID("in-sigma"), "4")); err != nil {
-		t.Fatal(err)
-	}
+	typeInto("in-sigma", "4")
 	sweepBefore := attr("#sweep-line", "points")
 	poll(fmt.Sprintf(`document.getElementById("curve-line") !== null && document.getElementById("curve-line").getAttribute("points") !== %q`, before))
 	poll(fmt.Sprintf(`document.getElementById("sweep-line") !== null && document.getElementById("sweep-line").getAttribute("points") !== %q`, sweepBefore))
-	if err := chromedp.Do(ctx, chromedp.Clear(chromedp.ID("in-sigma")), chromedp.SendKeys(chromedp.ID("in-sigma"), "-1")); err != nil {
+	typeInto("in-sigma", "-1")
+	poll(`document.getElementById("row-status").textContent.startsWith("error")`)
+	if statusAfter := text("#row-status"); !strings.HasPrefix(statusBefore, "partial") || !strings.HasPrefix(statusAfter, "error: sigma: -1 ") {
+		t.Errorf("one release: status %q, then with sigma -1 %q", statusBefore, statusAfter)
+	}
+
+	// Each output column links to its paper: the link leads to the
+	// paper's entry in the column reference, with the theorem or
+	// equation beside it (as the registry cites fdp_success, seed 003's
+	// Thm 3.2, Eq. (10); the paper as docs/README.md names it).
+	link := `#outputs tr[data-column="fdp_success"] a.paper-link`
+	typeInto("in-sigma", "4")
+	poll(fmt.Sprintf(`!document.getElementById("row-status").textContent.startsWith("error") && document.querySelector(%q) !== null`, link))
+	if href := attr(link, "href"); href != "#paper-seed003" {
+		t.Errorf("one release: fdp_success links to %q, want #paper-seed003", href)
+	}
+	if got := text(`#outputs tr[data-column="fdp_success"] td.paper`); got != "Kulynych et al. (seed003), Thm 3.2, Eq. (10)" {
+		t.Errorf("one release: fdp_success's paper %q", got)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(link))); err != nil {
 		t.Fatal(err)
 	}
-	poll(`document.getElementById("row-status").textContent.startsWith("error")`)
-	if statusAfter := text("#row-status"); !strings.HasPrefix(statusBefore, "partial") || !strings.Contains(statusAfter, "sigma") {
-		t.Errorf("one release: status %q, then with sigma -1 %q", statusBefore, statusAfter)
+	poll(`!document.getElementById("tab-columns").hidden && document.getElementById("paper-seed003").classList.contains("target")`)
+	if got := text("#paper-seed003"); !strings.Contains(got, `"Unifying Re-Identification, Attribute Inference, and Data Reconstruction Risks in Differential Privacy", NeurIPS 2025`) || !strings.Contains(got, "fdp_success") {
+		t.Errorf("the entry of seed003: %q", got)
+	}
+	inView, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const r = document.getElementById("paper-seed003").getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })()`))
+	if err != nil || !inView {
+		t.Errorf("the entry of seed003 is not in view after the link (%v)", err)
+	}
+	shot("papers.png")
+	if href := attr(`#col-fdp_success a.paper-link`, "href"); href != "#paper-seed003" {
+		t.Errorf("column reference: fdp_success links to %q, want #paper-seed003", href)
 	}
 
 	// The column reference, searched.

@@ -39,25 +39,69 @@
   }
 
   // Tabs.
+  function showTab(name) {
+    for (const u of document.querySelectorAll(".tab")) {
+      u.setAttribute("aria-selected", String(u.dataset.tab === name));
+      $("tab-" + u.dataset.tab).hidden = u.dataset.tab !== name;
+    }
+  }
   for (const t of document.querySelectorAll(".tab")) {
-    t.addEventListener("click", () => {
-      for (const u of document.querySelectorAll(".tab")) {
-        u.setAttribute("aria-selected", String(u === t));
-        $("tab-" + u.dataset.tab).hidden = u !== t;
-      }
-    });
+    t.addEventListener("click", () => showTab(t.dataset.tab));
   }
 
-  // The registry, for help texts and the column reference.
+  // The registry, for help texts and the column reference, and the
+  // papers its output columns come from.
   let registry = [];
   const byName = {};
-  const ready = api("/api/columns").then((r) => r.json()).then((cols) => {
+  const paperById = {};
+  const ready = Promise.all([api("/api/columns").then((r) => r.json()), api("/api/papers").then((r) => r.json())]).then(([cols, papers]) => {
     registry = cols;
     for (const c of cols) {
       byName[c.name] = c;
     }
+    for (const p of papers) paperById[p.id] = p;
+    renderPapers(papers);
     renderColumns();
   });
+  // paperLink is a column's paper: a link to its entry in the list of
+  // papers, and the theorem, equation or section the column comes from.
+  function paperLink(c) {
+    const span = el("span");
+    const p = paperById[c.paper_id];
+    if (!p) return span;
+    const a = el("a", { href: "#paper-" + p.id, class: "paper-link", title: p.reference }, p.author + " et al. (" + p.id + ")");
+    span.appendChild(a);
+    if (c.where) span.appendChild(document.createTextNode(", " + c.where));
+    return span;
+  }
+  // A paper's link shows the column reference and its entry there.
+  document.addEventListener("click", (e) => {
+    const a = e.target.closest ? e.target.closest("a.paper-link") : null;
+    if (!a) return;
+    e.preventDefault();
+    showTab("columns");
+    const entry = $(a.getAttribute("href").slice(1));
+    if (!entry) return;
+    for (const li of document.querySelectorAll("#paper-list li.target")) li.classList.remove("target");
+    entry.classList.add("target");
+    entry.scrollIntoView({ block: "center" });
+  });
+  function renderPapers(papers) {
+    const ol = $("paper-list");
+    ol.textContent = "";
+    for (const p of papers) {
+      const li = el("li", { id: "paper-" + p.id });
+      li.appendChild(el("strong", {}, p.id));
+      li.appendChild(document.createTextNode(" " + p.reference + (p.venue ? ", " + p.venue : "") + "."));
+      const cols = el("p", { class: "help" }, "Its columns: ");
+      p.columns.forEach((n, i) => {
+        if (i > 0) cols.appendChild(document.createTextNode(", "));
+        cols.appendChild(el("code", {}, n));
+      });
+      li.appendChild(cols);
+      ol.appendChild(li);
+    }
+  }
 
   // ---- Evaluate a file ----
   let table = null; // {header, rows}
@@ -292,16 +336,17 @@
     const t = $("outputs");
     t.textContent = "";
     const head = el("tr");
-    for (const h of ["column", "value", "meaning"]) head.appendChild(el("th", {}, h));
+    for (const h of ["column", "value", "meaning", "paper"]) head.appendChild(el("th", {}, h));
     t.appendChild(el("thead")).appendChild(head);
     const body = el("tbody");
     for (const k in out) {
       if (k === "status" || k === "message" || out[k] === null) continue;
       const c = byName[k] || {};
-      const tr = el("tr");
+      const tr = el("tr", { "data-column": k });
       tr.appendChild(el("td", { title: (c.formula || "") + (c.paper ? "\n" + c.paper : "") }, k));
       tr.appendChild(el("td", { class: typeof out[k] === "number" ? "num" : "" }, typeof out[k] === "number" ? formatNumber(out[k]) : out[k]));
       tr.appendChild(el("td", {}, c.meaning || ""));
+      tr.appendChild(el("td", { class: "paper" })).appendChild(paperLink(c));
       body.appendChild(tr);
     }
     t.appendChild(body);
@@ -439,7 +484,16 @@
       n++;
       const tr = el("tr", { id: "col-" + c.name });
       tr.appendChild(el("td", {}, c.name + (c.aliases && c.aliases.length ? " (also " + c.aliases.join(", ") + ")" : "")));
-      for (const v of [c.kind, c.meaning, c.formula, c.paper, c.applies]) tr.appendChild(el("td", {}, v || ""));
+      for (const v of [c.kind, c.meaning, c.formula]) tr.appendChild(el("td", {}, v || ""));
+      // The paper: a link to its entry and the theorem or equation, then
+      // the whole citation (other works included).
+      const paper = el("td", { class: "paper" });
+      if (c.paper_id) {
+        paper.appendChild(paperLink(c));
+        paper.appendChild(el("div", { class: "help" }, c.paper));
+      } else paper.textContent = c.paper || "";
+      tr.appendChild(paper);
+      tr.appendChild(el("td", {}, c.applies || ""));
       body.appendChild(tr);
     }
     t.appendChild(body);
