@@ -207,15 +207,19 @@ func fanoPsi(alpha, r, x float64) float64 {
 // gap returns D_α(p ‖ U_M) = ln M − H_α(p) ≥ 0, the Rényi divergence of the
 // prior from the uniform distribution (H_α is eq. 14 of the paper,
 // H_∞ = −ln p*), and a bound on its absolute rounding error. With
-// r_i = M·p_i: D₁ = (1/M)Σψ₁(r_i) + (Σp − 1) and, for α > 1,
-// D_α = ln(1 + α(α − 1)(1/M)Σψ_α(r_i) + α(Σp − 1))/(α − 1), or the
-// log-sum-exp of α ln r_i when r^α would overflow.
+// r_i = M·p_i and s = Σp − 1 (the rounding of the normalised floats,
+// |s| ≲ 1e-16): D₁ = ((1/M)Σψ₁(r_i) + s)/(1 + s) − ln(1 + s) and, for α > 1,
+// D_α = (ln(1 + α(α − 1)(1/M)Σψ_α(r_i) + αs) − α·ln(1 + s))/(α − 1), or the
+// log-sum-exp of α ln r_i when r^α would overflow: the divergence of p/Σp,
+// a probability vector. (Without the terms in ln(1 + s), the divergence
+// of the floats p as they are, the first-order terms α·s/(α − 1) did not
+// cancel: an error up to 1e-16/(α − 1), 1e-11 at α = 1 + 10⁻⁵.)
 func (pr fanoPrior) gap(alpha float64) (g, errAbs float64) {
 	switch {
 	case pr.uniform:
 		return 0, 0
 	case math.IsInf(alpha, 1):
-		g = math.Max(numeric.LogPos(pr.m*pr.pStar), 0)
+		g = math.Max(numeric.LogPos(pr.m*pr.pStar)-math.Log1p(pr.s1), 0)
 		return g, 4 * numeric.MachineEpsilon * (g + 1)
 	}
 	if lmax := numeric.LogPos(pr.m * pr.pStar); alpha*lmax > fanoLogSwitch {
@@ -226,16 +230,16 @@ func (pr fanoPrior) gap(alpha float64) (g, errAbs float64) {
 			}
 			return math.Exp(alpha*numeric.LogPos(pr.m*x) - top)
 		})
-		g = (top + math.Log(s) - pr.logM) / (alpha - 1)
+		g = (top + math.Log(s) - pr.logM - alpha*math.Log1p(pr.s1)) / (alpha - 1)
 		return math.Max(g, 0), 64 * numeric.MachineEpsilon * (math.Abs(top) + pr.logM + 1) / (alpha - 1)
 	}
 	psi := fanoSum(0, pr.p, func(x float64) float64 {
 		return fanoPsi(alpha, pr.m*x, math.FMA(pr.m, x, -1))
 	}) / pr.m
 	if alpha == 1 {
-		g = psi + pr.s1
+		g = psi/(1+pr.s1) + (pr.s1/(1+pr.s1) - math.Log1p(pr.s1))
 	} else {
-		g = math.Log1p(alpha*(alpha-1)*psi+alpha*pr.s1) / (alpha - 1)
+		g = (math.Log1p(alpha*(alpha-1)*psi+alpha*pr.s1) - alpha*math.Log1p(pr.s1)) / (alpha - 1)
 	}
 	return math.Max(g, 0), 16 * numeric.MachineEpsilon * (math.Abs(g) + alpha*(math.Abs(pr.s1)+numeric.MachineEpsilon))
 }
