@@ -110,17 +110,19 @@ func (r *Release) fanoFor(m int, prior []float64) (alpha1, best bound.FanoBound,
 				best = orders
 			}
 		}
+	case r.hasRho && r.hasMu:
+		// Gaussian-type rows (gaussian, gdp, marginals): Theorem 2
+		// (eq. 19) bounds the mutual information by
+		// −Σ p_m ln(p_m + (1 − p_m)e^{−μ²/2}) ≤ min(μ²/2, H(p)), never
+		// looser than Theorem 1's μ²/2 at α = 1 (Guo et al. App. B; for gdp
+		// rows through the pairwise KL ≤ μ²/2, Theorem 2's argument
+		// extended to any mechanism, see FanoMIKLMixture).
+		var mi float64
+		if mi, err = bound.FanoMIGaussian(r.mu, m, prior); err == nil {
+			alpha1, best, err = bound.FanoZCDPMI(curve.ZCDP{Rho: r.rho}, mi, m, prior)
+		}
 	case r.hasRho:
 		alpha1, best, err = bound.FanoZCDP(curve.ZCDP{Rho: r.rho}, m, prior)
-		if err == nil && r.hasMu {
-			// Gaussian-type rows (gaussian, gdp, marginals): Theorem 2
-			// (eq. 19) bounds the mutual information by
-			// −Σ p_m ln(p_m + (1 − p_m)e^{−μ²/2}) ≤ min(μ²/2, H(p)), never
-			// looser than Theorem 1's μ²/2 at α = 1 (Guo et al. App. B; for gdp
-			// rows through the pairwise KL ≤ μ²/2, Theorem 2's argument
-			// extended to any mechanism, see FanoMIKLMixture).
-			alpha1, best, err = r.fanoGaussianThm2(m, prior, alpha1, best)
-		}
 	case r.hasRDP:
 		alpha1, best, err = bound.FanoOrders(rdpStep(r.rdp), r.rdp.Orders, m, prior)
 	case r.hasPure:
@@ -132,27 +134,6 @@ func (r *Release) fanoFor(m int, prior []float64) (alpha1, best bound.FanoBound,
 		return alpha1, best, err.Error()
 	}
 	return alpha1, best, ""
-}
-
-// fanoGaussianThm2 tightens the Fano bounds of a Gaussian-type row: the
-// α = 1 bound becomes Algorithm 1 with Theorem 2's mutual information when
-// that is tighter, and the order-optimised bound is never above it.
-func (r *Release) fanoGaussianThm2(m int, prior []float64, alpha1, best bound.FanoBound) (bound.FanoBound, bound.FanoBound, error) {
-	mi, err := bound.FanoMIGaussian(r.mu, m, prior)
-	if err != nil {
-		return alpha1, best, err
-	}
-	thm2, err := bound.FanoAlgorithm1(mi, m, prior)
-	if err != nil {
-		return alpha1, best, err
-	}
-	if thm2.Success < alpha1.Success {
-		alpha1 = thm2
-	}
-	if alpha1.Success < best.Success {
-		best = alpha1
-	}
-	return alpha1, best, nil
 }
 
 // rdpStep is the Rényi curve of an RDP guarantee for the Fano bounds: at

@@ -207,15 +207,19 @@ func fanoPsi(alpha, r, x float64) float64 {
 // gap returns D_α(p ‖ U_M) = ln M − H_α(p) ≥ 0, the Rényi divergence of the
 // prior from the uniform distribution (H_α is eq. 14 of the paper,
 // H_∞ = −ln p*), and a bound on its absolute rounding error. With
-// r_i = M·p_i: D₁ = (1/M)Σψ₁(r_i) + (Σp − 1) and, for α > 1,
-// D_α = ln(1 + α(α − 1)(1/M)Σψ_α(r_i) + α(Σp − 1))/(α − 1), or the
-// log-sum-exp of α ln r_i when r^α would overflow.
+// r_i = M·p_i and s = Σp − 1 (the rounding of the normalised floats,
+// |s| ≲ 1e-16): D₁ = ((1/M)Σψ₁(r_i) + s)/(1 + s) − ln(1 + s) and, for α > 1,
+// D_α = (ln(1 + α(α − 1)(1/M)Σψ_α(r_i) + αs) − α·ln(1 + s))/(α − 1), or the
+// log-sum-exp of α ln r_i when r^α would overflow: the divergence of p/Σp,
+// a probability vector. (Without the terms in ln(1 + s), the divergence
+// of the floats p as they are, the first-order terms α·s/(α − 1) did not
+// cancel: an error up to 1e-16/(α − 1), 1e-11 at α = 1 + 10⁻⁵.)
 func (pr fanoPrior) gap(alpha float64) (g, errAbs float64) {
 	switch {
 	case pr.uniform:
 		return 0, 0
 	case math.IsInf(alpha, 1):
-		g = math.Max(numeric.LogPos(pr.m*pr.pStar), 0)
+		g = math.Max(numeric.LogPos(pr.m*pr.pStar)-math.Log1p(pr.s1), 0)
 		return g, 4 * numeric.MachineEpsilon * (g + 1)
 	}
 	if lmax := numeric.LogPos(pr.m * pr.pStar); alpha*lmax > fanoLogSwitch {
@@ -226,16 +230,16 @@ func (pr fanoPrior) gap(alpha float64) (g, errAbs float64) {
 			}
 			return math.Exp(alpha*numeric.LogPos(pr.m*x) - top)
 		})
-		g = (top + math.Log(s) - pr.logM) / (alpha - 1)
+		g = (top + math.Log(s) - pr.logM - alpha*math.Log1p(pr.s1)) / (alpha - 1)
 		return math.Max(g, 0), 64 * numeric.MachineEpsilon * (math.Abs(top) + pr.logM + 1) / (alpha - 1)
 	}
 	psi := fanoSum(0, pr.p, func(x float64) float64 {
 		return fanoPsi(alpha, pr.m*x, math.FMA(pr.m, x, -1))
 	}) / pr.m
 	if alpha == 1 {
-		g = psi + pr.s1
+		g = psi/(1+pr.s1) + (pr.s1/(1+pr.s1) - math.Log1p(pr.s1))
 	} else {
-		g = math.Log1p(alpha*(alpha-1)*psi+alpha*pr.s1) / (alpha - 1)
+		g = (math.Log1p(alpha*(alpha-1)*psi+alpha*pr.s1) - alpha*math.Log1p(pr.s1)) / (alpha - 1)
 	}
 	return math.Max(g, 0), 16 * numeric.MachineEpsilon * (math.Abs(g) + alpha*(math.Abs(pr.s1)+numeric.MachineEpsilon))
 }
@@ -279,6 +283,25 @@ func (pr fanoPrior) solve(alpha, mi float64) FanoBound {
 // v of a nearby order, which a search over orders has; anything else for
 // none), and returning v.
 func (pr fanoPrior) solveFrom(alpha, mi, hint float64) (b FanoBound, v float64) {
+	return pr.solveBy(alpha, mi, func(d func(float64) float64, c float64) float64 {
+		if hint > 0 && hint < 1 {
+			return largestFeasible(d, c, hint)
+		}
+		near0, large := pr.feasibleGuesses(alpha, c)
+		return largestFeasible(d, c, near0, large)
+	})
+}
+
+// solveNear is solve given v, the answer to a few ulps (largestFeasibleNear).
+func (pr fanoPrior) solveNear(alpha, mi, v float64) FanoBound {
+	b, _ := pr.solveBy(alpha, mi, func(d func(float64) float64, c float64) float64 {
+		return largestFeasibleNear(d, c, v)
+	})
+	return b
+}
+
+// solveBy is solve with the largest feasible v found by find(d, c).
+func (pr fanoPrior) solveBy(alpha, mi float64, find func(d func(float64) float64, c float64) float64) (b FanoBound, v float64) {
 	b = FanoBound{PStar: pr.pStar, Order: alpha, MI: mi}
 	if pr.pStar >= 1 {
 		b.Success, b.Advantage, b.Trivial = 1, math.NaN(), true
@@ -292,13 +315,7 @@ func (pr fanoPrior) solveFrom(alpha, mi, hint float64) (b FanoBound, v float64) 
 	}
 	cUsed := c*(1+fanoRelMargin) + gErr
 	if cUsed > 0 {
-		d := func(v float64) float64 { return pr.binaryDivergence(alpha, v) }
-		if hint > 0 && hint < 1 {
-			v = largestFeasible(d, cUsed, hint)
-		} else {
-			near0, large := pr.feasibleGuesses(alpha, cUsed)
-			v = largestFeasible(d, cUsed, near0, large)
-		}
+		v = find(func(v float64) float64 { return pr.binaryDivergence(alpha, v) }, cUsed)
 	}
 	m := pr.m
 	b.Success = numeric.RoundUp((1+(m-1)*v)/m, pr.pStar, 1)
@@ -419,13 +436,16 @@ func FanoRDP(curve curve.RDP, m int, prior []float64) (alpha1, best FanoBound, e
 //
 //   - alpha1: Algorithm 1 with μ = ρ (Theorem 1 at α = 1);
 //   - best: min over α ≥ 1 of Algorithm 2 with μ = ρα (App. A.1 gives
-//     Algorithm 2 for one α; the minimum over α is ours): a grid
-//     α ∈ {1} ∪ {1 + 10^j : j = −5…4} refined by Brent's method in
-//     log10(α − 1) between the neighbours of the best grid point to a
-//     bracket about 1e-7 wide (Adv(α) was unimodal in every case tried, on
-//     a grid sixteen times finer, but that is not guaranteed, hence the
-//     grid; see fanoZCDPGrid for how close this comes to the finer
-//     search); best.Order is the minimiser.
+//     Algorithm 2 for one α; the minimum over α is ours), the order and
+//     the bound solved for together (fano_zcdp.go): Newton's method on the
+//     two equations of a stationary order, from their large-order
+//     asymptote α ≈ √(H_∞(p)/ρ), then Algorithm 2 solved exactly at the
+//     order found (any order gives a valid bound); α = 1 where the bound
+//     rises from there. Adv(α) was unimodal in every case tried (on a grid
+//     of sixteen orders a decade), which a stationary order relies on;
+//     where Newton's method does not converge, the grid
+//     α ∈ {1} ∪ {1 + 10^j : j = −5…4} refined by Brent's method
+//     (fanoZCDPGrid) is searched instead. best.Order is the minimiser.
 //
 // Errors (NaN fields): ρ NaN or negative, invalid M or prior. ρ = +Inf
 // gives the trivial bound.
@@ -444,14 +464,104 @@ func FanoZCDP(z curve.ZCDP, m int, prior []float64) (alpha1, best FanoBound, err
 
 // zcdp returns FanoZCDP's bounds for ρ ≥ 0.
 func (pr fanoPrior) zcdp(rho float64) (alpha1, best FanoBound) {
-	alpha1 = pr.solve(1, rho)
-	best = alpha1
+	alpha1, v1 := pr.solveFrom(1, rho, 0)
 	// ε(α) = ρα ≥ ρ ≥ H(p) ≥ H_α(p) keeps every order trivial; ρ = 0 gives
 	// the same value at every order.
 	if alpha1.Trivial || rho == 0 {
-		return alpha1, best
+		return alpha1, alpha1
 	}
-	return alpha1, pr.searchOrders(pr.zcdpAt(rho), best, fanoZCDPGrid())
+	return alpha1, pr.zcdpOrders(rho, alpha1, v1)
+}
+
+// zcdpOrders returns the best of start and Algorithm 2's bounds with
+// μ = ρα over α > 1, given v1 ≈ the bound v at α = 1 with μ = ρ: the
+// order solved for (zcdpTangent), or searched for where that fails.
+func (pr fanoPrior) zcdpOrders(rho float64, start FanoBound, v1 float64) FanoBound {
+	b, ok, interior := pr.zcdpTangent(rho, v1)
+	if !ok {
+		return pr.zcdpSearch(rho, start)
+	}
+	if interior && b.Success < start.Success {
+		return b
+	}
+	return start
+}
+
+// FanoZCDPMI is FanoZCDP for a ρ-zCDP mechanism whose mutual information
+// I(X;Y) has a bound mi of its own, tighter than Theorem 1's ρ: Theorem 2
+// of Guo, Sablayrolles & Sanjabi (2022) for the Gaussian mechanism
+// (FanoMIGaussian, ≤ μ²/2 = ρ), or FanoMIKLMixture. alpha1 is Algorithm 1
+// with μ = min(mi, ρ), and best the smaller of alpha1 and FanoZCDP's
+// order-optimised bound, which it computes without solving Algorithm 1 at
+// μ = ρ to the ulp (the order search needs only an estimate of its v).
+// Errors (NaN fields): ρ or mi NaN or negative, invalid M or prior.
+func FanoZCDPMI(z curve.ZCDP, mi float64, m int, prior []float64) (alpha1, best FanoBound, err error) {
+	pr, err := newFanoPrior(m, prior)
+	if err != nil {
+		return fanoNaN(), fanoNaN(), err
+	}
+	rho := z.Rho
+	if !(rho >= 0) {
+		return fanoNaN(), fanoNaN(), fmt.Errorf("fano: zCDP ρ = %v is not ≥ 0", rho)
+	}
+	if !(mi >= 0) {
+		return fanoNaN(), fanoNaN(), fmt.Errorf("fano: mutual-information bound %v is not ≥ 0", mi)
+	}
+	alpha1, best = pr.zcdpMI(rho, mi)
+	return alpha1, best, nil
+}
+
+// zcdpMI returns FanoZCDPMI's bounds for ρ, mi ≥ 0.
+func (pr fanoPrior) zcdpMI(rho, mi float64) (alpha1, best FanoBound) {
+	if mi >= rho {
+		return pr.zcdp(rho)
+	}
+	alpha1, v := pr.solveFrom(1, mi, 0)
+	g1, _ := pr.gap(1)
+	if alpha1.Trivial || rho+g1 >= pr.logM { // every order trivial for μ = ρα
+		return alpha1, alpha1
+	}
+	// The order search needs the bound v₁ at α = 1 with μ = ρ only where
+	// the slope test at the smaller v of μ = mi does not already put the
+	// optimum inside α > 1 (where it is wrong, Newton's method finds no
+	// stationary order and the orders are searched instead).
+	if rho+pr.newGapTilt().slopeAtOne()-pr.binarySlopeAtOne(v) >= 0 {
+		v = pr.klEstimate(rho+g1, v)
+	}
+	return alpha1, pr.zcdpOrders(rho, alpha1, v)
+}
+
+// klEstimate returns an estimate, to about 1e-10 relative, of the v
+// where KL(Ber(P) ‖ Ber(1/M)) = c, by Newton's method from v0 ∈ (0, 1]
+// with the derivative (M − 1)/M·ln(r₁/r₂), r₁ = 1 + (M − 1)v, r₂ = 1 − v.
+// The divergence is convex in v, so from v0 below the answer the first
+// step lands above it and the rest descend to it.
+func (pr fanoPrior) klEstimate(c, v0 float64) float64 {
+	v := math.Min(math.Max(v0, 1e-300), 1)
+	m := pr.m
+	for i := 0; i < 8; i++ {
+		slope := (m - 1) / m * (math.Log1p((m-1)*v) - math.Log1p(-v))
+		dv := (pr.binaryDivergence(1, v) - c) / slope
+		next := v - dv
+		if !(next > 0) {
+			next = v / 2
+		} else if next >= 1 {
+			next = (v + 1) / 2
+		}
+		if math.Abs(next-v) <= 1e-10*v {
+			return next
+		}
+		v = next
+	}
+	return v
+}
+
+// zcdpSearch returns the best of start and Algorithm 2's bounds with
+// μ = ρα over the orders of fanoZCDPGrid, refined by Brent's method: what
+// FanoZCDP did before it solved for the order (zcdpTangent), kept where
+// that does not converge.
+func (pr fanoPrior) zcdpSearch(rho float64, start FanoBound) FanoBound {
+	return pr.searchOrders(pr.zcdpAt(rho), start, fanoZCDPGrid())
 }
 
 // zcdpAt returns Algorithm 2's bound at α = 1 + 10^t with μ = ε(α) = ρα

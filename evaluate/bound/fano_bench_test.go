@@ -15,18 +15,14 @@ func fanoBenchMu(i int) float64 {
 }
 
 // fanoGaussianRow computes the Fano bounds of a Gaussian row with a uniform
-// prior (evaluate's Release.fanoFor): FanoZCDP at ρ = μ²/2 and Algorithm 1
-// with Theorem 2's mutual information.
+// prior as evaluate's Release.fanoFor does: FanoZCDPMI at ρ = μ²/2 with
+// Theorem 2's mutual information.
 func fanoGaussianRow(pr fanoPrior, mu float64) (alpha1, best FanoBound) {
-	alpha1, best = pr.zcdp(mu * mu / 2)
 	mi, err := FanoMIGaussian(mu, int(pr.m), nil)
 	if err != nil {
 		panic(err)
 	}
-	if thm2 := pr.solve(1, mi); thm2.Success < alpha1.Success {
-		alpha1 = thm2
-	}
-	return alpha1, best
+	return pr.zcdpMI(mu*mu/2, mi)
 }
 
 // BenchmarkFanoGaussianDistinct measures the Fano bounds of Gaussian rows

@@ -67,6 +67,25 @@ func largestFeasible(d func(float64) float64, c float64, guesses ...float64) flo
 			break
 		}
 	}
+	return b.close(x1)
+}
+
+// largestFeasibleNear is largestFeasible given v, an estimate of the
+// answer to a few ulps (Newton's method's): d is evaluated at v and the
+// bracket closed from there as largestFeasible closes it after its secant
+// steps, 2 to 4 evaluations where v is within a few ulps.
+func largestFeasibleNear(d func(float64) float64, c, v float64) float64 {
+	b := feasibleBracket{d: d, c: c, hi: 1}
+	if !(v > 0 && v < 1) {
+		return largestFeasible(d, c, v)
+	}
+	b.eval(v)
+	return b.close(v)
+}
+
+// close returns largestFeasible's answer from the bracket and x1, the
+// last point evaluated.
+func (b *feasibleBracket) close(x1 float64) float64 {
 	// Bracket the secant's answer from the end it landed on: one ulp
 	// beyond it, then four times as far while the bracket does not close
 	// on that side.

@@ -162,13 +162,15 @@ type orderGrid struct {
 // unimodal bound, so the grid is fine.
 func fanoOrdersGrid() orderGrid { return orderGrid{lo: -80, hi: 64, perDecade: 16, tol: 1e-9} }
 
-// fanoZCDPGrid is FanoZCDP's search: the same span, one order a decade,
-// refined by Brent's method to about 1e-7 in t. For ε(α) = ρα the bound
-// was unimodal in t on the grid of fanoOrdersGrid in each of 3,000 random
-// (ρ ∈ [1e-6, 10], M from 2 to 10⁶, uniform and random priors), and this
-// search's success bound was within 2e-15 relative of that grid's with its
-// 1e-9 golden-section refinement (TestFanoZCDPSearch): 10–23 orders a row
-// instead of about 170.
+// fanoZCDPGrid is the search FanoZCDP falls back on where Newton's method
+// finds no stationary order (zcdpTangent), and its tests' reference: the
+// same span, one order a decade, refined by Brent's method to about 1e-7
+// in t. For ε(α) = ρα the bound was unimodal in t on the grid of
+// fanoOrdersGrid in each of 5,000 random (ρ ∈ [1e-6, 10], M from 2 to
+// 10⁶, uniform and random priors), and this search's success bound was
+// within 2e-15 relative of that grid's with its 1e-9 golden-section
+// refinement (when it was FanoZCDP's search; TestFanoZCDPSearch now
+// compares FanoZCDP with both): 10–23 orders a row instead of about 170.
 func fanoZCDPGrid() orderGrid {
 	return orderGrid{lo: -5, hi: 4, perDecade: 1, tol: 1e-7, brent: true, fromOne: true}
 }

@@ -2,6 +2,7 @@ package bound
 
 import (
 	"math"
+	"math/rand"
 	"strconv"
 	"strings"
 	"testing"
@@ -567,5 +568,44 @@ func TestFanoEdgeCases(t *testing.T) {
 	a1, best, err := FanoRDP(curve.RDP{Orders: []float64{2, 4, inf}, Epsilons: []float64{0.5, 0.8, inf}}, 10, nil)
 	if err != nil || a1.MI != 0.5 || a1.Order != 1 || best.Success > a1.Success {
 		t.Errorf("RDP without order 1: %+v %+v %v", a1, best, err)
+	}
+}
+
+// The prior's gap D_α(p ‖ U_M) is that of a probability vector even where
+// the normalised floats do not sum to 1 exactly: continuous at α = 1, so
+// that D_α − D₁ ≈ λ·Var_p(ln Mp)/2 at α = 1 + λ, for λ down to 1e-12 (the
+// divergence of the floats as they are moved by (Σp − 1)/λ, ~1e-4 there).
+func TestFanoGapNormalised(t *testing.T) {
+	rng := rand.New(rand.NewSource(31))
+	tried := 0
+	for i := 0; i < 200; i++ {
+		prior := make([]float64, 2+rng.Intn(50))
+		for k := range prior {
+			prior[k] = rng.ExpFloat64()
+		}
+		pr := unwrap[fanoPrior](t)(newFanoPrior(0, approx.Normalise(prior)))
+		if pr.uniform || pr.s1 == 0 {
+			continue
+		}
+		tried++
+		g1, _ := pr.gap(1)
+		var mean, sq float64 // Var_p(ln Mp)/2, the slope at α = 1
+		for _, x := range pr.p {
+			mean += x * math.Log(pr.m*x)
+		}
+		for _, x := range pr.p {
+			d := math.Log(pr.m*x) - mean
+			sq += x * d * d
+		}
+		slope := sq / 2
+		for _, lambda := range []float64{1e-12, 1e-9, 1e-6} {
+			g, _ := pr.gap(1 + lambda)
+			if want := g1 + slope*lambda; !approx.Near(g, want, 1e-15, 1e-9) {
+				t.Errorf("prior of %d, Σp − 1 = %v: D at 1 + %v = %.17g, D₁ + λD'₁ = %.17g", len(prior), pr.s1, lambda, g, want)
+			}
+		}
+	}
+	if tried < 50 {
+		t.Fatalf("only %d priors whose floats do not sum to 1", tried)
 	}
 }
