@@ -9,5 +9,5 @@ import (
 // The flag parser shared by the two commands stands on the number reader
 // alone, below the evaluator.
 func TestImports(t *testing.T) {
-	testenv.Imports(t, "github.com/riskbatch/riskbatch/evaluate/number")
+	testenv.Imports(t, "evaluate/number")
 }

@@ -6,37 +6,77 @@ import (
 	"testing"
 )
 
-// Imports fails the test unless every package outside the standard library
-// that the package in the test's directory depends on, directly or not
-// (`go list -deps .`, test files aside), is the package itself or matches one
-// of allowed: an import path, or a path ending in "/..." for it and every
-// package below it. It is how each package states the floors it may import
-// from (docs/layout.md): a new import that runs up or sideways fails here.
+// Module is the import path of riskbatch's module, which the patterns of
+// Imports are relative to.
+const Module = "github.com/riskbatch/riskbatch"
+
+// Imports fails the test unless every package of the module that the
+// package in the test's directory depends on, directly or not (`go list
+// -deps .`, test files aside), is the package itself or matches one of
+// allowed: a path relative to the module ("layout"), or such a path ending
+// in "/..." for it and every package below it ("evaluate/..."). It is how
+// each package states the floors it may import from (docs/layout.md): a
+// new import that runs up or sideways fails here. Packages outside the
+// module are checked by NoImports.
 func Imports(t *testing.T, allowed ...string) {
+	t.Helper()
+	self, deps := listDeps(t)
+	var bad []string
+	for _, d := range deps {
+		rel, ok := strings.CutPrefix(d, Module+"/")
+		if d == self || !ok {
+			continue
+		}
+		if !matchesAny(rel, allowed) {
+			bad = append(bad, rel)
+		}
+	}
+	if len(bad) > 0 {
+		t.Errorf("%s depends on %d packages of the module it may not import: %s (allowed: %s)", self, len(bad), strings.Join(bad, ", "), strings.Join(allowed, ", "))
+	}
+}
+
+// NoImports fails the test when the package in the test's directory
+// depends, directly or not, on a package other than itself whose import
+// path starts with one of prefixes ("github.com/urfave/cli", or
+// "github.com/" for every package hosted there).
+func NoImports(t *testing.T, prefixes ...string) {
+	t.Helper()
+	self, deps := listDeps(t)
+	var bad []string
+	for _, d := range deps {
+		if d == self {
+			continue
+		}
+		for _, p := range prefixes {
+			if strings.HasPrefix(d, p) {
+				bad = append(bad, d)
+				break
+			}
+		}
+	}
+	if len(bad) > 0 {
+		t.Errorf("%s depends on %d packages it must not: %s", self, len(bad), strings.Join(bad, ", "))
+	}
+}
+
+// listDeps lists the package in the test's directory and the packages
+// outside the standard library it depends on.
+func listDeps(t *testing.T) (self string, deps []string) {
 	t.Helper()
 	goTool := LookPath(t, "go")
 	out, err := exec.Command(goTool, "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", ".").Output()
 	if err != nil {
 		t.Fatalf("go list -deps .: %v", err)
 	}
-	deps := strings.Fields(string(out))
+	deps = strings.Fields(string(out))
 	if len(deps) == 0 {
 		t.Fatal("go list -deps . listed no package, not even this one")
 	}
-	self := deps[len(deps)-1] // go list -deps lists a package after its dependencies
-	var bad []string
-	for _, d := range deps {
-		if d != self && !matchesAny(d, allowed) {
-			bad = append(bad, d)
-		}
-	}
-	if len(bad) > 0 {
-		t.Errorf("%s depends on %d packages it may not import: %s (allowed: %s)", self, len(bad), strings.Join(bad, ", "), strings.Join(allowed, ", "))
-	}
+	return deps[len(deps)-1], deps // go list -deps lists a package after its dependencies
 }
 
-// matchesAny reports whether an import path matches one of the patterns of
-// Imports.
+// matchesAny reports whether a path matches one of the patterns of Imports.
 func matchesAny(path string, patterns []string) bool {
 	for _, p := range patterns {
 		if prefix, ok := strings.CutSuffix(p, "/..."); ok {

@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"context"
@@ -139,9 +139,9 @@ func streamMemoryLimit() int64 {
 // stream reads every table in order, evaluates batches in parallel and
 // writes the rows in input order. Memory is bounded by the number of
 // batches in flight, not by the number of rows. read counts the bytes read
-// from the inputs (readers.Options.BytesRead): the progress bar shows, as
-// each batch is written, how much of the inputs had been read for it.
-func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, read *atomic.Int64, w writers.Writer, workers int, progress *progress, sum *summary) (statusCounts, error) {
+// from the inputs (readers.Options.BytesRead): progress is told, as each
+// batch is written, how much of the inputs had been read for it.
+func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, read *atomic.Int64, w writers.Writer, workers int, progress func(Progress), sum *summary) (Counts, error) {
 	f := &flow{
 		ctx:  ctx,
 		todo: make(chan *batch, workers),
@@ -372,8 +372,8 @@ func (lay *evalLayout) readInto(ti int, t readers.Table, b *batch, limit int) er
 // writeInOrder writes the evaluated batches in the order they were read,
 // counting the rows by status and adding them to the summary, until the
 // workers are done, the context ends, or writing fails.
-func (lay *evalLayout) writeInOrder(f *flow, w writers.Writer, progress *progress, sum *summary) (statusCounts, error) {
-	counts := statusCounts{}
+func (lay *evalLayout) writeInOrder(f *flow, w writers.Writer, progress func(Progress), sum *summary) (Counts, error) {
+	counts := Counts{}
 	pending := map[int]*batch{}
 	next := 0
 	written := 0
@@ -436,7 +436,9 @@ collect:
 				}
 				written++
 			}
-			progress.update(int64(written), nb.read)
+			if progress != nil {
+				progress(Progress{Rows: int64(written), BytesRead: nb.read})
+			}
 			f.recycle(nb)
 		}
 	}
