@@ -1,7 +1,11 @@
 package testenv
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -16,11 +20,14 @@ const Module = "github.com/riskbatch/riskbatch"
 // allowed: a path relative to the module ("layout"), or such a path ending
 // in "/..." for it and every package below it ("evaluate/..."). It is how
 // each package states the floors it may import from (docs/layout.md): a
-// new import that runs up or sideways fails here. Packages outside the
-// module are checked by NoImports.
+// new import that runs up or sideways fails here. The package's row of
+// the table in docs/layout.md must name the same patterns, so that the
+// page says what the tests enforce. Packages outside the module are
+// checked by NoImports.
 func Imports(t *testing.T, allowed ...string) {
 	t.Helper()
 	self, deps := listDeps(t)
+	checkLayoutPage(t, strings.TrimPrefix(self, Module+"/"), allowed)
 	var bad []string
 	for _, d := range deps {
 		rel, ok := strings.CutPrefix(d, Module+"/")
@@ -88,4 +95,44 @@ func matchesAny(path string, patterns []string) bool {
 		}
 	}
 	return false
+}
+
+// layoutPage is the page that says what each package may import.
+const layoutPage = "docs/layout.md"
+
+// codeSpan is a `code span` of the page's table.
+var codeSpan = regexp.MustCompile("`([^`]+)`")
+
+// checkLayoutPage fails the test unless the table of docs/layout.md has a
+// row for pkg (a path relative to the module) whose second cell names, as
+// code spans, exactly the patterns allowed (in any order; "nothing" for
+// none).
+func checkLayoutPage(t *testing.T, pkg string, allowed []string) {
+	t.Helper()
+	out, err := exec.Command(LookPath(t, "go"), "list", "-m", "-f", "{{.Dir}}").Output()
+	if err != nil {
+		t.Fatalf("go list -m: %v", err)
+	}
+	page, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(out)), layoutPage))
+	if err != nil {
+		t.Fatalf("the imports of %s are listed in %s: %v", pkg, layoutPage, err)
+	}
+	for _, line := range strings.Split(string(page), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 4 || strings.TrimSpace(cells[1]) != "`"+pkg+"`" {
+			continue
+		}
+		var listed []string
+		for _, m := range codeSpan.FindAllStringSubmatch(cells[2], -1) {
+			listed = append(listed, m[1])
+		}
+		want := slices.Clone(allowed)
+		slices.Sort(listed)
+		slices.Sort(want)
+		if !slices.Equal(listed, want) {
+			t.Errorf("%s's row for %s lists %q; its imports test allows %q", layoutPage, pkg, listed, want)
+		}
+		return
+	}
+	t.Errorf("%s has no row for %s in its table of what each package may import; its imports test allows %q", layoutPage, pkg, allowed)
 }
