@@ -5,6 +5,7 @@ import (
 	"math"
 
 	num "github.com/riskbatch/riskbatch/evaluate/number"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -59,11 +60,5 @@ func cellNumber(c table.Cell, f NumberFormat) (float64, error) {
 	return 0, fmt.Errorf("empty")
 }
 
-// clipText shortens a long text for a message.
-func clipText(s string) string {
-	const max = 40
-	if r := []rune(s); len(r) > max {
-		return string(r[:max]) + "…"
-	}
-	return s
-}
+// clipText shortens a long text for a message (release.ClipText).
+func clipText(s string) string { return release.ClipText(s) }

@@ -39,12 +39,12 @@ func (b *Binding) resolveInto(r *Release, in *inputs, problems *rowError) *Relea
 		return nil
 	}
 	c := in.numOr(FieldCompositions, 1)
-	if c > curve.MaxCompositions && composesOptimally(spec.name) {
+	if c > curve.MaxCompositions && composesOptimally(spec.Name) {
 		problems.add(b.name(FieldCompositions), formatNumber(c), "%s is more than the %d compositions riskbatch composes for mechanism %s; expected a whole number from 1 to %d",
-			formatNumber(c), curve.MaxCompositions, spec.name, curve.MaxCompositions)
+			formatNumber(c), curve.MaxCompositions, spec.Name, curve.MaxCompositions)
 		return nil
 	}
-	r.Mechanism, r.compositions = spec.name, int(c)
+	r.Mechanism, r.compositions = spec.Name, int(c)
 	if in.has(FieldPMPData) && !b.resolvePMP(r, in, problems) {
 		return nil
 	}
@@ -82,13 +82,13 @@ func (b *Binding) checkColumns(spec *mechanismSpec, in *inputs, problems *rowErr
 		if !in.has(f) {
 			continue
 		}
-		if bf.param && !hasField(spec.defines, f) && !hasField(spec.modifiers, f) {
-			problems.add(b.name(f), in.value(f), "filled, but mechanism %s does not use it; clear it or correct mechanism", spec.name)
+		if bf.param && !hasField(spec.Defines, f) && !hasField(spec.Modifiers, f) {
+			problems.add(b.name(f), in.value(f), "filled, but mechanism %s does not use it; clear it or correct mechanism", spec.Name)
 		}
 	}
-	for _, f := range spec.required {
+	for _, f := range spec.Required {
 		if !in.has(f) {
-			problems.add(b.name(f), "", "empty, but mechanism %s needs it; expected %s", spec.name, b.vocab.Column(f).Domain)
+			problems.add(b.name(f), "", "empty, but mechanism %s needs it; expected %s", spec.Name, b.vocab.Column(f).Domain)
 		}
 	}
 	return len(*problems) == 0
@@ -488,7 +488,7 @@ func (b *Binding) mechanism(in *inputs, problems *rowError) *mechanismSpec {
 	}
 	var filled []string
 	for _, s := range found {
-		for _, f := range s.signature {
+		for _, f := range s.Signature {
 			if in.has(f) {
 				filled = append(filled, b.name(f))
 			}
@@ -505,15 +505,15 @@ func (b *Binding) mechanism(in *inputs, problems *rowError) *mechanismSpec {
 func (b *Binding) impliedMechanisms(in *inputs) []*mechanismSpec {
 	var found []*mechanismSpec
 	for i := range b.specs {
-		if slices.ContainsFunc(b.specs[i].signature, in.has) {
+		if slices.ContainsFunc(b.specs[i].Signature, in.has) {
 			found = append(found, &b.specs[i])
 		}
 	}
 	present := func(m Mechanism) bool {
-		return slices.ContainsFunc(found, func(s *mechanismSpec) bool { return s.name == m })
+		return slices.ContainsFunc(found, func(s *mechanismSpec) bool { return s.Name == m })
 	}
 	drop := func(ms ...Mechanism) {
-		found = slices.DeleteFunc(found, func(s *mechanismSpec) bool { return slices.Contains(ms, s.name) })
+		found = slices.DeleteFunc(found, func(s *mechanismSpec) bool { return slices.Contains(ms, s.Name) })
 	}
 	if present(MechanismRR) {
 		drop(MechanismPure, MechanismApprox)

@@ -146,7 +146,7 @@ func parseNamedStage(part string, specs []mechanismSpec, index map[string]int) (
 	if err != nil {
 		return pld.Stage{}, err
 	}
-	return namedStage(spec.name, v, count)
+	return namedStage(spec.Name, v, count)
 }
 
 // cutCount returns what follows the x, × or * of a count.

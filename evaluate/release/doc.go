@@ -1,0 +1,7 @@
+// Package release is the floor on which a row of a release table becomes a
+// typed release: the input vocabulary (Field, the contract's input columns
+// with their names, aliases, domains and meanings, Vocabulary), and the
+// mechanisms with the columns that define each (Mechanism, MechanismSpec).
+// It knows nothing of output columns, bounds or files; package evaluate
+// reads rows with it.
+package release
