@@ -3,6 +3,7 @@ package evaluate
 import (
 	"slices"
 
+	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 )
 
@@ -125,3 +126,22 @@ func lookupMechanism(specs []mechanismSpec, index map[string]int, name string) (
 
 // hasField reports whether fs holds f.
 func hasField(fs []Field, f Field) bool { return slices.Contains(fs, f) }
+
+// The extra_stages cell and the stages of a composed release are
+// release's (release.ParseStages).
+
+const (
+	maxExtraStages     = release.MaxExtraStages
+	maxStageSteps      = release.MaxStageSteps
+	maxStageCategories = release.MaxStageCategories
+)
+
+func parseStages(s string, specs []mechanismSpec, index map[string]int) ([]pld.Stage, error) {
+	return release.ParseStages(s, specs, index)
+}
+
+func stagesKey(stages []pld.Stage) string { return release.StagesKey(stages) }
+
+func tooManyCategories(k float64) string { return release.TooManyCategories(k) }
+
+func rrStage(eps, k float64, n int) pld.Stage { return release.RRStage(eps, k, n) }
