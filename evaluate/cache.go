@@ -23,6 +23,12 @@ func WithCachesOf(other *Evaluator) Option {
 	}
 }
 
+// CacheBytes returns about how many bytes the evaluator's caches of DP-SGD
+// accountants hold (bounded: about 230 MB), the caches that grow large:
+// a run may let the heap grow by as much, rather than collect garbage
+// without end while the caches fill its memory limit.
+func (e *Evaluator) CacheBytes() int64 { return e.plds.bytes() }
+
 // rdpCache remembers the composed RDP curves of DP-SGD parameters.
 type rdpCache struct {
 	*memo.Cache[curve.DPSGD, curve.RDP]

@@ -18,9 +18,12 @@ import (
 // pldCache remembers the PLD accountants of a run by their stages:
 // building one takes from a few to a few hundred milliseconds. It is
 // bounded by the grid points it holds (each costs about 50 bytes with its
-// error estimate).
+// error estimate). Its accountants share the powers of their steps' PLDs
+// (chains, bounded apart: about 32 MB), so that a sweep over the steps of
+// one noise multiplier and sample rate squares its step's PLD once.
 type pldCache struct {
 	*memo.Cache[string, pldEntry]
+	chains *pld.Chains
 }
 
 // pldEntry is an accountant, or the error of building it.
@@ -32,19 +35,29 @@ type pldEntry struct {
 // pldCachePoints bounds the grid points held by a pldCache (about 200 MB).
 const pldCachePoints = 1 << 22
 
+// pldBytesPerPoint is about what an accountant holds per grid point: the
+// profiles of both directions and their maximum, on its grid and on the
+// grid twice as coarse of its error estimate.
+const pldBytesPerPoint = 48
+
+// bytes returns about how many bytes the cache holds, with its chains.
+func (c *pldCache) bytes() int64 {
+	return pldBytesPerPoint*int64(c.Weight()) + c.chains.Bytes()
+}
+
 func newPLDCache() *pldCache {
 	return &pldCache{memo.New[string](pldCachePoints, func(e pldEntry) int {
 		if e.p == nil {
 			return 0
 		}
 		return e.p.GridPoints()
-	})}
+	}), pld.NewChains()}
 }
 
 // get returns the accountant of the stages, building it on first use.
 func (c *pldCache) get(stages []pld.Stage) (*pld.PLD, error) {
 	e := c.Get(stagesKey(stages), func() pldEntry {
-		p, err := curve.NewPLD(stages)
+		p, err := curve.NewPLD(stages, c.chains)
 		return pldEntry{p, err}
 	})
 	return e.p, e.err

@@ -231,6 +231,8 @@ type evalLayout struct {
 	// columns is how the columns of each table travel in a stream:
 	// set by stream (see planColumns).
 	columns *columnPlan
+	// ev is the evaluator the layout was built for.
+	ev *evaluate.Evaluator
 }
 
 // newLayout builds the output layout of tables evaluated by ev.
@@ -243,5 +245,5 @@ func newLayout(ev *evaluate.Evaluator, tables []readers.Table) (*evalLayout, err
 	if err != nil {
 		return nil, err
 	}
-	return &evalLayout{Layout: lay}, nil
+	return &evalLayout{Layout: lay, ev: ev}, nil
 }

@@ -8,6 +8,7 @@
 //	go run ./cmd/riskbatch-bench -big            # adds 10⁷-row Parquet → Parquet
 //	go run ./cmd/riskbatch-bench -scaling        # --workers 1 against 2
 //	go run ./cmd/riskbatch-bench -ratios         # only the ratios to DuckDB's copy of the file
+//	go run ./cmd/riskbatch-bench -accountant     # only the DP-SGD sweep and noise calibration
 //
 // It builds riskbatch from this module (or uses -bin), runs each case as a
 // separate process, and reads the peak RSS from the process's resource
@@ -37,7 +38,9 @@ func main() {
 	priorsOnly := flag.Bool("priors-only", false, "only `riskbatch priors` against DuckDB (see priors.go)")
 	scaling := flag.Bool("scaling", false, "only --workers 1 against --workers 2 on closed-form and evaluation-bound inputs (see scaling.go)")
 	ratios := flag.Bool("ratios", false, "only the ratios of `riskbatch eval` to DuckDB copying the same CSV to Parquet (see ratios.go)")
-	repeat := flag.Int("repeat", 3, "runs of each case of the ratio and scaling tables, the best counts")
+	accountant := flag.Bool("accountant", false, "only the rows that wait for the PLD accountant: a 60-configuration DP-SGD sweep and noise calibrations, --workers 1 (see accountant.go)")
+	calibrations := flag.Int("calibrations", 9, "rows of the -accountant calibration case")
+	repeat := flag.Int("repeat", 3, "runs of each case of the ratio, scaling and accountant tables (the best counts, the median for the accountant)")
 	flag.Parse()
 	runAll := func() error { return run(*rows, *repeat, *big, *bin, *keep) }
 	switch {
@@ -47,6 +50,8 @@ func main() {
 		runAll = func() error { return onlyPriors(*bin, *keep) }
 	case *scaling:
 		runAll = func() error { return onlyScaling(*rows, *repeat, *bin, *keep) }
+	case *accountant:
+		runAll = func() error { return onlyAccountant(*calibrations, *repeat, *bin, *keep) }
 	}
 	if err := runAll(); err != nil {
 		fmt.Fprintln(os.Stderr, "riskbatch-bench:", err)

@@ -53,7 +53,7 @@ type profiled interface {
 }
 
 // Accountant builds (or looks up) the PLD accountant of a list of stages;
-// nil in Compose selects NewPLD.
+// nil in Compose selects NewPLD without shared chains.
 type Accountant func(stages []pld.Stage) (*pld.PLD, error)
 
 // The methods Composition.Method reports.
@@ -70,7 +70,7 @@ const (
 // without it.
 func Compose(stages []pld.Stage, accountant Accountant) (*Composition, error) {
 	if accountant == nil {
-		accountant = NewPLD
+		accountant = func(stages []pld.Stage) (*pld.PLD, error) { return NewPLD(stages, nil) }
 	}
 	if len(stages) == 0 {
 		return nil, pld.ErrNoStages

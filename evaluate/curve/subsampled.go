@@ -443,16 +443,18 @@ func DPSGDStages(own DPSGD, extra []pld.Stage) []pld.Stage {
 	return append(stages, extra...)
 }
 
-// NewPLD builds the accountant of the stages. A defect of the accountant
-// that panics must not end a run of many rows: it becomes this row's
-// error, reported as a defect.
-func NewPLD(stages []pld.Stage) (p *pld.PLD, err error) {
+// NewPLD builds the accountant of the stages with the default grid,
+// sharing the powers of the steps' PLDs with the other accountants built
+// with the same chains (nil: none; the values are the same). A defect of
+// the accountant that panics must not end a run of many rows: it becomes
+// this row's error, reported as a defect.
+func NewPLD(stages []pld.Stage, chains *pld.Chains) (p *pld.PLD, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			p, err = nil, fmt.Errorf("internal error in the PLD accountant (please report it): %v", v)
 		}
 	}()
-	return pld.NewDPSGD(stages, pld.Options{})
+	return pld.NewDPSGD(stages, pld.Options{Chains: chains})
 }
 
 // dpsgdRisk returns the risk that noise calibration bounds for a row: the
@@ -501,7 +503,7 @@ func noiseForTargetPLD(stages []pld.Stage, target, b, start float64) (sigma floa
 		builds++
 		st := append([]pld.Stage(nil), stages...)
 		st[0].NoiseMultiplier = s
-		p, err := NewPLD(st)
+		p, err := NewPLD(st, nil)
 		if err != nil {
 			return 0, &AccountantError{NoiseMultiplier: s, Err: err}
 		}

@@ -69,6 +69,41 @@ func DPSGD() Kind {
 	}
 }
 
+// Sweep is DP-SGD rows over 60 distinct configurations in turn, a
+// hyper-parameter sweep: noise multiplier σ ∈ {0.6, 0.8, 1, 1.5, 2},
+// sample rate q ∈ {0.001, 0.004, 0.01} and steps ∈ {10³, 3·10³, 10⁴,
+// 3·10⁴}, the steps fastest (a sweep over epochs). Row i is configuration
+// i mod 60: each new configuration builds a PLD accountant, which bounds
+// a run of 60 rows.
+func Sweep() Kind {
+	sigmas := []float64{0.6, 0.8, 1, 1.5, 2}
+	rates := []float64{0.001, 0.004, 0.01}
+	steps := []int{1000, 3000, 10000, 30000}
+	return Kind{
+		Header: "id,mechanism,noise_multiplier,sample_rate,steps,delta",
+		Row: func(w *bufio.Writer, i int, _ *rand.Rand) {
+			c := i % 60
+			fmt.Fprintf(w, "w%d,dpsgd,%g,%g,%d,1e-5\n", i, sigmas[c/12], rates[c/4%3], steps[c%4])
+		},
+	}
+}
+
+// Calibration is DP-SGD rows asking for the noise multiplier that keeps
+// the worst-case advantage at most target_advantage (fdp_noise_for_target):
+// sample rate q ∈ {0.001, 0.004, 0.01} and steps ∈ {10³, 3·10³, 10⁴} in
+// turn, and a target that differs in every row (0.05 to 0.3), so that
+// each row is a calibration of its own, a dozen accountants.
+func Calibration() Kind {
+	rates := []float64{0.001, 0.004, 0.01}
+	steps := []int{1000, 3000, 10000}
+	return Kind{
+		Header: "id,mechanism,noise_multiplier,sample_rate,steps,delta,target_advantage",
+		Row: func(w *bufio.Writer, i int, rng *rand.Rand) {
+			fmt.Fprintf(w, "k%d,dpsgd,1,%g,%d,1e-5,%.6g\n", i, rates[i%3], steps[i/3%3], 0.05+rng.Float64()*0.25)
+		},
+	}
+}
+
 // Tail is one-run rows of 100 targets with distinct baselines: each
 // computes the distribution of the number of successes, so evaluation
 // bounds a run.

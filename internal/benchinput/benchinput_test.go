@@ -63,7 +63,7 @@ func TestTablesUnchanged(t *testing.T) {
 // it (even to pass it through) and the benchmark command would stop.
 func TestHeadersNameAnInput(t *testing.T) {
 	vocab := evaluate.NewVocabulary()
-	for name, k := range map[string]Kind{"closed form": ClosedForm(), "heavy": Heavy(), "DP-SGD": DPSGD(), "tail": Tail(), "wide": Wide(30)} {
+	for name, k := range map[string]Kind{"closed form": ClosedForm(), "heavy": Heavy(), "DP-SGD": DPSGD(), "tail": Tail(), "wide": Wide(30), "sweep": Sweep(), "calibration": Calibration()} {
 		if header := strings.Split(k.Header, ","); !vocab.Recognizes(header) {
 			t.Errorf("%s: the header %q names no input column", name, header)
 		}
@@ -98,5 +98,43 @@ func TestRows(t *testing.T) {
 		if got := Rows(env, 7); got != want {
 			t.Errorf("%s=%q: %d rows, want %d", env, v, got, want)
 		}
+	}
+}
+
+// The sweep's first 60 rows are 60 distinct configurations, which then
+// repeat; the calibration rows' targets all differ.
+func TestSweepConfigurations(t *testing.T) {
+	dir := t.TempDir()
+	if err := WriteCSV(filepath.Join(dir, "s.csv"), Sweep(), 61); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteCSV(filepath.Join(dir, "k.csv"), Calibration(), 30); err != nil {
+		t.Fatal(err)
+	}
+	rows := func(name string) [][]string {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out [][]string
+		for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")[1:] {
+			out = append(out, strings.Split(line, ","))
+		}
+		return out
+	}
+	seen := map[string]bool{}
+	sweep := rows("s.csv")
+	for _, f := range sweep[:60] {
+		seen[strings.Join(f[2:5], ",")] = true
+	}
+	if len(seen) != 60 || strings.Join(sweep[60][2:], ",") != strings.Join(sweep[0][2:], ",") {
+		t.Errorf("%d distinct configurations in 60 rows; row 60 %q, row 0 %q", len(seen), sweep[60], sweep[0])
+	}
+	targets := map[string]bool{}
+	for _, f := range rows("k.csv") {
+		targets[f[6]] = true
+	}
+	if len(targets) != 30 {
+		t.Errorf("%d distinct targets in 30 calibration rows", len(targets))
 	}
 }

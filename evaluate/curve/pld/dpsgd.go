@@ -30,14 +30,21 @@ type Options struct {
 	// GridStep is the spacing h of the privacy-loss grid (dp_accounting's
 	// value_discretization_interval); 0 selects DefaultGridStep.
 	GridStep float64
-	// TailMass is the total probability mass that the truncation of the
-	// privacy loss's tails may move to +∞ loss (into δ); 0 selects
-	// DefaultTailMass.
+	// TailMass is the probability mass per composed step that the
+	// truncation of the privacy loss's tails may move to +∞ loss (into δ),
+	// beside the masses below the rounding noise of the convolutions; 0
+	// selects DefaultTailMass. It is per step, as dp_accounting's
+	// tail_mass_truncation is per PLD it builds, so that the powers of one
+	// step's PLD do not depend on the number of steps (see Chains).
 	TailMass float64
+	// Chains, if not nil, holds the powers of the steps' PLDs for other
+	// accountants to share (see Chains); nil builds them for this
+	// accountant alone. The values are the same either way.
+	Chains *Chains
 }
 
 // DefaultTailMass is the default Options.TailMass, dp_accounting's default
-// tail_mass_truncation for self-composition.
+// tail_mass_truncation.
 const DefaultTailMass = 1e-15
 
 // Grid limits: the largest composed PLD, in grid points, that NewDPSGD
@@ -97,7 +104,12 @@ func autoGridStep(stages []Stage, tailMass float64) (h, extent float64) {
 		m := stepOf(st)
 		n := float64(st.Steps)
 		total += n
-		tail := tailMass / float64(len(stages)+1) / (4 * n) // as in composeDirection
+		// The grid is sized by one step's loss up to tails of
+		// tailMass/(4n·(s + 1)) for s stages, finer than the per-step tail
+		// that composeDirection cuts (the sizing of the first version,
+		// whose tail budget was divided among the steps: the grid steps
+		// stay those of the earlier outputs).
+		tail := tailMass / float64(len(stages)+1) / (4 * n)
 		for d := range sumVar {
 			_, v := m.lossMoments(direction(d))
 			sumVar[d] += n * v
@@ -236,8 +248,9 @@ func NewDPSGD(stages []Stage, opt Options) (*PLD, error) {
 	switch {
 	case !(opt.GridStep >= 0) || math.IsInf(opt.GridStep, 1):
 		return nil, &OptionError{Field: "grid step", Value: opt.GridStep, Rule: "a finite number ≥ 0 (0 for the default)"}
-	case !(opt.TailMass >= 0 && opt.TailMass < 1e-3):
-		return nil, &OptionError{Field: "tail mass", Value: opt.TailMass, Rule: "in [0, 0.001) (0 for the default)"}
+	case !(opt.TailMass >= 0 && opt.TailMass < 1e-9):
+		// Per step: n steps move up to 3n/4 of it to +∞.
+		return nil, &OptionError{Field: "tail mass", Value: opt.TailMass, Rule: "in [0, 1e-9) (0 for the default)"}
 	}
 	if opt.TailMass == 0 {
 		opt.TailMass = DefaultTailMass
@@ -249,7 +262,7 @@ func NewDPSGD(stages []Stage, opt Options) (*PLD, error) {
 	if est := extent / opt.GridStep; est > MaxGridPoints {
 		return nil, &SizeError{GridStep: opt.GridStep, Points: int(math.Min(est, math.MaxInt32)), Limit: MaxGridPoints}
 	}
-	prof, err := compose(stages, opt.GridStep, opt.TailMass)
+	prof, err := compose(stages, opt.GridStep, opt.TailMass, opt.Chains)
 	if err != nil {
 		return nil, err
 	}
@@ -257,8 +270,14 @@ func NewDPSGD(stages []Stage, opt Options) (*PLD, error) {
 }
 
 // compose builds the profile of the composed stages on grid step h. The
-// two directions are independent and are composed concurrently.
-func compose(stages []Stage, h, tailMass float64) (*profile, error) {
+// two directions are independent and are composed concurrently. The
+// powers of the steps' PLDs come from chains, or from chains of this
+// composition alone when it is nil (they are not kept: a Chains may hold
+// ten times the composed PLD's points).
+func compose(stages []Stage, h, tailMass float64, chains *Chains) (*profile, error) {
+	if chains == nil {
+		chains = NewChains()
+	}
 	symmetric := true
 	for _, st := range stages {
 		symmetric = symmetric && stepOf(st).symmetric()
@@ -269,7 +288,7 @@ func compose(stages []Stage, h, tailMass float64) (*profile, error) {
 		// Both orders have the same loss distribution (at q = 1,
 		// N(μ²/2, μ²) per step; Laplace, randomized response and the (ε, δ)
 		// pair by their symmetry).
-		final[remove], errs[remove] = composeDirection(stages, remove, h, tailMass)
+		final[remove], errs[remove] = composeDirection(stages, remove, h, tailMass, chains)
 		final[add] = final[remove]
 	} else {
 		var wg sync.WaitGroup
@@ -277,7 +296,7 @@ func compose(stages []Stage, h, tailMass float64) (*profile, error) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				final[d], errs[d] = composeDirection(stages, direction(d), h, tailMass)
+				final[d], errs[d] = composeDirection(stages, direction(d), h, tailMass, chains)
 			}()
 		}
 		wg.Wait()
@@ -291,21 +310,23 @@ func compose(stages []Stage, h, tailMass float64) (*profile, error) {
 }
 
 // composeDirection composes the stages' PLDs in one direction and keeps
-// the part at positive losses. The tail budget is split evenly between the
-// stages and their cross products; within a stage, a quarter goes to the
-// per-step tails (n steps of tail/(4n) each) and half to the
-// self-composition.
-func composeDirection(stages []Stage, d direction, h, tailMass float64) (*lossPMF, error) {
+// the part at positive losses. Each stage of n steps is composed from the
+// powers of its step's PLD (chain.selfCompose), whose truncations move at
+// most 3n/4·tailMass to +∞ (a step's upper tail cut at tailMass/2, the
+// squarings' at tailMass/4 per step: chain.level); the products of the
+// powers of one stage move at most tailMass/(4·(s + 1)) in all, s the
+// number of stages, and those of the stages with each other as much, each
+// beside the mass below its rounding noise.
+func composeDirection(stages []Stage, d direction, h, tailMass float64, chains *Chains) (*lossPMF, error) {
 	cv := newConvolver()
-	stageBudget := tailMass / float64(len(stages)+1)
+	stageBudget := tailMass / float64(4*(len(stages)+1))
 	crossBudget := stageBudget / float64(len(stages))
 	var total *lossPMF
 	for _, st := range stages {
-		step, err := stepOf(st).stepPMF(d, h, stageBudget/(4*float64(st.Steps)), MaxGridPoints)
+		c, err := newChain(chains, cv, st, d, h, tailMass/2).selfCompose(st.Steps, stageBudget)
 		if err != nil {
-			return nil, &SizeError{GridStep: h, Points: MaxGridPoints + 1, Limit: MaxGridPoints}
+			return nil, err
 		}
-		c := cv.selfCompose(step, st.Steps, stageBudget/2)
 		if total == nil {
 			total = c
 		} else {
@@ -484,7 +505,7 @@ func (p *PLD) EpsilonError(delta float64) (float64, error) {
 
 func (p *PLD) coarseProfile() (*profile, error) {
 	p.coarseOnce.Do(func() {
-		p.coarse, p.coarseErr = compose(p.stages, 2*p.opt.GridStep, p.opt.TailMass)
+		p.coarse, p.coarseErr = compose(p.stages, 2*p.opt.GridStep, p.opt.TailMass, p.opt.Chains)
 		if p.coarseErr != nil {
 			p.coarseErr = fmt.Errorf("pld: error estimate on grid step %g: %w", 2*p.opt.GridStep, p.coarseErr)
 		}

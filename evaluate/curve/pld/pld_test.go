@@ -331,7 +331,7 @@ func TestInvalidInput(t *testing.T) {
 			t.Errorf("%+v: want a *StageError for stage 1, got %v", st, err)
 		}
 	}
-	for _, o := range []Options{{GridStep: -1}, {GridStep: math.NaN()}, {GridStep: math.Inf(1)}, {TailMass: -1e-9}, {TailMass: 0.5}} {
+	for _, o := range []Options{{GridStep: -1}, {GridStep: math.NaN()}, {GridStep: math.Inf(1)}, {TailMass: -1e-9}, {TailMass: 1e-9}, {TailMass: 0.5}} {
 		var oe *OptionError
 		if _, err := NewDPSGD([]Stage{sg(1, 0.1, 10)}, o); !errors.As(err, &oe) {
 			t.Errorf("%+v: want an *OptionError, got %v", o, err)
@@ -381,4 +381,48 @@ func TestExtremeConfigurations(t *testing.T) {
 // sg is a stage of the subsampled Gaussian.
 func sg(sigma, q float64, steps int) Stage {
 	return Stage{NoiseMultiplier: sigma, SampleRate: q, Steps: steps}
+}
+
+// The stated error bounds the distance to a finer computation, and the
+// values stay on its safe side, on random configurations: the accountant
+// on a grid four times finer (nested in the default one, so that its
+// connect-the-dots PLD is dominated by the default one's) is closer to
+// the exact mechanism and still above it, so δ_h(ε) − δ_{h/4}(ε) must not
+// exceed the stated error at any ε, and δ_h(ε) must not be below
+// δ_{h/4}(ε) by more than the finer accountant's own rounding and
+// truncation slack. 20 configurations with RISKBATCH_LONG_TESTS=1, 6
+// by default.
+func TestErrorAgainstFinerGrid(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(2026, 12))
+	for trial := range testenv.Count(6, 20) {
+		st := Stage{
+			NoiseMultiplier: 0.5 + 2.5*rng.Float64(),                         // 0.5 … 3
+			SampleRate:      math.Exp(-rng.Float64() * math.Log(1e3)),        // 1e-3 … 1
+			Steps:           1 + int(math.Exp(rng.Float64()*math.Log(2000))), // 1 … 2000
+		}
+		p := mustDPSGD(t, st)
+		fine, err := NewDPSGD([]Stage{st}, Options{GridStep: p.GridStep() / 4})
+		if err != nil {
+			t.Fatalf("%s: the finer grid: %v", fmtStage(trial, st), err)
+		}
+		stated := mustErrors(t, p).Delta()
+		fe := mustErrors(t, fine)
+		fineSlack := fe.Numerical + fe.Truncation
+		top := math.Min(p.Epsilon(1e-12), 30)
+		if math.IsInf(top, 1) {
+			top = 30
+		}
+		var worst float64
+		for _, eps := range append(epsGrid(top), 0) {
+			got, ref := p.Delta(eps), fine.Delta(eps)
+			if got < ref-fineSlack {
+				t.Errorf("%s: δ(%g) = %.15g is below the finer grid's %.15g by more than its slack %.3g", fmtStage(trial, st), eps, got, ref, fineSlack)
+			}
+			worst = math.Max(worst, got-ref)
+		}
+		if worst > stated {
+			t.Errorf("%s: δ is up to %.3g above the finer grid's, more than the stated error %.3g", fmtStage(trial, st), worst, stated)
+		}
+	}
 }

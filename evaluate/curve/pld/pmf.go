@@ -2,7 +2,6 @@ package pld
 
 import (
 	"math"
-	"math/bits"
 
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
@@ -119,35 +118,6 @@ func (cv *convolver) compose(a, b *lossPMF, tailUp, tailLow float64) *lossPMF {
 	c.slack = nudgeUp(a.slack+b.slack*(sa+a.inf)+convErr, 4)
 	c.truncate(tailUp+convErr, tailLow+convErr)
 	return c
-}
-
-// selfCompose returns the PLD of n compositions of x by repeated squaring
-// (⌊log₂ n⌋ squarings and at most as many further products). The tail
-// budget (total mass the truncations may move to +∞, apart from the
-// rounding allowance) is split evenly over the ≤ 2·⌈log₂(n+1)⌉ products;
-// the mass truncated from x^{2^j} reaches the result at most n/2^j times, so
-// its threshold is scaled by 2^j/n.
-func (cv *convolver) selfCompose(x *lossPMF, n int, budget float64) *lossPMF {
-	total := n
-	per := budget / float64(2*bits.Len(uint(n)))
-	var result *lossPMF
-	base, steps := x, 1
-	for {
-		if n&1 == 1 {
-			if result == nil {
-				result = base
-			} else {
-				result = cv.compose(result, base, per, per)
-			}
-		}
-		n >>= 1
-		if n == 0 {
-			return result
-		}
-		steps *= 2
-		tau := per * float64(steps) / float64(total)
-		base = cv.compose(base, base, tau, tau)
-	}
 }
 
 // positivePart drops every mass at a loss ≤ 0, which contributes nothing to

@@ -91,6 +91,13 @@ func (c *Cache[K, V]) Len() int {
 	return len(c.m)
 }
 
+// Weight returns the total weight of the remembered values.
+func (c *Cache[K, V]) Weight() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.used
+}
+
 // store remembers v for key; c.mu must be held.
 func (c *Cache[K, V]) store(key K, v V) {
 	// Every entry counts at least 1, so that entries the weight calls
