@@ -97,10 +97,10 @@ func (b *Binding) checkColumns(spec *mechanismSpec, in *inputs, problems *rowErr
 // an error of the row, as any unusable input.
 func (b *Binding) resolvePMP(r *Release, in *inputs, problems *rowError) bool {
 	r.pmpPath, r.pmp = strings.TrimSpace(in.text[FieldPMPData]), b.pmpData
-	r.pmpFrom = pmpSource{file: b.source, loader: b.data}
-	if _, err := r.pmp.table(pmpRef{file: b.source, ref: r.pmpPath}, r.pmpFrom); err != nil {
+	r.pmpFrom = pmpSource{File: b.source, Loader: b.data}
+	if _, err := r.pmp.Table(pmpRef{File: b.source, Ref: r.pmpPath}, r.pmpFrom); err != nil {
 		if ref, ok := errors.AsType[*pmpRefError](err); ok {
-			problems.addErr(b.name(FieldPMPData), r.pmpPath, ref.err)
+			problems.addErr(b.name(FieldPMPData), r.pmpPath, ref.Err)
 			return false
 		}
 	}
