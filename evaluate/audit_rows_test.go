@@ -13,12 +13,15 @@ import (
 // evalAudit evaluates an audit row (header → cell text) and returns its
 // status, message and audit outputs by name; it fails the test if a
 // release column has a value, or if a valid row has a release column's
-// message.
+// message. Its headline, where it has one, quotes audit_eps_lb.
 func evalAudit(t *testing.T, e *Evaluator, row map[string]string) (Status, string, map[string]table.Cell) {
 	t.Helper()
 	st, out := evalWith(t, e, row)
 	for name, c := range out {
-		if name != "status" && name != "message" && !strings.HasPrefix(name, "audit_") && !c.IsEmpty() {
+		if name == HeadlineColumn && !c.IsEmpty() && c != out["audit_eps_lb"] {
+			t.Errorf("%v: headline %v, audit_eps_lb %v", row, c, out["audit_eps_lb"])
+		}
+		if name != "status" && name != "message" && name != HeadlineColumn && name != HeadlineSaysColumn && !strings.HasPrefix(name, "audit_") && !c.IsEmpty() {
 			t.Errorf("%v: release column %s = %v on an audit row", row, name, c)
 		}
 	}

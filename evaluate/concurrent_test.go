@@ -75,21 +75,21 @@ func TestEvaluateConcurrently(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			dst := make([]table.Cell, b.Width())
-			nums := make([]float64, b.Width()-2)
+			nums := make([]float64, b.Width()-HeadWidth)
 			for n := range 3 * len(rows) {
 				i := (n*(2*w+1) + w) % len(rows) // each worker in its own order
 				if (n+w)%2 == 1 {
 					// The same row as numbers, over the values of the
 					// row before: each is the cell's number, NaN where
 					// the cell is empty.
-					b.EvaluateNumbers(rows[i], dst[:2], nums)
+					b.EvaluateNumbers(rows[i], dst[:HeadWidth], nums)
 					for k, v := range nums {
-						if c := want[i][2+k]; c.Kind == table.Number && math.Float64bits(v) != math.Float64bits(c.Num) || c.IsEmpty() != math.IsNaN(v) || !c.IsEmpty() && c.Kind != table.Number {
+						if c := want[i][HeadWidth+k]; c.Kind == table.Number && math.Float64bits(v) != math.Float64bits(c.Num) || c.IsEmpty() != math.IsNaN(v) || !c.IsEmpty() && c.Kind != table.Number {
 							errs <- fmt.Errorf("worker %d, row %d, number %d: %v, alone %#v", w, i, k, v, c)
 							return
 						}
 					}
-					if dst[0] != want[i][0] || dst[1] != want[i][1] {
+					if dst[0] != want[i][0] || dst[1] != want[i][1] || dst[2] != want[i][2] || dst[3] != want[i][3] {
 						errs <- fmt.Errorf("worker %d, row %d, as numbers: status and message %q %q, alone %q %q", w, i, dst[0].String(), dst[1].String(), want[i][0].String(), want[i][1].String())
 						return
 					}

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-var updateDocs = flag.Bool("update-docs", false, "rewrite the column tables of docs/inputs.md and docs/outputs.md from InputColumnsMarkdown and ColumnsMarkdown")
+var updateDocs = flag.Bool("update-docs", false, "rewrite the column tables of docs/inputs.md and docs/outputs.md from InputColumnsMarkdown, ColumnsMarkdown and QuestionsMarkdown")
 
 // regenerateDocs is the command that rewrites every page made from the
 // registry: the column tables of docs/inputs.md and docs/outputs.md (this
@@ -40,13 +40,15 @@ func docTable(t *testing.T, path, page, heading, header string) (before, table, 
 	return page[:start], page[start:end], page[end:]
 }
 
-// The manual's tables of input and output columns are the ones the
-// vocabulary and the registry make (InputColumnsMarkdown, ColumnsMarkdown),
-// so that they list every column, in order.
+// The manual's tables of input and output columns, and of the questions
+// several columns answer, are the ones the vocabulary and the registry
+// make (InputColumnsMarkdown, ColumnsMarkdown, QuestionsMarkdown), so that
+// they list every column, in order.
 func TestDocsColumnTables(t *testing.T) {
 	for _, c := range []struct{ path, heading, header, want string }{
 		{"../docs/inputs.md", "## Input columns", "| column | meaning |", InputColumnsMarkdown()},
 		{"../docs/outputs.md", "## The columns in order", "| column | meaning | source |", ColumnsMarkdown()},
+		{"../docs/outputs.md", "## The headline and which column to quote", "| question | the answer to quote | comparisons |", QuestionsMarkdown()},
 	} {
 		data, err := os.ReadFile(c.path)
 		if err != nil {
@@ -86,7 +88,7 @@ func TestColumnsMarkdownNamesEveryColumn(t *testing.T) {
 			named = append(named, strings.Trim(n, "`"))
 		}
 	}
-	want := []string{"status", "message"}
+	want := []string{"status", "message", HeadlineColumn, HeadlineSaysColumn}
 	for _, o := range outputColumns([]float64{DefaultConfidence}) {
 		want = append(want, o.Name)
 	}

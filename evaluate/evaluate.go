@@ -42,7 +42,8 @@ type Evaluator struct {
 	specs       []mechanismSpec
 	mechIndex   map[string]int // canonical mechanism name or alias → specs index
 	outputs     []OutputColumn
-	plans       *columnPlans  // the outputs of each mechanism (planColumns)
+	plans       *columnPlans // the outputs of each mechanism (planColumns)
+	headlines   []headlineStep
 	unused      []unusedInput // inputs only some mechanisms' columns use
 	priors      *priors.Tables
 	confidences []float64
@@ -92,6 +93,7 @@ func New(opts ...Option) *Evaluator {
 	e.mechIndex = mechanismIndex(e.specs)
 	e.outputs = outputColumns(e.confidences)
 	e.plans = planColumns(e.outputs)
+	e.headlines = headlineSteps(e.outputs)
 	e.unused = unusedInputs(e.outputs)
 	return e
 }
@@ -111,12 +113,19 @@ func (e *Evaluator) Vocabulary() *Vocabulary { return e.vocab }
 // Outputs returns the registered output columns in output order.
 func (e *Evaluator) Outputs() []OutputColumn { return e.outputs }
 
+// HeadWidth is the number of cells the evaluator writes before the output
+// columns: status, message, headline and headline_says.
+const HeadWidth = 4
+
 // Columns returns the columns the evaluator appends to every row: status,
-// message, then one per output column, each with its note.
+// message, headline, headline_says, then one per output column, each with
+// its note.
 func (e *Evaluator) Columns() []table.Column {
 	cols := []table.Column{
 		{Name: "status", Kind: table.Text, Role: table.Status, Note: StatusNote},
 		{Name: "message", Kind: table.Text, Role: table.Message, Note: MessageNote},
+		{Name: HeadlineColumn, Kind: table.Number, Role: table.Output, Format: table.Real, Note: HeadlineNote()},
+		{Name: HeadlineSaysColumn, Kind: table.Text, Role: table.Output, Note: HeadlineSaysNote},
 	}
 	for _, o := range e.outputs {
 		cols = append(cols, table.Column{Name: o.Name, Kind: table.Number, Role: table.Output, Format: o.Format, Note: o.Note()})
@@ -136,7 +145,11 @@ const MessageNote = "what to act on, in one sentence of at most 160 characters, 
 
 // Note is the header note of an output column: meaning, formula, source.
 func (o OutputColumn) Note() string {
-	return o.Meaning + ".\nFormula: " + o.Formula + ".\nSource: " + o.Citation + ".\nSee the Columns sheet."
+	note := o.Meaning + ".\nFormula: " + o.Formula + ".\nSource: " + o.Citation + "."
+	if a := o.AnswerText(); a != "" {
+		note += "\n" + a
+	}
+	return note + "\nSee the Columns sheet."
 }
 
 // Binding maps the columns of one input table to the contract's inputs.
@@ -253,18 +266,19 @@ func (b *Binding) InputColumns() []int {
 }
 
 // Width is the number of cells Evaluate writes.
-func (e *Evaluator) Width() int { return 2 + len(e.outputs) }
+func (e *Evaluator) Width() int { return HeadWidth + len(e.outputs) }
 
 // Evaluate computes the output cells of one row into dst, which must have
-// Width() cells: dst[0] is the status, dst[1] the message, then one cell per
-// output column (a number, or empty: see Applies for when and why).
+// Width() cells: dst[0] is the status, dst[1] the message, dst[2] the
+// headline and dst[3] what it says (see Headline), then one cell per output
+// column (a number, or empty: see Applies for when and why).
 func (b *Binding) Evaluate(cells []table.Cell, dst []table.Cell) Status {
 	return b.evaluateThen(cells, rowOut{cells: dst}, nil)
 }
 
 // EvaluateNumbers is Evaluate with the output columns' values written as
-// numbers, not cells: head (2 cells) takes the status and the message,
-// and nums (Width() − 2 values) the value of each output column, NaN
+// numbers, not cells: head (HeadWidth cells) takes the status, the message
+// and the headline, and nums (Width() − HeadWidth values) the value of each output column, NaN
 // where Evaluate leaves its cell empty (no output column is ever NaN: a
 // NaN is reported as a numerical failure). It is for a caller that hands
 // each output column on as an array of float64s: a cell is 56 bytes with
@@ -274,19 +288,21 @@ func (b *Binding) EvaluateNumbers(cells []table.Cell, head []table.Cell, nums []
 }
 
 // rowOut is where a row's output goes: the status in cells[0], the
-// message in cells[1], and the value of output column k in cells[2+k]
-// as a number cell, or, when nums is not nil, in nums[k] (NaN for none).
+// message in cells[1], the headline in cells[2] and cells[3], and the
+// value of output column k in cells[HeadWidth+k] as a number cell, or,
+// when nums is not nil, in nums[k] (NaN for none).
 type rowOut struct {
 	cells []table.Cell
 	nums  []float64
 }
 
-// clearValues empties every output column's value.
+// clearValues empties every output column's value and the headline.
 func (o rowOut) clearValues() {
 	if o.nums == nil {
 		clear(o.cells[2:])
 		return
 	}
+	clear(o.cells[2:HeadWidth])
 	for k := range o.nums {
 		o.nums[k] = math.NaN()
 	}
@@ -297,8 +313,18 @@ func (o rowOut) set(k int, v float64) {
 	if o.nums != nil {
 		o.nums[k] = v
 	} else {
-		o.cells[2+k] = table.NumberCell(v)
+		o.cells[HeadWidth+k] = table.NumberCell(v)
 	}
+}
+
+// value is the value of output column k, and whether it has one.
+func (o rowOut) value(k int) (float64, bool) {
+	if o.nums != nil {
+		v := o.nums[k]
+		return v, v == v
+	}
+	c := o.cells[HeadWidth+k]
+	return c.Num, c.Kind == table.Number
 }
 
 // evaluateThen is Evaluate into out, calling use (when it is not nil) with the
@@ -323,6 +349,11 @@ func (b *Binding) evaluateThen(cells []table.Cell, out rowOut, use func(r *Relea
 		dst[1] = table.Cell{}
 	default:
 		dst[1] = table.TextCell(b.message(marks, r))
+	}
+	if status != StatusError {
+		if h, ok := b.headline(r, out); ok {
+			dst[2], dst[3] = table.NumberCell(h.Value), table.TextCell(h.Says)
+		}
 	}
 	if use != nil {
 		use(r)
@@ -485,11 +516,12 @@ func unusedInputs(outputs []OutputColumn) []unusedInput {
 }
 
 // Docs returns the column reference as rows (the first is the header): every
-// input column, then status, message and every output column, each output
+// input column, then status, message, headline, headline_says and every
+// output column, each output
 // with when it applies (Applies.Text). The workbook's Columns sheet and
 // `riskbatch columns` are made from it.
 func (e *Evaluator) Docs() [][]string {
-	rows := [][]string{{"column", "kind", "meaning", "formula", "source", "needs", "assumptions", "applies to"}}
+	rows := [][]string{{"column", "kind", "meaning", "formula", "source", "needs", "assumptions", "applies to", "quote"}}
 	for _, c := range e.vocab.Columns() {
 		kind, valid := "input", ""
 		if c.Text {
@@ -504,13 +536,16 @@ func (e *Evaluator) Docs() [][]string {
 		if len(c.Aliases) > 0 {
 			name += " (also " + strings.Join(c.Aliases, ", ") + ")"
 		}
-		rows = append(rows, []string{name, kind, c.Meaning, "", "riskbatch contract", valid, "", ""})
+		rows = append(rows, []string{name, kind, c.Meaning, "", "riskbatch contract", valid, "", "", ""})
 	}
 	for _, c := range e.Columns()[:2] {
-		rows = append(rows, []string{c.Name, "output", c.Note, "", "riskbatch", "", "", "every row"})
+		rows = append(rows, []string{c.Name, "output", c.Note, "", "riskbatch", "", "", "every row", ""})
 	}
+	rows = append(rows,
+		[]string{HeadlineColumn, "output (headline)", HeadlineMeaning, HeadlineRule(), "riskbatch, from the columns the rule names", "", "those of the column it quotes", "every row but error rows", "the number to quote for the row: the rule picks it among the answer columns"},
+		[]string{HeadlineSaysColumn, "output (headline)", HeadlineSaysNote, "", "riskbatch", "", "", "every row with a headline", ""})
 	for _, o := range e.outputs {
-		rows = append(rows, []string{o.Name, "output (" + o.Family + ")", o.Meaning, o.Formula, o.Citation, o.Needs, o.Assumes, o.Applies.Text()})
+		rows = append(rows, []string{o.Name, "output (" + o.Family + ")", o.Meaning, o.Formula, o.Citation, o.Needs, o.Assumes, o.Applies.Text(), o.AnswerText()})
 	}
 	return rows
 }

@@ -176,7 +176,10 @@ type Total struct {
 	cannot         names       // rows whose mechanism cannot be composed
 	cannotWhy      string      // the first of their reasons
 	attack         []fieldValue
-	differ         []Field // agreed fields the rows differ on
+	// evaluated is the row EvaluateTotal computed the total's bounds from
+	// (synthetic), nil before or when it could not.
+	evaluated []InputCell
+	differ    []Field // agreed fields the rows differ on
 	// worst is the total's fdp_worst_advantage once evaluated.
 	worst table.Cell
 }
@@ -344,6 +347,33 @@ type InputCell struct {
 	Cell  table.Cell
 }
 
+// MechanismComposed is the mechanism cell of a total row: the composition
+// of its dataset's rows, whose stages its extra_stages cell and message
+// list.
+const MechanismComposed = "composed"
+
+// composedCells are the input-side cells a total row shows of its
+// composition: mechanism "composed", the stages in the grammar of
+// extra_stages, and the attack fields every composed row agrees on (the
+// δ at which it reports its ε among them). No mechanism's parameters: the
+// row synthetic evaluates states the composition as one of its stages'
+// mechanisms with the others as extra stages, which is how it is
+// computed, not what was released.
+func (t *Total) composedCells() []InputCell {
+	row := []InputCell{{FieldMechanism, table.TextCell(MechanismComposed)}}
+	if len(t.stages) > 0 {
+		row = append(row, InputCell{FieldExtraStages, table.TextCell(t.Stages())})
+	}
+	for _, a := range t.attack {
+		if a.text != "" {
+			row = append(row, InputCell{a.field, table.TextCell(a.text)})
+		} else {
+			row = append(row, InputCell{a.field, table.NumberCell(a.num)})
+		}
+	}
+	return row
+}
+
 // synthetic is the total as one input row, the composition written as a
 // row: a gdp row of μ = √(Σ_i n_i/σ_i²) when every stage is a plain
 // Gaussian (exact, Dong, Roth & Su 2022, Cor. 3.3; every operation rounded
@@ -426,9 +456,12 @@ func hostStage(stages []pld.Stage) int {
 }
 
 // EvaluateTotal evaluates a group's total row into dst (Width() cells:
-// status total, the message, the bounds of the composition) and returns
-// the input-side cells to show with it: the dataset, and the composition
-// written as one row (see synthetic) when it could be evaluated. The
+// status total, the message, the headline, the bounds of the composition)
+// and returns the input-side cells to show with it: the dataset, the
+// mechanism "composed", the stages composed (extra_stages) and the attack
+// fields its rows agree on (see composedCells). The row it evaluates (the
+// composition written as one row of one of the stages' mechanisms, see
+// synthetic) is not shown: its parameters are not what was released. The
 // message says which rows were composed, which were left out, and why any
 // bound is empty.
 func (e *Evaluator) EvaluateTotal(t *Total, dst []table.Cell) []InputCell {
@@ -472,9 +505,10 @@ func (e *Evaluator) EvaluateTotal(t *Total, dst []table.Cell) []InputCell {
 			if m := dst[1].String(); m != "" && (len(t.differ) == 0 || status == StatusError) {
 				msg = append(msg, m)
 			}
-			shown = append(shown, row...)
+			t.evaluated = row
 		}
 	}
+	shown = append(shown, t.composedCells()...)
 	if len(t.differ) > 0 {
 		var fs []string
 		for _, f := range t.differ {
@@ -493,7 +527,7 @@ func (e *Evaluator) EvaluateTotal(t *Total, dst []table.Cell) []InputCell {
 	dst[0] = table.TextCell(string(StatusTotal))
 	dst[1] = table.TextCell(strings.Join(msg, "; "))
 	if k := e.outputIndex("fdp_worst_advantage"); k >= 0 {
-		t.worst = dst[2+k]
+		t.worst = dst[HeadWidth+k]
 		e.MarkMember(dst, t.worst)
 	}
 	return shown
@@ -507,8 +541,8 @@ func (t *Total) WorstAdvantage() table.Cell { return t.worst }
 // dataset_worst_advantage cell of one of its rows' output cells (Width()
 // cells, from the status).
 func (e *Evaluator) MarkMember(dst []table.Cell, worst table.Cell) {
-	if k := e.outputIndex(DatasetWorstAdvantage); k >= 0 && 2+k < len(dst) {
-		dst[2+k] = worst
+	if k := e.outputIndex(DatasetWorstAdvantage); k >= 0 && HeadWidth+k < len(dst) {
+		dst[HeadWidth+k] = worst
 	}
 }
 

@@ -133,8 +133,8 @@ func TestEvaluateLocaleNumbers(t *testing.T) {
 		st := b.Evaluate(row, dst)
 		adv := -1.0
 		for i, o := range e.Outputs() {
-			if o.Name == "fdp_advantage" && dst[2+i].Kind == table.Number {
-				adv = dst[2+i].Num
+			if o.Name == "fdp_advantage" && dst[HeadWidth+i].Kind == table.Number {
+				adv = dst[HeadWidth+i].Num
 			}
 		}
 		return st, dst[1].Str, adv

@@ -61,7 +61,7 @@ func TestReferenceCore(t *testing.T) {
 		why := map[int]string{}
 		for _, m := range marks {
 			if m.column >= 0 {
-				why[2+m.column] = m.text
+				why[HeadWidth+m.column] = m.text
 			}
 		}
 		for _, name := range []string{"fdp_success", "fdp_advantage", "fdp_worst_advantage", "adp_advantage", "onerun_posterior", "onerun_advantage", "onerun_eps_protect"} {

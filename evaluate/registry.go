@@ -3,6 +3,7 @@ package evaluate
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -29,6 +30,10 @@ type OutputColumn struct {
 	Citation      string
 	Needs         string // the inputs it needs, in words
 	Assumes       string // neighbouring relation, pure vs approximate DP, …
+	// Answers, on a column to quote, is the question it answers where
+	// other columns answer it too; ComparisonOf, on those others, names
+	// the column to quote (see Questions).
+	Answers, ComparisonOf string
 	// Applies says when the column is filled: which mechanisms, which
 	// inputs ask for it and which it requires (see Applies).
 	Applies Applies
@@ -139,6 +144,8 @@ func outputColumns(confidences []float64) []OutputColumn {
 	for i := range cols {
 		cols[i].mechanisms = mechanismSet(cols[i].Applies.Mechanisms)
 	}
+	markAnswers(cols)
+	standAlone(cols)
 	return cols
 }
 
@@ -228,4 +235,60 @@ func sharing(family, brief, source string, cols []OutputColumn) []OutputColumn {
 		cols[i].Family, cols[i].Brief, cols[i].Source = family, brief, source
 	}
 	return cols
+}
+
+// standAlone writes out, in every column's texts, what they take from
+// another column: Needs and Assumes that start "as NAME" get NAME's own
+// (so "as fdp_success; rounded down" reads fdp_success's assumptions and
+// "rounded down"), and a formula's "with f as for NAME" gets the f of
+// NAME's formula, so that each column's entry in `riskbatch columns`, the
+// Columns sheet and its header note states its own formula and
+// assumptions. References are followed until none is left (they form no
+// cycle).
+func standAlone(cols []OutputColumn) {
+	at := map[string]int{}
+	for i := range cols {
+		at[cols[i].Name] = i
+	}
+	// inherit replaces a leading "as NAME" of a text by NAME's text.
+	inherit := func(text string, field func(*OutputColumn) string) (string, bool) {
+		rest, ok := strings.CutPrefix(text, "as ")
+		if !ok {
+			return text, false
+		}
+		end := strings.IndexFunc(rest, func(r rune) bool { return !(r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') })
+		if end < 0 {
+			end = len(rest)
+		}
+		j, ok := at[rest[:end]]
+		if !ok {
+			return text, false
+		}
+		return field(&cols[j]) + rest[end:], true
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := range cols {
+			c := &cols[i]
+			var ok bool
+			if c.Needs, ok = inherit(c.Needs, func(o *OutputColumn) string { return o.Needs }); ok {
+				changed = true
+			}
+			if c.Assumes, ok = inherit(c.Assumes, func(o *OutputColumn) string { return o.Assumes }); ok {
+				changed = true
+			}
+			if before, name, found := strings.Cut(c.Formula, "with f as for "); found {
+				end := strings.IndexFunc(name, func(r rune) bool { return !(r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') })
+				if end < 0 {
+					end = len(name)
+				}
+				if j, ok := at[name[:end]]; ok {
+					if k := strings.Index(cols[j].Formula, "with f "); k >= 0 {
+						c.Formula = before + cols[j].Formula[k:] + name[end:]
+						changed = true
+					}
+				}
+			}
+		}
+	}
 }

@@ -1,6 +1,9 @@
 package evaluate
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // value reports what a column's declaration says, in its order: what asks
 // for the column and its condition first (silent), then a missing
@@ -53,4 +56,50 @@ func TestValueFollowsDeclaration(t *testing.T) {
 			t.Errorf("%v: %s gives %+v, want %+v", c.row, c.col, got, c.want)
 		}
 	}
+}
+
+// Every column's entry stands alone: its needs and assumptions do not
+// send the reader to another column ("as fdp_success"), nor does its
+// formula ("with f as for fdp_success"); and every column that a Question
+// names exists and says whether it is the answer or a comparison.
+func TestColumnTextsStandAlone(t *testing.T) {
+	e := New()
+	names := map[string]bool{}
+	for _, o := range e.Outputs() {
+		names[o.Name] = true
+	}
+	for _, o := range e.Outputs() {
+		for what, text := range map[string]string{"needs": o.Needs, "assumes": o.Assumes, "formula": o.Formula} {
+			for _, ref := range []string{"as ", "as for "} {
+				for i := strings.Index(text, ref); i >= 0; i = next(text, ref, i) {
+					word := strings.FieldsFunc(text[i+len(ref):], func(r rune) bool { return r == ' ' || r == ',' || r == ';' || r == ')' })
+					if len(word) > 0 && names[word[0]] && (i == 0 || what == "formula") {
+						t.Errorf("%s: %s sends the reader to %s: %q", o.Name, what, word[0], text)
+					}
+				}
+			}
+		}
+	}
+	for _, q := range Questions() {
+		for _, name := range append(append([]string(nil), q.Answers...), q.Comparisons...) {
+			if !names[name] {
+				t.Errorf("question %q names %s, which is no output column", q.Text, name)
+			}
+		}
+	}
+	for _, o := range e.Outputs() {
+		if o.Name == "fdp_eps_for_target" && !strings.HasPrefix(o.AnswerText(), "The answer to quote") ||
+			o.Name == "onerun_eps_protect" && !strings.Contains(o.AnswerText(), "fdp_eps_for_target") {
+			t.Errorf("%s: %q", o.Name, o.AnswerText())
+		}
+	}
+}
+
+// next is the index of the next ref in text after index i, or -1.
+func next(text, ref string, i int) int {
+	j := strings.Index(text[i+1:], ref)
+	if j < 0 {
+		return -1
+	}
+	return i + 1 + j
 }

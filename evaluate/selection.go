@@ -160,8 +160,11 @@ func (e *SelectError) Error() string {
 
 // Select returns an evaluator that computes and writes only the output
 // columns matching one of the selectors (see Matches), in registry order,
-// after status and message, which every row has (and which a selector may
-// name). The columns left out are not computed: a row's status and message
+// after status, message, headline and headline_says, which every row has
+// (and which a selector may name: headline or headline_says selects the
+// columns the headline rule reads, so that the headline is the one the
+// full output has; without them it quotes the selected columns only, or
+// none). The columns left out are not computed: a row's status and message
 // speak only of the columns selected, so a row that lacks an input only
 // a column left out needs stays ok. A cell that cannot be read is still
 // an error of its row, whatever is selected: no input is ignored. The new
@@ -174,6 +177,19 @@ func (e *Evaluator) Select(selectors ...string) (*Evaluator, error) {
 		hit := false
 		switch CanonicalName(sel) {
 		case "status", "message":
+			hit = true
+		case HeadlineColumn, HeadlineSaysColumn:
+			// The headline is the full output's when the columns its
+			// rule reads are computed.
+			for _, c := range headlineCases() {
+				for _, name := range c.columns {
+					for i := range e.outputs {
+						if e.outputs[i].Name == name {
+							keep[i] = true
+						}
+					}
+				}
+			}
 			hit = true
 		}
 		for i := range e.outputs {
@@ -196,6 +212,7 @@ func (e *Evaluator) Select(selectors ...string) (*Evaluator, error) {
 		}
 	}
 	s.plans = planColumns(s.outputs)
+	s.headlines = headlineSteps(s.outputs)
 	s.unused = selectedUnused(e.unused, s.outputs)
 	return &s, nil
 }
@@ -221,7 +238,7 @@ func selectedUnused(all []unusedInput, selected []OutputColumn) []unusedInput {
 // selected or not, with status and message: the columns a previous run of
 // riskbatch may have written.
 func (e *Evaluator) Registered() []string {
-	names := []string{"status", "message"}
+	names := []string{"status", "message", HeadlineColumn, HeadlineSaysColumn}
 	for _, o := range outputColumns(e.confidences) {
 		names = append(names, o.Name)
 	}

@@ -68,7 +68,7 @@ func TestSelect(t *testing.T) {
 	for _, c := range s.Columns() {
 		names = append(names, c.Name)
 	}
-	want := []string{"status", "message", "fdp_success", "fano_adv_alpha1", "fano_adv_opt", "fano_success_opt", "onerun_advantage"}
+	want := []string{"status", "message", "headline", "headline_says", "fdp_success", "fano_adv_alpha1", "fano_adv_opt", "fano_success_opt", "onerun_advantage"}
 	if !slices.Equal(names, want) {
 		t.Errorf("columns %q, want %q", names, want)
 	}
@@ -83,8 +83,8 @@ func TestSelect(t *testing.T) {
 	if got, want := err.Error(), `no output column, group or paper matches "nope", "seed9"`; got != want {
 		t.Errorf("error %q, want %q", got, want)
 	}
-	if reg := s.Registered(); len(reg) != 2+len(e.Outputs()) || !slices.Contains(reg, "gb_urero") {
-		t.Errorf("Registered of a selection: %d names, want all %d", len(reg), 2+len(e.Outputs()))
+	if reg := s.Registered(); len(reg) != HeadWidth+len(e.Outputs()) || !slices.Contains(reg, "gb_urero") {
+		t.Errorf("Registered of a selection: %d names, want all %d", len(reg), HeadWidth+len(e.Outputs()))
 	}
 }
 
@@ -103,7 +103,7 @@ func TestSelectSkipsWork(t *testing.T) {
 		t.Fatal(err)
 	}
 	st, out := evalWith(t, s, map[string]string{"mechanism": "pure", "epsilon": "1"})
-	if st != StatusOK || out["b"].Num != 1 || len(out) != 3 {
+	if st != StatusOK || out["b"].Num != 1 || len(out) != HeadWidth+1 {
 		t.Errorf("status %s, cells %v", st, out)
 	}
 	if calls["a"] != 0 || calls["b"] != 1 || calls["c"] != 0 {
@@ -137,5 +137,32 @@ func TestSelectMessages(t *testing.T) {
 	full, out := evalWith(t, New(), map[string]string{"mechanism": "pure", "epsilon": "1"})
 	if full != StatusPartial || !strings.Contains(out["message"].String(), "baseline") {
 		t.Errorf("the full evaluator: status %s, message %q; want partial for a baseline", full, out["message"].String())
+	}
+}
+
+// Selecting headline computes the columns its rule reads: the selection's
+// headline is the full output's, on a row of each case of the rule.
+func TestSelectHeadline(t *testing.T) {
+	e := New()
+	s, err := e.Select("headline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Outputs()) == 0 || len(s.Outputs()) >= len(e.Outputs()) {
+		t.Fatalf("headline selects %d of %d outputs", len(s.Outputs()), len(e.Outputs()))
+	}
+	for _, row := range []map[string]string{
+		{"mechanism": "gaussian", "sigma": "5", "candidates": "100"},
+		{"mechanism": "laplace", "epsilon": "2"},
+		{"mechanism": "pure", "epsilon": "0.5", "target_advantage": "0.05"},
+		{"mechanism": "gaussian", "sigma": "2", "target_advantage": "0.1", "baseline": "0.01"},
+	} {
+		_, full := evalWith(t, e, row)
+		_, sel := evalWith(t, s, row)
+		for _, name := range []string{HeadlineColumn, HeadlineSaysColumn} {
+			if full[name].IsEmpty() || full[name] != sel[name] {
+				t.Errorf("%v: %s %v selected, %v in full", row, name, sel[name], full[name])
+			}
+		}
 	}
 }

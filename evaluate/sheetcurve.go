@@ -14,21 +14,46 @@ import (
 // baseline is replaced by each b. It fails for a row that does not resolve
 // (an error row).
 func (s *SheetBinding) SuccessCurve(cells []table.Cell, grid []float64) ([]float64, error) {
+	return successCurve(s.b, s.outputs, cells, grid)
+}
+
+// TotalSuccessCurve is SuccessCurve for a dataset's total row, once
+// EvaluateTotal has computed it: the curve of the row its bounds come
+// from (Total.evaluated), which the total row does not show.
+func (s *SheetBinding) TotalSuccessCurve(t *Total, grid []float64) ([]float64, error) {
+	if len(t.evaluated) == 0 {
+		return nil, errors.New("evaluate: the total was not computed")
+	}
+	cols := make([]table.Column, len(t.evaluated))
+	cells := make([]table.Cell, len(t.evaluated))
+	for i, c := range t.evaluated {
+		cols[i] = table.Column{Name: s.b.vocab.Column(c.Field).Name}
+		cells[i] = c.Cell
+	}
+	b, err := s.b.BindTable(cols, DecimalPoint)
+	if err != nil {
+		return nil, fmt.Errorf("evaluate: %w", err)
+	}
+	return successCurve(b, s.outputs, cells, grid)
+}
+
+// successCurve is SuccessCurve of a row of a table bound by b.
+func successCurve(b *Binding, outputs []OutputColumn, cells []table.Cell, grid []float64) ([]float64, error) {
 	var col *OutputColumn
-	for k := range s.outputs {
-		if s.outputs[k].Name == "fdp_success" {
-			col = &s.outputs[k]
+	for k := range outputs {
+		if outputs[k].Name == "fdp_success" {
+			col = &outputs[k]
 		}
 	}
 	if col == nil {
 		return nil, errors.New("evaluate: no fdp_success column")
 	}
-	in, ok := s.b.parseInputs(cells)
+	in, ok := b.parseInputs(cells)
 	if !ok {
 		return nil, errors.New("evaluate: the row has an invalid input cell")
 	}
 	var problems rowError
-	r := s.b.resolve(&in, &problems)
+	r := b.resolve(&in, &problems)
 	if r == nil {
 		return nil, fmt.Errorf("evaluate: %w", problems)
 	}

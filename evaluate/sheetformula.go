@@ -189,7 +189,7 @@ func (s *SheetBinding) Advantages() []int {
 	var cols []int
 	for k, o := range s.outputs {
 		if o.Sheet.Advantage {
-			cols = append(cols, s.first+2+k)
+			cols = append(cols, s.first+HeadWidth+k)
 		}
 	}
 	return cols
@@ -201,7 +201,7 @@ func (s *SheetBinding) OutputColumns(keep func(OutputColumn) bool) []int {
 	var cols []int
 	for k, o := range s.outputs {
 		if keep(o) {
-			cols = append(cols, s.first+2+k)
+			cols = append(cols, s.first+HeadWidth+k)
 		}
 	}
 	return cols
@@ -210,7 +210,7 @@ func (s *SheetBinding) OutputColumns(keep func(OutputColumn) bool) []int {
 // Describe returns what the header note of column col says about its cells
 // in a workbook ("" for inputs, status and message).
 func (s *SheetBinding) Describe(col int) string {
-	k := col - s.first - 2
+	k := col - s.first - HeadWidth
 	if k < 0 || k >= len(s.outputs) {
 		return ""
 	}
@@ -225,7 +225,7 @@ func (s *SheetBinding) Formulas(cells []table.Cell, formulas []string) {
 	for i := range formulas {
 		formulas[i] = ""
 	}
-	if len(cells) != len(formulas) || len(cells) < s.first+2+len(s.outputs) {
+	if len(cells) != len(formulas) || len(cells) < s.first+HeadWidth+len(s.outputs) {
 		return
 	}
 	switch Status(cells[s.first].String()) {
@@ -243,7 +243,7 @@ func (s *SheetBinding) Formulas(cells []table.Cell, formulas []string) {
 	}
 	x := sheetRow{s: s, in: &in, cells: cells, formulas: formulas, mech: mech}
 	for k, o := range s.outputs {
-		at := s.first + 2 + k
+		at := s.first + HeadWidth + k
 		if o.Sheet.formula == nil || cells[at].Kind != table.Number {
 			continue
 		}

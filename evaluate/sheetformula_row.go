@@ -98,7 +98,7 @@ func (x *sheetRow) ref(f Field) term {
 func (x *sheetRow) output(name string) term {
 	for k, o := range x.s.outputs {
 		if o.Name == name {
-			at := x.s.first + 2 + k
+			at := x.s.first + HeadWidth + k
 			x.need(x.formulas[at] != "")
 			return term{x.s.outRef[k], x.cells[at].Num}
 		}

@@ -145,3 +145,8 @@ func stagesKey(stages []pld.Stage) string { return release.StagesKey(stages) }
 func tooManyCategories(k float64) string { return release.TooManyCategories(k) }
 
 func rrStage(eps, k float64, n int) pld.Stage { return release.RRStage(eps, k, n) }
+
+// MechanismInputs returns the input columns a row of the named mechanism
+// may fill with its parameters (release.MechanismInputs); nil for an
+// unknown name.
+func MechanismInputs(name string) []string { return release.MechanismInputs(name) }

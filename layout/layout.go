@@ -247,11 +247,13 @@ func (lay *Layout) Evaluate(tableNo int, cells []table.Cell, readErr error, out 
 }
 
 // EvaluateNumbers is Evaluate with the bound columns' values written to
-// nums as numbers (evaluate.Binding.EvaluateNumbers): head (2 cells) takes
-// the status and the message, nums (Width() − Inputs() − 2 values) the
+// nums as numbers (evaluate.Binding.EvaluateNumbers): head
+// (evaluate.HeadWidth cells) takes the status, the message and the
+// headline, nums (Width() − Inputs() − evaluate.HeadWidth values) the
 // bounds, NaN for an empty one.
 func (lay *Layout) EvaluateNumbers(tableNo int, cells []table.Cell, readErr error, head []table.Cell, nums []float64) evaluate.Status {
 	if readErr != nil {
+		clear(head)
 		head[0] = table.TextCell(string(evaluate.StatusError))
 		head[1] = table.TextCell(readErr.Error())
 		for k := range nums {

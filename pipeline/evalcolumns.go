@@ -82,7 +82,7 @@ func (lay *evalLayout) numbersTo(cw writers.ColumnsWriter) bool {
 	if cw == nil || lay.passThrough {
 		return false
 	}
-	for j := lay.Inputs() + 2; j < lay.Width(); j++ {
+	for j := lay.Inputs() + evaluate.HeadWidth; j < lay.Width(); j++ {
 		if !cw.TakesArray(j, arrow.PrimitiveTypes.Float64) {
 			return false
 		}
@@ -156,7 +156,7 @@ func (lay *evalLayout) readColumns(tc *tableColumns, ti int, b *batch, limit int
 // in a pass-through run status ok alone (the cells after it cleared
 // unless tailsEmpty says they are empty), or the error of a row that
 // could not be read. When tc.numbers, the bounds go to the batch's
-// numbers (numbersOf), not to out, whose cells after the message are
+// numbers (numbersOf), not to out, whose cells after the headline are
 // left as they are: the writer takes those columns as arrays.
 func (lay *evalLayout) fill(tc *tableColumns, b *batch, i int, out []table.Cell, tailsEmpty bool) (evaluate.Status, *evaluate.Member) {
 	row := b.rows[i]
@@ -180,7 +180,7 @@ func (lay *evalLayout) fill(tc *tableColumns, b *batch, i int, out []table.Cell,
 	}
 	if tc.numbers {
 		in := lay.Inputs()
-		return lay.EvaluateNumbers(b.tableNo, row.Cells, b.errs[i], out[in:in+2], b.numbersOf(i)), nil
+		return lay.EvaluateNumbers(b.tableNo, row.Cells, b.errs[i], out[in:in+evaluate.HeadWidth], b.numbersOf(i)), nil
 	}
 	if lay.groups != nil && lay.groups.sorted { // its member from the same resolution
 		st, m := lay.EvaluateMember(b.tableNo, row.Cells, b.errs[i], out, rowName(row.Pos, lay.groups.several))
@@ -204,9 +204,9 @@ func (lay *evalLayout) nullTails(b *batch) {
 	}
 }
 
-// bounds is the number of bound columns: the evaluator's, after the status
-// and the message.
-func (lay *evalLayout) bounds() int { return lay.Width() - lay.Inputs() - 2 }
+// bounds is the number of bound columns: the evaluator's, after the status,
+// the message and the headline.
+func (lay *evalLayout) bounds() int { return lay.Width() - lay.Inputs() - evaluate.HeadWidth }
 
 // numbersOf returns the bound values of row i of a batch evaluated to
 // numbers (fill with tableColumns.numbers), one per bound column.
@@ -224,7 +224,7 @@ func (lay *evalLayout) numberArrays(b *batch) {
 		b.arrays = append(b.arrays, make([]arrow.Array, lay.Width())...)
 	}
 	n, k := len(b.rows), lay.bounds()
-	first := lay.Inputs() + 2
+	first := lay.Inputs() + evaluate.HeadWidth
 	// One block of values and one of validity bits for all the columns.
 	w := (n + 7) / 8
 	allVals, allValid := make([]float64, k*n), make([]byte, k*w)

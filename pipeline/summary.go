@@ -26,11 +26,15 @@ type summary struct {
 	worst    int // output index of fdp_worst_advantage, or -1 (not selected: no ranking)
 	success  int // output index of fdp_success, or -1
 	label    int // output index of the id column, or -1
+	dataset  int // output index of the dataset column, or -1
 	statusAt int
 	sheet    *evaluate.SheetBinding
 	audits   auditSummary
 	shading  []string   // how the workbook shades its advantage columns, in lines; none when it does not
 	groups   [][]string // the dataset totals, one line each (summary_groups.go)
+	// totals are the dataset totals by dataset (addGroup), whose charts
+	// are drawn from the rows they were computed from.
+	totals map[string]*evaluate.Total
 }
 
 // topReleases is how many of the riskiest releases the Summary lists.
@@ -40,8 +44,9 @@ type risky struct {
 	worst, success float64
 	hasSuccess     bool
 	label          string
-	seq            int          // the row's place in the output (0-based, header excluded)
-	cells          []table.Cell // the row, for its curve
+	seq            int             // the row's place in the output (0-based, header excluded)
+	cells          []table.Cell    // the row, for its curve
+	total          *evaluate.Total // a total row's composition, for its curve
 }
 
 // curveGrid is the number of intervals of the baselines the Summary's
@@ -68,6 +73,7 @@ func newSummary(lay *layout.Layout, ev *evaluate.Evaluator, sheet *evaluate.Shee
 	in := newInputColumns(lay, ev)
 	return &summary{counts: Counts{}, keep: topReleases, statusAt: lay.Inputs(), sheet: sheet,
 		label:   in.of(evaluate.FieldID),
+		dataset: in.of(evaluate.FieldDataset),
 		worst:   outputColumn(lay, "fdp_worst_advantage"),
 		success: outputColumn(lay, "fdp_success"),
 		audits:  newAuditSummary(lay, in),
@@ -98,6 +104,9 @@ func (s *summary) add(seq int, cells []table.Cell, st evaluate.Status) {
 	if s.label >= 0 {
 		r.label = cells[s.label].String()
 	}
+	if st == evaluate.StatusTotal && s.dataset >= 0 {
+		r.total = s.totals[cells[s.dataset].String()]
+	}
 	if len(s.top) < s.keep {
 		r.cells = append([]table.Cell(nil), cells...)
 		heap.Push(&s.top, r)
@@ -119,6 +128,10 @@ func (s *summary) ranked() []risky {
 	})
 	return top
 }
+
+// sheetRow is the spreadsheet row of the output row seq (0-based, header
+// excluded): the header is row 1.
+func sheetRow(seq int) int { return seq + 2 }
 
 // rankText is how the Summary writes the rank of its i-th release (from
 // 0): "#1". Text, left-aligned in its own column, so that it stands apart
@@ -151,7 +164,7 @@ func (r risky) name() string {
 	if r.label != "" {
 		return r.label
 	}
-	return "row " + strconv.Itoa(r.seq+1)
+	return "row " + strconv.Itoa(sheetRow(r.seq))
 }
 
 // rows is the Summary sheet.
@@ -172,6 +185,9 @@ func (s *summary) table() [][]string {
 		// Lines short enough to stay clear of the charts right of them.
 		{"ok: every bound that applies computed; partial: an input is missing,"},
 		{"and the message says which to add; error: the row was rejected, and the message says why."},
+		{"Each row's headline is the number to quote, and headline_says what it means: with"},
+		{"target_advantage the ε or noise that meets it, with a baseline the success bound there,"},
+		{"else the worst case over baselines (the rule: the headline row of the " + writers.DocsSheetName + " sheet)."},
 		{""},
 		{fmt.Sprintf("The %d riskiest releases by fdp_worst_advantage (the baseline-free bound):", len(s.top))},
 		{"rank", "id", "row", "fdp_worst_advantage", "fdp_success"},
@@ -182,7 +198,7 @@ func (s *summary) table() [][]string {
 		if r.hasSuccess {
 			succ = strconv.FormatFloat(r.success, 'g', -1, 64)
 		}
-		out = append(out, []string{rankText(i), r.label, strconv.Itoa(r.seq + 1), strconv.FormatFloat(r.worst, 'g', -1, 64), succ})
+		out = append(out, []string{rankText(i), r.label, strconv.Itoa(sheetRow(r.seq)), strconv.FormatFloat(r.worst, 'g', -1, 64), succ})
 	}
 	if len(top) > 0 {
 		out = append(out, []string{""},
@@ -198,6 +214,9 @@ func (s *summary) table() [][]string {
 			out = append(out, []string{l})
 		}
 	}
+	out = append(out, []string{""},
+		[]string{"Printing: this sheet and the data sheet print; the " + writers.DocsSheetName + " and " + writers.CurvesSheetName + " sheets print only"},
+		[]string{"when asked (clear their print range: Format → Print Ranges → Clear, or Page Layout → Print Area)."})
 	return out
 }
 
@@ -225,7 +244,13 @@ func (s *summary) charts() *writers.Charts {
 		Curves: []writers.Curve{{Name: "no release: b", Y: grid, Reference: true}},
 	}
 	for i, r := range s.ranked() {
-		y, err := s.sheet.SuccessCurve(r.cells, grid)
+		var y []float64
+		var err error
+		if r.total != nil {
+			y, err = s.sheet.TotalSuccessCurve(r.total, grid)
+		} else {
+			y, err = s.sheet.SuccessCurve(r.cells, grid)
+		}
 		if err != nil {
 			continue // not a release (cannot happen for a row with fdp_worst_advantage)
 		}

@@ -76,7 +76,7 @@ func (a *auditSummary) lines() [][]string {
 		{"a claim below the bound is refuted at the row's confidence (audit_claim_refuted)."},
 		{"audit", "id", "row", "claimed epsilon", "audit_eps_lb", "refuted"}}
 	for _, r := range a.rows {
-		out = append(out, []string{r.method, r.label, strconv.Itoa(r.seq + 1), r.claim, r.lb, r.refut})
+		out = append(out, []string{r.method, r.label, strconv.Itoa(sheetRow(r.seq)), r.claim, r.lb, r.refut})
 	}
 	return out
 }

@@ -18,6 +18,10 @@ func (s *summary) addGroup(t *evaluate.Total) {
 		worst = strconv.FormatFloat(c.Num, 'g', -1, 64)
 	}
 	s.groups = append(s.groups, []string{t.Dataset, strconv.Itoa(t.Rows), strconv.Itoa(t.Composed), worst})
+	if s.totals == nil {
+		s.totals = map[string]*evaluate.Total{}
+	}
+	s.totals[t.Dataset] = t
 }
 
 // groupRows are the Summary's lines on the dataset totals: none when the

@@ -11,46 +11,64 @@ import (
 // workbookOptions are the writer options of a run's output beyond its
 // format and sheet name: the Columns sheet, the Summary sheet and its
 // charts, live formulas (unless ValuesOnly), the shading of the
-// advantage columns against each row's target_advantage and --threshold,
-// and the columns folded away (all outputs but the headline ones, and the
-// empty columns).
+// advantage columns (against each row's target_advantage, else
+// Threshold, else the default scale), and the columns folded away: the
+// output columns that are not answers (see openOutput), and the columns
+// empty on every row. Every input column a row fills stays open.
 func workbookOptions(o Options, ev *evaluate.Evaluator, sheet *evaluate.SheetBinding, sum *summary) writers.Options {
 	threshold := o.Threshold
 	opts := writers.Options{Docs: ev.Docs(), Summary: sum.rows, Charts: sum.charts, NumberColumns: sheet.NumberColumns(),
-		Outline: &writers.Outline{Columns: sheet.OutputColumns(func(o evaluate.OutputColumn) bool { return !headline(o.Name) }), Empty: true, SparseInputs: true}}
+		Outline: &writers.Outline{Columns: sheet.OutputColumns(func(o evaluate.OutputColumn) bool { return !openOutput(o) }), Empty: true}}
 	if !o.ValuesOnly {
 		opts.Formulas = sheet
 		opts.Docs = docsWithWorkbook(ev)
 	}
 	target := sheet.Field(evaluate.FieldTargetAdvantage)
-	if threshold > 0 || target >= 0 {
-		opts.Shading = &writers.Shading{Columns: sheet.Advantages(), LimitColumn: target, Limit: threshold}
-		limit := "the row's target_advantage"
-		switch {
-		case target >= 0 && threshold > 0:
-			limit += " (or --threshold " + strconv.FormatFloat(threshold, 'g', -1, 64) + " where it is empty)"
-		case target < 0:
-			limit = "--threshold " + strconv.FormatFloat(threshold, 'g', -1, 64)
-		}
-		sum.shading = []string{"Shading: the advantage columns are red above " + limit + ",", "amber above half of it, green at or below half."}
-	}
+	opts.Shading = &writers.Shading{Columns: sheet.Advantages(), LimitColumn: target, Limit: threshold, Scale: writers.DefaultScale}
+	sum.shading = shadingLegend(target >= 0, threshold, writers.DefaultScale)
 	return opts
 }
 
-// headline reports whether an output column is one the workbook shows
-// when it opens, beside the inputs, status and message: the bounds the
-// README's worked example reads (success and advantage at the row's
-// baseline, the baseline-free worst case, the standard (ε, δ) bound, the
-// one-run advantage and the largest ε that keeps it within
-// target_advantage). The other outputs fold into collapsed outline groups,
-// as do the columns empty on every row.
-func headline(name string) bool {
-	switch name {
-	case "fdp_success", "fdp_advantage", "fdp_worst_advantage", "adp_advantage", "onerun_advantage", "onerun_eps_protect":
-		return true
+// shadingLegend is the Summary's legend of the shading: the scale of rows
+// without a limit, and the row's target_advantage (where the table has the
+// column) or --threshold, which override it.
+func shadingLegend(hasTarget bool, threshold float64, scale writers.ShadeScale) []string {
+	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	lines := []string{"Shading of the advantage columns (" + strings.Join(advantageNames(), ", ") + "):"}
+	var others string
+	switch {
+	case threshold > 0:
+		others = "red above --threshold " + num(threshold) + ", amber above half of it, green at or below half"
+	default:
+		others = "green below " + num(scale.Amber) + ", amber from " + num(scale.Amber) + " to " + num(scale.Red) + ", red above " + num(scale.Red)
 	}
-	return false
+	if hasTarget {
+		lines = append(lines,
+			"a row with target_advantage: red above it, amber above half of it, green at or below half;",
+			"a row without: "+others+".")
+	} else {
+		lines = append(lines, "every row: "+others+" (a target_advantage column sets each row's own limit).")
+	}
+	return lines
 }
+
+// advantageNames are the names of the advantage columns (those shaded).
+func advantageNames() []string {
+	var names []string
+	for _, o := range evaluate.New().Outputs() {
+		if o.Sheet.Advantage && openOutput(o) {
+			names = append(names, o.Name)
+		}
+	}
+	return append(names, "and the others that bound an advantage")
+}
+
+// openOutput reports whether an output column is one the workbook shows
+// when it opens, beside the inputs, status, message and headline: the
+// columns to quote (evaluate.Questions: the answers), where they have a
+// value. The comparisons and the other families fold into collapsed
+// outline groups, as do the columns empty on every row.
+func openOutput(o evaluate.OutputColumn) bool { return o.Answers != "" }
 
 // docsWithWorkbook is the Columns sheet with a last column saying how each
 // output column is written in the workbook: a live formula (on which rows)

@@ -77,7 +77,8 @@ const maxFormulaChars = 8192
 // Shading colours the numbers of some columns (Options.Shading) against a
 // limit: red above the limit, amber above half of it, green at or below
 // half. A row's limit is the number in its LimitColumn when that cell holds
-// one, else Limit; a row with neither is not coloured. The colours are
+// one, else Limit; a row with neither is coloured by the Scale: green below
+// Scale.Amber, amber from there to Scale.Red, red above. The colours are
 // conditional formats, so they follow a spreadsheet's recalculation.
 type Shading struct {
 	// Columns are the header indexes of the shaded columns.
@@ -87,7 +88,18 @@ type Shading struct {
 	LimitColumn int
 	// Limit is the limit of rows without their own, in (0, 1]; 0 for none.
 	Limit float64
+	// Scale colours the rows without a limit; the zero Scale leaves them
+	// plain.
+	Scale ShadeScale
 }
+
+// ShadeScale is a fixed scale of colours: green below Amber, amber from
+// Amber up to Red, red above Red (0 < Amber ≤ Red ≤ 1).
+type ShadeScale struct{ Amber, Red float64 }
+
+// DefaultScale is the scale of rows without a target: an advantage below
+// 0.05 is green, from 0.05 to 0.2 amber, above 0.2 red.
+var DefaultScale = ShadeScale{Amber: 0.05, Red: 0.2}
 
 // Shading fills (RGB): Excel's stock light red, amber and green.
 const (
@@ -111,6 +123,9 @@ func (s *Shading) check(n int) error {
 	}
 	if !(s.Limit >= 0 && s.Limit <= 1) || math.IsNaN(s.Limit) {
 		return fmt.Errorf("limit %v is not a probability", s.Limit)
+	}
+	if sc := s.Scale; sc != (ShadeScale{}) && !(sc.Amber > 0 && sc.Amber <= sc.Red && sc.Red <= 1) {
+		return fmt.Errorf("scale %v is not 0 < amber ≤ red ≤ 1", sc)
 	}
 	return nil
 }
@@ -140,26 +155,38 @@ func newShadeStyles(f *excelize.File) (shadeStyles, error) {
 // rules are the conditional formats of one shaded column on a sheet whose
 // data rows are 2..last: red, then amber, then green, each stopping the
 // next. Formulas are relative to the range's first cell (row 2); the limit
-// column is anchored ($L2) so that every shaded column reads it.
+// column is anchored ($L2) so that every shaded column reads it. A row
+// without a limit of its own takes Limit, else the Scale, else stays
+// plain.
 func (s *Shading) rules(col int, st *shadeStyles) []excelize.ConditionalFormatOptions {
 	x := table.ColumnLetter(col) + "2"
-	limit := strconv.FormatFloat(s.Limit, 'G', -1, 64)
-	var lim, guard string
+	num := func(v float64) string { return strconv.FormatFloat(v, 'G', -1, 64) }
+	// red and amber are the conditions of a row without a limit of its
+	// own ("" when it stays plain).
+	var red, amber string
 	switch {
-	case s.LimitColumn >= 0 && s.Limit > 0:
+	case s.Limit > 0:
+		red, amber = x+">"+num(s.Limit), x+">"+num(s.Limit)+"/2"
+	case s.Scale != (ShadeScale{}):
+		red, amber = x+">"+num(s.Scale.Red), x+">="+num(s.Scale.Amber)
+	}
+	var redIf, amberIf, guard string
+	switch {
+	case s.LimitColumn >= 0 && red != "":
 		l := "$" + table.ColumnLetter(s.LimitColumn) + "2"
-		lim = "IF(ISNUMBER(" + l + ")," + l + "," + limit + ")"
+		redIf = "IF(ISNUMBER(" + l + ")," + x + ">" + l + "," + red + ")"
+		amberIf = "IF(ISNUMBER(" + l + ")," + x + ">" + l + "/2," + amber + ")"
 	case s.LimitColumn >= 0:
 		l := "$" + table.ColumnLetter(s.LimitColumn) + "2"
-		lim, guard = l, ",ISNUMBER("+l+")"
-	case s.Limit > 0:
-		lim = limit
+		redIf, amberIf, guard = x+">"+l, x+">"+l+"/2", ",ISNUMBER("+l+")"
+	case red != "":
+		redIf, amberIf = red, amber
 	default:
 		return nil
 	}
 	return []excelize.ConditionalFormatOptions{
-		{Type: "formula", Criteria: "AND(ISNUMBER(" + x + ")" + guard + "," + x + ">" + lim + ")", Format: &st.red, StopIfTrue: true},
-		{Type: "formula", Criteria: "AND(ISNUMBER(" + x + ")" + guard + "," + x + ">" + lim + "/2)", Format: &st.amber, StopIfTrue: true},
+		{Type: "formula", Criteria: "AND(ISNUMBER(" + x + ")" + guard + "," + redIf + ")", Format: &st.red, StopIfTrue: true},
+		{Type: "formula", Criteria: "AND(ISNUMBER(" + x + ")" + guard + "," + amberIf + ")", Format: &st.amber, StopIfTrue: true},
 		{Type: "formula", Criteria: "AND(ISNUMBER(" + x + ")" + guard + ")", Format: &st.green},
 	}
 }

@@ -135,13 +135,53 @@ func TestXLSXNumberColumns(t *testing.T) {
 }
 
 // Shaded columns carry three conditional formats, red, amber and green,
-// against the row's limit column or the fixed limit, over the data rows of
-// every sheet.
+// against the row's limit column, else the fixed limit, else the scale,
+// over the data rows of every sheet.
 func TestXLSXShading(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "shaded.xlsx")
 	cols := sampleCols()
 	rows := sampleRows()
+	for _, c := range []struct {
+		shading Shading
+		want    []string // the criteria of red and amber, after ISNUMBER(H2)
+	}{
+		{Shading{Columns: []int{7}, LimitColumn: 1, Limit: 0.1},
+			[]string{"IF(ISNUMBER($B2),H2>$B2,H2>0.1)", "IF(ISNUMBER($B2),H2>$B2/2,H2>0.1/2)"}},
+		{Shading{Columns: []int{7}, LimitColumn: 1, Scale: DefaultScale},
+			[]string{"IF(ISNUMBER($B2),H2>$B2,H2>0.2)", "IF(ISNUMBER($B2),H2>$B2/2,H2>=0.05)"}},
+		{Shading{Columns: []int{7}, LimitColumn: 1, Limit: 0.1, Scale: DefaultScale}, // the limit before the scale
+			[]string{"IF(ISNUMBER($B2),H2>$B2,H2>0.1)", "IF(ISNUMBER($B2),H2>$B2/2,H2>0.1/2)"}},
+		{Shading{Columns: []int{7}, LimitColumn: -1, Scale: DefaultScale},
+			[]string{"H2>0.2", "H2>=0.05"}},
+		{Shading{Columns: []int{7}, LimitColumn: 1},
+			[]string{"ISNUMBER($B2),H2>$B2)", "ISNUMBER($B2),H2>$B2/2)"}},
+	} {
+		path := filepath.Join(dir, "shaded.xlsx")
+		sh := c.shading
+		writeTable(t, path, Options{Shading: &sh}, cols, rows)
+		f := testfiles.OpenXLSX(t, path)
+		formats, err := f.GetConditionalFormats("Results")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rules := formats["H2:H7"]
+		if len(rules) != 3 {
+			t.Fatalf("%+v: conditional formats %v, want three on H2:H7", c.shading, formats)
+		}
+		for i, r := range rules {
+			want := "AND(ISNUMBER(H2)"
+			if i < 2 {
+				want += "," + c.want[i]
+			}
+			if !strings.HasPrefix(r.Criteria, want) || r.Format == nil {
+				t.Errorf("%+v: rule %d: %q, want it to start %q", c.shading, i, r.Criteria, want)
+			}
+			if r.StopIfTrue != (i < 2) {
+				t.Errorf("rule %d stops %v", i, r.StopIfTrue)
+			}
+		}
+	}
+	path := filepath.Join(dir, "shaded.xlsx")
 	writeTable(t, path, Options{Shading: &Shading{Columns: []int{7}, LimitColumn: 1, Limit: 0.1}}, cols, rows)
 	f := testfiles.OpenXLSX(t, path)
 	formats, err := f.GetConditionalFormats("Results")
@@ -149,19 +189,6 @@ func TestXLSXShading(t *testing.T) {
 		t.Fatal(err)
 	}
 	rules := formats["H2:H7"]
-	if len(rules) != 3 {
-		t.Fatalf("conditional formats %v, want three on H2:H7", formats)
-	}
-	lim := "IF(ISNUMBER($B2),$B2,0.1)"
-	wantCriteria := []string{"H2>" + lim, "H2>" + lim + "/2", ""}
-	for i, r := range rules {
-		if !strings.Contains(r.Criteria, "ISNUMBER(H2)") || !strings.Contains(r.Criteria, wantCriteria[i]) || r.Format == nil {
-			t.Errorf("rule %d: %+v, want %q", i, r, wantCriteria[i])
-		}
-		if r.StopIfTrue != (i < 2) {
-			t.Errorf("rule %d stops %v", i, r.StopIfTrue)
-		}
-	}
 	fills := []string{shadeRedFill, shadeAmberFill, shadeGreenFill}
 	for i, r := range rules {
 		s, err := f.GetConditionalStyle(*r.Format)

@@ -115,7 +115,9 @@ type xlsxWriter struct {
 	statusCol   int      // -1 when there is none
 	styles      map[styleKey]int
 	outline     *Outline
-	filled      []int // per column: the data rows of the current sheet with a value in it
+	foldedOut   []bool // the columns of outline.Columns (see alignDistributed)
+	wrap        []bool // the columns whose text wraps (sentences)
+	filled      []int  // per column: the data rows of the current sheet with a value in it
 	count       []int
 
 	shades shadeStyles
@@ -243,7 +245,7 @@ func (w *xlsxWriter) startData() error {
 	w.widths = make([]float64, len(w.cols))
 	for i, c := range w.cols {
 		w.widths[i] = colWidth(c)
-		if c.Role == table.Message {
+		if sentences(c) {
 			continue
 		}
 		for _, row := range w.pending {
@@ -312,10 +314,16 @@ func (w *xlsxWriter) finish() error {
 		if err := w.writeTextSheet(DocsSheetName, w.docs, nil); err != nil {
 			return err
 		}
+		if err := printOnlyWhenAsked(w.f, DocsSheetName); err != nil {
+			return fmt.Errorf("writers: %s: print range of sheet %q: %w", w.out.target, DocsSheetName, err)
+		}
 	}
 	if charts != nil && len(charts.Plots) > 0 {
 		if err := w.writeCurves(charts); err != nil {
 			return err
+		}
+		if err := printOnlyWhenAsked(w.f, CurvesSheetName); err != nil {
+			return fmt.Errorf("writers: %s: print range of sheet %q: %w", w.out.target, CurvesSheetName, err)
 		}
 	}
 	now := time.Now().UTC().Format(time.RFC3339)

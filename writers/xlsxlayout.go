@@ -95,29 +95,52 @@ func rowFlagOf(status string) rowFlag {
 	return flagNone
 }
 
+// cellAlign is a data cell's horizontal alignment.
+type cellAlign uint8
+
+const (
+	alignDefault cellAlign = iota
+	// alignCenter is the status column's, so that its word stands apart
+	// from the text of the column before it.
+	alignCenter
+	// alignDistributed is that of the numbers of the columns folded away
+	// (Outline.Columns). LibreOffice draws a number of a hidden (zero
+	// width) column as "###" running left into the empty cells beside
+	// it, on screen and in print, unless it is distributed; shown, a
+	// distributed number is centred in its cell.
+	alignDistributed
+	// alignWrap wraps a sentence (the message, headline_says) in its
+	// column, so that it prints whole.
+	alignWrap
+)
+
 // styleKey identifies a data cell's style: its number format, the shading
-// of its row and whether it is centred (the status column, so that its
-// word stands apart from the text of the column before it).
+// of its row and its alignment.
 type styleKey struct {
 	numFmt string
 	flag   rowFlag
-	center bool
+	align  cellAlign
 }
 
 // cellStyle returns the style of data cells with a number format ("" for
-// General) in a row shaded as flag, centred or not, creating it the first
-// time.
-func (w *xlsxWriter) cellStyle(numFmt string, flag rowFlag, center bool) (int, error) {
-	if numFmt == "" && flag == flagNone && !center {
+// General) in a row shaded as flag, aligned as align, creating it the
+// first time.
+func (w *xlsxWriter) cellStyle(numFmt string, flag rowFlag, align cellAlign) (int, error) {
+	if numFmt == "" && flag == flagNone && align == alignDefault {
 		return 0, nil
 	}
-	k := styleKey{numFmt, flag, center}
+	k := styleKey{numFmt, flag, align}
 	if st, ok := w.styles[k]; ok {
 		return st, nil
 	}
 	s := &excelize.Style{}
-	if center {
+	switch align {
+	case alignCenter:
 		s.Alignment = &excelize.Alignment{Horizontal: "center"}
+	case alignDistributed:
+		s.Alignment = &excelize.Alignment{Horizontal: "distributed"}
+	case alignWrap:
+		s.Alignment = &excelize.Alignment{WrapText: true}
 	}
 	switch numFmt {
 	case "":
@@ -205,6 +228,16 @@ func printSetup(f *excelize.File, sheet string, wide int, titles bool) error {
 		return nil
 	}
 	return f.SetDefinedName(&excelize.DefinedName{Name: "_xlnm.Print_Titles", RefersTo: quoteSheet(sheet) + "!$1:$1", Scope: sheet})
+}
+
+// printOnlyWhenAsked sets a reference sheet (Columns, Curves) not to print
+// with the workbook: its print area is one empty cell (XFD1, the last
+// column, beyond any table), and an empty page is not printed (LibreOffice
+// leaves it out of a PDF; Excel finds nothing to print). Clearing the print
+// range prints the whole sheet (LibreOffice: Format → Print Ranges →
+// Clear; Excel: Page Layout → Print Area → Clear Print Area).
+func printOnlyWhenAsked(f *excelize.File, sheet string) error {
+	return f.SetDefinedName(&excelize.DefinedName{Name: "_xlnm.Print_Area", RefersTo: quoteSheet(sheet) + "!$XFD$1", Scope: sheet})
 }
 
 // quoteSheet is a sheet name as a reference writes it: in apostrophes,

@@ -3,6 +3,8 @@ package writers
 import (
 	"fmt"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
 
@@ -94,7 +96,15 @@ func (w *xlsxWriter) writeRow(cells []table.Cell) error {
 			w.filled[i]++
 			w.count[i]++
 		}
-		style, err := w.cellStyle(numFmt, flag, i == w.statusCol)
+		align := alignDefault
+		if i == w.statusCol {
+			align = alignCenter
+		} else if _, isNum := v.(float64); isNum && w.foldedOut[i] {
+			align = alignDistributed
+		} else if w.wrap[i] && v != nil {
+			align = alignWrap
+		}
+		style, err := w.cellStyle(numFmt, flag, align)
 		if err != nil {
 			return err
 		}
@@ -102,7 +112,11 @@ func (w *xlsxWriter) writeRow(cells []table.Cell) error {
 		w.vals[i] = &w.cells[i]
 	}
 	w.row++
-	if err := w.sw.SetRow("A"+strconv.Itoa(w.row), w.vals); err != nil {
+	var opts []excelize.RowOpts
+	if lines := w.wrappedLines(cells); lines > 1 {
+		opts = append(opts, excelize.RowOpts{Height: float64(lines) * lineHeight})
+	}
+	if err := w.sw.SetRow("A"+strconv.Itoa(w.row), w.vals, opts...); err != nil {
 		return fmt.Errorf("writers: %s: writing data row %d (sheet %q, row %d): %w",
 			w.out.target, w.rows+1, w.sheet, w.row, err)
 	}
@@ -143,4 +157,53 @@ func (w *xlsxWriter) value(c table.Cell) (interface{}, string) {
 		return s, ""
 	}
 	return nil, ""
+}
+
+// lineHeight is the height in points of a line of the default font.
+const lineHeight = 15
+
+// wrappedLines is the number of lines the tallest wrapped cell of a row
+// takes (see sentences): a spreadsheet need not size the row to it, and
+// LibreOffice does not, so the row's height is set.
+func (w *xlsxWriter) wrappedLines(cells []table.Cell) int {
+	lines := 1
+	for i, c := range cells {
+		if !w.wrap[i] || c.Kind != table.Text {
+			continue
+		}
+		n := 0
+		for _, l := range strings.Split(c.Str, "\n") {
+			n += wrapLines(l, int(w.widths[i]))
+		}
+		lines = max(lines, n)
+	}
+	return min(lines, maxWrappedLines)
+}
+
+// maxWrappedLines bounds the height of a row (409 points is Excel's most).
+const maxWrappedLines = 20
+
+// wrapLines is the number of lines a text takes wrapped at word breaks
+// in a column width characters wide (a word longer than the width is
+// broken).
+func wrapLines(text string, width int) int {
+	width = max(width-1, 1) // the cell's margins
+	lines, col := 1, 0
+	for _, word := range strings.Fields(text) {
+		n := utf8.RuneCountInString(word)
+		switch {
+		case col == 0:
+			col = n
+		case col+1+n <= width:
+			col += 1 + n
+		default:
+			lines++
+			col = n
+		}
+		for col > width {
+			lines++
+			col -= width
+		}
+	}
+	return lines
 }

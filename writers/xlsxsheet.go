@@ -103,6 +103,16 @@ func (w *xlsxWriter) setup() error {
 		w.fbuf = make([]string, n)
 		w.rowCells = newRowCells(w.cols)
 	}
+	w.wrap = make([]bool, n)
+	for i, c := range w.cols {
+		w.wrap[i] = sentences(c)
+	}
+	w.foldedOut = make([]bool, n)
+	if w.outline != nil {
+		for _, i := range w.outline.Columns {
+			w.foldedOut[i] = true
+		}
+	}
 	w.numeric = make([]bool, n)
 	for _, i := range w.numbers {
 		if i < 0 || i >= n {
@@ -131,9 +141,16 @@ func (w *xlsxWriter) setup() error {
 	return nil
 }
 
+// sentences reports whether a column holds sentences, which its cells wrap
+// in a column of messageColWidth: the message, and a text the evaluator
+// writes (headline_says).
+func sentences(c table.Column) bool {
+	return c.Role == table.Message || c.Role == table.Output && c.Kind == table.Text
+}
+
 // colWidth is a column's width in characters.
 func colWidth(c table.Column) float64 {
-	if c.Role == table.Message {
+	if sentences(c) {
 		return messageColWidth
 	}
 	width := utf8.RuneCountInString(c.Name) + 3 // room for the filter button

@@ -61,8 +61,8 @@ func printColumns(w io.Writer, markdown bool, selectors []string) error {
 	}
 	for _, r := range outputs {
 		fmt.Fprintf(w, "\n%s  [%s]\n  %s\n", r[0], r[1], r[2])
-		for i, label := range []string{"", "", "", "formula", "source", "needs", "assumes", "applies"} {
-			if label != "" && r[i] != "" {
+		for i, label := range []string{"", "", "", "formula", "source", "needs", "assumes", "applies", "quote"} {
+			if label != "" && i < len(r) && r[i] != "" {
 				fmt.Fprintf(w, "  %-8s %s\n", label+":", r[i])
 			}
 		}

@@ -71,6 +71,12 @@ type evalConfig struct {
 	text textSettings
 	// evalOptions are added to the evaluator's options (runWith).
 	evalOptions []evaluate.Option
+	// ctx, when not nil, stops the run when it is done (riskbatch serve:
+	// the request's context); Ctrl-C and SIGTERM stop it too.
+	ctx context.Context
+	// cellFiles, when not nil, wraps the loader of files named in cells
+	// (riskbatch serve: only the request's uploads may be named).
+	cellFiles func(*cellfiles.Loader) evaluate.DataLoader
 }
 
 // sampleOutput is where `riskbatch` with no input writes.
@@ -106,7 +112,11 @@ func runEval(cfg evalConfig) error {
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	ev, reads, err := newEvaluator(cfg, levels, loader)
+	var data evaluate.DataLoader = loader
+	if cfg.cellFiles != nil {
+		data = cfg.cellFiles(loader)
+	}
+	ev, reads, err := newEvaluator(cfg, levels, data)
 	if err != nil {
 		return err
 	}
@@ -142,7 +152,11 @@ func runEval(cfg evalConfig) error {
 	}
 	// Ctrl-C or SIGTERM stops the run: the temporary output is removed and
 	// any existing file at the output path is left as it was.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	parent := cfg.ctx
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	progress := newProgress(cfg.stderr, cfg.quiet, measureWork(tables, size))
 	res, err := pipeline.Run(ctx, ev, tables, target, pipeline.Options{
@@ -205,7 +219,7 @@ func reopenTables(cfg evalConfig, ev *evaluate.Evaluator) ([]readers.Table, erro
 // newEvaluator builds the evaluator of a run (confidence levels, the
 // loader of files named in cells, the decimal mark, the --priors tables)
 // and lists the files the run reads, which the output must not replace.
-func newEvaluator(cfg evalConfig, levels []float64, loader *cellfiles.Loader) (*evaluate.Evaluator, []readFile, error) {
+func newEvaluator(cfg evalConfig, levels []float64, loader evaluate.DataLoader) (*evaluate.Evaluator, []readFile, error) {
 	evOpts := []evaluate.Option{evaluate.WithConfidence(levels...), evaluate.WithDataLoader(loader), evaluate.WithDecimalMark(cfg.text.decimal)}
 	var reads []readFile
 	for _, in := range cfg.inputs {

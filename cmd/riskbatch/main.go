@@ -6,6 +6,7 @@
 //	riskbatch                                 evaluate the embedded sample, write riskbatch-sample.xlsx
 //	riskbatch eval releases.xlsx -o out.xlsx  evaluate a workbook
 //	riskbatch columns [NAME|GROUP|PAPER ...]  print input and output columns with their formulas
+//	riskbatch serve [--port N] [--open]       a local web page and HTTP API over the same evaluator
 //	riskbatch help [COMMAND]                  the help of riskbatch or of a command
 //	riskbatch completion bash|zsh|fish        a shell completion script
 //	riskbatch man                             the manual page (roff)
@@ -194,6 +195,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, evOpts ...evaluate.Option
 			Flags:     priorsFlags(),
 			Action:    func(c *cli.Context) error { return runPriors(c, stdin, stderr) },
 		},
+		serveCommand(stdout, stderr, evOpts...),
 		{
 			Name:      "completion",
 			Usage:     "print the shell completion script of riskbatch for bash, zsh or fish",

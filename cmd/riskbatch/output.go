@@ -142,7 +142,8 @@ func ownHeader(names []string) bool {
 }
 
 // evalHeader reports whether names is the header of a table `riskbatch
-// eval` wrote: the input columns, then status, message, and one or more
+// eval` wrote: the input columns, then status, message, headline and
+// headline_says (which earlier versions did not write), and one or more
 // known output columns in riskbatch's order and nothing after them. An
 // output column per confidence level (onerun_successes_ub_95, with
 // several --confidence levels) is known too.
@@ -161,8 +162,13 @@ func evalHeader(names []string) bool {
 	for i, o := range evaluate.New().Outputs() {
 		rank[o.Name] = i
 	}
+	outputs := names[status+2:]
+	// The headline's two columns, which earlier versions did not write.
+	if len(outputs) > 2 && strings.TrimSpace(outputs[0]) == evaluate.HeadlineColumn && strings.TrimSpace(outputs[1]) == evaluate.HeadlineSaysColumn {
+		outputs = outputs[2:]
+	}
 	last := -1
-	for _, n := range names[status+2:] {
+	for _, n := range outputs {
 		n = strings.TrimSpace(n)
 		r, ok := rank[n]
 		if level, found := strings.CutPrefix(n, levelPrefix); !ok && found && level != "" && strings.Trim(level, "0123456789_") == "" {

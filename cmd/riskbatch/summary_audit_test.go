@@ -33,7 +33,8 @@ func TestSummaryAudits(t *testing.T) {
 			continue
 		}
 		refuted := map[string]string{"1": "yes", "0": "no", "": ""}[r[column(header, "audit_claim_refuted")]]
-		want = append(want, []string{r[column(header, "audit")], r[0], strconv.Itoa(i + 1), r[column(header, "epsilon")], r[column(header, "audit_eps_lb")], refuted})
+		// The row column is the spreadsheet's row: the header is row 1.
+		want = append(want, []string{r[column(header, "audit")], r[0], strconv.Itoa(i + 2), r[column(header, "epsilon")], r[column(header, "audit_eps_lb")], refuted})
 	}
 	if len(want) != 5 {
 		t.Fatalf("%d audit rows with a bound in the sample, want 5", len(want))

@@ -1,0 +1,292 @@
+package evaluate
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// The answer at a glance: of the many bounds a row gets, the one its
+// reader should quote (headline) and one plain sentence saying what it
+// means for the row (headline_says), chosen by a rule from what the row
+// has. Where several output columns answer the same question, each by its
+// own paper's bound, one of them is the answer to quote and the others are
+// comparisons (Question): the rule quotes answers only.
+
+// Names of the headline columns (see Columns).
+const (
+	HeadlineColumn     = "headline"
+	HeadlineSaysColumn = "headline_says"
+)
+
+// MaxHeadlineSays is the most characters headline_says holds.
+const MaxHeadlineSays = 120
+
+// A Question is what several output columns answer, each by its own
+// bound. Answers are the columns to quote (one a row: they apply to
+// different mechanisms), Comparisons the others, and Why says why the
+// answers are the ones to quote.
+type Question struct {
+	Text        string
+	Answers     []string
+	Comparisons []string
+	Why         string
+}
+
+// fdpTight is why the f-DP columns are the answers: they come from the
+// mechanism's own trade-off curve, the tightest bound its guarantee allows.
+const fdpTight = "Kulynych et al. 2025 bound the risk through the mechanism's own trade-off curve f, which is tight for the guarantee (Thm 3.2–3.4: an attack meets it), so of the valid bounds theirs is the lowest, and its inverse the largest ε (or least noise) that provably meets a target; the others bound the same risk less tightly or under other threat models"
+
+// Questions lists the questions that several output columns answer, with
+// the column to quote for each: the registry's "answer" marking, which the
+// headline rule, the Columns sheet, `riskbatch columns` and the workbook's
+// open columns follow.
+func Questions() []Question {
+	return []Question{
+		{
+			Text:        "how often can an attacker who knows the baseline succeed with the release",
+			Answers:     []string{"fdp_success"},
+			Comparisons: []string{"rero_eps", "rero_rdp", "rero_zcdp", "fano_success_opt"},
+			Why:         fdpTight,
+		},
+		{
+			Text:        "how much does the release add to the attacker's success at the baseline",
+			Answers:     []string{"fdp_advantage"},
+			Comparisons: []string{"onerun_advantage", "fano_adv_opt", "fano_adv_alpha1"},
+			Why:         fdpTight,
+		},
+		{
+			Text:        "how much can the release add to any attacker's success, whatever the baseline",
+			Answers:     []string{"fdp_worst_advantage"},
+			Comparisons: []string{"adp_advantage", "fdp_worst_advantage_rdp"},
+			Why:         fdpTight,
+		},
+		{
+			Text:        "what privacy parameter keeps the advantage at or below target_advantage",
+			Answers:     []string{"fdp_eps_for_target", "fdp_sigma_for_target", "fdp_noise_for_target", "fdp_mu_for_target"},
+			Comparisons: []string{"onerun_eps_protect", "gb_eps_for_target", "pmp_eps_for_target", "fdp_noise_for_target_rdp"},
+			Why:         fdpTight,
+		},
+	}
+}
+
+// markAnswers sets each column's Answers or ComparisonOf from Questions.
+func markAnswers(cols []OutputColumn) {
+	at := map[string]int{}
+	for i := range cols {
+		at[cols[i].Name] = i
+	}
+	for _, q := range Questions() {
+		for _, name := range q.Answers {
+			if i, ok := at[name]; ok {
+				cols[i].Answers = q.Text
+			}
+		}
+		quote := q.Answers[0]
+		if n := len(q.Answers); n > 1 {
+			quote = "the answer for the row's mechanism (" + strings.Join(q.Answers[:n-1], ", ") + " or " + q.Answers[n-1] + ")"
+		}
+		for _, name := range q.Comparisons {
+			if i, ok := at[name]; ok {
+				cols[i].ComparisonOf = quote
+			}
+		}
+	}
+}
+
+// AnswerText says, for the Columns sheet, `riskbatch columns` and the
+// header notes, whether the column is the one to quote for its question,
+// a comparison, or neither ("").
+func (o OutputColumn) AnswerText() string {
+	switch {
+	case o.Answers != "":
+		return "The answer to quote for: " + o.Answers + "."
+	case o.ComparisonOf != "":
+		return "A comparison: for the same question quote " + o.ComparisonOf + ", which is tighter: it comes from the mechanism's own trade-off curve."
+	}
+	return ""
+}
+
+// A headlineCase is one step of the headline rule: where the row has
+// what when says, the first of columns it has a value for is its headline.
+type headlineCase struct {
+	when    string
+	holds   func(r *Release) bool
+	columns []string
+	says    func(r *Release, column string, v float64) string
+}
+
+// headlineCases is the headline rule, in order: the first case that holds
+// and whose column has a value gives the row's headline.
+func headlineCases() []headlineCase {
+	return []headlineCase{
+		{
+			when:    "an audit row",
+			holds:   func(r *Release) bool { return r.audit != nil },
+			columns: []string{"audit_eps_lb"},
+			says: func(_ *Release, _ string, v float64) string {
+				if v == 0 {
+					return "the attack's guesses certify no ε above 0: they are consistent with no leak at all"
+				}
+				return "the attack's guesses certify that the release's ε is at least " + significant(v)
+			},
+		},
+		{
+			when:    "the row has target_advantage",
+			holds:   func(r *Release) bool { return r.HasTarget },
+			columns: []string{"fdp_eps_for_target", "fdp_sigma_for_target", "fdp_noise_for_target", "fdp_mu_for_target"},
+			says:    targetSays,
+		},
+		{
+			when:    "the row has a baseline (baseline, candidates or prior)",
+			holds:   func(r *Release) bool { return r.HasBaseline },
+			columns: []string{"fdp_success"},
+			says: func(r *Release, _ string, v float64) string {
+				return "an attacker who guesses right " + percent(r.Baseline) + " of the time without the release guesses right at most " + percent(v) + " with it"
+			},
+		},
+		{
+			when:    "otherwise",
+			holds:   func(r *Release) bool { return true },
+			columns: []string{"fdp_worst_advantage"},
+			says: func(_ *Release, _ string, v float64) string {
+				return "whatever an attacker knew before, the release raises their success rate by at most " + points(v) + " percentage points"
+			},
+		},
+	}
+}
+
+// targetSays is the sentence of a target row's headline, and whether the
+// row's own parameter meets the target, where the row states the one the
+// column gives (its ε, σ or noise multiplier, per step).
+func targetSays(r *Release, column string, v float64) string {
+	var s string
+	own, meets, has := 0.0, false, false
+	switch column {
+	case "fdp_eps_for_target":
+		s = "ε ≤ " + significant(v)
+		// The column applies to rows of one composition, whose (ε, δ)
+		// view is the row's own ε.
+		if eps, _, why := r.EpsilonDelta(); why == "" {
+			own, meets, has = eps, eps <= v, true
+		}
+	case "fdp_sigma_for_target":
+		s = "noise σ ≥ " + significant(v)
+		own, meets, has = r.sigma, r.sigma >= v, r.sigma > 0
+	case "fdp_noise_for_target":
+		s = "noise multiplier ≥ " + significant(v)
+		own, meets, has = r.dpsgd.NoiseMultiplier, r.dpsgd.NoiseMultiplier >= v, r.dpsgd.NoiseMultiplier > 0
+	default:
+		s = "μ ≤ " + significant(v)
+	}
+	s += " keeps the advantage ≤ " + significant(r.Target)
+	if r.HasBaseline {
+		s += " at baseline " + significant(r.Baseline)
+	} else {
+		s += " whatever the baseline"
+	}
+	switch {
+	case !has:
+		return s
+	case meets:
+		return s + "; the row's " + significant(own) + " does"
+	}
+	return s + "; the row's " + significant(own) + " does not"
+}
+
+// HeadlineRule says the headline rule in words (the Columns sheet's
+// formula of headline, `riskbatch columns headline`, the docs).
+func HeadlineRule() string {
+	var parts []string
+	for i, c := range headlineCases() {
+		parts = append(parts, strconv.Itoa(i+1)+". "+c.when+": "+strings.Join(c.columns, ", then ")+" (the first with a value)")
+	}
+	return "the first that applies: " + strings.Join(parts, "; ") + "; error rows have none"
+}
+
+// HeadlineMeaning says what the headline column holds.
+const HeadlineMeaning = "the one number to quote for the row, chosen by a rule from what the row has: with target_advantage, the ε or noise that meets it; with a baseline (or candidates, or prior), the success bound at that baseline; otherwise the worst case over baselines. Every value is an answer column's, as that column rounds it"
+
+// HeadlineNote is the header note of the headline column.
+func HeadlineNote() string {
+	return HeadlineMeaning + ".\nRule: " + HeadlineRule() + ".\nSee the Columns sheet."
+}
+
+// HeadlineSaysNote is the header note of the headline_says column.
+const HeadlineSaysNote = "what the headline means for the row, in one sentence of at most 120 characters (numbers to 4 significant digits)"
+
+// A Headline is a row's headline: the value of Column and what it says.
+type Headline struct {
+	Column string
+	Value  float64
+	Says   string
+}
+
+// headlineStep is a headlineCase with the output index of each of its
+// columns (-1 where the evaluator has none).
+type headlineStep struct {
+	headlineCase
+	at []int
+}
+
+// headlineSteps are the headline rule's cases for the outputs.
+func headlineSteps(outputs []OutputColumn) []headlineStep {
+	var steps []headlineStep
+	for _, c := range headlineCases() {
+		s := headlineStep{headlineCase: c}
+		for _, name := range c.columns {
+			k := -1
+			for i := range outputs {
+				if outputs[i].Name == name {
+					k = i
+				}
+			}
+			s.at = append(s.at, k)
+		}
+		steps = append(steps, s)
+	}
+	return steps
+}
+
+// headline finds a row's headline among its output values in out.
+func (b *Binding) headline(r *Release, out rowOut) (Headline, bool) {
+	for _, c := range b.headlines {
+		if !c.holds(r) {
+			continue
+		}
+		for i, name := range c.columns {
+			k := c.at[i]
+			if k < 0 {
+				continue
+			}
+			if v, ok := out.value(k); ok {
+				says := c.says(r, name, v)
+				if len([]rune(says)) > MaxHeadlineSays {
+					says = string([]rune(says)[:MaxHeadlineSays-1]) + "…"
+				}
+				return Headline{Column: name, Value: v, Says: says}, true
+			}
+		}
+	}
+	return Headline{}, false
+}
+
+// significant writes v with 4 significant digits, without exponent where
+// it is between 0.001 and 10⁶.
+func significant(v float64) string {
+	a := math.Abs(v)
+	if a != 0 && (a < 1e-3 || a >= 1e6) {
+		return strconv.FormatFloat(v, 'g', 4, 64)
+	}
+	s := strconv.FormatFloat(v, 'g', 4, 64)
+	if strings.ContainsAny(s, "e") {
+		s = strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return s
+}
+
+// percent writes a probability as a percentage, 4 significant digits.
+func percent(p float64) string { return significant(100*p) + "%" }
+
+// points writes a difference of probabilities in percentage points.
+func points(d float64) string { return significant(100 * d) }

@@ -1,0 +1,39 @@
+package serve
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestImports: serve holds no evaluation pipeline of its own and reaches
+// none of the command's: it imports evaluate (one row, the registry) and
+// the readers only for sizes, never a writer, the command or a reader of
+// files named in cells.
+func TestImports(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the go command is needed to list the imports: %v", err)
+		}
+		t.Skipf("the go command is not installed: %v", err)
+	}
+	out, err := exec.Command(goTool, "list", "-f", `{{join .Imports "\n"}}`, ".").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	if !strings.Contains(string(out), "net/http") {
+		t.Fatalf("go list listed %q, not serve's imports", out)
+	}
+	for _, imp := range strings.Fields(string(out)) {
+		if !strings.HasPrefix(imp, "github.com/riskbatch/riskbatch/") {
+			continue
+		}
+		switch strings.TrimPrefix(imp, "github.com/riskbatch/riskbatch/") {
+		case "evaluate", "readers", "table":
+		default:
+			t.Errorf("serve imports %s", imp)
+		}
+	}
+}
