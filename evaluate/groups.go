@@ -1,9 +1,12 @@
 package evaluate
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
+	"github.com/riskbatch/riskbatch/evaluate/dataset"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -30,44 +33,21 @@ const StatusTotal Status = "total"
 // dataset group with its total's fdp_worst_advantage.
 const DatasetWorstAdvantage = "dataset_worst_advantage"
 
-// maxTotalNames bounds the rows a total's message names (left out, or not
-// composable): the count of the others is given instead, so that the
-// memory of a group does not grow with its rows.
-const maxTotalNames = 5
+// Member is what a dataset group's total takes from one row
+// (dataset.Member).
+type Member = dataset.Member
 
-// Member is what a dataset group's total takes from one row: the group,
-// the row's stages (or why it has none) and what the row says of the
-// attack. The zero Member is a row in no group.
-type Member struct {
-	// Dataset is the row's dataset cell, trimmed; "" for a row in no group.
-	Dataset string
-	// name names the row in a total's message: its id, else where it is.
-	name string
-	// failed marks a row with status error: it is not composed.
-	failed bool
-	stages []pld.Stage
-	// cannot is why the row's mechanism cannot be composed ("" if it can).
-	cannot string
-	attack []fieldValue
-}
+// Total is the composition of one dataset group (dataset.Total).
+type Total = dataset.Total
 
-// fieldValue is a row's value of one input field, as read.
-type fieldValue struct {
-	field Field
-	num   float64
-	text  string
-}
+// InputCell is one input-side cell of a total row (dataset.InputCell).
+type InputCell = dataset.InputCell
 
-// agreedFields are the inputs that say what the attack is, or at which δ
-// an ε is reported, rather than what the mechanism is: a total row has
-// each of them when every composed row has the same value, and none of
-// them when the rows differ (its bounds that need it are then empty). The
-// calibration target is not among them: a calibration of a total row
-// would vary its first stage only, which no member asked for.
-func agreedFields() []Field {
-	return []Field{FieldDelta, FieldBaseline, FieldCandidates, FieldPrior, FieldTargets, FieldSuccesses,
-		FieldConfidence, FieldTolerance, FieldRecords, FieldPredicateWeight, FieldReportDelta}
-}
+// MechanismComposed is the mechanism cell of a total row.
+const MechanismComposed = dataset.MechanismComposed
+
+// NewTotal starts the total of a dataset group.
+func NewTotal(name string) *Total { return dataset.NewTotal(name) }
 
 // Dataset returns a row's dataset cell, trimmed: "" when the table has no
 // dataset column or the cell is empty (the row is in no group).
@@ -89,7 +69,7 @@ func (b *Binding) Member(cells []table.Cell, readErr error, where string) Member
 		return m
 	}
 	if readErr != nil {
-		m.failed = true
+		m.Failed = true
 		return m
 	}
 	var in inputs
@@ -125,12 +105,12 @@ func (b *Binding) EvaluateMember(cells []table.Cell, dst []table.Cell, where str
 // memberName is the member of a row with its group and name and nothing
 // else yet.
 func (b *Binding) memberName(cells []table.Cell, where string) Member {
-	m := Member{Dataset: b.Dataset(cells), name: where}
+	m := Member{Dataset: b.Dataset(cells), Name: where}
 	if m.Dataset == "" {
 		return m
 	}
 	if i := b.index[FieldID]; i >= 0 && i < len(cells) && !cells[i].IsEmpty() {
-		m.name = strings.TrimSpace(cells[i].String())
+		m.Name = strings.TrimSpace(cells[i].String())
 	}
 	return m
 }
@@ -139,15 +119,15 @@ func (b *Binding) memberName(cells []table.Cell, where string) Member {
 // row rejected) fails it.
 func (b *Binding) memberOf(m *Member, in *inputs, r *Release) {
 	if r == nil {
-		m.failed = true
+		m.Failed = true
 		return
 	}
-	for _, f := range agreedFields() {
+	for _, f := range dataset.AgreedFields() {
 		if in.has(f) {
-			m.attack = append(m.attack, fieldValue{field: f, num: in.num[f], text: in.text[f]})
+			m.Attack = append(m.Attack, dataset.FieldValue{Field: f, Num: in.num[f], Text: in.text[f]})
 		}
 	}
-	m.stages, m.cannot = memberStages(r)
+	m.Stages, m.Cannot = memberStages(r)
 }
 
 // memberStages is a row's releases as stages (Release.Stages: its own
@@ -159,4 +139,114 @@ func memberStages(r *Release) ([]pld.Stage, string) {
 		return nil, "mechanism " + string(r.Mechanism) + " states no privacy-loss distribution to compose"
 	}
 	return stages, ""
+}
+
+// EvaluateTotal evaluates a group's total row into dst (Width() cells:
+// status total, the message, the headline, the bounds of the composition)
+// and returns the input-side cells to show with it: the dataset, the
+// mechanism "composed", the stages composed (extra_stages) and the attack
+// fields its rows agree on (see dataset.Total.ComposedCells). The row it evaluates (the
+// composition written as one row of one of the stages' mechanisms, see
+// Synthetic) is not shown: its parameters are not what was released. The
+// message says which rows were composed, which were left out, and why any
+// bound is empty.
+func (e *Evaluator) EvaluateTotal(t *Total, dst []table.Cell) []InputCell {
+	clear(dst)
+	shown := []InputCell{{Field: FieldDataset, Cell: table.TextCell(t.Dataset)}, {Field: FieldID, Cell: table.TextCell(t.Dataset)}}
+	msg := []string{"total of dataset " + strconv.Quote(t.Dataset) + ": " + strconv.Itoa(t.Composed) + " of " + strconv.Itoa(t.Rows) + " rows composed"}
+	if st := t.Stages(); st != "" {
+		msg[0] += ", stages " + st
+	}
+	if left, n := t.Left(); n > 0 {
+		msg = append(msg, "left out (status error): "+left)
+	}
+	var why string
+	cannot, nCannot, cannotWhy := t.Cannot()
+	switch {
+	case nCannot > 0:
+		why = "not computed: rows " + cannot + " cannot be composed (" + cannotWhy + ")"
+	case t.TooLarge() != "":
+		why = "not computed: " + t.TooLarge()
+	case t.Composed == 0:
+		why = "not computed: no row of the dataset could be composed"
+	}
+	var row []InputCell
+	if why == "" {
+		var ok bool
+		if row, ok = t.Synthetic(); !ok {
+			why = "not computed: its stages are all (ε, δ) guarantees with δ > 0, which no row can state as its own mechanism beside a reporting δ; add them as extra_stages of one of its rows"
+		}
+	}
+	if why == "" {
+		cols := make([]table.Column, len(row))
+		cells := make([]table.Cell, len(row))
+		for i, c := range row {
+			cols[i] = table.Column{Name: e.vocab.Column(c.Field).Name}
+			cells[i] = c.Cell
+		}
+		b, err := e.BindTable(cols, DecimalPoint)
+		if err != nil {
+			why = "not computed: " + err.Error()
+		} else {
+			status := b.Evaluate(cells, dst)
+			if m := dst[1].String(); m != "" && (len(t.Differ()) == 0 || status == StatusError) {
+				msg = append(msg, m)
+			}
+			t.SetEvaluated(row)
+		}
+	}
+	shown = append(shown, t.ComposedCells()...)
+	if len(t.Differ()) > 0 {
+		var fs []string
+		for _, f := range t.Differ() {
+			fs = append(fs, e.vocab.Column(f).Name)
+		}
+		it := "it"
+		if len(fs) > 1 {
+			it = "them"
+		}
+		msg = append(msg, "the rows differ in "+andList(fs)+", so the bounds that need "+it+" are empty")
+	}
+	if why != "" {
+		clear(dst)
+		msg = append(msg, why)
+	}
+	dst[0] = table.TextCell(string(StatusTotal))
+	dst[1] = table.TextCell(strings.Join(msg, "; "))
+	if k := e.outputIndex("fdp_worst_advantage"); k >= 0 {
+		t.SetWorst(dst[HeadWidth+k])
+		e.MarkMember(dst, dst[HeadWidth+k])
+	}
+	return shown
+}
+
+// MarkMember writes a group's total advantage into the
+// dataset_worst_advantage cell of one of its rows' output cells (Width()
+// cells, from the status).
+func (e *Evaluator) MarkMember(dst []table.Cell, worst table.Cell) {
+	if k := e.outputIndex(DatasetWorstAdvantage); k >= 0 && HeadWidth+k < len(dst) {
+		dst[HeadWidth+k] = worst
+	}
+}
+
+// outputIndex is the index of the named output column, or -1.
+func (e *Evaluator) outputIndex(name string) int {
+	for k := range e.outputs {
+		if e.outputs[k].Name == name {
+			return k
+		}
+	}
+	return -1
+}
+
+// MemberColumns are the columns of the table that Member reads, in
+// increasing order: a first pass over a table's groups may read only
+// these (see readers.FieldRecords).
+func (b *Binding) MemberColumns() []int {
+	var cols []int
+	for _, bf := range b.bound {
+		cols = append(cols, bf.column)
+	}
+	slices.Sort(cols)
+	return cols
 }

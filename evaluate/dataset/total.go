@@ -1,4 +1,4 @@
-package evaluate
+package dataset
 
 import (
 	"slices"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -24,11 +25,11 @@ type Total struct {
 	left           names       // rows with status error
 	cannot         names       // rows whose mechanism cannot be composed
 	cannotWhy      string      // the first of their reasons
-	attack         []fieldValue
-	// evaluated is the row EvaluateTotal computed the total's bounds from
+	attack         []FieldValue
+	// evaluated is the row evaluate.Evaluator.EvaluateTotal computed the total's bounds from
 	// (synthetic), nil before or when it could not.
 	evaluated []InputCell
-	differ    []Field // agreed fields the rows differ on
+	differ    []release.Field // agreed fields the rows differ on
 	// worst is the total's fdp_worst_advantage once evaluated.
 	worst table.Cell
 }
@@ -63,23 +64,23 @@ func NewTotal(dataset string) *Total { return &Total{Dataset: dataset} }
 func (t *Total) Add(m Member) {
 	t.Rows++
 	switch {
-	case m.failed:
-		t.left.add(m.name)
+	case m.Failed:
+		t.left.add(m.Name)
 		return
-	case m.cannot != "":
+	case m.Cannot != "":
 		if t.cannot.n == 0 {
-			t.cannotWhy = m.cannot
+			t.cannotWhy = m.Cannot
 		}
-		t.cannot.add(m.name)
+		t.cannot.add(m.Name)
 		return
 	}
 	if t.Composed == 0 {
-		t.attack = m.attack
+		t.attack = m.Attack
 	} else {
-		t.agree(m.attack)
+		t.agree(m.Attack)
 	}
 	t.Composed++
-	for _, s := range m.stages {
+	for _, s := range m.Stages {
 		t.addStage(s)
 	}
 }
@@ -89,7 +90,7 @@ func (t *Total) addStage(s pld.Stage) {
 	for i := range t.stages {
 		u := &t.stages[i]
 		if sameStage(*u, s) {
-			if u.Steps+s.Steps > maxStageSteps {
+			if u.Steps+s.Steps > release.MaxStageSteps {
 				t.tooLarge = "its stages add up to more than 2^40 steps"
 				return
 			}
@@ -97,8 +98,8 @@ func (t *Total) addStage(s pld.Stage) {
 			return
 		}
 	}
-	if len(t.stages) > maxExtraStages {
-		t.tooLarge = "its rows have more than " + strconv.Itoa(maxExtraStages+1) + " distinct stages"
+	if len(t.stages) > release.MaxExtraStages {
+		t.tooLarge = "its rows have more than " + strconv.Itoa(release.MaxExtraStages+1) + " distinct stages"
 		return
 	}
 	t.stages = append(t.stages, s)
@@ -106,38 +107,38 @@ func (t *Total) addStage(s pld.Stage) {
 
 // agree drops from the total's attack every field a member does not have
 // with the same value, and records it among those that differ.
-func (t *Total) agree(attack []fieldValue) {
+func (t *Total) agree(attack []FieldValue) {
 	kept := t.attack[:0]
 	for _, a := range t.attack {
 		same := false
 		for _, b := range attack {
-			if b.field == a.field {
-				same = b.num == a.num && b.text == a.text
+			if b.Field == a.Field {
+				same = b.Num == a.Num && b.Text == a.Text
 			}
 		}
 		if same {
 			kept = append(kept, a)
 		} else {
-			t.addDiffer(a.field)
+			t.addDiffer(a.Field)
 		}
 	}
 	t.attack = kept
 	for _, b := range attack {
-		if !hasAttack(t.attack, b.field) {
-			t.addDiffer(b.field)
+		if !hasAttack(t.attack, b.Field) {
+			t.addDiffer(b.Field)
 		}
 	}
 }
 
-func (t *Total) addDiffer(f Field) {
-	if !hasField(t.differ, f) {
+func (t *Total) addDiffer(f release.Field) {
+	if !slices.Contains(t.differ, f) {
 		t.differ = append(t.differ, f)
 	}
 }
 
-func hasAttack(vs []fieldValue, f Field) bool {
+func hasAttack(vs []FieldValue, f release.Field) bool {
 	for _, v := range vs {
-		if v.field == f {
+		if v.Field == f {
 			return true
 		}
 	}
@@ -163,13 +164,13 @@ func (t *Total) Stages() string { return stagesText(t.stages) }
 func stagesText(stages []pld.Stage) string {
 	parts := make([]string, len(stages))
 	for i, s := range stages {
-		parts[i] = stageText(s) + "x" + strconv.Itoa(s.Steps)
+		parts[i] = StageText(s) + "x" + strconv.Itoa(s.Steps)
 	}
 	return strings.Join(parts, "; ")
 }
 
-// stageText writes one release of a stage.
-func stageText(s pld.Stage) string {
+// StageText writes one release of a stage.
+func StageText(s pld.Stage) string {
 	switch s.Mechanism {
 	case pld.Laplace:
 		return "laplace(1, " + exactNumber(s.Epsilon) + ")"
@@ -192,7 +193,7 @@ func exactNumber(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) 
 // InputCell is one input-side cell of a total row: the field's column
 // gets the cell, when the output has it.
 type InputCell struct {
-	Field Field
+	Field release.Field
 	Cell  table.Cell
 }
 
@@ -201,29 +202,29 @@ type InputCell struct {
 // list.
 const MechanismComposed = "composed"
 
-// composedCells are the input-side cells a total row shows of its
+// ComposedCells are the input-side cells a total row shows of its
 // composition: mechanism "composed", the stages in the grammar of
 // extra_stages, and the attack fields every composed row agrees on (the
 // δ at which it reports its ε among them). No mechanism's parameters: the
-// row synthetic evaluates states the composition as one of its stages'
+// row Synthetic gives states the composition as one of its stages'
 // mechanisms with the others as extra stages, which is how it is
 // computed, not what was released.
-func (t *Total) composedCells() []InputCell {
-	row := []InputCell{{FieldMechanism, table.TextCell(MechanismComposed)}}
+func (t *Total) ComposedCells() []InputCell {
+	row := []InputCell{{release.FieldMechanism, table.TextCell(MechanismComposed)}}
 	if len(t.stages) > 0 {
-		row = append(row, InputCell{FieldExtraStages, table.TextCell(t.Stages())})
+		row = append(row, InputCell{release.FieldExtraStages, table.TextCell(t.Stages())})
 	}
 	for _, a := range t.attack {
-		if a.text != "" {
-			row = append(row, InputCell{a.field, table.TextCell(a.text)})
+		if a.Text != "" {
+			row = append(row, InputCell{a.Field, table.TextCell(a.Text)})
 		} else {
-			row = append(row, InputCell{a.field, table.NumberCell(a.num)})
+			row = append(row, InputCell{a.Field, table.NumberCell(a.Num)})
 		}
 	}
 	return row
 }
 
-// synthetic is the total as one input row, the composition written as a
+// Synthetic is the total as one input row, the composition written as a
 // row: a gdp row of μ = √(Σ_i n_i/σ_i²) when every stage is a plain
 // Gaussian (exact, Dong, Roth & Su 2022, Cor. 3.3; every operation rounded
 // up, as μ bounds the risk from above); else a row whose own
@@ -232,9 +233,9 @@ func (t *Total) composedCells() []InputCell {
 // attack fields follow. ok is false when no stage can be the row's own
 // mechanism (only (ε, δ) stages with δ > 0, whose δ would be read as the
 // row's reporting δ).
-func (t *Total) synthetic() (row []InputCell, ok bool) {
-	num := func(f Field, v float64) { row = append(row, InputCell{f, table.NumberCell(v)}) }
-	text := func(f Field, v string) { row = append(row, InputCell{f, table.TextCell(v)}) }
+func (t *Total) Synthetic() (row []InputCell, ok bool) {
+	num := func(f release.Field, v float64) { row = append(row, InputCell{f, table.NumberCell(v)}) }
+	text := func(f release.Field, v string) { row = append(row, InputCell{f, table.TextCell(v)}) }
 	plain := true
 	for _, s := range t.stages {
 		plain = plain && s.Mechanism == pld.SubsampledGaussian && s.SampleRate == 1
@@ -244,8 +245,8 @@ func (t *Total) synthetic() (row []InputCell, ok bool) {
 		for _, s := range t.stages {
 			sum = numeric.AddUp(sum, numeric.DivUp(numeric.DivUp(float64(s.Steps), s.NoiseMultiplier), s.NoiseMultiplier))
 		}
-		text(FieldMechanism, string(MechanismGDP))
-		num(FieldMu, numeric.SqrtUp(sum))
+		text(release.FieldMechanism, string(release.MechanismGDP))
+		num(release.FieldMu, numeric.SqrtUp(sum))
 	} else {
 		h := hostStage(t.stages)
 		if h < 0 {
@@ -254,35 +255,35 @@ func (t *Total) synthetic() (row []InputCell, ok bool) {
 		host := t.stages[h]
 		switch host.Mechanism {
 		case pld.SubsampledGaussian:
-			text(FieldMechanism, string(MechanismDPSGD))
-			num(FieldNoiseMultiplier, host.NoiseMultiplier)
-			num(FieldSampleRate, host.SampleRate)
-			num(FieldSteps, float64(host.Steps))
+			text(release.FieldMechanism, string(release.MechanismDPSGD))
+			num(release.FieldNoiseMultiplier, host.NoiseMultiplier)
+			num(release.FieldSampleRate, host.SampleRate)
+			num(release.FieldSteps, float64(host.Steps))
 		case pld.Laplace: // scale 1, sensitivity ε: ε exactly
-			text(FieldMechanism, string(MechanismLaplace))
-			num(FieldLaplaceScale, 1)
-			num(FieldSensitivity, host.Epsilon)
-			num(FieldCompositions, float64(host.Steps))
+			text(release.FieldMechanism, string(release.MechanismLaplace))
+			num(release.FieldLaplaceScale, 1)
+			num(release.FieldSensitivity, host.Epsilon)
+			num(release.FieldCompositions, float64(host.Steps))
 		case pld.RandomizedResponse:
-			text(FieldMechanism, string(MechanismRR))
-			num(FieldEpsilon, host.Epsilon)
-			num(FieldRRCategories, float64(host.Categories))
-			num(FieldCompositions, float64(host.Steps))
+			text(release.FieldMechanism, string(release.MechanismRR))
+			num(release.FieldEpsilon, host.Epsilon)
+			num(release.FieldRRCategories, float64(host.Categories))
+			num(release.FieldCompositions, float64(host.Steps))
 		default: // (ε, 0)
-			text(FieldMechanism, string(MechanismPure))
-			num(FieldEpsilon, host.Epsilon)
-			num(FieldCompositions, float64(host.Steps))
+			text(release.FieldMechanism, string(release.MechanismPure))
+			num(release.FieldEpsilon, host.Epsilon)
+			num(release.FieldCompositions, float64(host.Steps))
 		}
 		rest := slices.Delete(slices.Clone(t.stages), h, h+1)
 		if len(rest) > 0 {
-			text(FieldExtraStages, stagesText(rest))
+			text(release.FieldExtraStages, stagesText(rest))
 		}
 	}
 	for _, a := range t.attack {
-		if a.text != "" {
-			text(a.field, a.text)
+		if a.Text != "" {
+			text(a.Field, a.Text)
 		} else {
-			num(a.field, a.num)
+			num(a.Field, a.Num)
 		}
 	}
 	return row, true
@@ -304,115 +305,32 @@ func hostStage(stages []pld.Stage) int {
 	return -1
 }
 
-// EvaluateTotal evaluates a group's total row into dst (Width() cells:
-// status total, the message, the headline, the bounds of the composition)
-// and returns the input-side cells to show with it: the dataset, the
-// mechanism "composed", the stages composed (extra_stages) and the attack
-// fields its rows agree on (see composedCells). The row it evaluates (the
-// composition written as one row of one of the stages' mechanisms, see
-// synthetic) is not shown: its parameters are not what was released. The
-// message says which rows were composed, which were left out, and why any
-// bound is empty.
-func (e *Evaluator) EvaluateTotal(t *Total, dst []table.Cell) []InputCell {
-	clear(dst)
-	shown := []InputCell{{FieldDataset, table.TextCell(t.Dataset)}, {FieldID, table.TextCell(t.Dataset)}}
-	msg := []string{"total of dataset " + strconv.Quote(t.Dataset) + ": " + strconv.Itoa(t.Composed) + " of " + strconv.Itoa(t.Rows) + " rows composed"}
-	if len(t.stages) > 0 {
-		msg[0] += ", stages " + t.Stages()
-	}
-	if t.left.n > 0 {
-		msg = append(msg, "left out (status error): "+t.left.String())
-	}
-	var why string
-	switch {
-	case t.cannot.n > 0:
-		why = "not computed: rows " + t.cannot.String() + " cannot be composed (" + t.cannotWhy + ")"
-	case t.tooLarge != "":
-		why = "not computed: " + t.tooLarge
-	case t.Composed == 0:
-		why = "not computed: no row of the dataset could be composed"
-	}
-	var row []InputCell
-	if why == "" {
-		var ok bool
-		if row, ok = t.synthetic(); !ok {
-			why = "not computed: its stages are all (ε, δ) guarantees with δ > 0, which no row can state as its own mechanism beside a reporting δ; add them as extra_stages of one of its rows"
-		}
-	}
-	if why == "" {
-		cols := make([]table.Column, len(row))
-		cells := make([]table.Cell, len(row))
-		for i, c := range row {
-			cols[i] = table.Column{Name: e.vocab.Column(c.Field).Name}
-			cells[i] = c.Cell
-		}
-		b, err := e.BindTable(cols, DecimalPoint)
-		if err != nil {
-			why = "not computed: " + err.Error()
-		} else {
-			status := b.Evaluate(cells, dst)
-			if m := dst[1].String(); m != "" && (len(t.differ) == 0 || status == StatusError) {
-				msg = append(msg, m)
-			}
-			t.evaluated = row
-		}
-	}
-	shown = append(shown, t.composedCells()...)
-	if len(t.differ) > 0 {
-		var fs []string
-		for _, f := range t.differ {
-			fs = append(fs, e.vocab.Column(f).Name)
-		}
-		it := "it"
-		if len(fs) > 1 {
-			it = "them"
-		}
-		msg = append(msg, "the rows differ in "+andList(fs)+", so the bounds that need "+it+" are empty")
-	}
-	if why != "" {
-		clear(dst)
-		msg = append(msg, why)
-	}
-	dst[0] = table.TextCell(string(StatusTotal))
-	dst[1] = table.TextCell(strings.Join(msg, "; "))
-	if k := e.outputIndex("fdp_worst_advantage"); k >= 0 {
-		t.worst = dst[HeadWidth+k]
-		e.MarkMember(dst, t.worst)
-	}
-	return shown
-}
-
-// WorstAdvantage is the total's fdp_worst_advantage, once EvaluateTotal
+// WorstAdvantage is the total's fdp_worst_advantage, once evaluate.Evaluator.EvaluateTotal
 // has computed it (empty when it could not).
 func (t *Total) WorstAdvantage() table.Cell { return t.worst }
 
-// MarkMember writes a group's total advantage into the
-// dataset_worst_advantage cell of one of its rows' output cells (Width()
-// cells, from the status).
-func (e *Evaluator) MarkMember(dst []table.Cell, worst table.Cell) {
-	if k := e.outputIndex(DatasetWorstAdvantage); k >= 0 && HeadWidth+k < len(dst) {
-		dst[HeadWidth+k] = worst
-	}
+// SetWorst records the total's fdp_worst_advantage once it is evaluated.
+func (t *Total) SetWorst(c table.Cell) { t.worst = c }
+
+// Evaluated is the row the total's bounds were computed from (see
+// Synthetic), nil before or when they could not be.
+func (t *Total) Evaluated() []InputCell { return t.evaluated }
+
+// SetEvaluated records the row the total's bounds were computed from.
+func (t *Total) SetEvaluated(row []InputCell) { t.evaluated = row }
+
+// Left names the rows left out of the total (status error), and counts
+// them.
+func (t *Total) Left() (rows string, n int) { return t.left.String(), t.left.n }
+
+// Cannot names the rows whose mechanism cannot be composed, counts them,
+// and gives the first of their reasons.
+func (t *Total) Cannot() (rows string, n int, why string) {
+	return t.cannot.String(), t.cannot.n, t.cannotWhy
 }
 
-// outputIndex is the index of the named output column, or -1.
-func (e *Evaluator) outputIndex(name string) int {
-	for k := range e.outputs {
-		if e.outputs[k].Name == name {
-			return k
-		}
-	}
-	return -1
-}
+// TooLarge is why the total's stages overflow a row, once they do ("").
+func (t *Total) TooLarge() string { return t.tooLarge }
 
-// MemberColumns are the columns of the table that Member reads, in
-// increasing order: a first pass over a table's groups may read only
-// these (see readers.FieldRecords).
-func (b *Binding) MemberColumns() []int {
-	var cols []int
-	for _, bf := range b.bound {
-		cols = append(cols, bf.column)
-	}
-	slices.Sort(cols)
-	return cols
-}
+// Differ lists the agreed fields the rows differ on, in the order met.
+func (t *Total) Differ() []release.Field { return t.differ }
