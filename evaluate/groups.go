@@ -17,7 +17,7 @@ import (
 // list of stages, identical stages merged — in memory that grows with the
 // number of distinct stages of the group, not with its rows. The total
 // row is then an ordinary input row, built from the stages (see
-// Total.synthetic), evaluated by the same evaluator as every other row:
+// Total.Synthetic), evaluated by the same evaluator as every other row:
 // every bound of a total row is the bound of the composition.
 //
 // A member row's releases become stages as Release.Stages gives them (its

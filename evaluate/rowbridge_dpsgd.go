@@ -13,7 +13,7 @@ import (
 
 // The row side of DP-SGD: the run's caches of accountants and
 // calibrations, and the noise calibration columns (extra_stages is read in
-// stages.go). The
+// evaluate/release/stages.go). The
 // accounting itself is in package curve (subsampled.go).
 
 // pldCache remembers the PLD accountants of a run by their stages:

@@ -27,7 +27,7 @@ type Total struct {
 	cannotWhy      string      // the first of their reasons
 	attack         []FieldValue
 	// evaluated is the row evaluate.Evaluator.EvaluateTotal computed the total's bounds from
-	// (synthetic), nil before or when it could not.
+	// (Synthetic), nil before or when it could not.
 	evaluated []InputCell
 	differ    []release.Field // agreed fields the rows differ on
 	// worst is the total's fdp_worst_advantage once evaluated.
