@@ -151,7 +151,7 @@ func largestStep(total, stepDelta, delta float64, c int) (float64, bool) {
 
 // pmpDataColumn is a column of the data-dependent PMP parameter of Lowy et
 // al. (Prop. 12 for gaussian rows, Prop. 9 for exponential rows), computed
-// once per row from the pmp_data table (pmpdata.go).
+// once per row from the pmp_data table (evaluate/celldata).
 func pmpDataColumn(name string, format table.Format, meaning string, f func(eps, delta float64) float64) OutputColumn {
 	return OutputColumn{
 		Name: name, Family: "pmp", Format: format,

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/riskbatch/riskbatch/evaluate/release"
 )
 
 // MaxMessage is the most characters a row's message has. A message says
@@ -196,8 +198,9 @@ func clip(s string, n int) string {
 	return strings.TrimRight(string(r[:n-1]), " ;,:") + "…"
 }
 
-// quoteClipped quotes a value for a message, shortened to 40 characters.
-func quoteClipped(s string) string { return strconv.Quote(clipText(s)) }
+// quoteClipped quotes a value for a message, shortened to 40 characters
+// (release.QuoteClipped).
+func quoteClipped(s string) string { return release.QuoteClipped(s) }
 
 // errorMessage is the message of a rejected row: its first problem, and
 // the others as "(+N more: …)", within MaxMessage characters.

@@ -3,41 +3,35 @@ package evaluate
 import (
 	"fmt"
 	"math"
-	"strconv"
 
+	num "github.com/riskbatch/riskbatch/evaluate/number"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
 // ParseNumber reads a number the way a person types it into a spreadsheet
-// cell: "0.5", "1e-5", "1E-05", "5%", "1,000,000", "1 000", "1/1000",
-// "−3" (with a Unicode minus), surrounded by spaces. It refuses anything that
-// is not a finite real number, including "inf", "NaN" and hexadecimal forms
-// that strconv would accept, and a text whose reading depends on the
-// decimal mark ("2,500", "1,5"): it is NumberFormat{Percent: true}.Parse,
-// which documents the rules.
-func ParseNumber(s string) (float64, error) {
-	return NumberFormat{Percent: true}.Parse(s)
-}
+// cell: "0.5", "1e-5", "5%", "1,000,000", "1/1000", "−3". It is
+// number.Parse, which documents the rules; it stays here for the callers
+// of evaluate.
+func ParseNumber(s string) (float64, error) { return num.Parse(s) }
 
-// normalizeRune maps typographic look-alikes to ASCII: minus signs and
-// dashes to '-', non-breaking and thin spaces to ' '.
-func normalizeRune(r rune) rune {
-	switch r {
-	case '\u2212', '\u2012', '\u2013', '\uFE63', '\uFF0D':
-		return '-'
-	case '\u00A0', '\u2007', '\u2009', '\u202F':
-		return ' '
-	}
-	return r
-}
+// DecimalMark is the character that separates the whole part of a number
+// written as text from its fraction (number.DecimalMark).
+type DecimalMark = num.DecimalMark
 
-// isUnderflow reports a ParseFloat range error that rounded to zero: "1e-400"
-// is a valid way to write a probability too small for float64, and zero is
-// its nearest value.
-func isUnderflow(err error, v float64) bool {
-	ne, ok := err.(*strconv.NumError)
-	return ok && ne.Err == strconv.ErrRange && v == 0
-}
+// The decimal marks (see number.DecimalMark).
+const (
+	DecimalUnknown = num.DecimalUnknown
+	DecimalPoint   = num.DecimalPoint
+	DecimalComma   = num.DecimalComma
+)
+
+// NumberFormat is how numbers written as text are read (number.Format).
+type NumberFormat = num.Format
+
+// isLocaleError reports whether err is a text whose reading depends on the
+// decimal mark, whose message says what to do (number.IsLocaleError).
+func isLocaleError(err error) bool { return num.IsLocaleError(err) }
 
 // cellNumber reads a cell as a finite number: a typed number as it is, a
 // text by the rules of f.
@@ -66,11 +60,5 @@ func cellNumber(c table.Cell, f NumberFormat) (float64, error) {
 	return 0, fmt.Errorf("empty")
 }
 
-// clipText shortens a long text for a message.
-func clipText(s string) string {
-	const max = 40
-	if r := []rune(s); len(r) > max {
-		return string(r[:max]) + "…"
-	}
-	return s
-}
+// clipText shortens a long text for a message (release.ClipText).
+func clipText(s string) string { return release.ClipText(s) }

@@ -3,10 +3,10 @@ package evaluate
 import (
 	"fmt"
 	"math"
-	"strconv"
 
 	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/priors"
 )
 
@@ -160,4 +160,4 @@ func (r *Release) epsDelta() (eps, delta float64, s skip) {
 }
 
 // formatNumber prints a value in a message.
-func formatNumber(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
+func formatNumber(v float64) string { return release.FormatNumber(v) }

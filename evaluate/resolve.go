@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,7 +11,6 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
-	"github.com/riskbatch/riskbatch/priors"
 )
 
 // resolve turns parsed inputs into a Release, or explains why it cannot:
@@ -39,12 +37,12 @@ func (b *Binding) resolveInto(r *Release, in *inputs, problems *rowError) *Relea
 		return nil
 	}
 	c := in.numOr(FieldCompositions, 1)
-	if c > curve.MaxCompositions && composesOptimally(spec.name) {
+	if c > curve.MaxCompositions && composesOptimally(spec.Name) {
 		problems.add(b.name(FieldCompositions), formatNumber(c), "%s is more than the %d compositions riskbatch composes for mechanism %s; expected a whole number from 1 to %d",
-			formatNumber(c), curve.MaxCompositions, spec.name, curve.MaxCompositions)
+			formatNumber(c), curve.MaxCompositions, spec.Name, curve.MaxCompositions)
 		return nil
 	}
-	r.Mechanism, r.compositions = spec.name, int(c)
+	r.Mechanism, r.compositions = spec.Name, int(c)
 	if in.has(FieldPMPData) && !b.resolvePMP(r, in, problems) {
 		return nil
 	}
@@ -82,13 +80,13 @@ func (b *Binding) checkColumns(spec *mechanismSpec, in *inputs, problems *rowErr
 		if !in.has(f) {
 			continue
 		}
-		if bf.param && !hasField(spec.defines, f) && !hasField(spec.modifiers, f) {
-			problems.add(b.name(f), in.value(f), "filled, but mechanism %s does not use it; clear it or correct mechanism", spec.name)
+		if bf.param && !hasField(spec.Defines, f) && !hasField(spec.Modifiers, f) {
+			problems.add(b.name(f), in.value(f), "filled, but mechanism %s does not use it; clear it or correct mechanism", spec.Name)
 		}
 	}
-	for _, f := range spec.required {
+	for _, f := range spec.Required {
 		if !in.has(f) {
-			problems.add(b.name(f), "", "empty, but mechanism %s needs it; expected %s", spec.name, b.vocab.Column(f).Domain)
+			problems.add(b.name(f), "", "empty, but mechanism %s needs it; expected %s", spec.Name, b.vocab.Column(f).Domain)
 		}
 	}
 	return len(*problems) == 0
@@ -99,10 +97,10 @@ func (b *Binding) checkColumns(spec *mechanismSpec, in *inputs, problems *rowErr
 // an error of the row, as any unusable input.
 func (b *Binding) resolvePMP(r *Release, in *inputs, problems *rowError) bool {
 	r.pmpPath, r.pmp = strings.TrimSpace(in.text[FieldPMPData]), b.pmpData
-	r.pmpFrom = pmpSource{file: b.source, loader: b.data}
-	if _, err := r.pmp.table(pmpRef{file: b.source, ref: r.pmpPath}, r.pmpFrom); err != nil {
+	r.pmpFrom = pmpSource{File: b.source, Loader: b.data}
+	if _, err := r.pmp.Table(pmpRef{File: b.source, Ref: r.pmpPath}, r.pmpFrom); err != nil {
 		if ref, ok := errors.AsType[*pmpRefError](err); ok {
-			problems.addErr(b.name(FieldPMPData), r.pmpPath, ref.err)
+			problems.addErr(b.name(FieldPMPData), r.pmpPath, ref.Err)
 			return false
 		}
 	}
@@ -364,109 +362,6 @@ func (b *Binding) resolveDPSGD(r *Release, in *inputs, problems *rowError) bool 
 	return true
 }
 
-// resolveAttack reads what the row says of the attack: its baseline (from
-// baseline, candidates or prior, which must agree), target, predicate,
-// targets, successes and confidence.
-func (b *Binding) resolveAttack(r *Release, in *inputs, problems *rowError) bool {
-	if !b.resolveBaseline(r, in, problems) {
-		return false
-	}
-	r.Target, r.HasTarget = in.num[FieldTargetAdvantage], in.has(FieldTargetAdvantage)
-	if in.has(FieldCandidates) {
-		r.Candidates = int64(in.num[FieldCandidates])
-	} else if m, ok := r.Prior.Candidates(); ok && r.HasPrior {
-		r.Candidates = m
-	}
-	r.Records, r.Weight, r.HasWeight = int(in.num[FieldRecords]), in.num[FieldPredicateWeight], in.has(FieldPredicateWeight)
-	if r.HasWeight && r.Records > 0 && r.Weight > 1/float64(r.Records) {
-		records := b.name(FieldRecords)
-		problems.add(b.name(FieldPredicateWeight), formatNumber(r.Weight), "%s is more than 1/%s = %s; expected a singling-out predicate's weight, from 0 to 1/%s", formatNumber(r.Weight), records, formatNumber(1/float64(r.Records)), records)
-		return false
-	}
-	switch {
-	case r.HasPrior:
-		r.Targets = r.Prior.Targets()
-	case in.has(FieldTargets):
-		r.Targets = int(in.num[FieldTargets])
-	}
-	if in.has(FieldSuccesses) && !b.resolveSuccesses(r, in, problems) {
-		return false
-	}
-	c, ok := b.rowConfidence(in, problems)
-	r.Confidence = c
-	return ok
-}
-
-// resolveBaseline reads the baseline from baseline or candidates (1/M),
-// which must agree, and from the prior, which must agree with both.
-func (b *Binding) resolveBaseline(r *Release, in *inputs, problems *rowError) bool {
-	switch {
-	case in.has(FieldBaseline) && in.has(FieldCandidates):
-		base, m := in.num[FieldBaseline], in.num[FieldCandidates]
-		if math.Abs(base-1/m) > 1e-12*math.Max(base, 1/m) {
-			problems.add(b.name(FieldBaseline), formatNumber(base), "%s disagrees with %s = %s (1/%s = %s); fill one or the other", formatNumber(base), b.name(FieldCandidates), formatNumber(m), formatNumber(m), formatNumber(1/m))
-			return false
-		}
-		r.Baseline, r.HasBaseline = base, true
-	case in.has(FieldBaseline):
-		r.Baseline, r.HasBaseline = in.num[FieldBaseline], true
-	case in.has(FieldCandidates):
-		r.Baseline, r.HasBaseline = 1/in.num[FieldCandidates], true
-	}
-	return !in.has(FieldPrior) || b.joinPrior(r, in, problems)
-}
-
-// resolveSuccesses reads the successes of a one-run request: at most the
-// row's targets, which it must have.
-func (b *Binding) resolveSuccesses(r *Release, in *inputs, problems *rowError) bool {
-	r.Successes, r.HasSuccesses = int(in.num[FieldSuccesses]), true
-	name, value := b.name(FieldSuccesses), in.value(FieldSuccesses)
-	switch {
-	case r.Targets == 0:
-		problems.add(name, value, "filled, but the row has no targets: fill targets (with baseline) or a prior")
-		return false
-	case r.Successes > r.Targets && r.HasPrior:
-		problems.add(name, value, "%d is more than the %d targets of prior %q; expected 0 ≤ %s ≤ %d", r.Successes, r.Targets, r.Prior.Key(), name, r.Targets)
-		return false
-	case r.Successes > r.Targets:
-		problems.add(name, value, "%d is more than the %d targets; expected 0 ≤ %s ≤ %s", r.Successes, r.Targets, name, b.name(FieldTargets))
-		return false
-	}
-	return true
-}
-
-// joinPrior resolves the row's prior cell (a key of a loaded prior table or
-// an inline prior) and checks it against baseline, candidates and targets
-// typed in the same row, which must agree with it.
-func (b *Binding) joinPrior(r *Release, in *inputs, problems *rowError) bool {
-	name := b.name
-	p, err := b.priors.Resolve(in.text[FieldPrior])
-	if err != nil {
-		problems.addProblem(priorProblem(name(FieldPrior), in.text[FieldPrior], err))
-		return false
-	}
-	if p.Targets() == 0 {
-		problems.add(name(FieldPrior), in.text[FieldPrior], "%s describes no targets", quoteClipped(in.text[FieldPrior]))
-		return false
-	}
-	base := p.Max()
-	if r.HasBaseline && math.Abs(r.Baseline-base) > 1e-12*math.Max(base, r.Baseline) {
-		what := name(FieldBaseline)
-		if !in.has(FieldBaseline) {
-			what = name(FieldCandidates)
-		}
-		problems.add(what, formatNumber(r.Baseline), "%s disagrees with prior %q, whose largest p is %s; fill one or the other", formatNumber(r.Baseline), in.text[FieldPrior], formatNumber(base))
-		return false
-	}
-	if in.has(FieldTargets) && int(in.num[FieldTargets]) != p.Targets() {
-		problems.add(name(FieldTargets), formatNumber(in.num[FieldTargets]), "%s disagrees with prior %q, which has %s; fill one or the other", formatNumber(in.num[FieldTargets]), in.text[FieldPrior], countOf(p.Targets(), "target", "targets"))
-		return false
-	}
-	r.Prior, r.HasPrior = p, true
-	r.Baseline, r.HasBaseline = base, true
-	return true
-}
-
 // mechanism returns the row's mechanism: the one named in its mechanism
 // column, or the one its filled columns imply.
 func (b *Binding) mechanism(in *inputs, problems *rowError) *mechanismSpec {
@@ -488,7 +383,7 @@ func (b *Binding) mechanism(in *inputs, problems *rowError) *mechanismSpec {
 	}
 	var filled []string
 	for _, s := range found {
-		for _, f := range s.signature {
+		for _, f := range s.Signature {
 			if in.has(f) {
 				filled = append(filled, b.name(f))
 			}
@@ -505,15 +400,15 @@ func (b *Binding) mechanism(in *inputs, problems *rowError) *mechanismSpec {
 func (b *Binding) impliedMechanisms(in *inputs) []*mechanismSpec {
 	var found []*mechanismSpec
 	for i := range b.specs {
-		if slices.ContainsFunc(b.specs[i].signature, in.has) {
+		if slices.ContainsFunc(b.specs[i].Signature, in.has) {
 			found = append(found, &b.specs[i])
 		}
 	}
 	present := func(m Mechanism) bool {
-		return slices.ContainsFunc(found, func(s *mechanismSpec) bool { return s.name == m })
+		return slices.ContainsFunc(found, func(s *mechanismSpec) bool { return s.Name == m })
 	}
 	drop := func(ms ...Mechanism) {
-		found = slices.DeleteFunc(found, func(s *mechanismSpec) bool { return slices.Contains(ms, s.name) })
+		found = slices.DeleteFunc(found, func(s *mechanismSpec) bool { return slices.Contains(ms, s.Name) })
 	}
 	if present(MechanismRR) {
 		drop(MechanismPure, MechanismApprox)
@@ -549,55 +444,4 @@ func composesOptimally(m Mechanism) bool {
 		return true
 	}
 	return false
-}
-
-// priorProblem is the problem of a prior cell that resolves to no prior,
-// within a row message's length: the key and what is wrong, the tables
-// loaded by file name, and the valid inline forms in brief.
-func priorProblem(column, value string, err error) *CellError {
-	var ke *priors.KeyError
-	var ie *priors.InlineError
-	switch {
-	case errors.As(err, &ke) && len(ke.Files) == 0:
-		return &CellError{Column: column, Value: ke.Key, Keyed: true, Err: err,
-			Reason: "no prior tables were loaded (pass --priors FILE), and it is not an inline prior: " + inlineBrief}
-	case errors.As(err, &ke):
-		files := make([]string, len(ke.Files))
-		for i, f := range ke.Files {
-			files[i] = filepath.Base(f) // "name (n keys)": the name without its directory
-		}
-		reason := "no such key in the prior tables loaded (" + strings.Join(files, "; ") + ")"
-		if len(ke.Suggestions) > 0 {
-			reason += "; did you mean " + quoteClipped(ke.Suggestions[0]) + "?"
-		}
-		return &CellError{Column: column, Value: ke.Key, Keyed: true, Reason: reason, Err: err}
-	case errors.As(err, &ie):
-		expected := inlineBrief
-		if isList(ie.Text) {
-			expected = listBrief
-		}
-		return &CellError{Column: column, Value: value, Err: err,
-			Reason: fmt.Sprintf("inline prior %s: %s; expected %s", quoteClipped(ie.Text), ie.Problem, expected)}
-	}
-	return &CellError{Column: column, Value: value, Reason: err.Error(), Err: err}
-}
-
-// inlineBrief lists the inline priors for a message.
-const inlineBrief = "uniform(M), zipf(s, N) or zipf(s, N, rank)"
-
-// listBrief is the form of an inline list prior for a message.
-const listBrief = "list(p1, p2, …), each item a probability p in [0, 1] or p x n for n targets"
-
-// isList reports whether an inline prior's text is a list(…).
-func isList(text string) bool {
-	name, _, ok := strings.Cut(strings.TrimSpace(text), "(")
-	return ok && strings.EqualFold(strings.TrimSpace(name), "list")
-}
-
-// countOf writes n with the singular or plural noun: "1 target", "3 targets".
-func countOf(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }

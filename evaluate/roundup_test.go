@@ -72,7 +72,7 @@ func TestTotalGaussianMuRoundsUp(t *testing.T) {
 	if st != StatusTotal {
 		t.Fatalf("status %s: %v", st, out["message"])
 	}
-	row, ok := tot.synthetic()
+	row, ok := tot.Synthetic()
 	if !ok {
 		t.Fatal("no synthetic row")
 	}

@@ -190,22 +190,3 @@ func (r *Release) compositionError() (float64, skip) {
 	}
 	return 0, skip{silent: true}
 }
-
-// maxStageCategories is the most categories of randomized response
-// riskbatch evaluates (rr_categories and rr(ε, k) stages), so that k is an
-// exact int on every platform: int(k) of a larger float64 is undefined,
-// and on amd64 it is negative, which the curve reads as one category (no
-// risk at all). Beyond it η = (e^ε − 1)/(e^ε + k − 1) is below 2^-53·e^ε.
-const maxStageCategories = 1 << 53
-
-// tooManyCategories is the problem of a k above maxStageCategories.
-func tooManyCategories(k float64) string {
-	return formatNumber(k) + " is more than 2^53, the most categories riskbatch evaluates; expected a whole number from 2 to 2^53"
-}
-
-// rrStage is the stage of n releases of k-ary randomized response (k at
-// most maxStageCategories, which the inputs ensure; a larger k is capped,
-// which only errs towards more risk: the k-ary curve rises with k).
-func rrStage(eps, k float64, n int) pld.Stage {
-	return pld.Stage{Mechanism: pld.RandomizedResponse, Epsilon: eps, Categories: int(math.Min(k, maxStageCategories)), Steps: n}
-}

@@ -7,12 +7,13 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
+	"github.com/riskbatch/riskbatch/evaluate/dataset"
 	"github.com/riskbatch/riskbatch/evaluate/internal/memo"
 )
 
 // The row side of DP-SGD: the run's caches of accountants and
 // calibrations, and the noise calibration columns (extra_stages is read in
-// stages.go). The
+// evaluate/release/stages.go). The
 // accounting itself is in package curve (subsampled.go).
 
 // pldCache remembers the PLD accountants of a run by their stages:
@@ -132,7 +133,7 @@ func (b *Binding) stagesRDP(stages []pld.Stage) curve.RDP {
 func noRDPWhy(extra []pld.Stage) string {
 	for i, s := range extra {
 		if s.Mechanism == pld.EpsilonDelta && s.Delta > 0 {
-			return fmt.Sprintf("the composed release has no RDP curve: extra stage %d, %s, is an (ε, δ) guarantee with δ > 0, which has none", i+1, stageText(s))
+			return fmt.Sprintf("the composed release has no RDP curve: extra stage %d, %s, is an (ε, δ) guarantee with δ > 0, which has none", i+1, dataset.StageText(s))
 		}
 	}
 	return ""

@@ -34,42 +34,42 @@ func (r *Release) computePMPFromData() (eps, delta float64, why string) {
 		if !(r.delta > 0) {
 			return 0, 0, "pmp_data: a gaussian row needs delta > 0: Prop. 12 gives ε̃ of (ε̃, δ)-PMP at the row's δ"
 		}
-		key = pmpKey{table: pmpRef{file: r.pmpFrom.file, ref: r.pmpPath}, mechanism: r.Mechanism, a: r.sigma, b: r.delta}
+		key = pmpKey{Table: pmpRef{File: r.pmpFrom.File, Ref: r.pmpPath}, Mechanism: r.Mechanism, A: r.sigma, B: r.delta}
 		delta = r.delta
 	case MechanismExponential:
-		key = pmpKey{table: pmpRef{file: r.pmpFrom.file, ref: r.pmpPath}, mechanism: r.Mechanism, a: r.pureEps, b: r.sensitiv}
+		key = pmpKey{Table: pmpRef{File: r.pmpFrom.File, Ref: r.pmpPath}, Mechanism: r.Mechanism, A: r.pureEps, B: r.sensitiv}
 	default:
 		return 0, 0, "pmp_data: used by gaussian rows (Prop. 12) and exponential rows (Prop. 9); this row is " + string(r.Mechanism)
 	}
-	res := r.pmp.result(key, func() pmpResult {
-		t, err := r.pmp.table(key.table, r.pmpFrom)
+	res := r.pmp.Result(key, func() pmpResult {
+		t, err := r.pmp.Table(key.Table, r.pmpFrom)
 		if err != nil {
-			return pmpResult{why: err.Error()}
+			return pmpResult{Why: err.Error()}
 		}
-		switch key.mechanism {
+		switch key.Mechanism {
 		case MechanismGaussian:
-			b, err := bound.PMPGaussian(t.records, key.a, key.b)
+			b, err := bound.PMPGaussian(t.Records, key.A, key.B)
 			if err != nil {
-				return pmpResult{why: fmt.Sprintf("pmp_data %s: %v", key.table.ref, err)}
+				return pmpResult{Why: fmt.Sprintf("pmp_data %s: %v", key.Table.Ref, err)}
 			}
-			return pmpResult{eps: b.Epsilon, maxDistance: b.MaxDistance}
+			return pmpResult{Eps: b.Epsilon, MaxDistance: b.MaxDistance}
 		default:
-			loss := make([][]float64, len(t.columns))
+			loss := make([][]float64, len(t.Columns))
 			for w := range loss {
-				loss[w] = make([]float64, len(t.records))
-				for i, rec := range t.records {
+				loss[w] = make([]float64, len(t.Records))
+				for i, rec := range t.Records {
 					loss[w][i] = rec[w]
 				}
 			}
-			x, err := bound.PMPExponential(loss, key.a, key.b)
+			x, err := bound.PMPExponential(loss, key.A, key.B)
 			if err != nil {
-				return pmpResult{why: fmt.Sprintf("pmp_data %s: %v", key.table.ref, err)}
+				return pmpResult{Why: fmt.Sprintf("pmp_data %s: %v", key.Table.Ref, err)}
 			}
-			return pmpResult{eps: x.Epsilon, maxDistance: math.NaN()}
+			return pmpResult{Eps: x.Epsilon, MaxDistance: math.NaN()}
 		}
 	})
-	if res.why == "" && r.Mechanism == MechanismGaussian && res.maxDistance > r.sensitiv {
-		r.pmpNote = fmt.Sprintf("pmp_data: two records are %s apart, more than sensitivity = %s: the row's DP guarantee does not hold for these records (ε̃ still bounds the risk to them)", formatNumber(res.maxDistance), formatNumber(r.sensitiv))
+	if res.Why == "" && r.Mechanism == MechanismGaussian && res.MaxDistance > r.sensitiv {
+		r.pmpNote = fmt.Sprintf("pmp_data: two records are %s apart, more than sensitivity = %s: the row's DP guarantee does not hold for these records (ε̃ still bounds the risk to them)", formatNumber(res.MaxDistance), formatNumber(r.sensitiv))
 	}
-	return res.eps, delta, res.why
+	return res.Eps, delta, res.Why
 }

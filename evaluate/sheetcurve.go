@@ -21,12 +21,12 @@ func (s *SheetBinding) SuccessCurve(cells []table.Cell, grid []float64) ([]float
 // EvaluateTotal has computed it: the curve of the row its bounds come
 // from (Total.evaluated), which the total row does not show.
 func (s *SheetBinding) TotalSuccessCurve(t *Total, grid []float64) ([]float64, error) {
-	if len(t.evaluated) == 0 {
+	if len(t.Evaluated()) == 0 {
 		return nil, errors.New("evaluate: the total was not computed")
 	}
-	cols := make([]table.Column, len(t.evaluated))
-	cells := make([]table.Cell, len(t.evaluated))
-	for i, c := range t.evaluated {
+	cols := make([]table.Column, len(t.Evaluated()))
+	cells := make([]table.Cell, len(t.Evaluated()))
+	for i, c := range t.Evaluated() {
 		cols[i] = table.Column{Name: s.b.vocab.Column(c.Field).Name}
 		cells[i] = c.Cell
 	}

@@ -262,7 +262,7 @@ func (s *SheetBinding) mechanism(in *inputs) (Mechanism, bool) {
 		if spec == nil {
 			return "", false
 		}
-		return spec.name, true
+		return spec.Name, true
 	}
 	text := in.text[FieldMechanism]
 	if m, ok := s.named[text]; ok {
@@ -273,9 +273,9 @@ func (s *SheetBinding) mechanism(in *inputs) (Mechanism, bool) {
 		return "", false
 	}
 	if len(s.named) < maxNamedMechanisms {
-		s.named[text] = spec.name
+		s.named[text] = spec.Name
 	}
-	return spec.name, true
+	return spec.Name, true
 }
 
 // parseInputs reads a row's input cells as Evaluate does; false when a

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -19,7 +20,7 @@ import (
 	"github.com/riskbatch/riskbatch/cellfiles/cellreaders"
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/internal/confidence"
-	"github.com/riskbatch/riskbatch/layout"
+	"github.com/riskbatch/riskbatch/pipeline"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/samples"
@@ -133,42 +134,21 @@ func runEval(cfg evalConfig) error {
 		return cli.Exit(err.Error(), exitUsage)
 	}
 	noteHeaderRows(cfg.stderr, tables)
-	lay, err := newLayout(ev, tables)
-	if err != nil {
-		return cli.Exit(err.Error(), exitUsage)
+	for _, line := range pipeline.UnknownColumns(ev, tables) {
+		fmt.Fprintln(cfg.stderr, "riskbatch: "+line)
 	}
-	lay.passThrough = cfg.passThrough
-	headers := newHeaderVocabulary(ev)
-	sources := make([]layout.Source, len(tables))
-	for i, t := range tables {
-		sources[i] = t
-	}
-	reportUnknownColumns(cfg.stderr, headers, sources)
 	threshold, err := parseThreshold(cfg.threshold)
 	if err != nil {
 		return cli.Exit("--threshold: "+err.Error(), exitUsage)
 	}
-	sheet, err := ev.BindSheet(lay.Header())
-	if err != nil {
-		return cli.Exit(err.Error(), exitUsage)
-	}
-	if lay.groups, err = planGroups(cfg, ev, lay, tables); err != nil {
-		return cli.Exit(err.Error(), exitUsage)
-	}
-	sum := newSummary(lay.Layout, ev, sheet)
-	if lay.groups != nil {
-		lay.groups.sum = sum
-	}
-	wopts := workbookOptions(cfg, threshold, ev, sheet, sum)
-	wopts.Format, wopts.SheetName = cfg.format, resultSheetName(tables)
-	w, done, err := createOutput(cfg, out, wopts)
-	if err != nil {
-		return err
-	}
-	defer done()
-	if err := w.WriteHeader(noteUnknownColumns(headers, lay.Header(), lay.Inputs())); err != nil {
-		w.Abort()
-		return cli.Exit(fmt.Sprintf("%s: %v", out.name(), err), exitUsage)
+	target := pipeline.Output{Path: cfg.output}
+	if out.stdout {
+		f, done, err := stdoutFile(cfg.stdout)
+		if err != nil {
+			return cli.Exit(fmt.Sprintf("%s: %v", stdoutName, err), exitUsage)
+		}
+		defer done()
+		target = pipeline.Output{Stream: f, Name: stdoutName}
 	}
 	// Ctrl-C or SIGTERM stops the run: the temporary output is removed and
 	// any existing file at the output path is left as it was.
@@ -179,35 +159,61 @@ func runEval(cfg evalConfig) error {
 	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	progress := newProgress(cfg.stderr, cfg.quiet, measureWork(tables, size))
-	counts, err := lay.stream(ctx, tables, &read, w, cfg.workers, progress, sum)
+	res, err := pipeline.Run(ctx, ev, tables, target, pipeline.Options{
+		Workers:      cfg.workers,
+		Format:       cfg.format,
+		ValuesOnly:   cfg.valuesOnly,
+		Threshold:    threshold,
+		PassThrough:  cfg.passThrough,
+		SortedGroups: cfg.sortedGroups,
+		Reopen:       func() ([]readers.Table, error) { return reopenTables(cfg, ev) },
+		BytesRead:    &read,
+		Progress:     func(p pipeline.Progress) { progress.update(p.Rows, p.BytesRead) },
+		// A cell that named the output was refused; the output must not
+		// replace that file either: the input refers to it.
+		BeforeCommit: func() error {
+			if c := loader.OutputNamed(); c != nil {
+				return fmt.Errorf("%s: the output is the file that pmp_data %s names in %s; riskbatch never overwrites a file it reads, choose another -o", c.Output, c.Ref, c.Source)
+			}
+			return nil
+		},
+	})
 	progress.finish()
 	if err != nil {
-		w.Abort()
 		if ctx.Err() != nil {
 			return cli.Exit("interrupted: nothing written", exitInterrupted)
 		}
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	// A cell that named the output was refused; the output must not
-	// replace that file either: the input refers to it.
-	if c := loader.OutputNamed(); c != nil {
-		w.Abort()
-		return cli.Exit(fmt.Sprintf("%s: the output is the file that pmp_data %s names in %s; riskbatch never overwrites a file it reads, choose another -o", c.Output, c.Ref, c.Source), exitUsage)
+	if n := res.DroppedTotals; n > 0 {
+		fmt.Fprintf(cfg.stderr, "riskbatch: %s of a previous run (status total) dropped from the input and computed again from the rows\n", plural(n, "total row"))
 	}
-	if err := w.Close(); err != nil {
-		return cli.Exit(fmt.Sprintf("%s: %v", out.name(), err), exitUsage)
-	}
-	lay.groups.noteDropped(cfg.stderr)
 	sample := len(cfg.inputs) == 0
 	if !cfg.quiet {
-		reportRun(cfg.stderr, counts, w, out.name(), sample)
+		reportRun(cfg.stderr, res, out.name(), sample)
 	}
 	// The sample's error rows are there by design, so the demo exits 0; a
 	// user's own input with error rows exits 1.
-	if counts[evaluate.StatusError] > 0 && !sample {
+	if res.Counts[evaluate.StatusError] > 0 && !sample {
 		return cli.Exit("", exitRowErrors)
 	}
 	return nil
+}
+
+// reopenTables opens the inputs a second time, for the first pass of the
+// dataset totals, which needs every input to be a file that can be read
+// again; its notes on stderr were given the first time.
+func reopenTables(cfg evalConfig, ev *evaluate.Evaluator) ([]readers.Table, error) {
+	for _, in := range cfg.inputs {
+		if st, err := os.Stat(in); err != nil || !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s: the dataset column needs the input read twice (a dataset's rows are marked with its total before they are written), and this input is not a file that can be read again: save it to a file, or pass --sorted-groups if each dataset's rows are contiguous", inputName(in))
+		}
+	}
+	quiet := cfg
+	quiet.stderr = io.Discard
+	var read atomic.Int64
+	tables, _, err := openTables(quiet, ev, &read)
+	return tables, err
 }
 
 // newEvaluator builds the evaluator of a run (confidence levels, the
@@ -319,97 +325,47 @@ func noteHeaderRows(stderr io.Writer, tables []readers.Table) {
 	}
 }
 
-// resultSheetName names the output's data sheet: the input's sheet when
-// there is one table from a sheet, unless riskbatch's own sheets have that
-// name; "Results" otherwise.
-func resultSheetName(tables []readers.Table) string {
-	name := "Results"
-	if len(tables) == 1 && tables[0].Sheet() != "" {
-		name = tables[0].Sheet()
-	}
-	for _, own := range []string{writers.SummarySheetName, writers.DocsSheetName, writers.CurvesSheetName} {
-		if strings.EqualFold(name, own) {
-			name = "Results" // those names belong to riskbatch's own sheets
-		}
-	}
-	return name
-}
-
-// createOutput opens the writer of the output: a file, or standard output
-// for -o -. done releases standard output; the caller calls it when the
-// writer is finished with.
-func createOutput(cfg evalConfig, out output, wopts writers.Options) (w writers.Writer, done func() error, err error) {
-	if !out.stdout {
-		if w, err = writers.Create(cfg.output, wopts); err != nil {
-			return nil, nil, cli.Exit(err.Error(), exitUsage)
-		}
-		return w, func() error { return nil }, nil
-	}
-	f, done, err := stdoutFile(cfg.stdout)
-	if err != nil {
-		return nil, nil, cli.Exit(fmt.Sprintf("%s: %v", stdoutName, err), exitUsage)
-	}
-	if w, err = writers.CreateStream(f, stdoutName, wopts); err != nil {
-		done()
-		return nil, nil, cli.Exit(err.Error(), exitUsage)
-	}
-	return w, done, nil
-}
-
 // reportRun prints the counts of a finished run and what the writer had to
 // change to store the cells (cut, written as values, nulled).
-func reportRun(stderr io.Writer, counts statusCounts, w writers.Writer, name string, sample bool) {
+func reportRun(stderr io.Writer, res pipeline.Result, name string, sample bool) {
+	counts := res.Counts
 	fmt.Fprintf(stderr, "riskbatch: %d rows: %d ok, %d partial, %d error → %s\n",
-		counts.total(), counts[evaluate.StatusOK], counts[evaluate.StatusPartial], counts[evaluate.StatusError], name)
+		counts.Rows(), counts[evaluate.StatusOK], counts[evaluate.StatusPartial], counts[evaluate.StatusError], name)
 	if n := counts[evaluate.StatusTotal]; n > 0 {
 		fmt.Fprintf(stderr, "riskbatch: %s appended after the rows (status total)\n", plural(n, "dataset total"))
 	}
 	if sample {
 		fmt.Fprintln(stderr, "riskbatch: this was the built-in sample; its error rows are invalid on purpose, to show how bad cells are reported")
 	}
-	if tr, ok := w.(writers.TruncationReporter); ok && tr.TruncatedCells() > 0 {
+	if res.TruncatedCells > 0 {
 		fmt.Fprintf(stderr, "riskbatch: %d cells longer than %d characters were cut to fit the workbook; each ends with %q\n",
-			tr.TruncatedCells(), writers.MaxCellChars, writers.TruncatedMarker)
+			res.TruncatedCells, writers.MaxCellChars, writers.TruncatedMarker)
 	}
-	if fr, ok := w.(writers.FormulaReporter); ok && fr.FormulasAsValues() > 0 {
-		fmt.Fprintf(stderr, "riskbatch: %d input formulas refer to other rows, other sheets or defined names, which are elsewhere in the output: they were written as their values\n", fr.FormulasAsValues())
+	if res.FormulasAsValues > 0 {
+		fmt.Fprintf(stderr, "riskbatch: %d input formulas refer to other rows, other sheets or defined names, which are elsewhere in the output: they were written as their values\n", res.FormulasAsValues)
 	}
-	if nr, ok := w.(writers.NullReporter); ok && nr.NulledCells() > 0 {
-		fmt.Fprintf(stderr, "riskbatch: %d cells could not be stored in their column's type and were written as nulls\n", nr.NulledCells())
+	if res.NulledCells > 0 {
+		fmt.Fprintf(stderr, "riskbatch: %d cells could not be stored in their column's type and were written as nulls\n", res.NulledCells)
 	}
 }
 
-// statusCounts counts rows per status.
-type statusCounts map[evaluate.Status]int
-
-func (c statusCounts) total() int {
-	return c[evaluate.StatusOK] + c[evaluate.StatusPartial] + c[evaluate.StatusError]
+// plural writes a count of things: "1 dataset total", "2 dataset totals".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
 }
 
-// evalLayout is the output layout of a run of eval, with the run's choice
-// to evaluate the rows or only pass them through.
-type evalLayout struct {
-	*layout.Layout
-	// passThrough skips evaluation (status ok, outputs empty).
-	passThrough bool
-	// groups are the input's dataset groups (groups.go); nil for none.
-	groups *datasetGroups
-	// columns is how the columns of each table travel in a stream:
-	// set by stream (see planColumns).
-	columns *columnPlan
-	// ev is the evaluator the layout was built for.
-	ev *evaluate.Evaluator
-}
-
-// newLayout builds the output layout of tables evaluated by ev.
-func newLayout(ev *evaluate.Evaluator, tables []readers.Table) (*evalLayout, error) {
-	sources := make([]layout.Source, len(tables))
-	for i, t := range tables {
-		sources[i] = t
+// parseThreshold reads --threshold: a probability in (0, 1], as a number or
+// a percentage; empty means none.
+func parseThreshold(s string) (float64, error) {
+	if strings.TrimSpace(s) == "" {
+		return 0, nil
 	}
-	lay, err := layout.New(ev, sources)
-	if err != nil {
-		return nil, err
+	v, err := evaluate.ParseNumber(s)
+	if err != nil || !(v > 0 && v <= 1) {
+		return 0, fmt.Errorf("%q is not a probability; expected a number in (0, 1] such as 0.1 or 10%%", s)
 	}
-	return &evalLayout{Layout: lay, ev: ev}, nil
+	return v, nil
 }

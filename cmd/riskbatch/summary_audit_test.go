@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/internal/testfiles"
-	"github.com/riskbatch/riskbatch/table"
 )
 
 // The Summary sheet lists every audit row of the sample with a certified
@@ -102,23 +101,5 @@ func TestSummaryAuditChart(t *testing.T) {
 	// The cells it reads: the header names and the ids of the audit rows.
 	if sum[header-1][3] != "claimed epsilon" || sum[header][1] == "" {
 		t.Errorf("the audit table's header %q, first row %q", sum[header-1], sum[header])
-	}
-}
-
-// The Summary lists the first topAudits audit rows in output order and
-// counts them all: 25 audit rows given in order (as writeInOrder gives
-// them) leave rows 0 to 19 and a count of 25.
-func TestAuditSummaryKeepsFirst(t *testing.T) {
-	a := auditSummary{method: 0, claim: -1, epsLB: 1, refuted: -1}
-	for seq := range 25 {
-		a.add(seq, []table.Cell{table.TextCell("one-run"), table.NumberCell(float64(seq))}, "")
-	}
-	if a.count != 25 || len(a.rows) != topAudits {
-		t.Fatalf("count %d, %d rows kept: want 25 and %d", a.count, len(a.rows), topAudits)
-	}
-	for i, r := range a.rows {
-		if r.seq != i || r.lb != strconv.Itoa(i) {
-			t.Errorf("kept row %d: seq %d, lb %s; want %d and %d", i, r.seq, r.lb, i, i)
-		}
 	}
 }

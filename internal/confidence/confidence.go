@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/evaluate/number"
 )
 
 // Parse reads one level or a comma-separated list (blank items are
-// skipped), each a number in (0, 1) written as evaluate.ParseNumber reads
+// skipped), each a number in (0, 1) written as number.Parse reads
 // it: 0.95 or 95%.
 func Parse(s string) ([]float64, error) {
 	var levels []float64
@@ -20,7 +20,7 @@ func Parse(s string) ([]float64, error) {
 		if f = strings.TrimSpace(f); f == "" {
 			continue
 		}
-		v, err := evaluate.ParseNumber(f)
+		v, err := number.Parse(f)
 		if err != nil || !(v > 0 && v < 1) {
 			return nil, fmt.Errorf("%q is not a confidence level; expected numbers in (0, 1) such as 0.95 or 0.05,0.5,0.95", f)
 		}

@@ -9,7 +9,7 @@ func TestParse(t *testing.T) {
 	for in, want := range map[string][]float64{
 		"0.95":            {0.95},
 		"0.05, 0.5,0.95":  {0.05, 0.5, 0.95},
-		"50%":             {0.5}, // evaluate.ParseNumber reads percentages
+		"50%":             {0.5}, // number.Parse reads percentages
 		"0.5,,":           {0.5},
 		" 0.05, 50%,0.95": {0.05, 0.5, 0.95},
 	} {

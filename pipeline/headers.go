@@ -1,13 +1,14 @@
-package main
+package pipeline
 
 import (
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/internal/editdist"
 	"github.com/riskbatch/riskbatch/layout"
+	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -107,7 +108,7 @@ func (v *headerVocabulary) suggest(header string) string {
 	if strings.TrimSpace(header) == "" {
 		return ""
 	}
-	if s := closest(header, v.names, 1); len(s) > 0 {
+	if s := editdist.Closest(header, v.names, 1); len(s) > 0 {
 		return v.column[s[0]]
 	}
 	return ""
@@ -173,15 +174,21 @@ func unknownColumnsWarning(source string, unknown []unknownColumn) string {
 	return b.String()
 }
 
-// reportUnknownColumns writes one line on w for each table with unknown
-// columns. A misspelt header must never pass silently, so this is written
-// even with --quiet.
-func reportUnknownColumns(w io.Writer, v *headerVocabulary, tables []layout.Source) {
+// UnknownColumns returns one line for each table with columns that ev
+// neither reads nor writes when the table has columns it knows too
+// ("releases.csv: 3 columns are not known and pass through unchanged:
+// epsln (did you mean epsilon?), dlta (delta?), baselin (baseline?)"). A
+// misspelt header must never pass silently: the command prints these
+// lines even with --quiet, and the workbook notes each such header cell.
+func UnknownColumns(ev *evaluate.Evaluator, tables []readers.Table) []string {
+	v := newHeaderVocabulary(ev)
+	var lines []string
 	for _, t := range tables {
 		if line := unknownColumnsWarning(layout.SourceName(t), v.unknownColumns(t.Columns())); line != "" {
-			fmt.Fprintln(w, "riskbatch: "+line)
+			lines = append(lines, line)
 		}
 	}
+	return lines
 }
 
 // noteUnknownColumns returns the output header with a note on each input

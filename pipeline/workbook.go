@@ -1,7 +1,6 @@
-package main
+package pipeline
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -11,15 +10,16 @@ import (
 
 // workbookOptions are the writer options of a run's output beyond its
 // format and sheet name: the Columns sheet, the Summary sheet and its
-// charts, live formulas (unless --values-only), the shading of the
+// charts, live formulas (unless ValuesOnly), the shading of the
 // advantage columns (against each row's target_advantage, else
-// --threshold, else the default scale), and the columns folded away: the
+// Threshold, else the default scale), and the columns folded away: the
 // output columns that are not answers (see openOutput), and the columns
 // empty on every row. Every input column a row fills stays open.
-func workbookOptions(cfg evalConfig, threshold float64, ev *evaluate.Evaluator, sheet *evaluate.SheetBinding, sum *summary) writers.Options {
+func workbookOptions(o Options, ev *evaluate.Evaluator, sheet *evaluate.SheetBinding, sum *summary) writers.Options {
+	threshold := o.Threshold
 	opts := writers.Options{Docs: ev.Docs(), Summary: sum.rows, Charts: sum.charts, NumberColumns: sheet.NumberColumns(),
 		Outline: &writers.Outline{Columns: sheet.OutputColumns(func(o evaluate.OutputColumn) bool { return !openOutput(o) }), Empty: true}}
-	if !cfg.valuesOnly {
+	if !o.ValuesOnly {
 		opts.Formulas = sheet
 		opts.Docs = docsWithWorkbook(ev)
 	}
@@ -90,17 +90,4 @@ func docsWithWorkbook(ev *evaluate.Evaluator) [][]string {
 		docs[i] = append(row, cell)
 	}
 	return docs
-}
-
-// parseThreshold reads --threshold: a probability in (0, 1], as a number or
-// a percentage; empty means none.
-func parseThreshold(s string) (float64, error) {
-	if strings.TrimSpace(s) == "" {
-		return 0, nil
-	}
-	v, err := evaluate.ParseNumber(s)
-	if err != nil || !(v > 0 && v <= 1) {
-		return 0, fmt.Errorf("%q is not a probability; expected a number in (0, 1] such as 0.1 or 10%%", s)
-	}
-	return v, nil
 }

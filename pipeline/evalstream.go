@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"context"
@@ -6,14 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/layout"
@@ -26,155 +23,12 @@ import (
 // workers evaluate them in parallel, and the writer writes them in the
 // order they were read.
 
-// batch is a run of consecutive rows of one table, evaluated by one worker.
-type batch struct {
-	seq     int
-	tableNo int
-	source  string
-	rows    []table.Row
-	errs    []error // a row that could not be decoded: kept, as an error row
-	read    int64   // bytes read from the inputs when the batch was full
-	out     [][]table.Cell
-	status  []evaluate.Status
-	// cells holds the cells of out, one row after another: taken from the
-	// flow's spare buffers and given back once the batch is written.
-	cells []table.Cell
-	// tailsEmpty is whether every row of cells, over its whole
-	// capacity, has empty cells after its status (see slab).
-	tailsEmpty bool
-	members    []evaluate.Member // with --sorted-groups: each row's dataset group member
-	// columns is how the columns of the batch's table travel (see
-	// columnPlan). When the table is read by columns, run holds what was
-	// read, rows and errs are its rows, and arrays holds, by output
-	// column, the input columns that go to the writer as arrays (nil for
-	// the others); arrays is empty otherwise.
-	columns *tableColumns
-	run     readers.ColumnRun
-	arrays  []arrow.Array
-	nulls   arrow.Array // an array of nulls some of arrays are (see nullTails)
-	// nums holds the bound values of the rows, one row after another,
-	// when the batch is evaluated to numbers (tableColumns.numbers).
-	nums []float64
-}
-
-// batchRows is the most rows of a batch.
-const batchRows = 512
-
-// batchCells bounds a batch by its output cells too, so that a very wide
-// input (thousands of columns) does not make each batch hundreds of MB.
-const batchCells = 1 << 18
-
-// batchLimit is the number of rows of a batch for an output of width cells.
-func batchLimit(width int) int { return max(1, min(batchRows, batchCells/max(width, 1))) }
-
-// batchTime is how long evaluating a batch should take: the reader makes
-// batches of as many rows as the workers evaluate in that time (see pace),
-// within [minBatchRows, batchLimit]. Closed-form rows (a few µs each) fill
-// whole batches, so that handing them over costs little; rows that take
-// milliseconds (DP-SGD, zCDP, one-run tails) go a few at a time, so that
-// every worker has work until the end of the input and no batch of slow
-// rows holds the others up.
-const batchTime = 5 * time.Millisecond
-
-// minBatchRows is the fewest rows of a full batch.
-const minBatchRows = 4
-
-// firstBatchRows is the size of the batches read before any is evaluated.
-const firstBatchRows = 32
-
-// pace is the workers' measured cost of evaluating a row, a moving
-// average, for the reader to size the batches by.
-type pace struct {
-	nsPerRow atomic.Int64 // 0 until a batch has been evaluated
-}
-
-// record adds the time one batch of rows took.
-func (p *pace) record(rows int, took time.Duration) {
-	if rows == 0 {
-		return
-	}
-	ns := max(int64(took)/int64(rows), 1)
-	if old := p.nsPerRow.Load(); old > 0 {
-		ns = (3*old + ns) / 4
-	}
-	p.nsPerRow.Store(ns)
-}
-
-// limit is the number of rows of the next batch, at most most.
-func (p *pace) limit(most int) int {
-	ns := p.nsPerRow.Load()
-	if ns == 0 {
-		return min(firstBatchRows, most)
-	}
-	return max(min(int(int64(batchTime)/ns), most), min(minBatchRows, most))
-}
-
-// parquetMemoryLimit is the soft memory limit of a run that writes
-// Parquet (unless GOMEMLIMIT sets one). Such a run holds about 60 MB: the
-// batches in flight and the row group being written. Go collects garbage
-// once the heap has grown by as much as it held after the last
-// collection, so the heap, made mostly of row-group buffers and batches
-// let go of, peaked at over 200 MB; with the limit the collector runs
-// before it passes the limit, for some more CPU (10⁶ rows Parquet →
-// Parquet: 196 MB peak RSS without it, 133 MB with 100 MiB). At 100 MiB
-// a 10⁷-row Parquet → Parquet run peaked at 153 MB, at 90 MiB at 142 MB.
-// Since the bounds go to the writer as arrays of float64s, a row group's
-// bounds are held as such arrays until it is written, and a 10⁷-row run
-// peaked at 153 MB at 90 MiB (82 s, 157 s of CPU); at 80 MiB it peaks at
-// 145 MB (89 s, 171 s of CPU). The limit is set
-// above what the process holds when the stream starts (prior tables, files
-// named in cells, caches), so that a run holding much already does not
-// collect garbage without end; a run that needs more still gets it: the
-// limit is soft.
-const parquetMemoryLimit = 80 << 20
-
-// streamMemoryLimit returns parquetMemoryLimit above the memory the Go
-// runtime holds now (mapped and not returned to the system).
-func streamMemoryLimit() int64 {
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return int64(ms.Sys-ms.HeapReleased) + parquetMemoryLimit
-}
-
-// memoryLimit is a stream's soft memory limit: streamMemoryLimit when the
-// stream starts, raised by what the evaluator's caches of DP-SGD
-// accountants come to hold (evaluate.Evaluator.CacheBytes, at most about
-// 230 MB), never lowered. The caches are live memory the collector cannot
-// free: with a fixed limit, a sweep of DP-SGD configurations whose
-// accountants fill it collects garbage without end (60 configurations,
-// --workers 1: 7.0 s of CPU, 5.3 s without the limit).
-type memoryLimit struct {
-	base   int64
-	caches func() int64      // the caches' bytes; nil for none
-	set    func(int64) int64 // debug.SetMemoryLimit
-	mu     sync.Mutex
-	now    int64 // the limit set, above base
-}
-
-// follow raises the limit to base + the caches' bytes once they have grown
-// by more than limitStep since it was last set. A nil limit does nothing.
-func (m *memoryLimit) follow() {
-	if m == nil || m.caches == nil {
-		return
-	}
-	held := m.caches()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if held > m.now+limitStep {
-		m.now = held
-		m.set(m.base + held)
-	}
-}
-
-// limitStep is how much the caches grow before the limit follows them.
-const limitStep = 4 << 20
-
 // stream reads every table in order, evaluates batches in parallel and
 // writes the rows in input order. Memory is bounded by the number of
 // batches in flight, not by the number of rows. read counts the bytes read
-// from the inputs (readers.Options.BytesRead): the progress bar shows, as
-// each batch is written, how much of the inputs had been read for it.
-func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, read *atomic.Int64, w writers.Writer, workers int, progress *progress, sum *summary) (statusCounts, error) {
+// from the inputs (readers.Options.BytesRead): progress is told, as each
+// batch is written, how much of the inputs had been read for it.
+func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, read *atomic.Int64, w writers.Writer, workers int, progress func(Progress), sum *summary) (Counts, error) {
 	f := &flow{
 		ctx:  ctx,
 		todo: make(chan *batch, workers),
@@ -217,120 +71,6 @@ func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, read 
 	}
 	go func() { wg.Wait(); close(f.done) }()
 	return lay.writeInOrder(f, w, progress, sum)
-}
-
-// flow is the channels between the reader, the workers and the writer of
-// one stream.
-type flow struct {
-	ctx  context.Context
-	todo chan *batch // read, to evaluate
-	done chan *batch // evaluated, to write in order
-	// slots holds a token for each batch in flight.
-	slots chan struct{}
-	// readErr gets the reader's result: nil when every table was read.
-	readErr chan error
-	// quit, closed by stopReading, stops the reader.
-	quit        chan struct{}
-	stopReading func()
-	// spare holds the cell buffers of written batches, for the next
-	// batches to reuse: a batch's output is thousands of cells, and
-	// allocating (and clearing) a new buffer for each cost about a tenth
-	// of the time of a closed-form run.
-	spare chan slab
-	// batches holds written batches, for the reader to fill again:
-	// their rows, errors, output rows and statuses keep their arrays
-	// (growing a new batch's rows was a tenth of the bytes a
-	// pass-through run allocated).
-	batches chan *batch
-	// pace sizes the batches (see batchTime).
-	pace pace
-}
-
-// slab is a buffer of output cells, the rows of a batch one after
-// another. tailsEmpty is whether every row of it, over its whole
-// capacity, has empty cells after the status column: true of a new one,
-// and kept true by a pass-through batch with no error row, which writes
-// only the input side and the status. A pass-through row placed in such
-// a slab need not clear its hundred-odd bytes of evaluator's cells (an
-// output row of the closed-form bench is 70 cells of 56 bytes, and
-// clearing them was a sixth of the pass-through's time).
-type slab struct {
-	cells      []table.Cell
-	tailsEmpty bool
-}
-
-// cells returns a buffer of n cells, a spare one if one is large enough.
-// Its cells are not cleared: the batch's rows overwrite every one, or
-// rely on slab.tailsEmpty.
-func (f *flow) cells(n int) slab {
-	select {
-	case s := <-f.spare:
-		if cap(s.cells) >= n {
-			s.cells = s.cells[:n]
-			return s
-		}
-	default:
-	}
-	return slab{cells: make([]table.Cell, n), tailsEmpty: true}
-}
-
-// recycle keeps a written batch, and its cell buffer, for a later batch.
-// The batch must not be used after.
-func (f *flow) recycle(b *batch) {
-	select {
-	case f.spare <- slab{cells: b.cells, tailsEmpty: b.tailsEmpty}:
-	default:
-	}
-	b.cells = nil
-	b.run.Release()
-	if b.nulls != nil {
-		b.nulls.Release()
-		b.nulls = nil
-	}
-	clear(b.arrays)
-	b.arrays = b.arrays[:0]
-	clear(b.out)
-	b.out = b.out[:0]
-	select {
-	case f.batches <- b:
-	default:
-	}
-}
-
-// newBatch returns an empty batch numbered seq of rows of table tableNo,
-// a written one if there is one.
-func (f *flow) newBatch(seq, tableNo int, source string) *batch {
-	select {
-	case b := <-f.batches:
-		// Let go of the cells and errors of the rows it held.
-		clear(b.rows)
-		clear(b.errs)
-		*b = batch{seq: seq, tableNo: tableNo, source: source, rows: b.rows[:0], errs: b.errs[:0], out: b.out[:0], status: b.status[:0],
-			run: b.run, arrays: b.arrays[:0], nums: b.nums[:0]}
-		return b
-	default:
-	}
-	return &batch{seq: seq, tableNo: tableNo, source: source}
-}
-
-// send hands a batch to the workers; false when the run stops. read is
-// the count of input bytes read so far.
-func (f *flow) send(b *batch, read int64) bool {
-	b.read = read
-	select {
-	case f.slots <- struct{}{}:
-	case <-f.quit:
-		return false
-	case <-f.ctx.Done():
-		return false
-	}
-	select {
-	case f.todo <- b:
-		return true
-	case <-f.quit:
-	case <-f.ctx.Done():
-	}
-	return false
 }
 
 // readBatches reads every table in order into batches numbered from 0 and
@@ -411,8 +151,8 @@ func (lay *evalLayout) readInto(ti int, t readers.Table, b *batch, limit int) er
 // writeInOrder writes the evaluated batches in the order they were read,
 // counting the rows by status and adding them to the summary, until the
 // workers are done, the context ends, or writing fails.
-func (lay *evalLayout) writeInOrder(f *flow, w writers.Writer, progress *progress, sum *summary) (statusCounts, error) {
-	counts := statusCounts{}
+func (lay *evalLayout) writeInOrder(f *flow, w writers.Writer, progress func(Progress), sum *summary) (Counts, error) {
+	counts := Counts{}
 	pending := map[int]*batch{}
 	next := 0
 	written := 0
@@ -475,7 +215,9 @@ collect:
 				}
 				written++
 			}
-			progress.update(int64(written), nb.read)
+			if progress != nil {
+				progress(Progress{Rows: int64(written), BytesRead: nb.read})
+			}
 			f.recycle(nb)
 		}
 	}

@@ -1,4 +1,4 @@
-package evaluate
+package celldata
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate/internal/memo"
+	"github.com/riskbatch/riskbatch/evaluate/number"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -39,98 +41,99 @@ const (
 // pmpLabelColumns are the headers of label columns, which are not data.
 var pmpLabelColumns = [...]string{"id", "record", "name"}
 
-// pmpTable is a pmp_data table: one vector per record.
-type pmpTable struct {
-	records [][]float64
-	columns []string // the data columns' headers
+// PMPTable is a pmp_data table: one vector per record.
+type PMPTable struct {
+	Records [][]float64
+	Columns []string // the data columns' headers
 }
 
-// pmpSource is where a row's pmp_data reference is resolved: the file of
+// Source is where a row's pmp_data reference is resolved: the file of
 // the row's table, and the loader that opens files named in cells.
-type pmpSource struct {
-	file   string
-	loader DataLoader
+type Source struct {
+	File   string
+	Loader Loader
 }
 
-// pmpRef identifies a pmp_data table: the cell's text and the file of the
+// Ref identifies a pmp_data table: the cell's text and the file of the
 // table the cell is in (a relative reference depends on it).
-type pmpRef struct {
-	file, ref string
+type Ref struct {
+	File, Ref string
 }
 
-// pmpKey identifies a PMP computation.
-type pmpKey struct {
-	table     pmpRef
-	mechanism Mechanism
-	a, b      float64 // gaussian: σ, δ; exponential: ε, Δ
+// Key identifies a PMP computation.
+type Key struct {
+	Table     Ref
+	Mechanism release.Mechanism
+	A, B      float64 // gaussian: σ, δ; exponential: ε, Δ
 }
 
-// pmpResult is a computed PMP parameter, or why there is none.
-type pmpResult struct {
-	eps float64
-	why string
-	// maxDistance is Δ_X = max ‖f(x) − f(x')‖₂ over the parent set
+// Result is a computed PMP parameter, or why there is none.
+type Result struct {
+	Eps float64
+	Why string
+	// MaxDistance is Δ_X = max ‖f(x) − f(x')‖₂ over the parent set
 	// (gaussian rows), NaN otherwise.
-	maxDistance float64
+	MaxDistance float64
 }
 
-// pmpCache keeps pmp_data tables and results for one run, bounded.
-type pmpCache struct {
-	tables  *memo.Cache[pmpRef, pmpLoad]
-	results *memo.Cache[pmpKey, pmpResult]
+// Cache keeps pmp_data tables and results for one run, bounded.
+type Cache struct {
+	tables  *memo.Cache[Ref, load]
+	results *memo.Cache[Key, Result]
 }
 
-// pmpLoad is a table read, or why it cannot be.
-type pmpLoad struct {
-	t   *pmpTable
+// load is a table read, or why it cannot be.
+type load struct {
+	t   *PMPTable
 	err error
 }
 
-func newPMPCache() *pmpCache {
-	return &pmpCache{
-		tables:  memo.New[pmpRef, pmpLoad](pmpCacheSize, nil),
-		results: memo.New[pmpKey, pmpResult](1<<12, nil),
+// NewCache returns an empty cache.
+func NewCache() *Cache {
+	return &Cache{
+		tables:  memo.New[Ref, load](pmpCacheSize, nil),
+		results: memo.New[Key, Result](1<<12, nil),
 	}
 }
 
-// table returns the table that ref names, written in the cell or opened
+// Table returns the table that ref names, written in the cell or opened
 // by src's loader on first use.
-func (c *pmpCache) table(ref pmpRef, src pmpSource) (*pmpTable, error) {
-	l := c.tables.Get(ref, func() pmpLoad {
-		if t, ok := parsePMPInline(ref.ref); ok {
-			return pmpLoad{t: t}
+func (c *Cache) Table(ref Ref, src Source) (*PMPTable, error) {
+	l := c.tables.Get(ref, func() load {
+		if t, ok := parsePMPInline(ref.Ref); ok {
+			return load{t: t}
 		}
-		if src.loader == nil {
-			return pmpLoad{err: &pmpRefError{fmt.Errorf("%s is not a parent set written in the cell (records separated by \";\"), and this evaluation reads no files named in cells", ref.ref)}}
+		if src.Loader == nil {
+			return load{err: &RefError{fmt.Errorf("%s is not a parent set written in the cell (records separated by \";\"), and this evaluation reads no files named in cells", ref.Ref)}}
 		}
-		dt, err := src.loader.OpenData(ref.file, ref.ref)
+		dt, err := src.Loader.OpenData(ref.File, ref.Ref)
 		if err != nil {
-			return pmpLoad{err: &pmpRefError{err}}
+			return load{err: &RefError{err}}
 		}
 		defer dt.Close()
-		t, err := readPMPTable(ref.ref, dt)
-		return pmpLoad{t, err}
+		t, err := readPMPTable(ref.Ref, dt)
+		return load{t, err}
 	})
 	return l.t, l.err
 }
 
-// pmpRefError is the error of a pmp_data cell whose file cannot be used:
+// RefError is the error of a pmp_data cell whose file cannot be used:
 // the loader refused or could not open it, or there is no loader. It makes
 // the row an error.
-type pmpRefError struct{ err error }
+type RefError struct{ Err error }
 
-func (e *pmpRefError) Error() string { return "pmp_data: " + e.err.Error() }
-func (e *pmpRefError) Unwrap() error { return e.err }
+func (e *RefError) Error() string { return "pmp_data: " + e.Err.Error() }
+func (e *RefError) Unwrap() error { return e.Err }
 
 // parsePMPInline reads a small parent set written in the cell itself:
 // records separated by ";", a record's values by "," or spaces
 // ("0.1, 0.2; 0.4, 0.1"). ok is false for anything else (a path), and for
 // ragged rows, which then fail as a path that does not exist.
-func parsePMPInline(s string) (t *pmpTable, ok bool) {
+func parsePMPInline(s string) (t *PMPTable, ok bool) {
 	if !strings.Contains(s, ";") {
 		return nil, false
 	}
-	t = &pmpTable{}
+	t = &PMPTable{}
 	for _, rec := range strings.Split(s, ";") {
 		fields := strings.FieldsFunc(rec, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
 		if len(fields) == 0 {
@@ -141,28 +144,28 @@ func parsePMPInline(s string) (t *pmpTable, ok bool) {
 		}
 		v := make([]float64, len(fields))
 		for i, f := range fields {
-			x, err := ParseNumber(f)
+			x, err := number.Parse(f)
 			if err != nil {
 				return nil, false
 			}
 			v[i] = x
 		}
-		if len(t.records) > 0 && len(v) != len(t.records[0]) {
+		if len(t.Records) > 0 && len(v) != len(t.Records[0]) {
 			return nil, false
 		}
-		t.records = append(t.records, v)
+		t.Records = append(t.Records, v)
 	}
-	if len(t.records) == 0 || len(t.records) > maxPMPDataRecords {
+	if len(t.Records) == 0 || len(t.Records) > maxPMPDataRecords {
 		return nil, false
 	}
-	for j := range t.records[0] {
-		t.columns = append(t.columns, fmt.Sprintf("column %d", j+1))
+	for j := range t.Records[0] {
+		t.Columns = append(t.Columns, fmt.Sprintf("column %d", j+1))
 	}
 	return t, true
 }
 
-// result returns the remembered result of key, computing it on first use.
-func (c *pmpCache) result(key pmpKey, compute func() pmpResult) pmpResult {
+// Result returns the remembered result of key, computing it on first use.
+func (c *Cache) Result(key Key, compute func() Result) Result {
 	return c.results.Get(key, compute)
 }
 
@@ -171,18 +174,18 @@ func (c *pmpCache) result(key pmpKey, compute func() pmpResult) pmpResult {
 // and never quote the file: the user did not name it on the command line,
 // and a workbook received from someone else must not copy lines of a local
 // file into its messages.
-func readPMPTable(ref string, t DataTable) (*pmpTable, error) {
+func readPMPTable(ref string, t Table) (*PMPTable, error) {
 	name := "pmp_data file " + ref
 	var data []int
-	pt := &pmpTable{}
+	pt := &PMPTable{}
 	for i, c := range t.Columns() {
 		label := false
 		for _, l := range pmpLabelColumns {
-			label = label || CanonicalName(c.Name) == l
+			label = label || release.CanonicalName(c.Name) == l
 		}
 		if !label {
 			data = append(data, i)
-			pt.columns = append(pt.columns, c.Name)
+			pt.Columns = append(pt.Columns, c.Name)
 		}
 	}
 	if len(data) == 0 {
@@ -204,7 +207,7 @@ func readPMPTable(ref string, t DataTable) (*pmpTable, error) {
 			}
 			return nil, fmt.Errorf("%s, row %d: cannot be read", name, at)
 		}
-		if len(pt.records) == maxPMPDataRecords || (len(pt.records)+1)*len(data) > maxPMPDataCells {
+		if len(pt.Records) == maxPMPDataRecords || (len(pt.Records)+1)*len(data) > maxPMPDataCells {
 			return nil, fmt.Errorf("%s: more than %d records or %d cells: too large for the exact PMP computations", name, maxPMPDataRecords, maxPMPDataCells)
 		}
 		v := make([]float64, len(data))
@@ -219,9 +222,9 @@ func readPMPTable(ref string, t DataTable) (*pmpTable, error) {
 			}
 			v[j] = x
 		}
-		pt.records = append(pt.records, v)
+		pt.Records = append(pt.Records, v)
 	}
-	if len(pt.records) == 0 {
+	if len(pt.Records) == 0 {
 		return nil, fmt.Errorf("%s: no records", name)
 	}
 	return pt, nil
@@ -243,7 +246,7 @@ func pmpNumber(c table.Cell) (float64, error) {
 		return 0, errors.New("empty: every record needs a value in every data column")
 	}
 	if c.Kind == table.Text || c.Kind == table.Decimal {
-		if x, err := ParseNumber(c.Str); err == nil {
+		if x, err := number.Parse(c.Str); err == nil {
 			return x, nil
 		}
 	}

@@ -1,14 +1,14 @@
-package evaluate
+package number
 
 import "testing"
 
-// NumberFormat.plain, the shortcut for plain decimal numbers, reads every
-// text it accepts as the general rules do (NumberFormat.parse), in every
+// Format.plain, the shortcut for plain decimal numbers, reads every
+// text it accepts as the general rules do (Format.parse), in every
 // format that is not the decimal comma's: checked over every text of up to
 // six characters from digits, '.', 'e', 'E', '+' and '-'.
 func TestPlainNumbersReadAsGeneral(t *testing.T) {
 	const alphabet = "05.eE+-"
-	formats := []NumberFormat{{}, {Mark: DecimalPoint}, {Mark: DecimalPoint, Settled: true}, {Mark: DecimalUnknown, Percent: true}}
+	formats := []Format{{}, {Mark: DecimalPoint}, {Mark: DecimalPoint, Settled: true}, {Mark: DecimalUnknown, Percent: true}}
 	accepted := 0
 	var walk func(s []byte)
 	walk = func(s []byte) {
@@ -35,11 +35,11 @@ func TestPlainNumbersReadAsGeneral(t *testing.T) {
 		t.Fatal("plain accepted no text")
 	}
 	for _, s := range []string{"", "1e999", " 1", "1,5", "5%", "1/2", "inf", "0x10", "−3"} {
-		if v, ok := (NumberFormat{}).plain(s); ok {
+		if v, ok := (Format{}).plain(s); ok {
 			t.Errorf("plain(%q) = %v: should be left to the general rules", s, v)
 		}
 	}
-	if _, ok := (NumberFormat{Mark: DecimalComma}).plain("1.5"); ok {
+	if _, ok := (Format{Mark: DecimalComma}).plain("1.5"); ok {
 		t.Error("plain read a text of a decimal-comma table")
 	}
 }

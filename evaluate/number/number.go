@@ -1,4 +1,9 @@
-package evaluate
+// Package number reads numbers the way people type them into spreadsheet
+// cells and CSV files: "0.5", "1e-5", "5%", "1,000,000", "1/1000", with a
+// decimal point or a decimal comma (Format). It knows nothing of rows or
+// columns; the evaluate package reads cells with it, and the command line
+// reads its flags (--confidence, --threshold) with the same words.
+package number
 
 import (
 	"errors"
@@ -18,7 +23,7 @@ import (
 type DecimalMark uint8
 
 const (
-	DecimalUnknown DecimalMark = iota // not known: read as DecimalPoint, with doubt (see NumberFormat)
+	DecimalUnknown DecimalMark = iota // not known: read as DecimalPoint, with doubt (see Format)
 	DecimalPoint                      // '.' separates the fraction; ',' groups thousands
 	DecimalComma                      // ',' separates the fraction; '.' groups thousands
 )
@@ -34,7 +39,7 @@ func (m DecimalMark) String() string {
 	return "unknown decimal mark"
 }
 
-// NumberFormat is how numbers written as text are read.
+// Format is how numbers written as text are read.
 //
 // A text is read in two conventions, each strictly: with a decimal point
 // (digits grouped in threes by ',' or ' ', "1,234,567.5") and with a
@@ -63,7 +68,7 @@ func (m DecimalMark) String() string {
 // the value is then a hundredth of the number. Without Percent, a
 // percentage is an error: riskbatch takes percentages only where a
 // probability is meant.
-type NumberFormat struct {
+type Format struct {
 	Mark    DecimalMark
 	Settled bool
 	Percent bool
@@ -83,8 +88,39 @@ var errPercent = errors.New("is a percentage, which only a probability column ta
 // decimal mark: the flags of the riskbatch command that settle it.
 const settleHint = "pass --decimal-comma or --decimal-point, or write it unambiguously"
 
-// Parse reads s as a finite number (see NumberFormat).
-func (f NumberFormat) Parse(s string) (float64, error) {
+// Parse reads a number the way a person types it into a spreadsheet
+// cell: "0.5", "1e-5", "1E-05", "5%", "1,000,000", "1 000", "1/1000",
+// "−3" (with a Unicode minus), surrounded by spaces. It refuses anything that
+// is not a finite real number, including "inf", "NaN" and hexadecimal forms
+// that strconv would accept, and a text whose reading depends on the
+// decimal mark ("2,500", "1,5"): it is Format{Percent: true}.Parse,
+// which documents the rules.
+func Parse(s string) (float64, error) {
+	return Format{Percent: true}.Parse(s)
+}
+
+// normalizeRune maps typographic look-alikes to ASCII: minus signs and
+// dashes to '-', non-breaking and thin spaces to ' '.
+func normalizeRune(r rune) rune {
+	switch r {
+	case '\u2212', '\u2012', '\u2013', '\uFE63', '\uFF0D':
+		return '-'
+	case '\u00A0', '\u2007', '\u2009', '\u202F':
+		return ' '
+	}
+	return r
+}
+
+// isUnderflow reports a ParseFloat range error that rounded to zero: "1e-400"
+// is a valid way to write a probability too small for float64, and zero is
+// its nearest value.
+func isUnderflow(err error, v float64) bool {
+	ne, ok := err.(*strconv.NumError)
+	return ok && ne.Err == strconv.ErrRange && v == 0
+}
+
+// Parse reads s as a finite number (see Format).
+func (f Format) Parse(s string) (float64, error) {
 	if v, ok := f.plain(s); ok {
 		return v, nil
 	}
@@ -92,7 +128,7 @@ func (f NumberFormat) Parse(s string) (float64, error) {
 }
 
 // parse is Parse by its general rules.
-func (f NumberFormat) parse(s string) (float64, error) {
+func (f Format) parse(s string) (float64, error) {
 	t := strings.TrimSpace(strings.Map(normalizeRune, s))
 	if t == "" {
 		return 0, errors.New("empty")
@@ -140,7 +176,7 @@ func (f NumberFormat) parse(s string) (float64, error) {
 // value: with no space, comma, '%' or '/', they read s as parseIn does with
 // the decimal point, which keeps these characters as they are for
 // strconv.ParseFloat.
-func (f NumberFormat) plain(s string) (float64, bool) {
+func (f Format) plain(s string) (float64, bool) {
 	if f.Mark == DecimalComma || s == "" {
 		return 0, false
 	}
@@ -159,7 +195,7 @@ func (f NumberFormat) plain(s string) (float64, bool) {
 }
 
 // read reads one number t (part of the text s, which messages quote).
-func (f NumberFormat) read(t, s string) (float64, error) {
+func (f Format) read(t, s string) (float64, error) {
 	mark := f.Mark
 	if mark == DecimalUnknown {
 		mark = DecimalPoint
@@ -287,9 +323,10 @@ func parseIn(t string, mark DecimalMark) (float64, error) {
 	return v, nil
 }
 
-// isLocaleError reports whether err is a text whose reading depends on the
-// decimal mark, whose message says what to do.
-func isLocaleError(err error) bool {
+// IsLocaleError reports whether err is a text whose reading depends on the
+// decimal mark, whose message is complete: it says what to do (pass
+// --decimal-comma or --decimal-point, or write the number unambiguously).
+func IsLocaleError(err error) bool {
 	var le *localeError
 	return errors.As(err, &le)
 }

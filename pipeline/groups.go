@@ -1,9 +1,8 @@
-package main
+package pipeline
 
 import (
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,13 +25,14 @@ import (
 // per group, not per row) and evaluates the totals; the second pass is the
 // ordinary run, which marks each row as it is evaluated, and writes the
 // totals after the last row, in order of their datasets' first
-// appearance. An input that cannot be read twice (standard input, a pipe)
-// is refused unless --sorted-groups says that each dataset's rows are
-// contiguous: then the input is read once, each total is written right
+// appearance (Options.Reopen opens the input again for the first pass). An
+// input that cannot be read twice (standard input, a pipe) is refused
+// unless Options.SortedGroups (--sorted-groups) says that each dataset's
+// rows are contiguous: then the input is read once, each total is written right
 // after its group's last row, and the group's rows are not marked (they
 // are written before their total is known, and holding them back would
 // take memory per row). A dataset whose rows turn out not to be contiguous
-// stops such a run (exit 2, nothing written).
+// stops such a run (Run returns a groupOrderError: nothing written).
 
 // datasetGroups are the dataset groups of a run.
 type datasetGroups struct {
@@ -77,10 +77,10 @@ func (e *groupOrderError) Error() string {
 }
 
 // planGroups prepares the dataset groups of a run: nil when no input table
-// has a dataset column. Without --sorted-groups it reads the inputs a first
+// has a dataset column. Without Options.SortedGroups it reads the inputs a first
 // time and evaluates every group's total.
-func planGroups(cfg evalConfig, ev *evaluate.Evaluator, lay *evalLayout, tables []readers.Table) (*datasetGroups, error) {
-	if cfg.passThrough {
+func planGroups(opts Options, ev *evaluate.Evaluator, lay *evalLayout, tables []readers.Table) (*datasetGroups, error) {
+	if opts.PassThrough {
 		return nil, nil
 	}
 	has := false
@@ -90,7 +90,7 @@ func planGroups(cfg evalConfig, ev *evaluate.Evaluator, lay *evalLayout, tables 
 	if !has {
 		return nil, nil
 	}
-	g := &datasetGroups{ev: ev, lay: lay.Layout, sorted: cfg.sortedGroups, several: len(tables) > 1, fieldAt: newInputColumns(lay.Layout, ev),
+	g := &datasetGroups{ev: ev, lay: lay.Layout, sorted: opts.SortedGroups, several: len(tables) > 1, fieldAt: newInputColumns(lay.Layout, ev),
 		totals: map[string]*groupTotal{}, closed: map[string]bool{}}
 	for _, t := range tables {
 		g.statusAt = append(g.statusAt, slices.IndexFunc(t.Columns(), func(c table.Column) bool {
@@ -100,16 +100,15 @@ func planGroups(cfg evalConfig, ev *evaluate.Evaluator, lay *evalLayout, tables 
 	if g.sorted {
 		return g, nil
 	}
-	for _, in := range cfg.inputs {
-		if st, err := os.Stat(in); err != nil || !st.Mode().IsRegular() {
-			return nil, fmt.Errorf("%s: the dataset column needs the input read twice (a dataset's rows are marked with its total before they are written), and this input is not a file that can be read again: save it to a file, or pass --sorted-groups if each dataset's rows are contiguous", inputName(in))
-		}
+	if opts.Reopen == nil {
+		return nil, errNoReopen
 	}
-	quiet := cfg
-	quiet.stderr = io.Discard // the first pass's notes were given already
-	var read atomic.Int64
-	again, _, err := openTables(quiet, ev, &read)
-	defer closeTables(again)
+	again, err := opts.Reopen()
+	defer func() {
+		for _, t := range again {
+			t.Close()
+		}
+	}()
 	if err != nil {
 		return nil, err
 	}
@@ -326,17 +325,9 @@ func (g *datasetGroups) writeTotal(gt *groupTotal, emit emitFunc) error {
 	return emit(gt.row, evaluate.StatusTotal)
 }
 
-// plural writes a count of things: "1 dataset total", "2 dataset totals".
-func plural(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return strconv.Itoa(n) + " " + thing + "s"
-}
-
 // dropRow reports whether the run drops a row of table tableNo as it
 // reads it: a total row of a previous run (previousTotal), counted for
-// noteDropped. It is false for a run without dataset groups (g nil).
+// droppedTotals. It is false for a run without dataset groups (g nil).
 func (g *datasetGroups) dropRow(tableNo int, cells []table.Cell) bool {
 	if g == nil || !g.previousTotal(tableNo, cells) {
 		return false
@@ -345,13 +336,11 @@ func (g *datasetGroups) dropRow(tableNo int, cells []table.Cell) bool {
 	return true
 }
 
-// noteDropped says on stderr how many total rows of a previous run were
-// dropped, as their totals are recomputed.
-func (g *datasetGroups) noteDropped(stderr io.Writer) {
+// droppedTotals is the number of total rows of a previous run dropped
+// from the input (0 for a run without dataset groups, g nil).
+func (g *datasetGroups) droppedTotals() int {
 	if g == nil {
-		return
+		return 0
 	}
-	if n := int(g.dropped.Load()); n > 0 {
-		fmt.Fprintf(stderr, "riskbatch: %s of a previous run (status total) dropped from the input and computed again from the rows\n", plural(n, "total row"))
-	}
+	return int(g.dropped.Load())
 }

@@ -1,4 +1,4 @@
-package evaluate
+package release
 
 import (
 	"fmt"
@@ -60,7 +60,9 @@ const (
 	FieldEpochs
 	FieldDataset
 	FieldReportDelta
-	numFields
+	// NumFields is the number of input fields: not a field, the bound of
+	// the enumeration (a Field f is one when 0 <= f < NumFields).
+	NumFields
 )
 
 // Domain is the set of valid values of a numeric input: an interval whose
@@ -134,9 +136,9 @@ type InputColumn struct {
 	Choices []string
 }
 
-// inputColumns lists the contract's input columns. It is a function, not a
+// InputColumns lists the contract's input columns. It is a function, not a
 // package variable, so that callers cannot change the vocabulary.
-func inputColumns() []InputColumn {
+func InputColumns() []InputColumn {
 	nonNegative := Domain{Min: 0, Max: math.Inf(1)}
 	positive := Domain{Min: 0, Max: math.Inf(1), MinOpen: true}
 	probability := Domain{Min: 0, Max: 1}
@@ -236,7 +238,7 @@ type Vocabulary struct {
 
 // NewVocabulary returns the contract's input vocabulary.
 func NewVocabulary() *Vocabulary {
-	cols := inputColumns()
+	cols := InputColumns()
 	v := &Vocabulary{columns: cols, byName: make(map[string]Field, 2*len(cols))}
 	for _, c := range cols {
 		v.byName[CanonicalName(c.Name)] = c.Field

@@ -1,4 +1,4 @@
-package evaluate
+package release
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
+	"github.com/riskbatch/riskbatch/evaluate/number"
 )
 
 // The extra_stages cell: further releases composed with the row's own,
@@ -19,23 +20,23 @@ import (
 // (the count after x, × or *, default 1), or, as DP-SGD rows have always
 // written it, three numbers "σ, q, steps" (a Poisson-subsampled Gaussian).
 
-// maxExtraStages bounds the extra_stages of one row: each stage is one
+// MaxExtraStages bounds the extra_stages of one row: each stage is one
 // more convolution of the composed PLD.
-const maxExtraStages = 64
+const MaxExtraStages = 64
 
-// maxStageSteps bounds the steps of one stage (the PLD's self-composition
+// MaxStageSteps bounds the steps of one stage (the PLD's self-composition
 // is by repeated squaring, so the cost grows as log(steps); the bound keeps
 // steps an exact int and the loss's range representable).
-const maxStageSteps = 1 << 40
+const MaxStageSteps = 1 << 40
 
 // stageForms lists the mechanisms a stage may name, with their
 // parameters, for messages.
 const stageForms = "gaussian(σ) or gaussian(σ, sensitivity), gdp(μ), laplace(b) or laplace(b, sensitivity), rr(ε, k), pure(ε), approx(ε, δ), dpsgd(σ, q), each optionally followed by x and a count, or \"σ, q, steps\""
 
-// parseStages reads an extra_stages cell (see above); names are looked up
+// ParseStages reads an extra_stages cell (see above); names are looked up
 // among the mechanisms' names and aliases (specs, index as for the
 // mechanism column). An error names the stage, by number and text.
-func parseStages(s string, specs []mechanismSpec, index map[string]int) ([]pld.Stage, error) {
+func ParseStages(s string, specs []MechanismSpec, index map[string]int) ([]pld.Stage, error) {
 	var stages []pld.Stage
 	for i, part := range strings.Split(s, ";") {
 		part = strings.TrimSpace(part)
@@ -50,11 +51,11 @@ func parseStages(s string, specs []mechanismSpec, index map[string]int) ([]pld.S
 			st, err = parseDPSGDStage(part)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("stage %d (%s): %w", i+1, quoteClipped(part), err)
+			return nil, fmt.Errorf("stage %d (%s): %w", i+1, QuoteClipped(part), err)
 		}
 		stages = append(stages, st)
-		if len(stages) > maxExtraStages {
-			return nil, fmt.Errorf("more than %d stages", maxExtraStages)
+		if len(stages) > MaxExtraStages {
+			return nil, fmt.Errorf("more than %d stages", MaxExtraStages)
 		}
 	}
 	if len(stages) == 0 {
@@ -84,9 +85,9 @@ func parseDPSGDStage(part string) (pld.Stage, error) {
 func subsampledStage(sigma, q float64, steps int) (pld.Stage, error) {
 	switch {
 	case !(sigma > 0) || math.IsInf(sigma, 1):
-		return pld.Stage{}, fmt.Errorf("noise multiplier %s is out of range; expected a number > 0", formatNumber(sigma))
+		return pld.Stage{}, fmt.Errorf("noise multiplier %s is out of range; expected a number > 0", FormatNumber(sigma))
 	case !(q > 0 && q <= 1):
-		return pld.Stage{}, fmt.Errorf("sample rate %s is out of range; expected (0, 1]", formatNumber(q))
+		return pld.Stage{}, fmt.Errorf("sample rate %s is out of range; expected (0, 1]", FormatNumber(q))
 	}
 	return pld.Stage{NoiseMultiplier: sigma, SampleRate: q, Steps: steps}, nil
 }
@@ -95,7 +96,7 @@ func subsampledStage(sigma, q float64, steps int) (pld.Stage, error) {
 func stageNumbers(fields []string) ([]float64, error) {
 	v := make([]float64, len(fields))
 	for j, f := range fields {
-		x, err := ParseNumber(strings.TrimSpace(f))
+		x, err := number.Parse(strings.TrimSpace(f))
 		if err != nil {
 			return nil, err
 		}
@@ -106,15 +107,15 @@ func stageNumbers(fields []string) ([]float64, error) {
 
 // stageCount checks a count (steps, or the count after x).
 func stageCount(x float64, what string) (int, error) {
-	if !(x >= 1 && x <= maxStageSteps) || x != math.Trunc(x) {
-		return 0, fmt.Errorf("%s %s is out of range; expected a whole number from 1 to 2^40", what, formatNumber(x))
+	if !(x >= 1 && x <= MaxStageSteps) || x != math.Trunc(x) {
+		return 0, fmt.Errorf("%s %s is out of range; expected a whole number from 1 to 2^40", what, FormatNumber(x))
 	}
 	return int(x), nil
 }
 
 // parseNamedStage reads "name(parameters)" with an optional count: "x N",
 // "×N" or "*N".
-func parseNamedStage(part string, specs []mechanismSpec, index map[string]int) (pld.Stage, error) {
+func parseNamedStage(part string, specs []MechanismSpec, index map[string]int) (pld.Stage, error) {
 	open, closing := strings.IndexRune(part, '('), strings.LastIndexByte(part, ')')
 	if closing < open {
 		return pld.Stage{}, fmt.Errorf("has no closing parenthesis; expected %s", stageForms)
@@ -124,9 +125,9 @@ func parseNamedStage(part string, specs []mechanismSpec, index map[string]int) (
 	if rest := strings.TrimSpace(part[closing+1:]); rest != "" {
 		tail, ok := cutCount(rest)
 		if !ok {
-			return pld.Stage{}, fmt.Errorf("%s after the parenthesis is not a count; write the count as x10", quoteClipped(rest))
+			return pld.Stage{}, fmt.Errorf("%s after the parenthesis is not a count; write the count as x10", QuoteClipped(rest))
 		}
-		x, err := ParseNumber(tail)
+		x, err := number.Parse(tail)
 		if err != nil {
 			return pld.Stage{}, fmt.Errorf("count: %w", err)
 		}
@@ -142,11 +143,11 @@ func parseNamedStage(part string, specs []mechanismSpec, index map[string]int) (
 			return pld.Stage{}, err
 		}
 	}
-	spec, err := lookupMechanism(specs, index, name)
+	spec, err := LookupMechanism(specs, index, name)
 	if err != nil {
 		return pld.Stage{}, err
 	}
-	return namedStage(spec.name, v, count)
+	return namedStage(spec.Name, v, count)
 }
 
 // cutCount returns what follows the x, × or * of a count.
@@ -169,7 +170,7 @@ func namedStage(m Mechanism, v []float64, count int) (pld.Stage, error) {
 	}
 	epsilon := func(x float64) error {
 		if !(x >= 0) || math.IsInf(x, 1) {
-			return fmt.Errorf("epsilon %s is out of range; expected a finite number ≥ 0", formatNumber(x))
+			return fmt.Errorf("epsilon %s is out of range; expected a finite number ≥ 0", FormatNumber(x))
 		}
 		return nil
 	}
@@ -183,7 +184,7 @@ func namedStage(m Mechanism, v []float64, count int) (pld.Stage, error) {
 			return 1, nil
 		}
 		if s := v[1]; !(s > 0) || math.IsInf(s, 1) {
-			return 0, fmt.Errorf("sensitivity %s is out of range; expected a number > 0", formatNumber(s))
+			return 0, fmt.Errorf("sensitivity %s is out of range; expected a number > 0", FormatNumber(s))
 		}
 		return v[1], nil
 	}
@@ -199,7 +200,7 @@ func namedStage(m Mechanism, v []float64, count int) (pld.Stage, error) {
 			return pld.Stage{}, err
 		}
 		if !(v[0] > 0) || math.IsInf(v[0], 1) {
-			return pld.Stage{}, fmt.Errorf("mu %s is out of range; expected a number > 0", formatNumber(v[0]))
+			return pld.Stage{}, fmt.Errorf("mu %s is out of range; expected a number > 0", FormatNumber(v[0]))
 		}
 		return subsampledStage(1/v[0], 1, count)
 	case MechanismDPSGD:
@@ -213,7 +214,7 @@ func namedStage(m Mechanism, v []float64, count int) (pld.Stage, error) {
 			return pld.Stage{}, err
 		}
 		if !(v[0] > 0) || math.IsInf(v[0], 1) {
-			return pld.Stage{}, fmt.Errorf("scale %s is out of range; expected a number > 0", formatNumber(v[0]))
+			return pld.Stage{}, fmt.Errorf("scale %s is out of range; expected a number > 0", FormatNumber(v[0]))
 		}
 		return pld.Stage{Mechanism: pld.Laplace, Epsilon: sens / v[0], Steps: count}, nil
 	case MechanismRR:
@@ -224,12 +225,12 @@ func namedStage(m Mechanism, v []float64, count int) (pld.Stage, error) {
 			return pld.Stage{}, err
 		}
 		if !(v[1] >= 2) || v[1] != math.Trunc(v[1]) {
-			return pld.Stage{}, fmt.Errorf("categories %s is out of range; expected a whole number ≥ 2", formatNumber(v[1]))
+			return pld.Stage{}, fmt.Errorf("categories %s is out of range; expected a whole number ≥ 2", FormatNumber(v[1]))
 		}
-		if v[1] > maxStageCategories {
-			return pld.Stage{}, errors.New("categories " + tooManyCategories(v[1]))
+		if v[1] > MaxStageCategories {
+			return pld.Stage{}, errors.New("categories " + TooManyCategories(v[1]))
 		}
-		return rrStage(v[0], v[1], count), nil
+		return RRStage(v[0], v[1], count), nil
 	case MechanismPure, MechanismExponential, MechanismApprox:
 		form := string(m) + "(ε)"
 		lo, hi := 1, 1
@@ -245,7 +246,7 @@ func namedStage(m Mechanism, v []float64, count int) (pld.Stage, error) {
 		st := pld.Stage{Mechanism: pld.EpsilonDelta, Epsilon: v[0], Steps: count}
 		if len(v) == 2 {
 			if !(v[1] >= 0 && v[1] < 1) {
-				return pld.Stage{}, fmt.Errorf("delta %s is out of range; expected [0, 1)", formatNumber(v[1]))
+				return pld.Stage{}, fmt.Errorf("delta %s is out of range; expected [0, 1)", FormatNumber(v[1]))
 			}
 			st.Delta = v[1]
 		}
@@ -254,9 +255,9 @@ func namedStage(m Mechanism, v []float64, count int) (pld.Stage, error) {
 	return pld.Stage{}, fmt.Errorf("mechanism %s has no privacy-loss distribution to compose; expected %s", m, stageForms)
 }
 
-// stagesKey is a map key for a list of stages (exact, by the bits of the
+// StagesKey is a map key for a list of stages (exact, by the bits of the
 // parameters).
-func stagesKey(stages []pld.Stage) string {
+func StagesKey(stages []pld.Stage) string {
 	var b strings.Builder
 	bits := func(x float64) {
 		b.WriteString(strconv.FormatUint(math.Float64bits(x), 36))
@@ -275,4 +276,34 @@ func stagesKey(stages []pld.Stage) string {
 		b.WriteByte(';')
 	}
 	return b.String()
+}
+
+// MaxStageCategories is the most categories of randomized response
+// riskbatch evaluates (rr_categories and rr(ε, k) stages), so that k is an
+// exact int on every platform: int(k) of a larger float64 is undefined,
+// and on amd64 it is negative, which the curve reads as one category (no
+// risk at all). Beyond it η = (e^ε − 1)/(e^ε + k − 1) is below 2^-53·e^ε.
+const MaxStageCategories = 1 << 53
+
+// TooManyCategories is the problem of a k above MaxStageCategories.
+func TooManyCategories(k float64) string {
+	return FormatNumber(k) + " is more than 2^53, the most categories riskbatch evaluates; expected a whole number from 2 to 2^53"
+}
+
+// RRStage is the stage of n releases of k-ary randomized response (k at
+// most MaxStageCategories, which the inputs ensure; a larger k is capped,
+// which only errs towards more risk: the k-ary curve rises with k).
+func RRStage(eps, k float64, n int) pld.Stage {
+	return pld.Stage{Mechanism: pld.RandomizedResponse, Epsilon: eps, Categories: int(math.Min(k, MaxStageCategories)), Steps: n}
+}
+
+// FormatNumber writes a number for a message: 10 significant digits.
+func FormatNumber(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
+
+// countOf writes a count of things: "1 stage", "3 stages".
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

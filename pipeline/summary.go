@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"container/heap"
@@ -20,7 +20,7 @@ import (
 // it ranks: it keeps their rows, to draw their curves at the end.
 type summary struct {
 	mu       sync.Mutex
-	counts   statusCounts
+	counts   Counts
 	top      riskHeap
 	keep     int
 	worst    int // output index of fdp_worst_advantage, or -1 (not selected: no ranking)
@@ -71,7 +71,7 @@ func (h *riskHeap) Pop() any {
 // the same header and draws the charts' curves.
 func newSummary(lay *layout.Layout, ev *evaluate.Evaluator, sheet *evaluate.SheetBinding) *summary {
 	in := newInputColumns(lay, ev)
-	return &summary{counts: statusCounts{}, keep: topReleases, statusAt: lay.Inputs(), sheet: sheet,
+	return &summary{counts: Counts{}, keep: topReleases, statusAt: lay.Inputs(), sheet: sheet,
 		label:   in.of(evaluate.FieldID),
 		dataset: in.of(evaluate.FieldDataset),
 		worst:   outputColumn(lay, "fdp_worst_advantage"),
@@ -178,7 +178,7 @@ func (s *summary) rows() [][]string {
 func (s *summary) table() [][]string {
 	out := [][]string{
 		{"riskbatch summary", ""},
-		{"rows", strconv.Itoa(s.counts.total())},
+		{"rows", strconv.Itoa(s.counts.Rows())},
 		{"ok", strconv.Itoa(s.counts[evaluate.StatusOK])},
 		{"partial", strconv.Itoa(s.counts[evaluate.StatusPartial])},
 		{"error", strconv.Itoa(s.counts[evaluate.StatusError])},

@@ -1,4 +1,4 @@
-package evaluate
+package release
 
 // MechanismInputs returns the input columns (the contract's names) a row of
 // the named mechanism may fill with its parameters: the columns that define
@@ -6,8 +6,8 @@ package evaluate
 // the registry's order, each once. It returns nil for an unknown name. The
 // page of riskbatch serve builds its one-release form from it.
 func MechanismInputs(name string) []string {
-	specs := mechanismSpecs()
-	idx := mechanismIndex(specs)
+	specs := MechanismSpecs()
+	idx := MechanismIndex(specs)
 	i, ok := idx[CanonicalName(name)]
 	if !ok {
 		return nil
@@ -15,7 +15,7 @@ func MechanismInputs(name string) []string {
 	vocab := NewVocabulary()
 	seen := map[Field]bool{}
 	var names []string
-	for _, fs := range [][]Field{specs[i].required, specs[i].defines, specs[i].modifiers} {
+	for _, fs := range [][]Field{specs[i].Required, specs[i].Defines, specs[i].Modifiers} {
 		for _, f := range fs {
 			if !seen[f] {
 				seen[f] = true

@@ -1,0 +1,240 @@
+package evaluate
+
+import (
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/riskbatch/riskbatch/table"
+)
+
+// Evaluating one row: its cells read into inputs, resolved into a
+// Release, and its output (status, message, headline and bounds) written.
+
+// rowOut is where a row's output goes: the status in cells[0], the
+// message in cells[1], the headline in cells[2] and cells[3], and the
+// value of output column k in cells[HeadWidth+k] as a number cell, or,
+// when nums is not nil, in nums[k] (NaN for none).
+type rowOut struct {
+	cells []table.Cell
+	nums  []float64
+}
+
+// clearValues empties every output column's value and the headline.
+func (o rowOut) clearValues() {
+	if o.nums == nil {
+		clear(o.cells[2:])
+		return
+	}
+	clear(o.cells[2:HeadWidth])
+	for k := range o.nums {
+		o.nums[k] = math.NaN()
+	}
+}
+
+// set writes the value of output column k.
+func (o rowOut) set(k int, v float64) {
+	if o.nums != nil {
+		o.nums[k] = v
+	} else {
+		o.cells[HeadWidth+k] = table.NumberCell(v)
+	}
+}
+
+// value is the value of output column k, and whether it has one.
+func (o rowOut) value(k int) (float64, bool) {
+	if o.nums != nil {
+		v := o.nums[k]
+		return v, v == v
+	}
+	c := o.cells[HeadWidth+k]
+	return c.Num, c.Kind == table.Number
+}
+
+// evaluateThen is Evaluate into out, calling use (when it is not nil) with the
+// row's release (nil for a row rejected) before the release goes back to
+// be reused: use must not keep r.
+func (b *Binding) evaluateThen(cells []table.Cell, out rowOut, use func(r *Release)) Status {
+	// Most rows have a few marks, so they live on the stack.
+	var buf [32]mark
+	// The row's Release is one the binding reuses: nothing keeps it past
+	// the row, and it is cleared before it goes back.
+	scratch, _ := b.releases.Get().(*Release)
+	if scratch == nil {
+		scratch = new(Release)
+	}
+	status, r, problems, marks := b.evaluateInto(scratch, cells, out, buf[:0])
+	dst := out.cells
+	dst[0] = table.TextCell(string(status))
+	switch {
+	case status == StatusError:
+		dst[1] = table.TextCell(errorMessage(problems.texts()))
+	case len(marks) == 0:
+		dst[1] = table.Cell{}
+	default:
+		dst[1] = table.TextCell(b.message(marks, r))
+	}
+	if status != StatusError {
+		if h, ok := b.headline(r, out); ok {
+			dst[2], dst[3] = table.NumberCell(h.Value), table.TextCell(h.Says)
+		}
+	}
+	if use != nil {
+		use(r)
+	}
+	*scratch = Release{}
+	b.releases.Put(scratch)
+	return status
+}
+
+// evaluate computes the output cells dst[2:] of one row and returns its
+// status with what its message is made of: the problems of a rejected row,
+// or the marks of the output columns that have something to say.
+func (b *Binding) evaluate(cells []table.Cell, dst []table.Cell, marks []mark) (Status, *Release, rowError, []mark) {
+	return b.evaluateInto(new(Release), cells, rowOut{cells: dst}, marks)
+}
+
+// evaluateInto is evaluate with the row resolved into r, which must be
+// zero (see resolveInto).
+func (b *Binding) evaluateInto(r *Release, cells []table.Cell, out rowOut, marks []mark) (Status, *Release, rowError, []mark) {
+	var in inputs
+	problems := b.readCells(cells, &in)
+	if len(problems) == 0 {
+		r = b.resolveInto(r, &in, &problems)
+	} else {
+		r = nil
+	}
+	out.clearValues()
+	if r == nil {
+		return StatusError, nil, problems, marks
+	}
+	r.fanos = b.fanos
+	bit := mechanismBit(r.Mechanism)
+	for _, u := range b.unused {
+		if in.has(u.field) && u.mechanisms&bit == 0 {
+			marks = append(marks, mark{kind: markUnused, column: -1, text: b.name(u.field) + ": filled, but only " + u.users + " rows use it; clear it or correct mechanism"})
+		}
+	}
+	status, marks := b.outputCells(r, out, marks)
+	return status, r, problems, marks
+}
+
+// readCells reads the row's cells of the table's input columns: a text as
+// it is, a number by the table's number format and within its column's
+// domain, into in, which must be zero (the inputs of a row are over a
+// kilobyte: filled in place, not returned). A cell that is neither is a
+// problem of the row.
+func (b *Binding) readCells(cells []table.Cell, in *inputs) rowError {
+	var problems rowError
+	for _, bf := range b.bound {
+		f, i := bf.field, bf.column
+		if i >= len(cells) || cells[i].IsEmpty() {
+			continue
+		}
+		if bf.text {
+			in.text[f] = strings.TrimSpace(cells[i].String())
+			in.set[f] = true
+			continue
+		}
+		v, err := cellNumber(cells[i], b.format(bf.percent))
+		if err != nil {
+			if isLocaleError(err) {
+				problems.addErr(b.name(f), cells[i].String(), err)
+			} else if msg := err.Error(); utf8.RuneCountInString(msg) > 60 {
+				// A long cell: quote its start, not all of it.
+				problems.add(b.name(f), cells[i].String(), "%s is not a number; expected %s", quoteClipped(cells[i].String()), bf.domain)
+			} else {
+				problems.add(b.name(f), cells[i].String(), "%s; expected %s", msg, bf.domain)
+			}
+			continue
+		}
+		if !bf.domain.Contains(v) {
+			problems.add(b.name(f), formatNumber(v), "%s is out of range; expected %s", formatNumber(v), bf.domain)
+			continue
+		}
+		in.num[f], in.set[f] = v, true
+	}
+	return problems
+}
+
+// outputCells computes the output columns of the row's mechanism into
+// out (whose values are empty), and returns the row's status with the marks of the columns
+// that have something to say.
+func (b *Binding) outputCells(r *Release, out rowOut, marks []mark) (Status, []mark) {
+	status := StatusOK
+	var asks askSet
+	// The columns of the row's mechanism (of a mixture: those of every
+	// mechanism); the others do not apply to it.
+	for _, p := range b.plans.of(r) {
+		if !asks.asked(p.asks, r) || !p.only.holds(r) {
+			continue // the row does not ask for the column
+		}
+		k := p.k
+		o := &b.outputs[k]
+		v, s := o.valueAsked(r)
+		if s.ok() && (math.IsNaN(v) || math.IsInf(v, 0)) {
+			// Never write NaN or ±Inf: report it (tests look for this).
+			s = skip{why: whyNumericalFailure, fault: true}
+		}
+		switch {
+		case s.ok():
+			out.set(k, v)
+			if s.note != "" {
+				marks = append(marks, mark{kind: markNote, text: s.note, bare: s.bare, column: k})
+			}
+		case s.silent:
+		case s.need != 0:
+			status = StatusPartial
+			marks = append(marks, mark{kind: markNeed, need: s.need, column: k})
+		case s.fault:
+			status = StatusPartial
+			marks = append(marks, mark{kind: markFault, text: s.why, bare: s.bare, column: k})
+		case s.unused:
+			marks = append(marks, mark{kind: markUnused, text: s.why, bare: s.bare, column: k})
+		default:
+			marks = append(marks, mark{kind: markWhy, text: s.why, bare: s.bare, column: k})
+		}
+	}
+	return status, marks
+}
+
+// unusedInput is an input field whose only use is to ask for some output
+// columns (Applies.AskedBy), with the mechanisms those columns apply to.
+type unusedInput struct {
+	field      Field
+	mechanisms uint32 // the mechanisms of the columns it asks for
+	users      string // those mechanisms, for a message: "gaussian and exponential"
+}
+
+// unusedInputs lists the fields that ask for columns of some mechanisms
+// only, so that a row of another mechanism that fills one is told.
+func unusedInputs(outputs []OutputColumn) []unusedInput {
+	var us []unusedInput
+	for _, o := range outputs {
+		for _, f := range o.Applies.AskedBy {
+			i := 0
+			for i < len(us) && us[i].field != f {
+				i++
+			}
+			if i == len(us) {
+				us = append(us, unusedInput{field: f})
+			}
+			us[i].mechanisms |= o.mechanisms
+		}
+	}
+	kept := us[:0]
+	for _, u := range us {
+		if u.mechanisms == mechanismSet(nil) {
+			continue // every mechanism uses it
+		}
+		var names []string
+		for _, n := range MechanismNames() {
+			if u.mechanisms&mechanismBit(Mechanism(n)) != 0 {
+				names = append(names, n)
+			}
+		}
+		u.users = andList(names)
+		kept = append(kept, u)
+	}
+	return kept
+}

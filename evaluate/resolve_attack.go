@@ -1,0 +1,169 @@
+package evaluate
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/riskbatch/riskbatch/priors"
+)
+
+// What a row says of the attack, resolved after its mechanism: the
+// baseline, the one-run successes and the prior.
+
+// resolveAttack reads what the row says of the attack: its baseline (from
+// baseline, candidates or prior, which must agree), target, predicate,
+// targets, successes and confidence.
+func (b *Binding) resolveAttack(r *Release, in *inputs, problems *rowError) bool {
+	if !b.resolveBaseline(r, in, problems) {
+		return false
+	}
+	r.Target, r.HasTarget = in.num[FieldTargetAdvantage], in.has(FieldTargetAdvantage)
+	if in.has(FieldCandidates) {
+		r.Candidates = int64(in.num[FieldCandidates])
+	} else if m, ok := r.Prior.Candidates(); ok && r.HasPrior {
+		r.Candidates = m
+	}
+	r.Records, r.Weight, r.HasWeight = int(in.num[FieldRecords]), in.num[FieldPredicateWeight], in.has(FieldPredicateWeight)
+	if r.HasWeight && r.Records > 0 && r.Weight > 1/float64(r.Records) {
+		records := b.name(FieldRecords)
+		problems.add(b.name(FieldPredicateWeight), formatNumber(r.Weight), "%s is more than 1/%s = %s; expected a singling-out predicate's weight, from 0 to 1/%s", formatNumber(r.Weight), records, formatNumber(1/float64(r.Records)), records)
+		return false
+	}
+	switch {
+	case r.HasPrior:
+		r.Targets = r.Prior.Targets()
+	case in.has(FieldTargets):
+		r.Targets = int(in.num[FieldTargets])
+	}
+	if in.has(FieldSuccesses) && !b.resolveSuccesses(r, in, problems) {
+		return false
+	}
+	c, ok := b.rowConfidence(in, problems)
+	r.Confidence = c
+	return ok
+}
+
+// resolveBaseline reads the baseline from baseline or candidates (1/M),
+// which must agree, and from the prior, which must agree with both.
+func (b *Binding) resolveBaseline(r *Release, in *inputs, problems *rowError) bool {
+	switch {
+	case in.has(FieldBaseline) && in.has(FieldCandidates):
+		base, m := in.num[FieldBaseline], in.num[FieldCandidates]
+		if math.Abs(base-1/m) > 1e-12*math.Max(base, 1/m) {
+			problems.add(b.name(FieldBaseline), formatNumber(base), "%s disagrees with %s = %s (1/%s = %s); fill one or the other", formatNumber(base), b.name(FieldCandidates), formatNumber(m), formatNumber(m), formatNumber(1/m))
+			return false
+		}
+		r.Baseline, r.HasBaseline = base, true
+	case in.has(FieldBaseline):
+		r.Baseline, r.HasBaseline = in.num[FieldBaseline], true
+	case in.has(FieldCandidates):
+		r.Baseline, r.HasBaseline = 1/in.num[FieldCandidates], true
+	}
+	return !in.has(FieldPrior) || b.joinPrior(r, in, problems)
+}
+
+// resolveSuccesses reads the successes of a one-run request: at most the
+// row's targets, which it must have.
+func (b *Binding) resolveSuccesses(r *Release, in *inputs, problems *rowError) bool {
+	r.Successes, r.HasSuccesses = int(in.num[FieldSuccesses]), true
+	name, value := b.name(FieldSuccesses), in.value(FieldSuccesses)
+	switch {
+	case r.Targets == 0:
+		problems.add(name, value, "filled, but the row has no targets: fill targets (with baseline) or a prior")
+		return false
+	case r.Successes > r.Targets && r.HasPrior:
+		problems.add(name, value, "%d is more than the %d targets of prior %q; expected 0 ≤ %s ≤ %d", r.Successes, r.Targets, r.Prior.Key(), name, r.Targets)
+		return false
+	case r.Successes > r.Targets:
+		problems.add(name, value, "%d is more than the %d targets; expected 0 ≤ %s ≤ %s", r.Successes, r.Targets, name, b.name(FieldTargets))
+		return false
+	}
+	return true
+}
+
+// joinPrior resolves the row's prior cell (a key of a loaded prior table or
+// an inline prior) and checks it against baseline, candidates and targets
+// typed in the same row, which must agree with it.
+func (b *Binding) joinPrior(r *Release, in *inputs, problems *rowError) bool {
+	name := b.name
+	p, err := b.priors.Resolve(in.text[FieldPrior])
+	if err != nil {
+		problems.addProblem(priorProblem(name(FieldPrior), in.text[FieldPrior], err))
+		return false
+	}
+	if p.Targets() == 0 {
+		problems.add(name(FieldPrior), in.text[FieldPrior], "%s describes no targets", quoteClipped(in.text[FieldPrior]))
+		return false
+	}
+	base := p.Max()
+	if r.HasBaseline && math.Abs(r.Baseline-base) > 1e-12*math.Max(base, r.Baseline) {
+		what := name(FieldBaseline)
+		if !in.has(FieldBaseline) {
+			what = name(FieldCandidates)
+		}
+		problems.add(what, formatNumber(r.Baseline), "%s disagrees with prior %q, whose largest p is %s; fill one or the other", formatNumber(r.Baseline), in.text[FieldPrior], formatNumber(base))
+		return false
+	}
+	if in.has(FieldTargets) && int(in.num[FieldTargets]) != p.Targets() {
+		problems.add(name(FieldTargets), formatNumber(in.num[FieldTargets]), "%s disagrees with prior %q, which has %s; fill one or the other", formatNumber(in.num[FieldTargets]), in.text[FieldPrior], countOf(p.Targets(), "target", "targets"))
+		return false
+	}
+	r.Prior, r.HasPrior = p, true
+	r.Baseline, r.HasBaseline = base, true
+	return true
+}
+
+// priorProblem is the problem of a prior cell that resolves to no prior,
+// within a row message's length: the key and what is wrong, the tables
+// loaded by file name, and the valid inline forms in brief.
+func priorProblem(column, value string, err error) *CellError {
+	var ke *priors.KeyError
+	var ie *priors.InlineError
+	switch {
+	case errors.As(err, &ke) && len(ke.Files) == 0:
+		return &CellError{Column: column, Value: ke.Key, Keyed: true, Err: err,
+			Reason: "no prior tables were loaded (pass --priors FILE), and it is not an inline prior: " + inlineBrief}
+	case errors.As(err, &ke):
+		files := make([]string, len(ke.Files))
+		for i, f := range ke.Files {
+			files[i] = filepath.Base(f) // "name (n keys)": the name without its directory
+		}
+		reason := "no such key in the prior tables loaded (" + strings.Join(files, "; ") + ")"
+		if len(ke.Suggestions) > 0 {
+			reason += "; did you mean " + quoteClipped(ke.Suggestions[0]) + "?"
+		}
+		return &CellError{Column: column, Value: ke.Key, Keyed: true, Reason: reason, Err: err}
+	case errors.As(err, &ie):
+		expected := inlineBrief
+		if isList(ie.Text) {
+			expected = listBrief
+		}
+		return &CellError{Column: column, Value: value, Err: err,
+			Reason: fmt.Sprintf("inline prior %s: %s; expected %s", quoteClipped(ie.Text), ie.Problem, expected)}
+	}
+	return &CellError{Column: column, Value: value, Reason: err.Error(), Err: err}
+}
+
+// inlineBrief lists the inline priors for a message.
+const inlineBrief = "uniform(M), zipf(s, N) or zipf(s, N, rank)"
+
+// listBrief is the form of an inline list prior for a message.
+const listBrief = "list(p1, p2, …), each item a probability p in [0, 1] or p x n for n targets"
+
+// isList reports whether an inline prior's text is a list(…).
+func isList(text string) bool {
+	name, _, ok := strings.Cut(strings.TrimSpace(text), "(")
+	return ok && strings.EqualFold(strings.TrimSpace(name), "list")
+}
+
+// countOf writes n with the singular or plural noun: "1 target", "3 targets".
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
