@@ -81,7 +81,8 @@ const (
 // fixes widths before the first row). Options.Outline folds columns into
 // collapsed outline groups, decided when a sheet is finished (see
 // headWriter). Every sheet prints in landscape, the data sheets one page
-// wide with the header row on every page (see printSetup).
+// wide at the scale their unfolded columns need, with the header row on
+// every page (see printSetup and printScale).
 //
 // Options.Formulas makes cells live: a cell with a formula is written as
 // the formula with the cell's value as its cached result, so a spreadsheet

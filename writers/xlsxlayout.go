@@ -194,21 +194,74 @@ const (
 	// pageFooter names the workbook and the sheet on the left of every
 	// printed page, the page number on the right.
 	pageFooter = "&L&8&F: &A&R&8page &P of &N"
+	// pageWidth is the width of the paper printed across: letter
+	// (8.5 × 11 in, the page set-up's default size) in landscape.
+	pageWidth = 11.0
 )
 
-// printSetup sets how a sheet prints and exports to PDF: landscape,
-// scaled to `wide` pages wide (across, then down) and as many pages tall
-// as it needs, narrow margins, a footer with the sheet's name and the page
-// number, and, when titles is set, the header row repeated at the top of
-// every page. The stream writer takes these settings when it starts: call
-// it before NewStreamWriter.
+// The scale of a printed data sheet (see printScale).
+const (
+	// printCharPoints is the widest a character of a column width prints
+	// at 100%, in points. Excel draws the default font, Calibri 11, with
+	// digits 7 pixels (5.25 pt) wide; LibreOffice, where neither Calibri
+	// nor its metric twin Carlito is installed, draws it in DejaVu Sans,
+	// whose digits are 0.636 em, 7.0 pt at 11 pt: a column of width 10
+	// is 0.972 in there (0.729 in in Excel).
+	printCharPoints = 7.0
+	// minPrintScale and maxPrintScale bound a page set-up's scale: 10% is
+	// the least Excel and LibreOffice accept, and a sheet that fits at
+	// 100% prints at 100%, as fit to width would print it.
+	minPrintScale = 10
+	maxPrintScale = 100
+)
+
+// printScale is the scale, in percent, at which a data sheet's unfolded
+// columns print one landscape page wide: the printable width (the page
+// less its side margins, in points) over the columns' widths in
+// characters times printCharPoints, rounded down, within minPrintScale
+// and maxPrintScale. Folded (hidden) columns do not print and do not
+// count. A sheet wider than one page at minPrintScale prints on further
+// pages across, each with columns on it.
+//
+// A data sheet is not fit to width: LibreOffice searches the scale that
+// fits by halving from 100% (100, 50, 25, 12, then 6) and stops once it
+// reaches 10%, its least: a sheet that needs less than 12% is printed at
+// 6% on the pages counted at 12%, one page of its data and blank ones
+// after (the sample's 51 unfolded columns, 891 characters wide, need
+// 11.8% there).
+func printScale(widths []float64, fold []bool) uint {
+	chars := 0.0
+	for i, w := range widths {
+		if i >= len(fold) || !fold[i] {
+			chars += w
+		}
+	}
+	if chars <= 0 {
+		return maxPrintScale
+	}
+	printable := (pageWidth - 2*marginSide) * 72
+	scale := math.Floor(100 * printable / (chars * printCharPoints))
+	return uint(min(max(scale, minPrintScale), maxPrintScale))
+}
+
+// printSetup sets how a sheet prints and exports to PDF: landscape, narrow
+// margins, a footer with the sheet's name and the page number, and, when
+// titles is set, the header row repeated at the top of every page. With
+// wide > 0 the sheet is scaled to `wide` pages wide (across, then down)
+// and as many pages tall as it needs; with wide == 0 (a data sheet) its
+// scale is set when its columns are known (printScale). The stream writer
+// takes the sheet's properties when it starts: call it before
+// NewStreamWriter.
 func printSetup(f *excelize.File, sheet string, wide int, titles bool) error {
-	fit, right := true, true
+	fit, right := wide > 0, true
 	if err := f.SetSheetProps(sheet, &excelize.SheetPropsOptions{FitToPage: &fit, OutlineSummaryRight: &right}); err != nil {
 		return err
 	}
 	landscape, tall, order := "landscape", 0, "overThenDown"
-	layout := &excelize.PageLayoutOptions{Orientation: &landscape, FitToWidth: &wide, FitToHeight: &tall}
+	layout := &excelize.PageLayoutOptions{Orientation: &landscape}
+	if fit {
+		layout.FitToWidth, layout.FitToHeight = &wide, &tall
+	}
 	if wide > 1 {
 		layout.PageOrder = &order
 	}
@@ -287,11 +340,10 @@ func (w *xlsxWriter) folded() []bool {
 }
 
 // colsElement is the <cols> element of the current sheet: every column's
-// width, and the folded ones hidden at outline level 1, the column right
+// width, and the folded ones (fold, from folded) hidden at outline level 1, the column right
 // of each folded run marked collapsed (where Excel draws the [+] button).
 // It reports whether any column is folded.
-func (w *xlsxWriter) colsElement() (string, bool) {
-	fold := w.folded()
+func (w *xlsxWriter) colsElement(fold []bool) (string, bool) {
 	n := len(w.cols)
 	var b strings.Builder
 	b.WriteString("<cols>")

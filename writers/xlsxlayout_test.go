@@ -79,10 +79,11 @@ func sheetXML(t *testing.T, path string) map[string]string {
 	return parts
 }
 
-// Every data sheet prints in landscape, one page wide and as many tall as
-// it needs, with narrow margins, a footer and its header row on every
-// page; so does the Summary (without repeating its title row), and the
-// Columns sheet prints two pages wide.
+// Every data sheet prints in landscape, one page wide at the scale of its
+// columns (printScale) and as many pages tall as it needs, with narrow
+// margins, a footer and its header row on every page; the Summary (without
+// repeating its title row) is fit to one page wide, and the Columns sheet
+// to two.
 func TestXLSXPrintSetup(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "print.xlsx")
 	writeSheets(t, path, Options{SheetName: "Q3's releases", Docs: sampleDocs(), Summary: func() [][]string { return [][]string{{"riskbatch summary", ""}, {"rows", "6"}} }}, 4, sampleCols(), sampleRows()) // two sheets of data
@@ -107,22 +108,40 @@ func TestXLSXPrintSetup(t *testing.T) {
 	if _, ok := titles[SummarySheetName]; ok || len(titles) != 3 {
 		t.Errorf("print titles %v: want three, none on the Summary", titles)
 	}
-	for _, sheet := range wantSheets {
-		wide := 1
-		if sheet == DocsSheetName {
-			wide = docsPagesWide
-		}
+	for i, sheet := range wantSheets {
 		layout, err := f.GetPageLayout(sheet)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if layout.Orientation == nil || *layout.Orientation != "landscape" || layout.FitToWidth == nil || *layout.FitToWidth != wide ||
-			layout.FitToHeight == nil || *layout.FitToHeight != 0 {
-			t.Errorf("%s page layout %+v: want landscape, %d wide, automatic height", sheet, layout, wide)
-		}
 		props, err := f.GetSheetProps(sheet)
-		if err != nil || props.FitToPage == nil || !*props.FitToPage {
-			t.Errorf("%s: fit to page is not set (%+v, %v)", sheet, props, err)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fit := props.FitToPage != nil && *props.FitToPage
+		if layout.Orientation == nil || *layout.Orientation != "landscape" {
+			t.Errorf("%s orientation %v, want landscape", sheet, layout.Orientation)
+		}
+		if i < 2 { // a data sheet: scaled, not fit
+			var widths []float64
+			for c := range sampleCols() {
+				w, err := f.GetColWidth(sheet, table.ColumnLetter(c))
+				if err != nil {
+					t.Fatal(err)
+				}
+				widths = append(widths, w)
+			}
+			want := printScale(widths, nil)
+			if fit || layout.AdjustTo == nil || *layout.AdjustTo != want {
+				t.Errorf("%s: fit to page %v, scale %v, want not fit, scale %d", sheet, fit, layout.AdjustTo, want)
+			}
+		} else {
+			wide := 1
+			if sheet == DocsSheetName {
+				wide = docsPagesWide
+			}
+			if !fit || layout.FitToWidth == nil || *layout.FitToWidth != wide || layout.FitToHeight == nil || *layout.FitToHeight != 0 {
+				t.Errorf("%s: fit to page %v, layout %+v: want fit %d wide, automatic height", sheet, fit, layout, wide)
+			}
 		}
 		margins, err := f.GetPageMargins(sheet)
 		if err != nil || margins.Left == nil || *margins.Left != marginSide || margins.Top == nil || *margins.Top != marginTop {
@@ -131,6 +150,51 @@ func TestXLSXPrintSetup(t *testing.T) {
 		hf, err := f.GetHeaderFooter(sheet)
 		if err != nil || hf.OddFooter != pageFooter {
 			t.Errorf("%s footer %+v (%v)", sheet, hf, err)
+		}
+	}
+}
+
+// A data sheet's scale fits its unfolded columns on the printable width at
+// printCharPoints a character, the most that does: the sample's 51
+// unfolded columns, 891 characters wide (6237 pt at 7 pt a character, on
+// 734.4 pt: 11.77%), print at 11%, where LibreOffice without Calibri or
+// Carlito prints them on one page (at 12% on two: checked with soffice
+// --convert-to pdf). Folded columns do not count; the scale stays within
+// 10% and 100%.
+func TestPrintScale(t *testing.T) {
+	printable := (pageWidth - 2*marginSide) * 72
+	fits := func(widths []float64, fold []bool, scale uint) bool {
+		chars := 0.0
+		for i, w := range widths {
+			if fold == nil || !fold[i] {
+				chars += w
+			}
+		}
+		return chars*printCharPoints*float64(scale)/100 <= printable
+	}
+	sample := []float64{600, 291} // 891 characters in all
+	for _, c := range []struct {
+		name   string
+		widths []float64
+		fold   []bool
+		want   uint
+	}{
+		{"the sample's unfolded columns", sample, nil, 11},
+		{"and 986 characters folded", []float64{600, 986, 291}, []bool{false, true, false}, 11},
+		{"narrow", []float64{10, 24, 13}, nil, 100},
+		{"everything folded", []float64{10}, []bool{true}, 100},
+		{"no columns", nil, nil, 100},
+		{"wider than a page at 10%", []float64{2000}, nil, 10},
+	} {
+		got := printScale(c.widths, c.fold)
+		if got != c.want {
+			t.Errorf("%s: printScale = %d, want %d", c.name, got, c.want)
+		}
+		if got > minPrintScale && !fits(c.widths, c.fold, got) {
+			t.Errorf("%s: the columns do not fit at %d%%", c.name, got)
+		}
+		if got < maxPrintScale && fits(c.widths, c.fold, got+1) {
+			t.Errorf("%s: the columns fit at %d%% too", c.name, got+1)
 		}
 	}
 }

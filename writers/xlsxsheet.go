@@ -183,7 +183,7 @@ func (w *xlsxWriter) startSheet() error {
 		w.dims = map[string]*sheetHead{}
 	}
 	w.dims[placeholder] = &sheetHead{dim: "A1:" + w.lastCol + "1"}
-	if err := printSetup(w.f, name, 1, true); err != nil {
+	if err := printSetup(w.f, name, 0, true); err != nil { // scaled in endSheet
 		return fmt.Errorf("writers: %s: page set-up of sheet %q: %w", w.out.target, name, err)
 	}
 	sw, err := w.f.NewStreamWriter(name)
@@ -286,7 +286,8 @@ func noteComment(cell string, c table.Column) excelize.Comment {
 	}
 }
 
-// endSheet puts the autofilter over the current sheet's table and flushes
+// endSheet puts the autofilter over the current sheet's table, sets the
+// scale it prints at from its unfolded columns (printScale) and flushes
 // its stream.
 func (w *xlsxWriter) endSheet() error {
 	if w.sw == nil {
@@ -297,7 +298,13 @@ func (w *xlsxWriter) endSheet() error {
 	ref := "A1:" + w.lastCol + strconv.Itoa(w.row)
 	head := w.dims["XFD"+strconv.Itoa(MaxSheetRows-w.sheets)]
 	head.dim = ref
-	head.cols, head.outline = w.colsElement()
+	fold := w.folded()
+	head.cols, head.outline = w.colsElement(fold)
+	// The page set-up is in the worksheet element that Flush writes.
+	scale := printScale(w.widths, fold)
+	if err := w.f.SetPageLayout(w.sheet, &excelize.PageLayoutOptions{AdjustTo: &scale}); err != nil {
+		return fmt.Errorf("writers: %s: print scale of sheet %q: %w", w.out.target, w.sheet, err)
+	}
 	if err := w.f.AutoFilter(w.sheet, ref, nil); err != nil {
 		return fmt.Errorf("writers: %s: autofilter on sheet %q: %w", w.out.target, w.sheet, err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -102,15 +103,24 @@ func TestLiveFormulasInGnumeric(t *testing.T) {
 // pdfPage matches a page object of a PDF (not the /Pages tree).
 var pdfPage = regexp.MustCompile(`/Type\s*/Page\b[^s]`)
 
+// pageFooter matches the footer of a printed page in pdftotext's text:
+// the workbook and the sheet, then the page number (writers.printSetup).
+var pageFooter = regexp.MustCompile(`(?m)^.*\.xlsx: .*page \d+ of \d+\s*$`)
+
 // The data sheet of a workbook exported to PDF by LibreOffice takes at
 // most 3 pages per 50 rows: it prints one landscape page wide, its folded
 // columns left out (before, the sample's took 24 pages at 100% in
-// portrait). Checked on the sample (34 rows, wide) and on 300 rows of a
-// sweep over closed-form releases (few columns, printed near full size:
-// the most pages a row takes), with the other sheets removed so that only
-// the data sheet is counted.
+// portrait). Checked on the sample and on 300 rows of a sweep over
+// closed-form releases (few columns, printed near full size: the most
+// pages a row takes), with the other sheets removed so that only the data
+// sheet is counted. The sample's whole workbook prints on at most 3 pages
+// (its data sheet on one, the Summary on two), none of them blank: its
+// data sheet, 51 unfolded columns, printed fit to width at 6% on one page
+// and a blank second (LibreOffice's fit to width stops short of the 11%
+// it needs, see writers.printScale).
 func TestWorkbookPrintsCompactly(t *testing.T) {
 	testenv.SkipUnlessLong(t, "exports workbooks to PDF with LibreOffice")
+	pdftotext := testenv.LookPath(t, "pdftotext") // apt-get install poppler-utils
 	dir := t.TempDir()
 	const sweepRows = 300
 	in := filepath.Join(dir, "sweep.csv")
@@ -121,10 +131,11 @@ func TestWorkbookPrintsCompactly(t *testing.T) {
 	if code, stderr := riskbatch(t, "eval", in, "-o", sweep, "-q"); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
+	_, sample := samples.Releases()
 	books := []struct {
 		path string
 		rows int
-	}{{sampleWorkbook(t), 34}, {sweep, sweepRows}}
+	}{{sampleWorkbook(t), len(sample) + 1}, {sweep, sweepRows}} // the sample and the total of its dataset
 	pdfDir := filepath.Join(dir, "pdf")
 	var only []string
 	for _, book := range books {
@@ -140,18 +151,46 @@ func TestWorkbookPrintsCompactly(t *testing.T) {
 		}
 		only = append(only, name)
 	}
-	testfiles.Convert(t, nil, "pdf", pdfDir, only...) // one LibreOffice for both files
+	// one LibreOffice for the three files
+	testfiles.Convert(t, nil, "pdf", pdfDir, append(only, books[0].path)...)
 	for i, book := range books {
-		pdf := filepath.Join(pdfDir, strings.TrimSuffix(filepath.Base(only[i]), ".xlsx")+".pdf")
-		data, err := os.ReadFile(pdf)
-		if err != nil {
-			t.Fatalf("LibreOffice wrote no PDF for %s: %v", only[i], err)
-		}
-		pages := len(pdfPage.FindAll(data, -1))
+		pages := pdfPages(t, pdftotext, filepath.Join(pdfDir, strings.TrimSuffix(filepath.Base(only[i]), ".xlsx")+".pdf"))
 		limit := 3 * ((book.rows + 49) / 50)
 		t.Logf("%s: %d rows, %d pages", filepath.Base(book.path), book.rows, pages)
 		if pages == 0 || pages > limit {
 			t.Errorf("%s: %d data rows print on %d pages, want 1 to %d", filepath.Base(book.path), book.rows, pages, limit)
 		}
 	}
+	whole := filepath.Base(books[0].path)
+	pages := pdfPages(t, pdftotext, filepath.Join(pdfDir, strings.TrimSuffix(whole, ".xlsx")+".pdf"))
+	t.Logf("%s: the workbook prints on %d pages", whole, pages)
+	if pages == 0 || pages > 3 {
+		t.Errorf("%s: the workbook prints on %d pages, want 1 to 3", whole, pages)
+	}
+}
+
+// pdfPages returns the number of pages of a PDF, and fails the test where
+// one of them holds no text (pdftotext) but its footer: a blank page.
+func pdfPages(t *testing.T, pdftotext, pdf string) int {
+	t.Helper()
+	data, err := os.ReadFile(pdf)
+	if err != nil {
+		t.Fatalf("LibreOffice wrote no PDF: %v", err)
+	}
+	pages := len(pdfPage.FindAll(data, -1))
+	text, err := exec.Command(pdftotext, "-layout", pdf, "-").Output()
+	if err != nil {
+		t.Fatalf("pdftotext %s: %v", pdf, err)
+	}
+	// pdftotext ends every page with a form feed.
+	texts := strings.Split(string(text), "\f")
+	if n := len(texts) - 1; n != pages {
+		t.Errorf("%s: pdftotext reads %d pages, the PDF has %d", filepath.Base(pdf), n, pages)
+	}
+	for i, page := range texts[:len(texts)-1] {
+		if strings.TrimSpace(pageFooter.ReplaceAllString(page, "")) == "" {
+			t.Errorf("%s: page %d of %d is blank", filepath.Base(pdf), i+1, pages)
+		}
+	}
+	return pages
 }
