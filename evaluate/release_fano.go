@@ -15,7 +15,8 @@ const maxFanoCandidates = 1 << 53
 
 // maxFanoDistributions is the largest number of distinct prior
 // distributions (cells of a conditional prior) for which the Fano columns
-// are computed: each costs one order optimisation, about a millisecond.
+// are computed: each costs one order optimisation (microseconds where ε(α) = ρα,
+// up to about a millisecond over the grid of other curves).
 const maxFanoDistributions = 256
 
 // fano computes the Fano bounds of Guo et al. once per row: Algorithm 1 and
