@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
-	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -236,17 +235,9 @@ func (t *Total) ComposedCells() []InputCell {
 func (t *Total) Synthetic() (row []InputCell, ok bool) {
 	num := func(f release.Field, v float64) { row = append(row, InputCell{f, table.NumberCell(v)}) }
 	text := func(f release.Field, v string) { row = append(row, InputCell{f, table.TextCell(v)}) }
-	plain := true
-	for _, s := range t.stages {
-		plain = plain && s.Mechanism == pld.SubsampledGaussian && s.SampleRate == 1
-	}
-	if plain {
-		var sum float64
-		for _, s := range t.stages {
-			sum = numeric.AddUp(sum, numeric.DivUp(numeric.DivUp(float64(s.Steps), s.NoiseMultiplier), s.NoiseMultiplier))
-		}
+	if mu, plain := GaussianMu(t.stages); plain {
 		text(release.FieldMechanism, string(release.MechanismGDP))
-		num(release.FieldMu, numeric.SqrtUp(sum))
+		num(release.FieldMu, mu)
 	} else {
 		h := hostStage(t.stages)
 		if h < 0 {
