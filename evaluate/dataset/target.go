@@ -114,21 +114,56 @@ func (t Target) Meets(risk, err float64) bool {
 //
 // computed by curve.Gaussian's own functions, so that a value meeting the
 // target here meets it in the total row.
-func (t Target) GaussianRisk(mu float64) float64 {
-	g := curve.Gaussian{Mu: mu}
+func (t Target) GaussianRisk(mu float64) float64 { return t.measure(curve.Gaussian{Mu: mu}) }
+
+// profile is a trade-off curve with its (ε, δ) view.
+type profile interface {
+	curve.Curve
+	EpsilonAt(delta float64) float64
+}
+
+// measure is the target's measure of a curve as the total row's column
+// computes it: fdp_worst_advantage rounded up, fdp_success = b + advantage
+// rounded up (b where the advantage is 0), eps_at_delta as the curve
+// gives it.
+func (t Target) measure(c profile) float64 {
 	switch t.Kind {
 	case TargetAdvantage:
-		return numeric.RoundUp(g.WorstAdvantage(), 0, 1)
+		return numeric.RoundUp(c.WorstAdvantage(), 0, 1)
 	case TargetSuccess:
-		adv := g.Advantage(t.Baseline)
+		adv := c.Advantage(t.Baseline)
 		if adv == 0 {
 			return t.Baseline
 		}
 		return numeric.RoundUp(t.Baseline+adv, t.Baseline, 1)
 	case TargetEpsilon:
-		return g.EpsilonAt(t.Delta)
+		return c.EpsilonAt(t.Delta)
 	}
 	return math.NaN()
+}
+
+// ComposedRisk is the target's Risk of a composed total (any stages,
+// curve.Compose), with the composition's error (Composition.Error: the
+// PLD accountant's, 0 for the closed forms; Kulynych et al. 2025, App. G)
+// counted against the target (the total row shows it as
+// fdp_composition_error): for an advantage or a success it is the Risk's
+// Error, added to the bound; for ε at δ, where it bounds the excess of
+// δ(ε), the ε is read at δ − error instead (+Inf when the error reaches
+// δ), which meets ε_target only if δ(ε_target) + error ≤ δ.
+func (t Target) ComposedRisk(c *curve.Composition) (Risk, error) {
+	e, err := c.Error()
+	if err != nil {
+		return Risk{}, err
+	}
+	if t.Kind != TargetEpsilon {
+		return Risk{Bound: t.measure(c), Error: e}, nil
+	}
+	if e >= t.Delta {
+		return Risk{Bound: math.Inf(1)}, nil
+	}
+	at := t
+	at.Delta = t.Delta - e
+	return Risk{Bound: at.measure(c)}, nil
 }
 
 // LargestMu returns the largest μ_total whose μ-GDP total meets the target
