@@ -3,7 +3,12 @@
 // Total row by row in memory that grows with the distinct stages, not the
 // rows, with the inputs the rows agree on; the total is then written as
 // one input row (Total.Synthetic) for the evaluator to bound like any
-// other. It knows nothing of files or output columns.
+// other. Goal seek inverts the total: for a Target on it (a worst-case
+// advantage, a success at the shared baseline, an ε at δ), the one
+// unknown of a member that meets it — in closed form for Gaussian-only
+// datasets (SolveGaussianSigma, SolveGDPMu, GaussianNoiseScale), else by
+// Solve on a callback that composes the total at a candidate value. It
+// knows nothing of files or output columns.
 package dataset
 
 import (
