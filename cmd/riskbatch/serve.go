@@ -177,6 +177,7 @@ func serveEvalRequest(ctx context.Context, req serve.EvalRequest, evOpts []evalu
 				}
 				cfg.ctx = ctx
 				cfg.evalOptions = evOpts
+				cfg.progress = req.Progress // nil: the page asked for none
 				cfg.cellFiles = func(l *cellfiles.Loader) evaluate.DataLoader {
 					return uploadedOnly{names: req.DataFiles, loader: l}
 				}
