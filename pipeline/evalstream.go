@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -27,8 +26,10 @@ import (
 // writes the rows in input order. Memory is bounded by the number of
 // batches in flight, not by the number of rows. read counts the bytes read
 // from the inputs (readers.Options.BytesRead): progress is told, as each
-// batch is written, how much of the inputs had been read for it.
-func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, read *atomic.Int64, w writers.Writer, workers int, progress func(Progress), sum *summary) (Counts, error) {
+// batch is written, how much of the inputs had been read for it. The soft
+// memory limit is set only through opts.SetMemoryLimit.
+func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, read *atomic.Int64, w writers.Writer, opts Options, sum *summary) (Counts, error) {
+	workers, progress := opts.Workers, opts.Progress
 	f := &flow{
 		ctx:  ctx,
 		todo: make(chan *batch, workers),
@@ -47,12 +48,13 @@ func (lay *evalLayout) stream(ctx context.Context, tables []readers.Table, read 
 	f.stopReading = sync.OnceFunc(func() { close(f.quit) })
 	lay.columns = lay.planColumns(tables, w)
 	var limit *memoryLimit // raised as the accountant caches grow
-	if _, ok := w.(writers.RowsWriter); ok && os.Getenv("GOMEMLIMIT") == "" {
-		limit = &memoryLimit{base: streamMemoryLimit(), set: debug.SetMemoryLimit}
+	if _, ok := w.(writers.RowsWriter); ok && opts.SetMemoryLimit != nil && os.Getenv("GOMEMLIMIT") == "" {
+		set := opts.SetMemoryLimit
+		limit = &memoryLimit{base: streamMemoryLimit(), set: set}
 		if lay.ev != nil {
 			limit.caches = lay.ev.CacheBytes
 		}
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit.base))
+		defer set(set(limit.base))
 	}
 	go lay.readBatches(f, tables, read)
 	var wg sync.WaitGroup

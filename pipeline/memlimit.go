@@ -66,3 +66,12 @@ func (m *memoryLimit) follow() {
 
 // limitStep is how much the caches grow before the limit follows them.
 const limitStep = 4 << 20
+
+// ProcessMemoryLimit is a soft memory limit for a process that runs up to
+// runs evaluations at once (riskbatch serve, which sets it once when it
+// starts, since limits set and restored by overlapping runs would undo
+// one another): parquetMemoryLimit for each above the memory the Go
+// runtime holds now.
+func ProcessMemoryLimit(runs int) int64 {
+	return streamMemoryLimit() + int64(max(runs, 1)-1)*parquetMemoryLimit
+}

@@ -25,3 +25,18 @@ func TestMemoryLimitFollowsCaches(t *testing.T) {
 	var none *memoryLimit
 	none.follow() // a stream without a limit
 }
+
+// A process running several evaluations at once gets parquetMemoryLimit
+// for each above what it holds; one or fewer, one run's.
+func TestProcessMemoryLimit(t *testing.T) {
+	one, three := ProcessMemoryLimit(1), ProcessMemoryLimit(3)
+	if d := three - one; d < 2*parquetMemoryLimit-(8<<20) || d > 2*parquetMemoryLimit+(8<<20) {
+		t.Errorf("3 runs' limit %d is %d above 1 run's %d, want about %d", three, d, one, 2*parquetMemoryLimit)
+	}
+	if z := ProcessMemoryLimit(0); z < one-(8<<20) || z > one+(8<<20) {
+		t.Errorf("0 runs: %d, want about one run's %d", z, one)
+	}
+	if one < parquetMemoryLimit {
+		t.Errorf("1 run: %d, below %d", one, parquetMemoryLimit)
+	}
+}

@@ -11,9 +11,12 @@
 // callback, cancellation a context, and what the command prints comes back
 // in a Result or an error.
 //
-// One process-wide setting is touched: while a run writes Parquet, it sets
-// a soft memory limit (runtime/debug.SetMemoryLimit) unless GOMEMLIMIT sets
-// one, and restores the previous limit when it returns.
+// Run touches no process-wide setting unless its caller asks: with
+// Options.SetMemoryLimit, a run that writes Parquet sets a soft memory
+// limit through it (unless GOMEMLIMIT sets one) and restores the previous
+// limit when it returns. A command that runs one evaluation at a time
+// (`riskbatch eval`) asks; a server running several at once does not, as
+// their limits would be set and restored out of order.
 package pipeline
 
 import (
@@ -63,6 +66,13 @@ type Options struct {
 	// Progress, if set, is called after each batch of rows is written,
 	// from one goroutine at a time.
 	Progress func(Progress)
+	// SetMemoryLimit, if set, is how a run that writes Parquet sets its
+	// soft memory limit (see parquetMemoryLimit), and how it restores the
+	// previous one when it returns: runtime/debug.SetMemoryLimit for a
+	// process that runs one evaluation at a time. Nil (the zero value):
+	// the run leaves the limit alone. It is not called when GOMEMLIMIT is
+	// set.
+	SetMemoryLimit func(int64) int64
 	// BeforeCommit, if set, is called once every row is written and before
 	// the output is closed: an error aborts the output, which is then not
 	// written, and is returned as it is.
@@ -173,7 +183,7 @@ func Run(ctx context.Context, ev *evaluate.Evaluator, tables []readers.Table, ou
 	if read == nil {
 		read = new(atomic.Int64)
 	}
-	counts, err := lay.stream(ctx, tables, read, w, opts.Workers, opts.Progress, sum)
+	counts, err := lay.stream(ctx, tables, read, w, opts, sum)
 	if err != nil {
 		w.Abort()
 		return Result{Counts: counts}, err

@@ -46,10 +46,16 @@ type evalForm struct {
 // handleEval answers POST /api/eval: the uploaded table evaluated by
 // Config.EvalFile, as `riskbatch eval` writes it. The uploads go into a
 // folder of the request's own, removed when the answer ends, also when
-// the client goes away (the evaluation's context is the request's).
+// the client goes away (the evaluation's context is the request's). With
+// ?progress=ID, /api/progress?id=ID tells how far it is while it runs.
 func (s *Server) handleEval(w http.ResponseWriter, r *http.Request) {
 	if r.ContentLength > s.cfg.MaxUpload {
 		s.tooLarge(w, r)
+		return
+	}
+	id, tracked := r.URL.Query()["progress"]
+	if tracked && (len(id) != 1 || !validProgressID(id[0])) {
+		s.fail(w, r, http.StatusBadRequest, "progress must be one id of %d to %d letters, digits, - or _, drawn at random", minProgressID, maxProgressID)
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxUpload)
@@ -57,6 +63,18 @@ func (s *Server) handleEval(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.release()
+	var progress *evalProgress
+	if tracked {
+		// Registered once the request holds a slot: the board holds at
+		// most --workers entries.
+		progress = &evalProgress{uploadSize: r.ContentLength}
+		if !s.progress.add(id[0], progress) {
+			s.fail(w, r, http.StatusConflict, "progress: another evaluation is running under this id; draw a new one")
+			return
+		}
+		defer s.progress.remove(id[0])
+		r.Body = countingReader{ReadCloser: r.Body, n: &progress.uploaded}
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.Timeout)
 	defer cancel()
 	// The upload is read within the time limit too, so that a client
@@ -84,6 +102,10 @@ func (s *Server) handleEval(w http.ResponseWriter, r *http.Request) {
 		Format: form.format, Flags: form.flags, DataFiles: form.data}
 	for _, p := range form.priors {
 		req.Priors = append(req.Priors, filepath.Join(form.inDir, p))
+	}
+	if progress != nil {
+		req.Progress = progress.update
+		progress.evaluating.Store(true)
 	}
 	err = s.cfg.EvalFile(ctx, req)
 	if r.Context().Err() != nil {

@@ -87,6 +87,11 @@ type EvalRequest struct {
 	// Flags are eval's flags from the request's fields, as --name=value,
 	// each one of EvalFlags.
 	Flags []string
+	// Progress, when not nil, is to be told how far the evaluation is
+	// after each batch of rows is written: the rows written, the bytes of
+	// the table read and its size in bytes (≤ 0 when not known). It may be
+	// called from any goroutine, not at once.
+	Progress func(rows, read, size int64)
 }
 
 // InputError is a request's input that eval refused (exit status 2): its
@@ -114,6 +119,9 @@ type Server struct {
 	allowed map[string]bool // Host headers accepted; nil: any (a wildcard listen address)
 	mux     *http.ServeMux
 	ev      *evaluate.Evaluator
+	// progress holds the running evaluations' progress, by the ID their
+	// requests named (/api/progress).
+	progress progressBoard
 }
 
 // New checks cfg and returns its Server.
@@ -168,6 +176,7 @@ func New(cfg Config) (*Server, error) {
 	s.mux.HandleFunc("POST /api/curve", s.handleCurve)
 	s.mux.HandleFunc("POST /api/sweep", s.handleSweep)
 	s.mux.HandleFunc("POST /api/eval", s.handleEval)
+	s.mux.HandleFunc("GET /api/progress", s.handleProgress)
 	s.mux.HandleFunc("GET /api/template", s.handleTemplate)
 	return s, nil
 }

@@ -77,6 +77,15 @@ type evalConfig struct {
 	// cellFiles, when not nil, wraps the loader of files named in cells
 	// (riskbatch serve: only the request's uploads may be named).
 	cellFiles func(*cellfiles.Loader) evaluate.DataLoader
+	// setMemoryLimit is how a run writing Parquet sets the process's soft
+	// memory limit (pipeline.Options.SetMemoryLimit): debug.SetMemoryLimit
+	// for the commands that run one evaluation per process (eval, the
+	// sample); nil under riskbatch serve, whose evaluations run at once.
+	setMemoryLimit func(int64) int64
+	// progress, when not nil, is told how far the run is after each batch
+	// of rows is written: the rows written, the input bytes read and the
+	// inputs' size in bytes (≤ 0 when not known).
+	progress func(rows, read, size int64)
 }
 
 // sampleOutput is where `riskbatch` with no input writes.
@@ -168,7 +177,13 @@ func runEval(cfg evalConfig) error {
 		SortedGroups: cfg.sortedGroups,
 		Reopen:       func() ([]readers.Table, error) { return reopenTables(cfg, ev) },
 		BytesRead:    &read,
-		Progress:     func(p pipeline.Progress) { progress.update(p.Rows, p.BytesRead) },
+		Progress: func(p pipeline.Progress) {
+			progress.update(p.Rows, p.BytesRead)
+			if cfg.progress != nil {
+				cfg.progress(p.Rows, p.BytesRead, size)
+			}
+		},
+		SetMemoryLimit: cfg.setMemoryLimit,
 		// A cell that named the output was refused; the output must not
 		// replace that file either: the input refers to it.
 		BeforeCommit: func() error {

@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -117,6 +118,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, evOpts ...evaluate.Option
 		}
 		cfg.stdin = stdin
 		cfg.evalOptions = evOpts
+		cfg.setMemoryLimit = debug.SetMemoryLimit // one evaluation in this process
 		return runEval(cfg)
 	}
 	sampleAction := func(c *cli.Context) error {
@@ -128,6 +130,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, evOpts ...evaluate.Option
 			return err
 		}
 		cfg.evalOptions = evOpts
+		cfg.setMemoryLimit = debug.SetMemoryLimit
 		return runEval(cfg)
 	}
 	// usage turns the errors urfave/cli finds itself (arrange finds most

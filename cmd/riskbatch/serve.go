@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/cellfiles"
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/pipeline"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/serve"
 )
@@ -109,6 +111,13 @@ func runServe(c *cli.Context, stdout, stderr io.Writer, evOpts []evaluate.Option
 			fmt.Fprintf(stderr, "riskbatch: --open: %v; open %s yourself\n", err, url)
 		}
 	}
+	// One soft memory limit for the process, set here rather than by each
+	// evaluation (their runs overlap): what Parquet output needs for each
+	// of --workers runs (pipeline.ProcessMemoryLimit), unless GOMEMLIMIT
+	// sets one; the previous limit comes back when the server stops.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(pipeline.ProcessMemoryLimit(c.Int("workers"))))
+	}
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -177,6 +186,7 @@ func serveEvalRequest(ctx context.Context, req serve.EvalRequest, evOpts []evalu
 				}
 				cfg.ctx = ctx
 				cfg.evalOptions = evOpts
+				cfg.progress = req.Progress // nil: the page asked for none
 				cfg.cellFiles = func(l *cellfiles.Loader) evaluate.DataLoader {
 					return uploadedOnly{names: req.DataFiles, loader: l}
 				}

@@ -138,16 +138,49 @@
     p.textContent = text;
     p.classList.toggle("error", !!error);
   }
+  // progressID draws the id an evaluation's progress is asked for under:
+  // 128 random bits, which no other page can guess.
+  function progressID() {
+    const b = crypto.getRandomValues(new Uint8Array(16));
+    return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  }
+  const percent = (f) => (100 * f).toFixed(f < 0.1 ? 1 : 0) + " %";
+  // progressText is what /api/progress answered, in words.
+  function progressText(name, p) {
+    if (p.phase === "upload") {
+      return "Sending " + name + " … " + (p.fraction !== null ? percent(p.fraction) : Math.round(p.uploaded / 1024) + " KiB");
+    }
+    let text = "Evaluating " + name + " … " + p.rows.toLocaleString("en") + " rows written";
+    if (p.fraction !== null) text += ", " + percent(p.fraction) + " of the table read";
+    return text;
+  }
+  // watchProgress polls the progress of the evaluation under id into the
+  // status line, every half second from the first second on (a small
+  // table is done before), until the returned function is called. Once
+  // the request has ended the answer is 404: the line keeps what it said.
+  function watchProgress(name, id) {
+    let stopped = false;
+    let timer;
+    setStatus("file-status", "Sending " + name + " …");
+    const poll = async () => {
+      try {
+        const resp = await api("/api/progress?id=" + id);
+        if (resp.ok && !stopped) setStatus("file-status", progressText(name, await resp.json()));
+      } catch (e) { /* the evaluation's own request reports failures */ }
+      if (!stopped) timer = setTimeout(poll, 500);
+    };
+    timer = setTimeout(poll, 1000);
+    return () => { stopped = true; clearTimeout(timer); };
+  }
   async function evaluateFile() {
     if (!fileInput.files.length) return;
     const name = fileInput.files[0].name;
-    const started = Date.now();
-    const tick = () => setStatus("file-status", "Evaluating " + name + " … " + Math.round((Date.now() - started) / 1000) + " s");
-    tick();
-    const timer = setInterval(tick, 1000);
+    const id = progressID();
+    const stop = watchProgress(name, id);
     $("run").disabled = true;
     try {
-      const resp = await api("/api/eval", { method: "POST", body: evalForm("csv") });
+      const resp = await api("/api/eval?progress=" + id, { method: "POST", body: evalForm("csv") });
+      stop();
       if (!resp.ok) {
         setStatus("file-status", await failure(resp), true);
         $("result").hidden = true;
@@ -161,7 +194,7 @@
     } catch (e) {
       setStatus("file-status", "The request failed: " + e.message, true);
     } finally {
-      clearInterval(timer);
+      stop();
       $("run").disabled = false;
     }
   }
