@@ -95,29 +95,44 @@ func (s *Server) readRow(w http.ResponseWriter, r *http.Request) (rowRequest, in
 	return req, 0, ""
 }
 
+// evaluateRow reads the row of a /api/row or /api/curve request, takes an
+// evaluation slot and evaluates the row with the façade of package
+// evaluate, as eval evaluates a row of a table: out holds status, message
+// and every output column. Where it answers the request itself (a bad
+// row, no slot, a header that does not bind) it returns ok false;
+// otherwise the caller holds the slot and must release it.
+func (s *Server) evaluateRow(w http.ResponseWriter, r *http.Request) (ev *evaluate.Evaluator, req rowRequest, out []table.Cell, ok bool) {
+	req, status, msg := s.readRow(w, r)
+	if status != 0 {
+		s.fail(w, r, status, "%s", msg)
+		return nil, req, nil, false
+	}
+	if !s.acquire(w, r) {
+		return nil, req, nil, false
+	}
+	ev = s.evaluator()
+	b, err := ev.Bind(req.cols)
+	if err != nil {
+		s.release()
+		s.fail(w, r, http.StatusUnprocessableEntity, "%v", err)
+		return nil, req, nil, false
+	}
+	out = make([]table.Cell, ev.Width())
+	b.Evaluate(req.cells, out)
+	return ev, req, out, true
+}
+
 // handleRow answers POST /api/row: the row evaluated by the façade of
 // package evaluate, as eval evaluates a row of a table: a JSON object of
 // status, message and every output column in the registry's order, a
 // number or null (an empty cell; message says why). The evaluator has no
 // loader of files: a cell naming a file (pmp_data) gets an error.
 func (s *Server) handleRow(w http.ResponseWriter, r *http.Request) {
-	req, status, msg := s.readRow(w, r)
-	if status != 0 {
-		s.fail(w, r, status, "%s", msg)
-		return
-	}
-	if !s.acquire(w, r) {
+	ev, _, out, ok := s.evaluateRow(w, r)
+	if !ok {
 		return
 	}
 	defer s.release()
-	ev := s.evaluator()
-	b, err := ev.Bind(req.cols)
-	if err != nil {
-		s.fail(w, r, http.StatusUnprocessableEntity, "%v", err)
-		return
-	}
-	out := make([]table.Cell, ev.Width())
-	b.Evaluate(req.cells, out)
 	var buf bytes.Buffer
 	buf.WriteByte('{')
 	for k, c := range ev.Columns() {
@@ -172,23 +187,11 @@ func curveAlphas() []float64 {
 // (b null when the row has none). A row that does not resolve is 422 with
 // its message.
 func (s *Server) handleCurve(w http.ResponseWriter, r *http.Request) {
-	req, status, msg := s.readRow(w, r)
-	if status != 0 {
-		s.fail(w, r, status, "%s", msg)
-		return
-	}
-	if !s.acquire(w, r) {
+	ev, req, out, ok := s.evaluateRow(w, r)
+	if !ok {
 		return
 	}
 	defer s.release()
-	ev := s.evaluator()
-	b, err := ev.Bind(req.cols)
-	if err != nil {
-		s.fail(w, r, http.StatusUnprocessableEntity, "%v", err)
-		return
-	}
-	out := make([]table.Cell, ev.Width())
-	b.Evaluate(req.cells, out)
 	header := append(slices.Clone(req.cols), ev.Columns()...)
 	sheet, err := ev.BindSheet(header)
 	if err != nil {
