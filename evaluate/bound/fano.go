@@ -450,16 +450,25 @@ func FanoRDP(curve curve.RDP, m int, prior []float64) (alpha1, best FanoBound, e
 // Errors (NaN fields): ρ NaN or negative, invalid M or prior. ρ = +Inf
 // gives the trivial bound.
 func FanoZCDP(z curve.ZCDP, m int, prior []float64) (alpha1, best FanoBound, err error) {
-	pr, err := newFanoPrior(m, prior)
+	pr, rho, err := newZCDPFano(z, m, prior)
 	if err != nil {
 		return fanoNaN(), fanoNaN(), err
 	}
-	rho := z.Rho
-	if !(rho >= 0) {
-		return fanoNaN(), fanoNaN(), fmt.Errorf("fano: zCDP ρ = %v is not ≥ 0", rho)
-	}
 	alpha1, best = pr.zcdp(rho)
 	return alpha1, best, nil
+}
+
+// newZCDPFano checks the arguments FanoZCDP and FanoZCDPMI share: the
+// prior over M candidates and ρ ≥ 0.
+func newZCDPFano(z curve.ZCDP, m int, prior []float64) (fanoPrior, float64, error) {
+	pr, err := newFanoPrior(m, prior)
+	if err != nil {
+		return fanoPrior{}, 0, err
+	}
+	if !(z.Rho >= 0) {
+		return fanoPrior{}, 0, fmt.Errorf("fano: zCDP ρ = %v is not ≥ 0", z.Rho)
+	}
+	return pr, z.Rho, nil
 }
 
 // zcdp returns FanoZCDP's bounds for ρ ≥ 0.
@@ -496,13 +505,9 @@ func (pr fanoPrior) zcdpOrders(rho float64, start FanoBound, v1 float64) FanoBou
 // μ = ρ to the ulp (the order search needs only an estimate of its v).
 // Errors (NaN fields): ρ or mi NaN or negative, invalid M or prior.
 func FanoZCDPMI(z curve.ZCDP, mi float64, m int, prior []float64) (alpha1, best FanoBound, err error) {
-	pr, err := newFanoPrior(m, prior)
+	pr, rho, err := newZCDPFano(z, m, prior)
 	if err != nil {
 		return fanoNaN(), fanoNaN(), err
-	}
-	rho := z.Rho
-	if !(rho >= 0) {
-		return fanoNaN(), fanoNaN(), fmt.Errorf("fano: zCDP ρ = %v is not ≥ 0", rho)
 	}
 	if !(mi >= 0) {
 		return fanoNaN(), fanoNaN(), fmt.Errorf("fano: mutual-information bound %v is not ≥ 0", mi)
