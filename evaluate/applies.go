@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 )
 
 // Applies says when an output column is filled. Each entry of the registry
@@ -25,7 +26,7 @@ type Applies struct {
 	// Mechanisms are the mechanisms whose rows the column applies to; nil
 	// means every mechanism. The evaluator does not compute the column
 	// for a row of any other mechanism.
-	Mechanisms []Mechanism
+	Mechanisms []release.Mechanism
 	// Only is a further condition on the row ("whose delta is empty or
 	// 0"): a row that fails it leaves the column empty without a message.
 	Only Condition
@@ -36,7 +37,7 @@ type Applies struct {
 	// AskedBy lists the input fields whose only use is to ask for the
 	// column. A row that fills one of them while no column it asks for
 	// applies gets a message that the input is unused.
-	AskedBy []Field
+	AskedBy []release.Field
 	// Requires are the inputs the column cannot do without and that a row
 	// may lack; without them the row is partial. The evaluator checks
 	// them, after Asks and Only, so that the column's function can count
@@ -236,9 +237,9 @@ const (
 
 // nativeEpsilon reports whether a mechanism states its own ε, so that its
 // ε-based columns need no delta.
-func nativeEpsilon(m Mechanism) bool {
+func nativeEpsilon(m release.Mechanism) bool {
 	switch m {
-	case MechanismPure, MechanismApprox, MechanismLaplace, MechanismRR, MechanismExponential:
+	case release.MechanismPure, release.MechanismApprox, release.MechanismLaplace, release.MechanismRR, release.MechanismExponential:
 		return true
 	}
 	return false
@@ -246,29 +247,29 @@ func nativeEpsilon(m Mechanism) bool {
 
 // mechanismBit is a mechanism's bit in a set of mechanisms (mechanismSet).
 // It is a switch, not a search of MechanismNames, because every row asks.
-func mechanismBit(m Mechanism) uint32 {
+func mechanismBit(m release.Mechanism) uint32 {
 	switch m {
-	case MechanismPure:
+	case release.MechanismPure:
 		return 1 << 0
-	case MechanismApprox:
+	case release.MechanismApprox:
 		return 1 << 1
-	case MechanismGaussian:
+	case release.MechanismGaussian:
 		return 1 << 2
-	case MechanismGDP:
+	case release.MechanismGDP:
 		return 1 << 3
-	case MechanismLaplace:
+	case release.MechanismLaplace:
 		return 1 << 4
-	case MechanismZCDP:
+	case release.MechanismZCDP:
 		return 1 << 5
-	case MechanismRDP:
+	case release.MechanismRDP:
 		return 1 << 6
-	case MechanismRR:
+	case release.MechanismRR:
 		return 1 << 7
-	case MechanismDPSGD:
+	case release.MechanismDPSGD:
 		return 1 << 8
-	case MechanismMarginals:
+	case release.MechanismMarginals:
 		return 1 << 9
-	case MechanismExponential:
+	case release.MechanismExponential:
 		return 1 << 10
 	case MechanismAudit:
 		return 1 << 11
@@ -278,7 +279,7 @@ func mechanismBit(m Mechanism) uint32 {
 
 // mechanismSet returns the set of mechanisms as bits; nil is every
 // mechanism of a release (not audit rows, which describe no release).
-func mechanismSet(ms []Mechanism) uint32 {
+func mechanismSet(ms []release.Mechanism) uint32 {
 	if ms == nil {
 		return ^uint32(0) &^ mechanismBit(MechanismAudit)
 	}
@@ -329,8 +330,8 @@ func (a Applies) Text() string {
 // without a native ε need it.
 func (a Applies) deltaText() string {
 	var without, all []string
-	for _, n := range MechanismNames() {
-		m := Mechanism(n)
+	for _, n := range release.MechanismNames() {
+		m := release.Mechanism(n)
 		if a.Mechanisms != nil && mechanismSet(a.Mechanisms)&mechanismBit(m) == 0 {
 			continue
 		}

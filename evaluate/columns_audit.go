@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"github.com/riskbatch/riskbatch/evaluate/audit"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -27,7 +28,7 @@ const (
 // of a claimed ε and whether the audit refutes it, and the δ term used.
 // They apply to audit rows only; the release columns do not apply to them.
 func auditColumns() []OutputColumn {
-	audits := []Mechanism{MechanismAudit}
+	audits := []release.Mechanism{MechanismAudit}
 	return []OutputColumn{
 		{
 			Name: "audit_eps_lb", Family: "audit", Format: table.Real, Round: RoundDown,

@@ -3,6 +3,7 @@ package evaluate
 import (
 	"math"
 
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -16,7 +17,7 @@ func derivedColumns() []OutputColumn {
 	return sharing("derived", derivedBrief, derivedSource, []OutputColumn{
 		{
 			Name: "derived_laplace_scale", Format: table.Real,
-			Applies:  Applies{Mechanisms: []Mechanism{MechanismLaplace}, Asks: AskStatedScale},
+			Applies:  Applies{Mechanisms: []release.Mechanism{release.MechanismLaplace}, Asks: AskStatedScale},
 			Meaning:  "the Laplace noise scale b of a laplace row stated by its epsilon: the b its exact curve is computed from (through ε = sensitivity/b)",
 			Formula:  "b = sensitivity/ε (sensitivity: L1, default 1)",
 			Citation: "Dwork, McSherry, Nissim & Smith 2006; Dwork & Roth 2014, Thm 3.6",
@@ -31,7 +32,7 @@ func derivedColumns() []OutputColumn {
 		},
 		{
 			Name: "derived_sigma", Format: table.Real,
-			Applies:  Applies{Mechanisms: []Mechanism{MechanismGaussian}, Asks: AskStatedSigma},
+			Applies:  Applies{Mechanisms: []release.Mechanism{release.MechanismGaussian}, Asks: AskStatedSigma},
 			Meaning:  "the noise standard deviation σ of a gaussian row stated by epsilon and delta, calibrated as its calibration column says: the σ every Gaussian column of the row (and pmp_data) is computed from, with μ = sensitivity/σ",
 			Formula:  "analytic (default): the smallest σ with Φ(Δ/(2σ) − εσ/Δ) − e^ε·Φ(−Δ/(2σ) − εσ/Δ) ≤ δ, rounded down (a smaller σ is the pessimistic side); classic: σ = Δ·√(2 ln(1.25/δ))/ε, rounded down, which guarantees (ε, δ)-DP only for ε < 1 (the row's message warns at ε ≥ 1)",
 			Citation: "Balle & Wang 2018, \"Improving the Gaussian mechanism for differential privacy: analytical calibration and optimal denoising\", Thm 8 and Alg. 1; Dwork & Roth 2014, Thm A.1",
@@ -43,7 +44,7 @@ func derivedColumns() []OutputColumn {
 		},
 		{
 			Name: "derived_sample_rate", Format: table.Probability,
-			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: AskBatchSize},
+			Applies:  Applies{Mechanisms: []release.Mechanism{release.MechanismDPSGD}, Asks: AskBatchSize},
 			Meaning:  "the Poisson sampling probability q of a dpsgd row stated by batch_size and dataset_size: the q its accountant uses",
 			Formula:  "q = batch_size/dataset_size",
 			Citation: "TensorFlow Privacy, compute_dp_sgd_privacy_lib.compute_dp_sgd_privacy (q = batch_size / n); Abadi et al. 2016",
@@ -55,7 +56,7 @@ func derivedColumns() []OutputColumn {
 		},
 		{
 			Name: "derived_steps", Format: table.Count,
-			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: AskEpochs},
+			Applies:  Applies{Mechanisms: []release.Mechanism{release.MechanismDPSGD}, Asks: AskEpochs},
 			Meaning:  "the number of DP-SGD steps of a dpsgd row stated by epochs: the steps its accountant composes",
 			Formula:  "steps = ⌈epochs·dataset_size/batch_size⌉, computed exactly",
 			Citation: "TensorFlow Privacy, compute_dp_sgd_privacy_lib.compute_dp_sgd_privacy (steps = int(math.ceil(epochs * n / batch_size)))",

@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"github.com/riskbatch/riskbatch/evaluate/bound"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -55,6 +56,6 @@ func fanoColumn(name, meaning string, pick func(alpha1, best bound.FanoBound) fl
 // fanoMechanisms are the mechanisms with a Rényi or mutual-information
 // view (Guo et al.): all but dpsgd, whose accounting is for add/remove
 // neighbours; approx rows only as pure ε-DP.
-func fanoMechanisms() []Mechanism {
-	return []Mechanism{MechanismPure, MechanismApprox, MechanismGaussian, MechanismGDP, MechanismLaplace, MechanismZCDP, MechanismRDP, MechanismRR, MechanismMarginals, MechanismExponential}
+func fanoMechanisms() []release.Mechanism {
+	return []release.Mechanism{release.MechanismPure, release.MechanismApprox, release.MechanismGaussian, release.MechanismGDP, release.MechanismLaplace, release.MechanismZCDP, release.MechanismRDP, release.MechanismRR, release.MechanismMarginals, release.MechanismExponential}
 }

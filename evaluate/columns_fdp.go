@@ -10,6 +10,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -112,7 +113,7 @@ func fdpTargetColumns() []OutputColumn {
 	return sharing("fdp", fdpTargetBrief, fdpTargetSource, []OutputColumn{
 		{
 			Name: "fdp_eps_for_target", Format: table.Real,
-			Applies:  Applies{Mechanisms: []Mechanism{MechanismPure, MechanismApprox, MechanismLaplace}, Only: OnlyOneComposition, Asks: AskTarget},
+			Applies:  Applies{Mechanisms: []release.Mechanism{release.MechanismPure, release.MechanismApprox, release.MechanismLaplace}, Only: OnlyOneComposition, Asks: AskTarget},
 			Meaning:  "the largest ε whose advantage bound stays at or below target_advantage: at the row's baseline when it has one, else in the worst case (for laplace rows: ε = sensitivity/b of the Laplace curve)",
 			Formula:  "inverse of fdp_advantage (with a baseline) or fdp_worst_advantage (without) in ε, at the row's δ; closed-form inverse (derived), checked against the rounded forward bound",
 			Citation: kulynych + ", Thm 3.3/3.4; closed-form inverse (derived)",
@@ -122,9 +123,9 @@ func fdpTargetColumns() []OutputColumn {
 				var eps float64
 				var ok bool
 				switch {
-				case r.Mechanism == MechanismLaplace && r.HasBaseline:
+				case r.Mechanism == release.MechanismLaplace && r.HasBaseline:
 					eps, ok = bound.LaplaceEpsilonForAdvantage(r.Target, r.Baseline)
-				case r.Mechanism == MechanismLaplace:
+				case r.Mechanism == release.MechanismLaplace:
 					eps, ok = bound.LaplaceEpsilonForWorstAdvantage(r.Target)
 				case r.HasBaseline:
 					eps, ok = bound.EpsilonForAdvantage(r.Target, r.rowDelta(), r.Baseline)
@@ -136,7 +137,7 @@ func fdpTargetColumns() []OutputColumn {
 		},
 		{
 			Name: "fdp_mu_for_target", Format: table.Real,
-			Applies:  Applies{Mechanisms: []Mechanism{MechanismGaussian, MechanismGDP}, Asks: AskTarget},
+			Applies:  Applies{Mechanisms: []release.Mechanism{release.MechanismGaussian, release.MechanismGDP}, Asks: AskTarget},
 			Meaning:  "the largest μ (Gaussian DP) whose advantage bound stays at or below target_advantage: at the row's baseline when it has one, else in the worst case; on a row of several compositions, the μ of each step (what the row's mu would be)",
 			Formula:  "μ = Φ⁻¹(1 − b) − Φ⁻¹(1 − b − A) at baseline b; μ = 2Φ⁻¹((1 + A)/2) in the worst case; divided by √compositions (c steps of G_μ compose to G_{μ√c})",
 			Citation: kulynych + ", closed-form inverse (derived); Dong, Roth & Su 2022, Cor. 3.3 (composition of Gaussian DP)",
@@ -152,7 +153,7 @@ func fdpTargetColumns() []OutputColumn {
 		},
 		{
 			Name: "fdp_sigma_for_target", Format: table.Real, Round: RoundUp,
-			Applies:  Applies{Mechanisms: []Mechanism{MechanismGaussian}, Asks: AskTarget},
+			Applies:  Applies{Mechanisms: []release.Mechanism{release.MechanismGaussian}, Asks: AskTarget},
 			Meaning:  "the smallest noise standard deviation σ whose advantage bound stays at or below target_advantage, for the row's sensitivity, per step of the row's compositions (what the row's sigma would be)",
 			Formula:  "σ = sensitivity/μ with μ as in fdp_mu_for_target (per step)",
 			Citation: kulynych + ", closed-form inverse (derived)",
@@ -207,7 +208,7 @@ func fdpNoiseColumns() []OutputColumn {
 		{
 			Name: "fdp_noise_for_target", Family: "fdp", Format: table.Real,
 			Brief: "the smallest DP-SGD noise multiplier that keeps the advantage ≤ `target_advantage` (at the baseline, or in the worst case), PLD accounting", Source: "Kulynych et al. 2025, §4.2",
-			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: AskTarget},
+			Applies:  Applies{Mechanisms: []release.Mechanism{release.MechanismDPSGD}, Asks: AskTarget},
 			Meaning:  "the smallest DP-SGD noise multiplier whose advantage bound stays at or below target_advantage, at the row's sample_rate and steps (and extra_stages, kept fixed): at the row's baseline when it has one, else in the worst case; PLD accounting (or RDP accounting where that needs less noise, which happens only for targets near 1e-9)",
 			Formula:  "a safeguarded secant search on ln σ of the PLD accountant's 1 − f(b) − b (or η), to 0.01% of σ, returning the end that meets the target; the smaller of that and fdp_noise_for_target_rdp",
 			Citation: kulynych + ", §4.2 (calibrating noise, \"less noise\")",
@@ -220,7 +221,7 @@ func fdpNoiseColumns() []OutputColumn {
 	}, sharing("fdp", fdpNoiseRDPBrief, fdpNoiseRDPSource, []OutputColumn{
 		{
 			Name: "fdp_noise_for_target_rdp", Format: table.Real,
-			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: AskTarget},
+			Applies:  Applies{Mechanisms: []release.Mechanism{release.MechanismDPSGD}, Asks: AskTarget},
 			Meaning:  "comparison: fdp_noise_for_target under RDP accounting, the conservative accountant most published DP-SGD guarantees use",
 			Formula:  "bisection on 1/σ of the RDP-based curve's 1 − f(b) − b (or η) (the optimal RDP → f-DP conversion over dp_accounting's 156 orders), returning the conservative end",
 			Citation: kulynych + ", §4.2 (\"Balle et al.\", RDP optimised over orders); Mironov, Talwar & Zhang 2019",
@@ -232,7 +233,7 @@ func fdpNoiseColumns() []OutputColumn {
 		},
 		{
 			Name: "fdp_noise_reduction", Format: table.Probability,
-			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Asks: AskTarget},
+			Applies:  Applies{Mechanisms: []release.Mechanism{release.MechanismDPSGD}, Asks: AskTarget},
 			Meaning:  "the share of noise that tight (PLD) accounting saves over RDP accounting for the same risk target (Kulynych et al.'s \"≈ 20% less noise\")",
 			Formula:  "1 − fdp_noise_for_target / fdp_noise_for_target_rdp",
 			Citation: kulynych + ", Fig. 1 and §4.2",
@@ -261,7 +262,7 @@ func psoColumns() []OutputColumn {
 			Name: "spso_success", Format: table.Probability,
 			Applies: Applies{Asks: AskWeight},
 			Sheet: SheetForm{Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
-				return x.success(x.curve(), x.ref(FieldPredicateWeight)).s
+				return x.success(x.curve(), x.ref(release.FieldPredicateWeight)).s
 			}},
 			Meaning:  "bound on the success of singling out a record with a predicate of weight w that matches no other record (strong threat model)",
 			Formula:  "1 − f(w), with f as for fdp_success (the baseline is w)",
@@ -276,7 +277,7 @@ func psoColumns() []OutputColumn {
 			Name: "pso_baseline", Format: table.Probability,
 			Applies: Applies{Asks: AskRecords},
 			Sheet: SheetForm{Rows: sheetRowsAll, formula: func(x *sheetRow) string {
-				n, w := x.ref(FieldRecords), x.ref(FieldPredicateWeight)
+				n, w := x.ref(release.FieldRecords), x.ref(release.FieldPredicateWeight)
 				x.need(n.v <= maxSheetRecords)
 				return form("$1*$2*(1-$2)^($1-1)", n, w)
 			}},
@@ -293,7 +294,7 @@ func psoColumns() []OutputColumn {
 			Name: "pso_cohen_nissim", Format: table.Probability,
 			Applies: Applies{Asks: AskRecords, Requires: NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
-				n, e, w := x.ref(FieldRecords), x.eps(), x.ref(FieldPredicateWeight)
+				n, e, w := x.ref(release.FieldRecords), x.eps(), x.ref(release.FieldPredicateWeight)
 				x.need(math.Log(n.v)+e.v+numeric.LogPos(w.v) <= maxSheetExp) // n·e^ε·w must not overflow
 				return form("MIN(1,$1*(EXP($2)*$3+$4))", n, e, w, x.delta())
 			}},
@@ -310,7 +311,7 @@ func psoColumns() []OutputColumn {
 			Name: "pso_fdp", Format: table.Probability,
 			Applies: Applies{Asks: AskRecords},
 			Sheet: SheetForm{Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
-				return form("MIN(1,$1*$2)", x.ref(FieldRecords), x.output("spso_success"))
+				return form("MIN(1,$1*$2)", x.ref(release.FieldRecords), x.output("spso_success"))
 			}},
 			Meaning:  "bound on predicate singling-out success from the mechanism's trade-off curve",
 			Formula:  "min(1, n·(1 − f(w))), with f as for fdp_success",

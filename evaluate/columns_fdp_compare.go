@@ -5,6 +5,7 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -33,7 +34,7 @@ func reroColumns() []OutputColumn {
 		},
 		{
 			Name: "rero_rdp", Format: table.Probability,
-			Applies: Applies{Mechanisms: []Mechanism{MechanismGaussian, MechanismGDP, MechanismZCDP, MechanismRDP, MechanismDPSGD, MechanismMarginals}, Requires: NeedBaseline},
+			Applies: Applies{Mechanisms: []release.Mechanism{release.MechanismGaussian, release.MechanismGDP, release.MechanismZCDP, release.MechanismRDP, release.MechanismDPSGD, release.MechanismMarginals}, Requires: NeedBaseline},
 			Sheet: SheetForm{Rows: sheetRowsRDP, formula: func(x *sheetRow) string {
 				return x.reroRDP()
 			}},
@@ -54,7 +55,7 @@ func reroColumns() []OutputColumn {
 		},
 		{
 			Name: "rero_zcdp", Format: table.Probability,
-			Applies: Applies{Mechanisms: []Mechanism{MechanismGaussian, MechanismGDP, MechanismZCDP, MechanismMarginals}, Requires: NeedBaseline},
+			Applies: Applies{Mechanisms: []release.Mechanism{release.MechanismGaussian, release.MechanismGDP, release.MechanismZCDP, release.MechanismMarginals}, Requires: NeedBaseline},
 			Sheet: SheetForm{Rows: sheetRowsRho, formula: func(x *sheetRow) string {
 				return x.reroZCDP()
 			}},
@@ -134,7 +135,7 @@ func dpsgdColumns() []OutputColumn {
 	return append(sharing("dpsgd", dpsgdRDPBrief, dpsgdRDPSource, []OutputColumn{
 		{
 			Name: "eps_at_delta_rdp", Format: table.Real,
-			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Requires: NeedDelta},
+			Applies:  Applies{Mechanisms: []release.Mechanism{release.MechanismDPSGD}, Requires: NeedDelta},
 			Meaning:  "comparison: eps_at_delta of a dpsgd row under RDP accounting",
 			Formula:  "min over dp_accounting's 156 orders α of ε_α + ln((α−1)/α) − (ln δ + ln α)/(α − 1), ε_α the composed RDP of the Poisson-subsampled Gaussian",
 			Citation: "Mironov, Talwar & Zhang 2019; Balle, Barthe, Gaboardi, Hsu & Sato 2020",
@@ -144,7 +145,7 @@ func dpsgdColumns() []OutputColumn {
 		},
 		{
 			Name: "fdp_advantage_rdp", Format: table.Probability,
-			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}, Requires: NeedBaseline},
+			Applies:  Applies{Mechanisms: []release.Mechanism{release.MechanismDPSGD}, Requires: NeedBaseline},
 			Meaning:  "comparison: fdp_advantage of a dpsgd row under RDP accounting",
 			Formula:  "1 − f(baseline) − baseline for the optimal conversion of the composed RDP curve (Zhu, Dong & Wang 2022)",
 			Citation: kulynych + ", §4.2; Mironov, Talwar & Zhang 2019",
@@ -154,7 +155,7 @@ func dpsgdColumns() []OutputColumn {
 		},
 		{
 			Name: "fdp_worst_advantage_rdp", Format: table.Probability, Round: RoundUp,
-			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}},
+			Applies:  Applies{Mechanisms: []release.Mechanism{release.MechanismDPSGD}},
 			Meaning:  "comparison: fdp_worst_advantage of a dpsgd row under RDP accounting",
 			Formula:  "η = max_α (1 − f(α) − α) for the optimal conversion of the composed RDP curve",
 			Citation: kulynych + ", Thm 3.4 and §4.2; Mironov, Talwar & Zhang 2019",
@@ -165,7 +166,7 @@ func dpsgdColumns() []OutputColumn {
 	}), sharing("dpsgd", pldBrief, pldSource, []OutputColumn{
 		{
 			Name: "pld_error", Format: table.Probability, Round: RoundUp,
-			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}},
+			Applies:  Applies{Mechanisms: []release.Mechanism{release.MechanismDPSGD}},
 			Meaning:  "how much the PLD accountant's δ(ε) may exceed the exact δ(ε) of the continuous mechanism, for every ε; the same bounds the excess of fdp_advantage, fdp_worst_advantage and 1 − fdp_success of dpsgd rows (the accountant is pessimistic, so its values are never below the exact ones)",
 			Formula:  "discretisation (twice the largest difference between δ on a grid twice as coarse and δ on the grid used, at the grid points and midway between them: connect-the-dots error falls as the square of the grid step where δ is smooth and as the grid step at its kinks, so this covers both) + floating-point round-off (a rigorous bound) + the tail mass moved to an infinite loss",
 			Citation: "Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022 (connect-the-dots); Koskela, Jälkö & Honkela 2020 (error terms)",
@@ -181,7 +182,7 @@ func dpsgdColumns() []OutputColumn {
 		},
 		{
 			Name: "pld_grid_step", Format: table.Real,
-			Applies:  Applies{Mechanisms: []Mechanism{MechanismDPSGD}},
+			Applies:  Applies{Mechanisms: []release.Mechanism{release.MechanismDPSGD}},
 			Meaning:  "the grid step h of the PLD accountant's privacy-loss grid (chosen per row: a thirtieth of one step's privacy-loss standard deviation, coarsened so that the composed grid stays near 2^17 points, refined to at least 2^13 points down to s/300 when the composition is small)",
 			Formula:  "h = s/30, s² the step-weighted mean variance of one step's privacy loss",
 			Citation: "Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022",

@@ -7,6 +7,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -55,7 +56,7 @@ func onerunColumns() []OutputColumn {
 			Brief: "largest ε with `onerun_advantage` ≤ `target_advantage`", Source: "Swanberg et al. 2025, §5.3",
 			Applies: Applies{Asks: AskTarget, Requires: NeedBaseline | NeedDelta, BelowOne: true},
 			Sheet: SheetForm{Rows: sheetRowsDelta, formula: func(x *sheetRow) string {
-				a, d, b := x.ref(FieldTargetAdvantage), x.delta(), x.base()
+				a, d, b := x.ref(release.FieldTargetAdvantage), x.delta(), x.base()
 				x.need(b.v > 0 && a.v <= 1-minSheetGap)
 				return form("LN(1+($1-$2)/((1-$1)*$3))", a, d, b)
 			}},

@@ -7,6 +7,7 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -39,14 +40,14 @@ func pmpColumns() []OutputColumn {
 			Applies: Applies{Asks: AskTarget, Requires: NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				switch x.mech {
-				case MechanismPure, MechanismExponential, MechanismLaplace, MechanismRR:
-					x.need(x.zero(FieldDelta))
-				case MechanismApprox: // δ as the row gives it
+				case release.MechanismPure, release.MechanismExponential, release.MechanismLaplace, release.MechanismRR:
+					x.need(x.zero(release.FieldDelta))
+				case release.MechanismApprox: // δ as the row gives it
 				default:
 					x.need(false)
 				}
-				x.need(!x.has(FieldCompositions)) // a bisection through the composed profile
-				a, d := x.ref(FieldTargetAdvantage), x.delta()
+				x.need(!x.has(release.FieldCompositions)) // a bisection through the composed profile
+				a, d := x.ref(release.FieldTargetAdvantage), x.delta()
 				x.need(a.v <= 1-1e-4 && a.v >= d.v) // riskbatch's value is the largest ε whose rounded-up bound meets the target
 				return form("LN((1+$1-2*$2)/(1-$1))", a, d)
 			}},
@@ -157,7 +158,7 @@ func pmpDataColumn(name string, format table.Format, meaning string, f func(eps,
 		Name: name, Family: "pmp", Format: format,
 		Brief:   "practical membership privacy for the records of `pmp_data`: Prop. 12 for `gaussian` rows (at the row's δ), Prop. 9, exactly, for `exponential` rows (at most 22 records); and the attack-success bound at that ε̃",
 		Source:  "Lowy et al. 2024",
-		Applies: Applies{Mechanisms: []Mechanism{MechanismGaussian, MechanismExponential}, Asks: AskPMPData, AskedBy: []Field{FieldPMPData}, Requires: NeedDelta},
+		Applies: Applies{Mechanisms: []release.Mechanism{release.MechanismGaussian, release.MechanismExponential}, Asks: AskPMPData, AskedBy: []release.Field{release.FieldPMPData}, Requires: NeedDelta},
 		Meaning: meaning,
 		Formula: "gaussian: ε̃ = min{ε ≥ 0 : max_x B(x; ε) ≤ δ}, B(x; ε) = (1/(2n − 1))·Σ_{x' ≠ x} δ_G(ε; ‖f(x) − f(x')‖₂/σ), δ_G(ε; μ) = Φ(μ/2 − ε/μ) − e^ε·Φ(−μ/2 − ε/μ); " +
 			"exponential: ε̃ = max_{x, w} |ln Σ_{D ∋ x} P(w|D) − ln Σ_{D ∌ x} P(w|D)| over the C(2n, n) halves D of X, P(w|D) ∝ exp(−ε·Σ_{i ∈ D} loss(w, x_i)/(2Δ)); " +

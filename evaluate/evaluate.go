@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -36,8 +37,8 @@ const (
 // accounting results, of Gaussian ε(δ), of Fano bounds over M candidates,
 // and of pmp_data tables and results.
 type Evaluator struct {
-	vocab       *Vocabulary
-	specs       []mechanismSpec
+	vocab       *release.Vocabulary
+	specs       []release.MechanismSpec
 	mechIndex   map[string]int // canonical mechanism name or alias → specs index
 	outputs     []OutputColumn
 	plans       *columnPlans // the outputs of each mechanism (planColumns)
@@ -84,11 +85,11 @@ func WithDecimalMark(m DecimalMark) Option { return func(e *Evaluator) { e.decim
 
 // New returns an evaluator for every registered output column.
 func New(opts ...Option) *Evaluator {
-	e := &Evaluator{vocab: NewVocabulary(), specs: mechanismSpecs(), confidences: []float64{DefaultConfidence}, rdps: newRDPCache(), epsilons: newEpsCache(), pmpData: newPMPCache(), plds: newPLDCache(), noise: newNoiseCache(), fanos: newFanoCache()}
+	e := &Evaluator{vocab: release.NewVocabulary(), specs: release.MechanismSpecs(), confidences: []float64{DefaultConfidence}, rdps: newRDPCache(), epsilons: newEpsCache(), pmpData: newPMPCache(), plds: newPLDCache(), noise: newNoiseCache(), fanos: newFanoCache()}
 	for _, o := range opts {
 		o(e)
 	}
-	e.mechIndex = mechanismIndex(e.specs)
+	e.mechIndex = release.MechanismIndex(e.specs)
 	e.outputs = outputColumns(e.confidences)
 	e.plans = planColumns(e.outputs)
 	e.headlines = headlineSteps(e.outputs)
@@ -106,7 +107,7 @@ func (e *Evaluator) confidence() float64 {
 }
 
 // Vocabulary returns the input vocabulary.
-func (e *Evaluator) Vocabulary() *Vocabulary { return e.vocab }
+func (e *Evaluator) Vocabulary() *release.Vocabulary { return e.vocab }
 
 // Outputs returns the registered output columns in output order.
 func (e *Evaluator) Outputs() []OutputColumn { return e.outputs }
@@ -153,9 +154,9 @@ func (o OutputColumn) Note() string {
 // Binding maps the columns of one input table to the contract's inputs.
 type Binding struct {
 	*Evaluator
-	index   [numFields]int    // column index of each field, -1 if absent
-	headers [numFields]string // the header as the file writes it
-	bound   []boundField      // the fields the table has, in field order
+	index   [release.NumFields]int    // column index of each field, -1 if absent
+	headers [release.NumFields]string // the header as the file writes it
+	bound   []boundField              // the fields the table has, in field order
 	// source is the file the table was read from (BindSource): files its
 	// cells name are found relative to it.
 	source string
@@ -174,11 +175,11 @@ type Binding struct {
 // apart from the vocabulary's descriptions so that a row reads no more
 // than it uses.
 type boundField struct {
-	field   Field
+	field   release.Field
 	column  int // index of the field's cell in a row
 	text    bool
 	percent bool // a probability: "5%" reads as 0.05
-	domain  Domain
+	domain  release.Domain
 	// param marks a mechanism's parameter: a column that defines one,
 	// or sensitivity, delta, compositions or calibration. A row may fill
 	// only those its mechanism uses (checkColumns).
@@ -211,21 +212,21 @@ func (e *Evaluator) BindTable(cols []table.Column, suggested DecimalMark) (*Bind
 	for i, c := range cols {
 		f, ok := e.vocab.Lookup(c.Name)
 		if !ok {
-			if CanonicalName(c.Name) == "n" && b.countHeader == "" {
+			if release.CanonicalName(c.Name) == "n" && b.countHeader == "" {
 				b.countHeader = strings.TrimSpace(c.Name)
 			}
 			continue
 		}
 		if j := b.index[f]; j >= 0 {
-			return nil, &DuplicateColumnError{Field: e.vocab.Column(f).Name, First: j, Again: i, FirstName: cols[j].Name, AgainName: c.Name}
+			return nil, &release.DuplicateColumnError{Field: e.vocab.Column(f).Name, First: j, Again: i, FirstName: cols[j].Name, AgainName: c.Name}
 		}
 		b.index[f] = i
 		b.headers[f] = strings.TrimSpace(c.Name)
 	}
-	for f := Field(0); f < numFields; f++ {
+	for f := release.Field(0); f < release.NumFields; f++ {
 		if i := b.index[f]; i >= 0 {
 			col := e.vocab.Column(f)
-			param := col.Defines || f == FieldSensitivity || f == FieldDelta || f == FieldCompositions || f == FieldCalibration
+			param := col.Defines || f == release.FieldSensitivity || f == release.FieldDelta || f == release.FieldCompositions || f == release.FieldCalibration
 			b.bound = append(b.bound, boundField{field: f, column: i, text: col.Text, percent: col.Percent, domain: col.Domain, param: param})
 		}
 	}
@@ -241,11 +242,11 @@ func (b *Binding) format(percent bool) NumberFormat {
 }
 
 // Has reports whether the table has a column for the field.
-func (b *Binding) Has(f Field) bool { return b.index[f] >= 0 }
+func (b *Binding) Has(f release.Field) bool { return b.index[f] >= 0 }
 
 // name is how messages refer to a field: the table's own header when it has
 // one, the contract's name otherwise.
-func (b *Binding) name(f Field) string {
+func (b *Binding) name(f release.Field) string {
 	if b.headers[f] != "" {
 		return b.headers[f]
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -142,7 +143,7 @@ func (b *Binding) readCells(cells []table.Cell, in *inputs) rowError {
 				problems.addErr(b.name(f), cells[i].String(), err)
 			} else if msg := err.Error(); utf8.RuneCountInString(msg) > 60 {
 				// A long cell: quote its start, not all of it.
-				problems.add(b.name(f), cells[i].String(), "%s is not a number; expected %s", quoteClipped(cells[i].String()), bf.domain)
+				problems.add(b.name(f), cells[i].String(), "%s is not a number; expected %s", release.QuoteClipped(cells[i].String()), bf.domain)
 			} else {
 				problems.add(b.name(f), cells[i].String(), "%s; expected %s", msg, bf.domain)
 			}
@@ -201,7 +202,7 @@ func (b *Binding) outputCells(r *Release, out rowOut, marks []mark) (Status, []m
 // unusedInput is an input field whose only use is to ask for some output
 // columns (Applies.AskedBy), with the mechanisms those columns apply to.
 type unusedInput struct {
-	field      Field
+	field      release.Field
 	mechanisms uint32 // the mechanisms of the columns it asks for
 	users      string // those mechanisms, for a message: "gaussian and exponential"
 }
@@ -228,8 +229,8 @@ func unusedInputs(outputs []OutputColumn) []unusedInput {
 			continue // every mechanism uses it
 		}
 		var names []string
-		for _, n := range MechanismNames() {
-			if u.mechanisms&mechanismBit(Mechanism(n)) != 0 {
+		for _, n := range release.MechanismNames() {
+			if u.mechanisms&mechanismBit(release.Mechanism(n)) != 0 {
 				names = append(names, n)
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -107,13 +108,13 @@ func TestParseNumber(t *testing.T) {
 }
 
 func TestHeaderMatching(t *testing.T) {
-	v := NewVocabulary()
-	for h, want := range map[string]Field{
-		"epsilon": FieldEpsilon, "Epsilon": FieldEpsilon, "ε": FieldEpsilon, " EPSILON ": FieldEpsilon,
-		"δ": FieldDelta, "µ": FieldMu, "μ": FieldMu, "Target Advantage": FieldTargetAdvantage,
-		"target-advantage": FieldTargetAdvantage, "TARGET__ADVANTAGE": FieldTargetAdvantage,
-		"noise multiplier": FieldNoiseMultiplier, "RDP ε": FieldRDPEpsilon, "σ": FieldSigma, "ρ": FieldRho,
-		"Laplace-Scale": FieldLaplaceScale, "num_steps": FieldSteps,
+	v := release.NewVocabulary()
+	for h, want := range map[string]release.Field{
+		"epsilon": release.FieldEpsilon, "Epsilon": release.FieldEpsilon, "ε": release.FieldEpsilon, " EPSILON ": release.FieldEpsilon,
+		"δ": release.FieldDelta, "µ": release.FieldMu, "μ": release.FieldMu, "Target Advantage": release.FieldTargetAdvantage,
+		"target-advantage": release.FieldTargetAdvantage, "TARGET__ADVANTAGE": release.FieldTargetAdvantage,
+		"noise multiplier": release.FieldNoiseMultiplier, "RDP ε": release.FieldRDPEpsilon, "σ": release.FieldSigma, "ρ": release.FieldRho,
+		"Laplace-Scale": release.FieldLaplaceScale, "num_steps": release.FieldSteps,
 	} {
 		if got, ok := v.Lookup(h); !ok || got != want {
 			t.Errorf("Lookup(%q) = %v, %v; want %v", h, got, ok, v.Column(want).Name)
@@ -134,14 +135,14 @@ func TestHeaderMatching(t *testing.T) {
 // Mechanism inference from the filled columns.
 func TestMechanismInference(t *testing.T) {
 	checkInference(t, []inferenceCase{
-		{map[string]string{"epsilon": "1"}, MechanismPure},
-		{map[string]string{"epsilon": "1", "delta": "0"}, MechanismPure},
-		{map[string]string{"epsilon": "1", "delta": "1e-5"}, MechanismApprox},
-		{map[string]string{"sigma": "2", "delta": "1e-5"}, MechanismGaussian},
-		{map[string]string{"sigma": "2", "mu": "0.5"}, MechanismGaussian},
-		{map[string]string{"mu": "0.5"}, MechanismGDP},
-		{map[string]string{"mechanism": "Gaussian", "sigma": "2"}, MechanismGaussian},
-		{map[string]string{"mechanism": "ε-δ", "epsilon": "1", "delta": "1e-6"}, MechanismApprox},
+		{map[string]string{"epsilon": "1"}, release.MechanismPure},
+		{map[string]string{"epsilon": "1", "delta": "0"}, release.MechanismPure},
+		{map[string]string{"epsilon": "1", "delta": "1e-5"}, release.MechanismApprox},
+		{map[string]string{"sigma": "2", "delta": "1e-5"}, release.MechanismGaussian},
+		{map[string]string{"sigma": "2", "mu": "0.5"}, release.MechanismGaussian},
+		{map[string]string{"mu": "0.5"}, release.MechanismGDP},
+		{map[string]string{"mechanism": "Gaussian", "sigma": "2"}, release.MechanismGaussian},
+		{map[string]string{"mechanism": "ε-δ", "epsilon": "1", "delta": "1e-6"}, release.MechanismApprox},
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/evaluate/internal/memo"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 )
 
 // fanoCache remembers the Fano bounds of rows with a uniform prior over M
@@ -47,7 +48,7 @@ func newFanoCache() *fanoCache {
 // candidates (Release.fanoFor with no prior vector), through the run's
 // cache where the row's bounds depend on its key only.
 func (r *Release) fanoUniform(m int) (alpha1, best bound.FanoBound, why string) {
-	if r.fanos == nil || r.Mechanism == MechanismDPSGD || r.Mechanism == MechanismRR || !r.hasRho {
+	if r.fanos == nil || r.Mechanism == release.MechanismDPSGD || r.Mechanism == release.MechanismRR || !r.hasRho {
 		return r.fanoFor(m, nil)
 	}
 	key := fanoKey{rho: math.Float64bits(r.rho), hasMu: r.hasMu, m: m}

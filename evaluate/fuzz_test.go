@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -41,11 +42,11 @@ func FuzzCanonicalName(f *testing.F) {
 	for _, s := range []string{"epsilon", "ε", " Target-Advantage ", "µ", "RDP ε", "\xff\xfe", "a__b--c  d", "Σ"} {
 		f.Add(s)
 	}
-	v := NewVocabulary()
+	v := release.NewVocabulary()
 	f.Fuzz(func(t *testing.T, s string) {
-		c := CanonicalName(s)
-		if CanonicalName(c) != c {
-			t.Fatalf("CanonicalName not idempotent on %q: %q then %q", s, c, CanonicalName(c))
+		c := release.CanonicalName(s)
+		if release.CanonicalName(c) != c {
+			t.Fatalf("CanonicalName not idempotent on %q: %q then %q", s, c, release.CanonicalName(c))
 		}
 		if utf8.ValidString(s) && !utf8.ValidString(c) {
 			t.Fatalf("CanonicalName(%q) = %q is not valid UTF-8", s, c)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
 	"github.com/riskbatch/riskbatch/evaluate/dataset"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -52,7 +53,7 @@ func NewTotal(name string) *Total { return dataset.NewTotal(name) }
 // Dataset returns a row's dataset cell, trimmed: "" when the table has no
 // dataset column or the cell is empty (the row is in no group).
 func (b *Binding) Dataset(cells []table.Cell) string {
-	i := b.index[FieldDataset]
+	i := b.index[release.FieldDataset]
 	if i < 0 || i >= len(cells) || cells[i].IsEmpty() {
 		return ""
 	}
@@ -109,7 +110,7 @@ func (b *Binding) memberName(cells []table.Cell, where string) Member {
 	if m.Dataset == "" {
 		return m
 	}
-	if i := b.index[FieldID]; i >= 0 && i < len(cells) && !cells[i].IsEmpty() {
+	if i := b.index[release.FieldID]; i >= 0 && i < len(cells) && !cells[i].IsEmpty() {
 		m.Name = strings.TrimSpace(cells[i].String())
 	}
 	return m
@@ -152,7 +153,7 @@ func memberStages(r *Release) ([]pld.Stage, string) {
 // bound is empty.
 func (e *Evaluator) EvaluateTotal(t *Total, dst []table.Cell) []InputCell {
 	clear(dst)
-	shown := []InputCell{{Field: FieldDataset, Cell: table.TextCell(t.Dataset)}, {Field: FieldID, Cell: table.TextCell(t.Dataset)}}
+	shown := []InputCell{{Field: release.FieldDataset, Cell: table.TextCell(t.Dataset)}, {Field: release.FieldID, Cell: table.TextCell(t.Dataset)}}
 	msg := []string{"total of dataset " + strconv.Quote(t.Dataset) + ": " + strconv.Itoa(t.Composed) + " of " + strconv.Itoa(t.Rows) + " rows composed"}
 	if st := t.Stages(); st != "" {
 		msg[0] += ", stages " + st

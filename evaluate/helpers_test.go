@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/internal/memtable"
 	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/table"
@@ -132,7 +133,7 @@ func retyped(row map[string]string, set map[string]string, drop ...string) map[s
 // to, or "" for a row that must not resolve (an error).
 type inferenceCase struct {
 	row  map[string]string
-	mech Mechanism
+	mech release.Mechanism
 }
 
 // checkInference resolves each case's row and checks its mechanism.

@@ -1,6 +1,10 @@
 package evaluate
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/riskbatch/riskbatch/evaluate/release"
+)
 
 // The summaries of status and message in the column table of docs/outputs.md.
 const (
@@ -67,7 +71,7 @@ func ColumnsMarkdown() string {
 func InputColumnsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("| column | meaning |\n|---|---|\n")
-	cols := inputColumns()
+	cols := release.InputColumns()
 	for i := 0; i < len(cols); {
 		names := []string{"`" + cols[i].Name + "`"}
 		j := i + 1

@@ -117,15 +117,15 @@ func seenBefore(marks []mark, i int) bool {
 func (b *Binding) needText(need Need, r *Release) string {
 	var what []string
 	if need&NeedBaseline != 0 {
-		what = append(what, "add "+b.name(FieldBaseline)+" (or "+b.name(FieldCandidates)+", or "+b.name(FieldPrior)+")")
+		what = append(what, "add "+b.name(release.FieldBaseline)+" (or "+b.name(release.FieldCandidates)+", or "+b.name(release.FieldPrior)+")")
 	}
 	if need&NeedDelta != 0 {
 		if r != nil && r.reported {
-			what = append(what, "set "+b.name(FieldReportDelta)+" above 0 (e.g. 1e-5)")
+			what = append(what, "set "+b.name(release.FieldReportDelta)+" above 0 (e.g. 1e-5)")
 		} else if r != nil && r.hasDelta {
-			what = append(what, "set "+b.name(FieldDelta)+" above 0 (e.g. 1e-5)")
+			what = append(what, "set "+b.name(release.FieldDelta)+" above 0 (e.g. 1e-5)")
 		} else {
-			what = append(what, "add "+b.name(FieldDelta)+" (e.g. 1e-5)")
+			what = append(what, "add "+b.name(release.FieldDelta)+" (e.g. 1e-5)")
 		}
 	}
 	if len(what) == 2 && strings.HasPrefix(what[1], "add ") {
@@ -200,7 +200,6 @@ func clip(s string, n int) string {
 
 // quoteClipped quotes a value for a message, shortened to 40 characters
 // (release.QuoteClipped).
-func quoteClipped(s string) string { return release.QuoteClipped(s) }
 
 // errorMessage is the message of a rejected row: its first problem, and
 // the others as "(+N more: …)", within MaxMessage characters.

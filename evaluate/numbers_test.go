@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -15,7 +16,7 @@ func TestPercentOnlyForProbabilities(t *testing.T) {
 		t.Errorf("5%% without Percent: %v", err)
 	}
 	var percent []string
-	for _, c := range NewVocabulary().Columns() {
+	for _, c := range release.NewVocabulary().Columns() {
 		if c.Percent {
 			percent = append(percent, c.Name)
 		}

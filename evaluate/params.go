@@ -7,21 +7,22 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/priors"
 )
 
 // inputs holds one row's parsed input cells.
 type inputs struct {
-	num  [numFields]float64
-	text [numFields]string
-	set  [numFields]bool
+	num  [release.NumFields]float64
+	text [release.NumFields]string
+	set  [release.NumFields]bool
 }
 
-func (in *inputs) has(f Field) bool { return in.set[f] }
+func (in *inputs) has(f release.Field) bool { return in.set[f] }
 
 // value is the field's value as a message writes it: the text, or the
 // number ("" when the row leaves it empty).
-func (in *inputs) value(f Field) string {
+func (in *inputs) value(f release.Field) string {
 	switch {
 	case !in.set[f]:
 		return ""
@@ -32,7 +33,7 @@ func (in *inputs) value(f Field) string {
 }
 
 // numOr returns the field's number, or def when the row leaves it empty.
-func (in *inputs) numOr(f Field, def float64) float64 {
+func (in *inputs) numOr(f release.Field, def float64) float64 {
 	if in.has(f) {
 		return in.num[f]
 	}
@@ -218,7 +219,7 @@ func (e *CellError) Error() string {
 	case e.Column == "":
 		return e.Reason
 	case e.Keyed:
-		return e.Column + " " + quoteClipped(e.Value) + ": " + e.Reason
+		return e.Column + " " + release.QuoteClipped(e.Value) + ": " + e.Reason
 	}
 	return e.Column + ": " + e.Reason
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -92,8 +93,8 @@ const (
 )
 
 // pureMechanisms are the mechanisms that can state a pure ε-DP guarantee.
-func pureMechanisms() []Mechanism {
-	return []Mechanism{MechanismPure, MechanismApprox, MechanismLaplace, MechanismRR, MechanismExponential}
+func pureMechanisms() []release.Mechanism {
+	return []release.Mechanism{release.MechanismPure, release.MechanismApprox, release.MechanismLaplace, release.MechanismRR, release.MechanismExponential}
 }
 
 // whyBaselineOne says why the advantage columns are empty at a baseline of

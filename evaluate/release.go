@@ -15,7 +15,7 @@ import (
 // mechanisms (one struct per family, parsed once), what it says of the
 // attack, and the results several columns share.
 type Release struct {
-	Mechanism Mechanism
+	Mechanism release.Mechanism
 	Curve     curve.Curve
 	// compositions is k of the compositions column (1 without).
 	compositions int

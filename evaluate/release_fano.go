@@ -7,6 +7,7 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 )
 
 // maxFanoCandidates bounds M for the Fano columns (the uniform prior is a
@@ -91,9 +92,9 @@ const (
 func (r *Release) fanoFor(m int, prior []float64) (alpha1, best bound.FanoBound, why string) {
 	var err error
 	switch {
-	case r.Mechanism == MechanismDPSGD:
+	case r.Mechanism == release.MechanismDPSGD:
 		return alpha1, best, whyFanoAddRemove
-	case r.Mechanism == MechanismRR:
+	case r.Mechanism == release.MechanismRR:
 		rr, ok := r.Curve.(curve.RandomizedResponse)
 		if !ok {
 			return alpha1, best, whyFanoComposedRR
@@ -165,7 +166,7 @@ func (r *Release) pureRenyi() func(float64) float64 {
 		step = math.Nextafter(step, math.Inf(1))
 	}
 	one := func(a float64) float64 { return bound.FanoRenyiRR(a, step, 2) }
-	if r.Mechanism == MechanismLaplace {
+	if r.Mechanism == release.MechanismLaplace {
 		one = func(a float64) float64 { return bound.FanoRenyiLaplace(a, step) }
 	}
 	return func(a float64) float64 {

@@ -11,6 +11,7 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 )
 
 // resolve turns parsed inputs into a Release, or explains why it cannot:
@@ -26,7 +27,7 @@ func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
 // with the problems. Evaluate resolves into a Release it reuses row after
 // row (Binding.releases), a row's largest allocation.
 func (b *Binding) resolveInto(r *Release, in *inputs, problems *rowError) *Release {
-	if in.has(FieldAudit) {
+	if in.has(release.FieldAudit) {
 		return b.resolveAudit(r, in, problems)
 	}
 	if !b.checkAuditOnly(in, problems) {
@@ -36,22 +37,22 @@ func (b *Binding) resolveInto(r *Release, in *inputs, problems *rowError) *Relea
 	if spec == nil || !b.checkColumns(spec, in, problems) {
 		return nil
 	}
-	c := in.numOr(FieldCompositions, 1)
+	c := in.numOr(release.FieldCompositions, 1)
 	if c > curve.MaxCompositions && composesOptimally(spec.Name) {
-		problems.add(b.name(FieldCompositions), formatNumber(c), "%s is more than the %d compositions riskbatch composes for mechanism %s; expected a whole number from 1 to %d",
+		problems.add(b.name(release.FieldCompositions), formatNumber(c), "%s is more than the %d compositions riskbatch composes for mechanism %s; expected a whole number from 1 to %d",
 			formatNumber(c), curve.MaxCompositions, spec.Name, curve.MaxCompositions)
 		return nil
 	}
 	r.Mechanism, r.compositions = spec.Name, int(c)
-	if in.has(FieldPMPData) && !b.resolvePMP(r, in, problems) {
+	if in.has(release.FieldPMPData) && !b.resolvePMP(r, in, problems) {
 		return nil
 	}
-	r.hasDelta = in.has(FieldDelta)
-	r.delta = in.num[FieldDelta]
-	if in.has(FieldExtraStages) {
-		extra, err := parseStages(in.text[FieldExtraStages], b.specs, b.mechIndex)
+	r.hasDelta = in.has(release.FieldDelta)
+	r.delta = in.num[release.FieldDelta]
+	if in.has(release.FieldExtraStages) {
+		extra, err := release.ParseStages(in.text[release.FieldExtraStages], b.specs, b.mechIndex)
 		if err != nil {
-			problems.addErr(b.name(FieldExtraStages), in.text[FieldExtraStages], err)
+			problems.addErr(b.name(release.FieldExtraStages), in.text[release.FieldExtraStages], err)
 			return nil
 		}
 		r.extraStages = extra
@@ -60,10 +61,10 @@ func (b *Binding) resolveInto(r *Release, in *inputs, problems *rowError) *Relea
 		return nil
 	}
 	b.setOwnStage(r, in)
-	if len(r.extraStages) > 0 && r.Mechanism != MechanismDPSGD && !b.composeExtra(r, in, problems) {
+	if len(r.extraStages) > 0 && r.Mechanism != release.MechanismDPSGD && !b.composeExtra(r, in, problems) {
 		return nil
 	}
-	if in.has(FieldReportDelta) {
+	if in.has(release.FieldReportDelta) {
 		b.resolveReport(r, in)
 	}
 	if !b.resolveAttack(r, in, problems) {
@@ -74,13 +75,13 @@ func (b *Binding) resolveInto(r *Release, in *inputs, problems *rowError) *Relea
 
 // checkColumns checks that every filled parameter column is one the
 // mechanism uses, and that it has every column the mechanism requires.
-func (b *Binding) checkColumns(spec *mechanismSpec, in *inputs, problems *rowError) bool {
+func (b *Binding) checkColumns(spec *release.MechanismSpec, in *inputs, problems *rowError) bool {
 	for _, bf := range b.bound { // the fields a row can fill, in field order
 		f := bf.field
 		if !in.has(f) {
 			continue
 		}
-		if bf.param && !hasField(spec.Defines, f) && !hasField(spec.Modifiers, f) {
+		if bf.param && !slices.Contains(spec.Defines, f) && !slices.Contains(spec.Modifiers, f) {
 			problems.add(b.name(f), in.value(f), "filled, but mechanism %s does not use it; clear it or correct mechanism", spec.Name)
 		}
 	}
@@ -96,11 +97,11 @@ func (b *Binding) checkColumns(spec *mechanismSpec, in *inputs, problems *rowErr
 // cannot be used (refused where it points, missing, not a regular file) is
 // an error of the row, as any unusable input.
 func (b *Binding) resolvePMP(r *Release, in *inputs, problems *rowError) bool {
-	r.pmpPath, r.pmp = strings.TrimSpace(in.text[FieldPMPData]), b.pmpData
+	r.pmpPath, r.pmp = strings.TrimSpace(in.text[release.FieldPMPData]), b.pmpData
 	r.pmpFrom = pmpSource{File: b.source, Loader: b.data}
 	if _, err := r.pmp.Table(pmpRef{File: b.source, Ref: r.pmpPath}, r.pmpFrom); err != nil {
 		if ref, ok := errors.AsType[*pmpRefError](err); ok {
-			problems.addErr(b.name(FieldPMPData), r.pmpPath, ref.Err)
+			problems.addErr(b.name(release.FieldPMPData), r.pmpPath, ref.Err)
 			return false
 		}
 	}
@@ -110,59 +111,59 @@ func (b *Binding) resolvePMP(r *Release, in *inputs, problems *rowError) bool {
 // resolveCurve reads the parameters of the row's mechanism, composed c
 // times, into its curve and its family's parameters.
 func (b *Binding) resolveCurve(r *Release, in *inputs, c float64, problems *rowError) bool {
-	sens := in.numOr(FieldSensitivity, 1)
+	sens := in.numOr(release.FieldSensitivity, 1)
 	switch r.Mechanism {
-	case MechanismPure, MechanismExponential:
+	case release.MechanismPure, release.MechanismExponential:
 		// With extra_stages, δ is where the mixture's (ε, δ) view is read.
 		if r.delta != 0 && len(r.extraStages) == 0 {
-			problems.add(b.name(FieldDelta), formatNumber(r.delta), "%s, but mechanism %s means δ = 0; expected empty or 0, or mechanism approx", formatNumber(r.delta), r.Mechanism)
+			problems.add(b.name(release.FieldDelta), formatNumber(r.delta), "%s, but mechanism %s means δ = 0; expected empty or 0, or mechanism approx", formatNumber(r.delta), r.Mechanism)
 			return false
 		}
-		eps := in.num[FieldEpsilon]
+		eps := in.num[release.FieldEpsilon]
 		r.Curve = b.composedPure(r, curve.EpsDelta{Epsilon: eps}, eps, problems)
 		r.setPure(eps, c)
-		if r.Mechanism == MechanismExponential {
+		if r.Mechanism == release.MechanismExponential {
 			r.sensitiv = sens // of the loss (Prop. 9's Δ_ℓ)
 		}
-	case MechanismApprox:
-		return b.resolveApprox(r, in.num[FieldEpsilon], c, problems)
-	case MechanismGaussian, MechanismGDP:
+	case release.MechanismApprox:
+		return b.resolveApprox(r, in.num[release.FieldEpsilon], c, problems)
+	case release.MechanismGaussian, release.MechanismGDP:
 		return b.resolveGaussian(r, in, sens, c, problems)
-	case MechanismMarginals:
+	case release.MechanismMarginals:
 		return b.resolveMarginals(r, in, c, problems)
-	case MechanismLaplace:
+	case release.MechanismLaplace:
 		eps, ok := b.laplaceEpsilon(r, in, sens, problems)
 		if !ok {
 			return false
 		}
 		r.Curve = b.composedExactly(r, curve.Laplace{Epsilon: eps}, pld.Stage{Mechanism: pld.Laplace, Epsilon: eps, Steps: r.compositions}, problems)
 		r.setPure(eps, c)
-	case MechanismRR:
-		if kf := in.num[FieldRRCategories]; kf > maxStageCategories {
-			problems.add(b.name(FieldRRCategories), formatNumber(kf), "%s", tooManyCategories(kf))
+	case release.MechanismRR:
+		if kf := in.num[release.FieldRRCategories]; kf > release.MaxStageCategories {
+			problems.add(b.name(release.FieldRRCategories), formatNumber(kf), "%s", release.TooManyCategories(kf))
 			return false
 		}
-		eps, k := in.num[FieldEpsilon], int(in.num[FieldRRCategories])
+		eps, k := in.num[release.FieldEpsilon], int(in.num[release.FieldRRCategories])
 		one := curve.RandomizedResponse{Epsilon: eps, Categories: k}
 		if k == 2 { // f_{ε,0}: the optimal composition theorem is exact
 			r.Curve = b.composedPure(r, one, eps, problems)
 		} else {
-			r.Curve = b.composedExactly(r, one, rrStage(eps, in.num[FieldRRCategories], r.compositions), problems)
+			r.Curve = b.composedExactly(r, one, release.RRStage(eps, in.num[release.FieldRRCategories], r.compositions), problems)
 		}
 		r.setPure(eps, c)
-	case MechanismZCDP:
-		z := curve.ZCDP{Rho: c * in.num[FieldRho]}
+	case release.MechanismZCDP:
+		z := curve.ZCDP{Rho: c * in.num[release.FieldRho]}
 		r.Curve, r.epsilonAt = z, z.EpsilonAt
 		r.rho, r.hasRho = z.Rho, true
-	case MechanismRDP:
-		rdp := curve.RDP{Orders: []float64{in.num[FieldRDPOrder]}, Epsilons: []float64{c * in.num[FieldRDPEpsilon]}}
+	case release.MechanismRDP:
+		rdp := curve.RDP{Orders: []float64{in.num[release.FieldRDPOrder]}, Epsilons: []float64{c * in.num[release.FieldRDPEpsilon]}}
 		if err := rdp.Validate(); err != nil {
-			problems.addErr(b.name(FieldRDPOrder)+", "+b.name(FieldRDPEpsilon), "", err)
+			problems.addErr(b.name(release.FieldRDPOrder)+", "+b.name(release.FieldRDPEpsilon), "", err)
 			return false
 		}
 		r.Curve, r.epsilonAt = rdp, rdp.EpsilonAt
 		r.rdp, r.hasRDP = rdp, true
-	case MechanismDPSGD:
+	case release.MechanismDPSGD:
 		return b.resolveDPSGD(r, in, problems)
 	}
 	return r.Curve != nil
@@ -177,7 +178,7 @@ func (b *Binding) composedPure(r *Release, one curve.Curve, eps float64, problem
 	}
 	c, err := curve.ComposeApprox(eps, 0, r.compositions)
 	if err != nil {
-		problems.addErr(b.name(FieldCompositions), strconv.Itoa(r.compositions), err)
+		problems.addErr(b.name(release.FieldCompositions), strconv.Itoa(r.compositions), err)
 		return nil
 	}
 	return c
@@ -193,7 +194,7 @@ func (b *Binding) composedExactly(r *Release, one curve.Curve, st pld.Stage, pro
 	}
 	c, err := curve.Compose([]pld.Stage{st}, b.plds.get)
 	if err != nil {
-		problems.addErr(b.name(FieldCompositions), strconv.Itoa(r.compositions), err)
+		problems.addErr(b.name(release.FieldCompositions), strconv.Itoa(r.compositions), err)
 		return nil
 	}
 	r.comp = c
@@ -228,7 +229,7 @@ func (b *Binding) resolveApprox(r *Release, eps, c float64, problems *rowError) 
 	}
 	composed, err := curve.NewComposedApprox(eps, delta, r.compositions)
 	if err != nil {
-		problems.addErr(b.name(FieldCompositions), strconv.Itoa(r.compositions), err)
+		problems.addErr(b.name(release.FieldCompositions), strconv.Itoa(r.compositions), err)
 		return false
 	}
 	r.Curve = composed
@@ -268,8 +269,8 @@ func (r *Release) reportPerStep(c float64) bool {
 // resolveGaussian reads a gaussian row (σ and sensitivity, or μ) or a gdp
 // row (μ); a row with both μ and σ must agree.
 func (b *Binding) resolveGaussian(r *Release, in *inputs, sens, c float64, problems *rowError) bool {
-	mu := in.num[FieldMu]
-	if r.Mechanism == MechanismGDP {
+	mu := in.num[release.FieldMu]
+	if r.Mechanism == release.MechanismGDP {
 		b.setGaussian(r, mu, c)
 		return true
 	}
@@ -279,15 +280,15 @@ func (b *Binding) resolveGaussian(r *Release, in *inputs, sens, c float64, probl
 	}
 	if sigma > 0 {
 		fromSigma := sens / sigma
-		if in.has(FieldMu) && math.Abs(mu-fromSigma) > 1e-9*math.Max(mu, fromSigma) {
-			problems.add(b.name(FieldMu), formatNumber(mu), "%s disagrees with sensitivity/sigma = %s; fill one or the other", formatNumber(mu), formatNumber(fromSigma))
+		if in.has(release.FieldMu) && math.Abs(mu-fromSigma) > 1e-9*math.Max(mu, fromSigma) {
+			problems.add(b.name(release.FieldMu), formatNumber(mu), "%s disagrees with sensitivity/sigma = %s; fill one or the other", formatNumber(mu), formatNumber(fromSigma))
 			return false
 		}
 		mu = fromSigma
 		r.sensitiv, r.sigma = sens, sigma
 	}
 	b.setGaussian(r, mu, c)
-	if in.has(FieldEpsilon) && r.compositions > 1 {
+	if in.has(release.FieldEpsilon) && r.compositions > 1 {
 		// Stated by (ε, δ): the guarantee is per step, like approx's,
 		// and the composed release reports its ε at δ_total = c·δ.
 		r.reportPerStep(c)
@@ -300,9 +301,9 @@ func (b *Binding) resolveGaussian(r *Release, in *inputs, sens, c float64, probl
 // down, one up): μ₁ = √2/σ, and K compositions give √K·μ₁ (Swanberg et
 // al. App. A).
 func (b *Binding) resolveMarginals(r *Release, in *inputs, c float64, problems *rowError) bool {
-	d, kw, du := in.num[FieldColumnsTotal], in.num[FieldMarginalK], in.num[FieldColumnsUnknown]
-	total := b.name(FieldColumnsTotal)
-	for _, f := range []Field{FieldMarginalK, FieldColumnsUnknown} {
+	d, kw, du := in.num[release.FieldColumnsTotal], in.num[release.FieldMarginalK], in.num[release.FieldColumnsUnknown]
+	total := b.name(release.FieldColumnsTotal)
+	for _, f := range []release.Field{release.FieldMarginalK, release.FieldColumnsUnknown} {
 		if v := in.num[f]; v > d {
 			problems.add(b.name(f), formatNumber(v), "%s is more than %s = %s; expected a whole number from 1 to %s", formatNumber(v), total, formatNumber(d), total)
 		}
@@ -313,11 +314,11 @@ func (b *Binding) resolveMarginals(r *Release, in *inputs, c float64, problems *
 	queries := curve.MarginalQueries(int(d), int(kw), int(du))
 	if queries == 0 {
 		// K is 0 only for d′ = 0.
-		problems.add(b.name(FieldColumnsUnknown), formatNumber(du), "%s leaves no marginal on an unknown column (K = 0), so there is nothing to bound; expected a whole number from 1 to %s = %s",
+		problems.add(b.name(release.FieldColumnsUnknown), formatNumber(du), "%s leaves no marginal on an unknown column (K = 0), so there is nothing to bound; expected a whole number from 1 to %s = %s",
 			formatNumber(du), total, formatNumber(d))
 		return false
 	}
-	b.setGaussian(r, math.Sqrt(queries)*math.Sqrt2/in.num[FieldSigma], c)
+	b.setGaussian(r, math.Sqrt(queries)*math.Sqrt2/in.num[release.FieldSigma], c)
 	return true
 }
 
@@ -343,7 +344,7 @@ func (b *Binding) resolveDPSGD(r *Release, in *inputs, problems *rowError) bool 
 	if !ok {
 		return false
 	}
-	r.dpsgd = curve.DPSGD{NoiseMultiplier: in.num[FieldNoiseMultiplier], SampleRate: q, Steps: steps}
+	r.dpsgd = curve.DPSGD{NoiseMultiplier: in.num[release.FieldNoiseMultiplier], SampleRate: q, Steps: steps}
 	stages := curve.DPSGDStages(r.dpsgd, r.extraStages)
 	r.stages, r.stagesMade = stages, true // the row's releases (Stages), built once
 	r.extraRDP = b.stagesRDP(r.extraStages)
@@ -364,11 +365,11 @@ func (b *Binding) resolveDPSGD(r *Release, in *inputs, problems *rowError) bool 
 
 // mechanism returns the row's mechanism: the one named in its mechanism
 // column, or the one its filled columns imply.
-func (b *Binding) mechanism(in *inputs, problems *rowError) *mechanismSpec {
-	if in.has(FieldMechanism) {
-		spec, err := lookupMechanism(b.specs, b.mechIndex, in.text[FieldMechanism])
+func (b *Binding) mechanism(in *inputs, problems *rowError) *release.MechanismSpec {
+	if in.has(release.FieldMechanism) {
+		spec, err := release.LookupMechanism(b.specs, b.mechIndex, in.text[release.FieldMechanism])
 		if err != nil {
-			problems.addErr(b.name(FieldMechanism), in.text[FieldMechanism], err)
+			problems.addErr(b.name(release.FieldMechanism), in.text[release.FieldMechanism], err)
 			return nil
 		}
 		return spec
@@ -389,7 +390,7 @@ func (b *Binding) mechanism(in *inputs, problems *rowError) *mechanismSpec {
 			}
 		}
 	}
-	problems.add(b.name(FieldMechanism), "", "empty, and the filled columns %s describe different mechanisms; fill mechanism to say which one the release uses", strings.Join(filled, ", "))
+	problems.add(b.name(release.FieldMechanism), "", "empty, and the filled columns %s describe different mechanisms; fill mechanism to say which one the release uses", strings.Join(filled, ", "))
 	return nil
 }
 
@@ -397,39 +398,39 @@ func (b *Binding) mechanism(in *inputs, problems *rowError) *mechanismSpec {
 // fills, less those whose columns belong to a more specific one that is
 // also filled (rr over pure and approx, marginals over gaussian, gaussian
 // over gdp) and, of pure and approx, the one its delta rules out.
-func (b *Binding) impliedMechanisms(in *inputs) []*mechanismSpec {
-	var found []*mechanismSpec
+func (b *Binding) impliedMechanisms(in *inputs) []*release.MechanismSpec {
+	var found []*release.MechanismSpec
 	for i := range b.specs {
 		if slices.ContainsFunc(b.specs[i].Signature, in.has) {
 			found = append(found, &b.specs[i])
 		}
 	}
-	present := func(m Mechanism) bool {
-		return slices.ContainsFunc(found, func(s *mechanismSpec) bool { return s.Name == m })
+	present := func(m release.Mechanism) bool {
+		return slices.ContainsFunc(found, func(s *release.MechanismSpec) bool { return s.Name == m })
 	}
-	drop := func(ms ...Mechanism) {
-		found = slices.DeleteFunc(found, func(s *mechanismSpec) bool { return slices.Contains(ms, s.Name) })
+	drop := func(ms ...release.Mechanism) {
+		found = slices.DeleteFunc(found, func(s *release.MechanismSpec) bool { return slices.Contains(ms, s.Name) })
 	}
-	if present(MechanismRR) {
-		drop(MechanismPure, MechanismApprox)
+	if present(release.MechanismRR) {
+		drop(release.MechanismPure, release.MechanismApprox)
 	}
-	if present(MechanismMarginals) {
-		drop(MechanismGaussian)
+	if present(release.MechanismMarginals) {
+		drop(release.MechanismGaussian)
 	}
-	if present(MechanismLaplace) || present(MechanismGaussian) {
+	if present(release.MechanismLaplace) || present(release.MechanismGaussian) {
 		// epsilon states them as papers do (b = Δ/ε, σ calibrated to
 		// (ε, δ)); resolve checks that it agrees with laplace_scale or
 		// sigma.
-		drop(MechanismPure, MechanismApprox)
+		drop(release.MechanismPure, release.MechanismApprox)
 	}
-	if present(MechanismGaussian) && present(MechanismGDP) {
-		drop(MechanismGDP) // resolve checks that μ agrees with Δ/σ
+	if present(release.MechanismGaussian) && present(release.MechanismGDP) {
+		drop(release.MechanismGDP) // resolve checks that μ agrees with Δ/σ
 	}
-	if present(MechanismPure) {
-		if in.num[FieldDelta] > 0 {
-			drop(MechanismPure)
+	if present(release.MechanismPure) {
+		if in.num[release.FieldDelta] > 0 {
+			drop(release.MechanismPure)
 		} else {
-			drop(MechanismApprox)
+			drop(release.MechanismApprox)
 		}
 	}
 	return found
@@ -438,9 +439,9 @@ func (b *Binding) impliedMechanisms(in *inputs) []*mechanismSpec {
 // composesOptimally reports whether a mechanism's compositions are
 // composed by the optimal composition theorem (ComposeApprox), which takes
 // at most composeMaxK of them; the others compose in closed form.
-func composesOptimally(m Mechanism) bool {
+func composesOptimally(m release.Mechanism) bool {
 	switch m {
-	case MechanismPure, MechanismApprox, MechanismLaplace, MechanismRR, MechanismExponential:
+	case release.MechanismPure, release.MechanismApprox, release.MechanismLaplace, release.MechanismRR, release.MechanismExponential:
 		return true
 	}
 	return false

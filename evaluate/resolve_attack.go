@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/priors"
 )
 
@@ -21,25 +22,25 @@ func (b *Binding) resolveAttack(r *Release, in *inputs, problems *rowError) bool
 	if !b.resolveBaseline(r, in, problems) {
 		return false
 	}
-	r.Target, r.HasTarget = in.num[FieldTargetAdvantage], in.has(FieldTargetAdvantage)
-	if in.has(FieldCandidates) {
-		r.Candidates = int64(in.num[FieldCandidates])
+	r.Target, r.HasTarget = in.num[release.FieldTargetAdvantage], in.has(release.FieldTargetAdvantage)
+	if in.has(release.FieldCandidates) {
+		r.Candidates = int64(in.num[release.FieldCandidates])
 	} else if m, ok := r.Prior.Candidates(); ok && r.HasPrior {
 		r.Candidates = m
 	}
-	r.Records, r.Weight, r.HasWeight = int(in.num[FieldRecords]), in.num[FieldPredicateWeight], in.has(FieldPredicateWeight)
+	r.Records, r.Weight, r.HasWeight = int(in.num[release.FieldRecords]), in.num[release.FieldPredicateWeight], in.has(release.FieldPredicateWeight)
 	if r.HasWeight && r.Records > 0 && r.Weight > 1/float64(r.Records) {
-		records := b.name(FieldRecords)
-		problems.add(b.name(FieldPredicateWeight), formatNumber(r.Weight), "%s is more than 1/%s = %s; expected a singling-out predicate's weight, from 0 to 1/%s", formatNumber(r.Weight), records, formatNumber(1/float64(r.Records)), records)
+		records := b.name(release.FieldRecords)
+		problems.add(b.name(release.FieldPredicateWeight), formatNumber(r.Weight), "%s is more than 1/%s = %s; expected a singling-out predicate's weight, from 0 to 1/%s", formatNumber(r.Weight), records, formatNumber(1/float64(r.Records)), records)
 		return false
 	}
 	switch {
 	case r.HasPrior:
 		r.Targets = r.Prior.Targets()
-	case in.has(FieldTargets):
-		r.Targets = int(in.num[FieldTargets])
+	case in.has(release.FieldTargets):
+		r.Targets = int(in.num[release.FieldTargets])
 	}
-	if in.has(FieldSuccesses) && !b.resolveSuccesses(r, in, problems) {
+	if in.has(release.FieldSuccesses) && !b.resolveSuccesses(r, in, problems) {
 		return false
 	}
 	c, ok := b.rowConfidence(in, problems)
@@ -51,26 +52,26 @@ func (b *Binding) resolveAttack(r *Release, in *inputs, problems *rowError) bool
 // which must agree, and from the prior, which must agree with both.
 func (b *Binding) resolveBaseline(r *Release, in *inputs, problems *rowError) bool {
 	switch {
-	case in.has(FieldBaseline) && in.has(FieldCandidates):
-		base, m := in.num[FieldBaseline], in.num[FieldCandidates]
+	case in.has(release.FieldBaseline) && in.has(release.FieldCandidates):
+		base, m := in.num[release.FieldBaseline], in.num[release.FieldCandidates]
 		if math.Abs(base-1/m) > 1e-12*math.Max(base, 1/m) {
-			problems.add(b.name(FieldBaseline), formatNumber(base), "%s disagrees with %s = %s (1/%s = %s); fill one or the other", formatNumber(base), b.name(FieldCandidates), formatNumber(m), formatNumber(m), formatNumber(1/m))
+			problems.add(b.name(release.FieldBaseline), formatNumber(base), "%s disagrees with %s = %s (1/%s = %s); fill one or the other", formatNumber(base), b.name(release.FieldCandidates), formatNumber(m), formatNumber(m), formatNumber(1/m))
 			return false
 		}
 		r.Baseline, r.HasBaseline = base, true
-	case in.has(FieldBaseline):
-		r.Baseline, r.HasBaseline = in.num[FieldBaseline], true
-	case in.has(FieldCandidates):
-		r.Baseline, r.HasBaseline = 1/in.num[FieldCandidates], true
+	case in.has(release.FieldBaseline):
+		r.Baseline, r.HasBaseline = in.num[release.FieldBaseline], true
+	case in.has(release.FieldCandidates):
+		r.Baseline, r.HasBaseline = 1/in.num[release.FieldCandidates], true
 	}
-	return !in.has(FieldPrior) || b.joinPrior(r, in, problems)
+	return !in.has(release.FieldPrior) || b.joinPrior(r, in, problems)
 }
 
 // resolveSuccesses reads the successes of a one-run request: at most the
 // row's targets, which it must have.
 func (b *Binding) resolveSuccesses(r *Release, in *inputs, problems *rowError) bool {
-	r.Successes, r.HasSuccesses = int(in.num[FieldSuccesses]), true
-	name, value := b.name(FieldSuccesses), in.value(FieldSuccesses)
+	r.Successes, r.HasSuccesses = int(in.num[release.FieldSuccesses]), true
+	name, value := b.name(release.FieldSuccesses), in.value(release.FieldSuccesses)
 	switch {
 	case r.Targets == 0:
 		problems.add(name, value, "filled, but the row has no targets: fill targets (with baseline) or a prior")
@@ -79,7 +80,7 @@ func (b *Binding) resolveSuccesses(r *Release, in *inputs, problems *rowError) b
 		problems.add(name, value, "%d is more than the %d targets of prior %q; expected 0 ≤ %s ≤ %d", r.Successes, r.Targets, r.Prior.Key(), name, r.Targets)
 		return false
 	case r.Successes > r.Targets:
-		problems.add(name, value, "%d is more than the %d targets; expected 0 ≤ %s ≤ %s", r.Successes, r.Targets, name, b.name(FieldTargets))
+		problems.add(name, value, "%d is more than the %d targets; expected 0 ≤ %s ≤ %s", r.Successes, r.Targets, name, b.name(release.FieldTargets))
 		return false
 	}
 	return true
@@ -90,26 +91,26 @@ func (b *Binding) resolveSuccesses(r *Release, in *inputs, problems *rowError) b
 // typed in the same row, which must agree with it.
 func (b *Binding) joinPrior(r *Release, in *inputs, problems *rowError) bool {
 	name := b.name
-	p, err := b.priors.Resolve(in.text[FieldPrior])
+	p, err := b.priors.Resolve(in.text[release.FieldPrior])
 	if err != nil {
-		problems.addProblem(priorProblem(name(FieldPrior), in.text[FieldPrior], err))
+		problems.addProblem(priorProblem(name(release.FieldPrior), in.text[release.FieldPrior], err))
 		return false
 	}
 	if p.Targets() == 0 {
-		problems.add(name(FieldPrior), in.text[FieldPrior], "%s describes no targets", quoteClipped(in.text[FieldPrior]))
+		problems.add(name(release.FieldPrior), in.text[release.FieldPrior], "%s describes no targets", release.QuoteClipped(in.text[release.FieldPrior]))
 		return false
 	}
 	base := p.Max()
 	if r.HasBaseline && math.Abs(r.Baseline-base) > 1e-12*math.Max(base, r.Baseline) {
-		what := name(FieldBaseline)
-		if !in.has(FieldBaseline) {
-			what = name(FieldCandidates)
+		what := name(release.FieldBaseline)
+		if !in.has(release.FieldBaseline) {
+			what = name(release.FieldCandidates)
 		}
-		problems.add(what, formatNumber(r.Baseline), "%s disagrees with prior %q, whose largest p is %s; fill one or the other", formatNumber(r.Baseline), in.text[FieldPrior], formatNumber(base))
+		problems.add(what, formatNumber(r.Baseline), "%s disagrees with prior %q, whose largest p is %s; fill one or the other", formatNumber(r.Baseline), in.text[release.FieldPrior], formatNumber(base))
 		return false
 	}
-	if in.has(FieldTargets) && int(in.num[FieldTargets]) != p.Targets() {
-		problems.add(name(FieldTargets), formatNumber(in.num[FieldTargets]), "%s disagrees with prior %q, which has %s; fill one or the other", formatNumber(in.num[FieldTargets]), in.text[FieldPrior], countOf(p.Targets(), "target", "targets"))
+	if in.has(release.FieldTargets) && int(in.num[release.FieldTargets]) != p.Targets() {
+		problems.add(name(release.FieldTargets), formatNumber(in.num[release.FieldTargets]), "%s disagrees with prior %q, which has %s; fill one or the other", formatNumber(in.num[release.FieldTargets]), in.text[release.FieldPrior], countOf(p.Targets(), "target", "targets"))
 		return false
 	}
 	r.Prior, r.HasPrior = p, true
@@ -134,7 +135,7 @@ func priorProblem(column, value string, err error) *CellError {
 		}
 		reason := "no such key in the prior tables loaded (" + strings.Join(files, "; ") + ")"
 		if len(ke.Suggestions) > 0 {
-			reason += "; did you mean " + quoteClipped(ke.Suggestions[0]) + "?"
+			reason += "; did you mean " + release.QuoteClipped(ke.Suggestions[0]) + "?"
 		}
 		return &CellError{Column: column, Value: ke.Key, Keyed: true, Reason: reason, Err: err}
 	case errors.As(err, &ie):
@@ -143,7 +144,7 @@ func priorProblem(column, value string, err error) *CellError {
 			expected = listBrief
 		}
 		return &CellError{Column: column, Value: value, Err: err,
-			Reason: fmt.Sprintf("inline prior %s: %s; expected %s", quoteClipped(ie.Text), ie.Problem, expected)}
+			Reason: fmt.Sprintf("inline prior %s: %s; expected %s", release.QuoteClipped(ie.Text), ie.Problem, expected)}
 	}
 	return &CellError{Column: column, Value: value, Reason: err.Error(), Err: err}
 }

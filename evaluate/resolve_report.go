@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 )
 
 // What δ means, in every family alike: delta is the δ of the (ε, δ)
@@ -25,7 +26,7 @@ import (
 // row's own (ε, δ) steps leave unbounded, or at δ = 0 for a mechanism that
 // is not pure), the ε columns are empty and the row says why.
 func (b *Binding) resolveReport(r *Release, in *inputs) {
-	rd := in.num[FieldReportDelta]
+	rd := in.num[release.FieldReportDelta]
 	if r.hasDelta && rd == r.delta && r.epsState >= 0 || !r.hasDelta && rd == 0 && r.epsState == 1 {
 		return // the default: the same statement
 	}
@@ -33,7 +34,7 @@ func (b *Binding) resolveReport(r *Release, in *inputs) {
 	r.delta, r.hasDelta, r.reported = rd, true, true
 	r.epsilon, r.epsState, r.epsWhy, r.noDelta = 0, 0, "", false
 	r.epsilonAt = at
-	name := b.name(FieldReportDelta)
+	name := b.name(release.FieldReportDelta)
 	switch {
 	case rd == 0 && r.hasPure:
 		r.epsilon, r.epsState = r.pureEps, 1 // pure ε-DP: ε at δ = 0
@@ -66,10 +67,10 @@ func (r *Release) profileEpsilonAt(in *inputs) func(float64) float64 {
 		return p.EpsilonAt
 	}
 	switch r.Mechanism {
-	case MechanismApprox, MechanismPure, MechanismExponential:
-		eps, delta := in.num[FieldEpsilon], 0.0
-		if r.Mechanism == MechanismApprox {
-			delta = in.num[FieldDelta]
+	case release.MechanismApprox, release.MechanismPure, release.MechanismExponential:
+		eps, delta := in.num[release.FieldEpsilon], 0.0
+		if r.Mechanism == release.MechanismApprox {
+			delta = in.num[release.FieldDelta]
 		}
 		c, err := curve.NewComposedApprox(eps, delta, r.compositions)
 		if err != nil {
@@ -86,9 +87,9 @@ func (r *Release) profileEpsilonAt(in *inputs) func(float64) float64 {
 // ε at every δ > 0. A row with extra_stages reads its composed curve,
 // which says so itself (no finite ε).
 func (r *Release) stepFloor(in *inputs) float64 {
-	if r.Mechanism != MechanismApprox || len(r.extraStages) > 0 {
+	if r.Mechanism != release.MechanismApprox || len(r.extraStages) > 0 {
 		return 0
 	}
-	floor := -math.Expm1(float64(r.compositions) * math.Log1p(-in.num[FieldDelta]))
+	floor := -math.Expm1(float64(r.compositions) * math.Log1p(-in.num[release.FieldDelta]))
 	return math.Nextafter(floor, 1)
 }

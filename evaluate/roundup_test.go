@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -77,7 +78,7 @@ func TestTotalGaussianMuRoundsUp(t *testing.T) {
 		t.Fatal("no synthetic row")
 	}
 	for _, c := range row {
-		if c.Field == FieldMu {
+		if c.Field == release.FieldMu {
 			if c.Cell.Kind != table.Number || c.Cell.Num < want || c.Cell.Num > numeric.UlpsAway(want, 2) {
 				t.Errorf("total mu = %v; want √(1/9 + 1/25) rounded up, %.17g, or at most two ulps above", c.Cell, want)
 			}

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/riskbatch/riskbatch/evaluate/audit"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/internal/editdist"
 )
 
@@ -15,7 +17,7 @@ import (
 // method describes an attack on one training run (or release), not a
 // release, and has no mechanism. Only the audit columns (columns_audit.go)
 // apply to it; the release columns stay empty without a message.
-const MechanismAudit Mechanism = "audit"
+const MechanismAudit release.Mechanism = "audit"
 
 // auditRow is the audit of an audit row: the method with its inputs, the
 // claimed ε (epsilon), and the lower bounds, computed once for the columns
@@ -105,8 +107,8 @@ func (a *auditRow) deltaTerm() float64 {
 
 // auditOnly returns the inputs only audit rows use: a release row that
 // fills one is an error, since its value would otherwise be ignored.
-func auditOnly() []Field {
-	return []Field{FieldCanaries, FieldGuesses, FieldCorrect, FieldOptions, FieldNumTests, FieldAuditBound}
+func auditOnly() []release.Field {
+	return []release.Field{release.FieldCanaries, release.FieldGuesses, release.FieldCorrect, release.FieldOptions, release.FieldNumTests, release.FieldAuditBound}
 }
 
 // checkAuditOnly reports, as one problem, the audit inputs a release row
@@ -126,32 +128,32 @@ func (b *Binding) checkAuditOnly(in *inputs, problems *rowError) bool {
 		them = "them"
 	}
 	problems.add(strings.Join(names, ", "), "", "filled, but only audit rows use %s; fill %s (membership, membership_fdp, reconstruction or prior) or clear %s",
-		them, b.name(FieldAudit), them)
+		them, b.name(release.FieldAudit), them)
 	return false
 }
 
 // auditInputs are the inputs an audit row of a method uses; every other
 // filled input is an error of the row (see checkAuditColumns).
-func auditInputs(m audit.Method) []Field {
-	common := []Field{FieldID, FieldAudit, FieldEpsilon, FieldDelta, FieldConfidence, FieldSignificance, FieldNumTests}
+func auditInputs(m audit.Method) []release.Field {
+	common := []release.Field{release.FieldID, release.FieldAudit, release.FieldEpsilon, release.FieldDelta, release.FieldConfidence, release.FieldSignificance, release.FieldNumTests}
 	switch m {
 	case audit.Prior:
-		return append(common, FieldBaseline, FieldCandidates, FieldPrior, FieldTargets, FieldSuccesses, FieldAuditBound)
+		return append(common, release.FieldBaseline, release.FieldCandidates, release.FieldPrior, release.FieldTargets, release.FieldSuccesses, release.FieldAuditBound)
 	default:
-		return append(common, FieldCanaries, FieldGuesses, FieldCorrect, FieldOptions)
+		return append(common, release.FieldCanaries, release.FieldGuesses, release.FieldCorrect, release.FieldOptions)
 	}
 }
 
 // auditRequires are the inputs an audit row of a method cannot do
 // without (prior also needs the targets' priors: see resolveAuditPriors).
-func auditRequires(m audit.Method) []Field {
+func auditRequires(m audit.Method) []release.Field {
 	switch m {
 	case audit.Prior:
-		return []Field{FieldSuccesses}
+		return []release.Field{release.FieldSuccesses}
 	case audit.Reconstruction:
-		return []Field{FieldCanaries, FieldGuesses, FieldCorrect, FieldOptions}
+		return []release.Field{release.FieldCanaries, release.FieldGuesses, release.FieldCorrect, release.FieldOptions}
 	}
-	return []Field{FieldCanaries, FieldGuesses, FieldCorrect}
+	return []release.Field{release.FieldCanaries, release.FieldGuesses, release.FieldCorrect}
 }
 
 // resolveAudit turns the inputs of an audit row (audit filled) into a
@@ -159,9 +161,9 @@ func auditRequires(m audit.Method) []Field {
 // method, the inputs it uses and needs, the significance of its test, and
 // its counts or priors. r must be zero (see resolveInto).
 func (b *Binding) resolveAudit(r *Release, in *inputs, problems *rowError) *Release {
-	method, err := parseAuditMethod(in.text[FieldAudit])
+	method, err := parseAuditMethod(in.text[release.FieldAudit])
 	if err != nil {
-		problems.addErr(b.name(FieldAudit), in.text[FieldAudit], err)
+		problems.addErr(b.name(release.FieldAudit), in.text[release.FieldAudit], err)
 		return nil
 	}
 	if !b.checkAuditColumns(method, in, problems) {
@@ -172,19 +174,19 @@ func (b *Binding) resolveAudit(r *Release, in *inputs, problems *rowError) *Rele
 		return nil
 	}
 	sig := 1 - conf
-	if in.has(FieldSignificance) {
-		sig = in.num[FieldSignificance] // as written: 1 − (1 − s) may not be s
+	if in.has(release.FieldSignificance) {
+		sig = in.num[release.FieldSignificance] // as written: 1 − (1 − s) may not be s
 	}
-	beta, err := audit.PerTest(sig, int(in.numOr(FieldNumTests, 1)))
+	beta, err := audit.PerTest(sig, int(in.numOr(release.FieldNumTests, 1)))
 	if err != nil {
-		problems.addErr(b.name(FieldNumTests), in.value(FieldNumTests), err)
+		problems.addErr(b.name(release.FieldNumTests), in.value(release.FieldNumTests), err)
 		return nil
 	}
 	r.Mechanism, r.compositions = MechanismAudit, 1
 	r.Confidence = conf
-	r.hasDelta, r.delta = in.has(FieldDelta), in.num[FieldDelta]
+	r.hasDelta, r.delta = in.has(release.FieldDelta), in.num[release.FieldDelta]
 	a := &auditRow{Audit: audit.Audit{Method: method, Delta: r.delta, Significance: beta},
-		claim: in.num[FieldEpsilon], hasClaim: in.has(FieldEpsilon)}
+		claim: in.num[release.FieldEpsilon], hasClaim: in.has(release.FieldEpsilon)}
 	if method == audit.Prior {
 		if !b.resolveAuditPriors(r, a, in, problems) {
 			return nil
@@ -202,11 +204,11 @@ func (b *Binding) checkAuditColumns(m audit.Method, in *inputs, problems *rowErr
 	uses := auditInputs(m)
 	anyAudit := append(auditInputs(audit.Prior), auditInputs(audit.Membership)...)
 	var extra []string
-	release := false // a filled input no audit uses: the row may be a release
-	for f := Field(0); f < numFields; f++ {
-		if in.has(f) && !hasField(uses, f) {
+	releaseRow := false // a filled input no audit uses: the row may be a release
+	for f := release.Field(0); f < release.NumFields; f++ {
+		if in.has(f) && !slices.Contains(uses, f) {
 			extra = append(extra, b.name(f))
-			release = release || !hasField(anyAudit, f)
+			releaseRow = releaseRow || !slices.Contains(anyAudit, f)
 		}
 	}
 	if len(extra) > 0 {
@@ -214,9 +216,9 @@ func (b *Binding) checkAuditColumns(m audit.Method, in *inputs, problems *rowErr
 		if len(extra) > 1 {
 			them = "them"
 		}
-		fix := fmt.Sprintf("clear %s or correct %s", them, b.name(FieldAudit))
-		if release {
-			fix = fmt.Sprintf("clear %s, or clear %s if the row is a release", them, b.name(FieldAudit))
+		fix := fmt.Sprintf("clear %s or correct %s", them, b.name(release.FieldAudit))
+		if releaseRow {
+			fix = fmt.Sprintf("clear %s, or clear %s if the row is a release", them, b.name(release.FieldAudit))
 		}
 		problems.add(strings.Join(extra, ", "), "", "filled, but audit %s does not use %s; %s", m, them, fix)
 		return false
@@ -226,9 +228,9 @@ func (b *Binding) checkAuditColumns(m audit.Method, in *inputs, problems *rowErr
 			problems.add(b.name(f), "", "empty, but audit %s needs it; expected %s", m, b.vocab.Column(f).Domain)
 		}
 	}
-	if in.has(FieldOptions) && m != audit.Reconstruction && in.num[FieldOptions] != 2 {
-		problems.add(b.name(FieldOptions), in.value(FieldOptions), "%s, but audit %s has 2 options (in or out); expected 2, or audit reconstruction for k options",
-			in.value(FieldOptions), m)
+	if in.has(release.FieldOptions) && m != audit.Reconstruction && in.num[release.FieldOptions] != 2 {
+		problems.add(b.name(release.FieldOptions), in.value(release.FieldOptions), "%s, but audit %s has 2 options (in or out); expected 2, or audit reconstruction for k options",
+			in.value(release.FieldOptions), m)
 	}
 	return len(*problems) == 0
 }
@@ -236,16 +238,16 @@ func (b *Binding) checkAuditColumns(m audit.Method, in *inputs, problems *rowErr
 // resolveAuditCounts reads the counts of a membership, membership_fdp or
 // reconstruction audit: 0 ≤ correct ≤ guesses ≤ canaries.
 func (b *Binding) resolveAuditCounts(a *auditRow, in *inputs, problems *rowError) bool {
-	c := audit.Counts{Canaries: int(in.num[FieldCanaries]), Guesses: int(in.num[FieldGuesses]), Correct: int(in.num[FieldCorrect])}
+	c := audit.Counts{Canaries: int(in.num[release.FieldCanaries]), Guesses: int(in.num[release.FieldGuesses]), Correct: int(in.num[release.FieldCorrect])}
 	if c.Guesses > c.Canaries {
-		problems.add(b.name(FieldGuesses), in.value(FieldGuesses), "%d is more than %s = %d; expected 0 ≤ %s ≤ %s",
-			c.Guesses, b.name(FieldCanaries), c.Canaries, b.name(FieldGuesses), b.name(FieldCanaries))
+		problems.add(b.name(release.FieldGuesses), in.value(release.FieldGuesses), "%d is more than %s = %d; expected 0 ≤ %s ≤ %s",
+			c.Guesses, b.name(release.FieldCanaries), c.Canaries, b.name(release.FieldGuesses), b.name(release.FieldCanaries))
 	}
 	if c.Correct > c.Guesses {
-		problems.add(b.name(FieldCorrect), in.value(FieldCorrect), "%d is more than %s = %d; expected 0 ≤ %s ≤ %s",
-			c.Correct, b.name(FieldGuesses), c.Guesses, b.name(FieldCorrect), b.name(FieldGuesses))
+		problems.add(b.name(release.FieldCorrect), in.value(release.FieldCorrect), "%d is more than %s = %d; expected 0 ≤ %s ≤ %s",
+			c.Correct, b.name(release.FieldGuesses), c.Guesses, b.name(release.FieldCorrect), b.name(release.FieldGuesses))
 	}
-	a.Counts, a.Options = c, int(in.numOr(FieldOptions, 2))
+	a.Counts, a.Options = c, int(in.numOr(release.FieldOptions, 2))
 	return len(*problems) == 0
 }
 
@@ -261,32 +263,32 @@ func (b *Binding) resolveAuditPriors(r *Release, a *auditRow, in *inputs, proble
 	switch {
 	case r.HasPrior:
 		r.Targets = r.Prior.Targets()
-	case in.has(FieldTargets) && r.HasBaseline:
-		r.Targets = int(in.num[FieldTargets])
-	case in.has(FieldTargets):
-		problems.add(b.name(FieldBaseline), "", "empty, but audit prior needs the targets' prior success; fill %s (or %s), or %s instead of %s",
-			b.name(FieldBaseline), b.name(FieldCandidates), b.name(FieldPrior), b.name(FieldTargets))
+	case in.has(release.FieldTargets) && r.HasBaseline:
+		r.Targets = int(in.num[release.FieldTargets])
+	case in.has(release.FieldTargets):
+		problems.add(b.name(release.FieldBaseline), "", "empty, but audit prior needs the targets' prior success; fill %s (or %s), or %s instead of %s",
+			b.name(release.FieldBaseline), b.name(release.FieldCandidates), b.name(release.FieldPrior), b.name(release.FieldTargets))
 		return false
 	default:
-		problems.add(b.name(FieldPrior), "", "empty, but audit prior needs the targets and their prior success; fill %s, or %s with %s (or %s)",
-			b.name(FieldPrior), b.name(FieldTargets), b.name(FieldBaseline), b.name(FieldCandidates))
+		problems.add(b.name(release.FieldPrior), "", "empty, but audit prior needs the targets and their prior success; fill %s, or %s with %s (or %s)",
+			b.name(release.FieldPrior), b.name(release.FieldTargets), b.name(release.FieldBaseline), b.name(release.FieldCandidates))
 		return false
 	}
 	if r.Targets > maxTailTargets {
-		problems.add(b.name(FieldPrior), in.value(FieldPrior), "%d targets are more than the %d an audit evaluates", r.Targets, maxTailTargets)
+		problems.add(b.name(release.FieldPrior), in.value(release.FieldPrior), "%d targets are more than the %d an audit evaluates", r.Targets, maxTailTargets)
 		return false
 	}
 	if !b.resolveSuccesses(r, in, problems) {
 		return false
 	}
-	which, err := parseAuditBound(in.text[FieldAuditBound], r.delta)
+	which, err := parseAuditBound(in.text[release.FieldAuditBound], r.delta)
 	if err != nil {
-		problems.addErr(b.name(FieldAuditBound), in.text[FieldAuditBound], err)
+		problems.addErr(b.name(release.FieldAuditBound), in.text[release.FieldAuditBound], err)
 		return false
 	}
 	if which == audit.Thm32 && r.delta > 0 {
-		problems.add(b.name(FieldAuditBound), in.text[FieldAuditBound], "thm32 is for pure ε-DP, but %s = %s; expected cor34 or thm35, or %s 0",
-			b.name(FieldDelta), formatNumber(r.delta), b.name(FieldDelta))
+		problems.add(b.name(release.FieldAuditBound), in.text[release.FieldAuditBound], "thm32 is for pure ε-DP, but %s = %s; expected cor34 or thm35, or %s 0",
+			b.name(release.FieldDelta), formatNumber(r.delta), b.name(release.FieldDelta))
 		return false
 	}
 	if r.HasPrior {
@@ -304,15 +306,15 @@ func (b *Binding) resolveAuditPriors(r *Release, a *auditRow, in *inputs, proble
 // rowConfidence returns the confidence of the row: confidence, or 1 −
 // significance, or the evaluator's; a row with both must agree.
 func (b *Binding) rowConfidence(in *inputs, problems *rowError) (float64, bool) {
-	if !in.has(FieldSignificance) {
-		return in.numOr(FieldConfidence, b.confidence()), true
+	if !in.has(release.FieldSignificance) {
+		return in.numOr(release.FieldConfidence, b.confidence()), true
 	}
-	sig := in.num[FieldSignificance]
-	if in.has(FieldConfidence) {
-		conf := in.num[FieldConfidence]
+	sig := in.num[release.FieldSignificance]
+	if in.has(release.FieldConfidence) {
+		conf := in.num[release.FieldConfidence]
 		if math.Abs(1-conf-sig) > 1e-12 {
-			problems.add(b.name(FieldSignificance), in.value(FieldSignificance), "%s disagrees with %s = %s (1 − %s = %s); fill one or the other",
-				formatNumber(sig), b.name(FieldConfidence), formatNumber(conf), b.name(FieldConfidence), formatNumber(1-conf))
+			problems.add(b.name(release.FieldSignificance), in.value(release.FieldSignificance), "%s disagrees with %s = %s (1 − %s = %s); fill one or the other",
+				formatNumber(sig), b.name(release.FieldConfidence), formatNumber(conf), b.name(release.FieldConfidence), formatNumber(1-conf))
 			return 0, false
 		}
 		return conf, true
@@ -333,7 +335,7 @@ func AuditBounds() []string { return []string{"thm32", "cor34", "thm35"} }
 // ("Membership FDP" is membership_fdp), suggesting the nearest method for
 // a typo.
 func parseAuditMethod(s string) (audit.Method, error) {
-	name := CanonicalName(s)
+	name := release.CanonicalName(s)
 	if m, err := audit.ParseMethod(name); err == nil {
 		return m, nil
 	}
@@ -345,9 +347,9 @@ func parseAuditMethod(s string) (audit.Method, error) {
 		}
 	}
 	if best != "" {
-		return 0, fmt.Errorf("%s is not an audit method; did you mean %s?", quoteClipped(s), best)
+		return 0, fmt.Errorf("%s is not an audit method; did you mean %s?", release.QuoteClipped(s), best)
 	}
-	return 0, fmt.Errorf("%s is not an audit method; expected %s or %s", quoteClipped(s), strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+	return 0, fmt.Errorf("%s is not an audit method; expected %s or %s", release.QuoteClipped(s), strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }
 
 // errBound is the error of an audit_bound cell that names no bound.
@@ -365,11 +367,11 @@ func parseAuditBound(s string, delta float64) (audit.Bound, error) {
 	}
 	key := strings.NewReplacer("theorem", "thm", "corollary", "cor").Replace(b.String())
 	if s != "" && key == "" {
-		return 0, fmt.Errorf("%s: %w", quoteClipped(s), errBound)
+		return 0, fmt.Errorf("%s: %w", release.QuoteClipped(s), errBound)
 	}
 	which, err := audit.ParseBound(key, delta)
 	if err != nil {
-		return 0, fmt.Errorf("%s is not a bound; %w", quoteClipped(s), errBound)
+		return 0, fmt.Errorf("%s is not a bound; %w", release.QuoteClipped(s), errBound)
 	}
 	return which, nil
 }

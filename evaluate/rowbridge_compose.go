@@ -6,6 +6,7 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 )
 
 // The row side of composition: a row's own releases (its mechanism,
@@ -22,7 +23,7 @@ import (
 // rows and gaussian rows stated by ε and δ, as without extra_stages), or
 // the pure ε.
 func (b *Binding) composeExtra(r *Release, in *inputs, problems *rowError) bool {
-	column, text := b.name(FieldExtraStages), in.text[FieldExtraStages]
+	column, text := b.name(release.FieldExtraStages), in.text[release.FieldExtraStages]
 	stages, ok := r.Stages()
 	if !ok {
 		problems.add(column, text, "filled, but mechanism %s has no privacy-loss distribution to compose the stages with; clear extra_stages, or state the row as one of its stages", r.Mechanism)
@@ -42,12 +43,12 @@ func (b *Binding) composeExtra(r *Release, in *inputs, problems *rowError) bool 
 	// and where that reaches 1 stays vacuous, as without extra_stages (more
 	// stages certify no smaller ε); the others read it at delta (setPure
 	// may have cleared it).
-	perStep := r.Mechanism == MechanismApprox || r.Mechanism == MechanismGaussian && in.has(FieldEpsilon)
+	perStep := r.Mechanism == release.MechanismApprox || r.Mechanism == release.MechanismGaussian && in.has(release.FieldEpsilon)
 	if !perStep || r.epsState != -1 {
 		r.epsState, r.epsWhy, r.epsilon = 0, "", 0
 	}
 	if !perStep {
-		r.delta = in.num[FieldDelta]
+		r.delta = in.num[release.FieldDelta]
 	}
 	if mu, ok := comp.Mu(); ok { // Gaussian stages alone: G_μ, (μ²/2)-zCDP
 		r.mu, r.hasMu, r.rho, r.hasRho = mu, true, gaussianRho(mu), true
@@ -65,7 +66,7 @@ func (b *Binding) composeExtra(r *Release, in *inputs, problems *rowError) bool 
 // makes the row's stages from it when they are first asked for: most rows
 // never compose, and need not allocate them.
 func (b *Binding) setOwnStage(r *Release, in *inputs) {
-	if r.Mechanism == MechanismDPSGD {
+	if r.Mechanism == release.MechanismDPSGD {
 		r.ownState = ownDPSGD
 		return
 	}
@@ -114,19 +115,19 @@ func (r *Release) mixed() bool { return r.comp != nil && len(r.extraStages) > 0 
 func (b *Binding) ownStage(r *Release, in *inputs) (st pld.Stage, ok, none bool) {
 	c := r.compositions
 	switch r.Mechanism {
-	case MechanismPure, MechanismExponential:
-		return pld.Stage{Mechanism: pld.EpsilonDelta, Epsilon: in.num[FieldEpsilon], Steps: c}, true, false
-	case MechanismApprox:
-		return pld.Stage{Mechanism: pld.EpsilonDelta, Epsilon: in.num[FieldEpsilon], Delta: in.num[FieldDelta], Steps: c}, true, false
-	case MechanismLaplace:
-		eps := in.num[FieldEpsilon] // a row stated by ε (laplaceEpsilon: b = Δ/ε)
-		if in.has(FieldLaplaceScale) {
-			eps = in.numOr(FieldSensitivity, 1) / in.num[FieldLaplaceScale]
+	case release.MechanismPure, release.MechanismExponential:
+		return pld.Stage{Mechanism: pld.EpsilonDelta, Epsilon: in.num[release.FieldEpsilon], Steps: c}, true, false
+	case release.MechanismApprox:
+		return pld.Stage{Mechanism: pld.EpsilonDelta, Epsilon: in.num[release.FieldEpsilon], Delta: in.num[release.FieldDelta], Steps: c}, true, false
+	case release.MechanismLaplace:
+		eps := in.num[release.FieldEpsilon] // a row stated by ε (laplaceEpsilon: b = Δ/ε)
+		if in.has(release.FieldLaplaceScale) {
+			eps = in.numOr(release.FieldSensitivity, 1) / in.num[release.FieldLaplaceScale]
 		}
 		return pld.Stage{Mechanism: pld.Laplace, Epsilon: eps, Steps: c}, true, false
-	case MechanismRR:
-		return rrStage(in.num[FieldEpsilon], in.num[FieldRRCategories], c), true, false
-	case MechanismGaussian, MechanismGDP, MechanismMarginals:
+	case release.MechanismRR:
+		return release.RRStage(in.num[release.FieldEpsilon], in.num[release.FieldRRCategories], c), true, false
+	case release.MechanismGaussian, release.MechanismGDP, release.MechanismMarginals:
 		if !(r.mu > 0) {
 			return pld.Stage{}, true, true
 		}
@@ -136,10 +137,10 @@ func (b *Binding) ownStage(r *Release, in *inputs) (st pld.Stage, ok, none bool)
 		// μ comes from the calibrated σ (stated.go).
 		nm := math.Sqrt(float64(c)) / r.mu
 		switch {
-		case in.has(FieldSigma) && r.Mechanism == MechanismGaussian:
-			nm = in.num[FieldSigma] / in.numOr(FieldSensitivity, 1)
-		case in.has(FieldMu) && r.Mechanism != MechanismMarginals:
-			nm = 1 / in.num[FieldMu]
+		case in.has(release.FieldSigma) && r.Mechanism == release.MechanismGaussian:
+			nm = in.num[release.FieldSigma] / in.numOr(release.FieldSensitivity, 1)
+		case in.has(release.FieldMu) && r.Mechanism != release.MechanismMarginals:
+			nm = 1 / in.num[release.FieldMu]
 		}
 		return pld.Stage{NoiseMultiplier: nm, SampleRate: 1, Steps: c}, true, false
 	}
@@ -177,9 +178,9 @@ func (r *Release) compositionError() (float64, skip) {
 			return 0, skip{why: err.Error()}
 		}
 		return e, skip{}
-	case r.Mechanism == MechanismDPSGD && r.pld == nil:
+	case r.Mechanism == release.MechanismDPSGD && r.pld == nil:
 		return 0, skip{why: r.pldWhy}
-	case r.Mechanism == MechanismDPSGD:
+	case r.Mechanism == release.MechanismDPSGD:
 		e, err := r.pld.Errors()
 		if err != nil {
 			return 0, skip{why: "the PLD error estimate failed: " + err.Error()}

@@ -9,6 +9,7 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
 	"github.com/riskbatch/riskbatch/evaluate/dataset"
 	"github.com/riskbatch/riskbatch/evaluate/internal/memo"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 )
 
 // The row side of DP-SGD: the run's caches of accountants and
@@ -57,7 +58,7 @@ func newPLDCache() *pldCache {
 
 // get returns the accountant of the stages, building it on first use.
 func (c *pldCache) get(stages []pld.Stage) (*pld.PLD, error) {
-	e := c.Get(stagesKey(stages), func() pldEntry {
+	e := c.Get(release.StagesKey(stages), func() pldEntry {
 		p, err := curve.NewPLD(stages, c.chains)
 		return pldEntry{p, err}
 	})
@@ -157,7 +158,7 @@ func (r *Release) noiseForTarget(useRDP bool) (float64, skip) {
 	if r.Target <= 0 {
 		return 0, skip{why: "only infinite noise meets a target_advantage of 0"}
 	}
-	key := noiseKey{stages: stagesKey(r.extraStages), q: r.dpsgd.SampleRate, steps: r.dpsgd.Steps, target: r.Target, rdp: true}
+	key := noiseKey{stages: release.StagesKey(r.extraStages), q: r.dpsgd.SampleRate, steps: r.dpsgd.Steps, target: r.Target, rdp: true}
 	b := math.NaN()
 	if r.HasBaseline {
 		b, key.baseline = r.Baseline, r.Baseline

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/riskbatch/riskbatch/evaluate/bound"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 )
 
 // The row side of the PMP bounds (bound/pmp.go): the row's ε̃ from its
@@ -27,7 +28,7 @@ func (r *Release) computePMPFromData() (eps, delta float64, why string) {
 	}
 	var key pmpKey
 	switch r.Mechanism {
-	case MechanismGaussian:
+	case release.MechanismGaussian:
 		if r.sigma == 0 {
 			return 0, 0, "pmp_data: a gaussian row needs sigma, the noise standard deviation in the units of the query vectors"
 		}
@@ -36,7 +37,7 @@ func (r *Release) computePMPFromData() (eps, delta float64, why string) {
 		}
 		key = pmpKey{Table: pmpRef{File: r.pmpFrom.File, Ref: r.pmpPath}, Mechanism: r.Mechanism, A: r.sigma, B: r.delta}
 		delta = r.delta
-	case MechanismExponential:
+	case release.MechanismExponential:
 		key = pmpKey{Table: pmpRef{File: r.pmpFrom.File, Ref: r.pmpPath}, Mechanism: r.Mechanism, A: r.pureEps, B: r.sensitiv}
 	default:
 		return 0, 0, "pmp_data: used by gaussian rows (Prop. 12) and exponential rows (Prop. 9); this row is " + string(r.Mechanism)
@@ -47,7 +48,7 @@ func (r *Release) computePMPFromData() (eps, delta float64, why string) {
 			return pmpResult{Why: err.Error()}
 		}
 		switch key.Mechanism {
-		case MechanismGaussian:
+		case release.MechanismGaussian:
 			b, err := bound.PMPGaussian(t.Records, key.A, key.B)
 			if err != nil {
 				return pmpResult{Why: fmt.Sprintf("pmp_data %s: %v", key.Table.Ref, err)}
@@ -68,7 +69,7 @@ func (r *Release) computePMPFromData() (eps, delta float64, why string) {
 			return pmpResult{Eps: x.Epsilon, MaxDistance: math.NaN()}
 		}
 	})
-	if res.Why == "" && r.Mechanism == MechanismGaussian && res.MaxDistance > r.sensitiv {
+	if res.Why == "" && r.Mechanism == release.MechanismGaussian && res.MaxDistance > r.sensitiv {
 		r.pmpNote = fmt.Sprintf("pmp_data: two records are %s apart, more than sensitivity = %s: the row's DP guarantee does not hold for these records (ε̃ still bounds the risk to them)", formatNumber(res.MaxDistance), formatNumber(r.sensitiv))
 	}
 	return res.Eps, delta, res.Why

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/riskbatch/riskbatch/evaluate/release"
 )
 
 // Column selection: the groups of output columns (a family, a paper) and
@@ -121,7 +123,7 @@ func (e *Evaluator) Groups() []Group {
 //   - its paper: seed003 (also "seed 3", "seed-003");
 //   - the surname of an author its citation names: kulynych, balle.
 func (o *OutputColumn) Matches(sel string) bool {
-	canon := CanonicalName(sel)
+	canon := release.CanonicalName(sel)
 	if strings.ContainsAny(sel, "*?[") {
 		for _, pattern := range []string{strings.ToLower(strings.TrimSpace(sel)), canon} {
 			if ok, _ := path.Match(pattern, o.Name); ok {
@@ -175,7 +177,7 @@ func (e *Evaluator) Select(selectors ...string) (*Evaluator, error) {
 	var unmatched []string
 	for _, sel := range selectors {
 		hit := false
-		switch CanonicalName(sel) {
+		switch release.CanonicalName(sel) {
 		case "status", "message":
 			hit = true
 		case HeadlineColumn, HeadlineSaysColumn:

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/internal/xlformula"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -126,11 +127,11 @@ func (s SheetForm) Describe() string {
 // it for one row at a time); the other methods are.
 type SheetBinding struct {
 	b       *Binding
-	first   int               // header index of the status column
-	ref     [numFields]string // this-row reference to each input field's column; "" if absent
-	outRef  []string          // this-row reference to each output column
+	first   int                       // header index of the status column
+	ref     [release.NumFields]string // this-row reference to each input field's column; "" if absent
+	outRef  []string                  // this-row reference to each output column
 	outputs []OutputColumn
-	named   map[string]Mechanism // mechanism cells already looked up
+	named   map[string]release.Mechanism // mechanism cells already looked up
 }
 
 // maxNamedMechanisms bounds SheetBinding.named: a table names its
@@ -153,7 +154,7 @@ func (e *Evaluator) BindSheet(header []table.Column) (*SheetBinding, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &SheetBinding{b: b, first: first, outputs: e.outputs, named: map[string]Mechanism{}}
+	s := &SheetBinding{b: b, first: first, outputs: e.outputs, named: map[string]release.Mechanism{}}
 	for f := range s.ref {
 		if i := b.index[f]; i >= 0 {
 			s.ref[f] = xlformula.ThisRow(header[i].Name)
@@ -166,7 +167,7 @@ func (e *Evaluator) BindSheet(header []table.Column) (*SheetBinding, error) {
 }
 
 // Field returns the header index of an input field's column, or -1.
-func (s *SheetBinding) Field(f Field) int { return s.b.index[f] }
+func (s *SheetBinding) Field(f release.Field) int { return s.b.index[f] }
 
 // NumberColumns returns the header indexes of the numeric inputs (every
 // input of the contract but id, mechanism and prior). A workbook writes
@@ -174,7 +175,7 @@ func (s *SheetBinding) Field(f Field) int { return s.b.index[f] }
 // must for formulas to use them: CSV and TSV inputs carry no types.
 func (s *SheetBinding) NumberColumns() []int {
 	var cols []int
-	for f := Field(0); f < numFields; f++ {
+	for f := release.Field(0); f < release.NumFields; f++ {
 		if i := s.b.index[f]; i >= 0 && !s.b.vocab.Column(f).Text {
 			cols = append(cols, i)
 		}
@@ -255,8 +256,8 @@ func (s *SheetBinding) Formulas(cells []table.Cell, formulas []string) {
 }
 
 // mechanism is the row's mechanism, as Evaluate finds it.
-func (s *SheetBinding) mechanism(in *inputs) (Mechanism, bool) {
-	if !in.set[FieldMechanism] {
+func (s *SheetBinding) mechanism(in *inputs) (release.Mechanism, bool) {
+	if !in.set[release.FieldMechanism] {
 		var problems rowError
 		spec := s.b.mechanism(in, &problems)
 		if spec == nil {
@@ -264,11 +265,11 @@ func (s *SheetBinding) mechanism(in *inputs) (Mechanism, bool) {
 		}
 		return spec.Name, true
 	}
-	text := in.text[FieldMechanism]
+	text := in.text[release.FieldMechanism]
 	if m, ok := s.named[text]; ok {
 		return m, true
 	}
-	spec, err := lookupMechanism(s.b.specs, s.b.mechIndex, text)
+	spec, err := release.LookupMechanism(s.b.specs, s.b.mechIndex, text)
 	if err != nil {
 		return "", false
 	}
@@ -282,7 +283,7 @@ func (s *SheetBinding) mechanism(in *inputs) (Mechanism, bool) {
 // cell is not a valid number (such a row is an error row anyway).
 func (b *Binding) parseInputs(cells []table.Cell) (inputs, bool) {
 	var in inputs
-	for f := Field(0); f < numFields; f++ {
+	for f := release.Field(0); f < release.NumFields; f++ {
 		i := b.index[f]
 		if i < 0 || i >= len(cells) || cells[i].IsEmpty() {
 			continue

@@ -7,6 +7,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/internal/numtext"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -47,11 +48,11 @@ type sheetRow struct {
 	in       *inputs
 	cells    []table.Cell
 	formulas []string // the row's formulas so far, in output order
-	mech     Mechanism
+	mech     release.Mechanism
 	ok       bool
 	// cell says, per field, whether its cell is a number a formula can
 	// use: 0 not looked at yet, 1 yes, -1 no.
-	cell [numFields]int8
+	cell [release.NumFields]int8
 }
 
 // need voids the formula unless cond holds.
@@ -61,13 +62,13 @@ func (x *sheetRow) need(cond bool) {
 	}
 }
 
-func (x *sheetRow) has(f Field) bool { return x.in.set[f] }
+func (x *sheetRow) has(f release.Field) bool { return x.in.set[f] }
 
 // zero reports whether the field is empty or 0 (δ of a pure release).
-func (x *sheetRow) zero(f Field) bool { return !x.in.set[f] || x.in.num[f] == 0 }
+func (x *sheetRow) zero(f release.Field) bool { return !x.in.set[f] || x.in.num[f] == 0 }
 
 // ref is the cell of an input field on this row; it must hold a number.
-func (x *sheetRow) ref(f Field) term {
+func (x *sheetRow) ref(f release.Field) term {
 	i := x.s.b.index[f]
 	if i < 0 || !x.in.set[f] {
 		x.ok = false
@@ -108,7 +109,7 @@ func (x *sheetRow) output(name string) term {
 }
 
 // orOne is the cell of an input whose empty value means 1 (sensitivity).
-func (x *sheetRow) orOne(f Field) term {
+func (x *sheetRow) orOne(f release.Field) term {
 	if !x.has(f) {
 		return lit(1)
 	}
@@ -118,16 +119,16 @@ func (x *sheetRow) orOne(f Field) term {
 // composed is t·compositions when the row has compositions (the k-fold ε
 // of a pure guarantee, the k-fold ρ or ε_α), computed as riskbatch does.
 func (x *sheetRow) composed(t term) term {
-	if !x.has(FieldCompositions) {
+	if !x.has(release.FieldCompositions) {
 		return t
 	}
-	c := x.ref(FieldCompositions)
+	c := x.ref(release.FieldCompositions)
 	return term{"(" + t.s + "*" + c.s + ")", c.v * t.v}
 }
 
 // laplaceEps is ε = sensitivity/laplace_scale of a Laplace row.
 func (x *sheetRow) laplaceEps() term {
-	sens, scale := x.orOne(FieldSensitivity), x.ref(FieldLaplaceScale)
+	sens, scale := x.orOne(release.FieldSensitivity), x.ref(release.FieldLaplaceScale)
 	return term{"(" + sens.s + "/" + scale.s + ")", sens.v / scale.v}
 }
 
@@ -136,17 +137,17 @@ func (x *sheetRow) laplaceEps() term {
 // one composition.
 func (x *sheetRow) eps() term {
 	var e term
-	x.need(!x.has(FieldReportDelta)) // read from the profile at another δ
+	x.need(!x.has(release.FieldReportDelta)) // read from the profile at another δ
 	switch x.mech {
-	case MechanismPure, MechanismExponential, MechanismRR:
-		x.need(x.zero(FieldDelta))
-		e = x.composed(x.ref(FieldEpsilon))
-	case MechanismLaplace:
-		x.need(x.zero(FieldDelta))
+	case release.MechanismPure, release.MechanismExponential, release.MechanismRR:
+		x.need(x.zero(release.FieldDelta))
+		e = x.composed(x.ref(release.FieldEpsilon))
+	case release.MechanismLaplace:
+		x.need(x.zero(release.FieldDelta))
 		e = x.composed(x.laplaceEps())
-	case MechanismApprox:
-		x.need(!x.has(FieldCompositions))
-		e = x.ref(FieldEpsilon)
+	case release.MechanismApprox:
+		x.need(!x.has(release.FieldCompositions))
+		e = x.ref(release.FieldEpsilon)
 	default:
 		x.ok = false
 	}
@@ -156,7 +157,7 @@ func (x *sheetRow) eps() term {
 
 // pureEps is the ε of a pure guarantee (pure, laplace, rr with δ empty).
 func (x *sheetRow) pureEps() term {
-	x.need(x.mech != MechanismApprox)
+	x.need(x.mech != release.MechanismApprox)
 	return x.eps()
 }
 
@@ -165,19 +166,19 @@ func (x *sheetRow) pureEps() term {
 // has no delta column), except for approx rows of several compositions
 // (k·δ).
 func (x *sheetRow) delta() term {
-	x.need(!x.has(FieldReportDelta))
+	x.need(!x.has(release.FieldReportDelta))
 	switch {
-	case x.mech == MechanismApprox, x.mech == MechanismGaussian && x.has(FieldEpsilon):
+	case x.mech == release.MechanismApprox, x.mech == release.MechanismGaussian && x.has(release.FieldEpsilon):
 		// Per step: c compositions report at c·δ.
-		x.need(!x.has(FieldCompositions))
-	case x.mech == MechanismPure || x.mech == MechanismExponential || x.mech == MechanismLaplace || x.mech == MechanismRR:
+		x.need(!x.has(release.FieldCompositions))
+	case x.mech == release.MechanismPure || x.mech == release.MechanismExponential || x.mech == release.MechanismLaplace || x.mech == release.MechanismRR:
 	default:
-		x.need(x.has(FieldDelta)) // the other mechanisms have no ε without δ
+		x.need(x.has(release.FieldDelta)) // the other mechanisms have no ε without δ
 	}
-	if x.has(FieldDelta) {
-		return x.ref(FieldDelta)
+	if x.has(release.FieldDelta) {
+		return x.ref(release.FieldDelta)
 	}
-	if r := x.s.ref[FieldDelta]; r != "" {
+	if r := x.s.ref[release.FieldDelta]; r != "" {
 		return term{r, 0} // an empty cell
 	}
 	return lit(0)
@@ -189,14 +190,14 @@ func (x *sheetRow) delta() term {
 func (x *sheetRow) mu() term {
 	var m term
 	switch x.mech {
-	case MechanismGaussian:
-		x.need(!x.has(FieldMu))
-		sens, sigma := x.orOne(FieldSensitivity), x.ref(FieldSigma)
+	case release.MechanismGaussian:
+		x.need(!x.has(release.FieldMu))
+		sens, sigma := x.orOne(release.FieldSensitivity), x.ref(release.FieldSigma)
 		m = term{"(" + sens.s + "/" + sigma.s + ")", sens.v / sigma.v}
-	case MechanismGDP:
-		m = x.ref(FieldMu)
-	case MechanismMarginals:
-		d, k, u, sigma := x.ref(FieldColumnsTotal), x.ref(FieldMarginalK), x.ref(FieldColumnsUnknown), x.ref(FieldSigma)
+	case release.MechanismGDP:
+		m = x.ref(release.FieldMu)
+	case release.MechanismMarginals:
+		d, k, u, sigma := x.ref(release.FieldColumnsTotal), x.ref(release.FieldMarginalK), x.ref(release.FieldColumnsUnknown), x.ref(release.FieldSigma)
 		x.need(numeric.Binomial(int(d.v), int(k.v)) < 1<<53) // COMBIN is exact below 2^53
 		q := curve.MarginalQueries(int(d.v), int(k.v), int(u.v))
 		// COMBIN(n, k) fails for k > n, where the count is 0.
@@ -205,8 +206,8 @@ func (x *sheetRow) mu() term {
 		x.ok = false
 		return m
 	}
-	if x.has(FieldCompositions) {
-		c := x.ref(FieldCompositions)
+	if x.has(release.FieldCompositions) {
+		c := x.ref(release.FieldCompositions)
 		m = term{"(" + m.s + "*SQRT(" + c.s + "))", m.v * math.Sqrt(c.v)}
 	}
 	return m
@@ -214,8 +215,8 @@ func (x *sheetRow) mu() term {
 
 // rho is the zCDP ρ: rho·compositions (zcdp) or μ²/2 (Gaussian rows).
 func (x *sheetRow) rho() term {
-	if x.mech == MechanismZCDP {
-		return x.composed(x.ref(FieldRho))
+	if x.mech == release.MechanismZCDP {
+		return x.composed(x.ref(release.FieldRho))
 	}
 	m := x.mu()
 	return term{"(" + m.s + "^2/2)", m.v * m.v / 2}
@@ -223,12 +224,12 @@ func (x *sheetRow) rho() term {
 
 // base is the baseline: the baseline cell, or 1/candidates; not a prior's.
 func (x *sheetRow) base() term {
-	x.need(!x.has(FieldPrior))
+	x.need(!x.has(release.FieldPrior))
 	switch {
-	case x.has(FieldBaseline) && !x.has(FieldCandidates):
-		return x.ref(FieldBaseline)
-	case x.has(FieldCandidates) && !x.has(FieldBaseline):
-		c := x.ref(FieldCandidates)
+	case x.has(release.FieldBaseline) && !x.has(release.FieldCandidates):
+		return x.ref(release.FieldBaseline)
+	case x.has(release.FieldCandidates) && !x.has(release.FieldBaseline):
+		c := x.ref(release.FieldCandidates)
 		return term{"(1/" + c.s + ")", 1 / c.v}
 	}
 	x.ok = false
@@ -237,16 +238,16 @@ func (x *sheetRow) base() term {
 
 // candidates is M of the candidates cell (not of a uniform prior).
 func (x *sheetRow) candidates() term {
-	x.need(!x.has(FieldPrior))
-	m := x.ref(FieldCandidates)
+	x.need(!x.has(release.FieldPrior))
+	m := x.ref(release.FieldCandidates)
 	x.need(m.v <= 1<<31) // the bounds clip M there
 	return m
 }
 
 // confidence is the row's confidence cell, else the run's default level.
 func (x *sheetRow) confidence() term {
-	if x.has(FieldConfidence) {
-		return x.ref(FieldConfidence)
+	if x.has(release.FieldConfidence) {
+		return x.ref(release.FieldConfidence)
 	}
 	return lit(x.s.b.confidence())
 }
@@ -272,19 +273,19 @@ type sheetCurve struct {
 // one composition (Gaussian curves compose to G_{μ√k}).
 func (x *sheetRow) curve() sheetCurve {
 	var c sheetCurve
-	x.need(!x.has(FieldExtraStages)) // a mixture of mechanisms has no closed form
+	x.need(!x.has(release.FieldExtraStages)) // a mixture of mechanisms has no closed form
 	switch x.mech {
-	case MechanismPure, MechanismExponential, MechanismApprox:
-		x.need(!x.has(FieldCompositions))
-		c = sheetCurve{kind: curveEpsDelta, e: x.ref(FieldEpsilon), d: x.delta()}
-	case MechanismGaussian, MechanismGDP, MechanismMarginals:
+	case release.MechanismPure, release.MechanismExponential, release.MechanismApprox:
+		x.need(!x.has(release.FieldCompositions))
+		c = sheetCurve{kind: curveEpsDelta, e: x.ref(release.FieldEpsilon), d: x.delta()}
+	case release.MechanismGaussian, release.MechanismGDP, release.MechanismMarginals:
 		return sheetCurve{kind: curveGaussian, m: x.mu()}
-	case MechanismLaplace:
-		x.need(!x.has(FieldCompositions))
+	case release.MechanismLaplace:
+		x.need(!x.has(release.FieldCompositions))
 		c = sheetCurve{kind: curveLaplace, e: x.laplaceEps()}
-	case MechanismRR:
-		x.need(!x.has(FieldCompositions))
-		c = sheetCurve{kind: curveRR, e: x.ref(FieldEpsilon), k: x.ref(FieldRRCategories)}
+	case release.MechanismRR:
+		x.need(!x.has(release.FieldCompositions))
+		c = sheetCurve{kind: curveRR, e: x.ref(release.FieldEpsilon), k: x.ref(release.FieldRRCategories)}
 	default:
 		x.ok = false
 	}
@@ -358,10 +359,10 @@ func (x *sheetRow) reroZCDP() string {
 // Kulynych et al. Thm B.2: min(1, (b·e^{ε_α})^{(t−1)/t}); other rows with a
 // zCDP view use reroZCDP.
 func (x *sheetRow) reroRDP() string {
-	if x.mech != MechanismRDP {
+	if x.mech != release.MechanismRDP {
 		return x.reroZCDP()
 	}
-	t, e, b := x.ref(FieldRDPOrder), x.composed(x.ref(FieldRDPEpsilon)), x.base()
+	t, e, b := x.ref(release.FieldRDPOrder), x.composed(x.ref(release.FieldRDPEpsilon)), x.base()
 	x.need(b.v > 0 && e.v <= maxSheetExp)
 	return form("MIN(1,EXP((1-1/$1)*(LN($2)+$3)))", t, b, e)
 }

@@ -8,14 +8,15 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
 // parseStagesCell parses an extra_stages cell with the contract's
 // mechanism names.
 func parseStagesCell(s string) ([]pld.Stage, error) {
-	specs := mechanismSpecs()
-	return parseStages(s, specs, mechanismIndex(specs))
+	specs := release.MechanismSpecs()
+	return release.ParseStages(s, specs, release.MechanismIndex(specs))
 }
 
 // extra_stages: the accepted forms and every refusal, with its message
@@ -66,9 +67,9 @@ func TestParseStages(t *testing.T) {
 			t.Errorf("%q: %v, want %v", c.in, got, c.want)
 		}
 	}
-	many := strings.Repeat("1, 1, 1; ", maxExtraStages+1)
+	many := strings.Repeat("1, 1, 1; ", release.MaxExtraStages+1)
 	if _, err := parseStagesCell(many); err == nil || !strings.Contains(err.Error(), "more than") {
-		t.Errorf("%d stages: %v", maxExtraStages+1, err)
+		t.Errorf("%d stages: %v", release.MaxExtraStages+1, err)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 )
 
 // Mechanisms stated the way papers and reports state them: "the Laplace
@@ -37,33 +38,33 @@ func agree(x, y float64) bool { return math.Abs(x-y) <= agreeRel*math.Max(math.A
 // laplaceEpsilon returns the ε of a laplace row: sensitivity/laplace_scale,
 // or the row's epsilon (b = Δ/ε derived), which must agree when it has both.
 func (b *Binding) laplaceEpsilon(r *Release, in *inputs, sens float64, problems *rowError) (float64, bool) {
-	hasScale, hasEps := in.has(FieldLaplaceScale), in.has(FieldEpsilon)
+	hasScale, hasEps := in.has(release.FieldLaplaceScale), in.has(release.FieldEpsilon)
 	switch {
 	case hasScale && hasEps:
-		fromScale, eps := sens/in.num[FieldLaplaceScale], in.num[FieldEpsilon]
+		fromScale, eps := sens/in.num[release.FieldLaplaceScale], in.num[release.FieldEpsilon]
 		if !agree(fromScale, eps) {
-			problems.add(b.name(FieldLaplaceScale)+", "+b.name(FieldEpsilon), "", "%s = %s gives ε = %s/%s = %s, but %s = %s; fill one or the other",
-				b.name(FieldLaplaceScale), formatNumber(in.num[FieldLaplaceScale]), b.sensitivityName(in), b.name(FieldLaplaceScale), formatNumber(fromScale), b.name(FieldEpsilon), formatNumber(eps))
+			problems.add(b.name(release.FieldLaplaceScale)+", "+b.name(release.FieldEpsilon), "", "%s = %s gives ε = %s/%s = %s, but %s = %s; fill one or the other",
+				b.name(release.FieldLaplaceScale), formatNumber(in.num[release.FieldLaplaceScale]), b.sensitivityName(in), b.name(release.FieldLaplaceScale), formatNumber(fromScale), b.name(release.FieldEpsilon), formatNumber(eps))
 			return 0, false
 		}
 		return fromScale, true
 	case hasScale:
-		return sens / in.num[FieldLaplaceScale], true
+		return sens / in.num[release.FieldLaplaceScale], true
 	case hasEps:
-		eps := in.num[FieldEpsilon]
+		eps := in.num[release.FieldEpsilon]
 		r.derivedScale, r.hasDerivedScale = sens/eps, true
 		return eps, true
 	}
-	problems.add(b.name(FieldLaplaceScale), "", "empty, but mechanism laplace needs it (or %s, with b = sensitivity/ε); expected %s",
-		b.name(FieldEpsilon), b.vocab.Column(FieldLaplaceScale).Domain)
+	problems.add(b.name(release.FieldLaplaceScale), "", "empty, but mechanism laplace needs it (or %s, with b = sensitivity/ε); expected %s",
+		b.name(release.FieldEpsilon), b.vocab.Column(release.FieldLaplaceScale).Domain)
 	return 0, false
 }
 
 // sensitivityName is the sensitivity column's header, or "sensitivity"
 // (its default of 1) where the row leaves it empty.
 func (b *Binding) sensitivityName(in *inputs) string {
-	if in.has(FieldSensitivity) {
-		return b.name(FieldSensitivity)
+	if in.has(release.FieldSensitivity) {
+		return b.name(release.FieldSensitivity)
 	}
 	return "1"
 }
@@ -72,50 +73,50 @@ func (b *Binding) sensitivityName(in *inputs) string {
 // calibrated from its epsilon and delta (calibration: analytic or
 // classic), which must agree when it has both.
 func (b *Binding) gaussianSigma(r *Release, in *inputs, sens float64, problems *rowError) (float64, bool) {
-	hasSigma, hasEps := in.has(FieldSigma), in.has(FieldEpsilon)
-	calName := b.name(FieldCalibration)
+	hasSigma, hasEps := in.has(release.FieldSigma), in.has(release.FieldEpsilon)
+	calName := b.name(release.FieldCalibration)
 	if !hasEps {
 		switch {
-		case in.has(FieldCalibration):
-			problems.add(calName, in.text[FieldCalibration], "filled, but the row states sigma, not epsilon and delta, so there is nothing to calibrate; clear it, or fill epsilon and delta in place of sigma")
+		case in.has(release.FieldCalibration):
+			problems.add(calName, in.text[release.FieldCalibration], "filled, but the row states sigma, not epsilon and delta, so there is nothing to calibrate; clear it, or fill epsilon and delta in place of sigma")
 			return 0, false
 		case !hasSigma:
-			problems.add(b.name(FieldSigma), "", "empty, but mechanism gaussian needs it (or %s and %s, to calibrate it); expected %s",
-				b.name(FieldEpsilon), b.name(FieldDelta), b.vocab.Column(FieldSigma).Domain)
+			problems.add(b.name(release.FieldSigma), "", "empty, but mechanism gaussian needs it (or %s and %s, to calibrate it); expected %s",
+				b.name(release.FieldEpsilon), b.name(release.FieldDelta), b.vocab.Column(release.FieldSigma).Domain)
 			return 0, false
 		}
-		return in.num[FieldSigma], true
+		return in.num[release.FieldSigma], true
 	}
 	cal, ok := b.calibration(in, problems)
 	if !ok {
 		return 0, false
 	}
-	eps, delta := in.num[FieldEpsilon], in.num[FieldDelta]
+	eps, delta := in.num[release.FieldEpsilon], in.num[release.FieldDelta]
 	if !(delta > 0) {
-		problems.add(b.name(FieldDelta), in.value(FieldDelta), "%s, but a Gaussian mechanism stated by %s needs δ > 0 (no σ gives δ = 0); expected a number in (0, 1)",
-			emptyOr(in.value(FieldDelta)), b.name(FieldEpsilon))
+		problems.add(b.name(release.FieldDelta), in.value(release.FieldDelta), "%s, but a Gaussian mechanism stated by %s needs δ > 0 (no σ gives δ = 0); expected a number in (0, 1)",
+			emptyOr(in.value(release.FieldDelta)), b.name(release.FieldEpsilon))
 		return 0, false
 	}
 	if cal == curve.ClassicCalibration && eps == 0 {
-		problems.add(b.name(FieldEpsilon), "0", "0, but the classic calibration σ = sensitivity·√(2 ln(1.25/δ))/ε has no σ for ε = 0; expected ε > 0, or %s analytic", calName)
+		problems.add(b.name(release.FieldEpsilon), "0", "0, but the classic calibration σ = sensitivity·√(2 ln(1.25/δ))/ε has no σ for ε = 0; expected ε > 0, or %s analytic", calName)
 		return 0, false
 	}
 	sigma, err := curve.GaussianSigma(cal, eps, delta, sens)
 	if err != nil {
-		problems.addErr(b.name(FieldEpsilon)+", "+b.name(FieldDelta), "", err)
+		problems.addErr(b.name(release.FieldEpsilon)+", "+b.name(release.FieldDelta), "", err)
 		return 0, false
 	}
 	if hasSigma {
-		if !agree(in.num[FieldSigma], sigma) {
-			problems.add(b.name(FieldSigma)+", "+b.name(FieldEpsilon), "", "%s = %s, but the %s calibration of %s = %s, %s = %s gives σ = %s; fill one or the other",
-				b.name(FieldSigma), formatNumber(in.num[FieldSigma]), calibrationName(cal), b.name(FieldEpsilon), formatNumber(eps), b.name(FieldDelta), formatNumber(delta), formatNumber(sigma))
+		if !agree(in.num[release.FieldSigma], sigma) {
+			problems.add(b.name(release.FieldSigma)+", "+b.name(release.FieldEpsilon), "", "%s = %s, but the %s calibration of %s = %s, %s = %s gives σ = %s; fill one or the other",
+				b.name(release.FieldSigma), formatNumber(in.num[release.FieldSigma]), calibrationName(cal), b.name(release.FieldEpsilon), formatNumber(eps), b.name(release.FieldDelta), formatNumber(delta), formatNumber(sigma))
 			return 0, false
 		}
-		return in.num[FieldSigma], true
+		return in.num[release.FieldSigma], true
 	}
 	r.derivedSigma = sigma
 	if cal == curve.ClassicCalibration && eps >= curve.ClassicEpsilonLimit {
-		r.derivedNote = classicNote(calName, b.name(FieldEpsilon), eps, delta, sens/sigma)
+		r.derivedNote = classicNote(calName, b.name(release.FieldEpsilon), eps, delta, sens/sigma)
 	}
 	return sigma, true
 }
@@ -134,17 +135,17 @@ func classicNote(calName, epsName string, eps, delta, mu float64) string {
 
 // calibration reads the calibration column (analytic when empty).
 func (b *Binding) calibration(in *inputs, problems *rowError) (curve.GaussianCalibration, bool) {
-	if !in.has(FieldCalibration) {
+	if !in.has(release.FieldCalibration) {
 		return curve.AnalyticCalibration, true
 	}
-	switch CanonicalName(in.text[FieldCalibration]) {
+	switch release.CanonicalName(in.text[release.FieldCalibration]) {
 	case "analytic", "analytical", "balle_wang":
 		return curve.AnalyticCalibration, true
 	case "classic", "classical", "dwork_roth":
 		return curve.ClassicCalibration, true
 	}
-	problems.add(b.name(FieldCalibration), in.text[FieldCalibration], "%s is not a calibration; expected analytic (Balle & Wang 2018, the default) or classic (Dwork & Roth 2014, Thm A.1)",
-		quoteClipped(in.text[FieldCalibration]))
+	problems.add(b.name(release.FieldCalibration), in.text[release.FieldCalibration], "%s is not a calibration; expected analytic (Balle & Wang 2018, the default) or classic (Dwork & Roth 2014, Thm A.1)",
+		release.QuoteClipped(in.text[release.FieldCalibration]))
 	return 0, false
 }
 
@@ -172,55 +173,55 @@ func emptyOr(v string) string {
 // here in exact rational arithmetic. A row that states either both ways
 // must agree.
 func (b *Binding) dpsgdSchedule(r *Release, in *inputs, problems *rowError) (q float64, steps int, ok bool) {
-	hasB, hasN, hasE := in.has(FieldBatchSize), in.has(FieldDatasetSize), in.has(FieldEpochs)
-	bName, nName, eName := b.name(FieldBatchSize), b.name(FieldDatasetSize), b.name(FieldEpochs)
+	hasB, hasN, hasE := in.has(release.FieldBatchSize), in.has(release.FieldDatasetSize), in.has(release.FieldEpochs)
+	bName, nName, eName := b.name(release.FieldBatchSize), b.name(release.FieldDatasetSize), b.name(release.FieldEpochs)
 	switch {
 	case hasB && !hasN:
 		if b.countHeader != "" {
 			problems.add(nName, "", "empty, but %s needs it (q = %s/%s); the column %s is not read: name it %s", bName, bName, nName, b.countHeader, nName)
 			return 0, 0, false
 		}
-		problems.add(nName, "", "empty, but %s needs it: the sample rate is q = %s/%s; expected %s", bName, bName, nName, b.vocab.Column(FieldDatasetSize).Domain)
+		problems.add(nName, "", "empty, but %s needs it: the sample rate is q = %s/%s; expected %s", bName, bName, nName, b.vocab.Column(release.FieldDatasetSize).Domain)
 		return 0, 0, false
 	case hasN && !hasB:
-		problems.add(bName, "", "empty, but %s needs it: the sample rate is q = %s/%s; expected %s", nName, bName, nName, b.vocab.Column(FieldBatchSize).Domain)
+		problems.add(bName, "", "empty, but %s needs it: the sample rate is q = %s/%s; expected %s", nName, bName, nName, b.vocab.Column(release.FieldBatchSize).Domain)
 		return 0, 0, false
 	case hasE && !hasB:
-		problems.add(eName, in.value(FieldEpochs), "filled, but the steps of epochs are ⌈%s·%s/%s⌉: fill %s and %s, or steps in place of %s", eName, nName, bName, bName, nName, eName)
+		problems.add(eName, in.value(release.FieldEpochs), "filled, but the steps of epochs are ⌈%s·%s/%s⌉: fill %s and %s, or steps in place of %s", eName, nName, bName, bName, nName, eName)
 		return 0, 0, false
 	}
-	q, steps = in.num[FieldSampleRate], int(in.num[FieldSteps])
+	q, steps = in.num[release.FieldSampleRate], int(in.num[release.FieldSteps])
 	if hasB {
-		batch, n := in.num[FieldBatchSize], in.num[FieldDatasetSize]
+		batch, n := in.num[release.FieldBatchSize], in.num[release.FieldDatasetSize]
 		if batch > n {
 			problems.add(bName, formatNumber(batch), "%s is more than %s = %s; expected a batch of at most the dataset's records", formatNumber(batch), nName, formatNumber(n))
 			return 0, 0, false
 		}
 		derived := batch / n
-		if in.has(FieldSampleRate) && !agree(q, derived) {
-			problems.add(b.name(FieldSampleRate)+", "+bName+", "+nName, "", "%s = %s, but %s/%s = %s/%s = %s; fill one or the other",
-				b.name(FieldSampleRate), formatNumber(q), bName, nName, formatNumber(batch), formatNumber(n), formatNumber(derived))
+		if in.has(release.FieldSampleRate) && !agree(q, derived) {
+			problems.add(b.name(release.FieldSampleRate)+", "+bName+", "+nName, "", "%s = %s, but %s/%s = %s/%s = %s; fill one or the other",
+				b.name(release.FieldSampleRate), formatNumber(q), bName, nName, formatNumber(batch), formatNumber(n), formatNumber(derived))
 			return 0, 0, false
 		}
 		q, r.derivedSampleRate = derived, derived
 	}
 	if hasE {
-		derived, fits := epochSteps(in.num[FieldEpochs], in.num[FieldDatasetSize], in.num[FieldBatchSize])
+		derived, fits := epochSteps(in.num[release.FieldEpochs], in.num[release.FieldDatasetSize], in.num[release.FieldBatchSize])
 		if !fits {
-			problems.add(eName, in.value(FieldEpochs), "%s epochs of %s/%s batches are more steps than riskbatch counts; expected fewer epochs", in.value(FieldEpochs), nName, bName)
+			problems.add(eName, in.value(release.FieldEpochs), "%s epochs of %s/%s batches are more steps than riskbatch counts; expected fewer epochs", in.value(release.FieldEpochs), nName, bName)
 			return 0, 0, false
 		}
-		if in.has(FieldSteps) && steps != derived {
-			problems.add(b.name(FieldSteps)+", "+eName, "", "%s = %d, but ⌈%s·%s/%s⌉ = ⌈%s·%s/%s⌉ = %d; fill one or the other",
-				b.name(FieldSteps), steps, eName, nName, bName, in.value(FieldEpochs), formatNumber(in.num[FieldDatasetSize]), formatNumber(in.num[FieldBatchSize]), derived)
+		if in.has(release.FieldSteps) && steps != derived {
+			problems.add(b.name(release.FieldSteps)+", "+eName, "", "%s = %d, but ⌈%s·%s/%s⌉ = ⌈%s·%s/%s⌉ = %d; fill one or the other",
+				b.name(release.FieldSteps), steps, eName, nName, bName, in.value(release.FieldEpochs), formatNumber(in.num[release.FieldDatasetSize]), formatNumber(in.num[release.FieldBatchSize]), derived)
 			return 0, 0, false
 		}
 		steps, r.derivedSteps = derived, derived
 	}
-	for _, f := range []Field{FieldSampleRate, FieldSteps} {
-		if (f == FieldSampleRate && q == 0) || (f == FieldSteps && steps == 0) {
+	for _, f := range []release.Field{release.FieldSampleRate, release.FieldSteps} {
+		if (f == release.FieldSampleRate && q == 0) || (f == release.FieldSteps && steps == 0) {
 			alt := bName + " and " + nName
-			if f == FieldSteps {
+			if f == release.FieldSteps {
 				alt = eName + " with " + bName + " and " + nName
 			}
 			problems.add(b.name(f), "", "empty, but mechanism dpsgd needs it (or %s); expected %s", alt, b.vocab.Column(f).Domain)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -187,13 +188,13 @@ func TestEpochSteps(t *testing.T) {
 // pure, epsilon and delta approx.
 func TestStatedInference(t *testing.T) {
 	checkInference(t, []inferenceCase{
-		{map[string]string{"epsilon": "1"}, MechanismPure},
-		{map[string]string{"epsilon": "1", "delta": "1e-5"}, MechanismApprox},
+		{map[string]string{"epsilon": "1"}, release.MechanismPure},
+		{map[string]string{"epsilon": "1", "delta": "1e-5"}, release.MechanismApprox},
 		{map[string]string{"epsilon": "1", "sensitivity": "2"}, ""}, // pure, which has no sensitivity: laplace or gaussian?
-		{map[string]string{"epsilon": "0.2", "laplace_scale": "5"}, MechanismLaplace},
-		{map[string]string{"epsilon": "1", "delta": "1e-5", "calibration": "analytic"}, MechanismGaussian},
-		{map[string]string{"epsilon": "1", "delta": "1e-5", "sigma": "3.7306316348122004"}, MechanismGaussian},
-		{map[string]string{"noise_multiplier": "1", "batch_size": "10", "dataset_size": "100", "epochs": "1"}, MechanismDPSGD},
+		{map[string]string{"epsilon": "0.2", "laplace_scale": "5"}, release.MechanismLaplace},
+		{map[string]string{"epsilon": "1", "delta": "1e-5", "calibration": "analytic"}, release.MechanismGaussian},
+		{map[string]string{"epsilon": "1", "delta": "1e-5", "sigma": "3.7306316348122004"}, release.MechanismGaussian},
+		{map[string]string{"noise_multiplier": "1", "batch_size": "10", "dataset_size": "100", "epochs": "1"}, release.MechanismDPSGD},
 		{map[string]string{"epsilon": "1", "mu": "1"}, ""}, // ambiguous still
 	})
 }

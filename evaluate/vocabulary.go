@@ -1,9 +1,6 @@
 package evaluate
 
 import (
-	"slices"
-
-	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 )
 
@@ -63,7 +60,6 @@ const (
 	FieldReportDelta     = release.FieldReportDelta
 
 	// numFields is the number of input fields.
-	numFields = release.NumFields
 )
 
 // Domain is the set of valid values of a numeric input (release.Domain).
@@ -89,9 +85,6 @@ func CanonicalName(header string) string { return release.CanonicalName(header) 
 // GaussianCalibrations returns the values of the calibration column.
 func GaussianCalibrations() []string { return release.GaussianCalibrations() }
 
-// inputColumns lists the contract's input columns.
-func inputColumns() []InputColumn { return release.InputColumns() }
-
 // Mechanism is a mechanism's canonical name (release.Mechanism).
 type Mechanism = release.Mechanism
 
@@ -113,38 +106,8 @@ const (
 // MechanismNames lists the contract's mechanism names.
 func MechanismNames() []string { return release.MechanismNames() }
 
-// mechanismSpec says which input columns define a mechanism.
-type mechanismSpec = release.MechanismSpec
-
-func mechanismSpecs() []mechanismSpec { return release.MechanismSpecs() }
-
-func mechanismIndex(specs []mechanismSpec) map[string]int { return release.MechanismIndex(specs) }
-
-func lookupMechanism(specs []mechanismSpec, index map[string]int, name string) (*mechanismSpec, error) {
-	return release.LookupMechanism(specs, index, name)
-}
-
-// hasField reports whether fs holds f.
-func hasField(fs []Field, f Field) bool { return slices.Contains(fs, f) }
-
 // The extra_stages cell and the stages of a composed release are
 // release's (release.ParseStages).
-
-const (
-	maxExtraStages     = release.MaxExtraStages
-	maxStageSteps      = release.MaxStageSteps
-	maxStageCategories = release.MaxStageCategories
-)
-
-func parseStages(s string, specs []mechanismSpec, index map[string]int) ([]pld.Stage, error) {
-	return release.ParseStages(s, specs, index)
-}
-
-func stagesKey(stages []pld.Stage) string { return release.StagesKey(stages) }
-
-func tooManyCategories(k float64) string { return release.TooManyCategories(k) }
-
-func rrStage(eps, k float64, n int) pld.Stage { return release.RRStage(eps, k, n) }
 
 // MechanismInputs returns the input columns a row of the named mechanism
 // may fill with its parameters (release.MechanismInputs); nil for an
