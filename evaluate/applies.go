@@ -222,19 +222,6 @@ func (c Condition) holds(r *Release) bool {
 	return true
 }
 
-// Need is a set of inputs an output column requires.
-type Need uint8
-
-// The inputs an output column may need.
-const (
-	// NeedBaseline: a baseline, from baseline, candidates (1/M) or prior
-	// (its largest p).
-	NeedBaseline Need = 1 << iota
-	// NeedDelta: a δ > 0 at which to convert a mechanism without a native
-	// ε (gaussian, gdp, marginals, zcdp, rdp, dpsgd) to (ε, δ)-DP.
-	NeedDelta
-)
-
 // nativeEpsilon reports whether a mechanism states its own ε, so that its
 // ε-based columns need no delta.
 func nativeEpsilon(m release.Mechanism) bool {

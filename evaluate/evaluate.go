@@ -33,47 +33,32 @@ const (
 )
 
 // Evaluator evaluates rows with the registered output columns. It is safe
-// for concurrent use; its only mutable state is bounded caches: of DP-SGD
-// accounting results, of Gaussian ε(δ), of Fano bounds over M candidates,
-// and of pmp_data tables and results.
+// for concurrent use; its only mutable state is its Resolver's bounded
+// caches: of DP-SGD accounting results, of Gaussian ε(δ), of Fano bounds
+// over M candidates, and of pmp_data tables and results.
 type Evaluator struct {
-	vocab       *release.Vocabulary
-	specs       []release.MechanismSpec
-	mechIndex   map[string]int // canonical mechanism name or alias → specs index
-	outputs     []OutputColumn
-	plans       *columnPlans // the outputs of each mechanism (planColumns)
-	headlines   []headlineStep
-	unused      []unusedInput // inputs only some mechanisms' columns use
-	priors      *priors.Tables
-	confidences []float64
-	decimal     DecimalMark // the decimal mark of every input's text numbers, or DecimalUnknown
-	rdps        *rdpCache
-	epsilons    *epsCache
-	pmpData     *pmpCache
-	plds        *pldCache
-	noise       *noiseCache
-	fanos       *fanoCache
-	// data opens the tables that cells name (nil: none is opened).
-	data DataLoader
+	rows      *Resolver // reads rows into Releases
+	config    Config    // what the options set, New reads
+	cachesOf  *Evaluator
+	outputs   []OutputColumn
+	plans     *columnPlans // the outputs of each mechanism (planColumns)
+	headlines []headlineStep
+	unused    []unusedInput // inputs only some mechanisms' columns use
 }
-
-// DefaultConfidence is the confidence of the one-run success upper bound
-// when none is given.
-const DefaultConfidence = 0.95
 
 // Option configures an Evaluator.
 type Option func(*Evaluator)
 
 // WithPriors makes the prior tables available to release rows whose prior
 // column names a key; inline priors (uniform(M), zipf(…)) need no table.
-func WithPriors(t *priors.Tables) Option { return func(e *Evaluator) { e.priors = t } }
+func WithPriors(t *priors.Tables) Option { return func(e *Evaluator) { e.config.Priors = t } }
 
 // WithConfidence sets the confidence levels of the one-run success upper
 // bound (each in (0, 1)): onerun_successes_ub uses a row's own confidence,
 // else the highest level; with several levels there is also one column per
 // level, onerun_successes_ub_95 for 0.95.
 func WithConfidence(levels ...float64) Option {
-	return func(e *Evaluator) { e.confidences = append([]float64(nil), levels...) }
+	return func(e *Evaluator) { e.config.Confidences = append([]float64(nil), levels...) }
 }
 
 // WithDecimalMark settles the decimal mark of the numbers written as text
@@ -81,33 +66,48 @@ func WithConfidence(levels ...float64) Option {
 // DecimalPoint or DecimalComma, a text in the other convention is an error,
 // and no text is ambiguous. DecimalUnknown, the default, leaves it to each
 // table (see BindTable and NumberFormat).
-func WithDecimalMark(m DecimalMark) Option { return func(e *Evaluator) { e.decimal = m } }
+func WithDecimalMark(m DecimalMark) Option { return func(e *Evaluator) { e.config.Decimal = m } }
+
+// WithDataLoader lets release rows name table files in cells (pmp_data):
+// l opens them. Without a loader, a cell that names a file gets an error,
+// and only tables written in the cell itself are used.
+func WithDataLoader(l DataLoader) Option { return func(e *Evaluator) { e.config.Data = l } }
+
+// WithCachesOf makes the evaluator share other's caches of results that
+// are functions of their parameters alone: DP-SGD accountants (RDP and
+// PLD), noise calibrations, Gaussian ε(δ) and Fano bounds. Runs over the
+// same rows (the command's tests write one sample in several formats)
+// then compute each once, and get the values they would compute
+// themselves, bit for bit. The pmp_data cache is not shared: its tables
+// are the files of one run.
+func WithCachesOf(other *Evaluator) Option { return func(e *Evaluator) { e.cachesOf = other } }
 
 // New returns an evaluator for every registered output column.
 func New(opts ...Option) *Evaluator {
-	e := &Evaluator{vocab: release.NewVocabulary(), specs: release.MechanismSpecs(), confidences: []float64{DefaultConfidence}, rdps: newRDPCache(), epsilons: newEpsCache(), pmpData: newPMPCache(), plds: newPLDCache(), noise: newNoiseCache(), fanos: newFanoCache()}
+	e := &Evaluator{}
 	for _, o := range opts {
 		o(e)
 	}
-	e.mechIndex = release.MechanismIndex(e.specs)
-	e.outputs = outputColumns(e.confidences)
+	e.rows = NewResolver(e.config)
+	if e.cachesOf != nil {
+		e.rows.ShareCaches(e.cachesOf.rows)
+		e.cachesOf = nil
+	}
+	e.outputs = outputColumns(e.rows.Confidences())
 	e.plans = planColumns(e.outputs)
 	e.headlines = headlineSteps(e.outputs)
 	e.unused = unusedInputs(e.outputs)
 	return e
 }
 
-// confidence is the default confidence of a row: the highest level.
-func (e *Evaluator) confidence() float64 {
-	c := e.confidences[0]
-	for _, x := range e.confidences[1:] {
-		c = max(c, x)
-	}
-	return c
-}
+// CacheBytes returns about how many bytes the evaluator's caches of DP-SGD
+// accountants hold (bounded: about 230 MB), the caches that grow large:
+// a run may let the heap grow by as much, rather than collect garbage
+// without end while the caches fill its memory limit.
+func (e *Evaluator) CacheBytes() int64 { return e.rows.CacheBytes() }
 
 // Vocabulary returns the input vocabulary.
-func (e *Evaluator) Vocabulary() *release.Vocabulary { return e.vocab }
+func (e *Evaluator) Vocabulary() *release.Vocabulary { return e.rows.Vocabulary() }
 
 // Outputs returns the registered output columns in output order.
 func (e *Evaluator) Outputs() []OutputColumn { return e.outputs }
@@ -154,36 +154,11 @@ func (o OutputColumn) Note() string {
 // Binding maps the columns of one input table to the contract's inputs.
 type Binding struct {
 	*Evaluator
-	index   [release.NumFields]int    // column index of each field, -1 if absent
-	headers [release.NumFields]string // the header as the file writes it
-	bound   []boundField              // the fields the table has, in field order
-	// source is the file the table was read from (BindSource): files its
-	// cells name are found relative to it.
-	source string
+	*Header
 	// releases holds the Releases Evaluate resolves rows into, so that a
 	// row does not allocate one (about 1 KB); Bindings are shared by the
 	// goroutines evaluating one table's rows.
 	releases sync.Pool
-	numbers  NumberFormat // how the table's text numbers are read (Percent aside)
-	// countHeader is the header of a column named n, which passes through
-	// (a common header for counts); a dpsgd row that lacks dataset_size
-	// is told it is not read as that.
-	countHeader string
-}
-
-// boundField is what Evaluate needs of an input field the table has, kept
-// apart from the vocabulary's descriptions so that a row reads no more
-// than it uses.
-type boundField struct {
-	field   release.Field
-	column  int // index of the field's cell in a row
-	text    bool
-	percent bool // a probability: "5%" reads as 0.05
-	domain  release.Domain
-	// param marks a mechanism's parameter: a column that defines one,
-	// or sensitivity, delta, compositions or calibration. A row may fill
-	// only those its mechanism uses (checkColumns).
-	param bool
 }
 
 // Bind matches a table's header to the input vocabulary. Columns it does
@@ -202,66 +177,18 @@ func (e *Evaluator) Bind(cols []table.Column) (*Binding, error) {
 // numbers are read in the suggested convention (the decimal point when
 // none), with doubt: see NumberFormat.
 func (e *Evaluator) BindTable(cols []table.Column, suggested DecimalMark) (*Binding, error) {
-	b := &Binding{Evaluator: e, numbers: NumberFormat{Mark: suggested}}
-	if e.decimal != DecimalUnknown {
-		b.numbers = NumberFormat{Mark: e.decimal, Settled: true}
-	}
-	for f := range b.index {
-		b.index[f] = -1
-	}
-	for i, c := range cols {
-		f, ok := e.vocab.Lookup(c.Name)
-		if !ok {
-			if release.CanonicalName(c.Name) == "n" && b.countHeader == "" {
-				b.countHeader = strings.TrimSpace(c.Name)
-			}
-			continue
-		}
-		if j := b.index[f]; j >= 0 {
-			return nil, &release.DuplicateColumnError{Field: e.vocab.Column(f).Name, First: j, Again: i, FirstName: cols[j].Name, AgainName: c.Name}
-		}
-		b.index[f] = i
-		b.headers[f] = strings.TrimSpace(c.Name)
-	}
-	for f := release.Field(0); f < release.NumFields; f++ {
-		if i := b.index[f]; i >= 0 {
-			col := e.vocab.Column(f)
-			param := col.Defines || f == release.FieldSensitivity || f == release.FieldDelta || f == release.FieldCompositions || f == release.FieldCalibration
-			b.bound = append(b.bound, boundField{field: f, column: i, text: col.Text, percent: col.Percent, domain: col.Domain, param: param})
-		}
-	}
-	return b, nil
+	return e.BindSource("", cols, suggested)
 }
 
-// format is how the table's text numbers are read in a column that does,
-// or does not, take percentages.
-func (b *Binding) format(percent bool) NumberFormat {
-	f := b.numbers
-	f.Percent = percent
-	return f
-}
-
-// Has reports whether the table has a column for the field.
-func (b *Binding) Has(f release.Field) bool { return b.index[f] >= 0 }
-
-// name is how messages refer to a field: the table's own header when it has
-// one, the contract's name otherwise.
-func (b *Binding) name(f release.Field) string {
-	if b.headers[f] != "" {
-		return b.headers[f]
+// BindSource is BindTable for a table read from the file source (its
+// path as given): the files its cells name are opened relative to it, by
+// the evaluator's DataLoader.
+func (e *Evaluator) BindSource(source string, cols []table.Column, suggested DecimalMark) (*Binding, error) {
+	h, err := e.rows.BindHeader(cols, suggested, source)
+	if err != nil {
+		return nil, err
 	}
-	return b.vocab.Column(f).Name
-}
-
-// InputColumns returns the columns of the table whose cells Evaluate
-// reads, in no particular order: a caller that reads rows a column at a
-// time need make cells of these only.
-func (b *Binding) InputColumns() []int {
-	cols := make([]int, len(b.bound))
-	for i, bf := range b.bound {
-		cols[i] = bf.column
-	}
-	return cols
+	return &Binding{Evaluator: e, Header: h}, nil
 }
 
 // Width is the number of cells Evaluate writes.
@@ -293,7 +220,7 @@ func (b *Binding) EvaluateNumbers(cells []table.Cell, head []table.Cell, nums []
 // `riskbatch columns` are made from it.
 func (e *Evaluator) Docs() [][]string {
 	rows := [][]string{{"column", "kind", "meaning", "formula", "source", "needs", "assumptions", "applies to", "quote"}}
-	for _, c := range e.vocab.Columns() {
+	for _, c := range e.rows.Vocabulary().Columns() {
 		kind, valid := "input", ""
 		if c.Text {
 			valid = "text"

@@ -2,8 +2,6 @@ package evaluate
 
 import (
 	"math"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
@@ -113,49 +111,11 @@ func (b *Binding) evaluateInto(r *Release, cells []table.Cell, out rowOut, marks
 	bit := mechanismBit(r.Mechanism)
 	for _, u := range b.unused {
 		if in.has(u.field) && u.mechanisms&bit == 0 {
-			marks = append(marks, mark{kind: markUnused, column: -1, text: b.name(u.field) + ": filled, but only " + u.users + " rows use it; clear it or correct mechanism"})
+			marks = append(marks, mark{kind: markUnused, column: -1, text: b.Name(u.field) + ": filled, but only " + u.users + " rows use it; clear it or correct mechanism"})
 		}
 	}
 	status, marks := b.outputCells(r, out, marks)
 	return status, r, problems, marks
-}
-
-// readCells reads the row's cells of the table's input columns: a text as
-// it is, a number by the table's number format and within its column's
-// domain, into in, which must be zero (the inputs of a row are over a
-// kilobyte: filled in place, not returned). A cell that is neither is a
-// problem of the row.
-func (b *Binding) readCells(cells []table.Cell, in *inputs) rowError {
-	var problems rowError
-	for _, bf := range b.bound {
-		f, i := bf.field, bf.column
-		if i >= len(cells) || cells[i].IsEmpty() {
-			continue
-		}
-		if bf.text {
-			in.text[f] = strings.TrimSpace(cells[i].String())
-			in.set[f] = true
-			continue
-		}
-		v, err := cellNumber(cells[i], b.format(bf.percent))
-		if err != nil {
-			if isLocaleError(err) {
-				problems.addErr(b.name(f), cells[i].String(), err)
-			} else if msg := err.Error(); utf8.RuneCountInString(msg) > 60 {
-				// A long cell: quote its start, not all of it.
-				problems.add(b.name(f), cells[i].String(), "%s is not a number; expected %s", release.QuoteClipped(cells[i].String()), bf.domain)
-			} else {
-				problems.add(b.name(f), cells[i].String(), "%s; expected %s", msg, bf.domain)
-			}
-			continue
-		}
-		if !bf.domain.Contains(v) {
-			problems.add(b.name(f), formatNumber(v), "%s is out of range; expected %s", formatNumber(v), bf.domain)
-			continue
-		}
-		in.num[f], in.set[f] = v, true
-	}
-	return problems
 }
 
 // outputCells computes the output columns of the row's mechanism into

@@ -12,7 +12,7 @@ import (
 func TestFanoCacheSameBounds(t *testing.T) {
 	rng := newRand(7)
 	cached, plain := New(), New()
-	plain.fanos = nil
+	plain.rows.fanos = nil
 	fano := []string{"fano_adv_alpha1", "fano_adv_opt", "fano_success_opt"}
 	for i := 0; i < 40; i++ {
 		row := map[string]string{"candidates": strconv.Itoa(2 + rng.Intn(1000))}
@@ -36,7 +36,7 @@ func TestFanoCacheSameBounds(t *testing.T) {
 			}
 		}
 	}
-	if n := cached.fanos.Len(); n != 30 {
+	if n := cached.rows.fanos.Len(); n != 30 {
 		t.Errorf("the cache holds %d bounds, want 30 (one per distinct gaussian, gdp and zcdp row)", n)
 	}
 }

@@ -182,7 +182,7 @@ func (e *Evaluator) EvaluateTotal(t *Total, dst []table.Cell) []InputCell {
 		cols := make([]table.Column, len(row))
 		cells := make([]table.Cell, len(row))
 		for i, c := range row {
-			cols[i] = table.Column{Name: e.vocab.Column(c.Field).Name}
+			cols[i] = table.Column{Name: e.rows.Vocabulary().Column(c.Field).Name}
 			cells[i] = c.Cell
 		}
 		b, err := e.BindTable(cols, DecimalPoint)
@@ -200,7 +200,7 @@ func (e *Evaluator) EvaluateTotal(t *Total, dst []table.Cell) []InputCell {
 	if len(t.Differ()) > 0 {
 		var fs []string
 		for _, f := range t.Differ() {
-			fs = append(fs, e.vocab.Column(f).Name)
+			fs = append(fs, e.rows.Vocabulary().Column(f).Name)
 		}
 		it := "it"
 		if len(fs) > 1 {

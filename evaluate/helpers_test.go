@@ -95,8 +95,8 @@ func resolveRow(t *testing.T, row map[string]string) (*Release, rowError) {
 	var in inputs
 	for h, v := range row {
 		cols = append(cols, table.Column{Name: h})
-		f, _ := e.vocab.Lookup(h)
-		if e.vocab.Column(f).Text {
+		f, _ := e.rows.vocab.Lookup(h)
+		if e.rows.vocab.Column(f).Text {
 			in.text[f] = v
 		} else {
 			in.num[f], _ = ParseNumber(v)

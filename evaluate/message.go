@@ -117,15 +117,15 @@ func seenBefore(marks []mark, i int) bool {
 func (b *Binding) needText(need Need, r *Release) string {
 	var what []string
 	if need&NeedBaseline != 0 {
-		what = append(what, "add "+b.name(release.FieldBaseline)+" (or "+b.name(release.FieldCandidates)+", or "+b.name(release.FieldPrior)+")")
+		what = append(what, "add "+b.Name(release.FieldBaseline)+" (or "+b.Name(release.FieldCandidates)+", or "+b.Name(release.FieldPrior)+")")
 	}
 	if need&NeedDelta != 0 {
 		if r != nil && r.reported {
-			what = append(what, "set "+b.name(release.FieldReportDelta)+" above 0 (e.g. 1e-5)")
+			what = append(what, "set "+b.Name(release.FieldReportDelta)+" above 0 (e.g. 1e-5)")
 		} else if r != nil && r.hasDelta {
-			what = append(what, "set "+b.name(release.FieldDelta)+" above 0 (e.g. 1e-5)")
+			what = append(what, "set "+b.Name(release.FieldDelta)+" above 0 (e.g. 1e-5)")
 		} else {
-			what = append(what, "add "+b.name(release.FieldDelta)+" (e.g. 1e-5)")
+			what = append(what, "add "+b.Name(release.FieldDelta)+" (e.g. 1e-5)")
 		}
 	}
 	if len(what) == 2 && strings.HasPrefix(what[1], "add ") {

@@ -57,30 +57,6 @@ type OutputColumn struct {
 	mechanisms uint32 // Applies.Mechanisms as a set (mechanismSet)
 }
 
-// skip says why a column is empty for a row, in one of the ways Applies
-// describes: silent (the column does not apply, or the row did not ask for
-// it), need (the row lacks an input it requires: partial), fault (an input
-// the row has cannot be used: partial), or why alone (the bound is not
-// defined for the row's values: the status is unchanged).
-type skip struct {
-	why    string
-	silent bool
-	need   Need
-	fault  bool
-	// unused marks a why about an input the row filled that the column
-	// cannot use for this row (pmp_data with compositions): the status is
-	// unchanged, and the message gives it early.
-	unused bool
-	// bare marks a why or note that names the input it is about
-	// ("pmp_data: …"): the message gives it without the column names.
-	bare bool
-	// note is a warning about a value that is written: the row keeps its
-	// status and the message says it, once for the columns that share it.
-	note string
-}
-
-func (s skip) ok() bool { return s.why == "" && !s.silent && s.need == 0 }
-
 // Reasons shared by several columns, so that a row's message names them once.
 const (
 	// The inverse columns (…_for_target, onerun_eps_protect) share these,

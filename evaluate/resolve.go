@@ -19,14 +19,14 @@ import (
 // curve), then what the row says of the attack. A row with audit filled is
 // an audit row instead (resolveAudit); a release row must not fill the
 // inputs only audits use.
-func (b *Binding) resolve(in *inputs, problems *rowError) *Release {
+func (b *Header) resolve(in *inputs, problems *rowError) *Release {
 	return b.resolveInto(new(Release), in, problems)
 }
 
 // resolveInto is resolve into r, which must be zero: it returns r, or nil
 // with the problems. Evaluate resolves into a Release it reuses row after
 // row (Binding.releases), a row's largest allocation.
-func (b *Binding) resolveInto(r *Release, in *inputs, problems *rowError) *Release {
+func (b *Header) resolveInto(r *Release, in *inputs, problems *rowError) *Release {
 	if in.has(release.FieldAudit) {
 		return b.resolveAudit(r, in, problems)
 	}
@@ -39,7 +39,7 @@ func (b *Binding) resolveInto(r *Release, in *inputs, problems *rowError) *Relea
 	}
 	c := in.numOr(release.FieldCompositions, 1)
 	if c > curve.MaxCompositions && composesOptimally(spec.Name) {
-		problems.add(b.name(release.FieldCompositions), formatNumber(c), "%s is more than the %d compositions riskbatch composes for mechanism %s; expected a whole number from 1 to %d",
+		problems.add(b.Name(release.FieldCompositions), formatNumber(c), "%s is more than the %d compositions riskbatch composes for mechanism %s; expected a whole number from 1 to %d",
 			formatNumber(c), curve.MaxCompositions, spec.Name, curve.MaxCompositions)
 		return nil
 	}
@@ -52,7 +52,7 @@ func (b *Binding) resolveInto(r *Release, in *inputs, problems *rowError) *Relea
 	if in.has(release.FieldExtraStages) {
 		extra, err := release.ParseStages(in.text[release.FieldExtraStages], b.specs, b.mechIndex)
 		if err != nil {
-			problems.addErr(b.name(release.FieldExtraStages), in.text[release.FieldExtraStages], err)
+			problems.addErr(b.Name(release.FieldExtraStages), in.text[release.FieldExtraStages], err)
 			return nil
 		}
 		r.extraStages = extra
@@ -75,19 +75,19 @@ func (b *Binding) resolveInto(r *Release, in *inputs, problems *rowError) *Relea
 
 // checkColumns checks that every filled parameter column is one the
 // mechanism uses, and that it has every column the mechanism requires.
-func (b *Binding) checkColumns(spec *release.MechanismSpec, in *inputs, problems *rowError) bool {
+func (b *Header) checkColumns(spec *release.MechanismSpec, in *inputs, problems *rowError) bool {
 	for _, bf := range b.bound { // the fields a row can fill, in field order
 		f := bf.field
 		if !in.has(f) {
 			continue
 		}
 		if bf.param && !slices.Contains(spec.Defines, f) && !slices.Contains(spec.Modifiers, f) {
-			problems.add(b.name(f), in.value(f), "filled, but mechanism %s does not use it; clear it or correct mechanism", spec.Name)
+			problems.add(b.Name(f), in.value(f), "filled, but mechanism %s does not use it; clear it or correct mechanism", spec.Name)
 		}
 	}
 	for _, f := range spec.Required {
 		if !in.has(f) {
-			problems.add(b.name(f), "", "empty, but mechanism %s needs it; expected %s", spec.Name, b.vocab.Column(f).Domain)
+			problems.add(b.Name(f), "", "empty, but mechanism %s needs it; expected %s", spec.Name, b.vocab.Column(f).Domain)
 		}
 	}
 	return len(*problems) == 0
@@ -96,12 +96,12 @@ func (b *Binding) checkColumns(spec *release.MechanismSpec, in *inputs, problems
 // resolvePMP records the row's pmp_data cell. A cell naming a file that
 // cannot be used (refused where it points, missing, not a regular file) is
 // an error of the row, as any unusable input.
-func (b *Binding) resolvePMP(r *Release, in *inputs, problems *rowError) bool {
+func (b *Header) resolvePMP(r *Release, in *inputs, problems *rowError) bool {
 	r.pmpPath, r.pmp = strings.TrimSpace(in.text[release.FieldPMPData]), b.pmpData
 	r.pmpFrom = pmpSource{File: b.source, Loader: b.data}
 	if _, err := r.pmp.Table(pmpRef{File: b.source, Ref: r.pmpPath}, r.pmpFrom); err != nil {
 		if ref, ok := errors.AsType[*pmpRefError](err); ok {
-			problems.addErr(b.name(release.FieldPMPData), r.pmpPath, ref.Err)
+			problems.addErr(b.Name(release.FieldPMPData), r.pmpPath, ref.Err)
 			return false
 		}
 	}
@@ -110,13 +110,13 @@ func (b *Binding) resolvePMP(r *Release, in *inputs, problems *rowError) bool {
 
 // resolveCurve reads the parameters of the row's mechanism, composed c
 // times, into its curve and its family's parameters.
-func (b *Binding) resolveCurve(r *Release, in *inputs, c float64, problems *rowError) bool {
+func (b *Header) resolveCurve(r *Release, in *inputs, c float64, problems *rowError) bool {
 	sens := in.numOr(release.FieldSensitivity, 1)
 	switch r.Mechanism {
 	case release.MechanismPure, release.MechanismExponential:
 		// With extra_stages, δ is where the mixture's (ε, δ) view is read.
 		if r.delta != 0 && len(r.extraStages) == 0 {
-			problems.add(b.name(release.FieldDelta), formatNumber(r.delta), "%s, but mechanism %s means δ = 0; expected empty or 0, or mechanism approx", formatNumber(r.delta), r.Mechanism)
+			problems.add(b.Name(release.FieldDelta), formatNumber(r.delta), "%s, but mechanism %s means δ = 0; expected empty or 0, or mechanism approx", formatNumber(r.delta), r.Mechanism)
 			return false
 		}
 		eps := in.num[release.FieldEpsilon]
@@ -140,7 +140,7 @@ func (b *Binding) resolveCurve(r *Release, in *inputs, c float64, problems *rowE
 		r.setPure(eps, c)
 	case release.MechanismRR:
 		if kf := in.num[release.FieldRRCategories]; kf > release.MaxStageCategories {
-			problems.add(b.name(release.FieldRRCategories), formatNumber(kf), "%s", release.TooManyCategories(kf))
+			problems.add(b.Name(release.FieldRRCategories), formatNumber(kf), "%s", release.TooManyCategories(kf))
 			return false
 		}
 		eps, k := in.num[release.FieldEpsilon], int(in.num[release.FieldRRCategories])
@@ -158,7 +158,7 @@ func (b *Binding) resolveCurve(r *Release, in *inputs, c float64, problems *rowE
 	case release.MechanismRDP:
 		rdp := curve.RDP{Orders: []float64{in.num[release.FieldRDPOrder]}, Epsilons: []float64{c * in.num[release.FieldRDPEpsilon]}}
 		if err := rdp.Validate(); err != nil {
-			problems.addErr(b.name(release.FieldRDPOrder)+", "+b.name(release.FieldRDPEpsilon), "", err)
+			problems.addErr(b.Name(release.FieldRDPOrder)+", "+b.Name(release.FieldRDPEpsilon), "", err)
 			return false
 		}
 		r.Curve, r.epsilonAt = rdp, rdp.EpsilonAt
@@ -172,13 +172,13 @@ func (b *Binding) resolveCurve(r *Release, in *inputs, c float64, problems *rowE
 // composedPure is the curve of k compositions of a pure ε-DP mechanism
 // whose single curve is one: the optimal composition theorem (Kairouz, Oh
 // & Viswanath 2015) for k > 1; nil, with the problem, where it fails.
-func (b *Binding) composedPure(r *Release, one curve.Curve, eps float64, problems *rowError) curve.Curve {
+func (b *Header) composedPure(r *Release, one curve.Curve, eps float64, problems *rowError) curve.Curve {
 	if r.compositions == 1 {
 		return one
 	}
 	c, err := curve.ComposeApprox(eps, 0, r.compositions)
 	if err != nil {
-		problems.addErr(b.name(release.FieldCompositions), strconv.Itoa(r.compositions), err)
+		problems.addErr(b.Name(release.FieldCompositions), strconv.Itoa(r.compositions), err)
 		return nil
 	}
 	return c
@@ -188,13 +188,13 @@ func (b *Binding) composedPure(r *Release, one curve.Curve, eps float64, problem
 // whose single curve is one and whose stage is st: its exact composition
 // (curve.Compose: the PLD accountant, tightened by the optimal composition
 // theorem where that is tighter); nil, with the problem, where it fails.
-func (b *Binding) composedExactly(r *Release, one curve.Curve, st pld.Stage, problems *rowError) curve.Curve {
+func (b *Header) composedExactly(r *Release, one curve.Curve, st pld.Stage, problems *rowError) curve.Curve {
 	if r.compositions == 1 {
 		return one
 	}
 	c, err := curve.Compose([]pld.Stage{st}, b.plds.get)
 	if err != nil {
-		problems.addErr(b.name(release.FieldCompositions), strconv.Itoa(r.compositions), err)
+		problems.addErr(b.Name(release.FieldCompositions), strconv.Itoa(r.compositions), err)
 		return nil
 	}
 	r.comp = c
@@ -216,7 +216,7 @@ func (r *Release) setPure(eps, c float64) {
 
 // resolveApprox reads an (ε, δ) row of c compositions: the optimal
 // composition theorem, read at δ_total = c·δ.
-func (b *Binding) resolveApprox(r *Release, eps, c float64, problems *rowError) bool {
+func (b *Header) resolveApprox(r *Release, eps, c float64, problems *rowError) bool {
 	delta := r.delta
 	r.stepDelta = delta
 	if r.compositions == 1 {
@@ -229,7 +229,7 @@ func (b *Binding) resolveApprox(r *Release, eps, c float64, problems *rowError) 
 	}
 	composed, err := curve.NewComposedApprox(eps, delta, r.compositions)
 	if err != nil {
-		problems.addErr(b.name(release.FieldCompositions), strconv.Itoa(r.compositions), err)
+		problems.addErr(b.Name(release.FieldCompositions), strconv.Itoa(r.compositions), err)
 		return false
 	}
 	r.Curve = composed
@@ -268,7 +268,7 @@ func (r *Release) reportPerStep(c float64) bool {
 
 // resolveGaussian reads a gaussian row (σ and sensitivity, or μ) or a gdp
 // row (μ); a row with both μ and σ must agree.
-func (b *Binding) resolveGaussian(r *Release, in *inputs, sens, c float64, problems *rowError) bool {
+func (b *Header) resolveGaussian(r *Release, in *inputs, sens, c float64, problems *rowError) bool {
 	mu := in.num[release.FieldMu]
 	if r.Mechanism == release.MechanismGDP {
 		b.setGaussian(r, mu, c)
@@ -281,7 +281,7 @@ func (b *Binding) resolveGaussian(r *Release, in *inputs, sens, c float64, probl
 	if sigma > 0 {
 		fromSigma := sens / sigma
 		if in.has(release.FieldMu) && math.Abs(mu-fromSigma) > 1e-9*math.Max(mu, fromSigma) {
-			problems.add(b.name(release.FieldMu), formatNumber(mu), "%s disagrees with sensitivity/sigma = %s; fill one or the other", formatNumber(mu), formatNumber(fromSigma))
+			problems.add(b.Name(release.FieldMu), formatNumber(mu), "%s disagrees with sensitivity/sigma = %s; fill one or the other", formatNumber(mu), formatNumber(fromSigma))
 			return false
 		}
 		mu = fromSigma
@@ -300,12 +300,12 @@ func (b *Binding) resolveGaussian(r *Release, in *inputs, sens, c float64, probl
 // marginals on an unknown column, each of L2 sensitivity √2 (one count
 // down, one up): μ₁ = √2/σ, and K compositions give √K·μ₁ (Swanberg et
 // al. App. A).
-func (b *Binding) resolveMarginals(r *Release, in *inputs, c float64, problems *rowError) bool {
+func (b *Header) resolveMarginals(r *Release, in *inputs, c float64, problems *rowError) bool {
 	d, kw, du := in.num[release.FieldColumnsTotal], in.num[release.FieldMarginalK], in.num[release.FieldColumnsUnknown]
-	total := b.name(release.FieldColumnsTotal)
+	total := b.Name(release.FieldColumnsTotal)
 	for _, f := range []release.Field{release.FieldMarginalK, release.FieldColumnsUnknown} {
 		if v := in.num[f]; v > d {
-			problems.add(b.name(f), formatNumber(v), "%s is more than %s = %s; expected a whole number from 1 to %s", formatNumber(v), total, formatNumber(d), total)
+			problems.add(b.Name(f), formatNumber(v), "%s is more than %s = %s; expected a whole number from 1 to %s", formatNumber(v), total, formatNumber(d), total)
 		}
 	}
 	if len(*problems) > 0 {
@@ -314,7 +314,7 @@ func (b *Binding) resolveMarginals(r *Release, in *inputs, c float64, problems *
 	queries := curve.MarginalQueries(int(d), int(kw), int(du))
 	if queries == 0 {
 		// K is 0 only for d′ = 0.
-		problems.add(b.name(release.FieldColumnsUnknown), formatNumber(du), "%s leaves no marginal on an unknown column (K = 0), so there is nothing to bound; expected a whole number from 1 to %s = %s",
+		problems.add(b.Name(release.FieldColumnsUnknown), formatNumber(du), "%s leaves no marginal on an unknown column (K = 0), so there is nothing to bound; expected a whole number from 1 to %s = %s",
 			formatNumber(du), total, formatNumber(d))
 		return false
 	}
@@ -325,7 +325,7 @@ func (b *Binding) resolveMarginals(r *Release, in *inputs, c float64, problems *
 // setGaussian records the Gaussian curve G_μ composed c times (G_{μ√c}),
 // which is also (μ²/2)-zCDP. μ√c and μ²/2 bound the release's privacy
 // loss from above, so they are rounded up, not to nearest.
-func (b *Binding) setGaussian(r *Release, mu, c float64) {
+func (b *Header) setGaussian(r *Release, mu, c float64) {
 	mu = numeric.MulUp(mu, numeric.SqrtUp(c))
 	r.Curve = curve.Gaussian{Mu: mu}
 	r.gaussianEps = b.epsilons // ε(δ) of G_μ through the run's cache: see epsilonAtDelta
@@ -339,7 +339,7 @@ func gaussianRho(mu float64) float64 { return numeric.DivUp(numeric.MulUp(mu, mu
 
 // resolveDPSGD reads a dpsgd row: its steps and extra stages, accounted by
 // a PLD accountant, or by RDP where the PLD cannot represent them.
-func (b *Binding) resolveDPSGD(r *Release, in *inputs, problems *rowError) bool {
+func (b *Header) resolveDPSGD(r *Release, in *inputs, problems *rowError) bool {
 	q, steps, ok := b.dpsgdSchedule(r, in, problems)
 	if !ok {
 		return false
@@ -365,11 +365,11 @@ func (b *Binding) resolveDPSGD(r *Release, in *inputs, problems *rowError) bool 
 
 // mechanism returns the row's mechanism: the one named in its mechanism
 // column, or the one its filled columns imply.
-func (b *Binding) mechanism(in *inputs, problems *rowError) *release.MechanismSpec {
+func (b *Header) mechanism(in *inputs, problems *rowError) *release.MechanismSpec {
 	if in.has(release.FieldMechanism) {
 		spec, err := release.LookupMechanism(b.specs, b.mechIndex, in.text[release.FieldMechanism])
 		if err != nil {
-			problems.addErr(b.name(release.FieldMechanism), in.text[release.FieldMechanism], err)
+			problems.addErr(b.Name(release.FieldMechanism), in.text[release.FieldMechanism], err)
 			return nil
 		}
 		return spec
@@ -386,11 +386,11 @@ func (b *Binding) mechanism(in *inputs, problems *rowError) *release.MechanismSp
 	for _, s := range found {
 		for _, f := range s.Signature {
 			if in.has(f) {
-				filled = append(filled, b.name(f))
+				filled = append(filled, b.Name(f))
 			}
 		}
 	}
-	problems.add(b.name(release.FieldMechanism), "", "empty, and the filled columns %s describe different mechanisms; fill mechanism to say which one the release uses", strings.Join(filled, ", "))
+	problems.add(b.Name(release.FieldMechanism), "", "empty, and the filled columns %s describe different mechanisms; fill mechanism to say which one the release uses", strings.Join(filled, ", "))
 	return nil
 }
 
@@ -398,7 +398,7 @@ func (b *Binding) mechanism(in *inputs, problems *rowError) *release.MechanismSp
 // fills, less those whose columns belong to a more specific one that is
 // also filled (rr over pure and approx, marginals over gaussian, gaussian
 // over gdp) and, of pure and approx, the one its delta rules out.
-func (b *Binding) impliedMechanisms(in *inputs) []*release.MechanismSpec {
+func (b *Header) impliedMechanisms(in *inputs) []*release.MechanismSpec {
 	var found []*release.MechanismSpec
 	for i := range b.specs {
 		if slices.ContainsFunc(b.specs[i].Signature, in.has) {

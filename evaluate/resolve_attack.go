@@ -18,7 +18,7 @@ import (
 // resolveAttack reads what the row says of the attack: its baseline (from
 // baseline, candidates or prior, which must agree), target, predicate,
 // targets, successes and confidence.
-func (b *Binding) resolveAttack(r *Release, in *inputs, problems *rowError) bool {
+func (b *Header) resolveAttack(r *Release, in *inputs, problems *rowError) bool {
 	if !b.resolveBaseline(r, in, problems) {
 		return false
 	}
@@ -30,8 +30,8 @@ func (b *Binding) resolveAttack(r *Release, in *inputs, problems *rowError) bool
 	}
 	r.Records, r.Weight, r.HasWeight = int(in.num[release.FieldRecords]), in.num[release.FieldPredicateWeight], in.has(release.FieldPredicateWeight)
 	if r.HasWeight && r.Records > 0 && r.Weight > 1/float64(r.Records) {
-		records := b.name(release.FieldRecords)
-		problems.add(b.name(release.FieldPredicateWeight), formatNumber(r.Weight), "%s is more than 1/%s = %s; expected a singling-out predicate's weight, from 0 to 1/%s", formatNumber(r.Weight), records, formatNumber(1/float64(r.Records)), records)
+		records := b.Name(release.FieldRecords)
+		problems.add(b.Name(release.FieldPredicateWeight), formatNumber(r.Weight), "%s is more than 1/%s = %s; expected a singling-out predicate's weight, from 0 to 1/%s", formatNumber(r.Weight), records, formatNumber(1/float64(r.Records)), records)
 		return false
 	}
 	switch {
@@ -50,12 +50,12 @@ func (b *Binding) resolveAttack(r *Release, in *inputs, problems *rowError) bool
 
 // resolveBaseline reads the baseline from baseline or candidates (1/M),
 // which must agree, and from the prior, which must agree with both.
-func (b *Binding) resolveBaseline(r *Release, in *inputs, problems *rowError) bool {
+func (b *Header) resolveBaseline(r *Release, in *inputs, problems *rowError) bool {
 	switch {
 	case in.has(release.FieldBaseline) && in.has(release.FieldCandidates):
 		base, m := in.num[release.FieldBaseline], in.num[release.FieldCandidates]
 		if math.Abs(base-1/m) > 1e-12*math.Max(base, 1/m) {
-			problems.add(b.name(release.FieldBaseline), formatNumber(base), "%s disagrees with %s = %s (1/%s = %s); fill one or the other", formatNumber(base), b.name(release.FieldCandidates), formatNumber(m), formatNumber(m), formatNumber(1/m))
+			problems.add(b.Name(release.FieldBaseline), formatNumber(base), "%s disagrees with %s = %s (1/%s = %s); fill one or the other", formatNumber(base), b.Name(release.FieldCandidates), formatNumber(m), formatNumber(m), formatNumber(1/m))
 			return false
 		}
 		r.Baseline, r.HasBaseline = base, true
@@ -69,9 +69,9 @@ func (b *Binding) resolveBaseline(r *Release, in *inputs, problems *rowError) bo
 
 // resolveSuccesses reads the successes of a one-run request: at most the
 // row's targets, which it must have.
-func (b *Binding) resolveSuccesses(r *Release, in *inputs, problems *rowError) bool {
+func (b *Header) resolveSuccesses(r *Release, in *inputs, problems *rowError) bool {
 	r.Successes, r.HasSuccesses = int(in.num[release.FieldSuccesses]), true
-	name, value := b.name(release.FieldSuccesses), in.value(release.FieldSuccesses)
+	name, value := b.Name(release.FieldSuccesses), in.value(release.FieldSuccesses)
 	switch {
 	case r.Targets == 0:
 		problems.add(name, value, "filled, but the row has no targets: fill targets (with baseline) or a prior")
@@ -80,7 +80,7 @@ func (b *Binding) resolveSuccesses(r *Release, in *inputs, problems *rowError) b
 		problems.add(name, value, "%d is more than the %d targets of prior %q; expected 0 ≤ %s ≤ %d", r.Successes, r.Targets, r.Prior.Key(), name, r.Targets)
 		return false
 	case r.Successes > r.Targets:
-		problems.add(name, value, "%d is more than the %d targets; expected 0 ≤ %s ≤ %s", r.Successes, r.Targets, name, b.name(release.FieldTargets))
+		problems.add(name, value, "%d is more than the %d targets; expected 0 ≤ %s ≤ %s", r.Successes, r.Targets, name, b.Name(release.FieldTargets))
 		return false
 	}
 	return true
@@ -89,8 +89,8 @@ func (b *Binding) resolveSuccesses(r *Release, in *inputs, problems *rowError) b
 // joinPrior resolves the row's prior cell (a key of a loaded prior table or
 // an inline prior) and checks it against baseline, candidates and targets
 // typed in the same row, which must agree with it.
-func (b *Binding) joinPrior(r *Release, in *inputs, problems *rowError) bool {
-	name := b.name
+func (b *Header) joinPrior(r *Release, in *inputs, problems *rowError) bool {
+	name := b.Name
 	p, err := b.priors.Resolve(in.text[release.FieldPrior])
 	if err != nil {
 		problems.addProblem(priorProblem(name(release.FieldPrior), in.text[release.FieldPrior], err))

@@ -25,7 +25,7 @@ import (
 // guarantee; where the profile certifies no finite ε (below the δ that a
 // row's own (ε, δ) steps leave unbounded, or at δ = 0 for a mechanism that
 // is not pure), the ε columns are empty and the row says why.
-func (b *Binding) resolveReport(r *Release, in *inputs) {
+func (b *Header) resolveReport(r *Release, in *inputs) {
 	rd := in.num[release.FieldReportDelta]
 	if r.hasDelta && rd == r.delta && r.epsState >= 0 || !r.hasDelta && rd == 0 && r.epsState == 1 {
 		return // the default: the same statement
@@ -34,7 +34,7 @@ func (b *Binding) resolveReport(r *Release, in *inputs) {
 	r.delta, r.hasDelta, r.reported = rd, true, true
 	r.epsilon, r.epsState, r.epsWhy, r.noDelta = 0, 0, "", false
 	r.epsilonAt = at
-	name := b.name(release.FieldReportDelta)
+	name := b.Name(release.FieldReportDelta)
 	switch {
 	case rd == 0 && r.hasPure:
 		r.epsilon, r.epsState = r.pureEps, 1 // pure ε-DP: ε at δ = 0

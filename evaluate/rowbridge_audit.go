@@ -113,11 +113,11 @@ func auditOnly() []release.Field {
 
 // checkAuditOnly reports, as one problem, the audit inputs a release row
 // (one without audit) fills.
-func (b *Binding) checkAuditOnly(in *inputs, problems *rowError) bool {
+func (b *Header) checkAuditOnly(in *inputs, problems *rowError) bool {
 	var names []string
 	for _, f := range auditOnly() {
 		if in.has(f) {
-			names = append(names, b.name(f))
+			names = append(names, b.Name(f))
 		}
 	}
 	if len(names) == 0 {
@@ -128,7 +128,7 @@ func (b *Binding) checkAuditOnly(in *inputs, problems *rowError) bool {
 		them = "them"
 	}
 	problems.add(strings.Join(names, ", "), "", "filled, but only audit rows use %s; fill %s (membership, membership_fdp, reconstruction or prior) or clear %s",
-		them, b.name(release.FieldAudit), them)
+		them, b.Name(release.FieldAudit), them)
 	return false
 }
 
@@ -160,10 +160,10 @@ func auditRequires(m audit.Method) []release.Field {
 // Release of mechanism MechanismAudit, or explains why it cannot: the
 // method, the inputs it uses and needs, the significance of its test, and
 // its counts or priors. r must be zero (see resolveInto).
-func (b *Binding) resolveAudit(r *Release, in *inputs, problems *rowError) *Release {
+func (b *Header) resolveAudit(r *Release, in *inputs, problems *rowError) *Release {
 	method, err := parseAuditMethod(in.text[release.FieldAudit])
 	if err != nil {
-		problems.addErr(b.name(release.FieldAudit), in.text[release.FieldAudit], err)
+		problems.addErr(b.Name(release.FieldAudit), in.text[release.FieldAudit], err)
 		return nil
 	}
 	if !b.checkAuditColumns(method, in, problems) {
@@ -179,7 +179,7 @@ func (b *Binding) resolveAudit(r *Release, in *inputs, problems *rowError) *Rele
 	}
 	beta, err := audit.PerTest(sig, int(in.numOr(release.FieldNumTests, 1)))
 	if err != nil {
-		problems.addErr(b.name(release.FieldNumTests), in.value(release.FieldNumTests), err)
+		problems.addErr(b.Name(release.FieldNumTests), in.value(release.FieldNumTests), err)
 		return nil
 	}
 	r.Mechanism, r.compositions = MechanismAudit, 1
@@ -200,14 +200,14 @@ func (b *Binding) resolveAudit(r *Release, in *inputs, problems *rowError) *Rele
 
 // checkAuditColumns checks that an audit row fills only inputs its method
 // uses (one problem naming them all) and every input it needs.
-func (b *Binding) checkAuditColumns(m audit.Method, in *inputs, problems *rowError) bool {
+func (b *Header) checkAuditColumns(m audit.Method, in *inputs, problems *rowError) bool {
 	uses := auditInputs(m)
 	anyAudit := append(auditInputs(audit.Prior), auditInputs(audit.Membership)...)
 	var extra []string
 	releaseRow := false // a filled input no audit uses: the row may be a release
 	for f := release.Field(0); f < release.NumFields; f++ {
 		if in.has(f) && !slices.Contains(uses, f) {
-			extra = append(extra, b.name(f))
+			extra = append(extra, b.Name(f))
 			releaseRow = releaseRow || !slices.Contains(anyAudit, f)
 		}
 	}
@@ -216,20 +216,20 @@ func (b *Binding) checkAuditColumns(m audit.Method, in *inputs, problems *rowErr
 		if len(extra) > 1 {
 			them = "them"
 		}
-		fix := fmt.Sprintf("clear %s or correct %s", them, b.name(release.FieldAudit))
+		fix := fmt.Sprintf("clear %s or correct %s", them, b.Name(release.FieldAudit))
 		if releaseRow {
-			fix = fmt.Sprintf("clear %s, or clear %s if the row is a release", them, b.name(release.FieldAudit))
+			fix = fmt.Sprintf("clear %s, or clear %s if the row is a release", them, b.Name(release.FieldAudit))
 		}
 		problems.add(strings.Join(extra, ", "), "", "filled, but audit %s does not use %s; %s", m, them, fix)
 		return false
 	}
 	for _, f := range auditRequires(m) {
 		if !in.has(f) {
-			problems.add(b.name(f), "", "empty, but audit %s needs it; expected %s", m, b.vocab.Column(f).Domain)
+			problems.add(b.Name(f), "", "empty, but audit %s needs it; expected %s", m, b.vocab.Column(f).Domain)
 		}
 	}
 	if in.has(release.FieldOptions) && m != audit.Reconstruction && in.num[release.FieldOptions] != 2 {
-		problems.add(b.name(release.FieldOptions), in.value(release.FieldOptions), "%s, but audit %s has 2 options (in or out); expected 2, or audit reconstruction for k options",
+		problems.add(b.Name(release.FieldOptions), in.value(release.FieldOptions), "%s, but audit %s has 2 options (in or out); expected 2, or audit reconstruction for k options",
 			in.value(release.FieldOptions), m)
 	}
 	return len(*problems) == 0
@@ -237,15 +237,15 @@ func (b *Binding) checkAuditColumns(m audit.Method, in *inputs, problems *rowErr
 
 // resolveAuditCounts reads the counts of a membership, membership_fdp or
 // reconstruction audit: 0 ≤ correct ≤ guesses ≤ canaries.
-func (b *Binding) resolveAuditCounts(a *auditRow, in *inputs, problems *rowError) bool {
+func (b *Header) resolveAuditCounts(a *auditRow, in *inputs, problems *rowError) bool {
 	c := audit.Counts{Canaries: int(in.num[release.FieldCanaries]), Guesses: int(in.num[release.FieldGuesses]), Correct: int(in.num[release.FieldCorrect])}
 	if c.Guesses > c.Canaries {
-		problems.add(b.name(release.FieldGuesses), in.value(release.FieldGuesses), "%d is more than %s = %d; expected 0 ≤ %s ≤ %s",
-			c.Guesses, b.name(release.FieldCanaries), c.Canaries, b.name(release.FieldGuesses), b.name(release.FieldCanaries))
+		problems.add(b.Name(release.FieldGuesses), in.value(release.FieldGuesses), "%d is more than %s = %d; expected 0 ≤ %s ≤ %s",
+			c.Guesses, b.Name(release.FieldCanaries), c.Canaries, b.Name(release.FieldGuesses), b.Name(release.FieldCanaries))
 	}
 	if c.Correct > c.Guesses {
-		problems.add(b.name(release.FieldCorrect), in.value(release.FieldCorrect), "%d is more than %s = %d; expected 0 ≤ %s ≤ %s",
-			c.Correct, b.name(release.FieldGuesses), c.Guesses, b.name(release.FieldCorrect), b.name(release.FieldGuesses))
+		problems.add(b.Name(release.FieldCorrect), in.value(release.FieldCorrect), "%d is more than %s = %d; expected 0 ≤ %s ≤ %s",
+			c.Correct, b.Name(release.FieldGuesses), c.Guesses, b.Name(release.FieldCorrect), b.Name(release.FieldGuesses))
 	}
 	a.Counts, a.Options = c, int(in.numOr(release.FieldOptions, 2))
 	return len(*problems) == 0
@@ -256,7 +256,7 @@ func (b *Binding) resolveAuditCounts(a *auditRow, in *inputs, problems *rowError
 // with baseline or candidates, which must agree), its successes and its
 // tail bound (audit_bound, by default Thm 3.2 at δ = 0 and Thm 3.5
 // otherwise).
-func (b *Binding) resolveAuditPriors(r *Release, a *auditRow, in *inputs, problems *rowError) bool {
+func (b *Header) resolveAuditPriors(r *Release, a *auditRow, in *inputs, problems *rowError) bool {
 	if !b.resolveBaseline(r, in, problems) {
 		return false
 	}
@@ -266,16 +266,16 @@ func (b *Binding) resolveAuditPriors(r *Release, a *auditRow, in *inputs, proble
 	case in.has(release.FieldTargets) && r.HasBaseline:
 		r.Targets = int(in.num[release.FieldTargets])
 	case in.has(release.FieldTargets):
-		problems.add(b.name(release.FieldBaseline), "", "empty, but audit prior needs the targets' prior success; fill %s (or %s), or %s instead of %s",
-			b.name(release.FieldBaseline), b.name(release.FieldCandidates), b.name(release.FieldPrior), b.name(release.FieldTargets))
+		problems.add(b.Name(release.FieldBaseline), "", "empty, but audit prior needs the targets' prior success; fill %s (or %s), or %s instead of %s",
+			b.Name(release.FieldBaseline), b.Name(release.FieldCandidates), b.Name(release.FieldPrior), b.Name(release.FieldTargets))
 		return false
 	default:
-		problems.add(b.name(release.FieldPrior), "", "empty, but audit prior needs the targets and their prior success; fill %s, or %s with %s (or %s)",
-			b.name(release.FieldPrior), b.name(release.FieldTargets), b.name(release.FieldBaseline), b.name(release.FieldCandidates))
+		problems.add(b.Name(release.FieldPrior), "", "empty, but audit prior needs the targets and their prior success; fill %s, or %s with %s (or %s)",
+			b.Name(release.FieldPrior), b.Name(release.FieldTargets), b.Name(release.FieldBaseline), b.Name(release.FieldCandidates))
 		return false
 	}
 	if r.Targets > maxTailTargets {
-		problems.add(b.name(release.FieldPrior), in.value(release.FieldPrior), "%d targets are more than the %d an audit evaluates", r.Targets, maxTailTargets)
+		problems.add(b.Name(release.FieldPrior), in.value(release.FieldPrior), "%d targets are more than the %d an audit evaluates", r.Targets, maxTailTargets)
 		return false
 	}
 	if !b.resolveSuccesses(r, in, problems) {
@@ -283,12 +283,12 @@ func (b *Binding) resolveAuditPriors(r *Release, a *auditRow, in *inputs, proble
 	}
 	which, err := parseAuditBound(in.text[release.FieldAuditBound], r.delta)
 	if err != nil {
-		problems.addErr(b.name(release.FieldAuditBound), in.text[release.FieldAuditBound], err)
+		problems.addErr(b.Name(release.FieldAuditBound), in.text[release.FieldAuditBound], err)
 		return false
 	}
 	if which == audit.Thm32 && r.delta > 0 {
-		problems.add(b.name(release.FieldAuditBound), in.text[release.FieldAuditBound], "thm32 is for pure ε-DP, but %s = %s; expected cor34 or thm35, or %s 0",
-			b.name(release.FieldDelta), formatNumber(r.delta), b.name(release.FieldDelta))
+		problems.add(b.Name(release.FieldAuditBound), in.text[release.FieldAuditBound], "thm32 is for pure ε-DP, but %s = %s; expected cor34 or thm35, or %s 0",
+			b.Name(release.FieldDelta), formatNumber(r.delta), b.Name(release.FieldDelta))
 		return false
 	}
 	if r.HasPrior {
@@ -305,7 +305,7 @@ func (b *Binding) resolveAuditPriors(r *Release, a *auditRow, in *inputs, proble
 
 // rowConfidence returns the confidence of the row: confidence, or 1 −
 // significance, or the evaluator's; a row with both must agree.
-func (b *Binding) rowConfidence(in *inputs, problems *rowError) (float64, bool) {
+func (b *Header) rowConfidence(in *inputs, problems *rowError) (float64, bool) {
 	if !in.has(release.FieldSignificance) {
 		return in.numOr(release.FieldConfidence, b.confidence()), true
 	}
@@ -313,8 +313,8 @@ func (b *Binding) rowConfidence(in *inputs, problems *rowError) (float64, bool) 
 	if in.has(release.FieldConfidence) {
 		conf := in.num[release.FieldConfidence]
 		if math.Abs(1-conf-sig) > 1e-12 {
-			problems.add(b.name(release.FieldSignificance), in.value(release.FieldSignificance), "%s disagrees with %s = %s (1 − %s = %s); fill one or the other",
-				formatNumber(sig), b.name(release.FieldConfidence), formatNumber(conf), b.name(release.FieldConfidence), formatNumber(1-conf))
+			problems.add(b.Name(release.FieldSignificance), in.value(release.FieldSignificance), "%s disagrees with %s = %s (1 − %s = %s); fill one or the other",
+				formatNumber(sig), b.Name(release.FieldConfidence), formatNumber(conf), b.Name(release.FieldConfidence), formatNumber(1-conf))
 			return 0, false
 		}
 		return conf, true

@@ -22,8 +22,8 @@ import (
 // composition's ε at the row's delta (at compositions·delta for approx
 // rows and gaussian rows stated by ε and δ, as without extra_stages), or
 // the pure ε.
-func (b *Binding) composeExtra(r *Release, in *inputs, problems *rowError) bool {
-	column, text := b.name(release.FieldExtraStages), in.text[release.FieldExtraStages]
+func (b *Header) composeExtra(r *Release, in *inputs, problems *rowError) bool {
+	column, text := b.Name(release.FieldExtraStages), in.text[release.FieldExtraStages]
 	stages, ok := r.Stages()
 	if !ok {
 		problems.add(column, text, "filled, but mechanism %s has no privacy-loss distribution to compose the stages with; clear extra_stages, or state the row as one of its stages", r.Mechanism)
@@ -65,7 +65,7 @@ func (b *Binding) composeExtra(r *Release, in *inputs, problems *rowError) bool 
 // setOwnStage records the row's own stage (ownStage) for Stages, which
 // makes the row's stages from it when they are first asked for: most rows
 // never compose, and need not allocate them.
-func (b *Binding) setOwnStage(r *Release, in *inputs) {
+func (b *Header) setOwnStage(r *Release, in *inputs) {
 	if r.Mechanism == release.MechanismDPSGD {
 		r.ownState = ownDPSGD
 		return
@@ -112,7 +112,7 @@ func (r *Release) mixed() bool { return r.comp != nil && len(r.extraStages) > 0 
 // compositions; ok is false for a mechanism without a privacy-loss
 // distribution (zcdp, rdp), none true for a release that reveals nothing
 // (μ = 0).
-func (b *Binding) ownStage(r *Release, in *inputs) (st pld.Stage, ok, none bool) {
+func (b *Header) ownStage(r *Release, in *inputs) (st pld.Stage, ok, none bool) {
 	c := r.compositions
 	switch r.Mechanism {
 	case release.MechanismPure, release.MechanismExponential:

@@ -108,7 +108,7 @@ func (c *noiseCache) get(k noiseKey, compute func() (float64, string)) (float64,
 // the run's cache (a subsampled Gaussian stage is a DPSGD with its own σ,
 // q and steps, q = 1 the Gaussian mechanism; the other kinds as
 // curve.StageRDP says); no stage gives the empty RDP{}.
-func (b *Binding) stagesRDP(stages []pld.Stage) curve.RDP {
+func (b *Header) stagesRDP(stages []pld.Stage) curve.RDP {
 	var total curve.RDP
 	for i, s := range stages {
 		var c curve.RDP

@@ -241,7 +241,7 @@ func selectedUnused(all []unusedInput, selected []OutputColumn) []unusedInput {
 // riskbatch may have written.
 func (e *Evaluator) Registered() []string {
 	names := []string{"status", "message", HeadlineColumn, HeadlineSaysColumn}
-	for _, o := range outputColumns(e.confidences) {
+	for _, o := range outputColumns(e.rows.Confidences()) {
 		names = append(names, o.Name)
 	}
 	return names

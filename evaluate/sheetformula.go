@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/internal/xlformula"
@@ -277,28 +276,4 @@ func (s *SheetBinding) mechanism(in *inputs) (release.Mechanism, bool) {
 		s.named[text] = spec.Name
 	}
 	return spec.Name, true
-}
-
-// parseInputs reads a row's input cells as Evaluate does; false when a
-// cell is not a valid number (such a row is an error row anyway).
-func (b *Binding) parseInputs(cells []table.Cell) (inputs, bool) {
-	var in inputs
-	for f := release.Field(0); f < release.NumFields; f++ {
-		i := b.index[f]
-		if i < 0 || i >= len(cells) || cells[i].IsEmpty() {
-			continue
-		}
-		col := b.vocab.Column(f)
-		if col.Text {
-			in.text[f] = strings.TrimSpace(cells[i].String())
-			in.set[f] = true
-			continue
-		}
-		v, err := cellNumber(cells[i], b.format(col.Percent))
-		if err != nil || !col.Domain.Contains(v) {
-			return in, false
-		}
-		in.num[f], in.set[f] = v, true
-	}
-	return in, true
 }

@@ -37,14 +37,14 @@ func agree(x, y float64) bool { return math.Abs(x-y) <= agreeRel*math.Max(math.A
 
 // laplaceEpsilon returns the ε of a laplace row: sensitivity/laplace_scale,
 // or the row's epsilon (b = Δ/ε derived), which must agree when it has both.
-func (b *Binding) laplaceEpsilon(r *Release, in *inputs, sens float64, problems *rowError) (float64, bool) {
+func (b *Header) laplaceEpsilon(r *Release, in *inputs, sens float64, problems *rowError) (float64, bool) {
 	hasScale, hasEps := in.has(release.FieldLaplaceScale), in.has(release.FieldEpsilon)
 	switch {
 	case hasScale && hasEps:
 		fromScale, eps := sens/in.num[release.FieldLaplaceScale], in.num[release.FieldEpsilon]
 		if !agree(fromScale, eps) {
-			problems.add(b.name(release.FieldLaplaceScale)+", "+b.name(release.FieldEpsilon), "", "%s = %s gives ε = %s/%s = %s, but %s = %s; fill one or the other",
-				b.name(release.FieldLaplaceScale), formatNumber(in.num[release.FieldLaplaceScale]), b.sensitivityName(in), b.name(release.FieldLaplaceScale), formatNumber(fromScale), b.name(release.FieldEpsilon), formatNumber(eps))
+			problems.add(b.Name(release.FieldLaplaceScale)+", "+b.Name(release.FieldEpsilon), "", "%s = %s gives ε = %s/%s = %s, but %s = %s; fill one or the other",
+				b.Name(release.FieldLaplaceScale), formatNumber(in.num[release.FieldLaplaceScale]), b.sensitivityName(in), b.Name(release.FieldLaplaceScale), formatNumber(fromScale), b.Name(release.FieldEpsilon), formatNumber(eps))
 			return 0, false
 		}
 		return fromScale, true
@@ -55,16 +55,16 @@ func (b *Binding) laplaceEpsilon(r *Release, in *inputs, sens float64, problems 
 		r.derivedScale, r.hasDerivedScale = sens/eps, true
 		return eps, true
 	}
-	problems.add(b.name(release.FieldLaplaceScale), "", "empty, but mechanism laplace needs it (or %s, with b = sensitivity/ε); expected %s",
-		b.name(release.FieldEpsilon), b.vocab.Column(release.FieldLaplaceScale).Domain)
+	problems.add(b.Name(release.FieldLaplaceScale), "", "empty, but mechanism laplace needs it (or %s, with b = sensitivity/ε); expected %s",
+		b.Name(release.FieldEpsilon), b.vocab.Column(release.FieldLaplaceScale).Domain)
 	return 0, false
 }
 
 // sensitivityName is the sensitivity column's header, or "sensitivity"
 // (its default of 1) where the row leaves it empty.
-func (b *Binding) sensitivityName(in *inputs) string {
+func (b *Header) sensitivityName(in *inputs) string {
 	if in.has(release.FieldSensitivity) {
-		return b.name(release.FieldSensitivity)
+		return b.Name(release.FieldSensitivity)
 	}
 	return "1"
 }
@@ -72,17 +72,17 @@ func (b *Binding) sensitivityName(in *inputs) string {
 // gaussianSigma returns the σ of a gaussian row: its sigma, or the σ
 // calibrated from its epsilon and delta (calibration: analytic or
 // classic), which must agree when it has both.
-func (b *Binding) gaussianSigma(r *Release, in *inputs, sens float64, problems *rowError) (float64, bool) {
+func (b *Header) gaussianSigma(r *Release, in *inputs, sens float64, problems *rowError) (float64, bool) {
 	hasSigma, hasEps := in.has(release.FieldSigma), in.has(release.FieldEpsilon)
-	calName := b.name(release.FieldCalibration)
+	calName := b.Name(release.FieldCalibration)
 	if !hasEps {
 		switch {
 		case in.has(release.FieldCalibration):
 			problems.add(calName, in.text[release.FieldCalibration], "filled, but the row states sigma, not epsilon and delta, so there is nothing to calibrate; clear it, or fill epsilon and delta in place of sigma")
 			return 0, false
 		case !hasSigma:
-			problems.add(b.name(release.FieldSigma), "", "empty, but mechanism gaussian needs it (or %s and %s, to calibrate it); expected %s",
-				b.name(release.FieldEpsilon), b.name(release.FieldDelta), b.vocab.Column(release.FieldSigma).Domain)
+			problems.add(b.Name(release.FieldSigma), "", "empty, but mechanism gaussian needs it (or %s and %s, to calibrate it); expected %s",
+				b.Name(release.FieldEpsilon), b.Name(release.FieldDelta), b.vocab.Column(release.FieldSigma).Domain)
 			return 0, false
 		}
 		return in.num[release.FieldSigma], true
@@ -93,30 +93,30 @@ func (b *Binding) gaussianSigma(r *Release, in *inputs, sens float64, problems *
 	}
 	eps, delta := in.num[release.FieldEpsilon], in.num[release.FieldDelta]
 	if !(delta > 0) {
-		problems.add(b.name(release.FieldDelta), in.value(release.FieldDelta), "%s, but a Gaussian mechanism stated by %s needs δ > 0 (no σ gives δ = 0); expected a number in (0, 1)",
-			emptyOr(in.value(release.FieldDelta)), b.name(release.FieldEpsilon))
+		problems.add(b.Name(release.FieldDelta), in.value(release.FieldDelta), "%s, but a Gaussian mechanism stated by %s needs δ > 0 (no σ gives δ = 0); expected a number in (0, 1)",
+			emptyOr(in.value(release.FieldDelta)), b.Name(release.FieldEpsilon))
 		return 0, false
 	}
 	if cal == curve.ClassicCalibration && eps == 0 {
-		problems.add(b.name(release.FieldEpsilon), "0", "0, but the classic calibration σ = sensitivity·√(2 ln(1.25/δ))/ε has no σ for ε = 0; expected ε > 0, or %s analytic", calName)
+		problems.add(b.Name(release.FieldEpsilon), "0", "0, but the classic calibration σ = sensitivity·√(2 ln(1.25/δ))/ε has no σ for ε = 0; expected ε > 0, or %s analytic", calName)
 		return 0, false
 	}
 	sigma, err := curve.GaussianSigma(cal, eps, delta, sens)
 	if err != nil {
-		problems.addErr(b.name(release.FieldEpsilon)+", "+b.name(release.FieldDelta), "", err)
+		problems.addErr(b.Name(release.FieldEpsilon)+", "+b.Name(release.FieldDelta), "", err)
 		return 0, false
 	}
 	if hasSigma {
 		if !agree(in.num[release.FieldSigma], sigma) {
-			problems.add(b.name(release.FieldSigma)+", "+b.name(release.FieldEpsilon), "", "%s = %s, but the %s calibration of %s = %s, %s = %s gives σ = %s; fill one or the other",
-				b.name(release.FieldSigma), formatNumber(in.num[release.FieldSigma]), calibrationName(cal), b.name(release.FieldEpsilon), formatNumber(eps), b.name(release.FieldDelta), formatNumber(delta), formatNumber(sigma))
+			problems.add(b.Name(release.FieldSigma)+", "+b.Name(release.FieldEpsilon), "", "%s = %s, but the %s calibration of %s = %s, %s = %s gives σ = %s; fill one or the other",
+				b.Name(release.FieldSigma), formatNumber(in.num[release.FieldSigma]), calibrationName(cal), b.Name(release.FieldEpsilon), formatNumber(eps), b.Name(release.FieldDelta), formatNumber(delta), formatNumber(sigma))
 			return 0, false
 		}
 		return in.num[release.FieldSigma], true
 	}
 	r.derivedSigma = sigma
 	if cal == curve.ClassicCalibration && eps >= curve.ClassicEpsilonLimit {
-		r.derivedNote = classicNote(calName, b.name(release.FieldEpsilon), eps, delta, sens/sigma)
+		r.derivedNote = classicNote(calName, b.Name(release.FieldEpsilon), eps, delta, sens/sigma)
 	}
 	return sigma, true
 }
@@ -134,7 +134,7 @@ func classicNote(calName, epsName string, eps, delta, mu float64) string {
 }
 
 // calibration reads the calibration column (analytic when empty).
-func (b *Binding) calibration(in *inputs, problems *rowError) (curve.GaussianCalibration, bool) {
+func (b *Header) calibration(in *inputs, problems *rowError) (curve.GaussianCalibration, bool) {
 	if !in.has(release.FieldCalibration) {
 		return curve.AnalyticCalibration, true
 	}
@@ -144,7 +144,7 @@ func (b *Binding) calibration(in *inputs, problems *rowError) (curve.GaussianCal
 	case "classic", "classical", "dwork_roth":
 		return curve.ClassicCalibration, true
 	}
-	problems.add(b.name(release.FieldCalibration), in.text[release.FieldCalibration], "%s is not a calibration; expected analytic (Balle & Wang 2018, the default) or classic (Dwork & Roth 2014, Thm A.1)",
+	problems.add(b.Name(release.FieldCalibration), in.text[release.FieldCalibration], "%s is not a calibration; expected analytic (Balle & Wang 2018, the default) or classic (Dwork & Roth 2014, Thm A.1)",
 		release.QuoteClipped(in.text[release.FieldCalibration]))
 	return 0, false
 }
@@ -172,9 +172,9 @@ func emptyOr(v string) string {
 // q = batch_size / n; steps = int(math.ceil(epochs * n / batch_size))),
 // here in exact rational arithmetic. A row that states either both ways
 // must agree.
-func (b *Binding) dpsgdSchedule(r *Release, in *inputs, problems *rowError) (q float64, steps int, ok bool) {
+func (b *Header) dpsgdSchedule(r *Release, in *inputs, problems *rowError) (q float64, steps int, ok bool) {
 	hasB, hasN, hasE := in.has(release.FieldBatchSize), in.has(release.FieldDatasetSize), in.has(release.FieldEpochs)
-	bName, nName, eName := b.name(release.FieldBatchSize), b.name(release.FieldDatasetSize), b.name(release.FieldEpochs)
+	bName, nName, eName := b.Name(release.FieldBatchSize), b.Name(release.FieldDatasetSize), b.Name(release.FieldEpochs)
 	switch {
 	case hasB && !hasN:
 		if b.countHeader != "" {
@@ -199,8 +199,8 @@ func (b *Binding) dpsgdSchedule(r *Release, in *inputs, problems *rowError) (q f
 		}
 		derived := batch / n
 		if in.has(release.FieldSampleRate) && !agree(q, derived) {
-			problems.add(b.name(release.FieldSampleRate)+", "+bName+", "+nName, "", "%s = %s, but %s/%s = %s/%s = %s; fill one or the other",
-				b.name(release.FieldSampleRate), formatNumber(q), bName, nName, formatNumber(batch), formatNumber(n), formatNumber(derived))
+			problems.add(b.Name(release.FieldSampleRate)+", "+bName+", "+nName, "", "%s = %s, but %s/%s = %s/%s = %s; fill one or the other",
+				b.Name(release.FieldSampleRate), formatNumber(q), bName, nName, formatNumber(batch), formatNumber(n), formatNumber(derived))
 			return 0, 0, false
 		}
 		q, r.derivedSampleRate = derived, derived
@@ -212,8 +212,8 @@ func (b *Binding) dpsgdSchedule(r *Release, in *inputs, problems *rowError) (q f
 			return 0, 0, false
 		}
 		if in.has(release.FieldSteps) && steps != derived {
-			problems.add(b.name(release.FieldSteps)+", "+eName, "", "%s = %d, but ⌈%s·%s/%s⌉ = ⌈%s·%s/%s⌉ = %d; fill one or the other",
-				b.name(release.FieldSteps), steps, eName, nName, bName, in.value(release.FieldEpochs), formatNumber(in.num[release.FieldDatasetSize]), formatNumber(in.num[release.FieldBatchSize]), derived)
+			problems.add(b.Name(release.FieldSteps)+", "+eName, "", "%s = %d, but ⌈%s·%s/%s⌉ = ⌈%s·%s/%s⌉ = %d; fill one or the other",
+				b.Name(release.FieldSteps), steps, eName, nName, bName, in.value(release.FieldEpochs), formatNumber(in.num[release.FieldDatasetSize]), formatNumber(in.num[release.FieldBatchSize]), derived)
 			return 0, 0, false
 		}
 		steps, r.derivedSteps = derived, derived
@@ -224,7 +224,7 @@ func (b *Binding) dpsgdSchedule(r *Release, in *inputs, problems *rowError) (q f
 			if f == release.FieldSteps {
 				alt = eName + " with " + bName + " and " + nName
 			}
-			problems.add(b.name(f), "", "empty, but mechanism dpsgd needs it (or %s); expected %s", alt, b.vocab.Column(f).Domain)
+			problems.add(b.Name(f), "", "empty, but mechanism dpsgd needs it (or %s); expected %s", alt, b.vocab.Column(f).Domain)
 		}
 	}
 	return q, steps, len(*problems) == 0
