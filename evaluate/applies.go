@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 )
 
@@ -42,7 +43,7 @@ type Applies struct {
 	// may lack; without them the row is partial. The evaluator checks
 	// them, after Asks and Only, so that the column's function can count
 	// on them.
-	Requires Need
+	Requires resolve.Need
 	// BelowOne says that the column is undefined at a baseline of 1: a row
 	// whose baseline is 1 gets a message saying so (whyBaselineOne). It is
 	// checked after the baseline is required and before the delta is.
@@ -51,13 +52,13 @@ type Applies struct {
 
 // lacks returns the inputs of Requires that the row does not have: a
 // baseline, or a δ > 0 for a mechanism without a native ε.
-func (a Applies) lacks(r *Release) Need {
-	var n Need
-	if a.Requires&NeedBaseline != 0 && !r.HasBaseline {
-		n |= NeedBaseline
+func (a Applies) lacks(r *resolve.Release) resolve.Need {
+	var n resolve.Need
+	if a.Requires&resolve.NeedBaseline != 0 && !r.HasBaseline {
+		n |= resolve.NeedBaseline
 	}
-	if a.Requires&NeedDelta != 0 && !nativeEpsilon(r.Mechanism) && !(r.hasDelta && r.delta > 0) {
-		n |= NeedDelta
+	if a.Requires&resolve.NeedDelta != 0 && !nativeEpsilon(r.Mechanism) && !(r.HasDelta && r.Delta > 0) {
+		n |= resolve.NeedDelta
 	}
 	return n
 }
@@ -122,7 +123,7 @@ func (a Ask) String() string {
 }
 
 // asked reports whether the row has the input that asks for the column.
-func (a Ask) asked(r *Release) bool {
+func (a Ask) asked(r *resolve.Release) bool {
 	switch a {
 	case AskTarget:
 		return r.HasTarget
@@ -137,21 +138,21 @@ func (a Ask) asked(r *Release) bool {
 	case AskCandidates:
 		return r.Candidates > 0
 	case AskDistribution:
-		return r.Candidates > 0 || r.priorDistributions() != nil
+		return r.Candidates > 0 || r.PriorDistributions() != nil
 	case AskPMPData:
-		return r.pmpPath != ""
+		return r.PMPPath != ""
 	case AskBinary:
 		return r.HasBaseline && r.Baseline >= 0.5
 	case AskClaim:
-		return r.audit != nil && r.audit.hasClaim
+		return r.Audit != nil && r.Audit.HasClaim
 	case AskStatedScale:
-		return r.hasDerivedScale
+		return r.HasDerivedScale
 	case AskStatedSigma:
-		return r.derivedSigma > 0
+		return r.DerivedSigma > 0
 	case AskBatchSize:
-		return r.derivedSampleRate > 0
+		return r.DerivedSampleRate > 0
 	case AskEpochs:
-		return r.derivedSteps > 0
+		return r.DerivedSteps > 0
 	}
 	return true
 }
@@ -202,12 +203,12 @@ func (c Condition) String() string {
 
 // holds reports whether the row meets the condition (OnlyRenyiView: see
 // there).
-func (c Condition) holds(r *Release) bool {
+func (c Condition) holds(r *resolve.Release) bool {
 	switch c {
 	case OnlyPure:
-		return r.hasPure
+		return r.HasPure
 	case OnlyPureRow:
-		return r.hasPure && r.rowDelta() == 0
+		return r.HasPure && r.RowDelta() == 0
 	case OnlyOneComposition:
 		switch r.Curve.(type) {
 		case *curve.ComposedApprox, *curve.Composition:
@@ -215,9 +216,9 @@ func (c Condition) holds(r *Release) bool {
 		}
 		return true
 	case OnlyAuditTest:
-		return r.audit != nil && !r.audit.fdp()
+		return r.Audit != nil && !r.Audit.FDP()
 	case OnlyAuditFDP:
-		return r.audit != nil && r.audit.fdp()
+		return r.Audit != nil && r.Audit.FDP()
 	}
 	return true
 }
@@ -258,7 +259,7 @@ func mechanismBit(m release.Mechanism) uint32 {
 		return 1 << 9
 	case release.MechanismExponential:
 		return 1 << 10
-	case MechanismAudit:
+	case resolve.MechanismAudit:
 		return 1 << 11
 	}
 	return 0
@@ -268,7 +269,7 @@ func mechanismBit(m release.Mechanism) uint32 {
 // mechanism of a release (not audit rows, which describe no release).
 func mechanismSet(ms []release.Mechanism) uint32 {
 	if ms == nil {
-		return ^uint32(0) &^ mechanismBit(MechanismAudit)
+		return ^uint32(0) &^ mechanismBit(resolve.MechanismAudit)
 	}
 	var set uint32
 	for _, m := range ms {
@@ -302,10 +303,10 @@ func (a Applies) Text() string {
 	}
 	if a.Requires != 0 {
 		var needs []string
-		if a.Requires&NeedBaseline != 0 {
+		if a.Requires&resolve.NeedBaseline != 0 {
 			needs = append(needs, "baseline (or candidates, or prior)")
 		}
-		if a.Requires&NeedDelta != 0 {
+		if a.Requires&resolve.NeedDelta != 0 {
 			needs = append(needs, a.deltaText())
 		}
 		b.WriteString(". Needs " + andList(needs) + "; a row without it is partial, and its message says what to add")

@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"github.com/riskbatch/riskbatch/evaluate/audit"
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -28,10 +29,10 @@ const (
 // of a claimed ε and whether the audit refutes it, and the δ term used.
 // They apply to audit rows only; the release columns do not apply to them.
 func auditColumns() []OutputColumn {
-	audits := []release.Mechanism{MechanismAudit}
+	audits := []release.Mechanism{resolve.MechanismAudit}
 	return []OutputColumn{
 		{
-			Name: "audit_eps_lb", Family: "audit", Format: table.Real, Round: RoundDown,
+			Name: "audit_eps_lb", Family: "audit", Format: table.Real, Round: resolve.RoundDown,
 			Brief: "certified lower bound on ε: every (ε′, δ)-DP claim with ε′ below it is refuted at the significance", Source: auditSource,
 			Applies:  Applies{Mechanisms: audits},
 			Meaning:  "the largest ε the observed guesses refute at the significance (1 − confidence)/num_tests: a lower bound, with that confidence, on the ε of any (ε, δ)-DP guarantee the audited run can have at the row's delta; 0 when nothing above 0 is refuted (the message says so)",
@@ -39,10 +40,10 @@ func auditColumns() []OutputColumn {
 			Citation: auditMethods,
 			Needs:    auditNeeds,
 			Assumes:  auditAssumes + "; a lower bound, so rounded down",
-			compute:  fromLowerBound((*auditRow).epsilon),
+			compute:  fromLowerBound((*resolve.AuditRow).Epsilon),
 		},
 		{
-			Name: "audit_mu_lb", Family: "audit", Format: table.Real, Round: RoundDown,
+			Name: "audit_mu_lb", Family: "audit", Format: table.Real, Round: resolve.RoundDown,
 			Brief: "certified lower bound on μ of μ-GDP (membership_fdp, reconstruction); an ε derived from it is not a lower bound on (ε, δ)-DP, so none is printed", Source: "Mahloujifar et al. 2025",
 			Applies:  Applies{Mechanisms: audits, Only: OnlyAuditFDP},
 			Meaning:  "the largest μ the observed guesses refute at the significance: a lower bound on the μ of any μ-GDP guarantee of the run. An ε derived from this μ (as some reference code reports) is not a lower bound on general (ε, δ)-DP, only on mechanisms whose whole trade-off curve is Gaussian, so riskbatch does not print one: audit_eps_lb is the (ε, δ) lower bound",
@@ -50,10 +51,10 @@ func auditColumns() []OutputColumn {
 			Citation: mahloujifar + ", the numerical audit of a Gaussian trade-off (rh_with_cap)",
 			Needs:    auditNeeds,
 			Assumes:  auditAssumes + "; a lower bound, so rounded down",
-			compute:  fromLowerBound((*auditRow).muBound),
+			compute:  fromLowerBound((*resolve.AuditRow).MuBound),
 		},
 		{
-			Name: "audit_p_value", Family: "audit", Format: table.Probability, Round: RoundUp,
+			Name: "audit_p_value", Family: "audit", Format: table.Probability, Round: resolve.RoundUp,
 			Brief: "p-value of the claim \"(epsilon, delta)-DP\" given the guesses (membership, prior)", Source: "Steinke et al. 2023, Thm 3; Swanberg et al. 2025",
 			Applies:  Applies{Mechanisms: audits, Only: OnlyAuditTest, Asks: AskClaim},
 			Meaning:  "the p-value of the claim that the run is (epsilon, delta)-DP, given the observed guesses: how likely so many correct guesses are under the claim, at most (rounded up). The f-DP recursion of membership_fdp and reconstruction is a decision without a p-value: see audit_claim_refuted",
@@ -61,9 +62,9 @@ func auditColumns() []OutputColumn {
 			Citation: steinke + ", Thm 3; " + swanberg + ", Thm 3.2, Cor 3.4 or Thm 3.5",
 			Needs:    auditNeeds + "; epsilon (the claim)",
 			Assumes:  auditAssumes,
-			compute: func(r *Release) (float64, skip) {
-				p, err := r.audit.PValue(r.audit.claim)
-				return p, auditSkip(err)
+			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+				p, err := r.Audit.PValue(r.Audit.Claim)
+				return p, resolve.AuditSkip(err)
 			},
 		},
 		{
@@ -75,15 +76,15 @@ func auditColumns() []OutputColumn {
 			Citation: auditMethods,
 			Needs:    auditNeeds + "; epsilon (the claim)",
 			Assumes:  auditAssumes,
-			compute: func(r *Release) (float64, skip) {
-				refuted, err := r.audit.Refutes(r.audit.claim)
+			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+				refuted, err := r.Audit.Refutes(r.Audit.Claim)
 				if err != nil {
-					return 0, auditSkip(err)
+					return 0, resolve.AuditSkip(err)
 				}
 				if refuted {
-					return 1, skip{}
+					return 1, resolve.Skip{}
 				}
-				return 0, skip{}
+				return 0, resolve.Skip{}
 			},
 		},
 		{
@@ -95,8 +96,8 @@ func auditColumns() []OutputColumn {
 			Citation: steinke + ", Thm 3; " + swanberg + ", Cor 3.4 and Thm 3.5",
 			Needs:    auditNeeds,
 			Assumes:  auditAssumes,
-			compute: func(r *Release) (float64, skip) {
-				return r.audit.deltaTerm(), skip{}
+			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+				return r.Audit.DeltaTerm(), resolve.Skip{}
 			},
 		},
 	}
@@ -104,12 +105,12 @@ func auditColumns() []OutputColumn {
 
 // fromLowerBound computes a lower-bound column from the row's audit: the
 // bound's value, with its warnings as the message's note.
-func fromLowerBound(f func(*auditRow) (audit.LowerBound, skip)) func(*Release) (float64, skip) {
-	return func(r *Release) (float64, skip) {
-		lb, s := f(r.audit)
-		if !s.ok() {
+func fromLowerBound(f func(*resolve.AuditRow) (audit.LowerBound, resolve.Skip)) func(*resolve.Release) (float64, resolve.Skip) {
+	return func(r *resolve.Release) (float64, resolve.Skip) {
+		lb, s := f(r.Audit)
+		if !s.OK() {
 			return 0, s
 		}
-		return lb.Value, skip{note: r.audit.warningsNote(lb.Warnings)}
+		return lb.Value, resolve.Skip{Note: r.Audit.WarningsNote(lb.Warnings)}
 	}
 }

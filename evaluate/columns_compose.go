@@ -3,7 +3,10 @@
 
 package evaluate
 
-import "github.com/riskbatch/riskbatch/table"
+import (
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
+	"github.com/riskbatch/riskbatch/table"
+)
 
 // composeColumns states the error of a composed row's curve.
 func composeColumns() []OutputColumn {
@@ -13,7 +16,7 @@ func composeColumns() []OutputColumn {
 			// composed row may be above the exact composition's values:
 			// 0 where the composition is computed exactly, the PLD
 			// accountant's error where it is used.
-			Name: "fdp_composition_error", Family: "fdp", Format: table.Probability, Round: RoundUp,
+			Name: "fdp_composition_error", Family: "fdp", Format: table.Probability, Round: resolve.RoundUp,
 			Brief:   "how far a composed row's δ(ε), advantages and 1 − f may be above the exact composition's",
 			Source:  "Doroshenko et al. 2022; Kairouz et al. 2015",
 			Meaning: "for a row of several releases (compositions above 1, or extra_stages), a bound on how much its δ(ε), fdp_advantage, fdp_worst_advantage and 1 − fdp_success may exceed the exact values of the composition (they are never below them): 0 where the composition is computed exactly (Gaussian curves in closed form, the optimal composition theorem for pure and approx rows and binary rr, additive zCDP and RDP), the privacy-loss-distribution accountant's error where it is used (laplace rows, rr rows with more than two categories, mixtures in extra_stages, dpsgd rows: equal to pld_error there); empty for a single release",
@@ -22,7 +25,7 @@ func composeColumns() []OutputColumn {
 				kulynych + ", App. G.1 (composed Laplace)",
 			Needs:   "compositions above 1, or extra_stages, or a dpsgd row",
 			Assumes: "as fdp_success; rounded up",
-			compute: func(r *Release) (float64, skip) { return r.compositionError() },
+			compute: func(r *resolve.Release) (float64, resolve.Skip) { return r.CompositionError() },
 		},
 	}
 }

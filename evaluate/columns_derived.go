@@ -3,6 +3,7 @@ package evaluate
 import (
 	"math"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -23,11 +24,11 @@ func derivedColumns() []OutputColumn {
 			Citation: "Dwork, McSherry, Nissim & Smith 2006; Dwork & Roth 2014, Thm 3.6",
 			Needs:    "mechanism laplace (or laplace_scale's absence with epsilon), epsilon; sensitivity",
 			Assumes:  "the neighbouring relation the sensitivity was computed for",
-			compute: func(r *Release) (float64, skip) {
-				if math.IsInf(r.derivedScale, 1) {
-					return 0, skip{why: "ε = 0: the Laplace scale is infinite (no information is released)"}
+			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+				if math.IsInf(r.DerivedScale, 1) {
+					return 0, resolve.Skip{Why: "ε = 0: the Laplace scale is infinite (no information is released)"}
 				}
-				return r.derivedScale, skip{}
+				return r.DerivedScale, resolve.Skip{}
 			},
 		},
 		{
@@ -38,8 +39,8 @@ func derivedColumns() []OutputColumn {
 			Citation: "Balle & Wang 2018, \"Improving the Gaussian mechanism for differential privacy: analytical calibration and optimal denoising\", Thm 8 and Alg. 1; Dwork & Roth 2014, Thm A.1",
 			Needs:    "mechanism gaussian (or calibration), epsilon, delta > 0; sensitivity (L2, default 1), calibration",
 			Assumes:  "the neighbouring relation the sensitivity was computed for; the release adds at least this σ (any larger σ also meets (ε, δ))",
-			compute: func(r *Release) (float64, skip) {
-				return r.derivedSigma, skip{note: r.derivedNote, bare: r.derivedNote != ""}
+			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+				return r.DerivedSigma, resolve.Skip{Note: r.DerivedNote, Bare: r.DerivedNote != ""}
 			},
 		},
 		{
@@ -50,8 +51,8 @@ func derivedColumns() []OutputColumn {
 			Citation: "TensorFlow Privacy, compute_dp_sgd_privacy_lib.compute_dp_sgd_privacy (q = batch_size / n); Abadi et al. 2016",
 			Needs:    "batch_size, dataset_size",
 			Assumes:  "Poisson sampling with the expected batch size, add/remove neighbours (Opacus's default sampler takes q = 1/len(data_loader): fill sample_rate if it differs)",
-			compute: func(r *Release) (float64, skip) {
-				return r.derivedSampleRate, skip{}
+			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+				return r.DerivedSampleRate, resolve.Skip{}
 			},
 		},
 		{
@@ -62,8 +63,8 @@ func derivedColumns() []OutputColumn {
 			Citation: "TensorFlow Privacy, compute_dp_sgd_privacy_lib.compute_dp_sgd_privacy (steps = int(math.ceil(epochs * n / batch_size)))",
 			Needs:    "epochs, batch_size, dataset_size",
 			Assumes:  "every epoch has dataset_size/batch_size steps in expectation, rounded up over the run (the pessimistic side)",
-			compute: func(r *Release) (float64, skip) {
-				return float64(r.derivedSteps), skip{}
+			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+				return float64(r.DerivedSteps), resolve.Skip{}
 			},
 		},
 	})

@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"github.com/riskbatch/riskbatch/evaluate/bound"
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -39,16 +40,16 @@ func fanoColumn(name, meaning string, pick func(alpha1, best bound.FanoBound) fl
 		Citation: guoCitation + ", Algorithms 1 and 2, Thm 1 and Thm 2; Mironov 2017, \"Rényi Differential Privacy\", Prop. 1 and 6; Kairouz, Oh & Viswanath 2015, Thm 2.2 (every ε-DP pair is post-processed randomized response)",
 		Needs:    "candidates or uniform(M) (a uniform prior), or a prior key whose frequency table is loaded (the attribute's distribution: M is its number of values); a mechanism with a Rényi or mutual-information view",
 		Assumes:  "the mechanism's parameters are stated for replace-one neighbours (for add/remove Gaussian parameters ρ is 4 times larger); the prior is uniform over the M candidates, or the loaded distribution of the target's attribute (given its known columns); with several distributions (cells) the worst one is reported",
-		compute: func(r *Release) (float64, skip) {
-			a1, best, why := r.fano()
+		compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			a1, best, why := r.Fano()
 			switch why {
 			case "":
-			case whyFanoAddRemove, whyFanoNoRenyi, whyFanoComposedRR:
-				return 0, skip{silent: true} // Applies: not this mechanism
+			case resolve.WhyFanoAddRemove, resolve.WhyFanoNoRenyi, resolve.WhyFanoComposedRR:
+				return 0, resolve.Skip{Silent: true} // Applies: not this mechanism
 			default:
-				return 0, skip{why: why}
+				return 0, resolve.Skip{Why: why}
 			}
-			return pick(a1, best), skip{}
+			return pick(a1, best), resolve.Skip{}
 		},
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"math"
 
 	"github.com/riskbatch/riskbatch/evaluate/bound"
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
@@ -21,7 +22,7 @@ func fdpColumns() []OutputColumn {
 		{
 			Name: "fdp_success", Family: "fdp", Format: table.Probability,
 			Brief: "1 − f(baseline): bound on re-identification, attribute-inference and reconstruction success", Source: "Kulynych et al. 2025, Thm 3.2",
-			Applies: Applies{Requires: NeedBaseline},
+			Applies: Applies{Requires: resolve.NeedBaseline},
 			Sheet: SheetForm{Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
 				return x.success(x.curve(), x.base()).s
 			}},
@@ -30,18 +31,18 @@ func fdpColumns() []OutputColumn {
 			Citation: kulynych + ", Thm 3.2, Eq. (10)",
 			Needs:    mechanismParams + "; baseline or candidates",
 			Assumes:  "f-DP under add/remove or replace-one neighbours, as the mechanism's parameters were stated; the attacker knows every other record (strong threat model)",
-			compute: func(r *Release) (float64, skip) {
-				adv := r.advantage()
+			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+				adv := r.Advantage()
 				if adv == 0 {
-					return r.Baseline, skip{}
+					return r.Baseline, resolve.Skip{}
 				}
-				return numeric.RoundUp(r.Baseline+adv, r.Baseline, 1), skip{}
+				return numeric.RoundUp(r.Baseline+adv, r.Baseline, 1), resolve.Skip{}
 			},
 		},
 		{
 			Name: "fdp_advantage", Family: "fdp", Format: table.Probability,
 			Brief: "1 − f(baseline) − baseline", Source: "Kulynych et al. 2025, Thm 3.3",
-			Applies: Applies{Requires: NeedBaseline},
+			Applies: Applies{Requires: resolve.NeedBaseline},
 			Sheet: SheetForm{Advantage: true, Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
 				return form("$1-$2", x.output("fdp_success"), x.base())
 			}},
@@ -50,12 +51,12 @@ func fdpColumns() []OutputColumn {
 			Citation: kulynych + ", Thm 3.3, Eq. (11)",
 			Needs:    mechanismParams + "; baseline or candidates",
 			Assumes:  "as fdp_success",
-			compute: func(r *Release) (float64, skip) {
-				return numeric.RoundUp(r.advantage(), 0, 1-r.Baseline), skip{}
+			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+				return numeric.RoundUp(r.Advantage(), 0, 1-r.Baseline), resolve.Skip{}
 			},
 		},
 		{
-			Name: "fdp_worst_advantage", Family: "fdp", Format: table.Probability, Round: RoundUp,
+			Name: "fdp_worst_advantage", Family: "fdp", Format: table.Probability, Round: resolve.RoundUp,
 			Brief: "η = max_α(1 − f(α) − α), the baseline-free bound", Source: "Kulynych et al. 2025, Thm 3.4, Prop. A.1",
 			Sheet: SheetForm{Advantage: true, Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
 				return x.worst(x.curve())
@@ -65,14 +66,14 @@ func fdpColumns() []OutputColumn {
 			Citation: kulynych + ", Thm 3.4, Eq. (12); Prop. A.1",
 			Needs:    mechanismParams,
 			Assumes:  "as fdp_success",
-			compute: func(r *Release) (float64, skip) {
-				return r.Curve.WorstAdvantage(), skip{}
+			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+				return r.Curve.WorstAdvantage(), resolve.Skip{}
 			},
 		},
 		{
 			Name: "fdp_norm_advantage", Family: "fdp", Format: table.Probability,
 			Brief: "(success − baseline)/(1 − baseline)", Source: "Kulynych et al. 2025, Thm 3.3",
-			Applies: Applies{Requires: NeedBaseline, BelowOne: true},
+			Applies: Applies{Requires: resolve.NeedBaseline, BelowOne: true},
 			Sheet: SheetForm{Advantage: true, Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
 				b := x.base()
 				x.need(b.v <= 1-minSheetGap)
@@ -83,8 +84,8 @@ func fdpColumns() []OutputColumn {
 			Citation: kulynych + ", Thm 3.3 with the normalisation of Guo et al. 2023 (§3.3, after Eq. (11))",
 			Needs:    mechanismParams + "; baseline or candidates (below 1)",
 			Assumes:  "as fdp_success",
-			compute: func(r *Release) (float64, skip) {
-				return bound.NormalizedAdvantage(r.advantage(), r.Baseline), skip{}
+			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+				return bound.NormalizedAdvantage(r.Advantage(), r.Baseline), resolve.Skip{}
 			},
 		},
 		{
@@ -99,8 +100,8 @@ func fdpColumns() []OutputColumn {
 			Citation: kulynych + ", Thm D.1 (App. D), Def. D.1",
 			Needs:    mechanismParams + "; baseline ≥ 0.5 (binary attribute)",
 			Assumes:  "f-DP under replace-one neighbours; two candidate values",
-			compute: func(r *Release) (float64, skip) {
-				return bound.BinarySuccess(r.Curve, r.Baseline), skip{}
+			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+				return bound.BinarySuccess(r.Curve, r.Baseline), resolve.Skip{}
 			},
 		},
 	}
@@ -119,7 +120,7 @@ func fdpTargetColumns() []OutputColumn {
 			Citation: kulynych + ", Thm 3.3/3.4; closed-form inverse (derived)",
 			Needs:    "target_advantage; epsilon (and delta) or laplace_scale; baseline optional",
 			Assumes:  "as fdp_success; rounded down",
-			compute: func(r *Release) (float64, skip) {
+			compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				var eps float64
 				var ok bool
 				switch {
@@ -128,9 +129,9 @@ func fdpTargetColumns() []OutputColumn {
 				case r.Mechanism == release.MechanismLaplace:
 					eps, ok = bound.LaplaceEpsilonForWorstAdvantage(r.Target)
 				case r.HasBaseline:
-					eps, ok = bound.EpsilonForAdvantage(r.Target, r.rowDelta(), r.Baseline)
+					eps, ok = bound.EpsilonForAdvantage(r.Target, r.RowDelta(), r.Baseline)
 				default:
-					eps, ok = bound.EpsilonForWorstAdvantage(r.Target, r.rowDelta())
+					eps, ok = bound.EpsilonForWorstAdvantage(r.Target, r.RowDelta())
 				}
 				return inverseResult(eps, ok, "ε")
 			},
@@ -143,35 +144,35 @@ func fdpTargetColumns() []OutputColumn {
 			Citation: kulynych + ", closed-form inverse (derived); Dong, Roth & Su 2022, Cor. 3.3 (composition of Gaussian DP)",
 			Needs:    "target_advantage; sigma or mu; baseline optional",
 			Assumes:  "the Gaussian mechanism; per step; rounded down",
-			compute: func(r *Release) (float64, skip) {
-				mu, s := r.muForTarget()
-				if !s.ok() {
+			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+				mu, s := muForTarget(r)
+				if !s.OK() {
 					return 0, s
 				}
-				return mu, skip{}
+				return mu, resolve.Skip{}
 			},
 		},
 		{
-			Name: "fdp_sigma_for_target", Format: table.Real, Round: RoundUp,
+			Name: "fdp_sigma_for_target", Format: table.Real, Round: resolve.RoundUp,
 			Applies:  Applies{Mechanisms: []release.Mechanism{release.MechanismGaussian}, Asks: AskTarget},
 			Meaning:  "the smallest noise standard deviation σ whose advantage bound stays at or below target_advantage, for the row's sensitivity, per step of the row's compositions (what the row's sigma would be)",
 			Formula:  "σ = sensitivity/μ with μ as in fdp_mu_for_target (per step)",
 			Citation: kulynych + ", closed-form inverse (derived)",
 			Needs:    "target_advantage; sigma (and sensitivity); baseline optional",
 			Assumes:  "the Gaussian mechanism; rounded up",
-			compute: func(r *Release) (float64, skip) {
-				if r.sensitiv == 0 {
+			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+				if r.Sensitivity == 0 {
 					// Sensitivity 0: the release does not depend on the data.
-					return 0, skip{why: whyTargetTrivial}
+					return 0, resolve.Skip{Why: whyTargetTrivial}
 				}
-				mu, s := r.muForTarget()
-				if !s.ok() {
+				mu, s := muForTarget(r)
+				if !s.OK() {
 					return 0, s
 				}
 				if mu == 0 {
-					return 0, skip{why: "only infinite noise meets target_advantage"}
+					return 0, resolve.Skip{Why: "only infinite noise meets target_advantage"}
 				}
-				return r.sensitiv / mu, skip{}
+				return r.Sensitivity / mu, resolve.Skip{}
 			},
 		},
 	})
@@ -182,7 +183,7 @@ func fdpTargetColumns() []OutputColumn {
 // case) stays at or below target_advantage, rounded down: the μ of the
 // composed release divided by √compositions, lowered until the row's own
 // composition (μ·√c rounded up, setGaussian) stays at or below it.
-func (r *Release) muForTarget() (float64, skip) {
+func muForTarget(r *resolve.Release) (float64, resolve.Skip) {
 	mu, ok := bound.MuForWorstAdvantage(r.Target)
 	if r.HasBaseline {
 		mu, ok = bound.MuForAdvantage(r.Target, r.Baseline)
@@ -190,15 +191,15 @@ func (r *Release) muForTarget() (float64, skip) {
 	if !ok || math.IsInf(mu, 1) || math.IsNaN(mu) {
 		return inverseResult(mu, ok, "μ")
 	}
-	if r.compositions > 1 {
-		c := numeric.SqrtUp(float64(r.compositions))
+	if r.Compositions > 1 {
+		c := numeric.SqrtUp(float64(r.Compositions))
 		total := mu
 		mu /= c
 		for mu > 0 && numeric.MulUp(mu, c) > total {
 			mu = math.Nextafter(mu, 0)
 		}
 	}
-	return mu, skip{}
+	return mu, resolve.Skip{}
 }
 
 // fdpNoiseColumns calibrate the noise of a DP-SGD row to target_advantage,
@@ -214,8 +215,8 @@ func fdpNoiseColumns() []OutputColumn {
 			Citation: kulynych + ", §4.2 (calibrating noise, \"less noise\")",
 			Needs:    "target_advantage; noise_multiplier, sample_rate, steps; baseline optional",
 			Assumes:  "Poisson-subsampled Gaussian under add/remove neighbours; rounded up",
-			compute: func(r *Release) (float64, skip) {
-				return r.noiseForTarget(false)
+			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+				return r.NoiseForTarget(false)
 			},
 		},
 	}, sharing("fdp", fdpNoiseRDPBrief, fdpNoiseRDPSource, []OutputColumn{
@@ -227,8 +228,8 @@ func fdpNoiseColumns() []OutputColumn {
 			Citation: kulynych + ", §4.2 (\"Balle et al.\", RDP optimised over orders); Mironov, Talwar & Zhang 2019",
 			Needs:    "as fdp_noise_for_target",
 			Assumes:  "as fdp_noise_for_target",
-			compute: func(r *Release) (float64, skip) {
-				return r.noiseForTarget(true)
+			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+				return r.NoiseForTarget(true)
 			},
 		},
 		{
@@ -239,16 +240,16 @@ func fdpNoiseColumns() []OutputColumn {
 			Citation: kulynych + ", Fig. 1 and §4.2",
 			Needs:    "as fdp_noise_for_target",
 			Assumes:  "as fdp_noise_for_target; both noise multipliers rounded up, so the ratio is indicative to 0.01%",
-			compute: func(r *Release) (float64, skip) {
-				tight, s := r.noiseForTarget(false)
-				if !s.ok() {
+			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+				tight, s := r.NoiseForTarget(false)
+				if !s.OK() {
 					return 0, s
 				}
-				loose, s := r.noiseForTarget(true)
-				if !s.ok() {
+				loose, s := r.NoiseForTarget(true)
+				if !s.OK() {
 					return 0, s
 				}
-				return 1 - tight/loose, skip{}
+				return 1 - tight/loose, resolve.Skip{}
 			},
 		},
 	})...)
@@ -269,8 +270,8 @@ func psoColumns() []OutputColumn {
 			Citation: kulynych + ", Thm 3.2 for SPSO (Def. 3.2; base = w, §4.1)",
 			Needs:    mechanismParams + "; w",
 			Assumes:  "as fdp_success",
-			compute: func(r *Release) (float64, skip) {
-				return numeric.RoundUp(r.Weight+r.Curve.Advantage(r.Weight), r.Weight, 1), skip{}
+			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+				return numeric.RoundUp(r.Weight+r.Curve.Advantage(r.Weight), r.Weight, 1), resolve.Skip{}
 			},
 		},
 		{
@@ -286,13 +287,13 @@ func psoColumns() []OutputColumn {
 			Citation: kulynych + ", Eq. (5), §4.1 (after Cohen & Nissim 2020)",
 			Needs:    "records; w",
 			Assumes:  "i.i.d. records",
-			compute: func(r *Release) (float64, skip) {
-				return bound.PSOBaseline(r.Records, r.Weight), skip{}
+			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+				return bound.PSOBaseline(r.Records, r.Weight), resolve.Skip{}
 			},
 		},
 		{
 			Name: "pso_cohen_nissim", Format: table.Probability,
-			Applies: Applies{Asks: AskRecords, Requires: NeedDelta},
+			Applies: Applies{Asks: AskRecords, Requires: resolve.NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				n, e, w := x.ref(release.FieldRecords), x.eps(), x.ref(release.FieldPredicateWeight)
 				x.need(math.Log(n.v)+e.v+numeric.LogPos(w.v) <= maxSheetExp) // n·e^ε·w must not overflow
@@ -303,8 +304,8 @@ func psoColumns() []OutputColumn {
 			Citation: kulynych + ", Thm B.1, Eqs. (21)–(22) (Cohen & Nissim 2020)",
 			Needs:    mechanismParams + "; records; w",
 			Assumes:  "(ε, δ)-DP under replace-one neighbours; w ≤ 1/records",
-			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
-				return bound.PSOCohenNissim(eps, delta, r.Records, r.Weight), skip{}
+			fromEps: func(r *resolve.Release, eps, delta float64) (float64, resolve.Skip) {
+				return bound.PSOCohenNissim(eps, delta, r.Records, r.Weight), resolve.Skip{}
 			},
 		},
 		{
@@ -318,8 +319,8 @@ func psoColumns() []OutputColumn {
 			Citation: kulynych + ", Thm F.2, Eq. (48)",
 			Needs:    mechanismParams + "; records; w",
 			Assumes:  "f-DP under replace-one neighbours; predicates of weight exactly w ≤ 1/records",
-			compute: func(r *Release) (float64, skip) {
-				return bound.PSOFDP(r.Curve, r.Records, r.Weight), skip{}
+			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+				return bound.PSOFDP(r.Curve, r.Records, r.Weight), resolve.Skip{}
 			},
 		},
 	})

@@ -4,6 +4,7 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
@@ -19,7 +20,7 @@ func reroColumns() []OutputColumn {
 	return sharing("rero", reroBrief, reroSource, []OutputColumn{
 		{
 			Name: "rero_eps", Format: table.Probability,
-			Applies: Applies{Mechanisms: pureMechanisms(), Only: OnlyPure, Requires: NeedBaseline},
+			Applies: Applies{Mechanisms: pureMechanisms(), Only: OnlyPure, Requires: resolve.NeedBaseline},
 			Sheet: SheetForm{Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 				return form("MIN(1,EXP($1)*$2)", x.pureEps(), x.base())
 			}},
@@ -28,13 +29,13 @@ func reroColumns() []OutputColumn {
 			Citation: "Balle, Cherubin & Hayes 2022; " + kulynych + ", App. B",
 			Needs:    "epsilon (pure) or laplace_scale or rr; baseline or candidates",
 			Assumes:  "pure ε-DP",
-			compute: func(r *Release) (float64, skip) {
-				return bound.ReRoPure(r.pureEps, r.Baseline), skip{}
+			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+				return bound.ReRoPure(r.PureEps, r.Baseline), resolve.Skip{}
 			},
 		},
 		{
 			Name: "rero_rdp", Format: table.Probability,
-			Applies: Applies{Mechanisms: []release.Mechanism{release.MechanismGaussian, release.MechanismGDP, release.MechanismZCDP, release.MechanismRDP, release.MechanismDPSGD, release.MechanismMarginals}, Requires: NeedBaseline},
+			Applies: Applies{Mechanisms: []release.Mechanism{release.MechanismGaussian, release.MechanismGDP, release.MechanismZCDP, release.MechanismRDP, release.MechanismDPSGD, release.MechanismMarginals}, Requires: resolve.NeedBaseline},
 			Sheet: SheetForm{Rows: sheetRowsRDP, formula: func(x *sheetRow) string {
 				return x.reroRDP()
 			}},
@@ -43,19 +44,19 @@ func reroColumns() []OutputColumn {
 			Citation: "Balle, Cherubin & Hayes 2022; " + kulynych + ", Thm B.2 and Cor. B.2",
 			Needs:    "an RDP view; baseline or candidates",
 			Assumes:  "Rényi DP under either neighbouring relation",
-			compute: func(r *Release) (float64, skip) {
-				if r.rdpWhy != "" {
-					return 0, skip{why: r.rdpWhy}
+			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+				if r.RDPWhy != "" {
+					return 0, resolve.Skip{Why: r.RDPWhy}
 				}
-				if r.hasRDP {
-					return bound.ReRoRDPCurve(r.rdp.Orders, r.rdp.Epsilons, r.Baseline), skip{}
+				if r.HasRDP {
+					return bound.ReRoRDPCurve(r.RDP.Orders, r.RDP.Epsilons, r.Baseline), resolve.Skip{}
 				}
-				return bound.ReRoZCDP(r.rho, r.Baseline), skip{}
+				return bound.ReRoZCDP(r.Rho, r.Baseline), resolve.Skip{}
 			},
 		},
 		{
 			Name: "rero_zcdp", Format: table.Probability,
-			Applies: Applies{Mechanisms: []release.Mechanism{release.MechanismGaussian, release.MechanismGDP, release.MechanismZCDP, release.MechanismMarginals}, Requires: NeedBaseline},
+			Applies: Applies{Mechanisms: []release.Mechanism{release.MechanismGaussian, release.MechanismGDP, release.MechanismZCDP, release.MechanismMarginals}, Requires: resolve.NeedBaseline},
 			Sheet: SheetForm{Rows: sheetRowsRho, formula: func(x *sheetRow) string {
 				return x.reroZCDP()
 			}},
@@ -64,8 +65,8 @@ func reroColumns() []OutputColumn {
 			Citation: "Balle, Cherubin & Hayes 2022; " + kulynych + ", Cor. B.1, Eq. (24)",
 			Needs:    "rho, or sigma/mu; baseline or candidates",
 			Assumes:  "ρ-zCDP under either neighbouring relation",
-			compute: func(r *Release) (float64, skip) {
-				return bound.ReRoZCDP(r.rho, r.Baseline), skip{}
+			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+				return bound.ReRoZCDP(r.Rho, r.Baseline), resolve.Skip{}
 			},
 		},
 	})
@@ -84,7 +85,7 @@ func conversionColumns() []OutputColumn {
 		{
 			Name: "eps_at_delta", Family: "conversion", Format: table.Real,
 			Brief: "the ε at the row's δ that every ε-based column uses", Source: "Balle & Wang 2018; Balle et al. 2020",
-			Applies: Applies{Requires: NeedDelta},
+			Applies: Applies{Requires: resolve.NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				return x.eps().s
 			}},
@@ -93,8 +94,8 @@ func conversionColumns() []OutputColumn {
 			Citation: "Balle & Wang 2018; Balle, Barthe, Gaboardi, Hsu & Sato 2020; Kairouz, Oh & Viswanath 2015",
 			Needs:    mechanismParams + "; delta for mechanisms without a native ε",
 			Assumes:  "the neighbouring relation of the mechanism's parameters; rounded up",
-			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
-				return eps, skip{}
+			fromEps: func(r *resolve.Release, eps, delta float64) (float64, resolve.Skip) {
+				return eps, resolve.Skip{}
 			},
 		},
 	}
@@ -104,17 +105,17 @@ func conversionColumns() []OutputColumn {
 func adpColumns() []OutputColumn {
 	return []OutputColumn{
 		{
-			Name: "adp_advantage", Family: "adp", Format: table.Probability, Round: RoundUp,
+			Name: "adp_advantage", Family: "adp", Format: table.Probability, Round: resolve.RoundUp,
 			Brief: "(e^ε − 1 + 2δ)/(e^ε + 1), the standard (ε, δ) bound", Source: "Kairouz et al. 2015",
-			Applies:  Applies{Requires: NeedDelta},
+			Applies:  Applies{Requires: resolve.NeedDelta},
 			Sheet:    epsDeltaAdvantageSheet(),
 			Meaning:  "the standard (ε, δ) advantage bound on membership inference and on any binary attack, computed from (ε, δ) alone",
 			Formula:  "(e^ε − 1 + 2δ)/(e^ε + 1); " + epsView,
 			Citation: "Kairouz, Oh & Viswanath 2015; as restated in " + kulynych + ", Prop. A.1",
 			Needs:    "epsilon (and delta); for gaussian and gdp: sigma or mu, and delta",
 			Assumes:  "(ε, δ)-DP under the neighbouring relation the parameters were stated for",
-			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
-				return curve.EpsDelta{Epsilon: eps, Delta: delta}.WorstAdvantage(), skip{}
+			fromEps: func(r *resolve.Release, eps, delta float64) (float64, resolve.Skip) {
+				return curve.EpsDelta{Epsilon: eps, Delta: delta}.WorstAdvantage(), resolve.Skip{}
 			},
 		},
 	}
@@ -135,49 +136,49 @@ func dpsgdColumns() []OutputColumn {
 	return append(sharing("dpsgd", dpsgdRDPBrief, dpsgdRDPSource, []OutputColumn{
 		{
 			Name: "eps_at_delta_rdp", Format: table.Real,
-			Applies:  Applies{Mechanisms: []release.Mechanism{release.MechanismDPSGD}, Requires: NeedDelta},
+			Applies:  Applies{Mechanisms: []release.Mechanism{release.MechanismDPSGD}, Requires: resolve.NeedDelta},
 			Meaning:  "comparison: eps_at_delta of a dpsgd row under RDP accounting",
 			Formula:  "min over dp_accounting's 156 orders α of ε_α + ln((α−1)/α) − (ln δ + ln α)/(α − 1), ε_α the composed RDP of the Poisson-subsampled Gaussian",
 			Citation: "Mironov, Talwar & Zhang 2019; Balle, Barthe, Gaboardi, Hsu & Sato 2020",
 			Needs:    "noise_multiplier, sample_rate, steps; delta",
 			Assumes:  "add/remove neighbours; rounded up",
-			compute:  rdpComparison(func(r *Release) float64 { return r.rdp.EpsilonAt(r.delta) }),
+			compute:  resolve.RDPComparison(func(r *resolve.Release) float64 { return r.RDP.EpsilonAt(r.Delta) }),
 		},
 		{
 			Name: "fdp_advantage_rdp", Format: table.Probability,
-			Applies:  Applies{Mechanisms: []release.Mechanism{release.MechanismDPSGD}, Requires: NeedBaseline},
+			Applies:  Applies{Mechanisms: []release.Mechanism{release.MechanismDPSGD}, Requires: resolve.NeedBaseline},
 			Meaning:  "comparison: fdp_advantage of a dpsgd row under RDP accounting",
 			Formula:  "1 − f(baseline) − baseline for the optimal conversion of the composed RDP curve (Zhu, Dong & Wang 2022)",
 			Citation: kulynych + ", §4.2; Mironov, Talwar & Zhang 2019",
 			Needs:    "noise_multiplier, sample_rate, steps; baseline or candidates",
 			Assumes:  "add/remove neighbours; rounded up",
-			compute:  rdpComparison(func(r *Release) float64 { return numeric.RoundUp(r.rdp.Advantage(r.Baseline), 0, 1-r.Baseline) }),
+			compute:  resolve.RDPComparison(func(r *resolve.Release) float64 { return numeric.RoundUp(r.RDP.Advantage(r.Baseline), 0, 1-r.Baseline) }),
 		},
 		{
-			Name: "fdp_worst_advantage_rdp", Format: table.Probability, Round: RoundUp,
+			Name: "fdp_worst_advantage_rdp", Format: table.Probability, Round: resolve.RoundUp,
 			Applies:  Applies{Mechanisms: []release.Mechanism{release.MechanismDPSGD}},
 			Meaning:  "comparison: fdp_worst_advantage of a dpsgd row under RDP accounting",
 			Formula:  "η = max_α (1 − f(α) − α) for the optimal conversion of the composed RDP curve",
 			Citation: kulynych + ", Thm 3.4 and §4.2; Mironov, Talwar & Zhang 2019",
 			Needs:    "noise_multiplier, sample_rate, steps",
 			Assumes:  "add/remove neighbours; rounded up",
-			compute:  rdpComparison(func(r *Release) float64 { return r.rdp.WorstAdvantage() }),
+			compute:  resolve.RDPComparison(func(r *resolve.Release) float64 { return r.RDP.WorstAdvantage() }),
 		},
 	}), sharing("dpsgd", pldBrief, pldSource, []OutputColumn{
 		{
-			Name: "pld_error", Format: table.Probability, Round: RoundUp,
+			Name: "pld_error", Format: table.Probability, Round: resolve.RoundUp,
 			Applies:  Applies{Mechanisms: []release.Mechanism{release.MechanismDPSGD}},
 			Meaning:  "how much the PLD accountant's δ(ε) may exceed the exact δ(ε) of the continuous mechanism, for every ε; the same bounds the excess of fdp_advantage, fdp_worst_advantage and 1 − fdp_success of dpsgd rows (the accountant is pessimistic, so its values are never below the exact ones)",
 			Formula:  "discretisation (twice the largest difference between δ on a grid twice as coarse and δ on the grid used, at the grid points and midway between them: connect-the-dots error falls as the square of the grid step where δ is smooth and as the grid step at its kinks, so this covers both) + floating-point round-off (a rigorous bound) + the tail mass moved to an infinite loss",
 			Citation: "Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022 (connect-the-dots); Koskela, Jälkö & Honkela 2020 (error terms)",
 			Needs:    "noise_multiplier, sample_rate, steps",
 			Assumes:  "add/remove neighbours",
-			compute: fromPLD(func(a *pld.PLD) (float64, skip) {
+			compute: fromPLD(func(a *pld.PLD) (float64, resolve.Skip) {
 				e, err := a.Errors()
 				if err != nil {
-					return 0, skip{why: "the PLD error estimate failed: " + err.Error()}
+					return 0, resolve.Skip{Why: "the PLD error estimate failed: " + err.Error()}
 				}
-				return e.Delta(), skip{}
+				return e.Delta(), resolve.Skip{}
 			}),
 		},
 		{
@@ -188,19 +189,19 @@ func dpsgdColumns() []OutputColumn {
 			Citation: "Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022",
 			Needs:    "noise_multiplier, sample_rate, steps",
 			Assumes:  "add/remove neighbours",
-			compute:  fromPLD(func(a *pld.PLD) (float64, skip) { return a.GridStep(), skip{} }),
+			compute:  fromPLD(func(a *pld.PLD) (float64, resolve.Skip) { return a.GridStep(), resolve.Skip{} }),
 		},
 	})...)
 }
 
 // fromPLD computes a column from the row's PLD accountant, and skips the
 // column with the reason the row has none.
-func fromPLD(f func(*pld.PLD) (float64, skip)) func(*Release) (float64, skip) {
-	return func(r *Release) (float64, skip) {
-		if r.pld == nil {
-			return 0, skip{why: r.pldWhy}
+func fromPLD(f func(*pld.PLD) (float64, resolve.Skip)) func(*resolve.Release) (float64, resolve.Skip) {
+	return func(r *resolve.Release) (float64, resolve.Skip) {
+		if r.PLD == nil {
+			return 0, resolve.Skip{Why: r.PLDWhy}
 		}
-		return f(r.pld)
+		return f(r.PLD)
 	}
 }
 

@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"github.com/riskbatch/riskbatch/evaluate/bound"
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -12,60 +13,64 @@ func gbColumns() []OutputColumn {
 		withBrief(gbMIABrief, gbMIASource, withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("MIN(1,EXP($1)-1)", x.pureEps())
 		}}, gbColumn("gb_mia_yeom", "upper bound on membership-inference advantage of Yeom et al., as analysed by Guerra-Balboa et al.", "min(1, e^ε − 1)", "Thm 4.5 (Yeom et al. 2018)", AskedAlways,
-			func(r *Release, eps float64) (float64, skip) { return bound.GBMIAYeom(eps), skip{} }))),
+			func(r *resolve.Release, eps float64) (float64, resolve.Skip) {
+				return bound.GBMIAYeom(eps), resolve.Skip{}
+			}))),
 		withBrief(gbMIABrief, gbMIASource, withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("1-EXP(-$1)", x.pureEps())
 		}}, gbColumn("gb_mia_erlingsson", "upper bound on membership-inference advantage (Erlingsson et al.), tighter than Yeom's", "1 − e^{−ε} (the corrected form)", "Thm 4.6 (corrected: e^{−ε}, not e^{−δ})", AskedAlways,
-			func(r *Release, eps float64) (float64, skip) { return bound.GBMIAErlingsson(eps), skip{} }))),
+			func(r *resolve.Release, eps float64) (float64, resolve.Skip) {
+				return bound.GBMIAErlingsson(eps), resolve.Skip{}
+			}))),
 		withSheet(SheetForm{Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("MIN(EXP($1),1+($2-1)*((EXP($1)-1)/(EXP($1)+1)))/$2", x.pureEps(), x.candidates())
 		}}, gbColumn("gb_rero_exact", "upper bound on the success of exact reconstruction of a record's value among m candidates: drawn uniformly from `candidates` values, or from the loaded distribution of the prior key's attribute (the worst cell)", "min{1, κ₀·e^ε, κ₀·(1 + (m − 1)·t)}, κ₀ = the largest prior probability (1/m if uniform), t = (e^ε − 1)/(e^ε + 1)", "Prop. 5.1 (corrected form; Table 2 rows 5 and 8 are wrong)", AskDistribution,
-			func(r *Release, eps float64) (float64, skip) {
+			func(r *resolve.Release, eps float64) (float64, resolve.Skip) {
 				if r.Candidates > 0 {
-					return bound.GBReRoExactUniform(eps, int(min(r.Candidates, 1<<31))), skip{}
+					return bound.GBReRoExactUniform(eps, int(min(r.Candidates, 1<<31))), resolve.Skip{}
 				}
-				return r.gbWorstOverPrior(func(p bound.GBPrior) float64 { return bound.GBReRoExact(eps, p.Kappa0, p.M) })
+				return r.GBWorstOverPrior(func(p bound.GBPrior) float64 { return bound.GBReRoExact(eps, p.Kappa0, p.M) })
 			})),
 		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("MIN($2*(EXP($1)-1),(EXP($1)-1)/(EXP($1)+1))", x.pureEps(), x.base())
-		}}, requires(NeedBaseline, gbColumn("gb_urero", "upper bound on the unbiased reconstruction-robustness advantage (success beyond the best a-priori guess κ = baseline), any tolerance", "min{κ·(e^ε − 1), t}, t = (e^ε − 1)/(e^ε + 1)", "Thm 7.2", AskedAlways,
-			func(r *Release, eps float64) (float64, skip) {
-				return bound.GBUReRo(eps, r.Baseline), skip{}
+		}}, requires(resolve.NeedBaseline, gbColumn("gb_urero", "upper bound on the unbiased reconstruction-robustness advantage (success beyond the best a-priori guess κ = baseline), any tolerance", "min{κ·(e^ε − 1), t}, t = (e^ε − 1)/(e^ε + 1)", "Thm 7.2", AskedAlways,
+			func(r *resolve.Release, eps float64) (float64, resolve.Skip) {
+				return bound.GBUReRo(eps, r.Baseline), resolve.Skip{}
 			}))),
 		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("MIN((EXP($1)-1)/$2,($2-1)/$2*((EXP($1)-1)/(EXP($1)+1)))", x.pureEps(), x.candidates())
 		}}, gbColumn("gb_urero_uniform", "the unbiased reconstruction-robustness bound for a uniform prior over `candidates` values; also the informed membership-inference and uniform attribute-inference bound", "min{(e^ε − 1)/m, ((m − 1)/m)·t}, t = (e^ε − 1)/(e^ε + 1)", "Eq. (6)", AskCandidates,
-			func(r *Release, eps float64) (float64, skip) {
-				return bound.GBUReRoUniform(eps, int(min(r.Candidates, 1<<31))), skip{}
+			func(r *resolve.Release, eps float64) (float64, resolve.Skip) {
+				return bound.GBUReRoUniform(eps, int(min(r.Candidates, 1<<31))), resolve.Skip{}
 			})),
 		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
 			return form("MIN((EXP($1)-1)/$2,(EXP($1)-1)/(EXP($1)+1),($2-1)/$2*((EXP($1)-1)/(EXP($1)+1)),1-1/$2)", x.pureEps(), x.candidates())
 		}}, gbColumn("gb_aia_adv", "upper bound on the advantage of any attribute-inference attack, and on the unbiased reconstruction-robustness advantage of exact reconstruction, with a uniform prior over `candidates` values or the loaded distribution of the prior key's attribute (the worst cell)", "min{κ₀(e^ε − 1), t, κ₀(m − 1)t + κ₀ − κ₀⁻, 1 − μ}: κ₀ the largest and κ₀⁻ the smallest prior probability over the attribute's m values (0 for a value the cell never shows), μ = Σπ²; κ₀ = κ₀⁻ = μ = 1/m if uniform", "Prop. 8.2 with Thm 7.3 (and Thm 7.2, §9)", AskDistribution,
-			func(r *Release, eps float64) (float64, skip) {
+			func(r *resolve.Release, eps float64) (float64, resolve.Skip) {
 				if r.Candidates > 0 {
 					m := int(min(r.Candidates, 1<<31))
 					k := 1 / float64(m)
-					return bound.GBAIAAdvantage(eps, k, k, k, m), skip{}
+					return bound.GBAIAAdvantage(eps, k, k, k, m), resolve.Skip{}
 				}
-				return r.gbWorstOverPrior(func(p bound.GBPrior) float64 { return bound.GBAIAAdvantage(eps, p.Kappa0, p.Kappa0Min, p.Mu, p.M) })
+				return r.GBWorstOverPrior(func(p bound.GBPrior) float64 { return bound.GBAIAAdvantage(eps, p.Kappa0, p.Kappa0Min, p.Mu, p.M) })
 			})),
-		withFormat(table.Real, requires(NeedBaseline, gbColumn("gb_eps_for_target", "the largest ε whose unbiased reconstruction-robustness advantage (gb_urero) stays at or below target_advantage at the row's baseline", "inverse of min{κ(e^ε − 1), t} in ε; rounded down", "Thm 7.2, closed-form inverse (derived)", AskTarget,
-			func(r *Release, eps float64) (float64, skip) {
+		withFormat(table.Real, requires(resolve.NeedBaseline, gbColumn("gb_eps_for_target", "the largest ε whose unbiased reconstruction-robustness advantage (gb_urero) stays at or below target_advantage at the row's baseline", "inverse of min{κ(e^ε − 1), t} in ε; rounded down", "Thm 7.2, closed-form inverse (derived)", AskTarget,
+			func(r *resolve.Release, eps float64) (float64, resolve.Skip) {
 				e, ok := bound.GBUReRoEpsilon(r.Target, r.Baseline)
 				return inverseResult(e, ok, "ε")
 			}))),
 		{
 			Name: "gb_mia_humphries", Family: "gb", Format: table.Probability,
 			Brief: "membership-inference advantage with δ: (e^ε − 1 + 2δ)/(e^ε + 1)", Source: "Guerra-Balboa et al. 2024, Thm 4.9",
-			Applies:  Applies{Requires: NeedDelta},
+			Applies:  Applies{Requires: resolve.NeedDelta},
 			Sheet:    epsDeltaAdvantageSheet(),
 			Meaning:  "upper bound on the strong membership-inference advantage with δ (Humphries et al.), as analysed by Guerra-Balboa et al.",
 			Formula:  "(e^ε − 1 + 2δ)/(e^ε + 1); " + epsView,
 			Citation: guerraBalboa + ", Thm 4.9 (Humphries et al. 2023)",
 			Needs:    mechanismParams,
 			Assumes:  "(ε, δ)-DP under replace-one neighbours",
-			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
-				return bound.GBMIAHumphries(eps, delta), skip{}
+			fromEps: func(r *resolve.Release, eps, delta float64) (float64, resolve.Skip) {
+				return bound.GBMIAHumphries(eps, delta), resolve.Skip{}
 			},
 		},
 	}
@@ -77,7 +82,7 @@ const guerraBalboa = "Guerra-Balboa, Sauer & Strufe 2024, \"Analysis and Measure
 // gbColumn is a bound of Guerra-Balboa et al., which all assume pure ε-DP
 // under replace-one neighbours: rows that are not pure ε-DP leave it empty
 // without a message (it does not apply to them).
-func gbColumn(name, meaning, formula, where string, request Ask, f func(r *Release, eps float64) (float64, skip)) OutputColumn {
+func gbColumn(name, meaning, formula, where string, request Ask, f func(r *resolve.Release, eps float64) (float64, resolve.Skip)) OutputColumn {
 	return OutputColumn{
 		Name: name, Family: "gb", Format: table.Probability,
 		Brief: gbReconstructionBrief, Source: gbReconstructionSource,
@@ -87,8 +92,8 @@ func gbColumn(name, meaning, formula, where string, request Ask, f func(r *Relea
 		Citation: guerraBalboa + ", " + where,
 		Needs:    "a pure ε-DP row (epsilon without delta, laplace_scale, or rr)" + map[bool]string{true: "; " + request.String(), false: ""}[request != AskedAlways],
 		Assumes:  "pure ε-DP under replace-one neighbours (an ε stated for add/remove neighbours must be doubled)",
-		compute: func(r *Release) (float64, skip) {
-			return f(r, r.pureEps)
+		compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			return f(r, r.PureEps)
 		},
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate/bound"
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
@@ -18,7 +19,7 @@ func onerunColumns() []OutputColumn {
 		{
 			Name: "onerun_posterior", Family: "onerun", Format: table.Probability,
 			Brief: "β = e^ε/(e^ε − 1 + 1/p)", Source: "Swanberg et al. 2025, Thm 3.2",
-			Applies: Applies{Requires: NeedBaseline | NeedDelta},
+			Applies: Applies{Requires: resolve.NeedBaseline | resolve.NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				return form("$2*EXP($1)/($2*EXP($1)+1-$2)", x.eps(), x.base())
 			}},
@@ -27,18 +28,18 @@ func onerunColumns() []OutputColumn {
 			Citation: swanberg + ", Thm 3.2",
 			Needs:    mechanismParams + "; baseline or candidates; delta for gaussian and gdp",
 			Assumes:  "ε-DP under replace-one neighbours; the attacker's prior is independent across targets",
-			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
+			fromEps: func(r *resolve.Release, eps, delta float64) (float64, resolve.Skip) {
 				beta := bound.OneRunPosterior(eps, r.Baseline)
 				if beta == r.Baseline {
-					return beta, skip{} // ε = 0: the posterior is the prior, exactly
+					return beta, resolve.Skip{} // ε = 0: the posterior is the prior, exactly
 				}
-				return numeric.RoundUp(beta, r.Baseline, 1), skip{}
+				return numeric.RoundUp(beta, r.Baseline, 1), resolve.Skip{}
 			},
 		},
 		{
-			Name: "onerun_advantage", Family: "onerun", Format: table.Probability, Round: RoundUp,
+			Name: "onerun_advantage", Family: "onerun", Format: table.Probability, Round: resolve.RoundUp,
 			Brief: "(min(1, β + (1 − β)δ) − p)/(1 − p)", Source: "Swanberg et al. 2025, Thm 3.5 with one target",
-			Applies: Applies{Requires: NeedBaseline | NeedDelta, BelowOne: true},
+			Applies: Applies{Requires: resolve.NeedBaseline | resolve.NeedDelta, BelowOne: true},
 			Sheet: SheetForm{Advantage: true, Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				return form("$3+(1-$3)*$2*(EXP($1)-1)/(1+$2*(EXP($1)-1))", x.eps(), x.base(), x.delta())
 			}},
@@ -47,14 +48,14 @@ func onerunColumns() []OutputColumn {
 			Citation: swanberg + ", Thm 3.5 with one target (tighter than Cor. 3.4's β + δ); advantage as in Cherubin 2017",
 			Needs:    mechanismParams + "; baseline or candidates (below 1); delta for gaussian and gdp",
 			Assumes:  "(ε, δ)-DP under replace-one neighbours",
-			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
-				return bound.OneRunAdvantage(eps, delta, r.Baseline), skip{}
+			fromEps: func(r *resolve.Release, eps, delta float64) (float64, resolve.Skip) {
+				return bound.OneRunAdvantage(eps, delta, r.Baseline), resolve.Skip{}
 			},
 		},
 		{
-			Name: "onerun_eps_protect", Family: "onerun", Format: table.Real, Round: RoundDown,
+			Name: "onerun_eps_protect", Family: "onerun", Format: table.Real, Round: resolve.RoundDown,
 			Brief: "largest ε with `onerun_advantage` ≤ `target_advantage`", Source: "Swanberg et al. 2025, §5.3",
-			Applies: Applies{Asks: AskTarget, Requires: NeedBaseline | NeedDelta, BelowOne: true},
+			Applies: Applies{Asks: AskTarget, Requires: resolve.NeedBaseline | resolve.NeedDelta, BelowOne: true},
 			Sheet: SheetForm{Rows: sheetRowsDelta, formula: func(x *sheetRow) string {
 				a, d, b := x.ref(release.FieldTargetAdvantage), x.delta(), x.base()
 				x.need(b.v > 0 && a.v <= 1-minSheetGap)
@@ -65,15 +66,15 @@ func onerunColumns() []OutputColumn {
 			Citation: swanberg + ", §5.3 (ε_protect), with the Thm 3.5 posterior",
 			Needs:    "target_advantage; baseline or candidates (below 1); delta (0 for pure rows)",
 			Assumes:  "(ε, δ)-DP under replace-one neighbours; rounded down",
-			fromEps: func(r *Release, _, delta float64) (float64, skip) {
+			fromEps: func(r *resolve.Release, _, delta float64) (float64, resolve.Skip) {
 				eps, ok := bound.OneRunEpsilonProtect(r.Target, delta, r.Baseline)
 				switch {
 				case !ok:
-					return 0, skip{why: whyTargetTooLow}
+					return 0, resolve.Skip{Why: whyTargetTooLow}
 				case math.IsInf(eps, 1):
-					return 0, skip{why: whyTargetTrivial}
+					return 0, resolve.Skip{Why: whyTargetTrivial}
 				}
-				return eps, skip{}
+				return eps, resolve.Skip{}
 			},
 		},
 	}
@@ -87,15 +88,15 @@ func onerunTailColumns() []OutputColumn {
 		{
 			Name: "onerun_tail_prob", Family: "onerun", Format: table.Probability,
 			Brief: "bound on Pr[at least `successes` of the n targets are reconstructed]", Source: "Swanberg et al. 2025, Thm 3.2 / Thm 3.5",
-			Applies:  Applies{Asks: AskSuccesses, Requires: NeedBaseline | NeedDelta},
+			Applies:  Applies{Asks: AskSuccesses, Requires: resolve.NeedBaseline | resolve.NeedDelta},
 			Meaning:  "upper bound on the probability that the attack succeeds on at least `successes` of the row's targets (one run of the mechanism)",
 			Formula:  "Pr[S ≥ v] for S = Σᵢ Bernoulli(βᵢ), βᵢ = e^ε/(e^ε − 1 + 1/pᵢ) (Thm 3.2, δ = 0); Pr[S ≥ v] + α·n·δ with α = maxⱼ (Pr[S ≥ v − j] − Pr[S ≥ v])/j (Thm 3.5, δ > 0); S computed exactly (divide-and-conquer FFT convolution, binomial for equal pᵢ); " + epsView,
 			Citation: swanberg + ", Thm 3.2 and Thm 3.5",
 			Needs:    mechanismParams + "; successes; targets with baseline or candidates, or a prior with one p per target",
 			Assumes:  "(ε, δ)-DP under replace-one neighbours; the targets' priors are independent",
-			compute: fromTail(func(r *Release, t *bound.OneRunTail) (float64, skip) {
+			compute: fromTail(func(r *resolve.Release, t *bound.OneRunTail) (float64, resolve.Skip) {
 				if _, delta, _ := r.EpsilonDelta(); delta > 0 {
-					return t.Thm35(r.Successes), skip{}
+					return t.Thm35(r.Successes), resolve.Skip{}
 				}
 				// Tail carries an absolute allowance for rounding (≈ 1e-22 at
 				// n = 1000); far in the tail the log-space value, accurate in
@@ -107,19 +108,19 @@ func onerunTailColumns() []OutputColumn {
 					e := math.Max(math.Exp(lt)*(1+1e-9), math.SmallestNonzeroFloat64)
 					v = math.Min(v, e)
 				}
-				return v, skip{}
+				return v, resolve.Skip{}
 			}),
 		},
 		{
 			Name: "onerun_tail_log10", Family: "onerun", Format: table.Real,
 			Brief: "log10 of `onerun_tail_prob`, exact where the probability is too small to print (below 1e-300)", Source: "Swanberg et al. 2025, Thm 3.2 / Thm 3.5",
-			Applies:  Applies{Asks: AskSuccesses, Requires: NeedBaseline | NeedDelta},
+			Applies:  Applies{Asks: AskSuccesses, Requires: resolve.NeedBaseline | resolve.NeedDelta},
 			Meaning:  "log10 of onerun_tail_prob, exact where the probability itself is too small to print (below 1e-300)",
 			Formula:  "log10(Pr[S ≥ v]) for δ = 0; log10(Pr[S ≥ v] + α·n·δ) for δ > 0, formed in log space",
 			Citation: swanberg + ", Thm 3.2 and Thm 3.5",
 			Needs:    "as onerun_tail_prob",
 			Assumes:  "as onerun_tail_prob",
-			compute: fromTail(func(r *Release, t *bound.OneRunTail) (float64, skip) {
+			compute: fromTail(func(r *resolve.Release, t *bound.OneRunTail) (float64, resolve.Skip) {
 				lt := t.LogTail(r.Successes)
 				if _, delta, _ := r.EpsilonDelta(); delta > 0 {
 					if a := t.AlphaLP(r.Successes); a > 0 {
@@ -127,24 +128,24 @@ func onerunTailColumns() []OutputColumn {
 					}
 				}
 				if math.IsInf(lt, -1) {
-					return 0, skip{why: "the tail is exactly 0: no run reaches this many successes"}
+					return 0, resolve.Skip{Why: "the tail is exactly 0: no run reaches this many successes"}
 				}
 				v := math.Min(lt, 0) / math.Ln10
-				return v + 1e-12*math.Abs(v), skip{} // rounded up
+				return v + 1e-12*math.Abs(v), resolve.Skip{} // rounded up
 			}),
 		},
 		successesColumn("onerun_successes_ub", -1),
 		{
 			Name: "onerun_expected_successes", Family: "onerun", Format: table.Real,
 			Brief: onerunLeakBrief, Source: onerunLeakSource,
-			Applies:  Applies{Asks: AskTargets, Requires: NeedBaseline | NeedDelta},
+			Applies:  Applies{Asks: AskTargets, Requires: resolve.NeedBaseline | resolve.NeedDelta},
 			Meaning:  "expected number of targets the dominating attack gets right: an upper bound on the expected successes for δ = 0 (add n·δ for δ > 0)",
 			Formula:  "Σᵢ βᵢ with βᵢ as in onerun_tail_prob",
 			Citation: swanberg + ", Thm 3.2 (stochastic dominance)",
 			Needs:    mechanismParams + "; targets with baseline or candidates, or a prior with one p per target",
 			Assumes:  "as onerun_tail_prob",
-			compute: fromTail(func(r *Release, t *bound.OneRunTail) (float64, skip) {
-				return numeric.RoundUp(t.ExpectedSuccesses(), 0, float64(t.Len())), skip{}
+			compute: fromTail(func(r *resolve.Release, t *bound.OneRunTail) (float64, resolve.Skip) {
+				return numeric.RoundUp(t.ExpectedSuccesses(), 0, float64(t.Len())), resolve.Skip{}
 			}),
 		},
 	}
@@ -155,9 +156,9 @@ func onerunTailColumns() []OutputColumn {
 func onerunLeakColumns() []OutputColumn {
 	return []OutputColumn{
 		{
-			Name: "onerun_bits_leaked", Family: "onerun", Format: table.Real, Round: RoundUp,
+			Name: "onerun_bits_leaked", Family: "onerun", Format: table.Real, Round: resolve.RoundUp,
 			Brief: onerunLeakBrief, Source: onerunLeakSource,
-			Applies: Applies{Requires: NeedDelta},
+			Applies: Applies{Requires: resolve.NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				e, d, c := x.eps(), x.delta(), x.confidence()
 				s := (1 - c.v - d.v) / (1 - d.v)
@@ -169,22 +170,22 @@ func onerunLeakColumns() []OutputColumn {
 			Citation: swanberg + ", §3.2 (bit leakage), with the Thm 3.5 posterior for δ > 0",
 			Needs:    mechanismParams + "; confidence (default --confidence); delta for gaussian and gdp",
 			Assumes:  "(ε, δ)-DP under replace-one neighbours; the target is uniform over 2^d values",
-			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
+			fromEps: func(r *resolve.Release, eps, delta float64) (float64, resolve.Skip) {
 				alpha := 1 - r.Confidence
 				if alpha <= delta {
-					return 0, skip{why: "delta is at least 1 − confidence: no bound on the bits leaked at that confidence"}
+					return 0, resolve.Skip{Why: "delta is at least 1 − confidence: no bound on the bits leaked at that confidence"}
 				}
 				bits, err := bound.OneRunBitLeakage(eps, (alpha-delta)/(1-delta))
 				if err != nil {
-					return 0, skip{why: err.Error()}
+					return 0, resolve.Skip{Why: err.Error()}
 				}
-				return bits, skip{}
+				return bits, resolve.Skip{}
 			},
 		},
 		{
 			Name: "onerun_narcissus", Family: "onerun", Format: table.Probability,
 			Brief: onerunLeakBrief, Source: onerunLeakSource,
-			Applies: Applies{Requires: NeedBaseline | NeedDelta},
+			Applies: Applies{Requires: resolve.NeedBaseline | resolve.NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				return form("MIN(1,EXP($1)*$2+$3)", x.eps(), x.base(), x.delta())
 			}},
@@ -193,12 +194,12 @@ func onerunLeakColumns() []OutputColumn {
 			Citation: swanberg + ", §4.2 (their Thm F.1 bound)",
 			Needs:    mechanismParams + "; baseline or candidates; delta for gaussian and gdp",
 			Assumes:  "(ε, δ)-DP",
-			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
+			fromEps: func(r *resolve.Release, eps, delta float64) (float64, resolve.Skip) {
 				v, err := bound.OneRunNarcissus(eps, delta, r.Baseline)
 				if err != nil {
-					return 0, skip{why: err.Error()}
+					return 0, resolve.Skip{Why: err.Error()}
 				}
-				return v, skip{}
+				return v, resolve.Skip{}
 			},
 		},
 	}
@@ -206,10 +207,10 @@ func onerunLeakColumns() []OutputColumn {
 
 // fromTail computes a column from the row's dominating distribution
 // (Release.Tail), and skips the column with the reason the row has none.
-func fromTail(f func(*Release, *bound.OneRunTail) (float64, skip)) func(*Release) (float64, skip) {
-	return func(r *Release) (float64, skip) {
+func fromTail(f func(*resolve.Release, *bound.OneRunTail) (float64, resolve.Skip)) func(*resolve.Release) (float64, resolve.Skip) {
+	return func(r *resolve.Release) (float64, resolve.Skip) {
 		t, s := r.Tail()
-		if !s.ok() {
+		if !s.OK() {
 			return 0, s
 		}
 		return f(r, t)
@@ -227,13 +228,13 @@ func successesColumn(name string, level float64) OutputColumn {
 		Name: name, Family: "onerun", Format: table.Count,
 		Brief:    "with probability ≥ confidence, at most this many targets are reconstructed; one column per `--confidence` level when there are several (`onerun_successes_ub_95`)",
 		Source:   "Swanberg et al. 2025, §3.1",
-		Applies:  Applies{Asks: AskTargets, Requires: NeedBaseline | NeedDelta},
+		Applies:  Applies{Asks: AskTargets, Requires: resolve.NeedBaseline | resolve.NeedDelta},
 		Meaning:  "upper bound on the number of targets the attack gets right: with probability at least the confidence, at most this many, " + at,
 		Formula:  "v_UB = min{u : B(u + 1) ≤ 1 − confidence}, B the bound of onerun_tail_prob (Thm 3.2 for δ = 0, the non-increasing envelope of Thm 3.5 for δ > 0); n when B never gets that low",
 		Citation: "Swanberg, Annamalai, Hayes, Balle & Smith 2025, \"Beyond the Worst Case: Extending Differential Privacy Guarantees to Realistic Adversaries\", §3.1 and Thm 3.5",
 		Needs:    "as onerun_tail_prob, without successes",
 		Assumes:  "as onerun_tail_prob",
-		compute: fromTail(func(r *Release, t *bound.OneRunTail) (float64, skip) {
+		compute: fromTail(func(r *resolve.Release, t *bound.OneRunTail) (float64, resolve.Skip) {
 			c := level
 			if c < 0 {
 				c = r.Confidence
@@ -244,9 +245,9 @@ func successesColumn(name string, level float64) OutputColumn {
 			}
 			v, err := t.SuccessUpperBounds(which, []float64{c})
 			if err != nil {
-				return 0, skip{why: err.Error()}
+				return 0, resolve.Skip{Why: err.Error()}
 			}
-			return float64(v[0]), skip{}
+			return float64(v[0]), resolve.Skip{}
 		}),
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
@@ -18,7 +19,7 @@ func pmpColumns() []OutputColumn {
 		{
 			Name: "pmp_mia_success", Family: "pmp", Format: table.Probability,
 			Brief: pmpMIABrief, Source: pmpMIASource,
-			Applies: Applies{Requires: NeedDelta},
+			Applies: Applies{Requires: resolve.NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				return form("(EXP($1)+$2)/(1+EXP($1))", x.eps(), x.delta())
 			}},
@@ -27,17 +28,17 @@ func pmpColumns() []OutputColumn {
 			Citation: lowyCitation + ", Lemma 6 (δ > 0 form derived)",
 			Needs:    mechanismParams,
 			Assumes:  "(ε, δ)-DP under replace-one neighbours; the attacker's prior on membership is 1/2",
-			fromEps: func(r *Release, eps, delta float64) (float64, skip) {
+			fromEps: func(r *resolve.Release, eps, delta float64) (float64, resolve.Skip) {
 				if delta > 0 {
-					return bound.PMPSuccessDelta(eps, delta), skip{}
+					return bound.PMPSuccessDelta(eps, delta), resolve.Skip{}
 				}
-				return bound.PMPSuccess(eps), skip{}
+				return bound.PMPSuccess(eps), resolve.Skip{}
 			},
 		},
 		{
 			Name: "pmp_eps_for_target", Family: "pmp", Format: table.Real,
 			Brief: pmpMIABrief, Source: pmpMIASource,
-			Applies: Applies{Asks: AskTarget, Requires: NeedDelta},
+			Applies: Applies{Asks: AskTarget, Requires: resolve.NeedDelta},
 			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
 				switch x.mech {
 				case release.MechanismPure, release.MechanismExponential, release.MechanismLaplace, release.MechanismRR:
@@ -77,35 +78,35 @@ func pmpColumns() []OutputColumn {
 // (ε, δ) bound at the δ the row's own bound uses (0 for a row without
 // one), per step for a composed row of an ε mechanism. A target below δ
 // is out of reach and says so.
-func pmpEpsForTarget(r *Release) (float64, skip) {
+func pmpEpsForTarget(r *resolve.Release) (float64, resolve.Skip) {
 	delta := 0.0
-	if r.hasDelta {
-		delta = r.delta // for a composed approx row, compositions·δ (resolveApprox)
+	if r.HasDelta {
+		delta = r.Delta // for a composed approx row, compositions·δ (resolveApprox)
 	}
 	perStep := slices.Contains(pureMechanisms(), r.Mechanism)
-	if perStep && r.mixed() {
+	if perStep && r.Mixed() {
 		// The target bounds the whole composition: an ε typed into the
 		// row would be composed with the extra stages again.
-		return 0, skip{why: "the row's ε is composed with its extra_stages, so no ε of its own meets the target alone"}
+		return 0, resolve.Skip{Why: "the row's ε is composed with its extra_stages, so no ε of its own meets the target alone"}
 	}
-	if r.compositions > 1 && !perStep {
+	if r.Compositions > 1 && !perStep {
 		why := "a composed " + string(r.Mechanism) + " row has no per-step ε to calibrate"
-		if r.hasMu {
+		if r.HasMu {
 			why += "; fdp_mu_for_target calibrates its per-step μ"
 		}
-		return 0, skip{why: why}
+		return 0, resolve.Skip{Why: why}
 	}
 	// A target below δ gives !ok: whyTargetTooLow, shared with the other
 	// calibration columns that no ε meets for the same reason.
 	eps, ok := bound.PMPEpsilonForAdvantageDelta(r.Target, delta)
-	if !ok || math.IsInf(eps, 1) || r.compositions == 1 {
+	if !ok || math.IsInf(eps, 1) || r.Compositions == 1 {
 		return inverseResult(eps, ok, "ε")
 	}
-	step, ok := largestStep(eps, r.stepDelta, delta, r.compositions)
+	step, ok := largestStep(eps, r.StepDelta, delta, r.Compositions)
 	if !ok {
-		return 0, skip{why: "no per-step ε meets target_advantage at δ = " + formatNumber(delta) + ": the steps' own δ leave more unbounded"}
+		return 0, resolve.Skip{Why: "no per-step ε meets target_advantage at δ = " + resolve.FormatNumber(delta) + ": the steps' own δ leave more unbounded"}
 	}
-	return step, skip{}
+	return step, resolve.Skip{}
 }
 
 // largestStep returns the largest per-step ε, rounded down, such that c
@@ -158,7 +159,7 @@ func pmpDataColumn(name string, format table.Format, meaning string, f func(eps,
 		Name: name, Family: "pmp", Format: format,
 		Brief:   "practical membership privacy for the records of `pmp_data`: Prop. 12 for `gaussian` rows (at the row's δ), Prop. 9, exactly, for `exponential` rows (at most 22 records); and the attack-success bound at that ε̃",
 		Source:  "Lowy et al. 2024",
-		Applies: Applies{Mechanisms: []release.Mechanism{release.MechanismGaussian, release.MechanismExponential}, Asks: AskPMPData, AskedBy: []release.Field{release.FieldPMPData}, Requires: NeedDelta},
+		Applies: Applies{Mechanisms: []release.Mechanism{release.MechanismGaussian, release.MechanismExponential}, Asks: AskPMPData, AskedBy: []release.Field{release.FieldPMPData}, Requires: resolve.NeedDelta},
 		Meaning: meaning,
 		Formula: "gaussian: ε̃ = min{ε ≥ 0 : max_x B(x; ε) ≤ δ}, B(x; ε) = (1/(2n − 1))·Σ_{x' ≠ x} δ_G(ε; ‖f(x) − f(x')‖₂/σ), δ_G(ε; μ) = Φ(μ/2 − ε/μ) − e^ε·Φ(−μ/2 − ε/μ); " +
 			"exponential: ε̃ = max_{x, w} |ln Σ_{D ∋ x} P(w|D) − ln Σ_{D ∌ x} P(w|D)| over the C(2n, n) halves D of X, P(w|D) ∝ exp(−ε·Σ_{i ∈ D} loss(w, x_i)/(2Δ)); " +
@@ -166,16 +167,16 @@ func pmpDataColumn(name string, format table.Format, meaning string, f func(eps,
 		Citation: lowyCitation + ", Prop. 12 (Gaussian mechanism, sum-form query) and Prop. 9 (exponential mechanism, exact), with errata (derived: Cor. 4's δ, the absolute value of Prop. 9)",
 		Needs:    "pmp_data; gaussian rows: sigma (the noise standard deviation in the units of the query vectors) and delta; exponential rows: epsilon and sensitivity (of the loss; default 1)",
 		Assumes:  "replace-one neighbours; the training set is a uniformly random half of the 2n records of pmp_data (n records); gaussian: the query is the sum of the records' vectors; exponential: the loss is the sum of the records' losses, with at most 22 records (C(22, 11) halves are enumerated)",
-		compute: func(r *Release) (float64, skip) {
-			eps, delta, why := r.pmpFromData()
+		compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			eps, delta, why := r.PMPFromData()
 			switch {
-			case why != "" && r.compositions > 1:
-				return 0, skip{why: why, bare: true, unused: true}
+			case why != "" && r.Compositions > 1:
+				return 0, resolve.Skip{Why: why, Bare: true, Unused: true}
 			case why != "":
 				// The parent set cannot be used: pmp_data is as good as missing.
-				return 0, skip{why: why, bare: true, fault: true}
+				return 0, resolve.Skip{Why: why, Bare: true, Fault: true}
 			}
-			return f(eps, delta), skip{note: r.pmpNote, bare: true}
+			return f(eps, delta), resolve.Skip{Note: r.PMPNote, Bare: true}
 		},
 	}
 }

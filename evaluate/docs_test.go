@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 )
 
 var updateDocs = flag.Bool("update-docs", false, "rewrite the column tables of docs/inputs.md and docs/outputs.md from InputColumnsMarkdown, ColumnsMarkdown and QuestionsMarkdown")
@@ -89,7 +91,7 @@ func TestColumnsMarkdownNamesEveryColumn(t *testing.T) {
 		}
 	}
 	want := []string{"status", "message", HeadlineColumn, HeadlineSaysColumn}
-	for _, o := range outputColumns([]float64{DefaultConfidence}) {
+	for _, o := range outputColumns([]float64{resolve.DefaultConfidence}) {
 		want = append(want, o.Name)
 	}
 	if strings.Join(named, " ") != strings.Join(want, " ") {

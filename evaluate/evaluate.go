@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/table"
@@ -37,8 +38,8 @@ const (
 // caches: of DP-SGD accounting results, of Gaussian ε(δ), of Fano bounds
 // over M candidates, and of pmp_data tables and results.
 type Evaluator struct {
-	rows      *Resolver // reads rows into Releases
-	config    Config    // what the options set, New reads
+	rows      *resolve.Resolver // reads rows into Releases
+	config    resolve.Config    // what the options set, New reads
 	cachesOf  *Evaluator
 	outputs   []OutputColumn
 	plans     *columnPlans // the outputs of each mechanism (planColumns)
@@ -66,12 +67,14 @@ func WithConfidence(levels ...float64) Option {
 // DecimalPoint or DecimalComma, a text in the other convention is an error,
 // and no text is ambiguous. DecimalUnknown, the default, leaves it to each
 // table (see BindTable and NumberFormat).
-func WithDecimalMark(m DecimalMark) Option { return func(e *Evaluator) { e.config.Decimal = m } }
+func WithDecimalMark(m resolve.DecimalMark) Option {
+	return func(e *Evaluator) { e.config.Decimal = m }
+}
 
 // WithDataLoader lets release rows name table files in cells (pmp_data):
 // l opens them. Without a loader, a cell that names a file gets an error,
 // and only tables written in the cell itself are used.
-func WithDataLoader(l DataLoader) Option { return func(e *Evaluator) { e.config.Data = l } }
+func WithDataLoader(l resolve.DataLoader) Option { return func(e *Evaluator) { e.config.Data = l } }
 
 // WithCachesOf makes the evaluator share other's caches of results that
 // are functions of their parameters alone: DP-SGD accountants (RDP and
@@ -88,7 +91,7 @@ func New(opts ...Option) *Evaluator {
 	for _, o := range opts {
 		o(e)
 	}
-	e.rows = NewResolver(e.config)
+	e.rows = resolve.NewResolver(e.config)
 	if e.cachesOf != nil {
 		e.rows.ShareCaches(e.cachesOf.rows)
 		e.cachesOf = nil
@@ -154,7 +157,7 @@ func (o OutputColumn) Note() string {
 // Binding maps the columns of one input table to the contract's inputs.
 type Binding struct {
 	*Evaluator
-	*Header
+	*resolve.Header
 	// releases holds the Releases Evaluate resolves rows into, so that a
 	// row does not allocate one (about 1 KB); Bindings are shared by the
 	// goroutines evaluating one table's rows.
@@ -166,7 +169,7 @@ type Binding struct {
 // input are an error, since riskbatch cannot tell which one the user means.
 // It is BindTable for a table whose form suggests no decimal mark.
 func (e *Evaluator) Bind(cols []table.Column) (*Binding, error) {
-	return e.BindTable(cols, DecimalUnknown)
+	return e.BindTable(cols, resolve.DecimalUnknown)
 }
 
 // BindTable is Bind for a table whose form suggests the decimal mark of
@@ -176,14 +179,14 @@ func (e *Evaluator) Bind(cols []table.Column) (*Binding, error) {
 // (WithDecimalMark) takes precedence and settles it; otherwise the text
 // numbers are read in the suggested convention (the decimal point when
 // none), with doubt: see NumberFormat.
-func (e *Evaluator) BindTable(cols []table.Column, suggested DecimalMark) (*Binding, error) {
+func (e *Evaluator) BindTable(cols []table.Column, suggested resolve.DecimalMark) (*Binding, error) {
 	return e.BindSource("", cols, suggested)
 }
 
 // BindSource is BindTable for a table read from the file source (its
 // path as given): the files its cells name are opened relative to it, by
 // the evaluator's DataLoader.
-func (e *Evaluator) BindSource(source string, cols []table.Column, suggested DecimalMark) (*Binding, error) {
+func (e *Evaluator) BindSource(source string, cols []table.Column, suggested resolve.DecimalMark) (*Binding, error) {
 	h, err := e.rows.BindHeader(cols, suggested, source)
 	if err != nil {
 		return nil, err

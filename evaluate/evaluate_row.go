@@ -3,6 +3,7 @@ package evaluate
 import (
 	"math"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -53,21 +54,21 @@ func (o rowOut) value(k int) (float64, bool) {
 // evaluateThen is Evaluate into out, calling use (when it is not nil) with the
 // row's release (nil for a row rejected) before the release goes back to
 // be reused: use must not keep r.
-func (b *Binding) evaluateThen(cells []table.Cell, out rowOut, use func(r *Release)) Status {
+func (b *Binding) evaluateThen(cells []table.Cell, out rowOut, use func(r *resolve.Release)) Status {
 	// Most rows have a few marks, so they live on the stack.
 	var buf [32]mark
 	// The row's Release is one the binding reuses: nothing keeps it past
 	// the row, and it is cleared before it goes back.
-	scratch, _ := b.releases.Get().(*Release)
+	scratch, _ := b.releases.Get().(*resolve.Release)
 	if scratch == nil {
-		scratch = new(Release)
+		scratch = new(resolve.Release)
 	}
 	status, r, problems, marks := b.evaluateInto(scratch, cells, out, buf[:0])
 	dst := out.cells
 	dst[0] = table.TextCell(string(status))
 	switch {
 	case status == StatusError:
-		dst[1] = table.TextCell(errorMessage(problems.texts()))
+		dst[1] = table.TextCell(errorMessage(problems.Texts()))
 	case len(marks) == 0:
 		dst[1] = table.Cell{}
 	default:
@@ -81,7 +82,7 @@ func (b *Binding) evaluateThen(cells []table.Cell, out rowOut, use func(r *Relea
 	if use != nil {
 		use(r)
 	}
-	*scratch = Release{}
+	*scratch = resolve.Release{}
 	b.releases.Put(scratch)
 	return status
 }
@@ -89,17 +90,17 @@ func (b *Binding) evaluateThen(cells []table.Cell, out rowOut, use func(r *Relea
 // evaluate computes the output cells dst[2:] of one row and returns its
 // status with what its message is made of: the problems of a rejected row,
 // or the marks of the output columns that have something to say.
-func (b *Binding) evaluate(cells []table.Cell, dst []table.Cell, marks []mark) (Status, *Release, rowError, []mark) {
-	return b.evaluateInto(new(Release), cells, rowOut{cells: dst}, marks)
+func (b *Binding) evaluate(cells []table.Cell, dst []table.Cell, marks []mark) (Status, *resolve.Release, resolve.RowError, []mark) {
+	return b.evaluateInto(new(resolve.Release), cells, rowOut{cells: dst}, marks)
 }
 
 // evaluateInto is evaluate with the row resolved into r, which must be
 // zero (see resolveInto).
-func (b *Binding) evaluateInto(r *Release, cells []table.Cell, out rowOut, marks []mark) (Status, *Release, rowError, []mark) {
-	var in inputs
-	problems := b.readCells(cells, &in)
+func (b *Binding) evaluateInto(r *resolve.Release, cells []table.Cell, out rowOut, marks []mark) (Status, *resolve.Release, resolve.RowError, []mark) {
+	var in resolve.Inputs
+	problems := b.ReadCells(cells, &in)
 	if len(problems) == 0 {
-		r = b.resolveInto(r, &in, &problems)
+		r = b.ResolveInto(r, &in, &problems)
 	} else {
 		r = nil
 	}
@@ -107,10 +108,9 @@ func (b *Binding) evaluateInto(r *Release, cells []table.Cell, out rowOut, marks
 	if r == nil {
 		return StatusError, nil, problems, marks
 	}
-	r.fanos = b.fanos
 	bit := mechanismBit(r.Mechanism)
 	for _, u := range b.unused {
-		if in.has(u.field) && u.mechanisms&bit == 0 {
+		if in.Has(u.field) && u.mechanisms&bit == 0 {
 			marks = append(marks, mark{kind: markUnused, column: -1, text: b.Name(u.field) + ": filled, but only " + u.users + " rows use it; clear it or correct mechanism"})
 		}
 	}
@@ -121,7 +121,7 @@ func (b *Binding) evaluateInto(r *Release, cells []table.Cell, out rowOut, marks
 // outputCells computes the output columns of the row's mechanism into
 // out (whose values are empty), and returns the row's status with the marks of the columns
 // that have something to say.
-func (b *Binding) outputCells(r *Release, out rowOut, marks []mark) (Status, []mark) {
+func (b *Binding) outputCells(r *resolve.Release, out rowOut, marks []mark) (Status, []mark) {
 	status := StatusOK
 	var asks askSet
 	// The columns of the row's mechanism (of a mixture: those of every
@@ -133,27 +133,27 @@ func (b *Binding) outputCells(r *Release, out rowOut, marks []mark) (Status, []m
 		k := p.k
 		o := &b.outputs[k]
 		v, s := o.valueAsked(r)
-		if s.ok() && (math.IsNaN(v) || math.IsInf(v, 0)) {
+		if s.OK() && (math.IsNaN(v) || math.IsInf(v, 0)) {
 			// Never write NaN or ±Inf: report it (tests look for this).
-			s = skip{why: whyNumericalFailure, fault: true}
+			s = resolve.Skip{Why: whyNumericalFailure, Fault: true}
 		}
 		switch {
-		case s.ok():
+		case s.OK():
 			out.set(k, v)
-			if s.note != "" {
-				marks = append(marks, mark{kind: markNote, text: s.note, bare: s.bare, column: k})
+			if s.Note != "" {
+				marks = append(marks, mark{kind: markNote, text: s.Note, bare: s.Bare, column: k})
 			}
-		case s.silent:
-		case s.need != 0:
+		case s.Silent:
+		case s.Need != 0:
 			status = StatusPartial
-			marks = append(marks, mark{kind: markNeed, need: s.need, column: k})
-		case s.fault:
+			marks = append(marks, mark{kind: markNeed, need: s.Need, column: k})
+		case s.Fault:
 			status = StatusPartial
-			marks = append(marks, mark{kind: markFault, text: s.why, bare: s.bare, column: k})
-		case s.unused:
-			marks = append(marks, mark{kind: markUnused, text: s.why, bare: s.bare, column: k})
+			marks = append(marks, mark{kind: markFault, text: s.Why, bare: s.Bare, column: k})
+		case s.Unused:
+			marks = append(marks, mark{kind: markUnused, text: s.Why, bare: s.Bare, column: k})
 		default:
-			marks = append(marks, mark{kind: markWhy, text: s.why, bare: s.bare, column: k})
+			marks = append(marks, mark{kind: markWhy, text: s.Why, bare: s.Bare, column: k})
 		}
 	}
 	return status, marks

@@ -7,6 +7,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
 	"github.com/riskbatch/riskbatch/evaluate/dataset"
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -53,7 +54,7 @@ func NewTotal(name string) *Total { return dataset.NewTotal(name) }
 // Dataset returns a row's dataset cell, trimmed: "" when the table has no
 // dataset column or the cell is empty (the row is in no group).
 func (b *Binding) Dataset(cells []table.Cell) string {
-	i := b.index[release.FieldDataset]
+	i := b.Column(release.FieldDataset)
 	if i < 0 || i >= len(cells) || cells[i].IsEmpty() {
 		return ""
 	}
@@ -73,11 +74,11 @@ func (b *Binding) Member(cells []table.Cell, readErr error, where string) Member
 		m.Failed = true
 		return m
 	}
-	var in inputs
-	problems := b.readCells(cells, &in)
-	var r *Release
+	var in resolve.Inputs
+	problems := b.ReadCells(cells, &in)
+	var r *resolve.Release
 	if len(problems) == 0 {
-		r = b.resolve(&in, &problems)
+		r = b.Resolve(&in, &problems)
 	}
 	b.memberOf(&m, &in, r)
 	return m
@@ -89,14 +90,14 @@ func (b *Binding) Member(cells []table.Cell, readErr error, where string) Member
 // (rows sorted by dataset).
 func (b *Binding) EvaluateMember(cells []table.Cell, dst []table.Cell, where string) (Status, Member) {
 	var m Member
-	status := b.evaluateThen(cells, rowOut{cells: dst}, func(r *Release) {
+	status := b.evaluateThen(cells, rowOut{cells: dst}, func(r *resolve.Release) {
 		m = b.memberName(cells, where)
 		if m.Dataset == "" {
 			return
 		}
-		var in inputs
+		var in resolve.Inputs
 		if r != nil {
-			b.readCells(cells, &in) // the attack fields: a parse, not a resolution
+			b.ReadCells(cells, &in) // the attack fields: a parse, not a resolution
 		}
 		b.memberOf(&m, &in, r)
 	})
@@ -110,7 +111,7 @@ func (b *Binding) memberName(cells []table.Cell, where string) Member {
 	if m.Dataset == "" {
 		return m
 	}
-	if i := b.index[release.FieldID]; i >= 0 && i < len(cells) && !cells[i].IsEmpty() {
+	if i := b.Column(release.FieldID); i >= 0 && i < len(cells) && !cells[i].IsEmpty() {
 		m.Name = strings.TrimSpace(cells[i].String())
 	}
 	return m
@@ -118,14 +119,14 @@ func (b *Binding) memberName(cells []table.Cell, where string) Member {
 
 // memberOf fills m from the row's inputs in and its release r; a nil r (a
 // row rejected) fails it.
-func (b *Binding) memberOf(m *Member, in *inputs, r *Release) {
+func (b *Binding) memberOf(m *Member, in *resolve.Inputs, r *resolve.Release) {
 	if r == nil {
 		m.Failed = true
 		return
 	}
 	for _, f := range dataset.AgreedFields() {
-		if in.has(f) {
-			m.Attack = append(m.Attack, dataset.FieldValue{Field: f, Num: in.num[f], Text: in.text[f]})
+		if in.Has(f) {
+			m.Attack = append(m.Attack, dataset.FieldValue{Field: f, Num: in.Num[f], Text: in.Text[f]})
 		}
 	}
 	m.Stages, m.Cannot = memberStages(r)
@@ -134,7 +135,7 @@ func (b *Binding) memberOf(m *Member, in *inputs, r *Release) {
 // memberStages is a row's releases as stages (Release.Stages: its own
 // mechanism over its compositions, then its extra_stages), or why it has
 // none: zcdp and rdp rows state no privacy-loss distribution to compose.
-func memberStages(r *Release) ([]pld.Stage, string) {
+func memberStages(r *resolve.Release) ([]pld.Stage, string) {
 	stages, ok := r.Stages()
 	if !ok {
 		return nil, "mechanism " + string(r.Mechanism) + " states no privacy-loss distribution to compose"
@@ -244,10 +245,7 @@ func (e *Evaluator) outputIndex(name string) int {
 // increasing order: a first pass over a table's groups may read only
 // these (see readers.FieldRecords).
 func (b *Binding) MemberColumns() []int {
-	var cols []int
-	for _, bf := range b.bound {
-		cols = append(cols, bf.column)
-	}
+	cols := b.InputColumns()
 	slices.Sort(cols)
 	return cols
 }

@@ -1,6 +1,9 @@
 package evaluate
 
-import "github.com/riskbatch/riskbatch/table"
+import (
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
+	"github.com/riskbatch/riskbatch/table"
+)
 
 // datasetColumns is the output column that marks the rows of a dataset
 // group. Its value is not a function of the row: the command fills it
@@ -8,7 +11,7 @@ import "github.com/riskbatch/riskbatch/table"
 // so the registry's function leaves it empty.
 func datasetColumns() []OutputColumn {
 	return []OutputColumn{{
-		Name: DatasetWorstAdvantage, Family: "fdp", Format: table.Probability, Round: RoundUp,
+		Name: DatasetWorstAdvantage, Family: "fdp", Format: table.Probability, Round: resolve.RoundUp,
 		Brief:    "the `fdp_worst_advantage` of the row's dataset total: every release of the dataset composed",
 		Source:   "Kulynych et al. 2025, Thm 3.4 on the composed curve",
 		Sheet:    SheetForm{Advantage: true},
@@ -17,8 +20,8 @@ func datasetColumns() []OutputColumn {
 		Citation: kulynych + ", Thm 3.4, Eq. (12), applied to the composed curve; Dong, Roth & Su 2022, \"Gaussian Differential Privacy\", Cor. 3.3",
 		Needs:    "dataset, and " + mechanismParams,
 		Assumes:  "the dataset's rows are releases about the same people, composed adaptively; as fdp_success",
-		compute: func(*Release) (float64, skip) {
-			return 0, skip{silent: true}
+		compute: func(*resolve.Release) (float64, resolve.Skip) {
+			return 0, resolve.Skip{Silent: true}
 		},
 	}}
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 )
 
 // The answer at a glance: of the many bounds a row gets, the one its
@@ -111,9 +113,9 @@ func (o OutputColumn) AnswerText() string {
 // what when says, the first of columns it has a value for is its headline.
 type headlineCase struct {
 	when    string
-	holds   func(r *Release) bool
+	holds   func(r *resolve.Release) bool
 	columns []string
-	says    func(r *Release, column string, v float64) string
+	says    func(r *resolve.Release, column string, v float64) string
 }
 
 // headlineCases is the headline rule, in order: the first case that holds
@@ -122,9 +124,9 @@ func headlineCases() []headlineCase {
 	return []headlineCase{
 		{
 			when:    "an audit row",
-			holds:   func(r *Release) bool { return r.audit != nil },
+			holds:   func(r *resolve.Release) bool { return r.Audit != nil },
 			columns: []string{"audit_eps_lb"},
-			says: func(_ *Release, _ string, v float64) string {
+			says: func(_ *resolve.Release, _ string, v float64) string {
 				if v == 0 {
 					return "the attack's guesses certify no ε above 0: they are consistent with no leak at all"
 				}
@@ -133,23 +135,23 @@ func headlineCases() []headlineCase {
 		},
 		{
 			when:    "the row has target_advantage",
-			holds:   func(r *Release) bool { return r.HasTarget },
+			holds:   func(r *resolve.Release) bool { return r.HasTarget },
 			columns: []string{"fdp_eps_for_target", "fdp_sigma_for_target", "fdp_noise_for_target", "fdp_mu_for_target"},
 			says:    targetSays,
 		},
 		{
 			when:    "the row has a baseline (baseline, candidates or prior)",
-			holds:   func(r *Release) bool { return r.HasBaseline },
+			holds:   func(r *resolve.Release) bool { return r.HasBaseline },
 			columns: []string{"fdp_success"},
-			says: func(r *Release, _ string, v float64) string {
+			says: func(r *resolve.Release, _ string, v float64) string {
 				return "an attacker who guesses right " + percent(r.Baseline) + " of the time without the release guesses right at most " + percent(v) + " with it"
 			},
 		},
 		{
 			when:    "otherwise",
-			holds:   func(r *Release) bool { return true },
+			holds:   func(r *resolve.Release) bool { return true },
 			columns: []string{"fdp_worst_advantage"},
-			says: func(_ *Release, _ string, v float64) string {
+			says: func(_ *resolve.Release, _ string, v float64) string {
 				return "whatever an attacker knew before, the release raises their success rate by at most " + points(v) + " percentage points"
 			},
 		},
@@ -159,7 +161,7 @@ func headlineCases() []headlineCase {
 // targetSays is the sentence of a target row's headline, and whether the
 // row's own parameter meets the target, where the row states the one the
 // column gives (its ε, σ or noise multiplier, per step).
-func targetSays(r *Release, column string, v float64) string {
+func targetSays(r *resolve.Release, column string, v float64) string {
 	var s string
 	own, meets, has := 0.0, false, false
 	switch column {
@@ -172,10 +174,10 @@ func targetSays(r *Release, column string, v float64) string {
 		}
 	case "fdp_sigma_for_target":
 		s = "noise σ ≥ " + significant(v)
-		own, meets, has = r.sigma, r.sigma >= v, r.sigma > 0
+		own, meets, has = r.Sigma, r.Sigma >= v, r.Sigma > 0
 	case "fdp_noise_for_target":
 		s = "noise multiplier ≥ " + significant(v)
-		own, meets, has = r.dpsgd.NoiseMultiplier, r.dpsgd.NoiseMultiplier >= v, r.dpsgd.NoiseMultiplier > 0
+		own, meets, has = r.DPSGD.NoiseMultiplier, r.DPSGD.NoiseMultiplier >= v, r.DPSGD.NoiseMultiplier > 0
 	default:
 		s = "μ ≤ " + significant(v)
 	}
@@ -249,7 +251,7 @@ func headlineSteps(outputs []OutputColumn) []headlineStep {
 }
 
 // headline finds a row's headline among its output values in out.
-func (b *Binding) headline(r *Release, out rowOut) (Headline, bool) {
+func (b *Binding) headline(r *resolve.Release, out rowOut) (Headline, bool) {
 	for _, c := range b.headlines {
 		if !c.holds(r) {
 			continue

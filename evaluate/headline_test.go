@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 )
 
 // The headline sentences stay within MaxHeadlineSays characters whatever
@@ -12,11 +14,11 @@ import (
 // column it may quote.
 func TestHeadlineSaysFits(t *testing.T) {
 	long := 1.234e-105 // every value is a probability, an ε or a noise: positive
-	for _, r := range []*Release{
-		{Attack: Attack{Baseline: long, HasBaseline: true, Target: long, HasTarget: true}, gaussianParams: gaussianParams{sigma: long}},
-		{Attack: Attack{Target: long, HasTarget: true}},
+	for _, r := range []*resolve.Release{
+		{Attack: resolve.Attack{Baseline: long, HasBaseline: true, Target: long, HasTarget: true}, GaussianParams: resolve.GaussianParams{Sigma: long}},
+		{Attack: resolve.Attack{Target: long, HasTarget: true}},
 	} {
-		r.dpsgd.NoiseMultiplier = long
+		r.DPSGD.NoiseMultiplier = long
 		for _, c := range headlineCases() {
 			for _, col := range c.columns {
 				s := c.says(r, col, long)

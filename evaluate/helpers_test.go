@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/internal/memtable"
 	"github.com/riskbatch/riskbatch/priors"
@@ -88,27 +89,27 @@ func merged(rows ...map[string]string) map[string]string {
 
 // resolveRow resolves one row (header → text) into its Release, or nil and
 // the row's problems.
-func resolveRow(t *testing.T, row map[string]string) (*Release, rowError) {
+func resolveRow(t *testing.T, row map[string]string) (*resolve.Release, resolve.RowError) {
 	t.Helper()
 	e := New()
 	var cols []table.Column
-	var in inputs
+	var in resolve.Inputs
 	for h, v := range row {
 		cols = append(cols, table.Column{Name: h})
-		f, _ := e.rows.vocab.Lookup(h)
-		if e.rows.vocab.Column(f).Text {
-			in.text[f] = v
+		f, _ := e.rows.Vocabulary().Lookup(h)
+		if e.rows.Vocabulary().Column(f).Text {
+			in.Text[f] = v
 		} else {
-			in.num[f], _ = ParseNumber(v)
+			in.Num[f], _ = resolve.ParseNumber(v)
 		}
-		in.set[f] = true
+		in.Set[f] = true
 	}
 	b, err := e.Bind(cols)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var problems rowError
-	return b.resolve(&in, &problems), problems
+	var problems resolve.RowError
+	return b.Resolve(&in, &problems), problems
 }
 
 // retyped returns a copy of a row with target_advantage and the cells drop

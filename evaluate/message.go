@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 )
 
@@ -40,7 +41,7 @@ const (
 type mark struct {
 	kind   markKind
 	text   string
-	need   Need
+	need   resolve.Need
 	bare   bool // the text names its input: written without the column names
 	column int  // index in the evaluator's outputs
 }
@@ -49,11 +50,11 @@ type mark struct {
 // problem, in the order of markKind and of first appearance, each naming
 // its columns ("a, b and 3 more empty: why"); the inputs to add for the
 // columns that need them make one part ("add baseline … to get a, b").
-func (b *Binding) message(marks []mark, r *Release) string {
+func (b *Binding) message(marks []mark, r *resolve.Release) string {
 	var parts, labels []string
 	for kind := markFault; kind <= markNote; kind++ {
 		if kind == markNeed {
-			var need Need
+			var need resolve.Need
 			var cols []string
 			for i := range marks {
 				if marks[i].kind == markNeed {
@@ -114,15 +115,15 @@ func seenBefore(marks []mark, i int) bool {
 
 // needText says which inputs to add, as the table spells their headers:
 // "add baseline (or candidates, or prior) and delta (e.g. 1e-5)".
-func (b *Binding) needText(need Need, r *Release) string {
+func (b *Binding) needText(need resolve.Need, r *resolve.Release) string {
 	var what []string
-	if need&NeedBaseline != 0 {
+	if need&resolve.NeedBaseline != 0 {
 		what = append(what, "add "+b.Name(release.FieldBaseline)+" (or "+b.Name(release.FieldCandidates)+", or "+b.Name(release.FieldPrior)+")")
 	}
-	if need&NeedDelta != 0 {
-		if r != nil && r.reported {
+	if need&resolve.NeedDelta != 0 {
+		if r != nil && r.Reported {
 			what = append(what, "set "+b.Name(release.FieldReportDelta)+" above 0 (e.g. 1e-5)")
-		} else if r != nil && r.hasDelta {
+		} else if r != nil && r.HasDelta {
 			what = append(what, "set "+b.Name(release.FieldDelta)+" above 0 (e.g. 1e-5)")
 		} else {
 			what = append(what, "add "+b.Name(release.FieldDelta)+" (e.g. 1e-5)")

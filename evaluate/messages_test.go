@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/samples"
 	"github.com/riskbatch/riskbatch/table"
@@ -29,7 +30,7 @@ func messageProblems(b *Binding, cells, dst []table.Cell) []string {
 	st, r, problems, marks := b.evaluate(cells, dst, nil)
 	var msg string
 	if st == StatusError {
-		msg = errorMessage(problems.texts())
+		msg = errorMessage(problems.Texts())
 	} else if len(marks) > 0 {
 		msg = b.message(marks, r)
 	}
@@ -65,11 +66,11 @@ func messageProblems(b *Binding, cells, dst []table.Cell) []string {
 		if m.need&^o.Applies.Requires != 0 {
 			bad = append(bad, fmt.Sprintf("%s needs an input (%b) its Applies.Requires (%b) does not declare", o.Name, m.need, o.Applies.Requires))
 		}
-		if m.need&NeedBaseline != 0 && r.HasBaseline {
+		if m.need&resolve.NeedBaseline != 0 && r.HasBaseline {
 			bad = append(bad, fmt.Sprintf("%s asks for a baseline the row has (%v)", o.Name, r.Baseline))
 		}
-		if m.need&NeedDelta != 0 && (nativeEpsilon(r.Mechanism) || r.hasDelta && r.delta > 0) {
-			bad = append(bad, fmt.Sprintf("%s asks for a delta the row does not need (mechanism %s, delta %v)", o.Name, r.Mechanism, r.delta))
+		if m.need&resolve.NeedDelta != 0 && (nativeEpsilon(r.Mechanism) || r.HasDelta && r.Delta > 0) {
+			bad = append(bad, fmt.Sprintf("%s asks for a delta the row does not need (mechanism %s, delta %v)", o.Name, r.Mechanism, r.Delta))
 		}
 	}
 	if partial != (st == StatusPartial) {

@@ -3,6 +3,7 @@ package evaluate
 import (
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -20,7 +21,7 @@ func TestCellError(t *testing.T) {
 	if st != StatusError || len(problems) != 1 {
 		t.Fatalf("status %s, problems %v; want error with one problem", st, problems)
 	}
-	want := CellError{Column: "Epsilon", Value: "-1", Reason: "-1 is out of range; expected a number ≥ 0"}
+	want := resolve.CellError{Column: "Epsilon", Value: "-1", Reason: "-1 is out of range; expected a number ≥ 0"}
 	if got := *problems[0]; got != want {
 		t.Errorf("problem %+v, want %+v", got, want)
 	}
@@ -33,7 +34,7 @@ func TestCellError(t *testing.T) {
 	if st != StatusError || len(problems) != 1 {
 		t.Fatalf("status %s, problems %v; want error with one problem", st, problems)
 	}
-	want = CellError{Column: "sigma", Value: "2", Reason: "filled, but mechanism pure does not use it; clear it or correct mechanism"}
+	want = resolve.CellError{Column: "sigma", Value: "2", Reason: "filled, but mechanism pure does not use it; clear it or correct mechanism"}
 	if got := *problems[0]; got != want {
 		t.Errorf("problem %+v, want %+v", got, want)
 	}

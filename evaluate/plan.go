@@ -1,6 +1,10 @@
 package evaluate
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
+)
 
 // A row's output columns are those of its mechanism that it asks for
 // (Applies.Mechanisms, Asks and Only). A row of the closed-form families
@@ -44,8 +48,8 @@ func planColumns(outputs []OutputColumn) *columnPlans {
 }
 
 // of returns the list of output columns of the row r.
-func (p *columnPlans) of(r *Release) []planColumn {
-	if r.mixed() {
+func (p *columnPlans) of(r *resolve.Release) []planColumn {
+	if r.Mixed() {
 		return p.mixed
 	}
 	bit := mechanismBit(r.Mechanism)
@@ -66,7 +70,7 @@ type askSet struct{ known, has uint32 }
 const _ uint32 = 1 << (numAsks - 1)
 
 // asked reports whether the row r has the input a (Ask.asked).
-func (s *askSet) asked(a Ask, r *Release) bool {
+func (s *askSet) asked(a Ask, r *resolve.Release) bool {
 	if a == AskedAlways {
 		return true
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/internal/memtable"
 )
 
@@ -302,7 +303,7 @@ func TestPMPDataQuotesNoContent(t *testing.T) {
 // package's tests link no file readers.
 type fileLoader struct{}
 
-func (fileLoader) OpenData(_, ref string) (DataTable, error) {
+func (fileLoader) OpenData(_, ref string) (resolve.DataTable, error) {
 	data, err := os.ReadFile(ref)
 	if err != nil {
 		var pe *fs.PathError

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -46,14 +47,14 @@ type OutputColumn struct {
 	// Round is the direction in which the evaluator rounds every value of
 	// the column, where it is the same for every row (see Rounding);
 	// columns whose rounding depends on the row round in compute.
-	Round Rounding
+	Round resolve.Rounding
 	// compute computes the column for a row that Applies admits: it may
 	// count on the inputs Applies.Requires.
-	compute func(r *Release) (float64, skip)
+	compute func(r *resolve.Release) (float64, resolve.Skip)
 	// fromEps computes, in place of compute, a column of the row's (ε, δ)
 	// view (Release.EpsilonDelta): the evaluator reports a row without
 	// one, as the view says why.
-	fromEps    func(r *Release, eps, delta float64) (float64, skip)
+	fromEps    func(r *resolve.Release, eps, delta float64) (float64, resolve.Skip)
 	mechanisms uint32 // Applies.Mechanisms as a set (mechanismSet)
 }
 
@@ -75,7 +76,7 @@ func pureMechanisms() []release.Mechanism {
 
 // whyBaselineOne says why the advantage columns are empty at a baseline of
 // 1, naming the prior the 1 came from, if it did.
-func (r *Release) whyBaselineOne() string {
+func whyBaselineOne(r *resolve.Release) string {
 	if r.HasPrior {
 		return "the advantage is undefined at baseline 1, which comes from prior " + strconv.Quote(r.Prior.Key()) + " (its largest p)"
 	}
@@ -133,61 +134,61 @@ func outputColumns(confidences []float64) []OutputColumn {
 // 1 and the column is undefined there (Applies.BelowOne); otherwise the
 // column's function (of the row's (ε, δ) view, for fromEps, where it has
 // one), rounded as the column declares (Round).
-func (o *OutputColumn) value(r *Release) (float64, skip) {
+func (o *OutputColumn) value(r *resolve.Release) (float64, resolve.Skip) {
 	if !o.Applies.Asks.asked(r) || !o.Applies.Only.holds(r) {
-		return 0, skip{silent: true}
+		return 0, resolve.Skip{Silent: true}
 	}
 	return o.valueAsked(r)
 }
 
 // valueAsked is value for a row that asks for the column and meets its
 // condition (Applies.Asks and Only), as the caller has checked.
-func (o *OutputColumn) valueAsked(r *Release) (float64, skip) {
+func (o *OutputColumn) valueAsked(r *resolve.Release) (float64, resolve.Skip) {
 	a := &o.Applies
 	need := a.lacks(r)
-	if need&NeedBaseline != 0 {
-		return 0, skip{need: need}
+	if need&resolve.NeedBaseline != 0 {
+		return 0, resolve.Skip{Need: need}
 	}
 	if a.BelowOne && r.Baseline >= 1 {
-		return 0, skip{why: r.whyBaselineOne()}
+		return 0, resolve.Skip{Why: whyBaselineOne(r)}
 	}
 	if need != 0 {
-		return 0, skip{need: need}
+		return 0, resolve.Skip{Need: need}
 	}
 	var v float64
-	var s skip
+	var s resolve.Skip
 	if o.fromEps != nil {
 		// The row's view is known after its first column asks for it
 		// (EpsilonDelta): read it without the call.
-		if r.epsState != 1 {
-			if _, _, es := r.epsDelta(); !es.ok() {
+		if r.EpsState != 1 {
+			if _, _, es := r.EpsDelta(); !es.OK() {
 				return 0, es
 			}
 		}
-		v, s = o.fromEps(r, r.epsilon, r.delta)
+		v, s = o.fromEps(r, r.Epsilon, r.Delta)
 	} else {
 		v, s = o.compute(r)
 	}
-	if s.ok() {
-		v = o.Round.apply(v, o.Format)
+	if s.OK() {
+		v = o.Round.Apply(v, o.Format)
 	}
 	return v, s
 }
 
 // inverseResult turns a calibration result (x, ok) into a cell: ok false
 // means no parameter meets the target, +Inf that every one does.
-func inverseResult(x float64, ok bool, name string) (float64, skip) {
+func inverseResult(x float64, ok bool, name string) (float64, resolve.Skip) {
 	switch {
 	case !ok || math.IsNaN(x):
-		return 0, skip{why: whyTargetTooLow}
+		return 0, resolve.Skip{Why: whyTargetTooLow}
 	case math.IsInf(x, 1):
-		return 0, skip{why: whyTargetTrivial}
+		return 0, resolve.Skip{Why: whyTargetTrivial}
 	}
-	return x, skip{}
+	return x, resolve.Skip{}
 }
 
 // requires sets the inputs a column requires (Applies.Requires).
-func requires(n Need, c OutputColumn) OutputColumn {
+func requires(n resolve.Need, c OutputColumn) OutputColumn {
 	c.Applies.Requires = n
 	return c
 }

@@ -3,6 +3,8 @@ package evaluate
 import (
 	"strings"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 )
 
 // value reports what a column's declaration says, in its order: what asks
@@ -23,31 +25,31 @@ func TestValueFollowsDeclaration(t *testing.T) {
 	for _, c := range []struct {
 		row  map[string]string
 		col  string
-		want skip
+		want resolve.Skip
 	}{
 		// No baseline and no delta: both are reported (the message adds
 		// them once for all columns).
-		{map[string]string{"sigma": "1"}, "onerun_posterior", skip{need: NeedBaseline | NeedDelta}},
+		{map[string]string{"sigma": "1"}, "onerun_posterior", resolve.Skip{Need: resolve.NeedBaseline | resolve.NeedDelta}},
 		// A baseline of 1 is reported before the missing delta.
-		{map[string]string{"sigma": "1", "baseline": "1"}, "onerun_advantage", skip{why: "the advantage is undefined at baseline 1"}},
-		{map[string]string{"sigma": "1", "baseline": "1"}, "onerun_posterior", skip{need: NeedDelta}},
-		{map[string]string{"sigma": "1", "baseline": "1"}, "fdp_norm_advantage", skip{why: "the advantage is undefined at baseline 1"}},
+		{map[string]string{"sigma": "1", "baseline": "1"}, "onerun_advantage", resolve.Skip{Why: "the advantage is undefined at baseline 1"}},
+		{map[string]string{"sigma": "1", "baseline": "1"}, "onerun_posterior", resolve.Skip{Need: resolve.NeedDelta}},
+		{map[string]string{"sigma": "1", "baseline": "1"}, "fdp_norm_advantage", resolve.Skip{Why: "the advantage is undefined at baseline 1"}},
 		// A pure ε has no need of delta.
-		{map[string]string{"epsilon": "1", "baseline": "0.1"}, "onerun_posterior", skip{}},
+		{map[string]string{"epsilon": "1", "baseline": "0.1"}, "onerun_posterior", resolve.Skip{}},
 		// Not asked for: silent, even though the baseline is missing.
-		{map[string]string{"epsilon": "1"}, "onerun_eps_protect", skip{silent: true}},
-		{map[string]string{"epsilon": "1", "target_advantage": "0.1"}, "onerun_eps_protect", skip{need: NeedBaseline}},
+		{map[string]string{"epsilon": "1"}, "onerun_eps_protect", resolve.Skip{Silent: true}},
+		{map[string]string{"epsilon": "1", "target_advantage": "0.1"}, "onerun_eps_protect", resolve.Skip{Need: resolve.NeedBaseline}},
 		// The condition: one composition.
-		{map[string]string{"mechanism": "approx", "epsilon": "1", "delta": "1e-6", "compositions": "3", "target_advantage": "0.5"}, "fdp_eps_for_target", skip{silent: true}},
-		{map[string]string{"mechanism": "approx", "epsilon": "1", "delta": "1e-6", "target_advantage": "0.5"}, "fdp_eps_for_target", skip{}},
+		{map[string]string{"mechanism": "approx", "epsilon": "1", "delta": "1e-6", "compositions": "3", "target_advantage": "0.5"}, "fdp_eps_for_target", resolve.Skip{Silent: true}},
+		{map[string]string{"mechanism": "approx", "epsilon": "1", "delta": "1e-6", "target_advantage": "0.5"}, "fdp_eps_for_target", resolve.Skip{}},
 		// The condition: a pure ε-DP row without δ.
-		{map[string]string{"epsilon": "1", "delta": "1e-6"}, "gb_mia_yeom", skip{silent: true}},
-		{map[string]string{"epsilon": "1"}, "gb_mia_yeom", skip{}},
+		{map[string]string{"epsilon": "1", "delta": "1e-6"}, "gb_mia_yeom", resolve.Skip{Silent: true}},
+		{map[string]string{"epsilon": "1"}, "gb_mia_yeom", resolve.Skip{}},
 	} {
 		b, cells := bindRow(t, e, c.row)
-		var in inputs
-		problems := b.readCells(cells, &in)
-		r := b.resolve(&in, &problems)
+		var in resolve.Inputs
+		problems := b.ReadCells(cells, &in)
+		r := b.Resolve(&in, &problems)
 		if r == nil {
 			t.Fatalf("%v: %v", c.row, problems)
 		}

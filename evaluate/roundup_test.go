@@ -122,13 +122,13 @@ func TestGaussianCompositionRoundsUp(t *testing.T) {
 		if r == nil {
 			t.Fatalf("%v: %v", row, problems)
 		}
-		if r.mu < want || r.mu > numeric.UlpsAway(want, 2) {
-			t.Errorf("%v: μ = %.17g; want 0.1·√3 rounded up, %.17g, or at most two ulps above", row, r.mu, want)
+		if r.Mu < want || r.Mu > numeric.UlpsAway(want, 2) {
+			t.Errorf("%v: μ = %.17g; want 0.1·√3 rounded up, %.17g, or at most two ulps above", row, r.Mu, want)
 		}
-		half := new(big.Rat).Mul(exactRat(r.mu), exactRat(r.mu))
+		half := new(big.Rat).Mul(exactRat(r.Mu), exactRat(r.Mu))
 		half.Quo(half, big.NewRat(2, 1))
-		if r.rho < ratUp(half) {
-			t.Errorf("%v: ρ = %.17g below μ²/2 = %.17g", row, r.rho, ratUp(half))
+		if r.Rho < ratUp(half) {
+			t.Errorf("%v: ρ = %.17g below μ²/2 = %.17g", row, r.Rho, ratUp(half))
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -94,7 +95,7 @@ func TestSelectSkipsWork(t *testing.T) {
 	calls := map[string]int{}
 	column := func(name string) OutputColumn {
 		return OutputColumn{Name: name, Family: "test", Format: table.Real, mechanisms: mechanismSet(nil),
-			compute: func(*Release) (float64, skip) { calls[name]++; return 1, skip{} }}
+			compute: func(*resolve.Release) (float64, resolve.Skip) { calls[name]++; return 1, resolve.Skip{} }}
 	}
 	e := New()
 	e.outputs = []OutputColumn{column("a"), column("b"), column("c")}

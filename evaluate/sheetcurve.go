@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -27,10 +28,10 @@ func (s *SheetBinding) TotalSuccessCurve(t *Total, grid []float64) ([]float64, e
 	cols := make([]table.Column, len(t.Evaluated()))
 	cells := make([]table.Cell, len(t.Evaluated()))
 	for i, c := range t.Evaluated() {
-		cols[i] = table.Column{Name: s.b.vocab.Column(c.Field).Name}
+		cols[i] = table.Column{Name: s.b.Vocabulary().Column(c.Field).Name}
 		cells[i] = c.Cell
 	}
-	b, err := s.b.BindTable(cols, DecimalPoint)
+	b, err := s.b.BindTable(cols, resolve.DecimalPoint)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate: %w", err)
 	}
@@ -48,12 +49,12 @@ func successCurve(b *Binding, outputs []OutputColumn, cells []table.Cell, grid [
 	if col == nil {
 		return nil, errors.New("evaluate: no fdp_success column")
 	}
-	in, ok := b.parseInputs(cells)
+	in, ok := b.ParseInputs(cells)
 	if !ok {
 		return nil, errors.New("evaluate: the row has an invalid input cell")
 	}
-	var problems rowError
-	r := b.resolve(&in, &problems)
+	var problems resolve.RowError
+	r := b.Resolve(&in, &problems)
 	if r == nil {
 		return nil, fmt.Errorf("evaluate: %w", problems)
 	}
@@ -62,10 +63,10 @@ func successCurve(b *Binding, outputs []OutputColumn, cells []table.Cell, grid [
 		if !(b >= 0 && b <= 1) {
 			return nil, fmt.Errorf("evaluate: baseline %v is not in [0, 1]", b)
 		}
-		r.Baseline, r.HasBaseline, r.hasAdv = b, true, false
+		r.Baseline, r.HasBaseline, r.HasAdv = b, true, false
 		v, sk := col.value(r)
-		if !sk.ok() {
-			return nil, fmt.Errorf("evaluate: fdp_success at baseline %v: %s", b, sk.why)
+		if !sk.OK() {
+			return nil, fmt.Errorf("evaluate: fdp_success at baseline %v: %s", b, sk.Why)
 		}
 		out[i] = v
 	}

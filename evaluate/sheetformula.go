@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/internal/xlformula"
 	"github.com/riskbatch/riskbatch/table"
@@ -155,7 +156,7 @@ func (e *Evaluator) BindSheet(header []table.Column) (*SheetBinding, error) {
 	}
 	s := &SheetBinding{b: b, first: first, outputs: e.outputs, named: map[string]release.Mechanism{}}
 	for f := range s.ref {
-		if i := b.index[f]; i >= 0 {
+		if i := b.Column(release.Field(f)); i >= 0 {
 			s.ref[f] = xlformula.ThisRow(header[i].Name)
 		}
 	}
@@ -166,7 +167,7 @@ func (e *Evaluator) BindSheet(header []table.Column) (*SheetBinding, error) {
 }
 
 // Field returns the header index of an input field's column, or -1.
-func (s *SheetBinding) Field(f release.Field) int { return s.b.index[f] }
+func (s *SheetBinding) Field(f release.Field) int { return s.b.Column(f) }
 
 // NumberColumns returns the header indexes of the numeric inputs (every
 // input of the contract but id, mechanism and prior). A workbook writes
@@ -175,7 +176,7 @@ func (s *SheetBinding) Field(f release.Field) int { return s.b.index[f] }
 func (s *SheetBinding) NumberColumns() []int {
 	var cols []int
 	for f := release.Field(0); f < release.NumFields; f++ {
-		if i := s.b.index[f]; i >= 0 && !s.b.vocab.Column(f).Text {
+		if i := s.b.Column(f); i >= 0 && !s.b.Vocabulary().Column(f).Text {
 			cols = append(cols, i)
 		}
 	}
@@ -233,7 +234,7 @@ func (s *SheetBinding) Formulas(cells []table.Cell, formulas []string) {
 	default:
 		return
 	}
-	in, ok := s.b.parseInputs(cells)
+	in, ok := s.b.ParseInputs(cells)
 	if !ok {
 		return
 	}
@@ -255,20 +256,20 @@ func (s *SheetBinding) Formulas(cells []table.Cell, formulas []string) {
 }
 
 // mechanism is the row's mechanism, as Evaluate finds it.
-func (s *SheetBinding) mechanism(in *inputs) (release.Mechanism, bool) {
-	if !in.set[release.FieldMechanism] {
-		var problems rowError
-		spec := s.b.mechanism(in, &problems)
+func (s *SheetBinding) mechanism(in *resolve.Inputs) (release.Mechanism, bool) {
+	if !in.Set[release.FieldMechanism] {
+		var problems resolve.RowError
+		spec := s.b.Mechanism(in, &problems)
 		if spec == nil {
 			return "", false
 		}
 		return spec.Name, true
 	}
-	text := in.text[release.FieldMechanism]
+	text := in.Text[release.FieldMechanism]
 	if m, ok := s.named[text]; ok {
 		return m, true
 	}
-	spec, err := release.LookupMechanism(s.b.specs, s.b.mechIndex, text)
+	spec, err := s.b.LookupMechanism(text)
 	if err != nil {
 		return "", false
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/internal/numtext"
@@ -45,7 +46,7 @@ func form(tmpl string, args ...term) string {
 // it is not, it clears ok and the formula being built is void.
 type sheetRow struct {
 	s        *SheetBinding
-	in       *inputs
+	in       *resolve.Inputs
 	cells    []table.Cell
 	formulas []string // the row's formulas so far, in output order
 	mech     release.Mechanism
@@ -62,15 +63,15 @@ func (x *sheetRow) need(cond bool) {
 	}
 }
 
-func (x *sheetRow) has(f release.Field) bool { return x.in.set[f] }
+func (x *sheetRow) has(f release.Field) bool { return x.in.Set[f] }
 
 // zero reports whether the field is empty or 0 (δ of a pure release).
-func (x *sheetRow) zero(f release.Field) bool { return !x.in.set[f] || x.in.num[f] == 0 }
+func (x *sheetRow) zero(f release.Field) bool { return !x.in.Set[f] || x.in.Num[f] == 0 }
 
 // ref is the cell of an input field on this row; it must hold a number.
 func (x *sheetRow) ref(f release.Field) term {
-	i := x.s.b.index[f]
-	if i < 0 || !x.in.set[f] {
+	i := x.s.b.Column(f)
+	if i < 0 || !x.in.Set[f] {
 		x.ok = false
 		return term{"0", 0}
 	}
@@ -83,7 +84,7 @@ func (x *sheetRow) ref(f release.Field) term {
 			usable = c.Int <= 1<<53 && c.Int >= -(1<<53) // larger ones are written as text
 		case table.Text:
 			v, ok := numtext.Plain(c.Str) // written as a number: the same one?
-			usable = ok && v == x.in.num[f]
+			usable = ok && v == x.in.Num[f]
 		}
 		x.cell[f] = -1
 		if usable {
@@ -91,7 +92,7 @@ func (x *sheetRow) ref(f release.Field) term {
 		}
 	}
 	x.need(x.cell[f] > 0)
-	return term{x.s.ref[f], x.in.num[f]}
+	return term{x.s.ref[f], x.in.Num[f]}
 }
 
 // output is the cell of an earlier output column of the row, which must be
@@ -249,7 +250,7 @@ func (x *sheetRow) confidence() term {
 	if x.has(release.FieldConfidence) {
 		return x.ref(release.FieldConfidence)
 	}
-	return lit(x.s.b.confidence())
+	return lit(x.s.b.Confidence())
 }
 
 // curveKind names the trade-off curves a spreadsheet evaluates.

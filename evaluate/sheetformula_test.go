@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -28,7 +29,7 @@ func sheetRowOf(t *testing.T, e *Evaluator, row map[string]string) (*SheetBindin
 		case v == "":
 			cells = append(cells, table.Cell{})
 		case strings.HasPrefix(v, "#"):
-			x, err := ParseNumber(v[1:])
+			x, err := resolve.ParseNumber(v[1:])
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -120,7 +121,7 @@ func TestComposedRowsTighter(t *testing.T) {
 			t.Fatalf("%v: %s: %s", c.row, st, msg)
 		}
 		old := kovRoute(t, c.eps, c.n)
-		b, err := ParseNumber(c.row["baseline"])
+		b, err := resolve.ParseNumber(c.row["baseline"])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,12 +178,12 @@ func mustNum(t *testing.T, out map[string]table.Cell, name string, row map[strin
 func roundUpProbability(x float64) float64 { return x + 1e-12 }
 
 // mustResolveRow resolves a row (header → text) into its Release.
-func mustResolveRow(t *testing.T, row map[string]string) *Release {
+func mustResolveRow(t *testing.T, row map[string]string) *resolve.Release {
 	t.Helper()
 	b, cells := bindRow(t, New(), row)
-	in, ok := b.parseInputs(cells)
-	var problems rowError
-	r := b.resolve(&in, &problems)
+	in, ok := b.ParseInputs(cells)
+	var problems resolve.RowError
+	r := b.Resolve(&in, &problems)
 	if !ok || r == nil {
 		t.Fatalf("%v: %v", row, problems)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -177,7 +178,7 @@ func TestEpochSteps(t *testing.T) {
 		{3, 3, 3, 3, true},
 		{1e12, 1e6, 1, 0, false},
 	} {
-		got, fits := epochSteps(c.epochs, c.n, c.batch)
+		got, fits := resolve.EpochSteps(c.epochs, c.n, c.batch)
 		if got != c.want || fits != c.fits {
 			t.Errorf("⌈%g·%g/%g⌉ = %d, %v; want %d, %v", c.epochs, c.n, c.batch, got, fits, c.want, c.fits)
 		}

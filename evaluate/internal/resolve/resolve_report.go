@@ -1,4 +1,4 @@
-package evaluate
+package resolve
 
 import (
 	"math"
@@ -25,27 +25,27 @@ import (
 // guarantee; where the profile certifies no finite ε (below the δ that a
 // row's own (ε, δ) steps leave unbounded, or at δ = 0 for a mechanism that
 // is not pure), the ε columns are empty and the row says why.
-func (b *Header) resolveReport(r *Release, in *inputs) {
-	rd := in.num[release.FieldReportDelta]
-	if r.hasDelta && rd == r.delta && r.epsState >= 0 || !r.hasDelta && rd == 0 && r.epsState == 1 {
+func (b *Header) resolveReport(r *Release, in *Inputs) {
+	rd := in.Num[release.FieldReportDelta]
+	if r.HasDelta && rd == r.Delta && r.EpsState >= 0 || !r.HasDelta && rd == 0 && r.EpsState == 1 {
 		return // the default: the same statement
 	}
 	at := r.profileEpsilonAt(in)
-	r.delta, r.hasDelta, r.reported = rd, true, true
-	r.epsilon, r.epsState, r.epsWhy, r.noDelta = 0, 0, "", false
+	r.Delta, r.HasDelta, r.Reported = rd, true, true
+	r.Epsilon, r.EpsState, r.epsWhy, r.noDelta = 0, 0, "", false
 	r.epsilonAt = at
 	name := b.Name(release.FieldReportDelta)
 	switch {
-	case rd == 0 && r.hasPure:
-		r.epsilon, r.epsState = r.pureEps, 1 // pure ε-DP: ε at δ = 0
+	case rd == 0 && r.HasPure:
+		r.Epsilon, r.EpsState = r.PureEps, 1 // pure ε-DP: ε at δ = 0
 	case rd == 0:
-		r.epsState, r.epsWhy = -1, name+" is 0, but mechanism "+string(r.Mechanism)+" is not pure ε-DP: no finite ε holds at δ = 0; expected a δ > 0 (e.g. 1e-5)"
+		r.EpsState, r.epsWhy = -1, name+" is 0, but mechanism "+string(r.Mechanism)+" is not pure ε-DP: no finite ε holds at δ = 0; expected a δ > 0 (e.g. 1e-5)"
 	case at == nil:
-		r.epsState, r.epsWhy = -1, name+": mechanism "+string(r.Mechanism)+" has no privacy profile to read an ε from at another δ; clear "+name
+		r.EpsState, r.epsWhy = -1, name+": mechanism "+string(r.Mechanism)+" has no privacy profile to read an ε from at another δ; clear "+name
 	default:
 		if floor := r.stepFloor(in); rd < floor {
-			r.epsState, r.epsWhy = -1, name+" = "+formatNumber(rd)+" is below 1 − (1 − δ)^compositions = "+formatNumber(floor)+
-				", the δ the row's own (ε, δ) steps leave unbounded: no ε is certified there; expected "+name+" ≥ "+formatNumber(floor)
+			r.EpsState, r.epsWhy = -1, name+" = "+FormatNumber(rd)+" is below 1 − (1 − δ)^compositions = "+FormatNumber(floor)+
+				", the δ the row's own (ε, δ) steps leave unbounded: no ε is certified there; expected "+name+" ≥ "+FormatNumber(floor)
 		}
 	}
 }
@@ -56,23 +56,23 @@ func (b *Header) resolveReport(r *Release, in *inputs) {
 // composition of approx and pure rows of several compositions), else that
 // of its curve (laplace, rr), else the optimal composition theorem of its
 // (ε, δ) steps (approx and pure rows of one composition: f_{ε,δ} itself).
-func (r *Release) profileEpsilonAt(in *inputs) func(float64) float64 {
+func (r *Release) profileEpsilonAt(in *Inputs) func(float64) float64 {
 	if r.epsilonAt != nil {
 		return r.epsilonAt
 	}
-	if c, mu := r.gaussianEps, r.mu; c != nil {
-		return func(delta float64) float64 { return c.gaussianEpsilonAt(mu, delta) }
+	if c, mu := r.gaussianEps, r.Mu; c != nil {
+		return func(delta float64) float64 { return c.GaussianEpsilonAt(mu, delta) }
 	}
 	if p, ok := r.Curve.(interface{ EpsilonAt(float64) float64 }); ok {
 		return p.EpsilonAt
 	}
 	switch r.Mechanism {
 	case release.MechanismApprox, release.MechanismPure, release.MechanismExponential:
-		eps, delta := in.num[release.FieldEpsilon], 0.0
+		eps, delta := in.Num[release.FieldEpsilon], 0.0
 		if r.Mechanism == release.MechanismApprox {
-			delta = in.num[release.FieldDelta]
+			delta = in.Num[release.FieldDelta]
 		}
-		c, err := curve.NewComposedApprox(eps, delta, r.compositions)
+		c, err := curve.NewComposedApprox(eps, delta, r.Compositions)
 		if err != nil {
 			return nil
 		}
@@ -86,10 +86,10 @@ func (r *Release) profileEpsilonAt(in *inputs) func(float64) float64 {
 // unbounded), rounded up; 0 for the other rows, whose profiles certify an
 // ε at every δ > 0. A row with extra_stages reads its composed curve,
 // which says so itself (no finite ε).
-func (r *Release) stepFloor(in *inputs) float64 {
+func (r *Release) stepFloor(in *Inputs) float64 {
 	if r.Mechanism != release.MechanismApprox || len(r.extraStages) > 0 {
 		return 0
 	}
-	floor := -math.Expm1(float64(r.compositions) * math.Log1p(-in.num[release.FieldDelta]))
+	floor := -math.Expm1(float64(r.Compositions) * math.Log1p(-in.Num[release.FieldDelta]))
 	return math.Nextafter(floor, 1)
 }

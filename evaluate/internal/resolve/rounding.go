@@ -1,4 +1,4 @@
-package evaluate
+package resolve
 
 import (
 	"math"
@@ -26,7 +26,7 @@ const (
 
 // apply rounds v in the direction, clamped to the range of the column's
 // format: [0, 1] for a probability, [0, +∞] for a real.
-func (d Rounding) apply(v float64, f table.Format) float64 {
+func (d Rounding) Apply(v float64, f table.Format) float64 {
 	hi := math.Inf(1)
 	if f == table.Probability {
 		hi = 1

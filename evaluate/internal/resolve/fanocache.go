@@ -1,4 +1,4 @@
-package evaluate
+package resolve
 
 import (
 	"math"
@@ -48,12 +48,12 @@ func newFanoCache() *fanoCache {
 // candidates (Release.fanoFor with no prior vector), through the run's
 // cache where the row's bounds depend on its key only.
 func (r *Release) fanoUniform(m int) (alpha1, best bound.FanoBound, why string) {
-	if r.fanos == nil || r.Mechanism == release.MechanismDPSGD || r.Mechanism == release.MechanismRR || !r.hasRho {
+	if r.fanos == nil || r.Mechanism == release.MechanismDPSGD || r.Mechanism == release.MechanismRR || !r.HasRho {
 		return r.fanoFor(m, nil)
 	}
-	key := fanoKey{rho: math.Float64bits(r.rho), hasMu: r.hasMu, m: m}
-	if r.hasMu {
-		key.mu = math.Float64bits(r.mu)
+	key := fanoKey{rho: math.Float64bits(r.Rho), hasMu: r.HasMu, m: m}
+	if r.HasMu {
+		key.mu = math.Float64bits(r.Mu)
 	}
 	v := r.fanos.Get(key, func() fanoValue {
 		a, b, why := r.fanoFor(m, nil)

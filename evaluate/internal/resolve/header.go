@@ -1,4 +1,4 @@
-package evaluate
+package resolve
 
 import (
 	"strings"
@@ -51,7 +51,7 @@ func NewResolver(c Config) *Resolver {
 	r := &Resolver{
 		vocab: release.NewVocabulary(), specs: release.MechanismSpecs(),
 		priors: c.Priors, confidences: []float64{DefaultConfidence}, decimal: c.Decimal, data: c.Data,
-		rdps: newRDPCache(), epsilons: newEpsCache(), pmpData: newPMPCache(), plds: newPLDCache(), noise: newNoiseCache(), fanos: newFanoCache(),
+		rdps: newRDPCache(), epsilons: NewEpsCache(), pmpData: newPMPCache(), plds: NewPLDCache(), noise: newNoiseCache(), fanos: newFanoCache(),
 	}
 	if len(c.Confidences) > 0 {
 		r.confidences = append([]float64(nil), c.Confidences...)
@@ -75,11 +75,16 @@ func (r *Resolver) CacheBytes() int64 { return r.plds.bytes() }
 // Vocabulary returns the input vocabulary.
 func (r *Resolver) Vocabulary() *release.Vocabulary { return r.vocab }
 
+// LookupMechanism returns the mechanism a name (or alias) names.
+func (r *Resolver) LookupMechanism(name string) (*release.MechanismSpec, error) {
+	return release.LookupMechanism(r.specs, r.mechIndex, name)
+}
+
 // Confidences returns the levels of the one-run success upper bound.
 func (r *Resolver) Confidences() []float64 { return r.confidences }
 
 // confidence is the default confidence of a row: the highest level.
-func (r *Resolver) confidence() float64 {
+func (r *Resolver) Confidence() float64 {
 	c := r.confidences[0]
 	for _, x := range r.confidences[1:] {
 		c = max(c, x)
@@ -199,16 +204,16 @@ func (h *Header) InputColumns() []int {
 // domain, into in, which must be zero (the inputs of a row are over a
 // kilobyte: filled in place, not returned). A cell that is neither is a
 // problem of the row.
-func (h *Header) readCells(cells []table.Cell, in *inputs) rowError {
-	var problems rowError
+func (h *Header) ReadCells(cells []table.Cell, in *Inputs) RowError {
+	var problems RowError
 	for _, bf := range h.bound {
 		f, i := bf.field, bf.column
 		if i >= len(cells) || cells[i].IsEmpty() {
 			continue
 		}
 		if bf.text {
-			in.text[f] = strings.TrimSpace(cells[i].String())
-			in.set[f] = true
+			in.Text[f] = strings.TrimSpace(cells[i].String())
+			in.Set[f] = true
 			continue
 		}
 		v, err := cellNumber(cells[i], h.format(bf.percent))
@@ -224,18 +229,18 @@ func (h *Header) readCells(cells []table.Cell, in *inputs) rowError {
 			continue
 		}
 		if !bf.domain.Contains(v) {
-			problems.add(h.Name(f), formatNumber(v), "%s is out of range; expected %s", formatNumber(v), bf.domain)
+			problems.add(h.Name(f), FormatNumber(v), "%s is out of range; expected %s", FormatNumber(v), bf.domain)
 			continue
 		}
-		in.num[f], in.set[f] = v, true
+		in.Num[f], in.Set[f] = v, true
 	}
 	return problems
 }
 
 // parseInputs reads a row's input cells as readCells does; false when a
 // cell is not a valid number (such a row is an error row anyway).
-func (h *Header) parseInputs(cells []table.Cell) (inputs, bool) {
-	var in inputs
+func (h *Header) ParseInputs(cells []table.Cell) (Inputs, bool) {
+	var in Inputs
 	for f := release.Field(0); f < release.NumFields; f++ {
 		i := h.index[f]
 		if i < 0 || i >= len(cells) || cells[i].IsEmpty() {
@@ -243,15 +248,15 @@ func (h *Header) parseInputs(cells []table.Cell) (inputs, bool) {
 		}
 		col := h.vocab.Column(f)
 		if col.Text {
-			in.text[f] = strings.TrimSpace(cells[i].String())
-			in.set[f] = true
+			in.Text[f] = strings.TrimSpace(cells[i].String())
+			in.Set[f] = true
 			continue
 		}
 		v, err := cellNumber(cells[i], h.format(col.Percent))
 		if err != nil || !col.Domain.Contains(v) {
 			return in, false
 		}
-		in.num[f], in.set[f] = v, true
+		in.Num[f], in.Set[f] = v, true
 	}
 	return in, true
 }

@@ -1,4 +1,4 @@
-package evaluate
+package resolve
 
 import (
 	"errors"
@@ -19,40 +19,41 @@ import (
 // curve), then what the row says of the attack. A row with audit filled is
 // an audit row instead (resolveAudit); a release row must not fill the
 // inputs only audits use.
-func (b *Header) resolve(in *inputs, problems *rowError) *Release {
-	return b.resolveInto(new(Release), in, problems)
+func (b *Header) Resolve(in *Inputs, problems *RowError) *Release {
+	return b.ResolveInto(new(Release), in, problems)
 }
 
 // resolveInto is resolve into r, which must be zero: it returns r, or nil
 // with the problems. Evaluate resolves into a Release it reuses row after
 // row (Binding.releases), a row's largest allocation.
-func (b *Header) resolveInto(r *Release, in *inputs, problems *rowError) *Release {
-	if in.has(release.FieldAudit) {
+func (b *Header) ResolveInto(r *Release, in *Inputs, problems *RowError) *Release {
+	r.fanos = b.fanos
+	if in.Has(release.FieldAudit) {
 		return b.resolveAudit(r, in, problems)
 	}
 	if !b.checkAuditOnly(in, problems) {
 		return nil
 	}
-	spec := b.mechanism(in, problems)
+	spec := b.Mechanism(in, problems)
 	if spec == nil || !b.checkColumns(spec, in, problems) {
 		return nil
 	}
 	c := in.numOr(release.FieldCompositions, 1)
 	if c > curve.MaxCompositions && composesOptimally(spec.Name) {
-		problems.add(b.Name(release.FieldCompositions), formatNumber(c), "%s is more than the %d compositions riskbatch composes for mechanism %s; expected a whole number from 1 to %d",
-			formatNumber(c), curve.MaxCompositions, spec.Name, curve.MaxCompositions)
+		problems.add(b.Name(release.FieldCompositions), FormatNumber(c), "%s is more than the %d compositions riskbatch composes for mechanism %s; expected a whole number from 1 to %d",
+			FormatNumber(c), curve.MaxCompositions, spec.Name, curve.MaxCompositions)
 		return nil
 	}
-	r.Mechanism, r.compositions = spec.Name, int(c)
-	if in.has(release.FieldPMPData) && !b.resolvePMP(r, in, problems) {
+	r.Mechanism, r.Compositions = spec.Name, int(c)
+	if in.Has(release.FieldPMPData) && !b.resolvePMP(r, in, problems) {
 		return nil
 	}
-	r.hasDelta = in.has(release.FieldDelta)
-	r.delta = in.num[release.FieldDelta]
-	if in.has(release.FieldExtraStages) {
-		extra, err := release.ParseStages(in.text[release.FieldExtraStages], b.specs, b.mechIndex)
+	r.HasDelta = in.Has(release.FieldDelta)
+	r.Delta = in.Num[release.FieldDelta]
+	if in.Has(release.FieldExtraStages) {
+		extra, err := release.ParseStages(in.Text[release.FieldExtraStages], b.specs, b.mechIndex)
 		if err != nil {
-			problems.addErr(b.Name(release.FieldExtraStages), in.text[release.FieldExtraStages], err)
+			problems.addErr(b.Name(release.FieldExtraStages), in.Text[release.FieldExtraStages], err)
 			return nil
 		}
 		r.extraStages = extra
@@ -64,7 +65,7 @@ func (b *Header) resolveInto(r *Release, in *inputs, problems *rowError) *Releas
 	if len(r.extraStages) > 0 && r.Mechanism != release.MechanismDPSGD && !b.composeExtra(r, in, problems) {
 		return nil
 	}
-	if in.has(release.FieldReportDelta) {
+	if in.Has(release.FieldReportDelta) {
 		b.resolveReport(r, in)
 	}
 	if !b.resolveAttack(r, in, problems) {
@@ -75,10 +76,10 @@ func (b *Header) resolveInto(r *Release, in *inputs, problems *rowError) *Releas
 
 // checkColumns checks that every filled parameter column is one the
 // mechanism uses, and that it has every column the mechanism requires.
-func (b *Header) checkColumns(spec *release.MechanismSpec, in *inputs, problems *rowError) bool {
+func (b *Header) checkColumns(spec *release.MechanismSpec, in *Inputs, problems *RowError) bool {
 	for _, bf := range b.bound { // the fields a row can fill, in field order
 		f := bf.field
-		if !in.has(f) {
+		if !in.Has(f) {
 			continue
 		}
 		if bf.param && !slices.Contains(spec.Defines, f) && !slices.Contains(spec.Modifiers, f) {
@@ -86,7 +87,7 @@ func (b *Header) checkColumns(spec *release.MechanismSpec, in *inputs, problems 
 		}
 	}
 	for _, f := range spec.Required {
-		if !in.has(f) {
+		if !in.Has(f) {
 			problems.add(b.Name(f), "", "empty, but mechanism %s needs it; expected %s", spec.Name, b.vocab.Column(f).Domain)
 		}
 	}
@@ -96,12 +97,12 @@ func (b *Header) checkColumns(spec *release.MechanismSpec, in *inputs, problems 
 // resolvePMP records the row's pmp_data cell. A cell naming a file that
 // cannot be used (refused where it points, missing, not a regular file) is
 // an error of the row, as any unusable input.
-func (b *Header) resolvePMP(r *Release, in *inputs, problems *rowError) bool {
-	r.pmpPath, r.pmp = strings.TrimSpace(in.text[release.FieldPMPData]), b.pmpData
+func (b *Header) resolvePMP(r *Release, in *Inputs, problems *RowError) bool {
+	r.PMPPath, r.pmp = strings.TrimSpace(in.Text[release.FieldPMPData]), b.pmpData
 	r.pmpFrom = pmpSource{File: b.source, Loader: b.data}
-	if _, err := r.pmp.Table(pmpRef{File: b.source, Ref: r.pmpPath}, r.pmpFrom); err != nil {
+	if _, err := r.pmp.Table(pmpRef{File: b.source, Ref: r.PMPPath}, r.pmpFrom); err != nil {
 		if ref, ok := errors.AsType[*pmpRefError](err); ok {
-			problems.addErr(b.Name(release.FieldPMPData), r.pmpPath, ref.Err)
+			problems.addErr(b.Name(release.FieldPMPData), r.PMPPath, ref.Err)
 			return false
 		}
 	}
@@ -110,23 +111,23 @@ func (b *Header) resolvePMP(r *Release, in *inputs, problems *rowError) bool {
 
 // resolveCurve reads the parameters of the row's mechanism, composed c
 // times, into its curve and its family's parameters.
-func (b *Header) resolveCurve(r *Release, in *inputs, c float64, problems *rowError) bool {
+func (b *Header) resolveCurve(r *Release, in *Inputs, c float64, problems *RowError) bool {
 	sens := in.numOr(release.FieldSensitivity, 1)
 	switch r.Mechanism {
 	case release.MechanismPure, release.MechanismExponential:
 		// With extra_stages, δ is where the mixture's (ε, δ) view is read.
-		if r.delta != 0 && len(r.extraStages) == 0 {
-			problems.add(b.Name(release.FieldDelta), formatNumber(r.delta), "%s, but mechanism %s means δ = 0; expected empty or 0, or mechanism approx", formatNumber(r.delta), r.Mechanism)
+		if r.Delta != 0 && len(r.extraStages) == 0 {
+			problems.add(b.Name(release.FieldDelta), FormatNumber(r.Delta), "%s, but mechanism %s means δ = 0; expected empty or 0, or mechanism approx", FormatNumber(r.Delta), r.Mechanism)
 			return false
 		}
-		eps := in.num[release.FieldEpsilon]
+		eps := in.Num[release.FieldEpsilon]
 		r.Curve = b.composedPure(r, curve.EpsDelta{Epsilon: eps}, eps, problems)
 		r.setPure(eps, c)
 		if r.Mechanism == release.MechanismExponential {
-			r.sensitiv = sens // of the loss (Prop. 9's Δ_ℓ)
+			r.Sensitivity = sens // of the loss (Prop. 9's Δ_ℓ)
 		}
 	case release.MechanismApprox:
-		return b.resolveApprox(r, in.num[release.FieldEpsilon], c, problems)
+		return b.resolveApprox(r, in.Num[release.FieldEpsilon], c, problems)
 	case release.MechanismGaussian, release.MechanismGDP:
 		return b.resolveGaussian(r, in, sens, c, problems)
 	case release.MechanismMarginals:
@@ -136,33 +137,33 @@ func (b *Header) resolveCurve(r *Release, in *inputs, c float64, problems *rowEr
 		if !ok {
 			return false
 		}
-		r.Curve = b.composedExactly(r, curve.Laplace{Epsilon: eps}, pld.Stage{Mechanism: pld.Laplace, Epsilon: eps, Steps: r.compositions}, problems)
+		r.Curve = b.composedExactly(r, curve.Laplace{Epsilon: eps}, pld.Stage{Mechanism: pld.Laplace, Epsilon: eps, Steps: r.Compositions}, problems)
 		r.setPure(eps, c)
 	case release.MechanismRR:
-		if kf := in.num[release.FieldRRCategories]; kf > release.MaxStageCategories {
-			problems.add(b.Name(release.FieldRRCategories), formatNumber(kf), "%s", release.TooManyCategories(kf))
+		if kf := in.Num[release.FieldRRCategories]; kf > release.MaxStageCategories {
+			problems.add(b.Name(release.FieldRRCategories), FormatNumber(kf), "%s", release.TooManyCategories(kf))
 			return false
 		}
-		eps, k := in.num[release.FieldEpsilon], int(in.num[release.FieldRRCategories])
+		eps, k := in.Num[release.FieldEpsilon], int(in.Num[release.FieldRRCategories])
 		one := curve.RandomizedResponse{Epsilon: eps, Categories: k}
 		if k == 2 { // f_{ε,0}: the optimal composition theorem is exact
 			r.Curve = b.composedPure(r, one, eps, problems)
 		} else {
-			r.Curve = b.composedExactly(r, one, release.RRStage(eps, in.num[release.FieldRRCategories], r.compositions), problems)
+			r.Curve = b.composedExactly(r, one, release.RRStage(eps, in.Num[release.FieldRRCategories], r.Compositions), problems)
 		}
 		r.setPure(eps, c)
 	case release.MechanismZCDP:
-		z := curve.ZCDP{Rho: c * in.num[release.FieldRho]}
+		z := curve.ZCDP{Rho: c * in.Num[release.FieldRho]}
 		r.Curve, r.epsilonAt = z, z.EpsilonAt
-		r.rho, r.hasRho = z.Rho, true
+		r.Rho, r.HasRho = z.Rho, true
 	case release.MechanismRDP:
-		rdp := curve.RDP{Orders: []float64{in.num[release.FieldRDPOrder]}, Epsilons: []float64{c * in.num[release.FieldRDPEpsilon]}}
+		rdp := curve.RDP{Orders: []float64{in.Num[release.FieldRDPOrder]}, Epsilons: []float64{c * in.Num[release.FieldRDPEpsilon]}}
 		if err := rdp.Validate(); err != nil {
 			problems.addErr(b.Name(release.FieldRDPOrder)+", "+b.Name(release.FieldRDPEpsilon), "", err)
 			return false
 		}
 		r.Curve, r.epsilonAt = rdp, rdp.EpsilonAt
-		r.rdp, r.hasRDP = rdp, true
+		r.RDP, r.HasRDP = rdp, true
 	case release.MechanismDPSGD:
 		return b.resolveDPSGD(r, in, problems)
 	}
@@ -172,13 +173,13 @@ func (b *Header) resolveCurve(r *Release, in *inputs, c float64, problems *rowEr
 // composedPure is the curve of k compositions of a pure ε-DP mechanism
 // whose single curve is one: the optimal composition theorem (Kairouz, Oh
 // & Viswanath 2015) for k > 1; nil, with the problem, where it fails.
-func (b *Header) composedPure(r *Release, one curve.Curve, eps float64, problems *rowError) curve.Curve {
-	if r.compositions == 1 {
+func (b *Header) composedPure(r *Release, one curve.Curve, eps float64, problems *RowError) curve.Curve {
+	if r.Compositions == 1 {
 		return one
 	}
-	c, err := curve.ComposeApprox(eps, 0, r.compositions)
+	c, err := curve.ComposeApprox(eps, 0, r.Compositions)
 	if err != nil {
-		problems.addErr(b.Name(release.FieldCompositions), strconv.Itoa(r.compositions), err)
+		problems.addErr(b.Name(release.FieldCompositions), strconv.Itoa(r.Compositions), err)
 		return nil
 	}
 	return c
@@ -188,13 +189,13 @@ func (b *Header) composedPure(r *Release, one curve.Curve, eps float64, problems
 // whose single curve is one and whose stage is st: its exact composition
 // (curve.Compose: the PLD accountant, tightened by the optimal composition
 // theorem where that is tighter); nil, with the problem, where it fails.
-func (b *Header) composedExactly(r *Release, one curve.Curve, st pld.Stage, problems *rowError) curve.Curve {
-	if r.compositions == 1 {
+func (b *Header) composedExactly(r *Release, one curve.Curve, st pld.Stage, problems *RowError) curve.Curve {
+	if r.Compositions == 1 {
 		return one
 	}
-	c, err := curve.Compose([]pld.Stage{st}, b.plds.get)
+	c, err := curve.Compose([]pld.Stage{st}, b.plds.Accountant)
 	if err != nil {
-		problems.addErr(b.Name(release.FieldCompositions), strconv.Itoa(r.compositions), err)
+		problems.addErr(b.Name(release.FieldCompositions), strconv.Itoa(r.Compositions), err)
 		return nil
 	}
 	r.comp = c
@@ -206,30 +207,30 @@ func (b *Header) composedExactly(r *Release, one curve.Curve, st pld.Stage, prob
 // profile at that δ, which is smaller.
 func (r *Release) setPure(eps, c float64) {
 	total := numeric.MulUp(c, eps) // an upper bound: rounded up, not to nearest
-	r.pureEps, r.hasPure = total, true
-	if p, ok := r.Curve.(interface{ EpsilonAt(float64) float64 }); ok && r.delta > 0 {
+	r.PureEps, r.HasPure = total, true
+	if p, ok := r.Curve.(interface{ EpsilonAt(float64) float64 }); ok && r.Delta > 0 {
 		r.epsilonAt = p.EpsilonAt
 		return
 	}
-	r.epsilon, r.delta, r.epsState = total, 0, 1
+	r.Epsilon, r.Delta, r.EpsState = total, 0, 1
 }
 
 // resolveApprox reads an (ε, δ) row of c compositions: the optimal
 // composition theorem, read at δ_total = c·δ.
-func (b *Header) resolveApprox(r *Release, eps, c float64, problems *rowError) bool {
-	delta := r.delta
-	r.stepDelta = delta
-	if r.compositions == 1 {
+func (b *Header) resolveApprox(r *Release, eps, c float64, problems *RowError) bool {
+	delta := r.Delta
+	r.StepDelta = delta
+	if r.Compositions == 1 {
 		r.Curve = curve.EpsDelta{Epsilon: eps, Delta: delta}
-		r.epsilon, r.epsState = eps, 1
+		r.Epsilon, r.EpsState = eps, 1
 		if delta == 0 {
-			r.pureEps, r.hasPure = eps, true
+			r.PureEps, r.HasPure = eps, true
 		}
 		return true
 	}
-	composed, err := curve.NewComposedApprox(eps, delta, r.compositions)
+	composed, err := curve.NewComposedApprox(eps, delta, r.Compositions)
 	if err != nil {
-		problems.addErr(b.Name(release.FieldCompositions), strconv.Itoa(r.compositions), err)
+		problems.addErr(b.Name(release.FieldCompositions), strconv.Itoa(r.Compositions), err)
 		return false
 	}
 	r.Curve = composed
@@ -238,10 +239,10 @@ func (b *Header) resolveApprox(r *Release, eps, c float64, problems *rowError) b
 	if !r.reportPerStep(c) {
 		return true
 	}
-	e := composed.EpsilonAt(r.delta)
-	r.epsilon, r.epsState = e, 1
+	e := composed.EpsilonAt(r.Delta)
+	r.Epsilon, r.EpsState = e, 1
 	if math.IsInf(e, 1) || math.IsNaN(e) {
-		r.epsState, r.epsWhy = -1, "no finite ε for the composed mechanism at δ_total = compositions·δ"
+		r.EpsState, r.epsWhy = -1, "no finite ε for the composed mechanism at δ_total = compositions·δ"
 	}
 	return true
 }
@@ -254,13 +255,13 @@ func (b *Header) resolveApprox(r *Release, eps, c float64, problems *rowError) b
 // false when c·δ reaches 1, where the guarantee is vacuous (and the row
 // says so).
 func (r *Release) reportPerStep(c float64) bool {
-	dt := c * r.delta
-	if !curve.BasicComposes(r.compositions, r.delta, dt) { // only for δ below about 1e-16
-		dt = numeric.MulUp(c, r.delta)
+	dt := c * r.Delta
+	if !curve.BasicComposes(r.Compositions, r.Delta, dt) { // only for δ below about 1e-16
+		dt = numeric.MulUp(c, r.Delta)
 	}
-	r.delta = math.Min(dt, 1)
+	r.Delta = math.Min(dt, 1)
 	if dt >= 1 {
-		r.epsState, r.epsWhy = -1, "compositions·delta reaches 1: the composed (ε, δ) guarantee is vacuous"
+		r.EpsState, r.epsWhy = -1, "compositions·delta reaches 1: the composed (ε, δ) guarantee is vacuous"
 		return false
 	}
 	return true
@@ -268,8 +269,8 @@ func (r *Release) reportPerStep(c float64) bool {
 
 // resolveGaussian reads a gaussian row (σ and sensitivity, or μ) or a gdp
 // row (μ); a row with both μ and σ must agree.
-func (b *Header) resolveGaussian(r *Release, in *inputs, sens, c float64, problems *rowError) bool {
-	mu := in.num[release.FieldMu]
+func (b *Header) resolveGaussian(r *Release, in *Inputs, sens, c float64, problems *RowError) bool {
+	mu := in.Num[release.FieldMu]
 	if r.Mechanism == release.MechanismGDP {
 		b.setGaussian(r, mu, c)
 		return true
@@ -280,15 +281,15 @@ func (b *Header) resolveGaussian(r *Release, in *inputs, sens, c float64, proble
 	}
 	if sigma > 0 {
 		fromSigma := sens / sigma
-		if in.has(release.FieldMu) && math.Abs(mu-fromSigma) > 1e-9*math.Max(mu, fromSigma) {
-			problems.add(b.Name(release.FieldMu), formatNumber(mu), "%s disagrees with sensitivity/sigma = %s; fill one or the other", formatNumber(mu), formatNumber(fromSigma))
+		if in.Has(release.FieldMu) && math.Abs(mu-fromSigma) > 1e-9*math.Max(mu, fromSigma) {
+			problems.add(b.Name(release.FieldMu), FormatNumber(mu), "%s disagrees with sensitivity/sigma = %s; fill one or the other", FormatNumber(mu), FormatNumber(fromSigma))
 			return false
 		}
 		mu = fromSigma
-		r.sensitiv, r.sigma = sens, sigma
+		r.Sensitivity, r.Sigma = sens, sigma
 	}
 	b.setGaussian(r, mu, c)
-	if in.has(release.FieldEpsilon) && r.compositions > 1 {
+	if in.Has(release.FieldEpsilon) && r.Compositions > 1 {
 		// Stated by (ε, δ): the guarantee is per step, like approx's,
 		// and the composed release reports its ε at δ_total = c·δ.
 		r.reportPerStep(c)
@@ -300,12 +301,12 @@ func (b *Header) resolveGaussian(r *Release, in *inputs, sens, c float64, proble
 // marginals on an unknown column, each of L2 sensitivity √2 (one count
 // down, one up): μ₁ = √2/σ, and K compositions give √K·μ₁ (Swanberg et
 // al. App. A).
-func (b *Header) resolveMarginals(r *Release, in *inputs, c float64, problems *rowError) bool {
-	d, kw, du := in.num[release.FieldColumnsTotal], in.num[release.FieldMarginalK], in.num[release.FieldColumnsUnknown]
+func (b *Header) resolveMarginals(r *Release, in *Inputs, c float64, problems *RowError) bool {
+	d, kw, du := in.Num[release.FieldColumnsTotal], in.Num[release.FieldMarginalK], in.Num[release.FieldColumnsUnknown]
 	total := b.Name(release.FieldColumnsTotal)
 	for _, f := range []release.Field{release.FieldMarginalK, release.FieldColumnsUnknown} {
-		if v := in.num[f]; v > d {
-			problems.add(b.Name(f), formatNumber(v), "%s is more than %s = %s; expected a whole number from 1 to %s", formatNumber(v), total, formatNumber(d), total)
+		if v := in.Num[f]; v > d {
+			problems.add(b.Name(f), FormatNumber(v), "%s is more than %s = %s; expected a whole number from 1 to %s", FormatNumber(v), total, FormatNumber(d), total)
 		}
 	}
 	if len(*problems) > 0 {
@@ -314,11 +315,11 @@ func (b *Header) resolveMarginals(r *Release, in *inputs, c float64, problems *r
 	queries := curve.MarginalQueries(int(d), int(kw), int(du))
 	if queries == 0 {
 		// K is 0 only for d′ = 0.
-		problems.add(b.Name(release.FieldColumnsUnknown), formatNumber(du), "%s leaves no marginal on an unknown column (K = 0), so there is nothing to bound; expected a whole number from 1 to %s = %s",
-			formatNumber(du), total, formatNumber(d))
+		problems.add(b.Name(release.FieldColumnsUnknown), FormatNumber(du), "%s leaves no marginal on an unknown column (K = 0), so there is nothing to bound; expected a whole number from 1 to %s = %s",
+			FormatNumber(du), total, FormatNumber(d))
 		return false
 	}
-	b.setGaussian(r, math.Sqrt(queries)*math.Sqrt2/in.num[release.FieldSigma], c)
+	b.setGaussian(r, math.Sqrt(queries)*math.Sqrt2/in.Num[release.FieldSigma], c)
 	return true
 }
 
@@ -329,8 +330,8 @@ func (b *Header) setGaussian(r *Release, mu, c float64) {
 	mu = numeric.MulUp(mu, numeric.SqrtUp(c))
 	r.Curve = curve.Gaussian{Mu: mu}
 	r.gaussianEps = b.epsilons // ε(δ) of G_μ through the run's cache: see epsilonAtDelta
-	r.mu, r.hasMu = mu, true
-	r.rho, r.hasRho = gaussianRho(mu), true
+	r.Mu, r.HasMu = mu, true
+	r.Rho, r.HasRho = gaussianRho(mu), true
 }
 
 // gaussianRho is the ρ of (ρ)-zCDP that G_μ satisfies, μ²/2 (Bun &
@@ -339,37 +340,37 @@ func gaussianRho(mu float64) float64 { return numeric.DivUp(numeric.MulUp(mu, mu
 
 // resolveDPSGD reads a dpsgd row: its steps and extra stages, accounted by
 // a PLD accountant, or by RDP where the PLD cannot represent them.
-func (b *Header) resolveDPSGD(r *Release, in *inputs, problems *rowError) bool {
+func (b *Header) resolveDPSGD(r *Release, in *Inputs, problems *RowError) bool {
 	q, steps, ok := b.dpsgdSchedule(r, in, problems)
 	if !ok {
 		return false
 	}
-	r.dpsgd = curve.DPSGD{NoiseMultiplier: in.num[release.FieldNoiseMultiplier], SampleRate: q, Steps: steps}
-	stages := curve.DPSGDStages(r.dpsgd, r.extraStages)
+	r.DPSGD = curve.DPSGD{NoiseMultiplier: in.Num[release.FieldNoiseMultiplier], SampleRate: q, Steps: steps}
+	stages := curve.DPSGDStages(r.DPSGD, r.extraStages)
 	r.stages, r.stagesMade = stages, true // the row's releases (Stages), built once
 	r.extraRDP = b.stagesRDP(r.extraStages)
-	r.rdp, r.hasRDP = b.stagesRDP(stages), true
-	r.rdpWhy = noRDPWhy(r.extraStages)
+	r.RDP, r.HasRDP = b.stagesRDP(stages), true
+	r.RDPWhy = noRDPWhy(r.extraStages)
 	r.noise = b.noise
-	if p, err := b.plds.get(stages); err == nil {
-		c := curve.DPSGDCurve{PLD: curve.PLDCurve{PLD: p}, RDP: r.rdp}
-		r.pld, r.Curve, r.epsilonAt = p, c, c.EpsilonAt
+	if p, err := b.plds.Accountant(stages); err == nil {
+		c := curve.DPSGDCurve{PLD: curve.PLDCurve{PLD: p}, RDP: r.RDP}
+		r.PLD, r.Curve, r.epsilonAt = p, c, c.EpsilonAt
 	} else {
 		// A configuration the PLD cannot represent (a loss range too
 		// wide for its grid): the RDP accountant still bounds it.
-		r.pldWhy = fmt.Sprintf("the PLD accountant cannot account this row (%v), so the f-DP and ε columns use the RDP accountant", err)
-		r.Curve, r.epsilonAt = r.rdp, r.rdp.EpsilonAt
+		r.PLDWhy = fmt.Sprintf("the PLD accountant cannot account this row (%v), so the f-DP and ε columns use the RDP accountant", err)
+		r.Curve, r.epsilonAt = r.RDP, r.RDP.EpsilonAt
 	}
 	return true
 }
 
 // mechanism returns the row's mechanism: the one named in its mechanism
 // column, or the one its filled columns imply.
-func (b *Header) mechanism(in *inputs, problems *rowError) *release.MechanismSpec {
-	if in.has(release.FieldMechanism) {
-		spec, err := release.LookupMechanism(b.specs, b.mechIndex, in.text[release.FieldMechanism])
+func (b *Header) Mechanism(in *Inputs, problems *RowError) *release.MechanismSpec {
+	if in.Has(release.FieldMechanism) {
+		spec, err := release.LookupMechanism(b.specs, b.mechIndex, in.Text[release.FieldMechanism])
 		if err != nil {
-			problems.addErr(b.Name(release.FieldMechanism), in.text[release.FieldMechanism], err)
+			problems.addErr(b.Name(release.FieldMechanism), in.Text[release.FieldMechanism], err)
 			return nil
 		}
 		return spec
@@ -385,7 +386,7 @@ func (b *Header) mechanism(in *inputs, problems *rowError) *release.MechanismSpe
 	var filled []string
 	for _, s := range found {
 		for _, f := range s.Signature {
-			if in.has(f) {
+			if in.Has(f) {
 				filled = append(filled, b.Name(f))
 			}
 		}
@@ -398,10 +399,10 @@ func (b *Header) mechanism(in *inputs, problems *rowError) *release.MechanismSpe
 // fills, less those whose columns belong to a more specific one that is
 // also filled (rr over pure and approx, marginals over gaussian, gaussian
 // over gdp) and, of pure and approx, the one its delta rules out.
-func (b *Header) impliedMechanisms(in *inputs) []*release.MechanismSpec {
+func (b *Header) impliedMechanisms(in *Inputs) []*release.MechanismSpec {
 	var found []*release.MechanismSpec
 	for i := range b.specs {
-		if slices.ContainsFunc(b.specs[i].Signature, in.has) {
+		if slices.ContainsFunc(b.specs[i].Signature, in.Has) {
 			found = append(found, &b.specs[i])
 		}
 	}
@@ -427,7 +428,7 @@ func (b *Header) impliedMechanisms(in *inputs) []*release.MechanismSpec {
 		drop(release.MechanismGDP) // resolve checks that μ agrees with Δ/σ
 	}
 	if present(release.MechanismPure) {
-		if in.num[release.FieldDelta] > 0 {
+		if in.Num[release.FieldDelta] > 0 {
 			drop(release.MechanismPure)
 		} else {
 			drop(release.MechanismApprox)

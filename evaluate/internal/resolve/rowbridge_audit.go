@@ -1,4 +1,4 @@
-package evaluate
+package resolve
 
 import (
 	"errors"
@@ -22,10 +22,10 @@ const MechanismAudit release.Mechanism = "audit"
 // auditRow is the audit of an audit row: the method with its inputs, the
 // claimed ε (epsilon), and the lower bounds, computed once for the columns
 // that share them.
-type auditRow struct {
+type AuditRow struct {
 	audit.Audit
-	claim    float64
-	hasClaim bool
+	Claim    float64
+	HasClaim bool
 	eps, mu  lowerBound
 }
 
@@ -33,29 +33,29 @@ type auditRow struct {
 type lowerBound struct {
 	done bool
 	lb   audit.LowerBound
-	s    skip
+	s    Skip
 }
 
 // fdp reports whether the method is the f-DP recursion (no p-value, a μ
 // bound).
-func (a *auditRow) fdp() bool {
+func (a *AuditRow) FDP() bool {
 	return a.Method == audit.MembershipFDP || a.Method == audit.Reconstruction
 }
 
 // epsilon returns the ε lower bound (audit_eps_lb), computed once.
-func (a *auditRow) epsilon() (audit.LowerBound, skip) {
+func (a *AuditRow) Epsilon() (audit.LowerBound, Skip) {
 	return a.eps.get(a.EpsilonLowerBound)
 }
 
 // muBound returns the μ lower bound (audit_mu_lb), computed once.
-func (a *auditRow) muBound() (audit.LowerBound, skip) {
+func (a *AuditRow) MuBound() (audit.LowerBound, Skip) {
 	return a.mu.get(a.MuLowerBound)
 }
 
-func (l *lowerBound) get(f func() (audit.LowerBound, error)) (audit.LowerBound, skip) {
+func (l *lowerBound) get(f func() (audit.LowerBound, error)) (audit.LowerBound, Skip) {
 	if !l.done {
 		lb, err := f()
-		l.lb, l.s, l.done = lb, auditSkip(err), true
+		l.lb, l.s, l.done = lb, AuditSkip(err), true
 	}
 	return l.lb, l.s
 }
@@ -63,17 +63,17 @@ func (l *lowerBound) get(f func() (audit.LowerBound, error)) (audit.LowerBound, 
 // auditSkip turns an error of the audit package into the reason a column
 // is empty: resolve checks the inputs, so that it is a defect or a limit
 // of the search, reported as a fault of the row.
-func auditSkip(err error) skip {
+func AuditSkip(err error) Skip {
 	if err == nil {
-		return skip{}
+		return Skip{}
 	}
-	return skip{why: err.Error(), fault: true}
+	return Skip{Why: err.Error(), Fault: true}
 }
 
 // warningsNote is the message note of a lower bound's warnings: too few
 // canaries, or targets for audit prior (which implies that nothing is
 // certified), nothing certified, a large δ term.
-func (a *auditRow) warningsNote(ws []audit.Warning) string {
+func (a *AuditRow) WarningsNote(ws []audit.Warning) string {
 	var notes []string
 	few := false
 	for _, w := range ws {
@@ -95,7 +95,7 @@ func (a *auditRow) warningsNote(ws []audit.Warning) string {
 // deltaTerm returns the constant of the δ term the method's test adds to
 // its p-value: 2·m·δ for membership (Steinke et al., times α ≤ 1), n·δ for
 // prior with Cor 3.4 (times α ≤ 1 with Thm 3.5), 0 with Thm 3.2.
-func (a *auditRow) deltaTerm() float64 {
+func (a *AuditRow) DeltaTerm() float64 {
 	switch {
 	case a.Method == audit.Membership:
 		return 2 * float64(a.Counts.Canaries) * a.Delta
@@ -113,10 +113,10 @@ func auditOnly() []release.Field {
 
 // checkAuditOnly reports, as one problem, the audit inputs a release row
 // (one without audit) fills.
-func (b *Header) checkAuditOnly(in *inputs, problems *rowError) bool {
+func (b *Header) checkAuditOnly(in *Inputs, problems *RowError) bool {
 	var names []string
 	for _, f := range auditOnly() {
-		if in.has(f) {
+		if in.Has(f) {
 			names = append(names, b.Name(f))
 		}
 	}
@@ -160,10 +160,10 @@ func auditRequires(m audit.Method) []release.Field {
 // Release of mechanism MechanismAudit, or explains why it cannot: the
 // method, the inputs it uses and needs, the significance of its test, and
 // its counts or priors. r must be zero (see resolveInto).
-func (b *Header) resolveAudit(r *Release, in *inputs, problems *rowError) *Release {
-	method, err := parseAuditMethod(in.text[release.FieldAudit])
+func (b *Header) resolveAudit(r *Release, in *Inputs, problems *RowError) *Release {
+	method, err := parseAuditMethod(in.Text[release.FieldAudit])
 	if err != nil {
-		problems.addErr(b.Name(release.FieldAudit), in.text[release.FieldAudit], err)
+		problems.addErr(b.Name(release.FieldAudit), in.Text[release.FieldAudit], err)
 		return nil
 	}
 	if !b.checkAuditColumns(method, in, problems) {
@@ -174,19 +174,19 @@ func (b *Header) resolveAudit(r *Release, in *inputs, problems *rowError) *Relea
 		return nil
 	}
 	sig := 1 - conf
-	if in.has(release.FieldSignificance) {
-		sig = in.num[release.FieldSignificance] // as written: 1 − (1 − s) may not be s
+	if in.Has(release.FieldSignificance) {
+		sig = in.Num[release.FieldSignificance] // as written: 1 − (1 − s) may not be s
 	}
 	beta, err := audit.PerTest(sig, int(in.numOr(release.FieldNumTests, 1)))
 	if err != nil {
 		problems.addErr(b.Name(release.FieldNumTests), in.value(release.FieldNumTests), err)
 		return nil
 	}
-	r.Mechanism, r.compositions = MechanismAudit, 1
+	r.Mechanism, r.Compositions = MechanismAudit, 1
 	r.Confidence = conf
-	r.hasDelta, r.delta = in.has(release.FieldDelta), in.num[release.FieldDelta]
-	a := &auditRow{Audit: audit.Audit{Method: method, Delta: r.delta, Significance: beta},
-		claim: in.num[release.FieldEpsilon], hasClaim: in.has(release.FieldEpsilon)}
+	r.HasDelta, r.Delta = in.Has(release.FieldDelta), in.Num[release.FieldDelta]
+	a := &AuditRow{Audit: audit.Audit{Method: method, Delta: r.Delta, Significance: beta},
+		Claim: in.Num[release.FieldEpsilon], HasClaim: in.Has(release.FieldEpsilon)}
 	if method == audit.Prior {
 		if !b.resolveAuditPriors(r, a, in, problems) {
 			return nil
@@ -194,19 +194,19 @@ func (b *Header) resolveAudit(r *Release, in *inputs, problems *rowError) *Relea
 	} else if !b.resolveAuditCounts(a, in, problems) {
 		return nil
 	}
-	r.audit = a
+	r.Audit = a
 	return r
 }
 
 // checkAuditColumns checks that an audit row fills only inputs its method
 // uses (one problem naming them all) and every input it needs.
-func (b *Header) checkAuditColumns(m audit.Method, in *inputs, problems *rowError) bool {
+func (b *Header) checkAuditColumns(m audit.Method, in *Inputs, problems *RowError) bool {
 	uses := auditInputs(m)
 	anyAudit := append(auditInputs(audit.Prior), auditInputs(audit.Membership)...)
 	var extra []string
 	releaseRow := false // a filled input no audit uses: the row may be a release
 	for f := release.Field(0); f < release.NumFields; f++ {
-		if in.has(f) && !slices.Contains(uses, f) {
+		if in.Has(f) && !slices.Contains(uses, f) {
 			extra = append(extra, b.Name(f))
 			releaseRow = releaseRow || !slices.Contains(anyAudit, f)
 		}
@@ -224,11 +224,11 @@ func (b *Header) checkAuditColumns(m audit.Method, in *inputs, problems *rowErro
 		return false
 	}
 	for _, f := range auditRequires(m) {
-		if !in.has(f) {
+		if !in.Has(f) {
 			problems.add(b.Name(f), "", "empty, but audit %s needs it; expected %s", m, b.vocab.Column(f).Domain)
 		}
 	}
-	if in.has(release.FieldOptions) && m != audit.Reconstruction && in.num[release.FieldOptions] != 2 {
+	if in.Has(release.FieldOptions) && m != audit.Reconstruction && in.Num[release.FieldOptions] != 2 {
 		problems.add(b.Name(release.FieldOptions), in.value(release.FieldOptions), "%s, but audit %s has 2 options (in or out); expected 2, or audit reconstruction for k options",
 			in.value(release.FieldOptions), m)
 	}
@@ -237,8 +237,8 @@ func (b *Header) checkAuditColumns(m audit.Method, in *inputs, problems *rowErro
 
 // resolveAuditCounts reads the counts of a membership, membership_fdp or
 // reconstruction audit: 0 ≤ correct ≤ guesses ≤ canaries.
-func (b *Header) resolveAuditCounts(a *auditRow, in *inputs, problems *rowError) bool {
-	c := audit.Counts{Canaries: int(in.num[release.FieldCanaries]), Guesses: int(in.num[release.FieldGuesses]), Correct: int(in.num[release.FieldCorrect])}
+func (b *Header) resolveAuditCounts(a *AuditRow, in *Inputs, problems *RowError) bool {
+	c := audit.Counts{Canaries: int(in.Num[release.FieldCanaries]), Guesses: int(in.Num[release.FieldGuesses]), Correct: int(in.Num[release.FieldCorrect])}
 	if c.Guesses > c.Canaries {
 		problems.add(b.Name(release.FieldGuesses), in.value(release.FieldGuesses), "%d is more than %s = %d; expected 0 ≤ %s ≤ %s",
 			c.Guesses, b.Name(release.FieldCanaries), c.Canaries, b.Name(release.FieldGuesses), b.Name(release.FieldCanaries))
@@ -256,16 +256,16 @@ func (b *Header) resolveAuditCounts(a *auditRow, in *inputs, problems *rowError)
 // with baseline or candidates, which must agree), its successes and its
 // tail bound (audit_bound, by default Thm 3.2 at δ = 0 and Thm 3.5
 // otherwise).
-func (b *Header) resolveAuditPriors(r *Release, a *auditRow, in *inputs, problems *rowError) bool {
+func (b *Header) resolveAuditPriors(r *Release, a *AuditRow, in *Inputs, problems *RowError) bool {
 	if !b.resolveBaseline(r, in, problems) {
 		return false
 	}
 	switch {
 	case r.HasPrior:
 		r.Targets = r.Prior.Targets()
-	case in.has(release.FieldTargets) && r.HasBaseline:
-		r.Targets = int(in.num[release.FieldTargets])
-	case in.has(release.FieldTargets):
+	case in.Has(release.FieldTargets) && r.HasBaseline:
+		r.Targets = int(in.Num[release.FieldTargets])
+	case in.Has(release.FieldTargets):
 		problems.add(b.Name(release.FieldBaseline), "", "empty, but audit prior needs the targets' prior success; fill %s (or %s), or %s instead of %s",
 			b.Name(release.FieldBaseline), b.Name(release.FieldCandidates), b.Name(release.FieldPrior), b.Name(release.FieldTargets))
 		return false
@@ -281,14 +281,14 @@ func (b *Header) resolveAuditPriors(r *Release, a *auditRow, in *inputs, problem
 	if !b.resolveSuccesses(r, in, problems) {
 		return false
 	}
-	which, err := parseAuditBound(in.text[release.FieldAuditBound], r.delta)
+	which, err := parseAuditBound(in.Text[release.FieldAuditBound], r.Delta)
 	if err != nil {
-		problems.addErr(b.Name(release.FieldAuditBound), in.text[release.FieldAuditBound], err)
+		problems.addErr(b.Name(release.FieldAuditBound), in.Text[release.FieldAuditBound], err)
 		return false
 	}
-	if which == audit.Thm32 && r.delta > 0 {
-		problems.add(b.Name(release.FieldAuditBound), in.text[release.FieldAuditBound], "thm32 is for pure ε-DP, but %s = %s; expected cor34 or thm35, or %s 0",
-			b.Name(release.FieldDelta), formatNumber(r.delta), b.Name(release.FieldDelta))
+	if which == audit.Thm32 && r.Delta > 0 {
+		problems.add(b.Name(release.FieldAuditBound), in.Text[release.FieldAuditBound], "thm32 is for pure ε-DP, but %s = %s; expected cor34 or thm35, or %s 0",
+			b.Name(release.FieldDelta), FormatNumber(r.Delta), b.Name(release.FieldDelta))
 		return false
 	}
 	if r.HasPrior {
@@ -305,16 +305,16 @@ func (b *Header) resolveAuditPriors(r *Release, a *auditRow, in *inputs, problem
 
 // rowConfidence returns the confidence of the row: confidence, or 1 −
 // significance, or the evaluator's; a row with both must agree.
-func (b *Header) rowConfidence(in *inputs, problems *rowError) (float64, bool) {
-	if !in.has(release.FieldSignificance) {
-		return in.numOr(release.FieldConfidence, b.confidence()), true
+func (b *Header) rowConfidence(in *Inputs, problems *RowError) (float64, bool) {
+	if !in.Has(release.FieldSignificance) {
+		return in.numOr(release.FieldConfidence, b.Confidence()), true
 	}
-	sig := in.num[release.FieldSignificance]
-	if in.has(release.FieldConfidence) {
-		conf := in.num[release.FieldConfidence]
+	sig := in.Num[release.FieldSignificance]
+	if in.Has(release.FieldConfidence) {
+		conf := in.Num[release.FieldConfidence]
 		if math.Abs(1-conf-sig) > 1e-12 {
 			problems.add(b.Name(release.FieldSignificance), in.value(release.FieldSignificance), "%s disagrees with %s = %s (1 − %s = %s); fill one or the other",
-				formatNumber(sig), b.Name(release.FieldConfidence), formatNumber(conf), b.Name(release.FieldConfidence), formatNumber(1-conf))
+				FormatNumber(sig), b.Name(release.FieldConfidence), FormatNumber(conf), b.Name(release.FieldConfidence), FormatNumber(1-conf))
 			return 0, false
 		}
 		return conf, true

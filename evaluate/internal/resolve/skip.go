@@ -1,4 +1,4 @@
-package evaluate
+package resolve
 
 // Need is a set of inputs an output column requires.
 type Need uint8
@@ -18,21 +18,21 @@ const (
 // it), need (the row lacks an input it requires: partial), fault (an input
 // the row has cannot be used: partial), or why alone (the bound is not
 // defined for the row's values: the status is unchanged).
-type skip struct {
-	why    string
-	silent bool
-	need   Need
-	fault  bool
+type Skip struct {
+	Why    string
+	Silent bool
+	Need   Need
+	Fault  bool
 	// unused marks a why about an input the row filled that the column
 	// cannot use for this row (pmp_data with compositions): the status is
 	// unchanged, and the message gives it early.
-	unused bool
+	Unused bool
 	// bare marks a why or note that names the input it is about
 	// ("pmp_data: …"): the message gives it without the column names.
-	bare bool
+	Bare bool
 	// note is a warning about a value that is written: the row keeps its
 	// status and the message says it, once for the columns that share it.
-	note string
+	Note string
 }
 
-func (s skip) ok() bool { return s.why == "" && !s.silent && s.need == 0 }
+func (s Skip) OK() bool { return s.Why == "" && !s.Silent && s.Need == 0 }

@@ -1,4 +1,4 @@
-package evaluate
+package resolve
 
 import (
 	"fmt"
@@ -20,12 +20,12 @@ import (
 // derivedParams are the parameters derived from how the row states its
 // mechanism; zero where the row states them itself.
 type derivedParams struct {
-	derivedScale      float64 // b = Δ/ε of a laplace row stated by epsilon (+Inf at ε = 0)
-	hasDerivedScale   bool
-	derivedSigma      float64 // σ of a gaussian row stated by epsilon and delta
-	derivedSampleRate float64 // q = batch_size/dataset_size of a dpsgd row
-	derivedSteps      int     // ⌈epochs·dataset_size/batch_size⌉ of a dpsgd row
-	derivedNote       string  // a warning about the derivation (classic calibration at ε ≥ 1)
+	DerivedScale      float64 // b = Δ/ε of a laplace row stated by epsilon (+Inf at ε = 0)
+	HasDerivedScale   bool
+	DerivedSigma      float64 // σ of a gaussian row stated by epsilon and delta
+	DerivedSampleRate float64 // q = batch_size/dataset_size of a dpsgd row
+	DerivedSteps      int     // ⌈epochs·dataset_size/batch_size⌉ of a dpsgd row
+	DerivedNote       string  // a warning about the derivation (classic calibration at ε ≥ 1)
 }
 
 // agreeRel is how closely two statements of one parameter must agree: the
@@ -37,22 +37,22 @@ func agree(x, y float64) bool { return math.Abs(x-y) <= agreeRel*math.Max(math.A
 
 // laplaceEpsilon returns the ε of a laplace row: sensitivity/laplace_scale,
 // or the row's epsilon (b = Δ/ε derived), which must agree when it has both.
-func (b *Header) laplaceEpsilon(r *Release, in *inputs, sens float64, problems *rowError) (float64, bool) {
-	hasScale, hasEps := in.has(release.FieldLaplaceScale), in.has(release.FieldEpsilon)
+func (b *Header) laplaceEpsilon(r *Release, in *Inputs, sens float64, problems *RowError) (float64, bool) {
+	hasScale, hasEps := in.Has(release.FieldLaplaceScale), in.Has(release.FieldEpsilon)
 	switch {
 	case hasScale && hasEps:
-		fromScale, eps := sens/in.num[release.FieldLaplaceScale], in.num[release.FieldEpsilon]
+		fromScale, eps := sens/in.Num[release.FieldLaplaceScale], in.Num[release.FieldEpsilon]
 		if !agree(fromScale, eps) {
 			problems.add(b.Name(release.FieldLaplaceScale)+", "+b.Name(release.FieldEpsilon), "", "%s = %s gives ε = %s/%s = %s, but %s = %s; fill one or the other",
-				b.Name(release.FieldLaplaceScale), formatNumber(in.num[release.FieldLaplaceScale]), b.sensitivityName(in), b.Name(release.FieldLaplaceScale), formatNumber(fromScale), b.Name(release.FieldEpsilon), formatNumber(eps))
+				b.Name(release.FieldLaplaceScale), FormatNumber(in.Num[release.FieldLaplaceScale]), b.sensitivityName(in), b.Name(release.FieldLaplaceScale), FormatNumber(fromScale), b.Name(release.FieldEpsilon), FormatNumber(eps))
 			return 0, false
 		}
 		return fromScale, true
 	case hasScale:
-		return sens / in.num[release.FieldLaplaceScale], true
+		return sens / in.Num[release.FieldLaplaceScale], true
 	case hasEps:
-		eps := in.num[release.FieldEpsilon]
-		r.derivedScale, r.hasDerivedScale = sens/eps, true
+		eps := in.Num[release.FieldEpsilon]
+		r.DerivedScale, r.HasDerivedScale = sens/eps, true
 		return eps, true
 	}
 	problems.add(b.Name(release.FieldLaplaceScale), "", "empty, but mechanism laplace needs it (or %s, with b = sensitivity/ε); expected %s",
@@ -62,8 +62,8 @@ func (b *Header) laplaceEpsilon(r *Release, in *inputs, sens float64, problems *
 
 // sensitivityName is the sensitivity column's header, or "sensitivity"
 // (its default of 1) where the row leaves it empty.
-func (b *Header) sensitivityName(in *inputs) string {
-	if in.has(release.FieldSensitivity) {
+func (b *Header) sensitivityName(in *Inputs) string {
+	if in.Has(release.FieldSensitivity) {
 		return b.Name(release.FieldSensitivity)
 	}
 	return "1"
@@ -72,26 +72,26 @@ func (b *Header) sensitivityName(in *inputs) string {
 // gaussianSigma returns the σ of a gaussian row: its sigma, or the σ
 // calibrated from its epsilon and delta (calibration: analytic or
 // classic), which must agree when it has both.
-func (b *Header) gaussianSigma(r *Release, in *inputs, sens float64, problems *rowError) (float64, bool) {
-	hasSigma, hasEps := in.has(release.FieldSigma), in.has(release.FieldEpsilon)
+func (b *Header) gaussianSigma(r *Release, in *Inputs, sens float64, problems *RowError) (float64, bool) {
+	hasSigma, hasEps := in.Has(release.FieldSigma), in.Has(release.FieldEpsilon)
 	calName := b.Name(release.FieldCalibration)
 	if !hasEps {
 		switch {
-		case in.has(release.FieldCalibration):
-			problems.add(calName, in.text[release.FieldCalibration], "filled, but the row states sigma, not epsilon and delta, so there is nothing to calibrate; clear it, or fill epsilon and delta in place of sigma")
+		case in.Has(release.FieldCalibration):
+			problems.add(calName, in.Text[release.FieldCalibration], "filled, but the row states sigma, not epsilon and delta, so there is nothing to calibrate; clear it, or fill epsilon and delta in place of sigma")
 			return 0, false
 		case !hasSigma:
 			problems.add(b.Name(release.FieldSigma), "", "empty, but mechanism gaussian needs it (or %s and %s, to calibrate it); expected %s",
 				b.Name(release.FieldEpsilon), b.Name(release.FieldDelta), b.vocab.Column(release.FieldSigma).Domain)
 			return 0, false
 		}
-		return in.num[release.FieldSigma], true
+		return in.Num[release.FieldSigma], true
 	}
 	cal, ok := b.calibration(in, problems)
 	if !ok {
 		return 0, false
 	}
-	eps, delta := in.num[release.FieldEpsilon], in.num[release.FieldDelta]
+	eps, delta := in.Num[release.FieldEpsilon], in.Num[release.FieldDelta]
 	if !(delta > 0) {
 		problems.add(b.Name(release.FieldDelta), in.value(release.FieldDelta), "%s, but a Gaussian mechanism stated by %s needs δ > 0 (no σ gives δ = 0); expected a number in (0, 1)",
 			emptyOr(in.value(release.FieldDelta)), b.Name(release.FieldEpsilon))
@@ -107,16 +107,16 @@ func (b *Header) gaussianSigma(r *Release, in *inputs, sens float64, problems *r
 		return 0, false
 	}
 	if hasSigma {
-		if !agree(in.num[release.FieldSigma], sigma) {
+		if !agree(in.Num[release.FieldSigma], sigma) {
 			problems.add(b.Name(release.FieldSigma)+", "+b.Name(release.FieldEpsilon), "", "%s = %s, but the %s calibration of %s = %s, %s = %s gives σ = %s; fill one or the other",
-				b.Name(release.FieldSigma), formatNumber(in.num[release.FieldSigma]), calibrationName(cal), b.Name(release.FieldEpsilon), formatNumber(eps), b.Name(release.FieldDelta), formatNumber(delta), formatNumber(sigma))
+				b.Name(release.FieldSigma), FormatNumber(in.Num[release.FieldSigma]), calibrationName(cal), b.Name(release.FieldEpsilon), FormatNumber(eps), b.Name(release.FieldDelta), FormatNumber(delta), FormatNumber(sigma))
 			return 0, false
 		}
-		return in.num[release.FieldSigma], true
+		return in.Num[release.FieldSigma], true
 	}
-	r.derivedSigma = sigma
+	r.DerivedSigma = sigma
 	if cal == curve.ClassicCalibration && eps >= curve.ClassicEpsilonLimit {
-		r.derivedNote = classicNote(calName, b.Name(release.FieldEpsilon), eps, delta, sens/sigma)
+		r.DerivedNote = classicNote(calName, b.Name(release.FieldEpsilon), eps, delta, sens/sigma)
 	}
 	return sigma, true
 }
@@ -130,22 +130,22 @@ func classicNote(calName, epsName string, eps, delta, mu float64) string {
 		verdict = "does not hold"
 	}
 	return fmt.Sprintf("%s: classic is proven only for ε < 1 (Dwork & Roth, Thm A.1); at %s = %s it gives (%.4g, δ)-DP: the stated ε %s",
-		calName, epsName, formatNumber(eps), actual, verdict)
+		calName, epsName, FormatNumber(eps), actual, verdict)
 }
 
 // calibration reads the calibration column (analytic when empty).
-func (b *Header) calibration(in *inputs, problems *rowError) (curve.GaussianCalibration, bool) {
-	if !in.has(release.FieldCalibration) {
+func (b *Header) calibration(in *Inputs, problems *RowError) (curve.GaussianCalibration, bool) {
+	if !in.Has(release.FieldCalibration) {
 		return curve.AnalyticCalibration, true
 	}
-	switch release.CanonicalName(in.text[release.FieldCalibration]) {
+	switch release.CanonicalName(in.Text[release.FieldCalibration]) {
 	case "analytic", "analytical", "balle_wang":
 		return curve.AnalyticCalibration, true
 	case "classic", "classical", "dwork_roth":
 		return curve.ClassicCalibration, true
 	}
-	problems.add(b.Name(release.FieldCalibration), in.text[release.FieldCalibration], "%s is not a calibration; expected analytic (Balle & Wang 2018, the default) or classic (Dwork & Roth 2014, Thm A.1)",
-		release.QuoteClipped(in.text[release.FieldCalibration]))
+	problems.add(b.Name(release.FieldCalibration), in.Text[release.FieldCalibration], "%s is not a calibration; expected analytic (Balle & Wang 2018, the default) or classic (Dwork & Roth 2014, Thm A.1)",
+		release.QuoteClipped(in.Text[release.FieldCalibration]))
 	return 0, false
 }
 
@@ -172,8 +172,8 @@ func emptyOr(v string) string {
 // q = batch_size / n; steps = int(math.ceil(epochs * n / batch_size))),
 // here in exact rational arithmetic. A row that states either both ways
 // must agree.
-func (b *Header) dpsgdSchedule(r *Release, in *inputs, problems *rowError) (q float64, steps int, ok bool) {
-	hasB, hasN, hasE := in.has(release.FieldBatchSize), in.has(release.FieldDatasetSize), in.has(release.FieldEpochs)
+func (b *Header) dpsgdSchedule(r *Release, in *Inputs, problems *RowError) (q float64, steps int, ok bool) {
+	hasB, hasN, hasE := in.Has(release.FieldBatchSize), in.Has(release.FieldDatasetSize), in.Has(release.FieldEpochs)
 	bName, nName, eName := b.Name(release.FieldBatchSize), b.Name(release.FieldDatasetSize), b.Name(release.FieldEpochs)
 	switch {
 	case hasB && !hasN:
@@ -190,33 +190,33 @@ func (b *Header) dpsgdSchedule(r *Release, in *inputs, problems *rowError) (q fl
 		problems.add(eName, in.value(release.FieldEpochs), "filled, but the steps of epochs are ⌈%s·%s/%s⌉: fill %s and %s, or steps in place of %s", eName, nName, bName, bName, nName, eName)
 		return 0, 0, false
 	}
-	q, steps = in.num[release.FieldSampleRate], int(in.num[release.FieldSteps])
+	q, steps = in.Num[release.FieldSampleRate], int(in.Num[release.FieldSteps])
 	if hasB {
-		batch, n := in.num[release.FieldBatchSize], in.num[release.FieldDatasetSize]
+		batch, n := in.Num[release.FieldBatchSize], in.Num[release.FieldDatasetSize]
 		if batch > n {
-			problems.add(bName, formatNumber(batch), "%s is more than %s = %s; expected a batch of at most the dataset's records", formatNumber(batch), nName, formatNumber(n))
+			problems.add(bName, FormatNumber(batch), "%s is more than %s = %s; expected a batch of at most the dataset's records", FormatNumber(batch), nName, FormatNumber(n))
 			return 0, 0, false
 		}
 		derived := batch / n
-		if in.has(release.FieldSampleRate) && !agree(q, derived) {
+		if in.Has(release.FieldSampleRate) && !agree(q, derived) {
 			problems.add(b.Name(release.FieldSampleRate)+", "+bName+", "+nName, "", "%s = %s, but %s/%s = %s/%s = %s; fill one or the other",
-				b.Name(release.FieldSampleRate), formatNumber(q), bName, nName, formatNumber(batch), formatNumber(n), formatNumber(derived))
+				b.Name(release.FieldSampleRate), FormatNumber(q), bName, nName, FormatNumber(batch), FormatNumber(n), FormatNumber(derived))
 			return 0, 0, false
 		}
-		q, r.derivedSampleRate = derived, derived
+		q, r.DerivedSampleRate = derived, derived
 	}
 	if hasE {
-		derived, fits := epochSteps(in.num[release.FieldEpochs], in.num[release.FieldDatasetSize], in.num[release.FieldBatchSize])
+		derived, fits := EpochSteps(in.Num[release.FieldEpochs], in.Num[release.FieldDatasetSize], in.Num[release.FieldBatchSize])
 		if !fits {
 			problems.add(eName, in.value(release.FieldEpochs), "%s epochs of %s/%s batches are more steps than riskbatch counts; expected fewer epochs", in.value(release.FieldEpochs), nName, bName)
 			return 0, 0, false
 		}
-		if in.has(release.FieldSteps) && steps != derived {
+		if in.Has(release.FieldSteps) && steps != derived {
 			problems.add(b.Name(release.FieldSteps)+", "+eName, "", "%s = %d, but ⌈%s·%s/%s⌉ = ⌈%s·%s/%s⌉ = %d; fill one or the other",
-				b.Name(release.FieldSteps), steps, eName, nName, bName, in.value(release.FieldEpochs), formatNumber(in.num[release.FieldDatasetSize]), formatNumber(in.num[release.FieldBatchSize]), derived)
+				b.Name(release.FieldSteps), steps, eName, nName, bName, in.value(release.FieldEpochs), FormatNumber(in.Num[release.FieldDatasetSize]), FormatNumber(in.Num[release.FieldBatchSize]), derived)
 			return 0, 0, false
 		}
-		steps, r.derivedSteps = derived, derived
+		steps, r.DerivedSteps = derived, derived
 	}
 	for _, f := range []release.Field{release.FieldSampleRate, release.FieldSteps} {
 		if (f == release.FieldSampleRate && q == 0) || (f == release.FieldSteps && steps == 0) {
@@ -237,7 +237,7 @@ const maxEpochSteps = 1 << 31
 // epochSteps is ⌈epochs·n/batch⌉, exactly (epochs, n and batch are
 // float64 values, each an exact rational); false when it exceeds
 // maxEpochSteps.
-func epochSteps(epochs, n, batch float64) (int, bool) {
+func EpochSteps(epochs, n, batch float64) (int, bool) {
 	x := new(big.Rat).SetFloat64(epochs)
 	x.Mul(x, new(big.Rat).SetFloat64(n))
 	x.Quo(x, new(big.Rat).SetFloat64(batch))

@@ -1,4 +1,4 @@
-package evaluate
+package resolve
 
 import (
 	"fmt"
@@ -13,21 +13,21 @@ import (
 // gbWorstOverPrior returns the largest value of f over the distinct
 // distributions of the row's prior (GBPriorStats of each, over the
 // attribute's whole domain): the bound of the riskiest target.
-func (r *Release) gbWorstOverPrior(f func(bound.GBPrior) float64) (float64, skip) {
-	d := r.priorDistributions()
+func (r *Release) GBWorstOverPrior(f func(bound.GBPrior) float64) (float64, Skip) {
+	d := r.PriorDistributions()
 	worst := math.NaN()
 	for _, dist := range d.Distinct {
 		st, err := bound.GBPriorStats(paddedPrior(dist, d.Domain))
 		if err != nil {
-			return 0, skip{why: fmt.Sprintf("prior %q: %v", r.Prior.Key(), err)}
+			return 0, Skip{Why: fmt.Sprintf("prior %q: %v", r.Prior.Key(), err)}
 		}
 		v := f(st)
 		if math.IsNaN(v) {
-			return 0, skip{why: fmt.Sprintf("prior %q: a distribution of its attribute is not a valid prior over %d values", r.Prior.Key(), d.Domain)}
+			return 0, Skip{Why: fmt.Sprintf("prior %q: a distribution of its attribute is not a valid prior over %d values", r.Prior.Key(), d.Domain)}
 		}
 		if !(v <= worst) {
 			worst = v
 		}
 	}
-	return worst, skip{}
+	return worst, Skip{}
 }

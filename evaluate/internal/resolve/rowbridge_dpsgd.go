@@ -1,4 +1,4 @@
-package evaluate
+package resolve
 
 import (
 	"errors"
@@ -47,7 +47,7 @@ func (c *pldCache) bytes() int64 {
 	return pldBytesPerPoint*int64(c.Weight()) + c.chains.Bytes()
 }
 
-func newPLDCache() *pldCache {
+func NewPLDCache() *pldCache {
 	return &pldCache{memo.New[string](pldCachePoints, func(e pldEntry) int {
 		if e.p == nil {
 			return 0
@@ -57,7 +57,7 @@ func newPLDCache() *pldCache {
 }
 
 // get returns the accountant of the stages, building it on first use.
-func (c *pldCache) get(stages []pld.Stage) (*pld.PLD, error) {
+func (c *pldCache) Accountant(stages []pld.Stage) (*pld.PLD, error) {
 	e := c.Get(release.StagesKey(stages), func() pldEntry {
 		p, err := curve.NewPLD(stages, c.chains)
 		return pldEntry{p, err}
@@ -142,23 +142,23 @@ func noRDPWhy(extra []pld.Stage) string {
 
 // rdpComparison computes a dpsgd row's RDP comparison column, or skips it
 // with the reason the row has no RDP curve.
-func rdpComparison(f func(r *Release) float64) func(*Release) (float64, skip) {
-	return func(r *Release) (float64, skip) {
-		if r.rdpWhy != "" {
-			return 0, skip{why: r.rdpWhy}
+func RDPComparison(f func(r *Release) float64) func(*Release) (float64, Skip) {
+	return func(r *Release) (float64, Skip) {
+		if r.RDPWhy != "" {
+			return 0, Skip{Why: r.RDPWhy}
 		}
-		return f(r), skip{}
+		return f(r), Skip{}
 	}
 }
 
 // noiseForTarget returns the calibrated noise multiplier of a dpsgd row
 // under PLD accounting, or under RDP accounting with useRDP, through the
 // run's cache.
-func (r *Release) noiseForTarget(useRDP bool) (float64, skip) {
+func (r *Release) NoiseForTarget(useRDP bool) (float64, Skip) {
 	if r.Target <= 0 {
-		return 0, skip{why: "only infinite noise meets a target_advantage of 0"}
+		return 0, Skip{Why: "only infinite noise meets a target_advantage of 0"}
 	}
-	key := noiseKey{stages: release.StagesKey(r.extraStages), q: r.dpsgd.SampleRate, steps: r.dpsgd.Steps, target: r.Target, rdp: true}
+	key := noiseKey{stages: release.StagesKey(r.extraStages), q: r.DPSGD.SampleRate, steps: r.DPSGD.Steps, target: r.Target, rdp: true}
 	b := math.NaN()
 	if r.HasBaseline {
 		b, key.baseline = r.Baseline, r.Baseline
@@ -167,7 +167,7 @@ func (r *Release) noiseForTarget(useRDP bool) (float64, skip) {
 	}
 	cache := r.noise // the binding's: resolve always sets it
 	loose, why := cache.get(key, func() (float64, string) {
-		sigma, err := curve.NoiseForTargetRDP(r.dpsgd, r.extraRDP, r.Target, b)
+		sigma, err := curve.NoiseForTargetRDP(r.DPSGD, r.extraRDP, r.Target, b)
 		return sigma, noiseWhy(err)
 	})
 	if useRDP {
@@ -179,7 +179,7 @@ func (r *Release) noiseForTarget(useRDP bool) (float64, skip) {
 		if !(start > 0) {
 			start = 1
 		}
-		sigma, err := curve.NoiseForTargetPLD(curve.DPSGDStages(r.dpsgd, r.extraStages), r.Target, b, start)
+		sigma, err := curve.NoiseForTargetPLD(curve.DPSGDStages(r.DPSGD, r.extraStages), r.Target, b, start)
 		return sigma, noiseWhy(err)
 	})
 	// Each σ is certified by its own accountant, so the smaller one is:
@@ -188,20 +188,20 @@ func (r *Release) noiseForTarget(useRDP bool) (float64, skip) {
 	case whyTight != "" && why == "":
 		return noiseResult(loose, why, "RDP")
 	case whyTight == "" && why == "" && tight > 0 && loose > 0:
-		return math.Min(tight, loose), skip{}
+		return math.Min(tight, loose), Skip{}
 	}
 	return noiseResult(tight, whyTight, "PLD")
 }
 
 // noiseResult turns a calibration's result into a cell.
-func noiseResult(sigma float64, why, accountant string) (float64, skip) {
+func noiseResult(sigma float64, why, accountant string) (float64, Skip) {
 	switch {
 	case why != "":
-		return 0, skip{why: why + " (" + accountant + " accounting)"}
+		return 0, Skip{Why: why + " (" + accountant + " accounting)"}
 	case sigma == 0:
-		return 0, skip{why: "any noise multiplier above 0.001 meets target_advantage (" + accountant + " accounting)"}
+		return 0, Skip{Why: "any noise multiplier above 0.001 meets target_advantage (" + accountant + " accounting)"}
 	}
-	return sigma, skip{}
+	return sigma, Skip{}
 }
 
 // noiseWhy words a calibration's error for the row's message ("" for
@@ -213,9 +213,9 @@ func noiseWhy(err error) string {
 	case err == nil:
 		return ""
 	case errors.As(err, &limit):
-		return fmt.Sprintf("no noise multiplier up to %s meets target_advantage", formatNumber(limit.Largest))
+		return fmt.Sprintf("no noise multiplier up to %s meets target_advantage", FormatNumber(limit.Largest))
 	case errors.As(err, &failed):
-		return fmt.Sprintf("the PLD accountant fails at noise multiplier %s: %v", formatNumber(failed.NoiseMultiplier), failed.Err)
+		return fmt.Sprintf("the PLD accountant fails at noise multiplier %s: %v", FormatNumber(failed.NoiseMultiplier), failed.Err)
 	case errors.Is(err, curve.ErrNoNoise):
 		return "no noise level meets target_advantage"
 	case errors.Is(err, curve.ErrOnlyInfiniteNoise):

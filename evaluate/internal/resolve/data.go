@@ -1,4 +1,4 @@
-package evaluate
+package resolve
 
 import (
 	"github.com/riskbatch/riskbatch/evaluate/celldata"

@@ -1,4 +1,4 @@
-package evaluate
+package resolve
 
 import (
 	"github.com/riskbatch/riskbatch/evaluate/curve"
@@ -36,11 +36,11 @@ type epsCache struct {
 // epsCacheSize bounds the number of remembered (μ, δ) pairs.
 const epsCacheSize = 1 << 16
 
-func newEpsCache() *epsCache {
+func NewEpsCache() *epsCache {
 	return &epsCache{memo.New[[2]float64, float64](epsCacheSize, nil)}
 }
 
 // gaussianEpsilonAt returns curve.Gaussian{μ}.EpsilonAt(δ) through the cache.
-func (c *epsCache) gaussianEpsilonAt(mu, delta float64) float64 {
+func (c *epsCache) GaussianEpsilonAt(mu, delta float64) float64 {
 	return c.Get([2]float64{mu, delta}, func() float64 { return curve.Gaussian{Mu: mu}.EpsilonAt(delta) })
 }

@@ -1,4 +1,4 @@
-package evaluate
+package resolve
 
 import (
 	"sync"
@@ -11,7 +11,7 @@ import (
 // Rows evaluated in parallel that ask for the same accountant share one:
 // every caller gets the same *pld.PLD, built once. Run with -race.
 func TestPLDCacheShared(t *testing.T) {
-	c := newPLDCache()
+	c := NewPLDCache()
 	stages := []pld.Stage{{NoiseMultiplier: 1.1, SampleRate: 0.01, Steps: 100}}
 	got := make([]*pld.PLD, 4)
 	var wg sync.WaitGroup
@@ -19,7 +19,7 @@ func TestPLDCacheShared(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p, err := c.get(stages)
+			p, err := c.Accountant(stages)
 			if err != nil {
 				t.Error(err)
 			}
@@ -39,9 +39,9 @@ func TestPLDCacheShared(t *testing.T) {
 
 // The ε cache returns exactly what the curve computes.
 func TestEpsCacheExact(t *testing.T) {
-	c := newEpsCache()
+	c := NewEpsCache()
 	for range 2 {
-		if got, want := c.gaussianEpsilonAt(1, 1e-5), (curve.Gaussian{Mu: 1}).EpsilonAt(1e-5); got != want {
+		if got, want := c.GaussianEpsilonAt(1, 1e-5), (curve.Gaussian{Mu: 1}).EpsilonAt(1e-5); got != want {
 			t.Errorf("cached ε = %v, curve %v", got, want)
 		}
 	}

@@ -1,4 +1,4 @@
-package evaluate
+package resolve
 
 import (
 	"math"
@@ -22,14 +22,14 @@ import (
 // composition's ε at the row's delta (at compositions·delta for approx
 // rows and gaussian rows stated by ε and δ, as without extra_stages), or
 // the pure ε.
-func (b *Header) composeExtra(r *Release, in *inputs, problems *rowError) bool {
-	column, text := b.Name(release.FieldExtraStages), in.text[release.FieldExtraStages]
+func (b *Header) composeExtra(r *Release, in *Inputs, problems *RowError) bool {
+	column, text := b.Name(release.FieldExtraStages), in.Text[release.FieldExtraStages]
 	stages, ok := r.Stages()
 	if !ok {
 		problems.add(column, text, "filled, but mechanism %s has no privacy-loss distribution to compose the stages with; clear extra_stages, or state the row as one of its stages", r.Mechanism)
 		return false
 	}
-	comp, err := curve.Compose(stages, b.plds.get)
+	comp, err := curve.Compose(stages, b.plds.Accountant)
 	if err != nil {
 		problems.addErr(column, text, err)
 		return false
@@ -37,26 +37,26 @@ func (b *Header) composeExtra(r *Release, in *inputs, problems *rowError) bool {
 	r.comp = comp
 	r.Curve, r.epsilonAt = comp, comp.EpsilonAt
 	r.pureParams, r.renyiParams = pureParams{}, renyiParams{}
-	r.mu, r.hasMu, r.sensitiv, r.sigma = 0, false, 0, 0
+	r.Mu, r.HasMu, r.Sensitivity, r.Sigma = 0, false, 0, 0
 	// A row whose δ is per step (approx, a gaussian row stated by ε and δ)
 	// reads the composed view at compositions·δ, as reportPerStep set it,
 	// and where that reaches 1 stays vacuous, as without extra_stages (more
 	// stages certify no smaller ε); the others read it at delta (setPure
 	// may have cleared it).
-	perStep := r.Mechanism == release.MechanismApprox || r.Mechanism == release.MechanismGaussian && in.has(release.FieldEpsilon)
-	if !perStep || r.epsState != -1 {
-		r.epsState, r.epsWhy, r.epsilon = 0, "", 0
+	perStep := r.Mechanism == release.MechanismApprox || r.Mechanism == release.MechanismGaussian && in.Has(release.FieldEpsilon)
+	if !perStep || r.EpsState != -1 {
+		r.EpsState, r.epsWhy, r.Epsilon = 0, "", 0
 	}
 	if !perStep {
-		r.delta = in.num[release.FieldDelta]
+		r.Delta = in.Num[release.FieldDelta]
 	}
 	if mu, ok := comp.Mu(); ok { // Gaussian stages alone: G_μ, (μ²/2)-zCDP
-		r.mu, r.hasMu, r.rho, r.hasRho = mu, true, gaussianRho(mu), true
+		r.Mu, r.HasMu, r.Rho, r.HasRho = mu, true, gaussianRho(mu), true
 	}
 	if eps, ok := pureTotal(stages); ok {
-		r.pureEps, r.hasPure = eps, true
-		if r.delta == 0 {
-			r.epsilon, r.epsState = eps, 1
+		r.PureEps, r.HasPure = eps, true
+		if r.Delta == 0 {
+			r.Epsilon, r.EpsState = eps, 1
 		}
 	}
 	return true
@@ -65,7 +65,7 @@ func (b *Header) composeExtra(r *Release, in *inputs, problems *rowError) bool {
 // setOwnStage records the row's own stage (ownStage) for Stages, which
 // makes the row's stages from it when they are first asked for: most rows
 // never compose, and need not allocate them.
-func (b *Header) setOwnStage(r *Release, in *inputs) {
+func (b *Header) setOwnStage(r *Release, in *Inputs) {
 	if r.Mechanism == release.MechanismDPSGD {
 		r.ownState = ownDPSGD
 		return
@@ -90,7 +90,7 @@ func (r *Release) Stages() ([]pld.Stage, bool) {
 	if !r.stagesMade {
 		switch r.ownState {
 		case ownDPSGD:
-			r.stages = curve.DPSGDStages(r.dpsgd, r.extraStages)
+			r.stages = curve.DPSGDStages(r.DPSGD, r.extraStages)
 		case ownNone:
 			r.stages = append([]pld.Stage{}, r.extraStages...)
 		case ownStaged:
@@ -106,41 +106,41 @@ func (r *Release) Stages() ([]pld.Stage, bool) {
 // one family of mechanisms (those with Applies.Mechanisms), whose
 // parameters describe the row's own mechanism alone, do not apply to it;
 // the columns of its composed curve and (ε, δ) view do.
-func (r *Release) mixed() bool { return r.comp != nil && len(r.extraStages) > 0 }
+func (r *Release) Mixed() bool { return r.comp != nil && len(r.extraStages) > 0 }
 
 // ownStage returns the stage of the row's own mechanism, composed over its
 // compositions; ok is false for a mechanism without a privacy-loss
 // distribution (zcdp, rdp), none true for a release that reveals nothing
 // (μ = 0).
-func (b *Header) ownStage(r *Release, in *inputs) (st pld.Stage, ok, none bool) {
-	c := r.compositions
+func (b *Header) ownStage(r *Release, in *Inputs) (st pld.Stage, ok, none bool) {
+	c := r.Compositions
 	switch r.Mechanism {
 	case release.MechanismPure, release.MechanismExponential:
-		return pld.Stage{Mechanism: pld.EpsilonDelta, Epsilon: in.num[release.FieldEpsilon], Steps: c}, true, false
+		return pld.Stage{Mechanism: pld.EpsilonDelta, Epsilon: in.Num[release.FieldEpsilon], Steps: c}, true, false
 	case release.MechanismApprox:
-		return pld.Stage{Mechanism: pld.EpsilonDelta, Epsilon: in.num[release.FieldEpsilon], Delta: in.num[release.FieldDelta], Steps: c}, true, false
+		return pld.Stage{Mechanism: pld.EpsilonDelta, Epsilon: in.Num[release.FieldEpsilon], Delta: in.Num[release.FieldDelta], Steps: c}, true, false
 	case release.MechanismLaplace:
-		eps := in.num[release.FieldEpsilon] // a row stated by ε (laplaceEpsilon: b = Δ/ε)
-		if in.has(release.FieldLaplaceScale) {
-			eps = in.numOr(release.FieldSensitivity, 1) / in.num[release.FieldLaplaceScale]
+		eps := in.Num[release.FieldEpsilon] // a row stated by ε (laplaceEpsilon: b = Δ/ε)
+		if in.Has(release.FieldLaplaceScale) {
+			eps = in.numOr(release.FieldSensitivity, 1) / in.Num[release.FieldLaplaceScale]
 		}
 		return pld.Stage{Mechanism: pld.Laplace, Epsilon: eps, Steps: c}, true, false
 	case release.MechanismRR:
-		return release.RRStage(in.num[release.FieldEpsilon], in.num[release.FieldRRCategories], c), true, false
+		return release.RRStage(in.Num[release.FieldEpsilon], in.Num[release.FieldRRCategories], c), true, false
 	case release.MechanismGaussian, release.MechanismGDP, release.MechanismMarginals:
-		if !(r.mu > 0) {
+		if !(r.Mu > 0) {
 			return pld.Stage{}, true, true
 		}
 		// One release's noise multiplier σ/Δ = 1/μ, as gaussian(σ, Δ)
 		// and gdp(μ) stages write it (r.mu is composed: μ√c).
 		// A gaussian row stated by ε and δ has neither sigma nor mu: its
 		// μ comes from the calibrated σ (stated.go).
-		nm := math.Sqrt(float64(c)) / r.mu
+		nm := math.Sqrt(float64(c)) / r.Mu
 		switch {
-		case in.has(release.FieldSigma) && r.Mechanism == release.MechanismGaussian:
-			nm = in.num[release.FieldSigma] / in.numOr(release.FieldSensitivity, 1)
-		case in.has(release.FieldMu) && r.Mechanism != release.MechanismMarginals:
-			nm = 1 / in.num[release.FieldMu]
+		case in.Has(release.FieldSigma) && r.Mechanism == release.MechanismGaussian:
+			nm = in.Num[release.FieldSigma] / in.numOr(release.FieldSensitivity, 1)
+		case in.Has(release.FieldMu) && r.Mechanism != release.MechanismMarginals:
+			nm = 1 / in.Num[release.FieldMu]
 		}
 		return pld.Stage{NoiseMultiplier: nm, SampleRate: 1, Steps: c}, true, false
 	}
@@ -170,24 +170,24 @@ func pureTotal(stages []pld.Stage) (float64, bool) {
 // accountant for a dpsgd row, 0 for the other compositions (closed forms
 // and the optimal composition theorem, exact up to upward rounding), and
 // nothing for a single release.
-func (r *Release) compositionError() (float64, skip) {
+func (r *Release) CompositionError() (float64, Skip) {
 	switch {
 	case r.comp != nil:
 		e, err := r.comp.Error()
 		if err != nil {
-			return 0, skip{why: err.Error()}
+			return 0, Skip{Why: err.Error()}
 		}
-		return e, skip{}
-	case r.Mechanism == release.MechanismDPSGD && r.pld == nil:
-		return 0, skip{why: r.pldWhy}
+		return e, Skip{}
+	case r.Mechanism == release.MechanismDPSGD && r.PLD == nil:
+		return 0, Skip{Why: r.PLDWhy}
 	case r.Mechanism == release.MechanismDPSGD:
-		e, err := r.pld.Errors()
+		e, err := r.PLD.Errors()
 		if err != nil {
-			return 0, skip{why: "the PLD error estimate failed: " + err.Error()}
+			return 0, Skip{Why: "the PLD error estimate failed: " + err.Error()}
 		}
-		return e.Delta(), skip{}
-	case r.compositions > 1:
-		return 0, skip{}
+		return e.Delta(), Skip{}
+	case r.Compositions > 1:
+		return 0, Skip{}
 	}
-	return 0, skip{silent: true}
+	return 0, Skip{Silent: true}
 }

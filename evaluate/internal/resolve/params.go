@@ -1,4 +1,4 @@
-package evaluate
+package resolve
 
 import (
 	"fmt"
@@ -12,30 +12,30 @@ import (
 )
 
 // inputs holds one row's parsed input cells.
-type inputs struct {
-	num  [release.NumFields]float64
-	text [release.NumFields]string
-	set  [release.NumFields]bool
+type Inputs struct {
+	Num  [release.NumFields]float64
+	Text [release.NumFields]string
+	Set  [release.NumFields]bool
 }
 
-func (in *inputs) has(f release.Field) bool { return in.set[f] }
+func (in *Inputs) Has(f release.Field) bool { return in.Set[f] }
 
 // value is the field's value as a message writes it: the text, or the
 // number ("" when the row leaves it empty).
-func (in *inputs) value(f release.Field) string {
+func (in *Inputs) value(f release.Field) string {
 	switch {
-	case !in.set[f]:
+	case !in.Set[f]:
 		return ""
-	case in.text[f] != "":
-		return in.text[f]
+	case in.Text[f] != "":
+		return in.Text[f]
 	}
-	return formatNumber(in.num[f])
+	return FormatNumber(in.Num[f])
 }
 
 // numOr returns the field's number, or def when the row leaves it empty.
-func (in *inputs) numOr(f release.Field, def float64) float64 {
-	if in.has(f) {
-		return in.num[f]
+func (in *Inputs) numOr(f release.Field, def float64) float64 {
+	if in.Has(f) {
+		return in.Num[f]
 	}
 	return def
 }
@@ -49,17 +49,17 @@ func (in *inputs) numOr(f release.Field, def float64) float64 {
 // it is computed at the row's δ when a column first asks for it
 // (Release.EpsilonDelta).
 type epsDeltaView struct {
-	epsilon, delta float64
-	epsState       int8   // 0 not computed, 1 known, -1 unavailable
+	Epsilon, Delta float64
+	EpsState       int8   // 0 not computed, 1 known, -1 unavailable
 	epsWhy         string // why it is unavailable
 	noDelta        bool   // unavailable for want of a δ > 0
-	hasDelta       bool
+	HasDelta       bool
 	// reported marks a δ set by report_delta (resolveReport), which
 	// messages then name.
-	reported bool
+	Reported bool
 	// stepDelta is the δ of each step of an approx row (its delta), 0
 	// for the other rows.
-	stepDelta float64
+	StepDelta float64
 	// epsilonAt converts the mechanism to (ε, δ) at the row's δ; nil when
 	// the row's own ε (pure, approx, laplace and rr at δ = 0) is used, or
 	// when gaussianEps does.
@@ -73,27 +73,27 @@ type epsDeltaView struct {
 // pureParams is a pure ε-DP guarantee (pure, exponential, laplace, rr, and
 // approx at δ = 0 with one composition), composed over the compositions.
 type pureParams struct {
-	pureEps float64
-	hasPure bool
+	PureEps float64
+	HasPure bool
 }
 
 // gaussianParams are the parameters of a Gaussian curve G_μ (gaussian,
 // gdp, marginals), composed over the compositions.
-type gaussianParams struct {
-	mu       float64
-	hasMu    bool
-	sensitiv float64 // sensitivity for σ calibration (gaussian) and of the loss (exponential)
-	sigma    float64 // σ of a gaussian row
+type GaussianParams struct {
+	Mu          float64
+	HasMu       bool
+	Sensitivity float64 // sensitivity for σ calibration (gaussian) and of the loss (exponential)
+	Sigma       float64 // σ of a gaussian row
 }
 
 // renyiParams are the Rényi views for the comparators of Balle et al. and
 // the Fano bounds: the zCDP ρ (zcdp, and gaussian/gdp/marginals with
 // ρ = μ²/2), or the RDP curve (rdp, dpsgd).
 type renyiParams struct {
-	rho    float64
-	hasRho bool
-	rdp    curve.RDP
-	hasRDP bool
+	Rho    float64
+	HasRho bool
+	RDP    curve.RDP
+	HasRDP bool
 }
 
 // dpsgdParams are the parameters of a dpsgd row: its steps, its extra
@@ -101,12 +101,12 @@ type renyiParams struct {
 // composeExtra), its PLD accountant (nil when the accountant failed, with the
 // reason in pldWhy) and the run's cache of noise calibrations.
 type dpsgdParams struct {
-	dpsgd       curve.DPSGD
+	DPSGD       curve.DPSGD
 	extraStages []pld.Stage
 	extraRDP    curve.RDP // the extra stages' composed RDP (empty without them)
-	rdpWhy      string    // why the composed release has no RDP curve (an (ε, δ > 0) stage), or ""
-	pld         *pld.PLD
-	pldWhy      string
+	RDPWhy      string    // why the composed release has no RDP curve (an (ε, δ > 0) stage), or ""
+	PLD         *pld.PLD
+	PLDWhy      string
 	noise       *noiseCache
 }
 
@@ -139,14 +139,14 @@ const (
 // pmpParams are the row's pmp_data table (its path as written), the run's
 // cache of such tables and results, and this row's result, computed once.
 type pmpParams struct {
-	pmpPath  string
+	PMPPath  string
 	pmp      *pmpCache
 	pmpFrom  pmpSource // the table the row comes from, and who opens files
 	pmpDone  bool
 	pmpEps   float64
 	pmpDelta float64
 	pmpWhy   string
-	pmpNote  string // a warning about the data, shown with the values
+	PMPNote  string // a warning about the data, shown with the values
 }
 
 // Attack is what a row says of the attack its bounds are about: the
@@ -183,7 +183,7 @@ type rowResults struct {
 	tail     *bound.OneRunTail
 	tailWhy  string
 	adv      float64 // 1 − f(baseline) − baseline, once computed
-	hasAdv   bool
+	HasAdv   bool
 	fanoDone bool
 	fanoA1   bound.FanoBound
 	fanoBest bound.FanoBound
@@ -228,23 +228,23 @@ func (e *CellError) Error() string {
 func (e *CellError) Unwrap() error { return e.Err }
 
 // rowError collects the problems of a row, each naming its column.
-type rowError []*CellError
+type RowError []*CellError
 
 // add records a problem of a column's cell (value, as written, may be "").
-func (e *rowError) add(column, value, format string, args ...any) {
+func (e *RowError) add(column, value, format string, args ...any) {
 	*e = append(*e, &CellError{Column: column, Value: value, Reason: fmt.Sprintf(format, args...)})
 }
 
 // addErr records a problem that an error states.
-func (e *rowError) addErr(column, value string, err error) {
+func (e *RowError) addErr(column, value string, err error) {
 	*e = append(*e, &CellError{Column: column, Value: value, Reason: err.Error(), Err: err})
 }
 
 // addProblem records a problem made elsewhere.
-func (e *rowError) addProblem(p *CellError) { *e = append(*e, p) }
+func (e *RowError) addProblem(p *CellError) { *e = append(*e, p) }
 
 // texts returns the problems' texts, as the message gives them.
-func (e rowError) texts() []string {
+func (e RowError) Texts() []string {
 	s := make([]string, len(e))
 	for i, p := range e {
 		s[i] = p.Error()
@@ -253,4 +253,4 @@ func (e rowError) texts() []string {
 }
 
 // Error joins the problems.
-func (e rowError) Error() string { return strings.Join(e.texts(), "; ") }
+func (e RowError) Error() string { return strings.Join(e.Texts(), "; ") }

@@ -1,4 +1,4 @@
-package evaluate
+package resolve
 
 import (
 	"errors"
@@ -18,29 +18,29 @@ import (
 // resolveAttack reads what the row says of the attack: its baseline (from
 // baseline, candidates or prior, which must agree), target, predicate,
 // targets, successes and confidence.
-func (b *Header) resolveAttack(r *Release, in *inputs, problems *rowError) bool {
+func (b *Header) resolveAttack(r *Release, in *Inputs, problems *RowError) bool {
 	if !b.resolveBaseline(r, in, problems) {
 		return false
 	}
-	r.Target, r.HasTarget = in.num[release.FieldTargetAdvantage], in.has(release.FieldTargetAdvantage)
-	if in.has(release.FieldCandidates) {
-		r.Candidates = int64(in.num[release.FieldCandidates])
+	r.Target, r.HasTarget = in.Num[release.FieldTargetAdvantage], in.Has(release.FieldTargetAdvantage)
+	if in.Has(release.FieldCandidates) {
+		r.Candidates = int64(in.Num[release.FieldCandidates])
 	} else if m, ok := r.Prior.Candidates(); ok && r.HasPrior {
 		r.Candidates = m
 	}
-	r.Records, r.Weight, r.HasWeight = int(in.num[release.FieldRecords]), in.num[release.FieldPredicateWeight], in.has(release.FieldPredicateWeight)
+	r.Records, r.Weight, r.HasWeight = int(in.Num[release.FieldRecords]), in.Num[release.FieldPredicateWeight], in.Has(release.FieldPredicateWeight)
 	if r.HasWeight && r.Records > 0 && r.Weight > 1/float64(r.Records) {
 		records := b.Name(release.FieldRecords)
-		problems.add(b.Name(release.FieldPredicateWeight), formatNumber(r.Weight), "%s is more than 1/%s = %s; expected a singling-out predicate's weight, from 0 to 1/%s", formatNumber(r.Weight), records, formatNumber(1/float64(r.Records)), records)
+		problems.add(b.Name(release.FieldPredicateWeight), FormatNumber(r.Weight), "%s is more than 1/%s = %s; expected a singling-out predicate's weight, from 0 to 1/%s", FormatNumber(r.Weight), records, FormatNumber(1/float64(r.Records)), records)
 		return false
 	}
 	switch {
 	case r.HasPrior:
 		r.Targets = r.Prior.Targets()
-	case in.has(release.FieldTargets):
-		r.Targets = int(in.num[release.FieldTargets])
+	case in.Has(release.FieldTargets):
+		r.Targets = int(in.Num[release.FieldTargets])
 	}
-	if in.has(release.FieldSuccesses) && !b.resolveSuccesses(r, in, problems) {
+	if in.Has(release.FieldSuccesses) && !b.resolveSuccesses(r, in, problems) {
 		return false
 	}
 	c, ok := b.rowConfidence(in, problems)
@@ -50,27 +50,27 @@ func (b *Header) resolveAttack(r *Release, in *inputs, problems *rowError) bool 
 
 // resolveBaseline reads the baseline from baseline or candidates (1/M),
 // which must agree, and from the prior, which must agree with both.
-func (b *Header) resolveBaseline(r *Release, in *inputs, problems *rowError) bool {
+func (b *Header) resolveBaseline(r *Release, in *Inputs, problems *RowError) bool {
 	switch {
-	case in.has(release.FieldBaseline) && in.has(release.FieldCandidates):
-		base, m := in.num[release.FieldBaseline], in.num[release.FieldCandidates]
+	case in.Has(release.FieldBaseline) && in.Has(release.FieldCandidates):
+		base, m := in.Num[release.FieldBaseline], in.Num[release.FieldCandidates]
 		if math.Abs(base-1/m) > 1e-12*math.Max(base, 1/m) {
-			problems.add(b.Name(release.FieldBaseline), formatNumber(base), "%s disagrees with %s = %s (1/%s = %s); fill one or the other", formatNumber(base), b.Name(release.FieldCandidates), formatNumber(m), formatNumber(m), formatNumber(1/m))
+			problems.add(b.Name(release.FieldBaseline), FormatNumber(base), "%s disagrees with %s = %s (1/%s = %s); fill one or the other", FormatNumber(base), b.Name(release.FieldCandidates), FormatNumber(m), FormatNumber(m), FormatNumber(1/m))
 			return false
 		}
 		r.Baseline, r.HasBaseline = base, true
-	case in.has(release.FieldBaseline):
-		r.Baseline, r.HasBaseline = in.num[release.FieldBaseline], true
-	case in.has(release.FieldCandidates):
-		r.Baseline, r.HasBaseline = 1/in.num[release.FieldCandidates], true
+	case in.Has(release.FieldBaseline):
+		r.Baseline, r.HasBaseline = in.Num[release.FieldBaseline], true
+	case in.Has(release.FieldCandidates):
+		r.Baseline, r.HasBaseline = 1/in.Num[release.FieldCandidates], true
 	}
-	return !in.has(release.FieldPrior) || b.joinPrior(r, in, problems)
+	return !in.Has(release.FieldPrior) || b.joinPrior(r, in, problems)
 }
 
 // resolveSuccesses reads the successes of a one-run request: at most the
 // row's targets, which it must have.
-func (b *Header) resolveSuccesses(r *Release, in *inputs, problems *rowError) bool {
-	r.Successes, r.HasSuccesses = int(in.num[release.FieldSuccesses]), true
+func (b *Header) resolveSuccesses(r *Release, in *Inputs, problems *RowError) bool {
+	r.Successes, r.HasSuccesses = int(in.Num[release.FieldSuccesses]), true
 	name, value := b.Name(release.FieldSuccesses), in.value(release.FieldSuccesses)
 	switch {
 	case r.Targets == 0:
@@ -89,28 +89,28 @@ func (b *Header) resolveSuccesses(r *Release, in *inputs, problems *rowError) bo
 // joinPrior resolves the row's prior cell (a key of a loaded prior table or
 // an inline prior) and checks it against baseline, candidates and targets
 // typed in the same row, which must agree with it.
-func (b *Header) joinPrior(r *Release, in *inputs, problems *rowError) bool {
+func (b *Header) joinPrior(r *Release, in *Inputs, problems *RowError) bool {
 	name := b.Name
-	p, err := b.priors.Resolve(in.text[release.FieldPrior])
+	p, err := b.priors.Resolve(in.Text[release.FieldPrior])
 	if err != nil {
-		problems.addProblem(priorProblem(name(release.FieldPrior), in.text[release.FieldPrior], err))
+		problems.addProblem(priorProblem(name(release.FieldPrior), in.Text[release.FieldPrior], err))
 		return false
 	}
 	if p.Targets() == 0 {
-		problems.add(name(release.FieldPrior), in.text[release.FieldPrior], "%s describes no targets", release.QuoteClipped(in.text[release.FieldPrior]))
+		problems.add(name(release.FieldPrior), in.Text[release.FieldPrior], "%s describes no targets", release.QuoteClipped(in.Text[release.FieldPrior]))
 		return false
 	}
 	base := p.Max()
 	if r.HasBaseline && math.Abs(r.Baseline-base) > 1e-12*math.Max(base, r.Baseline) {
 		what := name(release.FieldBaseline)
-		if !in.has(release.FieldBaseline) {
+		if !in.Has(release.FieldBaseline) {
 			what = name(release.FieldCandidates)
 		}
-		problems.add(what, formatNumber(r.Baseline), "%s disagrees with prior %q, whose largest p is %s; fill one or the other", formatNumber(r.Baseline), in.text[release.FieldPrior], formatNumber(base))
+		problems.add(what, FormatNumber(r.Baseline), "%s disagrees with prior %q, whose largest p is %s; fill one or the other", FormatNumber(r.Baseline), in.Text[release.FieldPrior], FormatNumber(base))
 		return false
 	}
-	if in.has(release.FieldTargets) && int(in.num[release.FieldTargets]) != p.Targets() {
-		problems.add(name(release.FieldTargets), formatNumber(in.num[release.FieldTargets]), "%s disagrees with prior %q, which has %s; fill one or the other", formatNumber(in.num[release.FieldTargets]), in.text[release.FieldPrior], countOf(p.Targets(), "target", "targets"))
+	if in.Has(release.FieldTargets) && int(in.Num[release.FieldTargets]) != p.Targets() {
+		problems.add(name(release.FieldTargets), FormatNumber(in.Num[release.FieldTargets]), "%s disagrees with prior %q, which has %s; fill one or the other", FormatNumber(in.Num[release.FieldTargets]), in.Text[release.FieldPrior], countOf(p.Targets(), "target", "targets"))
 		return false
 	}
 	r.Prior, r.HasPrior = p, true

@@ -1,4 +1,4 @@
-package evaluate
+package resolve
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 
 // pmpFromData returns the row's PMP parameter ε̃ with respect to its
 // pmp_data parent set and the δ it holds at, or why there is none.
-func (r *Release) pmpFromData() (eps, delta float64, why string) {
+func (r *Release) PMPFromData() (eps, delta float64, why string) {
 	if r.pmpDone {
 		return r.pmpEps, r.pmpDelta, r.pmpWhy
 	}
@@ -23,22 +23,22 @@ func (r *Release) pmpFromData() (eps, delta float64, why string) {
 }
 
 func (r *Release) computePMPFromData() (eps, delta float64, why string) {
-	if r.compositions > 1 {
+	if r.Compositions > 1 {
 		return 0, 0, "pmp_data: the PMP bounds are for one release of the mechanism; compositions must be 1"
 	}
 	var key pmpKey
 	switch r.Mechanism {
 	case release.MechanismGaussian:
-		if r.sigma == 0 {
+		if r.Sigma == 0 {
 			return 0, 0, "pmp_data: a gaussian row needs sigma, the noise standard deviation in the units of the query vectors"
 		}
-		if !(r.delta > 0) {
+		if !(r.Delta > 0) {
 			return 0, 0, "pmp_data: a gaussian row needs delta > 0: Prop. 12 gives ε̃ of (ε̃, δ)-PMP at the row's δ"
 		}
-		key = pmpKey{Table: pmpRef{File: r.pmpFrom.File, Ref: r.pmpPath}, Mechanism: r.Mechanism, A: r.sigma, B: r.delta}
-		delta = r.delta
+		key = pmpKey{Table: pmpRef{File: r.pmpFrom.File, Ref: r.PMPPath}, Mechanism: r.Mechanism, A: r.Sigma, B: r.Delta}
+		delta = r.Delta
 	case release.MechanismExponential:
-		key = pmpKey{Table: pmpRef{File: r.pmpFrom.File, Ref: r.pmpPath}, Mechanism: r.Mechanism, A: r.pureEps, B: r.sensitiv}
+		key = pmpKey{Table: pmpRef{File: r.pmpFrom.File, Ref: r.PMPPath}, Mechanism: r.Mechanism, A: r.PureEps, B: r.Sensitivity}
 	default:
 		return 0, 0, "pmp_data: used by gaussian rows (Prop. 12) and exponential rows (Prop. 9); this row is " + string(r.Mechanism)
 	}
@@ -69,8 +69,8 @@ func (r *Release) computePMPFromData() (eps, delta float64, why string) {
 			return pmpResult{Eps: x.Epsilon, MaxDistance: math.NaN()}
 		}
 	})
-	if res.Why == "" && r.Mechanism == release.MechanismGaussian && res.MaxDistance > r.sensitiv {
-		r.pmpNote = fmt.Sprintf("pmp_data: two records are %s apart, more than sensitivity = %s: the row's DP guarantee does not hold for these records (ε̃ still bounds the risk to them)", formatNumber(res.MaxDistance), formatNumber(r.sensitiv))
+	if res.Why == "" && r.Mechanism == release.MechanismGaussian && res.MaxDistance > r.Sensitivity {
+		r.PMPNote = fmt.Sprintf("pmp_data: two records are %s apart, more than sensitivity = %s: the row's DP guarantee does not hold for these records (ε̃ still bounds the risk to them)", FormatNumber(res.MaxDistance), FormatNumber(r.Sensitivity))
 	}
 	return res.Eps, delta, res.Why
 }

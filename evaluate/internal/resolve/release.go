@@ -1,4 +1,4 @@
-package evaluate
+package resolve
 
 import (
 	"fmt"
@@ -18,11 +18,11 @@ type Release struct {
 	Mechanism release.Mechanism
 	Curve     curve.Curve
 	// compositions is k of the compositions column (1 without).
-	compositions int
+	Compositions int
 
 	epsDeltaView
 	pureParams
-	gaussianParams
+	GaussianParams
 	renyiParams
 	dpsgdParams
 	composeParams
@@ -32,12 +32,12 @@ type Release struct {
 	rowResults
 	// audit is the audit of an audit row (Mechanism MechanismAudit), nil
 	// on release rows.
-	audit *auditRow
+	Audit *AuditRow
 }
 
 // priorDistributions returns the distributions of the row's prior over
 // its attribute's values (a prior table with its frequency table), or nil.
-func (r *Release) priorDistributions() *priors.Distributions {
+func (r *Release) PriorDistributions() *priors.Distributions {
 	if !r.HasPrior {
 		return nil
 	}
@@ -55,15 +55,15 @@ func paddedPrior(d priors.Distribution, domain int) []float64 {
 // advantage returns 1 − f(baseline) − baseline, computed once per row:
 // several columns need it, and for numerical curves (zCDP, RDP) it is the
 // costly part of the row.
-func (r *Release) advantage() float64 {
-	if !r.hasAdv {
-		r.adv, r.hasAdv = r.Curve.Advantage(r.Baseline), true
+func (r *Release) Advantage() float64 {
+	if !r.HasAdv {
+		r.adv, r.HasAdv = r.Curve.Advantage(r.Baseline), true
 	}
 	return r.adv
 }
 
 // rowDelta is the δ of the row's own (ε, δ) guarantee (0 for pure rows).
-func (r *Release) rowDelta() float64 { return r.delta }
+func (r *Release) RowDelta() float64 { return r.Delta }
 
 // maxTailTargets bounds n for the tail bounds: the dominating distribution
 // costs O(n log² n) time and O(n) memory.
@@ -72,21 +72,21 @@ const maxTailTargets = 10_000_000
 // Tail returns the dominating Poisson-binomial of Swanberg et al. for the
 // row's targets at its (ε, δ), building it on first use, or the reason the
 // row has none. A row without targets has none, silently.
-func (r *Release) Tail() (*bound.OneRunTail, skip) {
+func (r *Release) Tail() (*bound.OneRunTail, Skip) {
 	if r.tail != nil {
-		return r.tail, skip{}
+		return r.tail, Skip{}
 	}
 	if r.tailWhy != "" {
-		return nil, skip{why: r.tailWhy}
+		return nil, Skip{Why: r.tailWhy}
 	}
 	if r.Targets == 0 {
-		return nil, skip{silent: true}
+		return nil, Skip{Silent: true}
 	}
 	if !r.HasBaseline {
-		return nil, skip{need: NeedBaseline}
+		return nil, Skip{Need: NeedBaseline}
 	}
-	eps, delta, s := r.epsDelta()
-	if !s.ok() {
+	eps, delta, s := r.EpsDelta()
+	if !s.OK() {
 		return nil, s
 	}
 	if r.Targets > maxTailTargets {
@@ -94,7 +94,7 @@ func (r *Release) Tail() (*bound.OneRunTail, skip) {
 		if r.HasPrior {
 			r.tailWhy = fmt.Sprintf("prior %q has %d targets, more than the %d the tail bounds evaluate", r.Prior.Key(), r.Targets, maxTailTargets)
 		}
-		return nil, skip{why: r.tailWhy}
+		return nil, Skip{Why: r.tailWhy}
 	}
 	var p []float64
 	if r.HasPrior {
@@ -108,39 +108,39 @@ func (r *Release) Tail() (*bound.OneRunTail, skip) {
 	t, err := bound.NewOneRunTail(eps, delta, p)
 	if err != nil {
 		r.tailWhy = err.Error()
-		return nil, skip{why: r.tailWhy}
+		return nil, Skip{Why: r.tailWhy}
 	}
 	r.tail = t
-	return t, skip{}
+	return t, Skip{}
 }
 
 // EpsilonDelta returns the (ε, δ) guarantee the ε-based bounds use, or a
 // reason why the row has none.
 func (r *Release) EpsilonDelta() (eps, delta float64, why string) {
-	switch r.epsState {
+	switch r.EpsState {
 	case 1:
-		return r.epsilon, r.delta, ""
+		return r.Epsilon, r.Delta, ""
 	case -1:
 		return 0, 0, r.epsWhy
 	}
-	if !r.hasDelta || r.delta <= 0 {
-		r.epsState, r.epsWhy, r.noDelta = -1, "no delta: fill delta (e.g. 1e-5) to convert mechanism "+string(r.Mechanism)+" to (ε, δ)-DP", true
+	if !r.HasDelta || r.Delta <= 0 {
+		r.EpsState, r.epsWhy, r.noDelta = -1, "no delta: fill delta (e.g. 1e-5) to convert mechanism "+string(r.Mechanism)+" to (ε, δ)-DP", true
 		return 0, 0, r.epsWhy
 	}
-	r.epsilon = r.epsilonAtDelta(r.delta)
-	if math.IsNaN(r.epsilon) || math.IsInf(r.epsilon, 1) {
-		r.epsState, r.epsWhy = -1, "no finite ε at this delta: the mechanism is not (ε, δ)-DP for any ε at δ = "+formatNumber(r.delta)
+	r.Epsilon = r.epsilonAtDelta(r.Delta)
+	if math.IsNaN(r.Epsilon) || math.IsInf(r.Epsilon, 1) {
+		r.EpsState, r.epsWhy = -1, "no finite ε at this delta: the mechanism is not (ε, δ)-DP for any ε at δ = "+FormatNumber(r.Delta)
 		return 0, 0, r.epsWhy
 	}
-	r.epsState = 1
-	return r.epsilon, r.delta, ""
+	r.EpsState = 1
+	return r.Epsilon, r.Delta, ""
 }
 
 // epsilonAtDelta converts the mechanism to (ε, δ) at δ: epsilonAt, or the
 // ε(δ) of its Gaussian curve through the run's cache (gaussianEps).
 func (r *Release) epsilonAtDelta(delta float64) float64 {
 	if r.epsilonAt == nil && r.gaussianEps != nil {
-		return r.gaussianEps.gaussianEpsilonAt(r.mu, delta)
+		return r.gaussianEps.GaussianEpsilonAt(r.Mu, delta)
 	}
 	return r.epsilonAt(delta)
 }
@@ -148,16 +148,16 @@ func (r *Release) epsilonAtDelta(delta float64) float64 {
 // epsDelta is EpsilonDelta for the output columns: a row of a mechanism
 // without a native ε that has no δ > 0 lacks an input (NeedDelta); any
 // other reason is the row's values'.
-func (r *Release) epsDelta() (eps, delta float64, s skip) {
+func (r *Release) EpsDelta() (eps, delta float64, s Skip) {
 	eps, delta, why := r.EpsilonDelta()
 	switch {
 	case why == "":
-		return eps, delta, skip{}
+		return eps, delta, Skip{}
 	case r.noDelta:
-		return 0, 0, skip{need: NeedDelta}
+		return 0, 0, Skip{Need: NeedDelta}
 	}
-	return 0, 0, skip{why: why}
+	return 0, 0, Skip{Why: why}
 }
 
 // formatNumber prints a value in a message.
-func formatNumber(v float64) string { return release.FormatNumber(v) }
+func FormatNumber(v float64) string { return release.FormatNumber(v) }

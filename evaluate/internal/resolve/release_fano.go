@@ -1,4 +1,4 @@
-package evaluate
+package resolve
 
 import (
 	"fmt"
@@ -27,7 +27,7 @@ const maxFanoDistributions = 256
 // its targets over the attribute's domain. Over several distributions each
 // bound is the worst (largest) one: the bound of the riskiest target, as
 // single-target bounds use the largest p.
-func (r *Release) fano() (alpha1, best bound.FanoBound, why string) {
+func (r *Release) Fano() (alpha1, best bound.FanoBound, why string) {
 	if r.fanoDone {
 		return r.fanoA1, r.fanoBest, r.fanoWhy
 	}
@@ -36,7 +36,7 @@ func (r *Release) fano() (alpha1, best bound.FanoBound, why string) {
 		r.fanoA1, r.fanoBest, r.fanoWhy = r.fanoUniform(int(min(r.Candidates, maxFanoCandidates)))
 		return r.fanoA1, r.fanoBest, r.fanoWhy
 	}
-	d := r.priorDistributions()
+	d := r.PriorDistributions()
 	if d == nil {
 		r.fanoWhy = "the Fano bounds need candidates, uniform(M), or a prior key with its frequency table"
 		return r.fanoA1, r.fanoBest, r.fanoWhy
@@ -80,11 +80,11 @@ func worseFano(a, b bound.FanoBound) bound.FanoBound {
 
 // The reasons a mechanism has no Fano bounds (see fanoMechanisms).
 const (
-	whyFanoAddRemove = "the Fano bounds need replace-one parameters, and DP-SGD is accounted here under add/remove neighbours"
-	whyFanoNoRenyi   = "the Fano bounds need a Rényi or mutual-information view of the mechanism, which (ε, δ)-DP does not give"
+	WhyFanoAddRemove = "the Fano bounds need replace-one parameters, and DP-SGD is accounted here under add/remove neighbours"
+	WhyFanoNoRenyi   = "the Fano bounds need a Rényi or mutual-information view of the mechanism, which (ε, δ)-DP does not give"
 	// The mutual information of randomized response is computed for one
 	// release only.
-	whyFanoComposedRR = "the Fano bounds of rr rows are for one composition"
+	WhyFanoComposedRR = "the Fano bounds of rr rows are for one composition"
 )
 
 // fanoFor computes the Fano bounds for M candidates with a uniform prior
@@ -93,11 +93,11 @@ func (r *Release) fanoFor(m int, prior []float64) (alpha1, best bound.FanoBound,
 	var err error
 	switch {
 	case r.Mechanism == release.MechanismDPSGD:
-		return alpha1, best, whyFanoAddRemove
+		return alpha1, best, WhyFanoAddRemove
 	case r.Mechanism == release.MechanismRR:
 		rr, ok := r.Curve.(curve.RandomizedResponse)
 		if !ok {
-			return alpha1, best, whyFanoComposedRR
+			return alpha1, best, WhyFanoComposedRR
 		}
 		var mi float64
 		if mi, err = bound.FanoMIRandomizedResponse(rr, prior); err == nil {
@@ -112,7 +112,7 @@ func (r *Release) fanoFor(m int, prior []float64) (alpha1, best bound.FanoBound,
 				best = orders
 			}
 		}
-	case r.hasRho && r.hasMu:
+	case r.HasRho && r.HasMu:
 		// Gaussian-type rows (gaussian, gdp, marginals): Theorem 2
 		// (eq. 19) bounds the mutual information by
 		// −Σ p_m ln(p_m + (1 − p_m)e^{−μ²/2}) ≤ min(μ²/2, H(p)), never
@@ -120,17 +120,17 @@ func (r *Release) fanoFor(m int, prior []float64) (alpha1, best bound.FanoBound,
 		// rows through the pairwise KL ≤ μ²/2, Theorem 2's argument
 		// extended to any mechanism, see FanoMIKLMixture).
 		var mi float64
-		if mi, err = bound.FanoMIGaussian(r.mu, m, prior); err == nil {
-			alpha1, best, err = bound.FanoZCDPMI(curve.ZCDP{Rho: r.rho}, mi, m, prior)
+		if mi, err = bound.FanoMIGaussian(r.Mu, m, prior); err == nil {
+			alpha1, best, err = bound.FanoZCDPMI(curve.ZCDP{Rho: r.Rho}, mi, m, prior)
 		}
-	case r.hasRho:
-		alpha1, best, err = bound.FanoZCDP(curve.ZCDP{Rho: r.rho}, m, prior)
-	case r.hasRDP:
-		alpha1, best, err = bound.FanoOrders(rdpStep(r.rdp), r.rdp.Orders, m, prior)
-	case r.hasPure:
+	case r.HasRho:
+		alpha1, best, err = bound.FanoZCDP(curve.ZCDP{Rho: r.Rho}, m, prior)
+	case r.HasRDP:
+		alpha1, best, err = bound.FanoOrders(rdpStep(r.RDP), r.RDP.Orders, m, prior)
+	case r.HasPure:
 		alpha1, best, err = bound.FanoOrders(r.pureRenyi(), []float64{math.Inf(1)}, m, prior)
 	default:
-		return alpha1, best, whyFanoNoRenyi
+		return alpha1, best, WhyFanoNoRenyi
 	}
 	if err != nil {
 		return alpha1, best, err.Error()
@@ -160,9 +160,9 @@ func rdpStep(c curve.RDP) func(float64) float64 {
 // for laplace rows and randomized response's (the largest of any ε-DP pair)
 // otherwise.
 func (r *Release) pureRenyi() func(float64) float64 {
-	c := float64(r.compositions)
-	step := r.pureEps / c
-	if step*c < r.pureEps {
+	c := float64(r.Compositions)
+	step := r.PureEps / c
+	if step*c < r.PureEps {
 		step = math.Nextafter(step, math.Inf(1))
 	}
 	one := func(a float64) float64 { return bound.FanoRenyiRR(a, step, 2) }
@@ -172,7 +172,7 @@ func (r *Release) pureRenyi() func(float64) float64 {
 	return func(a float64) float64 {
 		d := one(a)
 		if c > 1 {
-			d = math.Min(numeric.RoundUp(c*d, 0, math.Inf(1)), bound.FanoRenyiRR(a, r.pureEps, 2))
+			d = math.Min(numeric.RoundUp(c*d, 0, math.Inf(1)), bound.FanoRenyiRR(a, r.PureEps, 2))
 		}
 		return d
 	}
