@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"github.com/riskbatch/riskbatch/evaluate/bound"
+	"github.com/riskbatch/riskbatch/evaluate/internal/formula"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
@@ -11,8 +12,8 @@ import (
 // candidates.
 func fanoColumns() []OutputColumn {
 	return []OutputColumn{
-		withSheet(SheetForm{Advantage: true}, fanoColumn("fano_adv_alpha1", fanoAdvantage+"Algorithm 1, the mutual-information (α = 1) bound", func(a1, _ bound.FanoBound) float64 { return a1.Advantage })),
-		withSheet(SheetForm{Advantage: true}, fanoColumn("fano_adv_opt", fanoAdvantage+"Algorithm 2 optimised over Rényi orders (never above fano_adv_alpha1)", func(_, best bound.FanoBound) float64 { return best.Advantage })),
+		withSheet(formula.Form{Advantage: true}, fanoColumn("fano_adv_alpha1", fanoAdvantage+"Algorithm 1, the mutual-information (α = 1) bound", func(a1, _ bound.FanoBound) float64 { return a1.Advantage })),
+		withSheet(formula.Form{Advantage: true}, fanoColumn("fano_adv_opt", fanoAdvantage+"Algorithm 2 optimised over Rényi orders (never above fano_adv_alpha1)", func(_, best bound.FanoBound) float64 { return best.Advantage })),
 		fanoColumn("fano_success_opt", "bound on the success probability P(correct) of reconstructing a target's value among M candidates (a probability, not an advantage): Algorithm 2 optimised over Rényi orders, as fano_adv_opt", func(_, best bound.FanoBound) float64 { return best.Success }),
 	}
 }

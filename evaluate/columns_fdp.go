@@ -9,6 +9,7 @@ import (
 	"math"
 
 	"github.com/riskbatch/riskbatch/evaluate/bound"
+	"github.com/riskbatch/riskbatch/evaluate/internal/formula"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/evaluate/release"
@@ -23,8 +24,8 @@ func fdpColumns() []OutputColumn {
 			Name: "fdp_success", Family: "fdp", Format: table.Probability,
 			Brief: "1 − f(baseline): bound on re-identification, attribute-inference and reconstruction success", Source: "Kulynych et al. 2025, Thm 3.2",
 			Applies: Applies{Requires: resolve.NeedBaseline},
-			Sheet: SheetForm{Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
-				return x.success(x.curve(), x.base()).s
+			Sheet: formula.Form{Rows: formula.RowsCurve, Formula: func(x *formula.Row) string {
+				return x.Success(x.Curve(), x.Base()).Text
 			}},
 			Meaning:  "upper bound on the success probability of any re-identification (singling-out), attribute-inference or reconstruction attack, given the baseline success of the best attack that does not see the release",
 			Formula:  "1 − f(baseline), with " + fdpCurves,
@@ -43,8 +44,8 @@ func fdpColumns() []OutputColumn {
 			Name: "fdp_advantage", Family: "fdp", Format: table.Probability,
 			Brief: "1 − f(baseline) − baseline", Source: "Kulynych et al. 2025, Thm 3.3",
 			Applies: Applies{Requires: resolve.NeedBaseline},
-			Sheet: SheetForm{Advantage: true, Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
-				return form("$1-$2", x.output("fdp_success"), x.base())
+			Sheet: formula.Form{Advantage: true, Rows: formula.RowsCurve, Formula: func(x *formula.Row) string {
+				return formula.Fill("$1-$2", x.Output("fdp_success"), x.Base())
 			}},
 			Meaning:  "upper bound on the attack's advantage over the baseline (success − baseline)",
 			Formula:  "1 − f(baseline) − baseline, with f as for fdp_success",
@@ -58,8 +59,8 @@ func fdpColumns() []OutputColumn {
 		{
 			Name: "fdp_worst_advantage", Family: "fdp", Format: table.Probability, Round: resolve.RoundUp,
 			Brief: "η = max_α(1 − f(α) − α), the baseline-free bound", Source: "Kulynych et al. 2025, Thm 3.4, Prop. A.1",
-			Sheet: SheetForm{Advantage: true, Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
-				return x.worst(x.curve())
+			Sheet: formula.Form{Advantage: true, Rows: formula.RowsCurve, Formula: func(x *formula.Row) string {
+				return x.Worst(x.Curve())
 			}},
 			Meaning:  "baseline-free bound on the advantage of any such attack (the worst case over all baselines); also the bound on membership-inference advantage TPR − FPR",
 			Formula:  "η = max_α (1 − f(α) − α): (e^ε − 1 + 2δ)/(e^ε + 1) for pure and approx (Prop. A.1); 2Φ(μ/2) − 1 for gaussian and gdp",
@@ -74,10 +75,10 @@ func fdpColumns() []OutputColumn {
 			Name: "fdp_norm_advantage", Family: "fdp", Format: table.Probability,
 			Brief: "(success − baseline)/(1 − baseline)", Source: "Kulynych et al. 2025, Thm 3.3",
 			Applies: Applies{Requires: resolve.NeedBaseline, BelowOne: true},
-			Sheet: SheetForm{Advantage: true, Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
-				b := x.base()
-				x.need(b.v <= 1-minSheetGap)
-				return form("$1/(1-$2)", x.output("fdp_advantage"), b)
+			Sheet: formula.Form{Advantage: true, Rows: formula.RowsCurve, Formula: func(x *formula.Row) string {
+				b := x.Base()
+				x.Need(b.Value <= 1-formula.MinGap)
+				return formula.Fill("$1/(1-$2)", x.Output("fdp_advantage"), b)
 			}},
 			Meaning:  "the advantage as a share of what was left to gain over the baseline: (success − baseline)/(1 − baseline)",
 			Formula:  "(1 − f(baseline) − baseline)/(1 − baseline), with f as for fdp_success",
@@ -92,8 +93,8 @@ func fdpColumns() []OutputColumn {
 			Name: "fdp_binary_success", Family: "fdp", Format: table.Probability,
 			Brief: "binary attribute with prior π = baseline ≥ 0.5: 1 − R_f(π)", Source: "Kulynych et al. 2025, Thm D.1",
 			Applies: Applies{Asks: AskBinary},
-			Sheet: SheetForm{Rows: sheetRowsBinary, formula: func(x *sheetRow) string {
-				return x.binarySuccess(x.curve(), x.base())
+			Sheet: formula.Form{Rows: formula.RowsBinary, Formula: func(x *formula.Row) string {
+				return x.BinarySuccess(x.Curve(), x.Base())
 			}},
 			Meaning:  "bound on the success of inferring a binary attribute (two candidates) whose more likely value has prior probability π = baseline; tighter than fdp_success for this case",
 			Formula:  "1 − R_f(π), R_f(π) = min_α π·α + (1 − π)·f(α) (Bayes risk); closed forms for the Gaussian, (ε, δ) and Laplace curves",
@@ -262,8 +263,8 @@ func psoColumns() []OutputColumn {
 		{
 			Name: "spso_success", Format: table.Probability,
 			Applies: Applies{Asks: AskWeight},
-			Sheet: SheetForm{Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
-				return x.success(x.curve(), x.ref(release.FieldPredicateWeight)).s
+			Sheet: formula.Form{Rows: formula.RowsCurve, Formula: func(x *formula.Row) string {
+				return x.Success(x.Curve(), x.Ref(release.FieldPredicateWeight)).Text
 			}},
 			Meaning:  "bound on the success of singling out a record with a predicate of weight w that matches no other record (strong threat model)",
 			Formula:  "1 − f(w), with f as for fdp_success (the baseline is w)",
@@ -277,10 +278,10 @@ func psoColumns() []OutputColumn {
 		{
 			Name: "pso_baseline", Format: table.Probability,
 			Applies: Applies{Asks: AskRecords},
-			Sheet: SheetForm{Rows: sheetRowsAll, formula: func(x *sheetRow) string {
-				n, w := x.ref(release.FieldRecords), x.ref(release.FieldPredicateWeight)
-				x.need(n.v <= maxSheetRecords)
-				return form("$1*$2*(1-$2)^($1-1)", n, w)
+			Sheet: formula.Form{Rows: formula.RowsAll, Formula: func(x *formula.Row) string {
+				n, w := x.Ref(release.FieldRecords), x.Ref(release.FieldPredicateWeight)
+				x.Need(n.Value <= formula.MaxRecords)
+				return formula.Fill("$1*$2*(1-$2)^($1-1)", n, w)
 			}},
 			Meaning:  "the success of the best predicate singling-out attack that does not see the release, over a dataset of `records` i.i.d. records",
 			Formula:  "n·w·(1 − w)^(n−1), w ≤ 1/n",
@@ -294,10 +295,10 @@ func psoColumns() []OutputColumn {
 		{
 			Name: "pso_cohen_nissim", Format: table.Probability,
 			Applies: Applies{Asks: AskRecords, Requires: resolve.NeedDelta},
-			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
-				n, e, w := x.ref(release.FieldRecords), x.eps(), x.ref(release.FieldPredicateWeight)
-				x.need(math.Log(n.v)+e.v+numeric.LogPos(w.v) <= maxSheetExp) // n·e^ε·w must not overflow
-				return form("MIN(1,$1*(EXP($2)*$3+$4))", n, e, w, x.delta())
+			Sheet: formula.Form{Rows: formula.RowsEps, Formula: func(x *formula.Row) string {
+				n, e, w := x.Ref(release.FieldRecords), x.Eps(), x.Ref(release.FieldPredicateWeight)
+				x.Need(math.Log(n.Value)+e.Value+numeric.LogPos(w.Value) <= formula.MaxExp) // n·e^ε·w must not overflow
+				return formula.Fill("MIN(1,$1*(EXP($2)*$3+$4))", n, e, w, x.Delta())
 			}},
 			Meaning:  "comparator: Cohen & Nissim's bound on predicate singling-out success from (ε, δ)",
 			Formula:  "min(1, n·(e^ε·w + δ)); " + epsView,
@@ -311,8 +312,8 @@ func psoColumns() []OutputColumn {
 		{
 			Name: "pso_fdp", Format: table.Probability,
 			Applies: Applies{Asks: AskRecords},
-			Sheet: SheetForm{Rows: sheetRowsCurve, formula: func(x *sheetRow) string {
-				return form("MIN(1,$1*$2)", x.ref(release.FieldRecords), x.output("spso_success"))
+			Sheet: formula.Form{Rows: formula.RowsCurve, Formula: func(x *formula.Row) string {
+				return formula.Fill("MIN(1,$1*$2)", x.Ref(release.FieldRecords), x.Output("spso_success"))
 			}},
 			Meaning:  "bound on predicate singling-out success from the mechanism's trade-off curve",
 			Formula:  "min(1, n·(1 − f(w))), with f as for fdp_success",

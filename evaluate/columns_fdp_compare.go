@@ -4,6 +4,7 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
+	"github.com/riskbatch/riskbatch/evaluate/internal/formula"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/evaluate/release"
@@ -21,8 +22,8 @@ func reroColumns() []OutputColumn {
 		{
 			Name: "rero_eps", Format: table.Probability,
 			Applies: Applies{Mechanisms: pureMechanisms(), Only: OnlyPure, Requires: resolve.NeedBaseline},
-			Sheet: SheetForm{Rows: sheetRowsPure, formula: func(x *sheetRow) string {
-				return form("MIN(1,EXP($1)*$2)", x.pureEps(), x.base())
+			Sheet: formula.Form{Rows: formula.RowsPure, Formula: func(x *formula.Row) string {
+				return formula.Fill("MIN(1,EXP($1)*$2)", x.PureEps(), x.Base())
 			}},
 			Meaning:  "comparator: Balle et al.'s reconstruction-robustness bound for pure ε-DP, e^ε·baseline",
 			Formula:  "min(1, e^ε·baseline) (the t → ∞ limit of Thm B.2)",
@@ -36,8 +37,8 @@ func reroColumns() []OutputColumn {
 		{
 			Name: "rero_rdp", Format: table.Probability,
 			Applies: Applies{Mechanisms: []release.Mechanism{release.MechanismGaussian, release.MechanismGDP, release.MechanismZCDP, release.MechanismRDP, release.MechanismDPSGD, release.MechanismMarginals}, Requires: resolve.NeedBaseline},
-			Sheet: SheetForm{Rows: sheetRowsRDP, formula: func(x *sheetRow) string {
-				return x.reroRDP()
+			Sheet: formula.Form{Rows: formula.RowsRDP, Formula: func(x *formula.Row) string {
+				return x.ReroRDP()
 			}},
 			Meaning:  "comparator: Balle et al.'s reconstruction-robustness bound from Rényi DP, at the row's order (rdp) or minimised over the orders of its RDP curve",
 			Formula:  "min over orders t of min(1, (baseline·e^{ε(t)})^{(t−1)/t}); for zCDP-like rows ε(t) = ρt, whose minimum is rero_zcdp",
@@ -57,8 +58,8 @@ func reroColumns() []OutputColumn {
 		{
 			Name: "rero_zcdp", Format: table.Probability,
 			Applies: Applies{Mechanisms: []release.Mechanism{release.MechanismGaussian, release.MechanismGDP, release.MechanismZCDP, release.MechanismMarginals}, Requires: resolve.NeedBaseline},
-			Sheet: SheetForm{Rows: sheetRowsRho, formula: func(x *sheetRow) string {
-				return x.reroZCDP()
+			Sheet: formula.Form{Rows: formula.RowsRho, Formula: func(x *formula.Row) string {
+				return x.ReroZCDP()
 			}},
 			Meaning:  "comparator: Balle et al.'s reconstruction-robustness bound for ρ-zCDP (ρ = μ²/2 for Gaussian rows)",
 			Formula:  "exp(−(√ln(1/baseline) − √ρ)²) when ρ < ln(1/baseline), else 1",
@@ -86,8 +87,8 @@ func conversionColumns() []OutputColumn {
 			Name: "eps_at_delta", Family: "conversion", Format: table.Real,
 			Brief: "the ε at the row's δ that every ε-based column uses", Source: "Balle & Wang 2018; Balle et al. 2020",
 			Applies: Applies{Requires: resolve.NeedDelta},
-			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
-				return x.eps().s
+			Sheet: formula.Form{Rows: formula.RowsEps, Formula: func(x *formula.Row) string {
+				return x.Eps().Text
 			}},
 			Meaning:  "the ε at which the release is (ε, δ)-DP for the row's δ: the ε every ε-based column uses (for composed approx rows, whose delta is per step, at δ_total = compositions·δ; for the other mechanisms delta is the whole release's)",
 			Formula:  "the row's epsilon for pure and approx (for approx with compositions: the optimal composition at δ_total = compositions·δ); Gaussian: the root of Φ(−ε/μ + μ/2) − e^ε·Φ(−ε/μ − μ/2) = δ (Balle & Wang 2018); zcdp, rdp: min over orders of ε_α + ln((α−1)/α) − (ln δ + ln α)/(α − 1) (Balle et al. 2020); dpsgd: the smallest ε with δ(ε) ≤ δ for its PLD accountant (exact for the discrete, pessimistic PLD; see eps_at_delta_rdp for RDP); laplace and rr: their exact privacy profiles",
@@ -124,9 +125,9 @@ func adpColumns() []OutputColumn {
 // epsDeltaAdvantageSheet is the spreadsheet formula of the standard (ε, δ)
 // advantage (e^ε − 1 + 2δ)/(e^ε + 1), which adp_advantage and
 // gb_mia_humphries both state.
-func epsDeltaAdvantageSheet() SheetForm {
-	return SheetForm{Advantage: true, Rows: sheetRowsEps, formula: func(x *sheetRow) string {
-		return form("(EXP($1)-1+2*$2)/(EXP($1)+1)", x.eps(), x.delta())
+func epsDeltaAdvantageSheet() formula.Form {
+	return formula.Form{Advantage: true, Rows: formula.RowsEps, Formula: func(x *formula.Row) string {
+		return formula.Fill("(EXP($1)-1+2*$2)/(EXP($1)+1)", x.Eps(), x.Delta())
 	}}
 }
 

@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"github.com/riskbatch/riskbatch/evaluate/bound"
+	"github.com/riskbatch/riskbatch/evaluate/internal/formula"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -10,20 +11,20 @@ import (
 // reconstruction, attribute inference).
 func gbColumns() []OutputColumn {
 	return []OutputColumn{
-		withBrief(gbMIABrief, gbMIASource, withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
-			return form("MIN(1,EXP($1)-1)", x.pureEps())
+		withBrief(gbMIABrief, gbMIASource, withSheet(formula.Form{Advantage: true, Rows: formula.RowsPure, Formula: func(x *formula.Row) string {
+			return formula.Fill("MIN(1,EXP($1)-1)", x.PureEps())
 		}}, gbColumn("gb_mia_yeom", "upper bound on membership-inference advantage of Yeom et al., as analysed by Guerra-Balboa et al.", "min(1, e^ε − 1)", "Thm 4.5 (Yeom et al. 2018)", AskedAlways,
 			func(r *resolve.Release, eps float64) (float64, resolve.Skip) {
 				return bound.GBMIAYeom(eps), resolve.Skip{}
 			}))),
-		withBrief(gbMIABrief, gbMIASource, withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
-			return form("1-EXP(-$1)", x.pureEps())
+		withBrief(gbMIABrief, gbMIASource, withSheet(formula.Form{Advantage: true, Rows: formula.RowsPure, Formula: func(x *formula.Row) string {
+			return formula.Fill("1-EXP(-$1)", x.PureEps())
 		}}, gbColumn("gb_mia_erlingsson", "upper bound on membership-inference advantage (Erlingsson et al.), tighter than Yeom's", "1 − e^{−ε} (the corrected form)", "Thm 4.6 (corrected: e^{−ε}, not e^{−δ})", AskedAlways,
 			func(r *resolve.Release, eps float64) (float64, resolve.Skip) {
 				return bound.GBMIAErlingsson(eps), resolve.Skip{}
 			}))),
-		withSheet(SheetForm{Rows: sheetRowsPure, formula: func(x *sheetRow) string {
-			return form("MIN(EXP($1),1+($2-1)*((EXP($1)-1)/(EXP($1)+1)))/$2", x.pureEps(), x.candidates())
+		withSheet(formula.Form{Rows: formula.RowsPure, Formula: func(x *formula.Row) string {
+			return formula.Fill("MIN(EXP($1),1+($2-1)*((EXP($1)-1)/(EXP($1)+1)))/$2", x.PureEps(), x.Candidates())
 		}}, gbColumn("gb_rero_exact", "upper bound on the success of exact reconstruction of a record's value among m candidates: drawn uniformly from `candidates` values, or from the loaded distribution of the prior key's attribute (the worst cell)", "min{1, κ₀·e^ε, κ₀·(1 + (m − 1)·t)}, κ₀ = the largest prior probability (1/m if uniform), t = (e^ε − 1)/(e^ε + 1)", "Prop. 5.1 (corrected form; Table 2 rows 5 and 8 are wrong)", AskDistribution,
 			func(r *resolve.Release, eps float64) (float64, resolve.Skip) {
 				if r.Candidates > 0 {
@@ -31,20 +32,20 @@ func gbColumns() []OutputColumn {
 				}
 				return r.GBWorstOverPrior(func(p bound.GBPrior) float64 { return bound.GBReRoExact(eps, p.Kappa0, p.M) })
 			})),
-		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
-			return form("MIN($2*(EXP($1)-1),(EXP($1)-1)/(EXP($1)+1))", x.pureEps(), x.base())
+		withSheet(formula.Form{Advantage: true, Rows: formula.RowsPure, Formula: func(x *formula.Row) string {
+			return formula.Fill("MIN($2*(EXP($1)-1),(EXP($1)-1)/(EXP($1)+1))", x.PureEps(), x.Base())
 		}}, requires(resolve.NeedBaseline, gbColumn("gb_urero", "upper bound on the unbiased reconstruction-robustness advantage (success beyond the best a-priori guess κ = baseline), any tolerance", "min{κ·(e^ε − 1), t}, t = (e^ε − 1)/(e^ε + 1)", "Thm 7.2", AskedAlways,
 			func(r *resolve.Release, eps float64) (float64, resolve.Skip) {
 				return bound.GBUReRo(eps, r.Baseline), resolve.Skip{}
 			}))),
-		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
-			return form("MIN((EXP($1)-1)/$2,($2-1)/$2*((EXP($1)-1)/(EXP($1)+1)))", x.pureEps(), x.candidates())
+		withSheet(formula.Form{Advantage: true, Rows: formula.RowsPure, Formula: func(x *formula.Row) string {
+			return formula.Fill("MIN((EXP($1)-1)/$2,($2-1)/$2*((EXP($1)-1)/(EXP($1)+1)))", x.PureEps(), x.Candidates())
 		}}, gbColumn("gb_urero_uniform", "the unbiased reconstruction-robustness bound for a uniform prior over `candidates` values; also the informed membership-inference and uniform attribute-inference bound", "min{(e^ε − 1)/m, ((m − 1)/m)·t}, t = (e^ε − 1)/(e^ε + 1)", "Eq. (6)", AskCandidates,
 			func(r *resolve.Release, eps float64) (float64, resolve.Skip) {
 				return bound.GBUReRoUniform(eps, int(min(r.Candidates, 1<<31))), resolve.Skip{}
 			})),
-		withSheet(SheetForm{Advantage: true, Rows: sheetRowsPure, formula: func(x *sheetRow) string {
-			return form("MIN((EXP($1)-1)/$2,(EXP($1)-1)/(EXP($1)+1),($2-1)/$2*((EXP($1)-1)/(EXP($1)+1)),1-1/$2)", x.pureEps(), x.candidates())
+		withSheet(formula.Form{Advantage: true, Rows: formula.RowsPure, Formula: func(x *formula.Row) string {
+			return formula.Fill("MIN((EXP($1)-1)/$2,(EXP($1)-1)/(EXP($1)+1),($2-1)/$2*((EXP($1)-1)/(EXP($1)+1)),1-1/$2)", x.PureEps(), x.Candidates())
 		}}, gbColumn("gb_aia_adv", "upper bound on the advantage of any attribute-inference attack, and on the unbiased reconstruction-robustness advantage of exact reconstruction, with a uniform prior over `candidates` values or the loaded distribution of the prior key's attribute (the worst cell)", "min{κ₀(e^ε − 1), t, κ₀(m − 1)t + κ₀ − κ₀⁻, 1 − μ}: κ₀ the largest and κ₀⁻ the smallest prior probability over the attribute's m values (0 for a value the cell never shows), μ = Σπ²; κ₀ = κ₀⁻ = μ = 1/m if uniform", "Prop. 8.2 with Thm 7.3 (and Thm 7.2, §9)", AskDistribution,
 			func(r *resolve.Release, eps float64) (float64, resolve.Skip) {
 				if r.Candidates > 0 {

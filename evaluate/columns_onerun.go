@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate/bound"
+	"github.com/riskbatch/riskbatch/evaluate/internal/formula"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/evaluate/release"
@@ -20,8 +21,8 @@ func onerunColumns() []OutputColumn {
 			Name: "onerun_posterior", Family: "onerun", Format: table.Probability,
 			Brief: "β = e^ε/(e^ε − 1 + 1/p)", Source: "Swanberg et al. 2025, Thm 3.2",
 			Applies: Applies{Requires: resolve.NeedBaseline | resolve.NeedDelta},
-			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
-				return form("$2*EXP($1)/($2*EXP($1)+1-$2)", x.eps(), x.base())
+			Sheet: formula.Form{Rows: formula.RowsEps, Formula: func(x *formula.Row) string {
+				return formula.Fill("$2*EXP($1)/($2*EXP($1)+1-$2)", x.Eps(), x.Base())
 			}},
 			Meaning:  "upper bound on the attacker's success on one target after seeing the release (posterior), given its prior success p = baseline; for δ > 0 the success bound adds (1 − β)·δ (see onerun_advantage)",
 			Formula:  "β = e^ε/(e^ε − 1 + 1/p), computed as logit β = logit p + ε; " + epsView,
@@ -40,8 +41,8 @@ func onerunColumns() []OutputColumn {
 			Name: "onerun_advantage", Family: "onerun", Format: table.Probability, Round: resolve.RoundUp,
 			Brief: "(min(1, β + (1 − β)δ) − p)/(1 − p)", Source: "Swanberg et al. 2025, Thm 3.5 with one target",
 			Applies: Applies{Requires: resolve.NeedBaseline | resolve.NeedDelta, BelowOne: true},
-			Sheet: SheetForm{Advantage: true, Rows: sheetRowsEps, formula: func(x *sheetRow) string {
-				return form("$3+(1-$3)*$2*(EXP($1)-1)/(1+$2*(EXP($1)-1))", x.eps(), x.base(), x.delta())
+			Sheet: formula.Form{Advantage: true, Rows: formula.RowsEps, Formula: func(x *formula.Row) string {
+				return formula.Fill("$3+(1-$3)*$2*(EXP($1)-1)/(1+$2*(EXP($1)-1))", x.Eps(), x.Base(), x.Delta())
 			}},
 			Meaning:  "upper bound on the generalized advantage (success − p)/(1 − p) of an attack on one target with prior success p = baseline",
 			Formula:  "(min(1, β + (1 − β)·δ) − p)/(1 − p) with β as in onerun_posterior; (β − p)/(1 − p) when δ = 0; " + epsView,
@@ -56,10 +57,10 @@ func onerunColumns() []OutputColumn {
 			Name: "onerun_eps_protect", Family: "onerun", Format: table.Real, Round: resolve.RoundDown,
 			Brief: "largest ε with `onerun_advantage` ≤ `target_advantage`", Source: "Swanberg et al. 2025, §5.3",
 			Applies: Applies{Asks: AskTarget, Requires: resolve.NeedBaseline | resolve.NeedDelta, BelowOne: true},
-			Sheet: SheetForm{Rows: sheetRowsDelta, formula: func(x *sheetRow) string {
-				a, d, b := x.ref(release.FieldTargetAdvantage), x.delta(), x.base()
-				x.need(b.v > 0 && a.v <= 1-minSheetGap)
-				return form("LN(1+($1-$2)/((1-$1)*$3))", a, d, b)
+			Sheet: formula.Form{Rows: formula.RowsDelta, Formula: func(x *formula.Row) string {
+				a, d, b := x.Ref(release.FieldTargetAdvantage), x.Delta(), x.Base()
+				x.Need(b.Value > 0 && a.Value <= 1-formula.MinGap)
+				return formula.Fill("LN(1+($1-$2)/((1-$1)*$3))", a, d, b)
 			}},
 			Meaning:  "the largest ε whose onerun_advantage stays at or below target_advantage, at the row's delta and baseline: releases with ε up to this value protect the target",
 			Formula:  "ε = ln(1 + e^{logit s − ln p}), s = (target_advantage − δ)/(1 − δ): the inverse of onerun_advantage",
@@ -159,11 +160,11 @@ func onerunLeakColumns() []OutputColumn {
 			Name: "onerun_bits_leaked", Family: "onerun", Format: table.Real, Round: resolve.RoundUp,
 			Brief: onerunLeakBrief, Source: onerunLeakSource,
 			Applies: Applies{Requires: resolve.NeedDelta},
-			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
-				e, d, c := x.eps(), x.delta(), x.confidence()
-				s := (1 - c.v - d.v) / (1 - d.v)
-				x.need(c.v >= minSheetGap && s > 0 && e.v-math.Log(s) <= maxSheetExp)
-				return form("LOG(EXP($1)*$2/(1-$2-$3)+1,2)", e, c, d)
+			Sheet: formula.Form{Rows: formula.RowsEps, Formula: func(x *formula.Row) string {
+				e, d, c := x.Eps(), x.Delta(), x.Confidence()
+				s := (1 - c.Value - d.Value) / (1 - d.Value)
+				x.Need(c.Value >= formula.MinGap && s > 0 && e.Value-math.Log(s) <= formula.MaxExp)
+				return formula.Fill("LOG(EXP($1)*$2/(1-$2-$3)+1,2)", e, c, d)
 			}},
 			Meaning:  "number of bits about one target (uniform over 2^d values) the release leaks with probability at most 1 − confidence",
 			Formula:  "d = log2(e^ε·(1/s − 1) + 1) with s = (α − δ)/(1 − δ), α = 1 − confidence: solving β(2^−d) + (1 − β)·δ = α; at δ = 0 this is the paper's log2(e^ε(1/α − 1) + 1)",
@@ -186,8 +187,8 @@ func onerunLeakColumns() []OutputColumn {
 			Name: "onerun_narcissus", Family: "onerun", Format: table.Probability,
 			Brief: onerunLeakBrief, Source: onerunLeakSource,
 			Applies: Applies{Requires: resolve.NeedBaseline | resolve.NeedDelta},
-			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
-				return form("MIN(1,EXP($1)*$2+$3)", x.eps(), x.base(), x.delta())
+			Sheet: formula.Form{Rows: formula.RowsEps, Formula: func(x *formula.Row) string {
+				return formula.Fill("MIN(1,EXP($1)*$2+$3)", x.Eps(), x.Base(), x.Delta())
 			}},
 			Meaning:  "comparator: the Narcissus-resiliency bound on the success against one target with prior p = baseline, looser than onerun_posterior",
 			Formula:  "min(1, e^ε·p + δ); " + epsView,

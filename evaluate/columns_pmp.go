@@ -6,6 +6,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/internal/formula"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"github.com/riskbatch/riskbatch/evaluate/release"
@@ -20,8 +21,8 @@ func pmpColumns() []OutputColumn {
 			Name: "pmp_mia_success", Family: "pmp", Format: table.Probability,
 			Brief: pmpMIABrief, Source: pmpMIASource,
 			Applies: Applies{Requires: resolve.NeedDelta},
-			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
-				return form("(EXP($1)+$2)/(1+EXP($1))", x.eps(), x.delta())
+			Sheet: formula.Form{Rows: formula.RowsEps, Formula: func(x *formula.Row) string {
+				return formula.Fill("(EXP($1)+$2)/(1+EXP($1))", x.Eps(), x.Delta())
 			}},
 			Meaning:  "upper bound on the success of a practical membership-inference attack (the attacker guesses which of two records, each a member with probability 1/2, is in the data)",
 			Formula:  "1/(1 + e^{−ε}) for δ = 0 (Lemma 6); (e^ε + δ)/(1 + e^ε) for δ > 0; " + epsView,
@@ -39,18 +40,18 @@ func pmpColumns() []OutputColumn {
 			Name: "pmp_eps_for_target", Family: "pmp", Format: table.Real,
 			Brief: pmpMIABrief, Source: pmpMIASource,
 			Applies: Applies{Asks: AskTarget, Requires: resolve.NeedDelta},
-			Sheet: SheetForm{Rows: sheetRowsEps, formula: func(x *sheetRow) string {
-				switch x.mech {
+			Sheet: formula.Form{Rows: formula.RowsEps, Formula: func(x *formula.Row) string {
+				switch x.Mechanism() {
 				case release.MechanismPure, release.MechanismExponential, release.MechanismLaplace, release.MechanismRR:
-					x.need(x.zero(release.FieldDelta))
+					x.Need(x.Zero(release.FieldDelta))
 				case release.MechanismApprox: // δ as the row gives it
 				default:
-					x.need(false)
+					x.Need(false)
 				}
-				x.need(!x.has(release.FieldCompositions)) // a bisection through the composed profile
-				a, d := x.ref(release.FieldTargetAdvantage), x.delta()
-				x.need(a.v <= 1-1e-4 && a.v >= d.v) // riskbatch's value is the largest ε whose rounded-up bound meets the target
-				return form("LN((1+$1-2*$2)/(1-$1))", a, d)
+				x.Need(!x.Has(release.FieldCompositions)) // a bisection through the composed profile
+				a, d := x.Ref(release.FieldTargetAdvantage), x.Delta()
+				x.Need(a.Value <= 1-1e-4 && a.Value >= d.Value) // riskbatch's value is the largest ε whose rounded-up bound meets the target
+				return formula.Fill("LN((1+$1-2*$2)/(1-$1))", a, d)
 			}},
 			Meaning: "the largest ε whose practical membership-inference success, at the δ of pmp_mia_success, stays at or below (1 + target_advantage)/2, i.e. whose advantage 2·success − 1 stays at or below target_advantage; " +
 				"on a row of several compositions of an ε mechanism (pure, approx, laplace, rr, exponential), the ε of each step (for laplace rows ε = sensitivity/laplace_scale); empty when the target is below δ, which no ε meets",

@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"github.com/riskbatch/riskbatch/evaluate/internal/formula"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -14,7 +15,7 @@ func datasetColumns() []OutputColumn {
 		Name: DatasetWorstAdvantage, Family: "fdp", Format: table.Probability, Round: resolve.RoundUp,
 		Brief:    "the `fdp_worst_advantage` of the row's dataset total: every release of the dataset composed",
 		Source:   "Kulynych et al. 2025, Thm 3.4 on the composed curve",
-		Sheet:    SheetForm{Advantage: true},
+		Sheet:    formula.Form{Advantage: true},
 		Meaning:  "baseline-free bound on the advantage of any attack that sees every release of the row's dataset (the rows with the same dataset cell, composed): the fdp_worst_advantage of the dataset's total row, written on each of its rows and on the total row; empty for a row in no dataset, a row with status error, and the rows of a dataset whose total could not be computed",
 		Formula:  "η = max_α (1 − f(α) − α) with f the trade-off curve of the composition of the dataset's rows: G_μ with μ = √(Σ_i n_i/σ_i²) when every row is Gaussian (Dong, Roth & Su 2022, Cor. 3.3), else the PLD accountant of the rows' stages",
 		Citation: kulynych + ", Thm 3.4, Eq. (12), applied to the composed curve; Dong, Roth & Su 2022, \"Gaussian Differential Privacy\", Cor. 3.3",

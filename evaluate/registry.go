@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/formula"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
@@ -43,7 +44,7 @@ type OutputColumn struct {
 	// Sheet is how the column is written in a workbook: the spreadsheet
 	// formula that recomputes it from the row's inputs where its bound has
 	// a closed form, and whether it is an advantage (see SheetForm).
-	Sheet SheetForm
+	Sheet formula.Form
 	// Round is the direction in which the evaluator rounds every value of
 	// the column, where it is the same for every row (see Rounding);
 	// columns whose rounding depends on the row round in compute.
@@ -269,4 +270,10 @@ func standAlone(cols []OutputColumn) {
 			}
 		}
 	}
+}
+
+// withSheet sets how a column is written in a workbook.
+func withSheet(s formula.Form, c OutputColumn) OutputColumn {
+	c.Sheet = s
+	return c
 }
