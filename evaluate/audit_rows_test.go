@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/registry"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -18,10 +19,10 @@ func evalAudit(t *testing.T, e *Evaluator, row map[string]string) (Status, strin
 	t.Helper()
 	st, out := evalWith(t, e, row)
 	for name, c := range out {
-		if name == HeadlineColumn && !c.IsEmpty() && c != out["audit_eps_lb"] {
+		if name == registry.HeadlineColumn && !c.IsEmpty() && c != out["audit_eps_lb"] {
 			t.Errorf("%v: headline %v, audit_eps_lb %v", row, c, out["audit_eps_lb"])
 		}
-		if name != "status" && name != "message" && name != HeadlineColumn && name != HeadlineSaysColumn && !strings.HasPrefix(name, "audit_") && !c.IsEmpty() {
+		if name != "status" && name != "message" && name != registry.HeadlineColumn && name != registry.HeadlineSaysColumn && !strings.HasPrefix(name, "audit_") && !c.IsEmpty() {
 			t.Errorf("%v: release column %s = %v on an audit row", row, name, c)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/registry"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 )
 
@@ -48,9 +49,9 @@ func docTable(t *testing.T, path, page, heading, header string) (before, table, 
 // they list every column, in order.
 func TestDocsColumnTables(t *testing.T) {
 	for _, c := range []struct{ path, heading, header, want string }{
-		{"../docs/inputs.md", "## Input columns", "| column | meaning |", InputColumnsMarkdown()},
-		{"../docs/outputs.md", "## The columns in order", "| column | meaning | source |", ColumnsMarkdown()},
-		{"../docs/outputs.md", "## The headline and which column to quote", "| question | the answer to quote | comparisons |", QuestionsMarkdown()},
+		{"../docs/inputs.md", "## Input columns", "| column | meaning |", registry.InputColumnsMarkdown()},
+		{"../docs/outputs.md", "## The columns in order", "| column | meaning | source |", registry.ColumnsMarkdown()},
+		{"../docs/outputs.md", "## The headline and which column to quote", "| question | the answer to quote | comparisons |", registry.QuestionsMarkdown()},
 	} {
 		data, err := os.ReadFile(c.path)
 		if err != nil {
@@ -81,7 +82,7 @@ func TestDocsColumnTables(t *testing.T) {
 // the first cell of its rows.
 func TestColumnsMarkdownNamesEveryColumn(t *testing.T) {
 	var named []string
-	for _, line := range strings.Split(ColumnsMarkdown(), "\n")[2:] {
+	for _, line := range strings.Split(registry.ColumnsMarkdown(), "\n")[2:] {
 		if line == "" {
 			continue
 		}
@@ -90,8 +91,8 @@ func TestColumnsMarkdownNamesEveryColumn(t *testing.T) {
 			named = append(named, strings.Trim(n, "`"))
 		}
 	}
-	want := []string{"status", "message", HeadlineColumn, HeadlineSaysColumn}
-	for _, o := range outputColumns([]float64{resolve.DefaultConfidence}) {
+	want := []string{"status", "message", registry.HeadlineColumn, registry.HeadlineSaysColumn}
+	for _, o := range registry.OutputColumns([]float64{resolve.DefaultConfidence}) {
 		want = append(want, o.Name)
 	}
 	if strings.Join(named, " ") != strings.Join(want, " ") {

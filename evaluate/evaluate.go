@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/registry"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/priors"
@@ -41,10 +42,10 @@ type Evaluator struct {
 	rows      *resolve.Resolver // reads rows into Releases
 	config    resolve.Config    // what the options set, New reads
 	cachesOf  *Evaluator
-	outputs   []OutputColumn
-	plans     *columnPlans // the outputs of each mechanism (planColumns)
-	headlines []headlineStep
-	unused    []unusedInput // inputs only some mechanisms' columns use
+	outputs   []registry.OutputColumn
+	plans     *registry.Plans // the outputs of each mechanism (planColumns)
+	headlines []registry.HeadlineStep
+	unused    []registry.UnusedInput // inputs only some mechanisms' columns use
 }
 
 // Option configures an Evaluator.
@@ -96,10 +97,10 @@ func New(opts ...Option) *Evaluator {
 		e.rows.ShareCaches(e.cachesOf.rows)
 		e.cachesOf = nil
 	}
-	e.outputs = outputColumns(e.rows.Confidences())
-	e.plans = planColumns(e.outputs)
-	e.headlines = headlineSteps(e.outputs)
-	e.unused = unusedInputs(e.outputs)
+	e.outputs = registry.OutputColumns(e.rows.Confidences())
+	e.plans = registry.NewPlans(e.outputs)
+	e.headlines = registry.HeadlineSteps(e.outputs)
+	e.unused = registry.UnusedInputs(e.outputs)
 	return e
 }
 
@@ -113,7 +114,7 @@ func (e *Evaluator) CacheBytes() int64 { return e.rows.CacheBytes() }
 func (e *Evaluator) Vocabulary() *release.Vocabulary { return e.rows.Vocabulary() }
 
 // Outputs returns the registered output columns in output order.
-func (e *Evaluator) Outputs() []OutputColumn { return e.outputs }
+func (e *Evaluator) Outputs() []registry.OutputColumn { return e.outputs }
 
 // HeadWidth is the number of cells the evaluator writes before the output
 // columns: status, message, headline and headline_says.
@@ -126,8 +127,8 @@ func (e *Evaluator) Columns() []table.Column {
 	cols := []table.Column{
 		{Name: "status", Kind: table.Text, Role: table.Status, Note: StatusNote},
 		{Name: "message", Kind: table.Text, Role: table.Message, Note: MessageNote},
-		{Name: HeadlineColumn, Kind: table.Number, Role: table.Output, Format: table.Real, Note: HeadlineNote()},
-		{Name: HeadlineSaysColumn, Kind: table.Text, Role: table.Output, Note: HeadlineSaysNote},
+		{Name: registry.HeadlineColumn, Kind: table.Number, Role: table.Output, Format: table.Real, Note: registry.HeadlineNote()},
+		{Name: registry.HeadlineSaysColumn, Kind: table.Text, Role: table.Output, Note: registry.HeadlineSaysNote},
 	}
 	for _, o := range e.outputs {
 		cols = append(cols, table.Column{Name: o.Name, Kind: table.Number, Role: table.Output, Format: o.Format, Note: o.Note()})
@@ -144,15 +145,6 @@ const StatusNote = "ok: every bound that applies to the row is computed; " +
 // MessageNote says what a message holds (the message column's note).
 const MessageNote = "what to act on, in one sentence of at most 160 characters, naming the column: the input to add, the cell that was rejected, " +
 	"or why a bound that applies is empty. Bounds that do not apply to the row's mechanism, or that the row did not ask for, stay empty without a message (see the Columns sheet)"
-
-// Note is the header note of an output column: meaning, formula, source.
-func (o OutputColumn) Note() string {
-	note := o.Meaning + ".\nFormula: " + o.Formula + ".\nSource: " + o.Citation + "."
-	if a := o.AnswerText(); a != "" {
-		note += "\n" + a
-	}
-	return note + "\nSee the Columns sheet."
-}
 
 // Binding maps the columns of one input table to the contract's inputs.
 type Binding struct {
@@ -243,8 +235,8 @@ func (e *Evaluator) Docs() [][]string {
 		rows = append(rows, []string{c.Name, "output", c.Note, "", "riskbatch", "", "", "every row", ""})
 	}
 	rows = append(rows,
-		[]string{HeadlineColumn, "output (headline)", HeadlineMeaning, HeadlineRule(), "riskbatch, from the columns the rule names", "", "those of the column it quotes", "every row but error rows", "the number to quote for the row: the rule picks it among the answer columns"},
-		[]string{HeadlineSaysColumn, "output (headline)", HeadlineSaysNote, "", "riskbatch", "", "", "every row with a headline", ""})
+		[]string{registry.HeadlineColumn, "output (headline)", registry.HeadlineMeaning, registry.HeadlineRule(), "riskbatch, from the columns the rule names", "", "those of the column it quotes", "every row but error rows", "the number to quote for the row: the rule picks it among the answer columns"},
+		[]string{registry.HeadlineSaysColumn, "output (headline)", registry.HeadlineSaysNote, "", "riskbatch", "", "", "every row with a headline", ""})
 	for _, o := range e.outputs {
 		rows = append(rows, []string{o.Name, "output (" + o.Family + ")", o.Meaning, o.Formula, o.Citation, o.Needs, o.Assumes, o.Applies.Text(), o.AnswerText()})
 	}

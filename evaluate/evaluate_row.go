@@ -3,8 +3,8 @@ package evaluate
 import (
 	"math"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/registry"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
-	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -108,10 +108,10 @@ func (b *Binding) evaluateInto(r *resolve.Release, cells []table.Cell, out rowOu
 	if r == nil {
 		return StatusError, nil, problems, marks
 	}
-	bit := mechanismBit(r.Mechanism)
+	bit := registry.MechanismBit(r.Mechanism)
 	for _, u := range b.unused {
-		if in.Has(u.field) && u.mechanisms&bit == 0 {
-			marks = append(marks, mark{kind: markUnused, column: -1, text: b.Name(u.field) + ": filled, but only " + u.users + " rows use it; clear it or correct mechanism"})
+		if in.Has(u.Field) && u.Mechanisms&bit == 0 {
+			marks = append(marks, mark{kind: markUnused, column: -1, text: b.Name(u.Field) + ": filled, but only " + u.Users + " rows use it; clear it or correct mechanism"})
 		}
 	}
 	status, marks := b.outputCells(r, out, marks)
@@ -123,19 +123,19 @@ func (b *Binding) evaluateInto(r *resolve.Release, cells []table.Cell, out rowOu
 // that have something to say.
 func (b *Binding) outputCells(r *resolve.Release, out rowOut, marks []mark) (Status, []mark) {
 	status := StatusOK
-	var asks askSet
+	var asks registry.AskSet
 	// The columns of the row's mechanism (of a mixture: those of every
 	// mechanism); the others do not apply to it.
-	for _, p := range b.plans.of(r) {
-		if !asks.asked(p.asks, r) || !p.only.holds(r) {
+	for _, p := range b.plans.Of(r) {
+		if !asks.Asked(p.Asks, r) || !p.Only.Holds(r) {
 			continue // the row does not ask for the column
 		}
-		k := p.k
+		k := p.Index
 		o := &b.outputs[k]
-		v, s := o.valueAsked(r)
+		v, s := o.ValueAsked(r)
 		if s.OK() && (math.IsNaN(v) || math.IsInf(v, 0)) {
 			// Never write NaN or ±Inf: report it (tests look for this).
-			s = resolve.Skip{Why: whyNumericalFailure, Fault: true}
+			s = resolve.Skip{Why: registry.WhyNumericalFailure, Fault: true}
 		}
 		switch {
 		case s.OK():
@@ -157,45 +157,4 @@ func (b *Binding) outputCells(r *resolve.Release, out rowOut, marks []mark) (Sta
 		}
 	}
 	return status, marks
-}
-
-// unusedInput is an input field whose only use is to ask for some output
-// columns (Applies.AskedBy), with the mechanisms those columns apply to.
-type unusedInput struct {
-	field      release.Field
-	mechanisms uint32 // the mechanisms of the columns it asks for
-	users      string // those mechanisms, for a message: "gaussian and exponential"
-}
-
-// unusedInputs lists the fields that ask for columns of some mechanisms
-// only, so that a row of another mechanism that fills one is told.
-func unusedInputs(outputs []OutputColumn) []unusedInput {
-	var us []unusedInput
-	for _, o := range outputs {
-		for _, f := range o.Applies.AskedBy {
-			i := 0
-			for i < len(us) && us[i].field != f {
-				i++
-			}
-			if i == len(us) {
-				us = append(us, unusedInput{field: f})
-			}
-			us[i].mechanisms |= o.mechanisms
-		}
-	}
-	kept := us[:0]
-	for _, u := range us {
-		if u.mechanisms == mechanismSet(nil) {
-			continue // every mechanism uses it
-		}
-		var names []string
-		for _, n := range release.MechanismNames() {
-			if u.mechanisms&mechanismBit(release.Mechanism(n)) != 0 {
-				names = append(names, n)
-			}
-		}
-		u.users = andList(names)
-		kept = append(kept, u)
-	}
-	return kept
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/registry"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/internal/testenv"
@@ -98,7 +99,7 @@ func checkOutputs(t *testing.T, st Status, dst []table.Cell, e *Evaluator) {
 	if st != StatusOK && dst[1].IsEmpty() {
 		t.Fatalf("status %s without a message", st)
 	}
-	if strings.Contains(dst[1].Str, whyNumericalFailure) {
+	if strings.Contains(dst[1].Str, registry.WhyNumericalFailure) {
 		t.Fatalf("numerical failure: %s", dst[1].Str)
 	}
 	for i := 2; i < len(dst); i++ {

@@ -7,33 +7,11 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
 	"github.com/riskbatch/riskbatch/evaluate/dataset"
+	"github.com/riskbatch/riskbatch/evaluate/internal/registry"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
-
-// Composition across rows. Rows whose dataset cell holds the same text
-// touch the same people: their releases compose, and the risk of all of
-// them together is the risk of the composed mechanism. A Total collects,
-// row by row, what that composition needs — each row's mechanism as a
-// list of stages, identical stages merged — in memory that grows with the
-// number of distinct stages of the group, not with its rows. The total
-// row is then an ordinary input row, built from the stages (see
-// Total.Synthetic), evaluated by the same evaluator as every other row:
-// every bound of a total row is the bound of the composition.
-//
-// A member row's releases become stages as Release.Stages gives them (its
-// own mechanism over its compositions, then its extra_stages); a row with
-// no privacy-loss distribution (zcdp, rdp) makes the total's bounds empty,
-// with a message naming the rows.
-
-// StatusTotal is the status of a row riskbatch appends for a dataset
-// group: the composition of the group's rows.
-const StatusTotal Status = "total"
-
-// DatasetWorstAdvantage names the output column that marks every row of a
-// dataset group with its total's fdp_worst_advantage.
-const DatasetWorstAdvantage = "dataset_worst_advantage"
 
 // Member is what a dataset group's total takes from one row
 // (dataset.Member).
@@ -60,6 +38,25 @@ func (b *Binding) Dataset(cells []table.Cell) string {
 	}
 	return strings.TrimSpace(cells[i].String())
 }
+
+// Composition across rows. Rows whose dataset cell holds the same text
+// touch the same people: their releases compose, and the risk of all of
+// them together is the risk of the composed mechanism. A Total collects,
+// row by row, what that composition needs — each row's mechanism as a
+// list of stages, identical stages merged — in memory that grows with the
+// number of distinct stages of the group, not with its rows. The total
+// row is then an ordinary input row, built from the stages (see
+// Total.Synthetic), evaluated by the same evaluator as every other row:
+// every bound of a total row is the bound of the composition.
+//
+// A member row's releases become stages as Release.Stages gives them (its
+// own mechanism over its compositions, then its extra_stages); a row with
+// no privacy-loss distribution (zcdp, rdp) makes the total's bounds empty,
+// with a message naming the rows.
+
+// StatusTotal is the status of a row riskbatch appends for a dataset
+// group: the composition of the group's rows.
+const StatusTotal Status = "total"
 
 // Member reads what a group's total needs of a row: the row as Evaluate
 // reads it, so that a row Evaluate rejects (status error), or that a
@@ -207,7 +204,7 @@ func (e *Evaluator) EvaluateTotal(t *Total, dst []table.Cell) []InputCell {
 		if len(fs) > 1 {
 			it = "them"
 		}
-		msg = append(msg, "the rows differ in "+andList(fs)+", so the bounds that need "+it+" are empty")
+		msg = append(msg, "the rows differ in "+registry.AndList(fs)+", so the bounds that need "+it+" are empty")
 	}
 	if why != "" {
 		clear(dst)
@@ -226,7 +223,7 @@ func (e *Evaluator) EvaluateTotal(t *Total, dst []table.Cell) []InputCell {
 // dataset_worst_advantage cell of one of its rows' output cells (Width()
 // cells, from the status).
 func (e *Evaluator) MarkMember(dst []table.Cell, worst table.Cell) {
-	if k := e.outputIndex(DatasetWorstAdvantage); k >= 0 && HeadWidth+k < len(dst) {
+	if k := e.outputIndex(registry.DatasetWorstAdvantage); k >= 0 && HeadWidth+k < len(dst) {
 		dst[HeadWidth+k] = worst
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/registry"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -58,8 +59,8 @@ func TestTotalGaussianClosedForm(t *testing.T) {
 	if got := out["fdp_success"]; got.Kind != table.Number || math.Abs(got.Num-success) > 1e-12 {
 		t.Errorf("fdp_success = %v; want Φ(μ − Φ⁻¹(0.9)) = %.17g", got, success)
 	}
-	if got := out[DatasetWorstAdvantage]; got != out["fdp_worst_advantage"] {
-		t.Errorf("%s = %v; want the total's fdp_worst_advantage %v", DatasetWorstAdvantage, got, out["fdp_worst_advantage"])
+	if got := out[registry.DatasetWorstAdvantage]; got != out["fdp_worst_advantage"] {
+		t.Errorf("%s = %v; want the total's fdp_worst_advantage %v", registry.DatasetWorstAdvantage, got, out["fdp_worst_advantage"])
 	}
 	if want := "stages gaussian(2)x1; gaussian(3)x1"; !strings.Contains(out["message"].String(), want) {
 		t.Errorf("message %q; want it to list %q", out["message"], want)
@@ -82,7 +83,7 @@ func TestTotalEqualsSingleRow(t *testing.T) {
 	}
 	compared := 0
 	for _, c := range e.Columns()[2:] {
-		if c.Name == DatasetWorstAdvantage {
+		if c.Name == registry.DatasetWorstAdvantage {
 			continue
 		}
 		a, b := total[c.Name], single[c.Name]

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/registry"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 )
@@ -140,13 +141,13 @@ func (b *Binding) needText(need resolve.Need, r *resolve.Release) string {
 // and 9 more").
 func columnList(names []string, max int) string {
 	if len(names) <= max {
-		return andList(names)
+		return registry.AndList(names)
 	}
 	n := 1
 	if max > 2 {
 		n = max - 1
 	}
-	return andList(append(names[:n:n], strconv.Itoa(len(names)-n)+" more"))
+	return registry.AndList(append(names[:n:n], strconv.Itoa(len(names)-n)+" more"))
 }
 
 // combine makes one message of a row's problems, most important first:

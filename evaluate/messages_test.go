@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/registry"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/samples"
@@ -48,7 +49,7 @@ func messageProblems(b *Binding, cells, dst []table.Cell) []string {
 		bad = append(bad, fmt.Sprintf("status %s without a message", st))
 	}
 	partial := false
-	bit := mechanismBit(r.Mechanism)
+	bit := registry.MechanismBit(r.Mechanism)
 	for _, m := range marks {
 		if m.kind == markNeed || m.kind == markFault {
 			partial = true
@@ -57,7 +58,7 @@ func messageProblems(b *Binding, cells, dst []table.Cell) []string {
 			continue
 		}
 		o := &b.outputs[m.column]
-		if o.mechanisms&bit == 0 {
+		if o.MechanismBits&bit == 0 {
 			bad = append(bad, fmt.Sprintf("%s does not apply to %s rows, but the message speaks of it", o.Name, r.Mechanism))
 		}
 		if m.kind != markNeed {
@@ -69,7 +70,7 @@ func messageProblems(b *Binding, cells, dst []table.Cell) []string {
 		if m.need&resolve.NeedBaseline != 0 && r.HasBaseline {
 			bad = append(bad, fmt.Sprintf("%s asks for a baseline the row has (%v)", o.Name, r.Baseline))
 		}
-		if m.need&resolve.NeedDelta != 0 && (nativeEpsilon(r.Mechanism) || r.HasDelta && r.Delta > 0) {
+		if m.need&resolve.NeedDelta != 0 && (registry.NativeEpsilon(r.Mechanism) || r.HasDelta && r.Delta > 0) {
 			bad = append(bad, fmt.Sprintf("%s asks for a delta the row does not need (mechanism %s, delta %v)", o.Name, r.Mechanism, r.Delta))
 		}
 	}

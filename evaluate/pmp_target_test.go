@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/registry"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -59,7 +60,7 @@ func TestPMPEpsForTargetMeetsTarget(t *testing.T) {
 		if target < viewDelta {
 			// Where compositions·δ reaches 1 the row says its composed
 			// guarantee is vacuous, which is why no ε meets the target.
-			why := whyTargetTooLow
+			why := registry.WhyTargetTooLow
 			if viewDelta >= 1 {
 				why = "vacuous"
 			}
@@ -108,8 +109,8 @@ func TestPMPEpsForTargetDelta(t *testing.T) {
 	}
 	row["target_advantage"] = "0.005"
 	st, msg, out := evalRow(t, row)
-	want := "pmp_eps_for_target empty: " + whyTargetTooLow
-	if out["pmp_eps_for_target"].Kind != table.Empty || !strings.Contains(msg, "pmp_eps_for_target") || !strings.Contains(msg, whyTargetTooLow) || st != StatusOK {
+	want := "pmp_eps_for_target empty: " + registry.WhyTargetTooLow
+	if out["pmp_eps_for_target"].Kind != table.Empty || !strings.Contains(msg, "pmp_eps_for_target") || !strings.Contains(msg, registry.WhyTargetTooLow) || st != StatusOK {
 		t.Errorf("target below δ: %s %v, message %q, want it to say %q", st, out["pmp_eps_for_target"], msg, want)
 	}
 }

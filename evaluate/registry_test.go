@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/registry"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 )
 
@@ -13,7 +14,7 @@ import (
 // a missing delta, and only then the column's function.
 func TestValueFollowsDeclaration(t *testing.T) {
 	e := New()
-	column := func(name string) *OutputColumn {
+	column := func(name string) *registry.OutputColumn {
 		for k := range e.outputs {
 			if e.outputs[k].Name == name {
 				return &e.outputs[k]
@@ -53,7 +54,7 @@ func TestValueFollowsDeclaration(t *testing.T) {
 		if r == nil {
 			t.Fatalf("%v: %v", c.row, problems)
 		}
-		_, got := column(c.col).value(r)
+		_, got := column(c.col).Value(r)
 		if got != c.want {
 			t.Errorf("%v: %s gives %+v, want %+v", c.row, c.col, got, c.want)
 		}
@@ -82,7 +83,7 @@ func TestColumnTextsStandAlone(t *testing.T) {
 			}
 		}
 	}
-	for _, q := range Questions() {
+	for _, q := range registry.Questions() {
 		for _, name := range append(append([]string(nil), q.Answers...), q.Comparisons...) {
 			if !names[name] {
 				t.Errorf("question %q names %s, which is no output column", q.Text, name)

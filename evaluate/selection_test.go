@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/registry"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -36,7 +37,7 @@ func TestGroupsFromRegistry(t *testing.T) {
 	}
 	// An entry of a new family, or one that names its paper, is selected
 	// by them.
-	o := OutputColumn{Name: "audit_eps_lb", Family: "audit", Paper: "seed002"}
+	o := registry.OutputColumn{Name: "audit_eps_lb", Family: "audit", Paper: "seed002"}
 	for _, sel := range []string{"audit", "audit_*", "seed002", "seed 2", "Audit-EPS-LB", "output"} {
 		if !o.Matches(sel) {
 			t.Errorf("audit_eps_lb does not match %q", sel)
@@ -48,7 +49,7 @@ func TestGroupsFromRegistry(t *testing.T) {
 		}
 	}
 	// A column of no paper's family is its citation's paper, if any.
-	o = OutputColumn{Name: "x", Family: "dpsgd", Citation: "Mironov, Talwar & Zhang 2019; as restated in Kulynych, Gomez & Raisaro 2025, \"T\""}
+	o = registry.OutputColumn{Name: "x", Family: "dpsgd", Citation: "Mironov, Talwar & Zhang 2019; as restated in Kulynych, Gomez & Raisaro 2025, \"T\""}
 	if p := o.PaperID(); p != "seed003" {
 		t.Errorf("cited Kulynych second: paper %q, want seed003", p)
 	}
@@ -77,7 +78,7 @@ func TestSelect(t *testing.T) {
 		t.Errorf("width %d; the evaluator selected from has %d outputs", s.Width(), len(e.Outputs()))
 	}
 	_, err = e.Select("fdp_success", "nope", "seed9")
-	var se *SelectError
+	var se *registry.SelectError
 	if !errors.As(err, &se) || !slices.Equal(se.Selectors, []string{"nope", "seed9"}) {
 		t.Fatalf("error %v, want a SelectError of nope and seed9", err)
 	}
@@ -93,12 +94,12 @@ func TestSelect(t *testing.T) {
 // calls no function of theirs, so their work is not done and dropped.
 func TestSelectSkipsWork(t *testing.T) {
 	calls := map[string]int{}
-	column := func(name string) OutputColumn {
-		return OutputColumn{Name: name, Family: "test", Format: table.Real, mechanisms: mechanismSet(nil),
-			compute: func(*resolve.Release) (float64, resolve.Skip) { calls[name]++; return 1, resolve.Skip{} }}
+	column := func(name string) registry.OutputColumn {
+		return registry.OutputColumn{Name: name, Family: "test", Format: table.Real, MechanismBits: registry.MechanismSet(nil),
+			Compute: func(*resolve.Release) (float64, resolve.Skip) { calls[name]++; return 1, resolve.Skip{} }}
 	}
 	e := New()
-	e.outputs = []OutputColumn{column("a"), column("b"), column("c")}
+	e.outputs = []registry.OutputColumn{column("a"), column("b"), column("c")}
 	s, err := e.Select("b")
 	if err != nil {
 		t.Fatal(err)
@@ -160,7 +161,7 @@ func TestSelectHeadline(t *testing.T) {
 	} {
 		_, full := evalWith(t, e, row)
 		_, sel := evalWith(t, s, row)
-		for _, name := range []string{HeadlineColumn, HeadlineSaysColumn} {
+		for _, name := range []string{registry.HeadlineColumn, registry.HeadlineSaysColumn} {
 			if full[name].IsEmpty() || full[name] != sel[name] {
 				t.Errorf("%v: %s %v selected, %v in full", row, name, sel[name], full[name])
 			}

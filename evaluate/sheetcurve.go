@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/registry"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -39,8 +40,8 @@ func (s *SheetBinding) TotalSuccessCurve(t *Total, grid []float64) ([]float64, e
 }
 
 // successCurve is SuccessCurve of a row of a table bound by b.
-func successCurve(b *Binding, outputs []OutputColumn, cells []table.Cell, grid []float64) ([]float64, error) {
-	var col *OutputColumn
+func successCurve(b *Binding, outputs []registry.OutputColumn, cells []table.Cell, grid []float64) ([]float64, error) {
+	var col *registry.OutputColumn
 	for k := range outputs {
 		if outputs[k].Name == "fdp_success" {
 			col = &outputs[k]
@@ -64,7 +65,7 @@ func successCurve(b *Binding, outputs []OutputColumn, cells []table.Cell, grid [
 			return nil, fmt.Errorf("evaluate: baseline %v is not in [0, 1]", b)
 		}
 		r.Baseline, r.HasBaseline, r.HasAdv = b, true, false
-		v, sk := col.value(r)
+		v, sk := col.Value(r)
 		if !sk.OK() {
 			return nil, fmt.Errorf("evaluate: fdp_success at baseline %v: %s", b, sk.Why)
 		}

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/riskbatch/riskbatch/evaluate/internal/formula"
+	"github.com/riskbatch/riskbatch/evaluate/internal/registry"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/internal/xlformula"
@@ -20,7 +21,7 @@ type SheetBinding struct {
 	b       *Binding
 	first   int           // header index of the status column
 	table   formula.Table // what the row's formulas refer to
-	outputs []OutputColumn
+	outputs []registry.OutputColumn
 	named   map[string]release.Mechanism // mechanism cells already looked up
 }
 
@@ -92,7 +93,7 @@ func (s *SheetBinding) Advantages() []int {
 
 // OutputColumns returns the header indexes of the output columns (those
 // after status and message) for which keep is true.
-func (s *SheetBinding) OutputColumns(keep func(OutputColumn) bool) []int {
+func (s *SheetBinding) OutputColumns(keep func(registry.OutputColumn) bool) []int {
 	var cols []int
 	for k, o := range s.outputs {
 		if keep(o) {

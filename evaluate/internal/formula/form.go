@@ -61,4 +61,3 @@ func (s Form) Describe() string {
 	return "In the workbook: a live formula on " + s.Rows +
 		" (with the inputs it needs typed in the row); elsewhere the value."
 }
-

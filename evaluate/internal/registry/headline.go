@@ -1,4 +1,4 @@
-package evaluate
+package registry
 
 import (
 	"math"
@@ -111,47 +111,47 @@ func (o OutputColumn) AnswerText() string {
 
 // A headlineCase is one step of the headline rule: where the row has
 // what when says, the first of columns it has a value for is its headline.
-type headlineCase struct {
-	when    string
-	holds   func(r *resolve.Release) bool
-	columns []string
-	says    func(r *resolve.Release, column string, v float64) string
+type HeadlineCase struct {
+	When    string
+	Holds   func(r *resolve.Release) bool
+	Columns []string
+	Says    func(r *resolve.Release, column string, v float64) string
 }
 
 // headlineCases is the headline rule, in order: the first case that holds
 // and whose column has a value gives the row's headline.
-func headlineCases() []headlineCase {
-	return []headlineCase{
+func HeadlineCases() []HeadlineCase {
+	return []HeadlineCase{
 		{
-			when:    "an audit row",
-			holds:   func(r *resolve.Release) bool { return r.Audit != nil },
-			columns: []string{"audit_eps_lb"},
-			says: func(_ *resolve.Release, _ string, v float64) string {
+			When:    "an audit row",
+			Holds:   func(r *resolve.Release) bool { return r.Audit != nil },
+			Columns: []string{"audit_eps_lb"},
+			Says: func(_ *resolve.Release, _ string, v float64) string {
 				if v == 0 {
 					return "the attack's guesses certify no ε above 0: they are consistent with no leak at all"
 				}
-				return "the attack's guesses certify that the release's ε is at least " + significant(v)
+				return "the attack's guesses certify that the release's ε is at least " + Significant(v)
 			},
 		},
 		{
-			when:    "the row has target_advantage",
-			holds:   func(r *resolve.Release) bool { return r.HasTarget },
-			columns: []string{"fdp_eps_for_target", "fdp_sigma_for_target", "fdp_noise_for_target", "fdp_mu_for_target"},
-			says:    targetSays,
+			When:    "the row has target_advantage",
+			Holds:   func(r *resolve.Release) bool { return r.HasTarget },
+			Columns: []string{"fdp_eps_for_target", "fdp_sigma_for_target", "fdp_noise_for_target", "fdp_mu_for_target"},
+			Says:    targetSays,
 		},
 		{
-			when:    "the row has a baseline (baseline, candidates or prior)",
-			holds:   func(r *resolve.Release) bool { return r.HasBaseline },
-			columns: []string{"fdp_success"},
-			says: func(r *resolve.Release, _ string, v float64) string {
+			When:    "the row has a baseline (baseline, candidates or prior)",
+			Holds:   func(r *resolve.Release) bool { return r.HasBaseline },
+			Columns: []string{"fdp_success"},
+			Says: func(r *resolve.Release, _ string, v float64) string {
 				return "an attacker who guesses right " + percent(r.Baseline) + " of the time without the release guesses right at most " + percent(v) + " with it"
 			},
 		},
 		{
-			when:    "otherwise",
-			holds:   func(r *resolve.Release) bool { return true },
-			columns: []string{"fdp_worst_advantage"},
-			says: func(_ *resolve.Release, _ string, v float64) string {
+			When:    "otherwise",
+			Holds:   func(r *resolve.Release) bool { return true },
+			Columns: []string{"fdp_worst_advantage"},
+			Says: func(_ *resolve.Release, _ string, v float64) string {
 				return "whatever an attacker knew before, the release raises their success rate by at most " + points(v) + " percentage points"
 			},
 		},
@@ -166,24 +166,24 @@ func targetSays(r *resolve.Release, column string, v float64) string {
 	own, meets, has := 0.0, false, false
 	switch column {
 	case "fdp_eps_for_target":
-		s = "ε ≤ " + significant(v)
+		s = "ε ≤ " + Significant(v)
 		// The column applies to rows of one composition, whose (ε, δ)
 		// view is the row's own ε.
 		if eps, _, why := r.EpsilonDelta(); why == "" {
 			own, meets, has = eps, eps <= v, true
 		}
 	case "fdp_sigma_for_target":
-		s = "noise σ ≥ " + significant(v)
+		s = "noise σ ≥ " + Significant(v)
 		own, meets, has = r.Sigma, r.Sigma >= v, r.Sigma > 0
 	case "fdp_noise_for_target":
-		s = "noise multiplier ≥ " + significant(v)
+		s = "noise multiplier ≥ " + Significant(v)
 		own, meets, has = r.DPSGD.NoiseMultiplier, r.DPSGD.NoiseMultiplier >= v, r.DPSGD.NoiseMultiplier > 0
 	default:
-		s = "μ ≤ " + significant(v)
+		s = "μ ≤ " + Significant(v)
 	}
-	s += " keeps the advantage ≤ " + significant(r.Target)
+	s += " keeps the advantage ≤ " + Significant(r.Target)
 	if r.HasBaseline {
-		s += " at baseline " + significant(r.Baseline)
+		s += " at baseline " + Significant(r.Baseline)
 	} else {
 		s += " whatever the baseline"
 	}
@@ -191,17 +191,17 @@ func targetSays(r *resolve.Release, column string, v float64) string {
 	case !has:
 		return s
 	case meets:
-		return s + "; the row's " + significant(own) + " does"
+		return s + "; the row's " + Significant(own) + " does"
 	}
-	return s + "; the row's " + significant(own) + " does not"
+	return s + "; the row's " + Significant(own) + " does not"
 }
 
 // HeadlineRule says the headline rule in words (the Columns sheet's
 // formula of headline, `riskbatch columns headline`, the docs).
 func HeadlineRule() string {
 	var parts []string
-	for i, c := range headlineCases() {
-		parts = append(parts, strconv.Itoa(i+1)+". "+c.when+": "+strings.Join(c.columns, ", then ")+" (the first with a value)")
+	for i, c := range HeadlineCases() {
+		parts = append(parts, strconv.Itoa(i+1)+". "+c.When+": "+strings.Join(c.Columns, ", then ")+" (the first with a value)")
 	}
 	return "the first that applies: " + strings.Join(parts, "; ") + "; error rows have none"
 }
@@ -226,56 +226,33 @@ type Headline struct {
 
 // headlineStep is a headlineCase with the output index of each of its
 // columns (-1 where the evaluator has none).
-type headlineStep struct {
-	headlineCase
-	at []int
+type HeadlineStep struct {
+	HeadlineCase
+	At []int
 }
 
 // headlineSteps are the headline rule's cases for the outputs.
-func headlineSteps(outputs []OutputColumn) []headlineStep {
-	var steps []headlineStep
-	for _, c := range headlineCases() {
-		s := headlineStep{headlineCase: c}
-		for _, name := range c.columns {
+func HeadlineSteps(outputs []OutputColumn) []HeadlineStep {
+	var steps []HeadlineStep
+	for _, c := range HeadlineCases() {
+		s := HeadlineStep{HeadlineCase: c}
+		for _, name := range c.Columns {
 			k := -1
 			for i := range outputs {
 				if outputs[i].Name == name {
 					k = i
 				}
 			}
-			s.at = append(s.at, k)
+			s.At = append(s.At, k)
 		}
 		steps = append(steps, s)
 	}
 	return steps
 }
 
-// headline finds a row's headline among its output values in out.
-func (b *Binding) headline(r *resolve.Release, out rowOut) (Headline, bool) {
-	for _, c := range b.headlines {
-		if !c.holds(r) {
-			continue
-		}
-		for i, name := range c.columns {
-			k := c.at[i]
-			if k < 0 {
-				continue
-			}
-			if v, ok := out.value(k); ok {
-				says := c.says(r, name, v)
-				if len([]rune(says)) > MaxHeadlineSays {
-					says = string([]rune(says)[:MaxHeadlineSays-1]) + "…"
-				}
-				return Headline{Column: name, Value: v, Says: says}, true
-			}
-		}
-	}
-	return Headline{}, false
-}
-
 // significant writes v with 4 significant digits, without exponent where
 // it is between 0.001 and 10⁶.
-func significant(v float64) string {
+func Significant(v float64) string {
 	a := math.Abs(v)
 	if a != 0 && (a < 1e-3 || a >= 1e6) {
 		return strconv.FormatFloat(v, 'g', 4, 64)
@@ -288,7 +265,7 @@ func significant(v float64) string {
 }
 
 // percent writes a probability as a percentage, 4 significant digits.
-func percent(p float64) string { return significant(100*p) + "%" }
+func percent(p float64) string { return Significant(100*p) + "%" }
 
 // points writes a difference of probabilities in percentage points.
-func points(d float64) string { return significant(100 * d) }
+func points(d float64) string { return Significant(100 * d) }

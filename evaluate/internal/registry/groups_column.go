@@ -1,4 +1,4 @@
-package evaluate
+package registry
 
 import (
 	"github.com/riskbatch/riskbatch/evaluate/internal/formula"
@@ -21,8 +21,12 @@ func datasetColumns() []OutputColumn {
 		Citation: kulynych + ", Thm 3.4, Eq. (12), applied to the composed curve; Dong, Roth & Su 2022, \"Gaussian Differential Privacy\", Cor. 3.3",
 		Needs:    "dataset, and " + mechanismParams,
 		Assumes:  "the dataset's rows are releases about the same people, composed adaptively; as fdp_success",
-		compute: func(*resolve.Release) (float64, resolve.Skip) {
+		Compute: func(*resolve.Release) (float64, resolve.Skip) {
 			return 0, resolve.Skip{Silent: true}
 		},
 	}}
 }
+
+// DatasetWorstAdvantage names the output column that marks every row of a
+// dataset group with its total's fdp_worst_advantage.
+const DatasetWorstAdvantage = "dataset_worst_advantage"

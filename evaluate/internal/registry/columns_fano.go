@@ -1,4 +1,4 @@
-package evaluate
+package registry
 
 import (
 	"github.com/riskbatch/riskbatch/evaluate/bound"
@@ -41,7 +41,7 @@ func fanoColumn(name, meaning string, pick func(alpha1, best bound.FanoBound) fl
 		Citation: guoCitation + ", Algorithms 1 and 2, Thm 1 and Thm 2; Mironov 2017, \"Rényi Differential Privacy\", Prop. 1 and 6; Kairouz, Oh & Viswanath 2015, Thm 2.2 (every ε-DP pair is post-processed randomized response)",
 		Needs:    "candidates or uniform(M) (a uniform prior), or a prior key whose frequency table is loaded (the attribute's distribution: M is its number of values); a mechanism with a Rényi or mutual-information view",
 		Assumes:  "the mechanism's parameters are stated for replace-one neighbours (for add/remove Gaussian parameters ρ is 4 times larger); the prior is uniform over the M candidates, or the loaded distribution of the target's attribute (given its known columns); with several distributions (cells) the worst one is reported",
-		compute: func(r *resolve.Release) (float64, resolve.Skip) {
+		Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 			a1, best, why := r.Fano()
 			switch why {
 			case "":

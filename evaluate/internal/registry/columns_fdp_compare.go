@@ -1,4 +1,4 @@
-package evaluate
+package registry
 
 import (
 	"github.com/riskbatch/riskbatch/evaluate/bound"
@@ -30,7 +30,7 @@ func reroColumns() []OutputColumn {
 			Citation: "Balle, Cherubin & Hayes 2022; " + kulynych + ", App. B",
 			Needs:    "epsilon (pure) or laplace_scale or rr; baseline or candidates",
 			Assumes:  "pure ε-DP",
-			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				return bound.ReRoPure(r.PureEps, r.Baseline), resolve.Skip{}
 			},
 		},
@@ -45,7 +45,7 @@ func reroColumns() []OutputColumn {
 			Citation: "Balle, Cherubin & Hayes 2022; " + kulynych + ", Thm B.2 and Cor. B.2",
 			Needs:    "an RDP view; baseline or candidates",
 			Assumes:  "Rényi DP under either neighbouring relation",
-			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				if r.RDPWhy != "" {
 					return 0, resolve.Skip{Why: r.RDPWhy}
 				}
@@ -66,7 +66,7 @@ func reroColumns() []OutputColumn {
 			Citation: "Balle, Cherubin & Hayes 2022; " + kulynych + ", Cor. B.1, Eq. (24)",
 			Needs:    "rho, or sigma/mu; baseline or candidates",
 			Assumes:  "ρ-zCDP under either neighbouring relation",
-			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				return bound.ReRoZCDP(r.Rho, r.Baseline), resolve.Skip{}
 			},
 		},
@@ -143,7 +143,7 @@ func dpsgdColumns() []OutputColumn {
 			Citation: "Mironov, Talwar & Zhang 2019; Balle, Barthe, Gaboardi, Hsu & Sato 2020",
 			Needs:    "noise_multiplier, sample_rate, steps; delta",
 			Assumes:  "add/remove neighbours; rounded up",
-			compute:  resolve.RDPComparison(func(r *resolve.Release) float64 { return r.RDP.EpsilonAt(r.Delta) }),
+			Compute:  resolve.RDPComparison(func(r *resolve.Release) float64 { return r.RDP.EpsilonAt(r.Delta) }),
 		},
 		{
 			Name: "fdp_advantage_rdp", Format: table.Probability,
@@ -153,7 +153,7 @@ func dpsgdColumns() []OutputColumn {
 			Citation: kulynych + ", §4.2; Mironov, Talwar & Zhang 2019",
 			Needs:    "noise_multiplier, sample_rate, steps; baseline or candidates",
 			Assumes:  "add/remove neighbours; rounded up",
-			compute:  resolve.RDPComparison(func(r *resolve.Release) float64 { return numeric.RoundUp(r.RDP.Advantage(r.Baseline), 0, 1-r.Baseline) }),
+			Compute:  resolve.RDPComparison(func(r *resolve.Release) float64 { return numeric.RoundUp(r.RDP.Advantage(r.Baseline), 0, 1-r.Baseline) }),
 		},
 		{
 			Name: "fdp_worst_advantage_rdp", Format: table.Probability, Round: resolve.RoundUp,
@@ -163,7 +163,7 @@ func dpsgdColumns() []OutputColumn {
 			Citation: kulynych + ", Thm 3.4 and §4.2; Mironov, Talwar & Zhang 2019",
 			Needs:    "noise_multiplier, sample_rate, steps",
 			Assumes:  "add/remove neighbours; rounded up",
-			compute:  resolve.RDPComparison(func(r *resolve.Release) float64 { return r.RDP.WorstAdvantage() }),
+			Compute:  resolve.RDPComparison(func(r *resolve.Release) float64 { return r.RDP.WorstAdvantage() }),
 		},
 	}), sharing("dpsgd", pldBrief, pldSource, []OutputColumn{
 		{
@@ -174,7 +174,7 @@ func dpsgdColumns() []OutputColumn {
 			Citation: "Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022 (connect-the-dots); Koskela, Jälkö & Honkela 2020 (error terms)",
 			Needs:    "noise_multiplier, sample_rate, steps",
 			Assumes:  "add/remove neighbours",
-			compute: fromPLD(func(a *pld.PLD) (float64, resolve.Skip) {
+			Compute: fromPLD(func(a *pld.PLD) (float64, resolve.Skip) {
 				e, err := a.Errors()
 				if err != nil {
 					return 0, resolve.Skip{Why: "the PLD error estimate failed: " + err.Error()}
@@ -190,7 +190,7 @@ func dpsgdColumns() []OutputColumn {
 			Citation: "Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022",
 			Needs:    "noise_multiplier, sample_rate, steps",
 			Assumes:  "add/remove neighbours",
-			compute:  fromPLD(func(a *pld.PLD) (float64, resolve.Skip) { return a.GridStep(), resolve.Skip{} }),
+			Compute:  fromPLD(func(a *pld.PLD) (float64, resolve.Skip) { return a.GridStep(), resolve.Skip{} }),
 		},
 	})...)
 }

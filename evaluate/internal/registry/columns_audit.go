@@ -1,4 +1,4 @@
-package evaluate
+package registry
 
 import (
 	"github.com/riskbatch/riskbatch/evaluate/audit"
@@ -40,7 +40,7 @@ func auditColumns() []OutputColumn {
 			Citation: auditMethods,
 			Needs:    auditNeeds,
 			Assumes:  auditAssumes + "; a lower bound, so rounded down",
-			compute:  fromLowerBound((*resolve.AuditRow).Epsilon),
+			Compute:  fromLowerBound((*resolve.AuditRow).Epsilon),
 		},
 		{
 			Name: "audit_mu_lb", Family: "audit", Format: table.Real, Round: resolve.RoundDown,
@@ -51,7 +51,7 @@ func auditColumns() []OutputColumn {
 			Citation: mahloujifar + ", the numerical audit of a Gaussian trade-off (rh_with_cap)",
 			Needs:    auditNeeds,
 			Assumes:  auditAssumes + "; a lower bound, so rounded down",
-			compute:  fromLowerBound((*resolve.AuditRow).MuBound),
+			Compute:  fromLowerBound((*resolve.AuditRow).MuBound),
 		},
 		{
 			Name: "audit_p_value", Family: "audit", Format: table.Probability, Round: resolve.RoundUp,
@@ -62,7 +62,7 @@ func auditColumns() []OutputColumn {
 			Citation: steinke + ", Thm 3; " + swanberg + ", Thm 3.2, Cor 3.4 or Thm 3.5",
 			Needs:    auditNeeds + "; epsilon (the claim)",
 			Assumes:  auditAssumes,
-			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				p, err := r.Audit.PValue(r.Audit.Claim)
 				return p, resolve.AuditSkip(err)
 			},
@@ -76,7 +76,7 @@ func auditColumns() []OutputColumn {
 			Citation: auditMethods,
 			Needs:    auditNeeds + "; epsilon (the claim)",
 			Assumes:  auditAssumes,
-			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				refuted, err := r.Audit.Refutes(r.Audit.Claim)
 				if err != nil {
 					return 0, resolve.AuditSkip(err)
@@ -96,7 +96,7 @@ func auditColumns() []OutputColumn {
 			Citation: steinke + ", Thm 3; " + swanberg + ", Cor 3.4 and Thm 3.5",
 			Needs:    auditNeeds,
 			Assumes:  auditAssumes,
-			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				return r.Audit.DeltaTerm(), resolve.Skip{}
 			},
 		},

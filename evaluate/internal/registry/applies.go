@@ -1,4 +1,4 @@
-package evaluate
+package registry
 
 import (
 	"strings"
@@ -57,7 +57,7 @@ func (a Applies) lacks(r *resolve.Release) resolve.Need {
 	if a.Requires&resolve.NeedBaseline != 0 && !r.HasBaseline {
 		n |= resolve.NeedBaseline
 	}
-	if a.Requires&resolve.NeedDelta != 0 && !nativeEpsilon(r.Mechanism) && !(r.HasDelta && r.Delta > 0) {
+	if a.Requires&resolve.NeedDelta != 0 && !NativeEpsilon(r.Mechanism) && !(r.HasDelta && r.Delta > 0) {
 		n |= resolve.NeedDelta
 	}
 	return n
@@ -203,7 +203,7 @@ func (c Condition) String() string {
 
 // holds reports whether the row meets the condition (OnlyRenyiView: see
 // there).
-func (c Condition) holds(r *resolve.Release) bool {
+func (c Condition) Holds(r *resolve.Release) bool {
 	switch c {
 	case OnlyPure:
 		return r.HasPure
@@ -225,7 +225,7 @@ func (c Condition) holds(r *resolve.Release) bool {
 
 // nativeEpsilon reports whether a mechanism states its own ε, so that its
 // ε-based columns need no delta.
-func nativeEpsilon(m release.Mechanism) bool {
+func NativeEpsilon(m release.Mechanism) bool {
 	switch m {
 	case release.MechanismPure, release.MechanismApprox, release.MechanismLaplace, release.MechanismRR, release.MechanismExponential:
 		return true
@@ -235,7 +235,7 @@ func nativeEpsilon(m release.Mechanism) bool {
 
 // mechanismBit is a mechanism's bit in a set of mechanisms (mechanismSet).
 // It is a switch, not a search of MechanismNames, because every row asks.
-func mechanismBit(m release.Mechanism) uint32 {
+func MechanismBit(m release.Mechanism) uint32 {
 	switch m {
 	case release.MechanismPure:
 		return 1 << 0
@@ -267,13 +267,13 @@ func mechanismBit(m release.Mechanism) uint32 {
 
 // mechanismSet returns the set of mechanisms as bits; nil is every
 // mechanism of a release (not audit rows, which describe no release).
-func mechanismSet(ms []release.Mechanism) uint32 {
+func MechanismSet(ms []release.Mechanism) uint32 {
 	if ms == nil {
-		return ^uint32(0) &^ mechanismBit(resolve.MechanismAudit)
+		return ^uint32(0) &^ MechanismBit(resolve.MechanismAudit)
 	}
 	var set uint32
 	for _, m := range ms {
-		set |= mechanismBit(m)
+		set |= MechanismBit(m)
 	}
 	return set
 }
@@ -290,7 +290,7 @@ func (a Applies) Text() string {
 		for i, m := range a.Mechanisms {
 			names[i] = string(m)
 		}
-		b.WriteString(andList(names) + " rows")
+		b.WriteString(AndList(names) + " rows")
 	}
 	if a.Only != Anywhere {
 		b.WriteString(" " + a.Only.String())
@@ -309,7 +309,7 @@ func (a Applies) Text() string {
 		if a.Requires&resolve.NeedDelta != 0 {
 			needs = append(needs, a.deltaText())
 		}
-		b.WriteString(". Needs " + andList(needs) + "; a row without it is partial, and its message says what to add")
+		b.WriteString(". Needs " + AndList(needs) + "; a row without it is partial, and its message says what to add")
 	}
 	return b.String()
 }
@@ -320,23 +320,23 @@ func (a Applies) deltaText() string {
 	var without, all []string
 	for _, n := range release.MechanismNames() {
 		m := release.Mechanism(n)
-		if a.Mechanisms != nil && mechanismSet(a.Mechanisms)&mechanismBit(m) == 0 {
+		if a.Mechanisms != nil && MechanismSet(a.Mechanisms)&MechanismBit(m) == 0 {
 			continue
 		}
 		all = append(all, n)
-		if !nativeEpsilon(m) {
+		if !NativeEpsilon(m) {
 			without = append(without, n)
 		}
 	}
 	if len(without) == len(all) {
 		return "delta > 0"
 	}
-	return "delta > 0 on " + andList(without) + " rows"
+	return "delta > 0 on " + AndList(without) + " rows"
 }
 
 // andList joins words as a person writes a list: "a", "a and b",
 // "a, b and c".
-func andList(words []string) string {
+func AndList(words []string) string {
 	switch len(words) {
 	case 0:
 		return ""
@@ -344,4 +344,45 @@ func andList(words []string) string {
 		return words[0]
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+// unusedInput is an input field whose only use is to ask for some output
+// columns (Applies.AskedBy), with the mechanisms those columns apply to.
+type UnusedInput struct {
+	Field      release.Field
+	Mechanisms uint32 // the mechanisms of the columns it asks for
+	Users      string // those mechanisms, for a message: "gaussian and exponential"
+}
+
+// unusedInputs lists the fields that ask for columns of some mechanisms
+// only, so that a row of another mechanism that fills one is told.
+func UnusedInputs(outputs []OutputColumn) []UnusedInput {
+	var us []UnusedInput
+	for _, o := range outputs {
+		for _, f := range o.Applies.AskedBy {
+			i := 0
+			for i < len(us) && us[i].Field != f {
+				i++
+			}
+			if i == len(us) {
+				us = append(us, UnusedInput{Field: f})
+			}
+			us[i].Mechanisms |= o.MechanismBits
+		}
+	}
+	kept := us[:0]
+	for _, u := range us {
+		if u.Mechanisms == MechanismSet(nil) {
+			continue // every mechanism uses it
+		}
+		var names []string
+		for _, n := range release.MechanismNames() {
+			if u.Mechanisms&MechanismBit(release.Mechanism(n)) != 0 {
+				names = append(names, n)
+			}
+		}
+		u.Users = AndList(names)
+		kept = append(kept, u)
+	}
+	return kept
 }

@@ -1,8 +1,9 @@
-package evaluate
+package registry
 
 import (
 	"strings"
 
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 )
 
@@ -38,7 +39,7 @@ func ColumnsMarkdown() string {
 	row([]string{"status"}, statusBrief, "")
 	row([]string{"message"}, messageBrief, "")
 	row([]string{HeadlineColumn, HeadlineSaysColumn}, headlineBrief, "")
-	cols := outputColumns([]float64{DefaultConfidence})
+	cols := OutputColumns([]float64{resolve.DefaultConfidence})
 	for i := 0; i < len(cols); {
 		meaning, source := cols[i].Brief, cols[i].Source
 		if meaning == "" {

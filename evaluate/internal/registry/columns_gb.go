@@ -1,4 +1,4 @@
-package evaluate
+package registry
 
 import (
 	"github.com/riskbatch/riskbatch/evaluate/bound"
@@ -93,7 +93,7 @@ func gbColumn(name, meaning, formula, where string, request Ask, f func(r *resol
 		Citation: guerraBalboa + ", " + where,
 		Needs:    "a pure ε-DP row (epsilon without delta, laplace_scale, or rr)" + map[bool]string{true: "; " + request.String(), false: ""}[request != AskedAlways],
 		Assumes:  "pure ε-DP under replace-one neighbours (an ε stated for add/remove neighbours must be doubled)",
-		compute: func(r *resolve.Release) (float64, resolve.Skip) {
+		Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 			return f(r, r.PureEps)
 		},
 	}

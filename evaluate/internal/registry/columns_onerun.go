@@ -1,4 +1,4 @@
-package evaluate
+package registry
 
 import (
 	"math"
@@ -71,7 +71,7 @@ func onerunColumns() []OutputColumn {
 				eps, ok := bound.OneRunEpsilonProtect(r.Target, delta, r.Baseline)
 				switch {
 				case !ok:
-					return 0, resolve.Skip{Why: whyTargetTooLow}
+					return 0, resolve.Skip{Why: WhyTargetTooLow}
 				case math.IsInf(eps, 1):
 					return 0, resolve.Skip{Why: whyTargetTrivial}
 				}
@@ -95,7 +95,7 @@ func onerunTailColumns() []OutputColumn {
 			Citation: swanberg + ", Thm 3.2 and Thm 3.5",
 			Needs:    mechanismParams + "; successes; targets with baseline or candidates, or a prior with one p per target",
 			Assumes:  "(ε, δ)-DP under replace-one neighbours; the targets' priors are independent",
-			compute: fromTail(func(r *resolve.Release, t *bound.OneRunTail) (float64, resolve.Skip) {
+			Compute: fromTail(func(r *resolve.Release, t *bound.OneRunTail) (float64, resolve.Skip) {
 				if _, delta, _ := r.EpsilonDelta(); delta > 0 {
 					return t.Thm35(r.Successes), resolve.Skip{}
 				}
@@ -121,7 +121,7 @@ func onerunTailColumns() []OutputColumn {
 			Citation: swanberg + ", Thm 3.2 and Thm 3.5",
 			Needs:    "as onerun_tail_prob",
 			Assumes:  "as onerun_tail_prob",
-			compute: fromTail(func(r *resolve.Release, t *bound.OneRunTail) (float64, resolve.Skip) {
+			Compute: fromTail(func(r *resolve.Release, t *bound.OneRunTail) (float64, resolve.Skip) {
 				lt := t.LogTail(r.Successes)
 				if _, delta, _ := r.EpsilonDelta(); delta > 0 {
 					if a := t.AlphaLP(r.Successes); a > 0 {
@@ -145,7 +145,7 @@ func onerunTailColumns() []OutputColumn {
 			Citation: swanberg + ", Thm 3.2 (stochastic dominance)",
 			Needs:    mechanismParams + "; targets with baseline or candidates, or a prior with one p per target",
 			Assumes:  "as onerun_tail_prob",
-			compute: fromTail(func(r *resolve.Release, t *bound.OneRunTail) (float64, resolve.Skip) {
+			Compute: fromTail(func(r *resolve.Release, t *bound.OneRunTail) (float64, resolve.Skip) {
 				return numeric.RoundUp(t.ExpectedSuccesses(), 0, float64(t.Len())), resolve.Skip{}
 			}),
 		},
@@ -235,7 +235,7 @@ func successesColumn(name string, level float64) OutputColumn {
 		Citation: "Swanberg, Annamalai, Hayes, Balle & Smith 2025, \"Beyond the Worst Case: Extending Differential Privacy Guarantees to Realistic Adversaries\", §3.1 and Thm 3.5",
 		Needs:    "as onerun_tail_prob, without successes",
 		Assumes:  "as onerun_tail_prob",
-		compute: fromTail(func(r *resolve.Release, t *bound.OneRunTail) (float64, resolve.Skip) {
+		Compute: fromTail(func(r *resolve.Release, t *bound.OneRunTail) (float64, resolve.Skip) {
 			c := level
 			if c < 0 {
 				c = r.Confidence

@@ -1,4 +1,4 @@
-package evaluate
+package registry
 
 import (
 	"math/bits"
@@ -15,32 +15,32 @@ import (
 
 // planColumn is an output column of a mechanism's list: its index in the
 // evaluator's outputs and what asks for it.
-type planColumn struct {
-	k    int
-	asks Ask
-	only Condition
+type PlanColumn struct {
+	Index int
+	Asks  Ask
+	Only  Condition
 }
 
 // columnPlans are the lists of output columns, in output order: one per
 // mechanism (by the index of its mechanismBit), and that of a row
 // composed with extra_stages of other mechanisms (Release.mixed), whose
 // columns are those of every mechanism.
-type columnPlans struct {
-	byMechanism [32][]planColumn
-	mixed       []planColumn
+type Plans struct {
+	byMechanism [32][]PlanColumn
+	mixed       []PlanColumn
 }
 
 // planColumns makes the lists of the output columns outputs.
-func planColumns(outputs []OutputColumn) *columnPlans {
-	p := new(columnPlans)
+func NewPlans(outputs []OutputColumn) *Plans {
+	p := new(Plans)
 	for k := range outputs {
 		o := &outputs[k]
-		c := planColumn{k: k, asks: o.Applies.Asks, only: o.Applies.Only}
-		for set := o.mechanisms; set != 0; set &= set - 1 {
+		c := PlanColumn{Index: k, Asks: o.Applies.Asks, Only: o.Applies.Only}
+		for set := o.MechanismBits; set != 0; set &= set - 1 {
 			i := bits.TrailingZeros32(set)
 			p.byMechanism[i] = append(p.byMechanism[i], c)
 		}
-		if o.mechanisms == mechanismSet(nil) {
+		if o.MechanismBits == MechanismSet(nil) {
 			p.mixed = append(p.mixed, c)
 		}
 	}
@@ -48,11 +48,11 @@ func planColumns(outputs []OutputColumn) *columnPlans {
 }
 
 // of returns the list of output columns of the row r.
-func (p *columnPlans) of(r *resolve.Release) []planColumn {
+func (p *Plans) Of(r *resolve.Release) []PlanColumn {
 	if r.Mixed() {
 		return p.mixed
 	}
-	bit := mechanismBit(r.Mechanism)
+	bit := MechanismBit(r.Mechanism)
 	if bit == 0 {
 		return nil
 	}
@@ -61,7 +61,7 @@ func (p *columnPlans) of(r *resolve.Release) []planColumn {
 
 // askSet remembers, for one row, which inputs that ask for columns (Ask)
 // it has: a row's columns share a few of them, each read once.
-type askSet struct{ known, has uint32 }
+type AskSet struct{ known, has uint32 }
 
 // Every Ask has its bit in an askSet's uint32 (a shift past it would give
 // 0, and asked would say false, dropping the columns it asks for): this
@@ -70,7 +70,7 @@ type askSet struct{ known, has uint32 }
 const _ uint32 = 1 << (numAsks - 1)
 
 // asked reports whether the row r has the input a (Ask.asked).
-func (s *askSet) asked(a Ask, r *resolve.Release) bool {
+func (s *AskSet) Asked(a Ask, r *resolve.Release) bool {
 	if a == AskedAlways {
 		return true
 	}

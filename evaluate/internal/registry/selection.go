@@ -1,4 +1,4 @@
-package evaluate
+package registry
 
 import (
 	"fmt"
@@ -83,35 +83,6 @@ type Group struct {
 	Columns []string // the evaluator's output columns in the group, in output order
 }
 
-// Groups returns the groups of the evaluator's output columns: the
-// families in output order, then the papers in ID order. A group with no
-// column is left out.
-func (e *Evaluator) Groups() []Group {
-	var groups []Group
-	add := func(name, kind, column string) {
-		for i := range groups {
-			if groups[i].Name == name && groups[i].Kind == kind {
-				groups[i].Columns = append(groups[i].Columns, column)
-				return
-			}
-		}
-		groups = append(groups, Group{Name: name, Kind: kind, Columns: []string{column}})
-	}
-	for i := range e.outputs {
-		if f := e.outputs[i].Family; f != "" {
-			add(f, "family", e.outputs[i].Name)
-		}
-	}
-	for _, p := range Papers() {
-		for i := range e.outputs {
-			if e.outputs[i].PaperID() == p.ID {
-				add(p.ID, "paper", e.outputs[i].Name)
-			}
-		}
-	}
-	return groups
-}
-
 // Matches reports whether the column answers to a selector of
 // `riskbatch eval --columns` and `riskbatch columns`:
 //
@@ -160,91 +131,21 @@ func (e *SelectError) Error() string {
 	return fmt.Sprintf("no output column, group or paper matches %s", strings.Join(q, ", "))
 }
 
-// Select returns an evaluator that computes and writes only the output
-// columns matching one of the selectors (see Matches), in registry order,
-// after status, message, headline and headline_says, which every row has
-// (and which a selector may name: headline or headline_says selects the
-// columns the headline rule reads, so that the headline is the one the
-// full output has; without them it quotes the selected columns only, or
-// none). The columns left out are not computed: a row's status and message
-// speak only of the columns selected, so a row that lacks an input only
-// a column left out needs stays ok. A cell that cannot be read is still
-// an error of its row, whatever is selected: no input is ignored. The new
-// evaluator shares e's caches. A selector that matches nothing is a
-// *SelectError.
-func (e *Evaluator) Select(selectors ...string) (*Evaluator, error) {
-	keep := make([]bool, len(e.outputs))
-	var unmatched []string
-	for _, sel := range selectors {
-		hit := false
-		switch release.CanonicalName(sel) {
-		case "status", "message":
-			hit = true
-		case HeadlineColumn, HeadlineSaysColumn:
-			// The headline is the full output's when the columns its
-			// rule reads are computed.
-			for _, c := range headlineCases() {
-				for _, name := range c.columns {
-					for i := range e.outputs {
-						if e.outputs[i].Name == name {
-							keep[i] = true
-						}
-					}
-				}
-			}
-			hit = true
-		}
-		for i := range e.outputs {
-			if e.outputs[i].Matches(sel) {
-				keep[i], hit = true, true
-			}
-		}
-		if !hit {
-			unmatched = append(unmatched, sel)
-		}
-	}
-	if len(unmatched) > 0 {
-		return nil, &SelectError{Selectors: unmatched}
-	}
-	s := *e
-	s.outputs = nil
-	for i, o := range e.outputs {
-		if keep[i] {
-			s.outputs = append(s.outputs, o)
-		}
-	}
-	s.plans = planColumns(s.outputs)
-	s.headlines = headlineSteps(s.outputs)
-	s.unused = selectedUnused(e.unused, s.outputs)
-	return &s, nil
-}
-
 // selectedUnused keeps the unused-input checks (see unusedInputs) of the
 // fields that ask for a selected column: a field that asks only for
 // columns left out is no concern of the selection's rows. Which mechanisms
 // use a field stays as the whole registry says.
-func selectedUnused(all []unusedInput, selected []OutputColumn) []unusedInput {
-	var kept []unusedInput
+func SelectedUnused(all []UnusedInput, selected []OutputColumn) []UnusedInput {
+	var kept []UnusedInput
 	for _, u := range all {
 		for i := range selected {
-			if slices.Contains(selected[i].Applies.AskedBy, u.field) {
+			if slices.Contains(selected[i].Applies.AskedBy, u.Field) {
 				kept = append(kept, u)
 				break
 			}
 		}
 	}
 	return kept
-}
-
-// Registered returns the names of every output column of the registry,
-// selected or not, with status and message: the columns a previous run of
-// riskbatch may have written.
-func (e *Evaluator) Registered() []string {
-	names := []string{"status", "message", HeadlineColumn, HeadlineSaysColumn}
-	for _, o := range outputColumns(e.rows.Confidences()) {
-		names = append(names, o.Name)
-	}
-	return names
 }
 
 // seedPattern reads a paper selector: seed003, seed 3, seed-003.

@@ -1,4 +1,4 @@
-package evaluate
+package registry
 
 import (
 	"math"
@@ -59,7 +59,7 @@ func pmpColumns() []OutputColumn {
 			Citation: lowyCitation + ", Lemma 6 and its δ form (inverted, derived); Kairouz, Oh & Viswanath 2015, Thm 3.3 for the per-step ε",
 			Needs:    "target_advantage; delta for the mechanisms without a native ε",
 			Assumes:  "(ε, δ)-DP under replace-one neighbours, at the row's δ (δ_total = compositions·δ for approx rows, or report_delta); per step through the optimal composition of (ε, δ) steps (of (ε, 0) steps for laplace, rr, pure and exponential rows, whose exact compositions are no looser); rounded down",
-			compute:  pmpEpsForTarget,
+			Compute:  pmpEpsForTarget,
 		},
 		pmpDataColumn("pmp_data_eps", table.Real,
 			"the practical-membership-privacy parameter ε̃ of the release with respect to the attacker's parent set X in the pmp_data table: the smallest ε̃ such that the release is (ε̃, δ)-PMP for X (gaussian rows, at the row's δ) or ε̃-PMP (exponential rows); compare with the DP ε",
@@ -168,7 +168,7 @@ func pmpDataColumn(name string, format table.Format, meaning string, f func(eps,
 		Citation: lowyCitation + ", Prop. 12 (Gaussian mechanism, sum-form query) and Prop. 9 (exponential mechanism, exact), with errata (derived: Cor. 4's δ, the absolute value of Prop. 9)",
 		Needs:    "pmp_data; gaussian rows: sigma (the noise standard deviation in the units of the query vectors) and delta; exponential rows: epsilon and sensitivity (of the loss; default 1)",
 		Assumes:  "replace-one neighbours; the training set is a uniformly random half of the 2n records of pmp_data (n records); gaussian: the query is the sum of the records' vectors; exponential: the loss is the sum of the records' losses, with at most 22 records (C(22, 11) halves are enumerated)",
-		compute: func(r *resolve.Release) (float64, resolve.Skip) {
+		Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 			eps, delta, why := r.PMPFromData()
 			switch {
 			case why != "" && r.Compositions > 1:

@@ -1,4 +1,4 @@
-package evaluate
+package registry
 
 import (
 	"math"
@@ -51,23 +51,23 @@ type OutputColumn struct {
 	Round resolve.Rounding
 	// compute computes the column for a row that Applies admits: it may
 	// count on the inputs Applies.Requires.
-	compute func(r *resolve.Release) (float64, resolve.Skip)
+	Compute func(r *resolve.Release) (float64, resolve.Skip)
 	// fromEps computes, in place of compute, a column of the row's (ε, δ)
 	// view (Release.EpsilonDelta): the evaluator reports a row without
 	// one, as the view says why.
-	fromEps    func(r *resolve.Release, eps, delta float64) (float64, resolve.Skip)
-	mechanisms uint32 // Applies.Mechanisms as a set (mechanismSet)
+	fromEps       func(r *resolve.Release, eps, delta float64) (float64, resolve.Skip)
+	MechanismBits uint32 // Applies.Mechanisms as a set (mechanismSet)
 }
 
 // Reasons shared by several columns, so that a row's message names them once.
 const (
 	// The inverse columns (…_for_target, onerun_eps_protect) share these,
 	// so that a row whose target is out of reach says so once.
-	whyTargetTooLow  = "no privacy level meets target_advantage: it is below what delta alone allows"
+	WhyTargetTooLow  = "no privacy level meets target_advantage: it is below what delta alone allows"
 	whyTargetTrivial = "every privacy level meets target_advantage, so there is no limit to report"
 	// whyNumericalFailure marks a value that came out NaN or infinite: a
 	// defect of riskbatch, reported rather than written.
-	whyNumericalFailure = "not computable for these inputs (numerical failure; please report it)"
+	WhyNumericalFailure = "not computable for these inputs (numerical failure; please report it)"
 )
 
 // pureMechanisms are the mechanisms that can state a pure ε-DP guarantee.
@@ -102,7 +102,7 @@ const (
 // outputColumns is the registry, in output order: the families one after
 // another. confidences are the levels of the one-run success upper bound
 // (see WithConfidence).
-func outputColumns(confidences []float64) []OutputColumn {
+func OutputColumns(confidences []float64) []OutputColumn {
 	var cols []OutputColumn
 	for _, family := range [][]OutputColumn{
 		derivedColumns(),
@@ -121,7 +121,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 	}
 	cols = append(cols, auditColumns()...) // audit rows: last, after every release column
 	for i := range cols {
-		cols[i].mechanisms = mechanismSet(cols[i].Applies.Mechanisms)
+		cols[i].MechanismBits = MechanismSet(cols[i].Applies.Mechanisms)
 	}
 	markAnswers(cols)
 	standAlone(cols)
@@ -135,16 +135,16 @@ func outputColumns(confidences []float64) []OutputColumn {
 // 1 and the column is undefined there (Applies.BelowOne); otherwise the
 // column's function (of the row's (ε, δ) view, for fromEps, where it has
 // one), rounded as the column declares (Round).
-func (o *OutputColumn) value(r *resolve.Release) (float64, resolve.Skip) {
-	if !o.Applies.Asks.asked(r) || !o.Applies.Only.holds(r) {
+func (o *OutputColumn) Value(r *resolve.Release) (float64, resolve.Skip) {
+	if !o.Applies.Asks.asked(r) || !o.Applies.Only.Holds(r) {
 		return 0, resolve.Skip{Silent: true}
 	}
-	return o.valueAsked(r)
+	return o.ValueAsked(r)
 }
 
 // valueAsked is value for a row that asks for the column and meets its
 // condition (Applies.Asks and Only), as the caller has checked.
-func (o *OutputColumn) valueAsked(r *resolve.Release) (float64, resolve.Skip) {
+func (o *OutputColumn) ValueAsked(r *resolve.Release) (float64, resolve.Skip) {
 	a := &o.Applies
 	need := a.lacks(r)
 	if need&resolve.NeedBaseline != 0 {
@@ -168,7 +168,7 @@ func (o *OutputColumn) valueAsked(r *resolve.Release) (float64, resolve.Skip) {
 		}
 		v, s = o.fromEps(r, r.Epsilon, r.Delta)
 	} else {
-		v, s = o.compute(r)
+		v, s = o.Compute(r)
 	}
 	if s.OK() {
 		v = o.Round.Apply(v, o.Format)
@@ -181,7 +181,7 @@ func (o *OutputColumn) valueAsked(r *resolve.Release) (float64, resolve.Skip) {
 func inverseResult(x float64, ok bool, name string) (float64, resolve.Skip) {
 	switch {
 	case !ok || math.IsNaN(x):
-		return 0, resolve.Skip{Why: whyTargetTooLow}
+		return 0, resolve.Skip{Why: WhyTargetTooLow}
 	case math.IsInf(x, 1):
 		return 0, resolve.Skip{Why: whyTargetTrivial}
 	}
@@ -276,4 +276,13 @@ func standAlone(cols []OutputColumn) {
 func withSheet(s formula.Form, c OutputColumn) OutputColumn {
 	c.Sheet = s
 	return c
+}
+
+// Note is the header note of an output column: meaning, formula, source.
+func (o OutputColumn) Note() string {
+	note := o.Meaning + ".\nFormula: " + o.Formula + ".\nSource: " + o.Citation + "."
+	if a := o.AnswerText(); a != "" {
+		note += "\n" + a
+	}
+	return note + "\nSee the Columns sheet."
 }

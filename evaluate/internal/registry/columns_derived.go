@@ -1,4 +1,4 @@
-package evaluate
+package registry
 
 import (
 	"math"
@@ -24,7 +24,7 @@ func derivedColumns() []OutputColumn {
 			Citation: "Dwork, McSherry, Nissim & Smith 2006; Dwork & Roth 2014, Thm 3.6",
 			Needs:    "mechanism laplace (or laplace_scale's absence with epsilon), epsilon; sensitivity",
 			Assumes:  "the neighbouring relation the sensitivity was computed for",
-			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				if math.IsInf(r.DerivedScale, 1) {
 					return 0, resolve.Skip{Why: "ε = 0: the Laplace scale is infinite (no information is released)"}
 				}
@@ -39,7 +39,7 @@ func derivedColumns() []OutputColumn {
 			Citation: "Balle & Wang 2018, \"Improving the Gaussian mechanism for differential privacy: analytical calibration and optimal denoising\", Thm 8 and Alg. 1; Dwork & Roth 2014, Thm A.1",
 			Needs:    "mechanism gaussian (or calibration), epsilon, delta > 0; sensitivity (L2, default 1), calibration",
 			Assumes:  "the neighbouring relation the sensitivity was computed for; the release adds at least this σ (any larger σ also meets (ε, δ))",
-			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				return r.DerivedSigma, resolve.Skip{Note: r.DerivedNote, Bare: r.DerivedNote != ""}
 			},
 		},
@@ -51,7 +51,7 @@ func derivedColumns() []OutputColumn {
 			Citation: "TensorFlow Privacy, compute_dp_sgd_privacy_lib.compute_dp_sgd_privacy (q = batch_size / n); Abadi et al. 2016",
 			Needs:    "batch_size, dataset_size",
 			Assumes:  "Poisson sampling with the expected batch size, add/remove neighbours (Opacus's default sampler takes q = 1/len(data_loader): fill sample_rate if it differs)",
-			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				return r.DerivedSampleRate, resolve.Skip{}
 			},
 		},
@@ -63,7 +63,7 @@ func derivedColumns() []OutputColumn {
 			Citation: "TensorFlow Privacy, compute_dp_sgd_privacy_lib.compute_dp_sgd_privacy (steps = int(math.ceil(epochs * n / batch_size)))",
 			Needs:    "epochs, batch_size, dataset_size",
 			Assumes:  "every epoch has dataset_size/batch_size steps in expectation, rounded up over the run (the pessimistic side)",
-			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				return float64(r.DerivedSteps), resolve.Skip{}
 			},
 		},

@@ -3,7 +3,7 @@
 // out, the comparators the paper sets them against (App. B) and the
 // accounting comparisons of DP-SGD rows (§4.2).
 
-package evaluate
+package registry
 
 import (
 	"math"
@@ -32,7 +32,7 @@ func fdpColumns() []OutputColumn {
 			Citation: kulynych + ", Thm 3.2, Eq. (10)",
 			Needs:    mechanismParams + "; baseline or candidates",
 			Assumes:  "f-DP under add/remove or replace-one neighbours, as the mechanism's parameters were stated; the attacker knows every other record (strong threat model)",
-			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				adv := r.Advantage()
 				if adv == 0 {
 					return r.Baseline, resolve.Skip{}
@@ -52,7 +52,7 @@ func fdpColumns() []OutputColumn {
 			Citation: kulynych + ", Thm 3.3, Eq. (11)",
 			Needs:    mechanismParams + "; baseline or candidates",
 			Assumes:  "as fdp_success",
-			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				return numeric.RoundUp(r.Advantage(), 0, 1-r.Baseline), resolve.Skip{}
 			},
 		},
@@ -67,7 +67,7 @@ func fdpColumns() []OutputColumn {
 			Citation: kulynych + ", Thm 3.4, Eq. (12); Prop. A.1",
 			Needs:    mechanismParams,
 			Assumes:  "as fdp_success",
-			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				return r.Curve.WorstAdvantage(), resolve.Skip{}
 			},
 		},
@@ -85,7 +85,7 @@ func fdpColumns() []OutputColumn {
 			Citation: kulynych + ", Thm 3.3 with the normalisation of Guo et al. 2023 (§3.3, after Eq. (11))",
 			Needs:    mechanismParams + "; baseline or candidates (below 1)",
 			Assumes:  "as fdp_success",
-			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				return bound.NormalizedAdvantage(r.Advantage(), r.Baseline), resolve.Skip{}
 			},
 		},
@@ -101,7 +101,7 @@ func fdpColumns() []OutputColumn {
 			Citation: kulynych + ", Thm D.1 (App. D), Def. D.1",
 			Needs:    mechanismParams + "; baseline ≥ 0.5 (binary attribute)",
 			Assumes:  "f-DP under replace-one neighbours; two candidate values",
-			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				return bound.BinarySuccess(r.Curve, r.Baseline), resolve.Skip{}
 			},
 		},
@@ -121,7 +121,7 @@ func fdpTargetColumns() []OutputColumn {
 			Citation: kulynych + ", Thm 3.3/3.4; closed-form inverse (derived)",
 			Needs:    "target_advantage; epsilon (and delta) or laplace_scale; baseline optional",
 			Assumes:  "as fdp_success; rounded down",
-			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				var eps float64
 				var ok bool
 				switch {
@@ -145,7 +145,7 @@ func fdpTargetColumns() []OutputColumn {
 			Citation: kulynych + ", closed-form inverse (derived); Dong, Roth & Su 2022, Cor. 3.3 (composition of Gaussian DP)",
 			Needs:    "target_advantage; sigma or mu; baseline optional",
 			Assumes:  "the Gaussian mechanism; per step; rounded down",
-			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				mu, s := muForTarget(r)
 				if !s.OK() {
 					return 0, s
@@ -161,7 +161,7 @@ func fdpTargetColumns() []OutputColumn {
 			Citation: kulynych + ", closed-form inverse (derived)",
 			Needs:    "target_advantage; sigma (and sensitivity); baseline optional",
 			Assumes:  "the Gaussian mechanism; rounded up",
-			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				if r.Sensitivity == 0 {
 					// Sensitivity 0: the release does not depend on the data.
 					return 0, resolve.Skip{Why: whyTargetTrivial}
@@ -216,7 +216,7 @@ func fdpNoiseColumns() []OutputColumn {
 			Citation: kulynych + ", §4.2 (calibrating noise, \"less noise\")",
 			Needs:    "target_advantage; noise_multiplier, sample_rate, steps; baseline optional",
 			Assumes:  "Poisson-subsampled Gaussian under add/remove neighbours; rounded up",
-			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				return r.NoiseForTarget(false)
 			},
 		},
@@ -229,7 +229,7 @@ func fdpNoiseColumns() []OutputColumn {
 			Citation: kulynych + ", §4.2 (\"Balle et al.\", RDP optimised over orders); Mironov, Talwar & Zhang 2019",
 			Needs:    "as fdp_noise_for_target",
 			Assumes:  "as fdp_noise_for_target",
-			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				return r.NoiseForTarget(true)
 			},
 		},
@@ -241,7 +241,7 @@ func fdpNoiseColumns() []OutputColumn {
 			Citation: kulynych + ", Fig. 1 and §4.2",
 			Needs:    "as fdp_noise_for_target",
 			Assumes:  "as fdp_noise_for_target; both noise multipliers rounded up, so the ratio is indicative to 0.01%",
-			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				tight, s := r.NoiseForTarget(false)
 				if !s.OK() {
 					return 0, s
@@ -271,7 +271,7 @@ func psoColumns() []OutputColumn {
 			Citation: kulynych + ", Thm 3.2 for SPSO (Def. 3.2; base = w, §4.1)",
 			Needs:    mechanismParams + "; w",
 			Assumes:  "as fdp_success",
-			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				return numeric.RoundUp(r.Weight+r.Curve.Advantage(r.Weight), r.Weight, 1), resolve.Skip{}
 			},
 		},
@@ -288,7 +288,7 @@ func psoColumns() []OutputColumn {
 			Citation: kulynych + ", Eq. (5), §4.1 (after Cohen & Nissim 2020)",
 			Needs:    "records; w",
 			Assumes:  "i.i.d. records",
-			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				return bound.PSOBaseline(r.Records, r.Weight), resolve.Skip{}
 			},
 		},
@@ -320,7 +320,7 @@ func psoColumns() []OutputColumn {
 			Citation: kulynych + ", Thm F.2, Eq. (48)",
 			Needs:    mechanismParams + "; records; w",
 			Assumes:  "f-DP under replace-one neighbours; predicates of weight exactly w ≤ 1/records",
-			compute: func(r *resolve.Release) (float64, resolve.Skip) {
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
 				return bound.PSOFDP(r.Curve, r.Records, r.Weight), resolve.Skip{}
 			},
 		},

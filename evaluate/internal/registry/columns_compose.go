@@ -1,7 +1,7 @@
 // The output column of composition: how far a composed row's curve may be
 // above the exact composition of its releases.
 
-package evaluate
+package registry
 
 import (
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
@@ -25,7 +25,7 @@ func composeColumns() []OutputColumn {
 				kulynych + ", App. G.1 (composed Laplace)",
 			Needs:   "compositions above 1, or extra_stages, or a dpsgd row",
 			Assumes: "as fdp_success; rounded up",
-			compute: func(r *resolve.Release) (float64, resolve.Skip) { return r.CompositionError() },
+			Compute: func(r *resolve.Release) (float64, resolve.Skip) { return r.CompositionError() },
 		},
 	}
 }
