@@ -68,14 +68,14 @@ func WithConfidence(levels ...float64) Option {
 // DecimalPoint or DecimalComma, a text in the other convention is an error,
 // and no text is ambiguous. DecimalUnknown, the default, leaves it to each
 // table (see BindTable and NumberFormat).
-func WithDecimalMark(m resolve.DecimalMark) Option {
+func WithDecimalMark(m DecimalMark) Option {
 	return func(e *Evaluator) { e.config.Decimal = m }
 }
 
 // WithDataLoader lets release rows name table files in cells (pmp_data):
 // l opens them. Without a loader, a cell that names a file gets an error,
 // and only tables written in the cell itself are used.
-func WithDataLoader(l resolve.DataLoader) Option { return func(e *Evaluator) { e.config.Data = l } }
+func WithDataLoader(l DataLoader) Option { return func(e *Evaluator) { e.config.Data = l } }
 
 // WithCachesOf makes the evaluator share other's caches of results that
 // are functions of their parameters alone: DP-SGD accountants (RDP and
@@ -161,7 +161,7 @@ type Binding struct {
 // input are an error, since riskbatch cannot tell which one the user means.
 // It is BindTable for a table whose form suggests no decimal mark.
 func (e *Evaluator) Bind(cols []table.Column) (*Binding, error) {
-	return e.BindTable(cols, resolve.DecimalUnknown)
+	return e.BindTable(cols, DecimalUnknown)
 }
 
 // BindTable is Bind for a table whose form suggests the decimal mark of
@@ -171,14 +171,14 @@ func (e *Evaluator) Bind(cols []table.Column) (*Binding, error) {
 // (WithDecimalMark) takes precedence and settles it; otherwise the text
 // numbers are read in the suggested convention (the decimal point when
 // none), with doubt: see NumberFormat.
-func (e *Evaluator) BindTable(cols []table.Column, suggested resolve.DecimalMark) (*Binding, error) {
+func (e *Evaluator) BindTable(cols []table.Column, suggested DecimalMark) (*Binding, error) {
 	return e.BindSource("", cols, suggested)
 }
 
 // BindSource is BindTable for a table read from the file source (its
 // path as given): the files its cells name are opened relative to it, by
 // the evaluator's DataLoader.
-func (e *Evaluator) BindSource(source string, cols []table.Column, suggested resolve.DecimalMark) (*Binding, error) {
+func (e *Evaluator) BindSource(source string, cols []table.Column, suggested DecimalMark) (*Binding, error) {
 	h, err := e.rows.BindHeader(cols, suggested, source)
 	if err != nil {
 		return nil, err

@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
-	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/table"
@@ -96,13 +95,13 @@ func TestParseNumber(t *testing.T) {
 		"\u00a07\u00a0": 7,
 	}
 	for s, want := range good {
-		got, err := resolve.ParseNumber(s)
+		got, err := ParseNumber(s)
 		if err != nil || got != want {
 			t.Errorf("ParseNumber(%q) = %v, %v; want %v", s, got, err, want)
 		}
 	}
 	for _, s := range []string{"", "abc", "inf", "-Inf", "NaN", "0x10", "0x1p-2", "1,00", "12,34,567", "1e", "1e+", "--1", "1/0", "1.2.3", "5%%", "1e999", "0,5", ",5"} {
-		if v, err := resolve.ParseNumber(s); err == nil {
+		if v, err := ParseNumber(s); err == nil {
 			t.Errorf("ParseNumber(%q) = %v, want an error", s, v)
 		}
 	}

@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/riskbatch/riskbatch/evaluate/internal/registry"
-	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/table"
@@ -24,14 +23,14 @@ func FuzzParseNumber(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		v, err := resolve.ParseNumber(s)
+		v, err := ParseNumber(s)
 		if err != nil {
 			return
 		}
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			t.Fatalf("ParseNumber(%q) = %v", s, v)
 		}
-		back, err := resolve.ParseNumber(ftoa(v))
+		back, err := ParseNumber(ftoa(v))
 		if err != nil || back != v {
 			t.Fatalf("ParseNumber(%q) = %v does not read back (%v, %v)", s, v, back, err)
 		}

@@ -100,7 +100,7 @@ func resolveRow(t *testing.T, row map[string]string) (*resolve.Release, resolve.
 		if e.rows.Vocabulary().Column(f).Text {
 			in.Text[f] = v
 		} else {
-			in.Num[f], _ = resolve.ParseNumber(v)
+			in.Num[f], _ = ParseNumber(v)
 		}
 		in.Set[f] = true
 	}

@@ -1,34 +1,38 @@
 package evaluate
 
-import "github.com/riskbatch/riskbatch/evaluate/internal/resolve"
+import (
+	"github.com/riskbatch/riskbatch/evaluate/celldata"
+	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
+	num "github.com/riskbatch/riskbatch/evaluate/number"
+)
 
 // Names of the row machinery (package row) that a program evaluating rows
 // uses: numbers as tables write them, the tables cells name, and the
 // audit methods.
 
-// ParseNumber parses a number as people write it (number.Parse).
-func ParseNumber(s string) (float64, error) { return resolve.ParseNumber(s) }
+// ParseNumber parses a number as people write it (num.Parse).
+func ParseNumber(s string) (float64, error) { return num.Parse(s) }
 
 // DecimalMark is the decimal mark of numbers written as text
-// (number.DecimalMark).
-type DecimalMark = resolve.DecimalMark
+// (num.DecimalMark).
+type DecimalMark = num.DecimalMark
 
-// The decimal marks (see number.DecimalMark).
+// The decimal marks (see num.DecimalMark).
 const (
-	DecimalUnknown = resolve.DecimalUnknown
-	DecimalPoint   = resolve.DecimalPoint
-	DecimalComma   = resolve.DecimalComma
+	DecimalUnknown = num.DecimalUnknown
+	DecimalPoint   = num.DecimalPoint
+	DecimalComma   = num.DecimalComma
 )
 
-// NumberFormat is how numbers written as text are read (number.Format).
-type NumberFormat = resolve.NumberFormat
+// NumberFormat is how numbers written as text are read (num.Format).
+type NumberFormat = num.Format
 
 // DataTable is a table a cell names, opened by a DataLoader
 // (celldata.Table).
-type DataTable = resolve.DataTable
+type DataTable = celldata.Table
 
 // DataLoader opens the tables that cells name (celldata.Loader).
-type DataLoader = resolve.DataLoader
+type DataLoader = celldata.Loader
 
 // DefaultConfidence is the confidence of the one-run success upper bound
 // when none is given.

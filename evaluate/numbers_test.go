@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -13,7 +12,7 @@ const hint = "; pass --decimal-comma or --decimal-point, or write it unambiguous
 
 // A percentage is read only where a probability is meant.
 func TestPercentOnlyForProbabilities(t *testing.T) {
-	if _, err := (resolve.NumberFormat{}).Parse("5%"); err == nil || err.Error() != `"5%" is a percentage, which only a probability column takes` {
+	if _, err := (NumberFormat{}).Parse("5%"); err == nil || err.Error() != `"5%" is a percentage, which only a probability column takes` {
 		t.Errorf("5%% without Percent: %v", err)
 	}
 	var percent []string
@@ -32,7 +31,7 @@ func TestPercentOnlyForProbabilities(t *testing.T) {
 func TestEvaluateLocaleNumbers(t *testing.T) {
 	cols := []table.Column{{Name: "σ"}, {Name: "baseline"}}
 	row := []table.Cell{table.TextCell("2,500"), table.TextCell("10%")}
-	run := func(e *Evaluator, suggested resolve.DecimalMark) (Status, string, float64) {
+	run := func(e *Evaluator, suggested DecimalMark) (Status, string, float64) {
 		b, err := e.BindTable(cols, suggested)
 		if err != nil {
 			t.Fatal(err)
@@ -47,7 +46,7 @@ func TestEvaluateLocaleNumbers(t *testing.T) {
 		}
 		return st, dst[1].Str, adv
 	}
-	st, msg, _ := run(New(), resolve.DecimalUnknown)
+	st, msg, _ := run(New(), DecimalUnknown)
 	if want := `σ: "2,500" reads as 2500 with a decimal point or 2.5 with a decimal comma` + hint; st != StatusError || msg != want {
 		t.Errorf("no setting: %s %q\nwant %q", st, msg, want)
 	}
@@ -57,8 +56,8 @@ func TestEvaluateLocaleNumbers(t *testing.T) {
 	for _, c := range []struct {
 		name      string
 		e         *Evaluator
-		suggested resolve.DecimalMark
-	}{{"semicolon file", New(), resolve.DecimalComma}, {"WithDecimalMark(comma)", New(WithDecimalMark(resolve.DecimalComma)), resolve.DecimalUnknown}} {
+		suggested DecimalMark
+	}{{"semicolon file", New(), DecimalComma}, {"WithDecimalMark(comma)", New(WithDecimalMark(DecimalComma)), DecimalUnknown}} {
 		st, msg, adv := run(c.e, c.suggested)
 		if st == StatusError || adv < 0.0890096 || adv > 0.0890098 {
 			t.Errorf("%s: %s %q, fdp_advantage %v; want 0.0890097", c.name, st, msg, adv)
@@ -66,13 +65,13 @@ func TestEvaluateLocaleNumbers(t *testing.T) {
 	}
 	// The point settled: σ = 2500, fdp_advantage 7.0217e-05 (the same
 	// formula with μ = 1/2500), whatever the file suggests.
-	st, msg, adv := run(New(WithDecimalMark(resolve.DecimalPoint)), resolve.DecimalComma)
+	st, msg, adv := run(New(WithDecimalMark(DecimalPoint)), DecimalComma)
 	if st == StatusError || adv < 7.0217e-05 || adv > 7.0218e-05 {
 		t.Errorf("--decimal-point: %s %q, fdp_advantage %v", st, msg, adv)
 	}
 	// A percentage in σ is an error naming the column.
 	row = []table.Cell{table.TextCell("5%"), table.TextCell("0.1")}
-	if st, msg, _ := run(New(), resolve.DecimalUnknown); st != StatusError || msg != `σ: "5%" is a percentage, which only a probability column takes; expected a number > 0` {
+	if st, msg, _ := run(New(), DecimalUnknown); st != StatusError || msg != `σ: "5%" is a percentage, which only a probability column takes; expected a number > 0` {
 		t.Errorf("σ 5%%: %s %q", st, msg)
 	}
 }

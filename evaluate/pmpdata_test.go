@@ -12,7 +12,6 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/evaluate/curve"
-	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/internal/memtable"
 )
 
@@ -303,7 +302,7 @@ func TestPMPDataQuotesNoContent(t *testing.T) {
 // package's tests link no file readers.
 type fileLoader struct{}
 
-func (fileLoader) OpenData(_, ref string) (resolve.DataTable, error) {
+func (fileLoader) OpenData(_, ref string) (DataTable, error) {
 	data, err := os.ReadFile(ref)
 	if err != nil {
 		var pe *fs.PathError

@@ -7,7 +7,6 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/evaluate/curve"
-	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -147,7 +146,7 @@ func TestPriorDistributionsAbsent(t *testing.T) {
 
 func parseFloat(t *testing.T, s string) float64 {
 	t.Helper()
-	v, err := resolve.ParseNumber(s)
+	v, err := ParseNumber(s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ func (s *SheetBinding) TotalSuccessCurve(t *Total, grid []float64) ([]float64, e
 		cols[i] = table.Column{Name: s.b.Vocabulary().Column(c.Field).Name}
 		cells[i] = c.Cell
 	}
-	b, err := s.b.BindTable(cols, resolve.DecimalPoint)
+	b, err := s.b.BindTable(cols, DecimalPoint)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate: %w", err)
 	}

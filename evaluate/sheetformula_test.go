@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -29,7 +28,7 @@ func sheetRowOf(t *testing.T, e *Evaluator, row map[string]string) (*SheetBindin
 		case v == "":
 			cells = append(cells, table.Cell{})
 		case strings.HasPrefix(v, "#"):
-			x, err := resolve.ParseNumber(v[1:])
+			x, err := ParseNumber(v[1:])
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -121,7 +121,7 @@ func TestComposedRowsTighter(t *testing.T) {
 			t.Fatalf("%v: %s: %s", c.row, st, msg)
 		}
 		old := kovRoute(t, c.eps, c.n)
-		b, err := resolve.ParseNumber(c.row["baseline"])
+		b, err := ParseNumber(c.row["baseline"])
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,13 +7,6 @@ import (
 // Files named in cells are package celldata's (celldata.Loader); these
 // names keep evaluate's API.
 
-// DataTable is a table a cell names, opened by a DataLoader
-// (celldata.Table).
-type DataTable = celldata.Table
-
-// DataLoader opens the tables that cells name (celldata.Loader).
-type DataLoader = celldata.Loader
-
 // The pmp_data tables and results of a run (celldata.Cache).
 type (
 	pmpCache    = celldata.Cache

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/riskbatch/riskbatch/evaluate/number"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -22,7 +23,7 @@ func TestFanoCacheSameBounds(t *testing.T) {
 		cols[i] = table.Column{Name: n}
 	}
 	fano := func(res *Resolver, cells []table.Cell) (a1, best float64, why string) {
-		h, err := res.BindHeader(cols, DecimalPoint, "")
+		h, err := res.BindHeader(cols, number.DecimalPoint, "")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/riskbatch/riskbatch/evaluate/celldata"
+	"github.com/riskbatch/riskbatch/evaluate/number"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/table"
@@ -22,9 +24,9 @@ type Config struct {
 	Confidences []float64
 	// Decimal is the decimal mark of every input's text numbers, or
 	// DecimalUnknown to leave it to each table.
-	Decimal DecimalMark
+	Decimal number.DecimalMark
 	// Data opens the tables that cells name (nil: none is opened).
-	Data DataLoader
+	Data celldata.Loader
 }
 
 // Resolver reads rows into Releases: the input vocabulary and mechanisms,
@@ -36,14 +38,14 @@ type Resolver struct {
 	mechIndex   map[string]int // canonical mechanism name or alias → specs index
 	priors      *priors.Tables
 	confidences []float64
-	decimal     DecimalMark
+	decimal     number.DecimalMark
 	rdps        *rdpCache
 	epsilons    *epsCache
 	pmpData     *pmpCache
 	plds        *pldCache
 	noise       *noiseCache
 	fanos       *fanoCache
-	data        DataLoader
+	data        celldata.Loader
 }
 
 // NewResolver returns a Resolver with its own caches.
@@ -103,7 +105,7 @@ type Header struct {
 	// source is the file the table was read from: files its cells name
 	// are found relative to it.
 	source  string
-	numbers NumberFormat // how the table's text numbers are read (Percent aside)
+	numbers number.Format // how the table's text numbers are read (Percent aside)
 	// countHeader is the header of a column named n, which passes through
 	// (a common header for counts); a dpsgd row that lacks dataset_size
 	// is told it is not read as that.
@@ -132,10 +134,10 @@ type boundField struct {
 // (DecimalComma for a semicolon-delimited file); the Resolver's own mark,
 // if any, settles it. source is the file the table comes from ("" for
 // none): files its cells name are opened relative to it.
-func (r *Resolver) BindHeader(cols []table.Column, suggested DecimalMark, source string) (*Header, error) {
-	h := &Header{Resolver: r, numbers: NumberFormat{Mark: suggested}, source: source}
-	if r.decimal != DecimalUnknown {
-		h.numbers = NumberFormat{Mark: r.decimal, Settled: true}
+func (r *Resolver) BindHeader(cols []table.Column, suggested number.DecimalMark, source string) (*Header, error) {
+	h := &Header{Resolver: r, numbers: number.Format{Mark: suggested}, source: source}
+	if r.decimal != number.DecimalUnknown {
+		h.numbers = number.Format{Mark: r.decimal, Settled: true}
 	}
 	for f := range h.index {
 		h.index[f] = -1
@@ -166,7 +168,7 @@ func (r *Resolver) BindHeader(cols []table.Column, suggested DecimalMark, source
 
 // format is how the table's text numbers are read in a column that does,
 // or does not, take percentages.
-func (h *Header) format(percent bool) NumberFormat {
+func (h *Header) format(percent bool) number.Format {
 	f := h.numbers
 	f.Percent = percent
 	return f
@@ -218,7 +220,7 @@ func (h *Header) ReadCells(cells []table.Cell, in *Inputs) RowError {
 		}
 		v, err := cellNumber(cells[i], h.format(bf.percent))
 		if err != nil {
-			if isLocaleError(err) {
+			if number.IsLocaleError(err) {
 				problems.addErr(h.Name(f), cells[i].String(), err)
 			} else if msg := err.Error(); utf8.RuneCountInString(msg) > 60 {
 				// A long cell: quote its start, not all of it.
