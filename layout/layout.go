@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -77,13 +78,13 @@ func New(ev *evaluate.Evaluator, tables []Source) (*Layout, error) {
 	// Every registered column counts, selected or not (--columns).
 	computed := map[string]bool{}
 	for _, name := range ev.Registered() {
-		computed[evaluate.CanonicalName(name)] = true
+		computed[release.CanonicalName(name)] = true
 	}
 	for _, t := range tables {
 		b, err := ev.BindSource(t.File(), t.Columns(), suggestedMark(t))
 		if err != nil {
 			pos := table.Position{File: t.File(), Sheet: t.Sheet(), Row: 1, Column: -1}
-			var dup *evaluate.DuplicateColumnError
+			var dup *release.DuplicateColumnError
 			if errors.As(err, &dup) {
 				pos.Column, pos.ColumnName = dup.Again, dup.AgainName
 			}
@@ -93,7 +94,7 @@ func New(ev *evaluate.Evaluator, tables []Source) (*Layout, error) {
 		seen := map[string]int{}
 		m := make([]int, len(t.Columns()))
 		for i, c := range t.Columns() {
-			if computed[evaluate.CanonicalName(c.Name)] {
+			if computed[release.CanonicalName(c.Name)] {
 				m[i] = -1
 				continue
 			}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -210,9 +211,9 @@ func TestDuplicateInputIsPositionedError(t *testing.T) {
 	if te.Pos.File != "b.csv" || te.Pos.Row != 1 || te.Pos.Column != 2 || te.Pos.ColumnName != "eps" {
 		t.Errorf("position %+v, want b.csv, row 1, column 2 (eps)", te.Pos)
 	}
-	var dup *evaluate.DuplicateColumnError
+	var dup *release.DuplicateColumnError
 	if !errors.As(err, &dup) {
-		t.Errorf("err = %v, want it to wrap *evaluate.DuplicateColumnError", err)
+		t.Errorf("err = %v, want it to wrap *release.DuplicateColumnError", err)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/layout"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
@@ -85,7 +86,7 @@ func planGroups(opts Options, ev *evaluate.Evaluator, lay *evalLayout, tables []
 	}
 	has := false
 	for i := range tables {
-		has = has || lay.Binding(i).Has(evaluate.FieldDataset)
+		has = has || lay.Binding(i).Has(release.FieldDataset)
 	}
 	if !has {
 		return nil, nil
@@ -94,7 +95,7 @@ func planGroups(opts Options, ev *evaluate.Evaluator, lay *evalLayout, tables []
 		totals: map[string]*groupTotal{}, closed: map[string]bool{}}
 	for _, t := range tables {
 		g.statusAt = append(g.statusAt, slices.IndexFunc(t.Columns(), func(c table.Column) bool {
-			return evaluate.CanonicalName(c.Name) == "status"
+			return release.CanonicalName(c.Name) == "status"
 		}))
 	}
 	if g.sorted {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/internal/editdist"
 	"github.com/riskbatch/riskbatch/layout"
 	"github.com/riskbatch/riskbatch/readers"
@@ -16,7 +17,7 @@ import (
 // index of its first such column in the output row (a field whose tables
 // name it by different headers has one column per header: the first
 // stands for it).
-type inputColumns map[evaluate.Field]int
+type inputColumns map[release.Field]int
 
 // newInputColumns finds the input fields' columns of an output laid out
 // as lay.
@@ -34,7 +35,7 @@ func newInputColumns(lay *layout.Layout, ev *evaluate.Evaluator) inputColumns {
 
 // of returns the output index of field f's column, or -1 where the output
 // has none.
-func (at inputColumns) of(f evaluate.Field) int {
+func (at inputColumns) of(f release.Field) int {
 	if j, ok := at[f]; ok {
 		return j
 	}
@@ -86,7 +87,7 @@ func newHeaderVocabulary(ev *evaluate.Evaluator) *headerVocabulary {
 	// template's free-text column.
 	v := &headerVocabulary{ev: ev, own: map[string]bool{"source": true, noteColumn: true}, column: map[string]string{}}
 	for _, name := range ev.Registered() {
-		v.own[evaluate.CanonicalName(name)] = true
+		v.own[release.CanonicalName(name)] = true
 	}
 	for _, c := range ev.Vocabulary().Columns() {
 		for _, n := range append([]string{c.Name}, c.Aliases...) {
@@ -100,7 +101,7 @@ func newHeaderVocabulary(ev *evaluate.Evaluator) *headerVocabulary {
 // known reports whether riskbatch reads or writes a column of this header.
 func (v *headerVocabulary) known(header string) bool {
 	_, ok := v.ev.Vocabulary().Lookup(header)
-	return ok || v.own[evaluate.CanonicalName(header)]
+	return ok || v.own[release.CanonicalName(header)]
 }
 
 // suggest returns the known input column a header most looks like.

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/layout"
 	"github.com/riskbatch/riskbatch/table"
 	"github.com/riskbatch/riskbatch/writers"
@@ -72,8 +73,8 @@ func (h *riskHeap) Pop() any {
 func newSummary(lay *layout.Layout, ev *evaluate.Evaluator, sheet *evaluate.SheetBinding) *summary {
 	in := newInputColumns(lay, ev)
 	return &summary{counts: Counts{}, keep: topReleases, statusAt: lay.Inputs(), sheet: sheet,
-		label:   in.of(evaluate.FieldID),
-		dataset: in.of(evaluate.FieldDataset),
+		label:   in.of(release.FieldID),
+		dataset: in.of(release.FieldDataset),
 		worst:   outputColumn(lay, "fdp_worst_advantage"),
 		success: outputColumn(lay, "fdp_success"),
 		audits:  newAuditSummary(lay, in),

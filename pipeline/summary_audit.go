@@ -3,7 +3,7 @@ package pipeline
 import (
 	"strconv"
 
-	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/layout"
 	"github.com/riskbatch/riskbatch/table"
 	"github.com/riskbatch/riskbatch/writers"
@@ -32,8 +32,8 @@ type audited struct {
 // out as lay, whose input columns are in.
 func newAuditSummary(lay *layout.Layout, in inputColumns) auditSummary {
 	return auditSummary{
-		method:  in.of(evaluate.FieldAudit),
-		claim:   in.of(evaluate.FieldEpsilon),
+		method:  in.of(release.FieldAudit),
+		claim:   in.of(release.FieldEpsilon),
 		epsLB:   outputColumn(lay, "audit_eps_lb"),
 		refuted: outputColumn(lay, "audit_claim_refuted"),
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/writers"
 )
 
@@ -23,7 +24,7 @@ func workbookOptions(o Options, ev *evaluate.Evaluator, sheet *evaluate.SheetBin
 		opts.Formulas = sheet
 		opts.Docs = docsWithWorkbook(ev)
 	}
-	target := sheet.Field(evaluate.FieldTargetAdvantage)
+	target := sheet.Field(release.FieldTargetAdvantage)
 	opts.Shading = &writers.Shading{Columns: sheet.Advantages(), LimitColumn: target, Limit: threshold, Scale: writers.DefaultScale}
 	sum.shading = shadingLegend(target >= 0, threshold, writers.DefaultScale)
 	return opts

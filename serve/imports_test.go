@@ -8,7 +8,8 @@ import (
 )
 
 // TestImports: serve holds no evaluation pipeline of its own and reaches
-// none of the command's: it imports evaluate (one row, the registry) and
+// none of the command's: it imports evaluate (one row, the registry), the
+// input vocabulary evaluate's rows are read in (evaluate/release) and
 // the readers only for sizes, never a writer, the command or a reader of
 // files named in cells.
 func TestImports(t *testing.T) {
@@ -31,7 +32,7 @@ func TestImports(t *testing.T) {
 			continue
 		}
 		switch strings.TrimPrefix(imp, "github.com/riskbatch/riskbatch/") {
-		case "evaluate", "readers", "table":
+		case "evaluate", "evaluate/release", "readers", "table":
 		default:
 			t.Errorf("serve imports %s", imp)
 		}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -202,7 +203,7 @@ func (s *Server) handleCurve(w http.ResponseWriter, r *http.Request) {
 	alphas := curveAlphas()
 	baseline := math.NaN()
 	for i, c := range req.cols {
-		if f, ok := ev.Vocabulary().Lookup(c.Name); ok && f == evaluate.FieldBaseline {
+		if f, ok := ev.Vocabulary().Lookup(c.Name); ok && f == release.FieldBaseline {
 			if v, ok := number(req.cells[i]); ok && v >= 0 && v <= 1 {
 				baseline = v
 				k, _ := slices.BinarySearch(alphas, v)
@@ -289,8 +290,8 @@ func columns(ev *evaluate.Evaluator) []column {
 		if i < len(inputs) {
 			in := inputs[i]
 			c.Name, c.Aliases, c.Choices = in.Name, in.Aliases, in.Choices
-			if in.Field == evaluate.FieldMechanism {
-				c.Choices = evaluate.MechanismNames()
+			if in.Field == release.FieldMechanism {
+				c.Choices = release.MechanismNames()
 			}
 		}
 		cols[i] = c
@@ -326,7 +327,7 @@ func (s *Server) handleColumns(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleMechanisms answers GET /api/mechanisms: each mechanism with the
-// input columns its row may fill (evaluate.MechanismInputs), for the
+// input columns its row may fill (release.MechanismInputs), for the
 // page's one-release form.
 func (s *Server) handleMechanisms(w http.ResponseWriter, r *http.Request) {
 	type mechanism struct {
@@ -334,8 +335,8 @@ func (s *Server) handleMechanisms(w http.ResponseWriter, r *http.Request) {
 		Inputs []string `json:"inputs"`
 	}
 	var ms []mechanism
-	for _, m := range evaluate.MechanismNames() {
-		ms = append(ms, mechanism{Name: m, Inputs: evaluate.MechanismInputs(m)})
+	for _, m := range release.MechanismNames() {
+		ms = append(ms, mechanism{Name: m, Inputs: release.MechanismInputs(m)})
 	}
 	writeJSON(w, ms)
 }

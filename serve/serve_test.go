@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -599,7 +600,7 @@ func TestColumns(t *testing.T) {
 			t.Errorf("%s: %+v", o.Name, c)
 		}
 	}
-	if m := names["mechanism"]; !slices.Equal(m.Choices, evaluate.MechanismNames()) || m.Kind != "input" {
+	if m := names["mechanism"]; !slices.Equal(m.Choices, release.MechanismNames()) || m.Kind != "input" {
 		t.Errorf("mechanism: %+v", m)
 	}
 	if e := names["epsilon"]; !slices.Contains(e.Aliases, "eps") {
@@ -610,7 +611,7 @@ func TestColumns(t *testing.T) {
 		Name   string
 		Inputs []string
 	}
-	if err := json.Unmarshal(w.Body.Bytes(), &ms); err != nil || len(ms) != len(evaluate.MechanismNames()) {
+	if err := json.Unmarshal(w.Body.Bytes(), &ms); err != nil || len(ms) != len(release.MechanismNames()) {
 		t.Fatalf("mechanisms: %s", w.Body)
 	}
 	for _, m := range ms {

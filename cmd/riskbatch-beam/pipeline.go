@@ -13,10 +13,10 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
-
 	"github.com/riskbatch/riskbatch/cellfiles"
 	"github.com/riskbatch/riskbatch/cellfiles/cellreaders"
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/layout"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
@@ -364,7 +364,7 @@ func removeTempDir(ctx context.Context, dir string) error {
 // totals and the dataset_worst_advantage marks would be missing silently.
 func refuseDatasets(ev *evaluate.Evaluator, cols []table.Column) error {
 	for _, c := range cols {
-		if f, ok := ev.Vocabulary().Lookup(c.Name); ok && f == evaluate.FieldDataset {
+		if f, ok := ev.Vocabulary().Lookup(c.Name); ok && f == release.FieldDataset {
 			return fmt.Errorf("column %s groups rows into datasets whose releases compose into total rows, which the Beam pipeline does not compute: run riskbatch eval on this file, or remove the column", c.Name)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 )
 
 // printColumns prints the column reference generated from the registry the
@@ -206,7 +207,7 @@ func columnMatches(row []string, sel string, outputs map[string]*evaluate.Output
 	if o, ok := outputs[row[0]]; ok {
 		return o.Matches(sel)
 	}
-	canon := evaluate.CanonicalName(sel)
+	canon := release.CanonicalName(sel)
 	names := rowNames(row)
 	if strings.ContainsAny(sel, "*?[") {
 		for _, n := range names {
@@ -231,10 +232,10 @@ func columnMatches(row []string, sel string, outputs map[string]*evaluate.Output
 // (also eps)" is epsilon and eps.
 func rowNames(row []string) []string {
 	name, aliases, _ := strings.Cut(row[0], " (also ")
-	names := []string{evaluate.CanonicalName(name)}
+	names := []string{release.CanonicalName(name)}
 	for _, a := range strings.Split(strings.TrimSuffix(aliases, ")"), ",") {
 		if a = strings.TrimSpace(a); a != "" {
-			names = append(names, evaluate.CanonicalName(a))
+			names = append(names, release.CanonicalName(a))
 		}
 	}
 	return names

@@ -9,13 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/xuri/excelize/v2"
-
-	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
+	"github.com/xuri/excelize/v2"
 )
 
 // writeInput writes an input file into a temporary directory.
@@ -321,7 +320,7 @@ func TestLibreOfficeGermanCSV(t *testing.T) {
 // without error, with their positions.
 func readRows(t *testing.T, path string) ([]table.Column, []table.Row) {
 	t.Helper()
-	voc := evaluate.NewVocabulary()
+	voc := release.NewVocabulary()
 	tables, err := readers.Open(path, readers.Options{
 		Accept: voc.Recognizes,
 		Known:  func(n string) bool { _, ok := voc.Lookup(n); return ok },

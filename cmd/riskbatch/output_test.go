@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 )
@@ -16,7 +16,7 @@ import (
 // readAll reads every table of a file into a header and rows of cell text.
 func readAll(t *testing.T, path string) ([]string, [][]string) {
 	t.Helper()
-	tables, err := readers.Open(path, readers.Options{Accept: evaluate.NewVocabulary().Recognizes})
+	tables, err := readers.Open(path, readers.Options{Accept: release.NewVocabulary().Recognizes})
 	if err != nil {
 		t.Fatalf("open %s: %v", path, err)
 	}

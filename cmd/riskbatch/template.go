@@ -5,12 +5,12 @@ import (
 	"io"
 	"strings"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/samples"
 	"github.com/riskbatch/riskbatch/table"
 	"github.com/riskbatch/riskbatch/writers"
+	"github.com/urfave/cli/v2"
 )
 
 // runTemplate writes an empty release workbook to fill in: the contract's
@@ -37,11 +37,11 @@ func runTemplate(c *cli.Context, stdout, stderr io.Writer) error {
 	for _, in := range ev.Vocabulary().Columns() {
 		tc := writers.TemplateColumn{Name: in.Name, Note: in.Meaning}
 		switch {
-		case in.Field == evaluate.FieldMechanism:
-			tc.List = evaluate.MechanismNames()
-		case in.Field == evaluate.FieldAudit:
+		case in.Field == release.FieldMechanism:
+			tc.List = release.MechanismNames()
+		case in.Field == release.FieldAudit:
 			tc.List = evaluate.AuditMethods()
-		case in.Field == evaluate.FieldAuditBound:
+		case in.Field == release.FieldAuditBound:
 			tc.List = evaluate.AuditBounds()
 		case len(in.Choices) > 0:
 			tc.List = in.Choices
@@ -106,7 +106,7 @@ func templateExamples(cols []writers.TemplateColumn) [][]table.Cell {
 }
 
 func knownMechanism(m string) bool {
-	for _, n := range evaluate.MechanismNames() {
+	for _, n := range release.MechanismNames() {
 		if n == m {
 			return true
 		}

@@ -7,11 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/xuri/excelize/v2"
-
-	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/internal/testfiles"
+	"github.com/xuri/excelize/v2"
 )
 
 // The template (riskbatch template): an empty workbook to fill in.
@@ -182,7 +181,7 @@ func TestTemplate(t *testing.T) {
 	tpl := writeTemplate(t, dir)
 	f := testfiles.OpenXLSX(t, tpl)
 	rows := sheetRows(t, f, "Releases")
-	vocab := evaluate.NewVocabulary()
+	vocab := release.NewVocabulary()
 	if len(rows[0]) != len(vocab.Columns())+1 {
 		t.Errorf("%d columns, want the %d of the contract and a note", len(rows[0]), len(vocab.Columns()))
 	}
@@ -227,8 +226,8 @@ func TestTemplate(t *testing.T) {
 			t.Errorf("example %s: %s %s", r[0], st, r[column(header, "message")])
 		}
 	}
-	if len(mechs) != len(evaluate.MechanismNames()) {
-		t.Errorf("examples cover %d mechanisms, want %d", len(mechs), len(evaluate.MechanismNames()))
+	if len(mechs) != len(release.MechanismNames()) {
+		t.Errorf("examples cover %d mechanisms, want %d", len(mechs), len(release.MechanismNames()))
 	}
 }
 

@@ -7,12 +7,12 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/layout"
 	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/readers"
+	"github.com/urfave/cli/v2"
 )
 
 // textCategory groups the flags that say how text input is read.
@@ -81,7 +81,7 @@ func parseDelimiter(s string) (rune, error) {
 // files were read when riskbatch assumed or detected something, and
 // refuses at once a table whose header names no input column, with one
 // line that says what it read and what the user may have meant.
-func openInputs(cfg evalConfig, opts readers.Options, vocab *evaluate.Vocabulary) ([]readers.Table, error) {
+func openInputs(cfg evalConfig, opts readers.Options, vocab *release.Vocabulary) ([]readers.Table, error) {
 	var tables []readers.Table
 	fail := func(err error) ([]readers.Table, error) {
 		closeTables(tables)
@@ -154,7 +154,7 @@ func dialectNote(t readers.Table, decimal evaluate.DecimalMark) string {
 // input column: the header as read, the closest known names, for a CSV or
 // TSV file the encoding and delimiter it was read with, and hints for the
 // usual causes.
-func noKnownColumn(t readers.Table, names []string, vocab *evaluate.Vocabulary) error {
+func noKnownColumn(t readers.Table, names []string, vocab *release.Vocabulary) error {
 	var b strings.Builder
 	b.WriteString(layout.SourceName(t))
 	b.WriteString(": the header names no input column riskbatch knows")
@@ -204,13 +204,13 @@ func textHints(names []string, d readers.Dialect) []string {
 
 // suggestions names, for the headers that are close to a known input
 // column, the known name ("dlta" → delta), or returns "".
-func suggestions(vocab *evaluate.Vocabulary, headers []string) string {
+func suggestions(vocab *release.Vocabulary, headers []string) string {
 	// Every name a header may have, canonical, with the contract's name.
 	var known []string
 	contract := map[string]string{}
 	for _, c := range vocab.Columns() {
 		for _, n := range append([]string{c.Name}, c.Aliases...) {
-			k := evaluate.CanonicalName(n)
+			k := release.CanonicalName(n)
 			known = append(known, k)
 			contract[k] = c.Name
 		}
@@ -220,7 +220,7 @@ func suggestions(vocab *evaluate.Vocabulary, headers []string) string {
 	for _, h := range headers {
 		// Zero bytes and other controls (UTF-16 read as UTF-8) are no
 		// part of the name meant.
-		k := evaluate.CanonicalName(strings.Map(func(r rune) rune {
+		k := release.CanonicalName(strings.Map(func(r rune) rune {
 			if unicode.IsControl(r) {
 				return -1
 			}

@@ -16,13 +16,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/xuri/excelize/v2"
-
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 	"github.com/riskbatch/riskbatch/writers"
+	"github.com/xuri/excelize/v2"
 )
 
 // sheetRows returns the rows of a workbook's sheet as excelize reads them.
@@ -238,7 +238,7 @@ func stripCached(t *testing.T, src, dst string) {
 // mechanismsNamed returns the mechanisms a SheetForm.Rows text names.
 func mechanismsNamed(rows string) map[string]bool {
 	named := map[string]bool{}
-	for _, m := range evaluate.MechanismNames() {
+	for _, m := range release.MechanismNames() {
 		if rows == "every row" || regexp.MustCompile(`\b`+m+`\b`).MatchString(rows) {
 			named[m] = true
 		}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 )
 
 // The tables are the bytes the three generators this package replaced
@@ -62,7 +62,7 @@ func TestTablesUnchanged(t *testing.T) {
 // Every table's header names an input column, or riskbatch would refuse
 // it (even to pass it through) and the benchmark command would stop.
 func TestHeadersNameAnInput(t *testing.T) {
-	vocab := evaluate.NewVocabulary()
+	vocab := release.NewVocabulary()
 	for name, k := range map[string]Kind{"closed form": ClosedForm(), "heavy": Heavy(), "DP-SGD": DPSGD(), "tail": Tail(), "wide": Wide(30), "sweep": Sweep(), "calibration": Calibration()} {
 		if header := strings.Split(k.Header, ","); !vocab.Recognizes(header) {
 			t.Errorf("%s: the header %q names no input column", name, header)
