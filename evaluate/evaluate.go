@@ -1,16 +1,33 @@
-// Package evaluate turns release rows into attack-risk bounds. A single
-// registry of output columns (registry.go, and one columns_*.go file per
-// family) drives the evaluation of every row, the notes written on output
-// headers, the column reference printed by `riskbatch columns` and the
-// table of output columns in docs/outputs.md (ColumnsMarkdown). Each column declares
-// what asks for it and what it requires (Applies), how it rounds and how a
-// spreadsheet recomputes it; the evaluator reports a missing input from
-// the declaration. A row is parsed once into a Release (resolve.go): one
-// parameter struct per family of mechanisms (params.go), and what the row
-// says of the attack.
+// Package evaluate turns release rows into attack-risk bounds: it is the
+// evaluator a program calls, row by row, and the façade over the row
+// machinery below it.
 //
-// A bad cell never stops evaluation: the row gets status "error" and a
-// message naming the column, and the caller goes on with the next row.
+// New makes an Evaluator (the options: prior tables, confidence levels, the
+// decimal mark, a loader of the tables cells name); Bind matches a table's
+// header to the contract's input columns; Binding.Evaluate writes a row's
+// status, message, headline and one cell per output column. A bad cell
+// never stops evaluation: the row gets status "error" and a message naming
+// the column, and the caller goes on with the next row. The rows of one
+// dataset compose into a total row (Binding.EvaluateMember,
+// Evaluator.EvaluateTotal), and SheetBinding writes the live formulas of
+// a workbook.
+//
+// The machinery lives in packages whose imports only go down
+// (docs/layout.md):
+//
+//   - evaluate/internal/registry: the registry of output columns, one
+//     entry per column (its formula, paper, what asks for it and what it
+//     requires, how it rounds), which drives the evaluation of every row,
+//     the notes on output headers, `riskbatch columns` and the pages of
+//     docs/;
+//   - evaluate/internal/formula: the spreadsheet formulas of the entries;
+//   - evaluate/internal/resolve: a row read into a typed Release (one
+//     parameter struct per family of mechanisms, what the row says of the
+//     attack) and the bridges from it to the bounds, with the run's caches;
+//   - evaluate/release (the input vocabulary and the mechanisms),
+//     evaluate/dataset (a dataset's total), evaluate/celldata (the tables
+//     cells name), and the pure core: evaluate/curve, evaluate/bound,
+//     evaluate/audit, evaluate/poibin, evaluate/numeric.
 package evaluate
 
 import (
@@ -149,7 +166,7 @@ const MessageNote = "what to act on, in one sentence of at most 160 characters, 
 // Binding maps the columns of one input table to the contract's inputs.
 type Binding struct {
 	*Evaluator
-	*resolve.Header
+	h *resolve.Header // the header bound to the input vocabulary
 	// releases holds the Releases Evaluate resolves rows into, so that a
 	// row does not allocate one (about 1 KB); Bindings are shared by the
 	// goroutines evaluating one table's rows.
@@ -183,8 +200,16 @@ func (e *Evaluator) BindSource(source string, cols []table.Column, suggested Dec
 	if err != nil {
 		return nil, err
 	}
-	return &Binding{Evaluator: e, Header: h}, nil
+	return &Binding{Evaluator: e, h: h}, nil
 }
+
+// Has reports whether the table has a column for the field.
+func (b *Binding) Has(f release.Field) bool { return b.h.Has(f) }
+
+// InputColumns returns the columns of the table whose cells Evaluate
+// reads, in no particular order: a caller that reads rows a column at a
+// time need make cells of these only.
+func (b *Binding) InputColumns() []int { return b.h.InputColumns() }
 
 // Width is the number of cells Evaluate writes.
 func (e *Evaluator) Width() int { return HeadWidth + len(e.outputs) }

@@ -98,9 +98,9 @@ func (b *Binding) evaluate(cells []table.Cell, dst []table.Cell, marks []mark) (
 // zero (see resolveInto).
 func (b *Binding) evaluateInto(r *resolve.Release, cells []table.Cell, out rowOut, marks []mark) (Status, *resolve.Release, resolve.RowError, []mark) {
 	var in resolve.Inputs
-	problems := b.ReadCells(cells, &in)
+	problems := b.h.ReadCells(cells, &in)
 	if len(problems) == 0 {
-		r = b.ResolveInto(r, &in, &problems)
+		r = b.h.ResolveInto(r, &in, &problems)
 	} else {
 		r = nil
 	}
@@ -111,7 +111,7 @@ func (b *Binding) evaluateInto(r *resolve.Release, cells []table.Cell, out rowOu
 	bit := registry.MechanismBit(r.Mechanism)
 	for _, u := range b.unused {
 		if in.Has(u.Field) && u.Mechanisms&bit == 0 {
-			marks = append(marks, mark{kind: markUnused, column: -1, text: b.Name(u.Field) + ": filled, but only " + u.Users + " rows use it; clear it or correct mechanism"})
+			marks = append(marks, mark{kind: markUnused, column: -1, text: b.h.Name(u.Field) + ": filled, but only " + u.Users + " rows use it; clear it or correct mechanism"})
 		}
 	}
 	status, marks := b.outputCells(r, out, marks)

@@ -32,7 +32,7 @@ func NewTotal(name string) *Total { return dataset.NewTotal(name) }
 // Dataset returns a row's dataset cell, trimmed: "" when the table has no
 // dataset column or the cell is empty (the row is in no group).
 func (b *Binding) Dataset(cells []table.Cell) string {
-	i := b.Column(release.FieldDataset)
+	i := b.h.Column(release.FieldDataset)
 	if i < 0 || i >= len(cells) || cells[i].IsEmpty() {
 		return ""
 	}
@@ -72,10 +72,10 @@ func (b *Binding) Member(cells []table.Cell, readErr error, where string) Member
 		return m
 	}
 	var in resolve.Inputs
-	problems := b.ReadCells(cells, &in)
+	problems := b.h.ReadCells(cells, &in)
 	var r *resolve.Release
 	if len(problems) == 0 {
-		r = b.Resolve(&in, &problems)
+		r = b.h.Resolve(&in, &problems)
 	}
 	b.memberOf(&m, &in, r)
 	return m
@@ -94,7 +94,7 @@ func (b *Binding) EvaluateMember(cells []table.Cell, dst []table.Cell, where str
 		}
 		var in resolve.Inputs
 		if r != nil {
-			b.ReadCells(cells, &in) // the attack fields: a parse, not a resolution
+			b.h.ReadCells(cells, &in) // the attack fields: a parse, not a resolution
 		}
 		b.memberOf(&m, &in, r)
 	})
@@ -108,7 +108,7 @@ func (b *Binding) memberName(cells []table.Cell, where string) Member {
 	if m.Dataset == "" {
 		return m
 	}
-	if i := b.Column(release.FieldID); i >= 0 && i < len(cells) && !cells[i].IsEmpty() {
+	if i := b.h.Column(release.FieldID); i >= 0 && i < len(cells) && !cells[i].IsEmpty() {
 		m.Name = strings.TrimSpace(cells[i].String())
 	}
 	return m

@@ -109,7 +109,7 @@ func resolveRow(t *testing.T, row map[string]string) (*resolve.Release, resolve.
 		t.Fatal(err)
 	}
 	var problems resolve.RowError
-	return b.Resolve(&in, &problems), problems
+	return b.h.Resolve(&in, &problems), problems
 }
 
 // retyped returns a copy of a row with target_advantage and the cells drop

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/internal/testenv"
 )
 
 // forbiddenDeps are the packages the math must not depend on: the file
@@ -50,4 +52,12 @@ func TestImportsNoFiles(t *testing.T) {
 	if len(bad) > 0 {
 		t.Errorf("evaluate depends on %d packages of files or command lines: %s", len(bad), strings.Join(bad, ", "))
 	}
+}
+
+// TestImports: the façade stands on the row machinery below it (registry,
+// formula, resolve), the floors of a row and the pure core; nothing it
+// imports knows of it.
+func TestImports(t *testing.T) {
+	testenv.Imports(t, "evaluate/internal/registry", "evaluate/internal/formula", "evaluate/internal/resolve", "evaluate/release", "evaluate/dataset", "evaluate/celldata", "evaluate/curve", "evaluate/curve/pld", "evaluate/bound", "evaluate/audit", "evaluate/poibin", "evaluate/numeric", "evaluate/number",
+		"evaluate/internal/enum", "evaluate/internal/memo", "internal/editdist", "internal/numtext", "internal/words", "internal/xlformula", "priors", "table")
 }

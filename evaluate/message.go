@@ -119,15 +119,15 @@ func seenBefore(marks []mark, i int) bool {
 func (b *Binding) needText(need resolve.Need, r *resolve.Release) string {
 	var what []string
 	if need&resolve.NeedBaseline != 0 {
-		what = append(what, "add "+b.Name(release.FieldBaseline)+" (or "+b.Name(release.FieldCandidates)+", or "+b.Name(release.FieldPrior)+")")
+		what = append(what, "add "+b.h.Name(release.FieldBaseline)+" (or "+b.h.Name(release.FieldCandidates)+", or "+b.h.Name(release.FieldPrior)+")")
 	}
 	if need&resolve.NeedDelta != 0 {
 		if r != nil && r.Reported {
-			what = append(what, "set "+b.Name(release.FieldReportDelta)+" above 0 (e.g. 1e-5)")
+			what = append(what, "set "+b.h.Name(release.FieldReportDelta)+" above 0 (e.g. 1e-5)")
 		} else if r != nil && r.HasDelta {
-			what = append(what, "set "+b.Name(release.FieldDelta)+" above 0 (e.g. 1e-5)")
+			what = append(what, "set "+b.h.Name(release.FieldDelta)+" above 0 (e.g. 1e-5)")
 		} else {
-			what = append(what, "add "+b.Name(release.FieldDelta)+" (e.g. 1e-5)")
+			what = append(what, "add "+b.h.Name(release.FieldDelta)+" (e.g. 1e-5)")
 		}
 	}
 	if len(what) == 2 && strings.HasPrefix(what[1], "add ") {

@@ -49,8 +49,8 @@ func TestValueFollowsDeclaration(t *testing.T) {
 	} {
 		b, cells := bindRow(t, e, c.row)
 		var in resolve.Inputs
-		problems := b.ReadCells(cells, &in)
-		r := b.Resolve(&in, &problems)
+		problems := b.h.ReadCells(cells, &in)
+		r := b.h.Resolve(&in, &problems)
 		if r == nil {
 			t.Fatalf("%v: %v", c.row, problems)
 		}

@@ -50,12 +50,12 @@ func successCurve(b *Binding, outputs []registry.OutputColumn, cells []table.Cel
 	if col == nil {
 		return nil, errors.New("evaluate: no fdp_success column")
 	}
-	in, ok := b.ParseInputs(cells)
+	in, ok := b.h.ParseInputs(cells)
 	if !ok {
 		return nil, errors.New("evaluate: the row has an invalid input cell")
 	}
 	var problems resolve.RowError
-	r := b.Resolve(&in, &problems)
+	r := b.h.Resolve(&in, &problems)
 	if r == nil {
 		return nil, fmt.Errorf("evaluate: %w", problems)
 	}

@@ -46,9 +46,9 @@ func (e *Evaluator) BindSheet(header []table.Column) (*SheetBinding, error) {
 		return nil, err
 	}
 	s := &SheetBinding{b: b, first: first, outputs: e.outputs, named: map[string]release.Mechanism{}}
-	s.table.OutputStart, s.table.Confidence = first+HeadWidth, b.Confidence()
+	s.table.OutputStart, s.table.Confidence = first+HeadWidth, b.h.Confidence()
 	for f := range s.table.Ref {
-		i := b.Column(release.Field(f))
+		i := b.h.Column(release.Field(f))
 		s.table.Column[f] = i
 		if i >= 0 {
 			s.table.Ref[f] = xlformula.ThisRow(header[i].Name)
@@ -62,7 +62,7 @@ func (e *Evaluator) BindSheet(header []table.Column) (*SheetBinding, error) {
 }
 
 // Field returns the header index of an input field's column, or -1.
-func (s *SheetBinding) Field(f release.Field) int { return s.b.Column(f) }
+func (s *SheetBinding) Field(f release.Field) int { return s.b.h.Column(f) }
 
 // NumberColumns returns the header indexes of the numeric inputs (every
 // input of the contract but id, mechanism and prior). A workbook writes
@@ -71,7 +71,7 @@ func (s *SheetBinding) Field(f release.Field) int { return s.b.Column(f) }
 func (s *SheetBinding) NumberColumns() []int {
 	var cols []int
 	for f := release.Field(0); f < release.NumFields; f++ {
-		if i := s.b.Column(f); i >= 0 && !s.b.Vocabulary().Column(f).Text {
+		if i := s.b.h.Column(f); i >= 0 && !s.b.Vocabulary().Column(f).Text {
 			cols = append(cols, i)
 		}
 	}
@@ -129,7 +129,7 @@ func (s *SheetBinding) Formulas(cells []table.Cell, formulas []string) {
 	default:
 		return
 	}
-	in, ok := s.b.ParseInputs(cells)
+	in, ok := s.b.h.ParseInputs(cells)
 	if !ok {
 		return
 	}
@@ -153,7 +153,7 @@ func (s *SheetBinding) Formulas(cells []table.Cell, formulas []string) {
 func (s *SheetBinding) mechanism(in *resolve.Inputs) (release.Mechanism, bool) {
 	if !in.Set[release.FieldMechanism] {
 		var problems resolve.RowError
-		spec := s.b.Mechanism(in, &problems)
+		spec := s.b.h.Mechanism(in, &problems)
 		if spec == nil {
 			return "", false
 		}
@@ -163,7 +163,7 @@ func (s *SheetBinding) mechanism(in *resolve.Inputs) (release.Mechanism, bool) {
 	if m, ok := s.named[text]; ok {
 		return m, true
 	}
-	spec, err := s.b.LookupMechanism(text)
+	spec, err := s.b.h.LookupMechanism(text)
 	if err != nil {
 		return "", false
 	}

@@ -181,9 +181,9 @@ func roundUpProbability(x float64) float64 { return x + 1e-12 }
 func mustResolveRow(t *testing.T, row map[string]string) *resolve.Release {
 	t.Helper()
 	b, cells := bindRow(t, New(), row)
-	in, ok := b.ParseInputs(cells)
+	in, ok := b.h.ParseInputs(cells)
 	var problems resolve.RowError
-	r := b.Resolve(&in, &problems)
+	r := b.h.Resolve(&in, &problems)
 	if !ok || r == nil {
 		t.Fatalf("%v: %v", row, problems)
 	}
