@@ -19,10 +19,6 @@ type Paper = registry.Paper
 // Papers lists the papers in ID order.
 func Papers() []Paper { return registry.Papers() }
 
-// PaperSelector reads a paper selector (seed003, seed 3, seed-003) into
-// the paper's ID.
-func PaperSelector(sel string) (string, bool) { return registry.PaperSelector(sel) }
-
 // CitedAuthors returns the surnames a citation names.
 func CitedAuthors(citation string) []string { return registry.CitedAuthors(citation) }
 
@@ -46,26 +42,5 @@ type Headline = registry.Headline
 const (
 	HeadlineColumn     = registry.HeadlineColumn
 	HeadlineSaysColumn = registry.HeadlineSaysColumn
-	HeadlineMeaning    = registry.HeadlineMeaning
-	HeadlineSaysNote   = registry.HeadlineSaysNote
 	MaxHeadlineSays    = registry.MaxHeadlineSays
 )
-
-// HeadlineRule states the rule that picks a row's headline.
-func HeadlineRule() string { return registry.HeadlineRule() }
-
-// HeadlineNote is the header note of the headline column.
-func HeadlineNote() string { return registry.HeadlineNote() }
-
-// DatasetWorstAdvantage names the output column that marks every row of a
-// dataset group with its total's fdp_worst_advantage.
-const DatasetWorstAdvantage = registry.DatasetWorstAdvantage
-
-// ColumnsMarkdown is the table of output columns of docs/outputs.md.
-func ColumnsMarkdown() string { return registry.ColumnsMarkdown() }
-
-// InputColumnsMarkdown is the table of input columns of docs/inputs.md.
-func InputColumnsMarkdown() string { return registry.InputColumnsMarkdown() }
-
-// QuestionsMarkdown is the table of questions of docs/outputs.md.
-func QuestionsMarkdown() string { return registry.QuestionsMarkdown() }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/internal/registry"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/samples"
 	"github.com/riskbatch/riskbatch/table"
@@ -70,7 +71,7 @@ func messageProblems(b *Binding, cells, dst []table.Cell) []string {
 		if m.need&resolve.NeedBaseline != 0 && r.HasBaseline {
 			bad = append(bad, fmt.Sprintf("%s asks for a baseline the row has (%v)", o.Name, r.Baseline))
 		}
-		if m.need&resolve.NeedDelta != 0 && (registry.NativeEpsilon(r.Mechanism) || r.HasDelta && r.Delta > 0) {
+		if m.need&resolve.NeedDelta != 0 && (release.NativeEpsilon(r.Mechanism) || r.HasDelta && r.Delta > 0) {
 			bad = append(bad, fmt.Sprintf("%s asks for a delta the row does not need (mechanism %s, delta %v)", o.Name, r.Mechanism, r.Delta))
 		}
 	}

@@ -94,6 +94,25 @@ func mechanismNames(specs []MechanismSpec) string {
 	return strings.Join(names, ", ")
 }
 
+// PureMechanisms are the mechanisms that state their own ε: a pure ε-DP
+// guarantee (pure, exponential, laplace, rr), or (ε, δ) (approx). Their
+// ε-based bounds need no delta to convert them, and their compositions
+// compose by the optimal composition theorem (Kairouz, Oh & Viswanath
+// 2015).
+func PureMechanisms() []Mechanism {
+	return []Mechanism{MechanismPure, MechanismApprox, MechanismLaplace, MechanismRR, MechanismExponential}
+}
+
+// NativeEpsilon reports whether a mechanism states its own ε (one of
+// PureMechanisms).
+func NativeEpsilon(m Mechanism) bool {
+	switch m {
+	case MechanismPure, MechanismApprox, MechanismLaplace, MechanismRR, MechanismExponential:
+		return true
+	}
+	return false
+}
+
 // MechanismNames returns the contract's mechanism names, in contract order.
 func MechanismNames() []string {
 	specs := MechanismSpecs()

@@ -57,7 +57,7 @@ func (a Applies) lacks(r *resolve.Release) resolve.Need {
 	if a.Requires&resolve.NeedBaseline != 0 && !r.HasBaseline {
 		n |= resolve.NeedBaseline
 	}
-	if a.Requires&resolve.NeedDelta != 0 && !NativeEpsilon(r.Mechanism) && !(r.HasDelta && r.Delta > 0) {
+	if a.Requires&resolve.NeedDelta != 0 && !release.NativeEpsilon(r.Mechanism) && !(r.HasDelta && r.Delta > 0) {
 		n |= resolve.NeedDelta
 	}
 	return n
@@ -223,16 +223,6 @@ func (c Condition) Holds(r *resolve.Release) bool {
 	return true
 }
 
-// nativeEpsilon reports whether a mechanism states its own ε, so that its
-// ε-based columns need no delta.
-func NativeEpsilon(m release.Mechanism) bool {
-	switch m {
-	case release.MechanismPure, release.MechanismApprox, release.MechanismLaplace, release.MechanismRR, release.MechanismExponential:
-		return true
-	}
-	return false
-}
-
 // mechanismBit is a mechanism's bit in a set of mechanisms (mechanismSet).
 // It is a switch, not a search of MechanismNames, because every row asks.
 func MechanismBit(m release.Mechanism) uint32 {
@@ -324,7 +314,7 @@ func (a Applies) deltaText() string {
 			continue
 		}
 		all = append(all, n)
-		if !NativeEpsilon(m) {
+		if !release.NativeEpsilon(m) {
 			without = append(without, n)
 		}
 	}

@@ -21,7 +21,7 @@ func reroColumns() []OutputColumn {
 	return sharing("rero", reroBrief, reroSource, []OutputColumn{
 		{
 			Name: "rero_eps", Format: table.Probability,
-			Applies: Applies{Mechanisms: pureMechanisms(), Only: OnlyPure, Requires: resolve.NeedBaseline},
+			Applies: Applies{Mechanisms: release.PureMechanisms(), Only: OnlyPure, Requires: resolve.NeedBaseline},
 			Sheet: formula.Form{Rows: formula.RowsPure, Formula: func(x *formula.Row) string {
 				return formula.Fill("MIN(1,EXP($1)*$2)", x.PureEps(), x.Base())
 			}},

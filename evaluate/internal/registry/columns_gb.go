@@ -4,6 +4,7 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/evaluate/internal/formula"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
+	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -87,7 +88,7 @@ func gbColumn(name, meaning, formula, where string, request Ask, f func(r *resol
 	return OutputColumn{
 		Name: name, Family: "gb", Format: table.Probability,
 		Brief: gbReconstructionBrief, Source: gbReconstructionSource,
-		Applies:  Applies{Mechanisms: pureMechanisms(), Only: OnlyPureRow, Asks: request},
+		Applies:  Applies{Mechanisms: release.PureMechanisms(), Only: OnlyPureRow, Asks: request},
 		Meaning:  meaning,
 		Formula:  formula + "; ε is the row's pure ε (pure, laplace, rr rows; δ must be 0)",
 		Citation: guerraBalboa + ", " + where,

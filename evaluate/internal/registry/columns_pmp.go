@@ -84,7 +84,7 @@ func pmpEpsForTarget(r *resolve.Release) (float64, resolve.Skip) {
 	if r.HasDelta {
 		delta = r.Delta // for a composed approx row, compositions·δ (resolveApprox)
 	}
-	perStep := slices.Contains(pureMechanisms(), r.Mechanism)
+	perStep := slices.Contains(release.PureMechanisms(), r.Mechanism)
 	if perStep && r.Mixed() {
 		// The target bounds the whole composition: an ε typed into the
 		// row would be composed with the extra stages again.

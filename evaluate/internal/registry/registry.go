@@ -7,7 +7,6 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/internal/formula"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
-	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -69,11 +68,6 @@ const (
 	// defect of riskbatch, reported rather than written.
 	WhyNumericalFailure = "not computable for these inputs (numerical failure; please report it)"
 )
-
-// pureMechanisms are the mechanisms that can state a pure ε-DP guarantee.
-func pureMechanisms() []release.Mechanism {
-	return []release.Mechanism{release.MechanismPure, release.MechanismApprox, release.MechanismLaplace, release.MechanismRR, release.MechanismExponential}
-}
 
 // whyBaselineOne says why the advantage columns are empty at a baseline of
 // 1, naming the prior the 1 came from, if it did.

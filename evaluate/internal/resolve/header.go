@@ -41,7 +41,7 @@ type Resolver struct {
 	decimal     number.DecimalMark
 	rdps        *rdpCache
 	epsilons    *epsCache
-	pmpData     *pmpCache
+	pmpData     *celldata.Cache
 	plds        *pldCache
 	noise       *noiseCache
 	fanos       *fanoCache
@@ -53,7 +53,7 @@ func NewResolver(c Config) *Resolver {
 	r := &Resolver{
 		vocab: release.NewVocabulary(), specs: release.MechanismSpecs(),
 		priors: c.Priors, confidences: []float64{DefaultConfidence}, decimal: c.Decimal, data: c.Data,
-		rdps: newRDPCache(), epsilons: NewEpsCache(), pmpData: newPMPCache(), plds: NewPLDCache(), noise: newNoiseCache(), fanos: newFanoCache(),
+		rdps: newRDPCache(), epsilons: NewEpsCache(), pmpData: celldata.NewCache(), plds: NewPLDCache(), noise: newNoiseCache(), fanos: newFanoCache(),
 	}
 	if len(c.Confidences) > 0 {
 		r.confidences = append([]float64(nil), c.Confidences...)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate/bound"
+	"github.com/riskbatch/riskbatch/evaluate/celldata"
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
 	"github.com/riskbatch/riskbatch/evaluate/release"
@@ -140,8 +141,8 @@ const (
 // cache of such tables and results, and this row's result, computed once.
 type pmpParams struct {
 	PMPPath  string
-	pmp      *pmpCache
-	pmpFrom  pmpSource // the table the row comes from, and who opens files
+	pmp      *celldata.Cache
+	pmpFrom  celldata.Source // the table the row comes from, and who opens files
 	pmpDone  bool
 	pmpEps   float64
 	pmpDelta float64

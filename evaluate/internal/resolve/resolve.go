@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskbatch/riskbatch/evaluate/celldata"
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
@@ -39,7 +40,7 @@ func (b *Header) ResolveInto(r *Release, in *Inputs, problems *RowError) *Releas
 		return nil
 	}
 	c := in.numOr(release.FieldCompositions, 1)
-	if c > curve.MaxCompositions && composesOptimally(spec.Name) {
+	if c > curve.MaxCompositions && release.NativeEpsilon(spec.Name) {
 		problems.add(b.Name(release.FieldCompositions), FormatNumber(c), "%s is more than the %d compositions riskbatch composes for mechanism %s; expected a whole number from 1 to %d",
 			FormatNumber(c), curve.MaxCompositions, spec.Name, curve.MaxCompositions)
 		return nil
@@ -99,9 +100,9 @@ func (b *Header) checkColumns(spec *release.MechanismSpec, in *Inputs, problems 
 // an error of the row, as any unusable input.
 func (b *Header) resolvePMP(r *Release, in *Inputs, problems *RowError) bool {
 	r.PMPPath, r.pmp = strings.TrimSpace(in.Text[release.FieldPMPData]), b.pmpData
-	r.pmpFrom = pmpSource{File: b.source, Loader: b.data}
-	if _, err := r.pmp.Table(pmpRef{File: b.source, Ref: r.PMPPath}, r.pmpFrom); err != nil {
-		if ref, ok := errors.AsType[*pmpRefError](err); ok {
+	r.pmpFrom = celldata.Source{File: b.source, Loader: b.data}
+	if _, err := r.pmp.Table(celldata.Ref{File: b.source, Ref: r.PMPPath}, r.pmpFrom); err != nil {
+		if ref, ok := errors.AsType[*celldata.RefError](err); ok {
 			problems.addErr(b.Name(release.FieldPMPData), r.PMPPath, ref.Err)
 			return false
 		}
@@ -435,15 +436,4 @@ func (b *Header) impliedMechanisms(in *Inputs) []*release.MechanismSpec {
 		}
 	}
 	return found
-}
-
-// composesOptimally reports whether a mechanism's compositions are
-// composed by the optimal composition theorem (ComposeApprox), which takes
-// at most composeMaxK of them; the others compose in closed form.
-func composesOptimally(m release.Mechanism) bool {
-	switch m {
-	case release.MechanismPure, release.MechanismApprox, release.MechanismLaplace, release.MechanismRR, release.MechanismExponential:
-		return true
-	}
-	return false
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/riskbatch/riskbatch/evaluate/bound"
+	"github.com/riskbatch/riskbatch/evaluate/celldata"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 )
 
@@ -26,7 +27,7 @@ func (r *Release) computePMPFromData() (eps, delta float64, why string) {
 	if r.Compositions > 1 {
 		return 0, 0, "pmp_data: the PMP bounds are for one release of the mechanism; compositions must be 1"
 	}
-	var key pmpKey
+	var key celldata.Key
 	switch r.Mechanism {
 	case release.MechanismGaussian:
 		if r.Sigma == 0 {
@@ -35,25 +36,25 @@ func (r *Release) computePMPFromData() (eps, delta float64, why string) {
 		if !(r.Delta > 0) {
 			return 0, 0, "pmp_data: a gaussian row needs delta > 0: Prop. 12 gives ε̃ of (ε̃, δ)-PMP at the row's δ"
 		}
-		key = pmpKey{Table: pmpRef{File: r.pmpFrom.File, Ref: r.PMPPath}, Mechanism: r.Mechanism, A: r.Sigma, B: r.Delta}
+		key = celldata.Key{Table: celldata.Ref{File: r.pmpFrom.File, Ref: r.PMPPath}, Mechanism: r.Mechanism, A: r.Sigma, B: r.Delta}
 		delta = r.Delta
 	case release.MechanismExponential:
-		key = pmpKey{Table: pmpRef{File: r.pmpFrom.File, Ref: r.PMPPath}, Mechanism: r.Mechanism, A: r.PureEps, B: r.Sensitivity}
+		key = celldata.Key{Table: celldata.Ref{File: r.pmpFrom.File, Ref: r.PMPPath}, Mechanism: r.Mechanism, A: r.PureEps, B: r.Sensitivity}
 	default:
 		return 0, 0, "pmp_data: used by gaussian rows (Prop. 12) and exponential rows (Prop. 9); this row is " + string(r.Mechanism)
 	}
-	res := r.pmp.Result(key, func() pmpResult {
+	res := r.pmp.Result(key, func() celldata.Result {
 		t, err := r.pmp.Table(key.Table, r.pmpFrom)
 		if err != nil {
-			return pmpResult{Why: err.Error()}
+			return celldata.Result{Why: err.Error()}
 		}
 		switch key.Mechanism {
 		case release.MechanismGaussian:
 			b, err := bound.PMPGaussian(t.Records, key.A, key.B)
 			if err != nil {
-				return pmpResult{Why: fmt.Sprintf("pmp_data %s: %v", key.Table.Ref, err)}
+				return celldata.Result{Why: fmt.Sprintf("pmp_data %s: %v", key.Table.Ref, err)}
 			}
-			return pmpResult{Eps: b.Epsilon, MaxDistance: b.MaxDistance}
+			return celldata.Result{Eps: b.Epsilon, MaxDistance: b.MaxDistance}
 		default:
 			loss := make([][]float64, len(t.Columns))
 			for w := range loss {
@@ -64,9 +65,9 @@ func (r *Release) computePMPFromData() (eps, delta float64, why string) {
 			}
 			x, err := bound.PMPExponential(loss, key.A, key.B)
 			if err != nil {
-				return pmpResult{Why: fmt.Sprintf("pmp_data %s: %v", key.Table.Ref, err)}
+				return celldata.Result{Why: fmt.Sprintf("pmp_data %s: %v", key.Table.Ref, err)}
 			}
-			return pmpResult{Eps: x.Epsilon, MaxDistance: math.NaN()}
+			return celldata.Result{Eps: x.Epsilon, MaxDistance: math.NaN()}
 		}
 	})
 	if res.Why == "" && r.Mechanism == release.MechanismGaussian && res.MaxDistance > r.Sensitivity {
