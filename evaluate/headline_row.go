@@ -1,6 +1,8 @@
 package evaluate
 
 import (
+	"unicode/utf8"
+
 	"github.com/riskbatch/riskbatch/evaluate/internal/registry"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 )
@@ -18,7 +20,7 @@ func (b *Binding) headline(r *resolve.Release, out rowOut) (registry.Headline, b
 			}
 			if v, ok := out.value(k); ok {
 				says := c.Says(r, name, v)
-				if len([]rune(says)) > registry.MaxHeadlineSays {
+				if utf8.RuneCountInString(says) > registry.MaxHeadlineSays {
 					says = string([]rune(says)[:registry.MaxHeadlineSays-1]) + "…"
 				}
 				return registry.Headline{Column: name, Value: v, Says: says}, true
