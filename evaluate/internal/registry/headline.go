@@ -280,13 +280,8 @@ func appendSignificant(dst []byte, v float64) []byte {
 	return dst
 }
 
-// percent writes a probability as a percentage, 4 significant digits.
-func percent(p float64) string {
-	var buf [32]byte
-	return string(appendPercent(buf[:0], p))
-}
-
-// appendPercent appends p as percent writes it.
+// appendPercent appends a probability as a percentage, 4 significant
+// digits.
 func appendPercent(dst []byte, p float64) []byte {
 	return append(appendSignificant(dst, 100*p), '%')
 }
