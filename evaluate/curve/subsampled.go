@@ -617,7 +617,7 @@ func NoiseForTargetRDP(own DPSGD, extra RDP, target, b float64) (sigma float64, 
 		return dpsgdRisk(c, b, !math.IsNaN(b))
 	}
 	// 1/σ from 0 (infinite noise) to 1e3 (σ = 0.001).
-	inv, ok := numeric.LargestParameter(risk, target, 0, 1e3)
+	inv, ok := numeric.LargestParameterInterpolating(risk, target, 0, 1e3)
 	switch {
 	case !ok:
 		return 0, ErrNoNoise

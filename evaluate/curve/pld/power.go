@@ -122,7 +122,7 @@ func (cv *convolver) cyclicPower(p []float64, s float64, n int, tau float64) (ou
 			// |X̂|^n and its error are below e^{−700}·(n·e + 1): set to 0,
 			// and counted in ℓ1 (‖D‖₂ ≤ ‖D_kept‖₂ + Σ D_skipped).
 			cv.ca[k] = 0
-			skipped += w * (nf*e + 1) * math.Exp(lb)
+			skipped += w * (nf*e + 1) * 1e-304 // e^{−700} < 1e-304
 			continue
 		}
 		// n·e·(|X̂|+e)^{n−1} and |X̂|^n, with a margin for the rounding
