@@ -617,7 +617,9 @@ func NoiseForTargetRDP(own DPSGD, extra RDP, target, b float64) (sigma float64, 
 		return dpsgdRisk(c, b, !math.IsNaN(b))
 	}
 	// 1/σ from 0 (infinite noise) to 1e3 (σ = 0.001).
-	inv, ok := numeric.LargestParameterInterpolating(risk, target, 0, 1e3)
+	// The search starts at σ = 1 (noise multipliers of DP-SGD are mostly
+	// within a factor of 4 of it); the answer does not depend on it.
+	inv, ok := numeric.LargestParameterInterpolating(risk, target, 0, 1e3, 1)
 	switch {
 	case !ok:
 		return 0, ErrNoNoise

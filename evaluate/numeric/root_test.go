@@ -105,19 +105,25 @@ func TestLargestParameterInterpolating(t *testing.T) {
 		for _, target := range []float64{1e-6, 0.01, 0.3, 0.45, 0.9} {
 			var nOld, nNew int
 			want, okWant := LargestParameter(func(x float64) float64 { nOld++; return f(x) }, target, 0, 1e3)
-			got, ok := LargestParameterInterpolating(func(x float64) float64 { nNew++; return f(x) }, target, 0, 1e3)
+			got, ok := LargestParameterInterpolating(func(x float64) float64 { nNew++; return f(x) }, target, 0, 1e3, math.NaN())
 			if ok != okWant || (got != want && !(math.IsNaN(got) && math.IsNaN(want))) {
 				t.Errorf("%s, target %g: %v (%v), LargestParameter %v (%v)", name, target, got, ok, want, okWant)
+			}
+			for _, guess := range []float64{1e-3, 0.5, 1, 30, 999} {
+				got, ok := LargestParameterInterpolating(f, target, 0, 1e3, guess)
+				if ok != okWant || (got != want && !(math.IsNaN(got) && math.IsNaN(want))) {
+					t.Errorf("%s, target %g, guess %g: %v (%v), LargestParameter %v (%v)", name, target, guess, got, ok, want, okWant)
+				}
 			}
 			if name != "inf" && name != "nan" && name != "kink" && nOld > 2 && nNew > nOld*6/10 {
 				t.Errorf("%s, target %g: %d evaluations, LargestParameter %d", name, target, nNew, nOld)
 			}
 		}
 	}
-	if _, ok := LargestParameterInterpolating(func(float64) float64 { return 1 }, 0.5, 0, 1); ok {
+	if _, ok := LargestParameterInterpolating(func(float64) float64 { return 1 }, 0.5, 0, 1, math.NaN()); ok {
 		t.Error("f(lo) above the target: want false")
 	}
-	if x, ok := LargestParameterInterpolating(func(float64) float64 { return 0 }, 0.5, 0, 1); !ok || x != 1 {
+	if x, ok := LargestParameterInterpolating(func(float64) float64 { return 0 }, 0.5, 0, 1, 0.5); !ok || x != 1 {
 		t.Errorf("f(hi) below the target: got %v, %v, want 1", x, ok)
 	}
 }
