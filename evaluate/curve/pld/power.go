@@ -111,13 +111,21 @@ func (cv *convolver) cyclicPower(p []float64, s float64, n int, tau float64) (ou
 	rho := float64(2*bits.Len(uint(n))+2) * 3 * u // √5·u < 3u per product, and the modulus
 	var d2, y2 float64                            // Σ D_k², Σ |Ŷ_k|² over the full spectrum
 	var skipped float64                           // Σ D_k of the coefficients set to 0 unexamined
+	// Below this modulus (|X̂| + e)^{n−1} < e^{−701}, so lb < −700 without
+	// computing it (most coefficients of a wide composition).
+	small := math.Exp(-701 / (nf - 1))
 	for k, c := range cv.ca {
 		w := 2.0 // the conjugate coefficient N − k has the same error
 		if k == 0 || 2*k == size {
 			w = 1
 		}
-		a := math.Hypot(real(c), imag(c)) * (1 + 2*u)
-		lb := (nf - 1) * math.Log(a+e)
+		// |X̂| ≤ 1 (a transform of at most unit mass), so the squares
+		// cannot overflow.
+		a := math.Sqrt(real(c)*real(c)+imag(c)*imag(c)) * (1 + 4*u)
+		lb := -701.0
+		if a+e >= small {
+			lb = (nf - 1) * math.Log(a+e)
+		}
 		if lb < -700 {
 			// |X̂|^n and its error are below e^{−700}·(n·e + 1): set to 0,
 			// and counted in ℓ1 (‖D‖₂ ≤ ‖D_kept‖₂ + Σ D_skipped).
