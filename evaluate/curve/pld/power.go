@@ -2,7 +2,6 @@ package pld
 
 import (
 	"math"
-	"math/bits"
 
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 	"gonum.org/v1/gonum/dsp/fourier"
@@ -40,9 +39,13 @@ const minPowerPoints = 2 * headWidth
 //
 //	|X̂_k^n − X_k^n| ≤ n·e·(|X̂_k| + e)^{n−1},
 //
-// and the power's own rounding (binary exponentiation, 2⌈log₂ n⌉ complex
-// products, each within √5·u; Brent, Percival & Zimmermann 2007) adds
-// ρ·|X̂_k|^n. The ℓ1 norm of the inverse transform of those errors D_k is
+// and the power's own rounding adds ρ·|X̂_k|^n: binary exponentiation
+// squares c^(2^(j−1)) into c^(2^j), each complex product within √5·u of
+// the exact one (Brent, Percival & Zimmermann 2007), so the relative
+// error of c^(2^j) is at most (2^j − 1)·√5·u (a squaring doubles the
+// relative error it is given), and that of the product of the powers of
+// the set bits of n at most (n − 1)·√5·u plus √5·u a product, to first
+// order; compounded, ρ = 1.01·(e^{3(n + 2)u} − 1) bounds it. The ℓ1 norm of the inverse transform of those errors D_k is
 // at most ‖D‖₂ (Parseval with the 1/N scale, and ‖·‖₁ ≤ √N·‖·‖₂), and the
 // inverse transform's own error is at most 1.01·(Γ + u)·‖Ŷ‖₂ in ℓ1. Where
 // the composed PLD is wide, |X_k|^{n−1} is small but for a few k near 0,
@@ -108,9 +111,9 @@ func (cv *convolver) cyclicPower(p []float64, s float64, n int, tau float64) (ou
 	u := numeric.UnitRoundoff
 	e := gamma * s * (1 + 4*u)
 	nf := float64(n)
-	rho := float64(2*bits.Len(uint(n))+2) * 3 * u // √5·u < 3u per product, and the modulus
-	var d2, y2 float64                            // Σ D_k², Σ |Ŷ_k|² over the full spectrum
-	var skipped float64                           // Σ D_k of the coefficients set to 0 unexamined
+	rho := math.Expm1(3*(nf+2)*u) * 1.01 // the power's relative rounding error (compounded), and the modulus's
+	var d2, y2 float64                   // Σ D_k², Σ |Ŷ_k|² over the full spectrum
+	var skipped float64                  // Σ D_k of the coefficients set to 0 unexamined
 	// Below this modulus (|X̂| + e)^{n−1} < e^{−701}, so lb < −700 without
 	// computing it (most coefficients of a wide composition).
 	small := math.Exp(-701 / (nf - 1))
