@@ -9,6 +9,7 @@
 //	go run ./cmd/riskbatch-bench -scaling        # --workers 1 against 2
 //	go run ./cmd/riskbatch-bench -ratios         # only the ratios to DuckDB's copy of the file
 //	go run ./cmd/riskbatch-bench -accountant     # only the DP-SGD sweep and noise calibration
+//	go run ./cmd/riskbatch-bench -accountant -dp-accounting DIR -python /usr/bin/python3   # and dp_accounting on the sweep
 //
 // It builds riskbatch from this module (or uses -bin), runs each case as a
 // separate process, and reads the peak RSS from the process's resource
@@ -40,6 +41,8 @@ func main() {
 	ratios := flag.Bool("ratios", false, "only the ratios of `riskbatch eval` to DuckDB copying the same CSV to Parquet (see ratios.go)")
 	accountant := flag.Bool("accountant", false, "only the rows that wait for the PLD accountant: a 60-configuration DP-SGD sweep and noise calibrations, --workers 1 (see accountant.go)")
 	calibrations := flag.Int("calibrations", 9, "rows of the -accountant calibration case")
+	dpAccounting := flag.String("dp-accounting", "", "with -accountant: the python/dp_accounting folder of google/differential-privacy's sources, to run dp_accounting on the sweep in the same run (see dpaccounting.go)")
+	python := flag.String("python", "python3", "with -dp-accounting: the Python that has numpy and scipy")
 	repeat := flag.Int("repeat", 3, "runs of each case of the ratio, scaling and accountant tables (the best counts, the median for the accountant)")
 	flag.Parse()
 	runAll := func() error { return run(*rows, *repeat, *big, *bin, *keep) }
@@ -51,7 +54,7 @@ func main() {
 	case *scaling:
 		runAll = func() error { return onlyScaling(*rows, *repeat, *bin, *keep) }
 	case *accountant:
-		runAll = func() error { return onlyAccountant(*calibrations, *repeat, *bin, *keep) }
+		runAll = func() error { return onlyAccountant(*calibrations, *repeat, *bin, *keep, *python, *dpAccounting) }
 	}
 	if err := runAll(); err != nil {
 		fmt.Fprintln(os.Stderr, "riskbatch-bench:", err)

@@ -2,6 +2,7 @@ package curve
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
@@ -417,5 +418,15 @@ func TestNoiseForTargetPLD(t *testing.T) {
 			t.Errorf("target %g: %d accountants built", c.target, builds)
 		}
 		t.Logf("target %g (baseline %g): σ PLD %.5f, RDP %.5f: %.1f%% less noise; %d accountants", c.target, c.baseline, sigma, rdpSigma, 100*reduction, builds)
+	}
+}
+
+// rdpConcurrently must give RDP's values, bit for bit.
+func TestRDPConcurrently(t *testing.T) {
+	for _, m := range []DPSGD{{NoiseMultiplier: 1, SampleRate: 0.004, Steps: 3000}, {NoiseMultiplier: 0.6, SampleRate: 0.2, Steps: 10}, {NoiseMultiplier: 3, SampleRate: 1, Steps: 1}, {NoiseMultiplier: 2, SampleRate: 0.01, Steps: 0}} {
+		want, got := m.RDP(), m.rdpConcurrently()
+		if !slices.Equal(got.Orders, want.Orders) || !slices.Equal(got.Epsilons, want.Epsilons) {
+			t.Errorf("%+v: rdpConcurrently differs from RDP", m)
+		}
 	}
 }

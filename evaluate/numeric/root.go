@@ -182,3 +182,107 @@ func illinois(ex func(float64) float64, lo, hi, fLo, fHi float64) float64 {
 	}
 	return hi
 }
+
+// LargestParameterInterpolating is LargestParameter for a continuous,
+// non-decreasing f, with fewer evaluations of f: the floats of the bracket
+// are bisected (as LargestParameter does) while its ends differ by more
+// than a factor of 2 or have different signs, then it is narrowed by
+// Illinois steps (regula falsi on f − target, halving the retained end's
+// value when the same end is kept twice; Dowell & Jarratt 1971), with a
+// bisection of the floats in between whenever three steps have not halved
+// their count or a value is not finite, each step at least 32 floats from
+// either end, until at most 64 floats are left;
+// then it bisects to adjacent floats as LargestParameter does. For a
+// monotone f (as computed) the result is LargestParameter's, whatever
+// bracket the interpolation leaves, because both return the last float at
+// which f ≤ target holds; otherwise it still satisfies f(x) ≤ target, with
+// f above the target at the next float. A guess in (lo, hi) with lo ≥ 0
+// (NaN for none) starts the search: the bracket is first narrowed to a
+// factor of 4 around it by steps of a factor of 4 from it, which for a
+// guess within a factor of a few of the answer saves the bisections that
+// would bring [lo, hi] down to a factor of 2.
+func LargestParameterInterpolating(f func(x float64) float64, target, lo, hi, guess float64) (float64, bool) {
+	if f == nil || math.IsNaN(target) || math.IsNaN(lo) || math.IsNaN(hi) || lo > hi {
+		return math.NaN(), false
+	}
+	ga := f(lo) - target
+	if !(ga <= 0) {
+		return math.NaN(), false
+	}
+	gb := f(hi) - target
+	if gb <= 0 {
+		return hi, true
+	}
+	if math.IsNaN(gb) {
+		gb = math.Inf(1)
+	}
+	a, b := lo, hi
+	if lo >= 0 && guess > lo && guess < hi {
+		// Steps of a factor of 4 from the guess, inside (lo, hi).
+		x := guess
+		for range 64 {
+			g := f(x) - target
+			if g <= 0 {
+				a, ga = x, g
+				x *= 4
+				if !(x < b) {
+					break
+				}
+			} else {
+				b, gb = x, g
+				if math.IsNaN(gb) {
+					gb = math.Inf(1)
+				}
+				x /= 4
+				if !(x > a) {
+					break
+				}
+			}
+			if a > 0 && b <= 4*a {
+				break
+			}
+		}
+	}
+	const near = 64
+	var kept int // −1: b was kept by the last step, +1: a was
+	stalls, width := 0, FloatKey(b)-FloatKey(a)
+	for i := 0; i < 200 && FloatKey(b)-FloatKey(a) > near; i++ {
+		kl, kh := FloatKey(a), FloatKey(b)
+		x := KeyFloat((kl & kh) + ((kl ^ kh) >> 1))
+		wide := !(a > 0 && b <= 2*a) && !(b < 0 && a >= 2*b)
+		if !wide && stalls < 3 && !math.IsInf(gb, 1) {
+			if y := a - ga*(b-a)/(gb-ga); !math.IsNaN(y) {
+				// At least near/2 floats from either end, so that a step
+				// landing next to an end that is already a root closes the
+				// bracket rather than creeping along.
+				x = KeyFloat(min(max(FloatKey(y), kl+near/2), kh-near/2))
+			}
+		} else if stalls >= 3 {
+			stalls = 0
+		}
+		g := f(x) - target
+		if g <= 0 {
+			a, ga = x, g
+			if kept == -1 {
+				gb /= 2 // Illinois: b kept twice
+			}
+			kept = -1
+		} else {
+			b, gb = x, g
+			if math.IsNaN(gb) {
+				gb = math.Inf(1)
+			}
+			if kept == 1 {
+				ga /= 2 // a kept twice
+			}
+			kept = 1
+		}
+		if w := FloatKey(b) - FloatKey(a); w > width/2 {
+			stalls++
+		} else {
+			stalls, width = 0, w
+		}
+	}
+	x, _ := BracketFloats(func(x float64) bool { return f(x) <= target }, a, b)
+	return x, true
+}

@@ -76,3 +76,54 @@ func TestIncreasingRoot(t *testing.T) {
 		t.Errorf("root above the range: %v, want +Inf", got)
 	}
 }
+
+// LargestParameterInterpolating must return LargestParameter's answer (the
+// last float with f ≤ target) on monotone functions of several shapes —
+// steep, flat, with a kink, saturating, +Inf and NaN above a point — with
+// fewer evaluations of f on the smooth ones.
+func TestLargestParameterInterpolating(t *testing.T) {
+	fns := map[string]func(float64) float64{
+		"logistic": func(x float64) float64 { return 1 / (1 + math.Exp(-8*(x-1.3))) },
+		"power":    func(x float64) float64 { return math.Pow(x, 7) },
+		"log":      func(x float64) float64 { return math.Log1p(x) },
+		"kink":     func(x float64) float64 { return math.Max(0.1*x, 3*x-5) },
+		"tanh":     func(x float64) float64 { return math.Tanh(x * x) },
+		"inf": func(x float64) float64 {
+			if x > 2 {
+				return math.Inf(1)
+			}
+			return x / 4
+		},
+		"nan": func(x float64) float64 {
+			if x > 2 {
+				return math.NaN()
+			}
+			return x / 4
+		},
+	}
+	for name, f := range fns {
+		for _, target := range []float64{1e-6, 0.01, 0.3, 0.45, 0.9} {
+			var nOld, nNew int
+			want, okWant := LargestParameter(func(x float64) float64 { nOld++; return f(x) }, target, 0, 1e3)
+			got, ok := LargestParameterInterpolating(func(x float64) float64 { nNew++; return f(x) }, target, 0, 1e3, math.NaN())
+			if ok != okWant || (got != want && !(math.IsNaN(got) && math.IsNaN(want))) {
+				t.Errorf("%s, target %g: %v (%v), LargestParameter %v (%v)", name, target, got, ok, want, okWant)
+			}
+			for _, guess := range []float64{1e-3, 0.5, 1, 30, 999} {
+				got, ok := LargestParameterInterpolating(f, target, 0, 1e3, guess)
+				if ok != okWant || (got != want && !(math.IsNaN(got) && math.IsNaN(want))) {
+					t.Errorf("%s, target %g, guess %g: %v (%v), LargestParameter %v (%v)", name, target, guess, got, ok, want, okWant)
+				}
+			}
+			if name != "inf" && name != "nan" && name != "kink" && nOld > 2 && nNew > nOld*6/10 {
+				t.Errorf("%s, target %g: %d evaluations, LargestParameter %d", name, target, nNew, nOld)
+			}
+		}
+	}
+	if _, ok := LargestParameterInterpolating(func(float64) float64 { return 1 }, 0.5, 0, 1, math.NaN()); ok {
+		t.Error("f(lo) above the target: want false")
+	}
+	if x, ok := LargestParameterInterpolating(func(float64) float64 { return 0 }, 0.5, 0, 1, 0.5); !ok || x != 1 {
+		t.Errorf("f(hi) below the target: got %v, %v, want 1", x, ok)
+	}
+}

@@ -6,12 +6,13 @@ import (
 	"sync"
 )
 
-// Chains remembers the powers x^(2^j) of one step's discretised PLD that
-// NewDPSGD composes a stage from, so that accountants of the same step
+// Chains remembers one step's discretised PLD and the powers x^(2^j) of it
+// that NewDPSGD composes a stage from, so that accountants of the same step
 // (noise multiplier and sample rate, or the other kinds' parameters) on
 // the same grid with different numbers of steps share them: a sweep over
-// epochs squares each step's PLD once, and each step count adds only its
-// own products (one per further set bit of the count). The powers depend
+// epochs discretises each step's PLD once and raises it to each count by
+// one FFT exponentiation (or, for a step of few points, squares it once
+// and each step count adds only its own products). The powers depend
 // on the step, the direction, the grid step and the tail mass alone, not
 // on the number of steps (see chain.level), so an accountant built with
 // Chains has the values, bit for bit, of one built without.
@@ -141,13 +142,30 @@ func (c *chain) level(j int) (*lossPMF, error) {
 	})
 }
 
-// selfCompose returns the PLD of n compositions of the chain's step: the
-// product of the powers x^(2^j) (level) for the set bits j of n, from the
-// lowest, each product's truncation moving at most budget/bits.Len(n) of
-// its upper tail to +∞ beside its rounding noise. The powers are shared
+// selfCompose returns the PLD of n compositions of the chain's step: by
+// one FFT exponentiation of the step's PLD (power), whose window and
+// truncation move at most budget beside its rounding noise, when the step
+// has at least minPowerPoints points; otherwise, or when power declines,
+// the product of the powers x^(2^j) (level) for the set bits j of n, from
+// the lowest, each product's truncation moving at most budget/bits.Len(n)
+// of its upper tail to +∞ beside its rounding noise. The powers are shared
 // (Chains); the products are this n's own. The result may be a power
 // itself (n a power of 2), which the caller must not modify.
 func (c *chain) selfCompose(n int, budget float64) (*lossPMF, error) {
+	if n >= 2 {
+		x, err := c.level(0)
+		if err != nil {
+			return nil, err
+		}
+		if len(x.probs) >= minPowerPoints {
+			if p := c.cv.power(x, n, budget); p != nil {
+				if len(p.probs) > MaxGridPoints {
+					return nil, &SizeError{GridStep: c.key.h, Points: len(p.probs), Limit: MaxGridPoints}
+				}
+				return p, nil
+			}
+		}
+	}
 	per := budget / float64(bits.Len(uint(n)))
 	var result *lossPMF
 	for j := 0; n > 0; j, n = j+1, n>>1 {

@@ -169,11 +169,7 @@ func (cv *convolver) convolve(a, b []float64) ([]float64, float64) {
 // fftConvolve returns the first len(a) + len(b) − 1 values of the cyclic
 // convolution of a and b zero-padded to size (same: b is a).
 func (cv *convolver) fftConvolve(a, b []float64, same bool, size int) []float64 {
-	plan := cv.plans[size]
-	if plan == nil {
-		plan = fourier.NewFFT(size)
-		cv.plans[size] = plan
-	}
+	plan := cv.plan(size)
 	cv.ra = resizeFloat(cv.ra, size)
 	cv.ca = resizeComplex(cv.ca, size/2+1)
 	copy(cv.ra, a)

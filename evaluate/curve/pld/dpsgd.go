@@ -217,9 +217,10 @@ func validateOther(i int, st Stage) error {
 //
 // Construction (NewDPSGD): one step's PLD in each direction is discretised
 // on the grid ε_k = k·h by connect-the-dots (stepPMF), composed over the
-// stage's steps by repeated squaring with FFT convolution (O(G log G) per
-// product for G grid points, ⌈log₂ steps⌉ squarings), and the stages are
-// convolved together. Tails beyond a mass threshold are truncated, the
+// stage's steps by one FFT exponentiation on a window sized by Chernoff
+// bounds (power: two transforms of G points for G composed grid points;
+// by repeated squaring where the step has few points or the window would
+// be too large), and the stages are convolved together. Tails beyond a mass threshold are truncated, the
 // upper tail to +∞ (counted in δ, never dropped); FFT round-off is bounded
 // in ℓ1 at every product and the bound is added to δ.
 //

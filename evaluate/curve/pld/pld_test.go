@@ -227,7 +227,12 @@ func TestProperties(t *testing.T) {
 		for i := 1; i < 200; i++ {
 			alpha := float64(i) / 200
 			f := p.TradeOff(alpha)
-			if !(f >= 0 && f <= 1-alpha+1e-15) || f > prevF {
+			// Non-increasing up to 1e-15: the best line is found by a
+			// binary search on computed values, which where f is a few
+			// ulps of 1 (β ≈ 1e-15) can stop one line short of the best
+			// and return a lower f than the next α's (never a higher one
+			// than the exact curve: each line is a valid bound).
+			if !(f >= 0 && f <= 1-alpha+1e-15) || f > prevF+1e-15 {
 				t.Fatalf("%s: f(%g) = %g: outside [0, 1 − α] or increasing", name(), alpha, f)
 			}
 			if i > 1 {

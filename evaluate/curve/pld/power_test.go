@@ -1,0 +1,100 @@
+package pld
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
+)
+
+// The FFT exponentiation (cyclicPower) must equal the n-fold convolution
+// folded onto its window within its round-off bound, and the window must
+// hold all but its Chernoff tail masses: checked against repeated direct
+// convolution (exact to a few ulps a term) on one step's PLD of several
+// configurations and on random sequences with a sharp head and thin tails.
+// A window cut too narrow, or a round-off bound below the actual error,
+// fails it.
+func TestPowerAgainstDirect(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(7, 11))
+	type input struct {
+		name string
+		p    []float64
+	}
+	var inputs []input
+	for _, c := range []struct{ sigma, q, h float64 }{{2, 0.01, 2e-3}, {1, 0.05, 1e-2}, {0.8, 0.2, 2e-2}, {3, 1, 5e-3}} {
+		m := newSubsampledGaussian(c.sigma, c.q)
+		for _, d := range []direction{remove, add} {
+			x, err := m.stepPMF(d, c.h, 1e-15, MaxGridPoints)
+			if err != nil {
+				t.Fatal(err)
+			}
+			inputs = append(inputs, input{fmt.Sprintf("σ=%g q=%g %v", c.sigma, c.q, d), x.probs})
+		}
+	}
+	for k := range 3 {
+		p := make([]float64, 150+rng.IntN(200))
+		head := rng.IntN(len(p))
+		for i := range p {
+			d := float64(i-head) / 4
+			p[i] = math.Exp(-d*d/2) + 1e-14*rng.Float64()
+		}
+		inputs = append(inputs, input{fmt.Sprintf("random %d", k), approx.Normalise(p)})
+	}
+	cv := newConvolver()
+	for _, in := range inputs {
+		for _, n := range []int{2, 5, 16, 37} {
+			var s float64
+			for _, v := range in.p {
+				s += v
+			}
+			s *= 1 + 1e-12
+			const tau = 1e-16
+			got, lo, roundOff, ok := cv.cyclicPower(in.p, s, n, tau)
+			if !ok {
+				t.Fatalf("%s, n = %d: no window", in.name, n)
+			}
+			want, directErr := in.p, 0.0
+			for range n - 1 {
+				var e float64
+				want, e = directConvolve(want, in.p)
+				directErr += e
+			}
+			folded := make([]float64, len(got))
+			var outside float64
+			for r, v := range want {
+				if r < lo || r >= lo+len(got) {
+					outside += v
+				}
+				folded[((r-lo)%len(got)+len(got))%len(got)] += v
+			}
+			var l1 float64
+			for j := range got {
+				l1 += math.Abs(got[j] - folded[j])
+			}
+			if l1 > roundOff+directErr {
+				t.Errorf("%s, n = %d: ℓ1 error %.3g above the bound %.3g", in.name, n, l1, roundOff)
+			}
+			if outside > 2*tau*(1+1e-9)+directErr {
+				t.Errorf("%s, n = %d: mass %.3g outside the window [%d, %d), more than 2·%g", in.name, n, outside, lo, lo+len(got), tau)
+			}
+			if n == 37 {
+				t.Logf("%s, n = %d: window %d of %d points, ℓ1 error %.3g, bound %.3g", in.name, n, len(got), len(want), l1, roundOff)
+			}
+		}
+	}
+}
+
+// complexPow must agree with repeated multiplication.
+func TestComplexPow(t *testing.T) {
+	c := complex(0.6, -0.7)
+	want := complex(1, 0)
+	for n := range 40 {
+		if got := complexPow(c, n); math.Abs(real(got-want))+math.Abs(imag(got-want)) > 1e-14 {
+			t.Errorf("complexPow(%v, %d) = %v, want %v", c, n, got, want)
+		}
+		want *= c
+	}
+}
