@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -19,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 	"github.com/riskbatch/riskbatch/serve"
 )
 
@@ -156,15 +156,7 @@ func TestServeBrowser(t *testing.T) {
 	if code, stderr := riskbatchShared(t, "eval", sample, "-o", out, "-q"); code != exitRowErrors {
 		t.Fatalf("eval: %d %s", code, stderr)
 	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(f).ReadAll()
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readback.ReadCSV(t, out, 0)
 	status := indexOf(rows[0], "status")
 
 	err = chromedp.Do(ctx,
