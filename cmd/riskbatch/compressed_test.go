@@ -73,14 +73,6 @@ func compressFile(t *testing.T, src, dst string) string {
 	return dst
 }
 
-// writeBytes writes data to path.
-func writeBytes(t *testing.T, path string, data []byte) {
-	t.Helper()
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // decompressed returns the content of a .gz or .zst file, decompressed by
 // the Go readers (the format's program may be absent).
 func decompressed(t *testing.T, path string) []byte {

@@ -22,7 +22,7 @@ import (
 // writeInput writes an input file into a temporary directory.
 func writeInput(t *testing.T, name string, data []byte) string {
 	t.Helper()
-	return writeFile(t, filepath.Join(t.TempDir(), name), string(data))
+	return writeBytes(t, filepath.Join(t.TempDir(), name), data)
 }
 
 // outputRow returns the first row of an output CSV as a map from header to

@@ -226,7 +226,7 @@ func TestStdout(t *testing.T) {
 			if a, b := tableText(t, "x."+format, got), tableText(t, "x."+format, want); a != b || !strings.Contains(a, "r2") {
 				t.Errorf("standard output reads\n%s\nthe file\n%s", a, b)
 			}
-			if !writers.WrittenByRiskbatch(writeFile(t, filepath.Join(dir, "stream."+format), string(got)), nil) {
+			if !writers.WrittenByRiskbatch(writeBytes(t, filepath.Join(dir, "stream."+format), got), nil) {
 				t.Error("the streamed file lacks riskbatch's mark")
 			}
 		})
