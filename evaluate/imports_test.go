@@ -1,7 +1,6 @@
 package evaluate
 
 import (
-	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -26,13 +25,7 @@ var forbiddenDeps = []string{
 // below it with `go list -deps ./...` and fails on any package that reads
 // or writes files of a format, or parses a command line.
 func TestImportsNoFiles(t *testing.T) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the go command is needed to list the dependencies: %v", err)
-		}
-		t.Skipf("the go command is not installed: %v", err)
-	}
+	goTool := testenv.LookPath(t, "go")
 	out, err := exec.Command(goTool, "list", "-deps", "./...").Output()
 	if err != nil {
 		t.Fatalf("go list -deps ./...: %v", err)

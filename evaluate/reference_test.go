@@ -8,6 +8,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/curve"
 	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
+	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -106,7 +107,7 @@ func referenceClose(got, want float64) bool {
 // The Gaussian privacy profile agrees with the 60-digit values of
 // testdata/reference_gaussian_delta.csv in log space, down to δ ≈ 1e-320.
 func TestReferenceGaussianDelta(t *testing.T) {
-	recs := approx.ReadCSV(t, "testdata/reference_gaussian_delta.csv")
+	recs := readback.ReadCSV(t, "testdata/reference_gaussian_delta.csv", 0)
 	for _, rec := range recs[1:] {
 		mu, _ := strconv.ParseFloat(rec[0], 64)
 		eps, _ := strconv.ParseFloat(rec[1], 64)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/internal/priorstest"
 )
 
 // The reference vector for Swanberg et al. 2025 over codes 0..9:
@@ -44,7 +45,7 @@ func TestBestWindowBrute(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := bruteWindow(xs, ws, e); math.Abs(w.P-want) > 1e-12 {
+		if want := priorstest.BruteWindow(xs, ws, e); math.Abs(w.P-want) > 1e-12 {
 			t.Fatalf("trial %d: p* = %v, brute force %v (E = %v, xs %v, ws %v)", trial, w.P, want, e, xs, ws)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/priors"
+	"github.com/riskbatch/riskbatch/priors/internal/priorstest"
 )
 
 // directHarmonic sums r^−s for r = N down to 1 (smallest terms first) with
@@ -225,7 +226,7 @@ func TestFitZipfKnownList(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if math.Abs(fit.S-best) > 1e-6 || !near(fit.LogLik, ll(best)) && math.Abs(fit.LogLik-ll(best)) > 1e-6 {
+		if math.Abs(fit.S-best) > 1e-6 || !priorstest.Near(fit.LogLik, ll(best)) && math.Abs(fit.LogLik-ll(best)) > 1e-6 {
 			t.Errorf("N=%v: ŝ = %.8f ℓ = %.10g, grid %.8f %.10g", n, fit.S, fit.LogLik, best, ll(best))
 		}
 		if math.Abs(fit.PTop-1/h(best)) > 1e-6 {

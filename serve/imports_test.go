@@ -1,10 +1,11 @@
 package serve
 
 import (
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/internal/testenv"
 )
 
 // TestImports: serve holds no evaluation pipeline of its own and reaches
@@ -13,13 +14,7 @@ import (
 // the readers only for sizes, never a writer, the command or a reader of
 // files named in cells.
 func TestImports(t *testing.T) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the go command is needed to list the imports: %v", err)
-		}
-		t.Skipf("the go command is not installed: %v", err)
-	}
+	goTool := testenv.LookPath(t, "go")
 	out, err := exec.Command(goTool, "list", "-f", `{{join .Imports "\n"}}`, ".").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)

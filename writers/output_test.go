@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 	"github.com/riskbatch/riskbatch/readers"
@@ -298,26 +298,6 @@ func TestMissingFolder(t *testing.T) {
 	}
 }
 
-// startChild starts a process that runs until the test ends, and one that
-// has ended: a live and a dead process number.
-func startChild(t *testing.T) (live, dead int) {
-	t.Helper()
-	sleep, err := exec.LookPath("sleep")
-	if err != nil {
-		t.Skip("no sleep program:", err)
-	}
-	c := exec.Command(sleep, "60")
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Process.Kill(); c.Wait() })
-	d := exec.Command(sleep, "0")
-	if err := d.Run(); err != nil {
-		t.Fatal(err)
-	}
-	return c.Process.Pid, d.Process.Pid
-}
-
 // TestStaleTemporaryFiles: creating an output removes the temporary
 // entries killed runs left in its folder (a dead process of this machine,
 // or too old to check) and keeps those of live runs, fresh entries of
@@ -326,7 +306,7 @@ func TestStaleTemporaryFiles(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no sleep program")
 	}
-	live, dead := startChild(t)
+	live, dead := testenv.LiveAndDeadPIDs(t)
 	if !processGone(dead) || processGone(live) {
 		t.Fatalf("processGone(%d dead) = %v, processGone(%d live) = %v", dead, processGone(dead), live, processGone(live))
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -313,7 +313,7 @@ func TestParquetDictionaryChosen(t *testing.T) {
 			}
 		}
 	}
-	checkValues(t, mustRead(t, path), idArr, kindArr)
+	checkValues(t, readback.ReadFile(t, path), idArr, kindArr)
 }
 
 // closeAndOpen closes w, which writes the Parquet file at path, and opens
@@ -328,16 +328,6 @@ func closeAndOpen(t *testing.T, w Writer, path string) *file.Reader {
 		t.Fatal(err)
 	}
 	return rdr
-}
-
-// mustRead returns the contents of the file at path.
-func mustRead(t *testing.T, path string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
 }
 
 // TestParallelFileColumnError checks that a column that cannot be written

@@ -72,12 +72,6 @@ func checkXLSXCell(t *testing.T, f *excelize.File, sheet, ref string, c table.Ce
 // cellRef names a cell from 0-based column and 1-based row.
 func cellRef(col, row int) string { return table.ColumnLetter(col) + strconv.Itoa(row) }
 
-// styleOf returns the style of a cell.
-func styleOf(t *testing.T, f *excelize.File, sheet, ref string) *excelize.Style {
-	t.Helper()
-	return testfiles.StyleOf(t, f, sheet, ref)
-}
-
 // fillOf returns a style's fill colour ("" for none).
 func fillOf(s *excelize.Style) string {
 	if s.Fill.Pattern != 1 || len(s.Fill.Color) == 0 {
@@ -121,7 +115,7 @@ func checkHeaderSheet(t *testing.T, f *excelize.File, sheet string, cols []table
 	for i, c := range cols {
 		ref := cellRef(i, 1)
 		checkXLSXCell(t, f, sheet, ref, text(c.Name))
-		s := styleOf(t, f, sheet, ref)
+		s := testfiles.StyleOf(t, f, sheet, ref)
 		if s.Font == nil || !s.Font.Bold {
 			t.Errorf("%s!%s header is not bold", sheet, ref)
 		}
@@ -243,19 +237,19 @@ func TestXLSX(t *testing.T) {
 	checkDataRows(t, f, "Results", rows)
 
 	// Number formats: probability, count, general.
-	prob := styleOf(t, f, "Results", "H2")
+	prob := testfiles.StyleOf(t, f, "Results", "H2")
 	if prob.CustomNumFmt == nil || *prob.CustomNumFmt != ProbabilityNumFmt {
 		t.Errorf("fdp_success number format %v, want %q", prob.CustomNumFmt, ProbabilityNumFmt)
 	}
-	if s := styleOf(t, f, "Results", "C2"); s.NumFmt != 1 {
+	if s := testfiles.StyleOf(t, f, "Results", "C2"); s.NumFmt != 1 {
 		t.Errorf("n number format %d, want 1 (\"0\")", s.NumFmt)
 	}
-	if s := styleOf(t, f, "Results", "B2"); s.NumFmt != 0 || s.CustomNumFmt != nil {
+	if s := testfiles.StyleOf(t, f, "Results", "B2"); s.NumFmt != 0 || s.CustomNumFmt != nil {
 		t.Errorf("epsilon (a Real input: as typed) has number format %d %v, want General", s.NumFmt, s.CustomNumFmt)
 	}
 	// A Real output shows 4 significant digits: 1.25 as 1.250, 3.5 as 3.500.
 	for _, ref := range []string{"I2", "I5"} {
-		if s := styleOf(t, f, "Results", ref); s.CustomNumFmt == nil || *s.CustomNumFmt != "0.000" {
+		if s := testfiles.StyleOf(t, f, "Results", ref); s.CustomNumFmt == nil || *s.CustomNumFmt != "0.000" {
 			t.Errorf("mu %s number format %v, want 0.000", ref, s.CustomNumFmt)
 		}
 	}
@@ -279,17 +273,17 @@ func TestXLSX(t *testing.T) {
 	}{{2, ""}, {3, partialFill}, {4, errorFill}, {5, ""}, {6, partialFill}, {7, ""}} {
 		for col := range cols {
 			ref := cellRef(col, chk.row)
-			if got := fillOf(styleOf(t, f, "Results", ref)); got != chk.fill {
+			if got := fillOf(testfiles.StyleOf(t, f, "Results", ref)); got != chk.fill {
 				t.Errorf("%s fill %q, want %q", ref, got, chk.fill)
 			}
 		}
 	}
 	for _, ref := range []string{"A4", "F4", "G4", "I4"} {
-		if s := styleOf(t, f, "Results", ref); s.Font == nil || !strings.EqualFold(strings.TrimPrefix(s.Font.Color, "FF"), errorFont) || s.Font.Family == "" {
+		if s := testfiles.StyleOf(t, f, "Results", ref); s.Font == nil || !strings.EqualFold(strings.TrimPrefix(s.Font.Color, "FF"), errorFont) || s.Font.Family == "" {
 			t.Errorf("%s: error row font %+v, want the default face in %s", ref, s.Font, errorFont)
 		}
 	}
-	if s := styleOf(t, f, "Results", "H3"); s.CustomNumFmt == nil || *s.CustomNumFmt != ProbabilityNumFmt {
+	if s := testfiles.StyleOf(t, f, "Results", "H3"); s.CustomNumFmt == nil || *s.CustomNumFmt != ProbabilityNumFmt {
 		t.Errorf("H3 of a partial row: number format %v, want %q", s.CustomNumFmt, ProbabilityNumFmt)
 	}
 
@@ -308,10 +302,10 @@ func TestXLSX(t *testing.T) {
 			}
 		}
 	}
-	if s := styleOf(t, f, DocsSheetName, "A1"); s.Font == nil || !s.Font.Bold {
+	if s := testfiles.StyleOf(t, f, DocsSheetName, "A1"); s.Font == nil || !s.Font.Bold {
 		t.Error("Columns header is not bold")
 	}
-	if s := styleOf(t, f, DocsSheetName, "C2"); s.Alignment == nil || !s.Alignment.WrapText {
+	if s := testfiles.StyleOf(t, f, DocsSheetName, "C2"); s.Alignment == nil || !s.Alignment.WrapText {
 		t.Error("Columns cells do not wrap")
 	}
 	if width, _ := f.GetColWidth(DocsSheetName, "C"); width <= minColWidth || width > docsMaxColWidth {
@@ -443,7 +437,7 @@ func TestXLSXContinuation(t *testing.T) {
 		for r, row := range part {
 			ref := "F" + strconv.Itoa(r+2)
 			wantFill := map[string]string{"error": errorFill, "partial": partialFill}[row[5].Str]
-			if got := fillOf(styleOf(t, f, sheet, ref)); got != wantFill {
+			if got := fillOf(testfiles.StyleOf(t, f, sheet, ref)); got != wantFill {
 				t.Errorf("%s!%s fill %q, want %q", sheet, ref, got, wantFill)
 			}
 		}

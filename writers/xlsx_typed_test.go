@@ -110,7 +110,7 @@ func TestXLSXTypedInputCells(t *testing.T) {
 		formula, _ := f.GetCellFormula(DefaultSheetName, c.ref)
 		typ, _ := f.GetCellType(DefaultSheetName, c.ref)
 		format := ""
-		if st := styleOf(t, f, DefaultSheetName, c.ref); st != nil && st.CustomNumFmt != nil {
+		if st := testfiles.StyleOf(t, f, DefaultSheetName, c.ref); st != nil && st.CustomNumFmt != nil {
 			format = *st.CustomNumFmt
 		}
 		if raw != c.raw || formula != c.formula || format != c.format || typ != c.typ {

@@ -2,7 +2,6 @@ package writers
 
 import (
 	"archive/zip"
-	"io"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -37,44 +36,23 @@ func TestRealNumFmt(t *testing.T) {
 	}
 }
 
-// zipEntry is an entry of a zip archive and its content.
-type zipEntry struct {
-	name string
-	data []byte
-}
-
-// readZip returns the entries of the zip archive at path, in order, and
-// its comment.
-func readZip(t *testing.T, path string) ([]zipEntry, string) {
+// readZip returns the entries of the zip archive at path, in order.
+func readZip(t *testing.T, path string) []testfiles.ZipEntry {
 	t.Helper()
 	zr, err := zip.OpenReader(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer zr.Close()
-	var entries []zipEntry
-	for _, zf := range zr.File {
-		rc, err := zf.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatalf("%s: %s: %v", path, zf.Name, err)
-		}
-		entries = append(entries, zipEntry{zf.Name, b})
-	}
-	return entries, zr.Comment
+	return testfiles.ZipEntries(t, path, &zr.Reader)
 }
 
 // sheetXML returns the XML of the archive's parts by name.
 func sheetXML(t *testing.T, path string) map[string]string {
 	t.Helper()
-	entries, _ := readZip(t, path)
 	parts := map[string]string{}
-	for _, e := range entries {
-		parts[e.name] = string(e.data)
+	for _, e := range readZip(t, path) {
+		parts[e.Name] = string(e.Data)
 	}
 	return parts
 }

@@ -60,10 +60,9 @@ func TestZip64Mark(t *testing.T) {
 	if marked != 1 {
 		t.Errorf("%d entries marked", marked)
 	}
-	entries, _ := readZip(t, f.Name())
-	for _, e := range entries {
-		if string(e.data) != strings.Repeat(e.name, 1000) {
-			t.Errorf("%s reads back wrong", e.name)
+	for _, e := range readZip(t, f.Name()) {
+		if string(e.Data) != strings.Repeat(e.Name, 1000) {
+			t.Errorf("%s reads back wrong", e.Name)
 		}
 	}
 }

@@ -73,43 +73,21 @@ func compressFile(t *testing.T, src, dst string) string {
 	return dst
 }
 
-// writeBytes writes data to path.
-func writeBytes(t *testing.T, path string, data []byte) {
-	t.Helper()
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// mustRead returns the content of path.
-func mustRead(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // decompressed returns the content of a .gz or .zst file, decompressed by
 // the Go readers (the format's program may be absent).
 func decompressed(t *testing.T, path string) []byte {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	packed := bytes.NewReader(readback.ReadFile(t, path))
 	var r io.Reader
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".gz":
-		g, err := gzip.NewReader(f)
+		g, err := gzip.NewReader(packed)
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
 		r = g
 	case ".zst":
-		z, err := zstd.NewReader(f)
+		z, err := zstd.NewReader(packed)
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
@@ -147,7 +125,7 @@ func inputTables(t *testing.T, dir string) []string {
 	// A copy in dir: the compressed files are written beside it (the long
 	// runs' sampleReleases is samples/releases.csv itself).
 	csvPath := filepath.Join(dir, "releases.csv")
-	writeBytes(t, csvPath, mustRead(t, sampleReleases(t, dir)))
+	writeBytes(t, csvPath, readback.ReadFile(t, sampleReleases(t, dir)))
 	tsv := filepath.Join(dir, "t.tsv")
 	if code, stderr := riskbatch(t, "eval", csvPath, "-o", tsv, "--pass-through", "-q"); code != exitOK {
 		t.Fatalf("writing t.tsv: exit %d: %s", code, stderr)
@@ -156,7 +134,7 @@ func inputTables(t *testing.T, dir string) []string {
 	paths = append(paths, csvPath, tsv)
 	for _, name := range []string{"releases.xlsx", "releases.parquet"} {
 		p := filepath.Join(dir, name)
-		writeBytes(t, p, mustRead(t, samplePath(name)))
+		writeBytes(t, p, readback.ReadFile(t, samplePath(name)))
 		paths = append(paths, p)
 	}
 	return paths
@@ -178,7 +156,7 @@ func TestCompressedInputs(t *testing.T) {
 		if code, stderr := riskbatchStdin(t, nil, append([]string{"eval", in, "-o", want}, flags...)...); code > exitRowErrors {
 			t.Fatalf("%s: exit %d: %s", base, code, stderr)
 		}
-		wantBytes := mustRead(t, want)
+		wantBytes := readback.ReadFile(t, want)
 		got := filepath.Join(dir, "got.csv")
 		check := func(what string, stdin io.Reader, args ...string) {
 			t.Helper()
@@ -187,15 +165,15 @@ func TestCompressedInputs(t *testing.T) {
 			if code > exitRowErrors {
 				t.Fatalf("%s: exit %d: %s", what, code, stderr)
 			}
-			sameOutput(t, what, mustRead(t, got), wantBytes)
+			sameOutput(t, what, readback.ReadFile(t, got), wantBytes)
 		}
 		format := strings.TrimPrefix(filepath.Ext(in), ".")
-		check(base+" on standard input, --input-format", bytes.NewReader(mustRead(t, in)), "-", "--input-format", format)
-		check(base+" on standard input, sniffed", bytes.NewReader(mustRead(t, in)), "-")
+		check(base+" on standard input, --input-format", bytes.NewReader(readback.ReadFile(t, in)), "-", "--input-format", format)
+		check(base+" on standard input, sniffed", bytes.NewReader(readback.ReadFile(t, in)), "-")
 		for _, ext := range []string{".gz", ".zst", ".bz2"} {
 			c := compressFile(t, in, in+ext)
 			check(base+ext, nil, c)
-			check(base+ext+" on standard input", bytes.NewReader(mustRead(t, c)), "-")
+			check(base+ext+" on standard input", bytes.NewReader(readback.ReadFile(t, c)), "-")
 		}
 	}
 }
@@ -260,7 +238,7 @@ func TestStdinUsage(t *testing.T) {
 		{[]string{"eval", "-"}, "name it with -o"},
 		{[]string{"priors", "-"}, "name it with -o"},
 	} {
-		code, stderr := riskbatchStdin(t, bytes.NewReader(mustRead(t, in)), c.args...)
+		code, stderr := riskbatchStdin(t, bytes.NewReader(readback.ReadFile(t, in)), c.args...)
 		if code != exitUsage || !strings.Contains(stderr, c.want) {
 			t.Errorf("%q: exit %d, %q; want %d and %q", c.args, code, stderr, exitUsage, c.want)
 		}
@@ -278,7 +256,7 @@ func TestDamagedCompressedInput(t *testing.T) {
 	dir := t.TempDir()
 	in := sampleReleases(t, dir)
 	book := filepath.Join(dir, "t.xlsx")
-	writeBytes(t, book, mustRead(t, samplePath("releases.xlsx")))
+	writeBytes(t, book, readback.ReadFile(t, samplePath("releases.xlsx")))
 	for _, c := range []struct {
 		src, ext string
 		damage   func([]byte) []byte
@@ -293,7 +271,7 @@ func TestDamagedCompressedInput(t *testing.T) {
 	} {
 		whole := compressFile(t, c.src, filepath.Join(t.TempDir(), filepath.Base(c.src)+c.ext))
 		damaged := filepath.Join(dir, "damaged"+filepath.Ext(c.src)+c.ext)
-		writeBytes(t, damaged, c.damage(mustRead(t, whole)))
+		writeBytes(t, damaged, c.damage(readback.ReadFile(t, whole)))
 		out := filepath.Join(dir, "out.csv")
 		code, stderr := riskbatch(t, "eval", damaged, "-o", out, "-q")
 		if code != exitUsage || !strings.Contains(stderr, damaged+": ") || !strings.Contains(stderr, c.want) {
@@ -302,7 +280,7 @@ func TestDamagedCompressedInput(t *testing.T) {
 		if exists(dir, "out.csv") {
 			t.Fatalf("%s: an output was written", damaged)
 		}
-		code, stderr = riskbatchStdin(t, bytes.NewReader(mustRead(t, damaged)), "eval", "-", "-o", out, "-q", "--sorted-groups")
+		code, stderr = riskbatchStdin(t, bytes.NewReader(readback.ReadFile(t, damaged)), "eval", "-", "-o", out, "-q", "--sorted-groups")
 		if code != exitUsage || !strings.Contains(stderr, "standard input") || !strings.Contains(stderr, c.want) {
 			t.Errorf("%s on standard input: exit %d, %q; want %d and %q", damaged, code, stderr, exitUsage, c.want)
 		}
@@ -327,7 +305,7 @@ func TestCompressedOutputs(t *testing.T) {
 		if code, stderr := riskbatch(t, "eval", in, "-o", p, "-q"); code > exitRowErrors {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		plain[ext] = mustRead(t, p)
+		plain[ext] = readback.ReadFile(t, p)
 	}
 	for _, c := range []struct {
 		out, inner string
@@ -363,23 +341,23 @@ func TestCompressedOutputs(t *testing.T) {
 	}
 	// priors: compressed data in, compressed tables out, read by --priors.
 	data := filepath.Join(dir, "penguins.csv")
-	writeBytes(t, data, mustRead(t, samplePath("penguins.csv")))
+	writeBytes(t, data, readback.ReadFile(t, samplePath("penguins.csv")))
 	mustRun(t, exitOK, "priors", data, "-o", filepath.Join(dir, "p.csv"), "-q")
 	gz := compressFile(t, data, data+".gz")
 	mustRun(t, exitOK, "priors", gz, "-o", filepath.Join(dir, "pz.csv.gz"), "-q", "--name", "penguins")
 	for _, name := range []string{"", "-frequencies", "-summary"} {
-		sameOutput(t, "priors"+name, decompressed(t, filepath.Join(dir, "pz"+name+".csv.gz")), mustRead(t, filepath.Join(dir, "p"+name+".csv")))
+		sameOutput(t, "priors"+name, decompressed(t, filepath.Join(dir, "pz"+name+".csv.gz")), readback.ReadFile(t, filepath.Join(dir, "p"+name+".csv")))
 	}
-	code, stderr := riskbatchStdin(t, bytes.NewReader(mustRead(t, gz)), "priors", "-", "-o", filepath.Join(dir, "ps.csv"), "-q", "--name", "penguins")
+	code, stderr := riskbatchStdin(t, bytes.NewReader(readback.ReadFile(t, gz)), "priors", "-", "-o", filepath.Join(dir, "ps.csv"), "-q", "--name", "penguins")
 	if code != exitOK {
 		t.Fatalf("priors - : exit %d: %s", code, stderr)
 	}
-	sameOutput(t, "priors from standard input", mustRead(t, filepath.Join(dir, "ps.csv")), mustRead(t, filepath.Join(dir, "p.csv")))
+	sameOutput(t, "priors from standard input", readback.ReadFile(t, filepath.Join(dir, "ps.csv")), readback.ReadFile(t, filepath.Join(dir, "p.csv")))
 	withPlain := filepath.Join(dir, "e1.csv")
 	withGz := filepath.Join(dir, "e2.csv")
 	riskbatch(t, "eval", in, "--priors", filepath.Join(dir, "p.csv"), "-o", withPlain, "-q")
 	riskbatch(t, "eval", in, "--priors", filepath.Join(dir, "pz.csv.gz"), "-o", withGz, "-q")
-	sameOutput(t, "--priors pz.csv.gz", mustRead(t, withGz), mustRead(t, withPlain))
+	sameOutput(t, "--priors pz.csv.gz", readback.ReadFile(t, withGz), readback.ReadFile(t, withPlain))
 }
 
 // TestDefaultOutputOfCompressed: the output beside a compressed CSV or TSV

@@ -152,7 +152,13 @@ func sampleCSV(t *testing.T, dir string) {
 // writeFile writes text to path and returns path.
 func writeFile(t *testing.T, path, text string) string {
 	t.Helper()
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+	return writeBytes(t, path, []byte(text))
+}
+
+// writeBytes writes data to path and returns path.
+func writeBytes(t *testing.T, path string, data []byte) string {
+	t.Helper()
+	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -12,6 +12,7 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate/release"
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/internal/testfiles"
+	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 	"github.com/riskbatch/riskbatch/readers"
 	"github.com/riskbatch/riskbatch/table"
 	"github.com/xuri/excelize/v2"
@@ -20,7 +21,7 @@ import (
 // writeInput writes an input file into a temporary directory.
 func writeInput(t *testing.T, name string, data []byte) string {
 	t.Helper()
-	return writeFile(t, filepath.Join(t.TempDir(), name), string(data))
+	return writeBytes(t, filepath.Join(t.TempDir(), name), data)
 }
 
 // outputRow returns the first row of an output CSV as a map from header to
@@ -164,7 +165,7 @@ func TestNoKnownColumn(t *testing.T) {
 			`: the header names no input column riskbatch knows (read as UTF-8, fields separated by ','): "id;epsilon"; the header holds ';': if it separates the fields, pass --delimiter ;; ` + "`riskbatch columns` lists the input columns"},
 		{"wide.csv", utf16, []string{"--encoding", "utf-8"},
 			`: the header names no input column riskbatch knows (read as UTF-8, fields separated by ','): "i\x00d\x00", "\x00d\x00l\x00t\x00a\x00"; closest known names: "\x00d\x00l\x00t\x00a\x00" → delta; the header holds zero bytes or undecodable ones: the file may be UTF-16 or another encoding (pass --encoding, e.g. utf-16le); ` + "`riskbatch columns` lists the input columns"},
-		{"book.csv", zipHead(t, book), nil,
+		{"book.csv", readback.ReadFile(t, book), nil,
 			`: this is an XLSX workbook, not a CSV file: rename it to .xlsx or pass --input-format xlsx`},
 		{"book.xlsx", nil, nil,
 			`: no sheet has a header row with known columns; the sheets are "Sheet1" (header: "epsilo", "dlta", "sgma"); closest known names: "epsilo" → epsilon, "dlta" → delta, "sgma" → sigma`},
@@ -184,16 +185,6 @@ func TestNoKnownColumn(t *testing.T) {
 			t.Errorf("%s: an output was written", c.name)
 		}
 	}
-}
-
-// zipHead returns the bytes of a file (a workbook, to be named .csv).
-func zipHead(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // readTable reads a file's first table: header and every row's cells,

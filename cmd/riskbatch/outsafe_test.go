@@ -226,7 +226,7 @@ func TestStdout(t *testing.T) {
 			if a, b := tableText(t, "x."+format, got), tableText(t, "x."+format, want); a != b || !strings.Contains(a, "r2") {
 				t.Errorf("standard output reads\n%s\nthe file\n%s", a, b)
 			}
-			if !writers.WrittenByRiskbatch(writeFile(t, filepath.Join(dir, "stream."+format), string(got)), nil) {
+			if !writers.WrittenByRiskbatch(writeBytes(t, filepath.Join(dir, "stream."+format), got), nil) {
 				t.Error("the streamed file lacks riskbatch's mark")
 			}
 		})
@@ -402,23 +402,11 @@ func hostTag() string {
 // killed run (a process that has ended) left beside its output, and keeps
 // the one of a run still going.
 func TestStaleTemporaryFilesRemoved(t *testing.T) {
-	sleep, err := exec.LookPath("sleep")
-	if err != nil {
-		t.Skip("no sleep program")
-	}
-	live := exec.Command(sleep, "60")
-	if err := live.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { live.Process.Kill(); live.Wait() }()
-	dead := exec.Command(sleep, "0")
-	if err := dead.Run(); err != nil {
-		t.Fatal(err)
-	}
+	live, dead := testenv.LiveAndDeadPIDs(t)
 	dir := realTempDir(t)
 	in := writeFile(t, filepath.Join(dir, "in.csv"), releasesCSV)
-	stale := writeFile(t, filepath.Join(dir, writers.TempPrefix+strconv.Itoa(dead.Process.Pid)+"-"+hostTag()+"-1"), "left by a killed run")
-	fresh := writeFile(t, filepath.Join(dir, writers.TempPrefix+strconv.Itoa(live.Process.Pid)+"-"+hostTag()+"-2"), "being written")
+	stale := writeFile(t, filepath.Join(dir, writers.TempPrefix+strconv.Itoa(dead)+"-"+hostTag()+"-1"), "left by a killed run")
+	fresh := writeFile(t, filepath.Join(dir, writers.TempPrefix+strconv.Itoa(live)+"-"+hostTag()+"-2"), "being written")
 	if code, stderr := riskbatch(t, "eval", in, "-o", filepath.Join(dir, "out.xlsx"), "-q"); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -19,6 +18,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/internal/testenv"
+	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 	"github.com/riskbatch/riskbatch/serve"
 )
 
@@ -26,15 +27,13 @@ import (
 // test skips where there is none, and fails under CI=true (.ci/run
 // installs it).
 func chromiumPath(t *testing.T) string {
+	t.Helper()
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
 	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("chromium is not installed: the browser test of riskbatch serve needs it (apt-get install chromium)")
-	}
-	t.Skip("chromium is not installed: the browser test of riskbatch serve needs it (apt-get install chromium)")
+	testenv.Absent(t, "chromium is not installed: the browser test of riskbatch serve needs it (apt-get install chromium)")
 	return ""
 }
 
@@ -156,15 +155,7 @@ func TestServeBrowser(t *testing.T) {
 	if code, stderr := riskbatchShared(t, "eval", sample, "-o", out, "-q"); code != exitRowErrors {
 		t.Fatalf("eval: %d %s", code, stderr)
 	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(f).ReadAll()
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readback.ReadCSV(t, out, 0)
 	status := indexOf(rows[0], "status")
 
 	err = chromedp.Do(ctx,

@@ -23,6 +23,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/internal/benchinput"
 	"github.com/riskbatch/riskbatch/internal/testenv"
+	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 )
 
 // TestServeLoad (RISKBATCH_LONG_TESTS=1) runs riskbatch serve in a child
@@ -32,9 +33,7 @@ import (
 // SHA-256); the test reports the latencies (p50, p95) and the server's
 // peak resident memory. It is bounded: 44 requests, 15 minutes.
 func TestServeLoad(t *testing.T) {
-	if !testenv.Long() {
-		t.Skip("a load test of minutes: set " + testenv.LongEnv + "=1")
-	}
+	testenv.SkipUnlessLong(t, "a load test of minutes")
 	dir := t.TempDir()
 	small := filepath.Join(dir, "releases.csv")
 	if err := os.WriteFile(small, readSample(t, "releases.csv"), 0o644); err != nil {
@@ -192,11 +191,7 @@ func postFile(ctx context.Context, client *http.Client, url, path string) (int, 
 
 func fileHash(t *testing.T, path string) [32]byte {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sha256.Sum256(b)
+	return sha256.Sum256(readback.ReadFile(t, path))
 }
 
 // peakRSS is a process's peak resident memory (VmHWM of /proc/PID/status),

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/riskbatch/riskbatch/evaluate"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 	"github.com/riskbatch/riskbatch/serve"
 )
 
@@ -135,18 +136,9 @@ func sameWorkbook(t *testing.T, name string, got, want []byte) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		m := map[string]string{}
-		for _, f := range zr.File {
-			rc, err := f.Open()
-			if err != nil {
-				t.Fatal(err)
-			}
-			data, err := io.ReadAll(rc)
-			rc.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := string(data)
-			switch f.Name {
+		for _, e := range testfiles.ZipEntries(t, name, zr) {
+			s := string(e.Data)
+			switch e.Name {
 			case "docProps/core.xml":
 				s = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`).ReplaceAllString(s, "TIME")
 			case "[Content_Types].xml":
@@ -154,7 +146,7 @@ func sameWorkbook(t *testing.T, name string, got, want []byte) {
 				slices.Sort(entries)
 				s = strings.Join(entries, "\n")
 			}
-			m[f.Name] = s
+			m[e.Name] = s
 		}
 		return m
 	}

@@ -104,3 +104,26 @@ func Python(t testing.TB, modules ...string) string {
 	Absent(t, "no python3 that can "+imports+" (pip install "+strings.Join(modules, " ")+")")
 	return ""
 }
+
+// LiveAndDeadPIDs returns the process numbers of a process that runs until
+// the test ends (`sleep 60`, killed then) and of one that has ended: a
+// running and a killed writer, for the tests of what is done with the
+// temporary files each leaves. Where there is no sleep program it skips
+// the test, or fails it under CI=true.
+func LiveAndDeadPIDs(t testing.TB) (live, dead int) {
+	t.Helper()
+	sleep := LookPath(t, "sleep")
+	running := exec.Command(sleep, "60")
+	if err := running.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = running.Process.Kill()
+		_ = running.Wait()
+	})
+	ended := exec.Command(sleep, "0")
+	if err := ended.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return running.Process.Pid, ended.Process.Pid
+}

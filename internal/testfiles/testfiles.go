@@ -39,12 +39,7 @@ func RewriteZip(t testing.TB, src, dst string, change func(name string, data []b
 
 // copyPart writes one part of an archive to zw, through change.
 func copyPart(zw *zip.Writer, zf *zip.File, change func(string, []byte) []byte) error {
-	rc, err := zf.Open()
-	if err != nil {
-		return err
-	}
-	data, err := io.ReadAll(rc)
-	rc.Close()
+	data, err := readPart(zf)
 	if err != nil {
 		return err
 	}
@@ -84,6 +79,37 @@ func ZipPart(t testing.TB, path, name string) []byte {
 	}
 	t.Fatalf("%s, part %s: %v", path, name, err)
 	return nil
+}
+
+// ZipEntry is one part of an archive and its content, as stored.
+type ZipEntry struct {
+	Name string
+	Data []byte
+}
+
+// ZipEntries returns every part of the archive zr with its content, in
+// the archive's order; what names the archive in a failure.
+func ZipEntries(t testing.TB, what string, zr *zip.Reader) []ZipEntry {
+	t.Helper()
+	entries := make([]ZipEntry, len(zr.File))
+	for i, zf := range zr.File {
+		data, err := readPart(zf)
+		if err != nil {
+			t.Fatalf("%s, part %s: %v", what, zf.Name, err)
+		}
+		entries[i] = ZipEntry{zf.Name, data}
+	}
+	return entries
+}
+
+// readPart returns the content of one part of an archive.
+func readPart(zf *zip.File) ([]byte, error) {
+	rc, err := zf.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return io.ReadAll(rc)
 }
 
 // ZipNames returns the names of an archive's parts, in the archive's order.

@@ -19,7 +19,7 @@ import (
 // attribute; others are dropped and said so in the notes.
 func TestBuildDefaultColumns(t *testing.T) {
 	ids := priorstest.IDsCSV()
-	res := buildCSV(t, "d.csv", ids, build.Options{MaxCategories: 10})
+	res := priorstest.BuildCSV(t, "d.csv", ids, build.Options{MaxCategories: 10})
 	var keys []string
 	for _, e := range res.Entries {
 		keys = append(keys, e.Key)
@@ -30,13 +30,13 @@ func TestBuildDefaultColumns(t *testing.T) {
 	if !strings.Contains(strings.Join(res.Notes, "\n"), `column "id" has more than 10 distinct values`) {
 		t.Errorf("notes %q", res.Notes)
 	}
-	res = buildCSV(t, "d.csv", ids, build.Options{MaxCategories: -1})
-	if e := entry(t, res, "d:id"); e.Support != 30 || !near(e.Baseline, 1.0/30) {
+	res = priorstest.BuildCSV(t, "d.csv", ids, build.Options{MaxCategories: -1})
+	if e := priorstest.Entry(t, res, "d:id"); e.Support != 30 || !priorstest.Near(e.Baseline, 1.0/30) {
 		t.Errorf("id: support %d baseline %v", e.Support, e.Baseline)
 	}
 	// Named columns are never bounded.
-	res = buildCSV(t, "d.csv", ids, build.Options{Columns: []string{"ID"}, MaxCategories: 3})
-	if e := entry(t, res, "d:id"); e.Support != 30 {
+	res = priorstest.BuildCSV(t, "d.csv", ids, build.Options{Columns: []string{"ID"}, MaxCategories: 3})
+	if e := priorstest.Entry(t, res, "d:id"); e.Support != 30 {
 		t.Errorf("named id: support %d", e.Support)
 	}
 }
@@ -45,32 +45,32 @@ func TestBuildDefaultColumns(t *testing.T) {
 // own with MissingAsValue; a missing known value is always a value.
 func TestBuildMissing(t *testing.T) {
 	text := priorstest.MissingCSV
-	res := buildCSV(t, "m.csv", text, build.Options{Columns: []string{"u"}, Given: []string{"k"}})
-	m := entry(t, res, "m:u")
-	if m.Records != 5 || m.Missing != 2 || !near(m.Baseline, 3.0/5) {
+	res := priorstest.BuildCSV(t, "m.csv", text, build.Options{Columns: []string{"u"}, Given: []string{"k"}})
+	m := priorstest.Entry(t, res, "m:u")
+	if m.Records != 5 || m.Missing != 2 || !priorstest.Near(m.Baseline, 3.0/5) {
 		t.Errorf("left out: records %d missing %d baseline %v", m.Records, m.Missing, m.Baseline)
 	}
-	c := entry(t, res, "m:u|k")
-	ps, rows := rowPs(c)
+	c := priorstest.Entry(t, res, "m:u|k")
+	ps, rows := priorstest.RowPs(c)
 	// Rows 2 and 8 are x,A (cell x: A A → 1); rows 5, 6, 7 are "",B/B/A (2/3).
 	want := map[int]float64{2: 1, 5: 2.0 / 3, 6: 2.0 / 3, 7: 2.0 / 3, 8: 1}
 	if len(ps) != len(want) || !slices.Equal(rows, []int{2, 5, 6, 7, 8}) {
 		t.Errorf("rows %v", rows)
 	}
 	for r, w := range want {
-		if !near(ps[r], w) {
+		if !priorstest.Near(ps[r], w) {
 			t.Errorf("row %d: p %v want %v", r, ps[r], w)
 		}
 	}
-	res = buildCSV(t, "m.csv", text, build.Options{Columns: []string{"u"}, Given: []string{"k"}, MissingAsValue: true})
-	m = entry(t, res, "m:u")
-	if m.Records != 7 || m.Missing != 0 || m.Support != 3 || !near(m.Baseline, 3.0/7) {
+	res = priorstest.BuildCSV(t, "m.csv", text, build.Options{Columns: []string{"u"}, Given: []string{"k"}, MissingAsValue: true})
+	m = priorstest.Entry(t, res, "m:u")
+	if m.Records != 7 || m.Missing != 0 || m.Support != 3 || !priorstest.Near(m.Baseline, 3.0/7) {
 		t.Errorf("as value: records %d missing %d support %d baseline %v", m.Records, m.Missing, m.Support, m.Baseline)
 	}
-	c = entry(t, res, "m:u|k")
-	ps, _ = rowPs(c)
+	c = priorstest.Entry(t, res, "m:u|k")
+	ps, _ = priorstest.RowPs(c)
 	// Cell x: A, "", "", A → 2/4.
-	if len(ps) != 7 || !near(ps[3], 0.5) {
+	if len(ps) != 7 || !priorstest.Near(ps[3], 0.5) {
 		t.Errorf("as value: %v", ps)
 	}
 }
@@ -98,7 +98,7 @@ func TestBuildErrors(t *testing.T) {
 		"count as given":  {build.Options{Given: []string{"n"}, CountColumn: "n"}, "count column", 0, ""},
 		"count text":      {build.Options{CountColumn: "b"}, `the count "two" is not a number`, 3, "b"},
 	} {
-		_, err := build.Priors(openCSV(t, "e.csv", text), tc.opts)
+		_, err := build.Priors(priorstest.OpenCSV(t, "e.csv", text), tc.opts)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", name, err, tc.want)
 			continue
@@ -115,7 +115,7 @@ func TestBuildErrors(t *testing.T) {
 		"fractional count": "a,n\nx,1.5\n",
 		"empty count":      "a,n\nx,\n",
 	} {
-		_, err := build.Priors(openCSV(t, "e.csv", text), build.Options{CountColumn: "n"})
+		_, err := build.Priors(priorstest.OpenCSV(t, "e.csv", text), build.Options{CountColumn: "n"})
 		var te *table.Error
 		if !errors.As(err, &te) || te.Pos.Row != 2 || te.Pos.ColumnName != "n" {
 			t.Errorf("%s: %v", name, err)
@@ -127,7 +127,7 @@ func TestBuildErrors(t *testing.T) {
 	// A record with too many fields: TestBuildMalformedRecord in
 	// priorfiles, whose files can hold one.
 	// A second table without a column the first has.
-	tables := append(openCSV(t, "one.csv", "a,b\nx,1\n"), openCSV(t, "two.csv", "a\nx\n")...)
+	tables := append(priorstest.OpenCSV(t, "one.csv", "a,b\nx,1\n"), priorstest.OpenCSV(t, "two.csv", "a\nx\n")...)
 	if _, err := build.Priors(tables, build.Options{}); err == nil || !strings.Contains(err.Error(), "two.csv") {
 		t.Errorf("missing column in the second table: %v", err)
 	}
@@ -137,14 +137,14 @@ func TestBuildErrors(t *testing.T) {
 func TestBuildAggregatedEqualsRaw(t *testing.T) {
 	raw, agg := priorstest.AggregatedCSV() // with a row of count 0, which is no record
 	opts := build.Options{Name: "t", Columns: []string{"u"}, Given: []string{"k"}}
-	r1 := buildCSV(t, "raw.csv", raw, opts)
+	r1 := priorstest.BuildCSV(t, "raw.csv", raw, opts)
 	opts.CountColumn = "count"
-	r2 := buildCSV(t, "agg.csv", agg, opts)
+	r2 := priorstest.BuildCSV(t, "agg.csv", agg, opts)
 	if r1.Records != 21 || r2.Records != 21 || r2.Rows != 6 {
 		t.Fatalf("records %d %d rows %d", r1.Records, r2.Records, r2.Rows)
 	}
 	for _, key := range []string{"t:u", "t:u|k"} {
-		e1, e2 := entry(t, r1, key), entry(t, r2, key)
+		e1, e2 := priorstest.Entry(t, r1, key), priorstest.Entry(t, r2, key)
 		if e1.Baseline != e2.Baseline || e1.MaxP != e2.MaxP || e1.EntropyBits != e2.EntropyBits || e1.Records != e2.Records || e1.Support != e2.Support {
 			t.Errorf("%s: raw %+v, aggregated %+v", key, *e1, *e2)
 		}
@@ -160,7 +160,7 @@ func TestBuildAggregatedEqualsRaw(t *testing.T) {
 		}
 	}
 	// By hand: cells a (7/9), b (4/9), c (1): baseline (7 + 4 + 3)/21.
-	if e := entry(t, r2, "t:u|k"); !near(e.Baseline, 14.0/21) || e.MaxP != 1 {
+	if e := priorstest.Entry(t, r2, "t:u|k"); !priorstest.Near(e.Baseline, 14.0/21) || e.MaxP != 1 {
 		t.Errorf("aggregated baseline %v max %v", e.Baseline, e.MaxP)
 	}
 }
@@ -168,7 +168,7 @@ func TestBuildAggregatedEqualsRaw(t *testing.T) {
 // Several tables: each record's source is kept, and the prior table says
 // which table a record comes from.
 func TestBuildSeveralTables(t *testing.T) {
-	tables := append(openCSV(t, "one.csv", "k,u\nx,A\nx,B\n"), openCSV(t, "two.csv", "u,k\nA,x\nA,y\n")...)
+	tables := append(priorstest.OpenCSV(t, "one.csv", "k,u\nx,A\nx,B\n"), priorstest.OpenCSV(t, "two.csv", "u,k\nA,x\nA,y\n")...)
 	res, err := build.Priors(tables, build.Options{Columns: []string{"u"}, Given: []string{"k"}})
 	if err != nil {
 		t.Fatal(err)
@@ -177,7 +177,7 @@ func TestBuildSeveralTables(t *testing.T) {
 		t.Errorf("name %q sources %q", res.Name, res.Sources)
 	}
 	var got []string
-	for rp := range entry(t, res, "one:u|k").PriorRows() {
+	for rp := range priorstest.Entry(t, res, "one:u|k").PriorRows() {
 		got = append(got, fmt.Sprintf("%s:%d:%v", rp.Source, rp.Row, rp.P))
 	}
 	// Cell x: A, B, A → 2/3; cell y: A → 1.
@@ -197,8 +197,8 @@ func TestBuildSeveralTables(t *testing.T) {
 // Zipf fits: over the observed values, or a stated domain.
 func TestBuildZipf(t *testing.T) {
 	text := priorstest.ZipfCSV()
-	res := buildCSV(t, "z.csv", text, build.Options{ZipfDomain: map[string]float64{"W": 100}})
-	e := entry(t, res, "z:w")
+	res := priorstest.BuildCSV(t, "z.csv", text, build.Options{ZipfDomain: map[string]float64{"W": 100}})
+	e := priorstest.Entry(t, res, "z:w")
 	fc := make([]float64, len(priorstest.ZipfCounts))
 	for i, c := range priorstest.ZipfCounts {
 		fc[i] = float64(c)
@@ -207,7 +207,7 @@ func TestBuildZipf(t *testing.T) {
 	if e.Zipf == nil || e.Zipf.S != want.S || e.Zipf.Observed || e.Zipf.N != 100 {
 		t.Errorf("zipf %+v, want %+v", e.Zipf, want)
 	}
-	if _, err := build.Priors(openCSV(t, "z.csv", text), build.Options{ZipfDomain: map[string]float64{"w": 3}}); err == nil {
+	if _, err := build.Priors(priorstest.OpenCSV(t, "z.csv", text), build.Options{ZipfDomain: map[string]float64{"w": 3}}); err == nil {
 		t.Errorf("a stated domain below the observed values: no error")
 	}
 }
@@ -227,10 +227,10 @@ func TestBuildTypedCells(t *testing.T) {
 		t.Fatal(err)
 	}
 	// day: two dates, two records each; big: one record of 2^64 − 1 and three of 1.
-	if e := entry(t, res, "mem:day"); e.Support != 2 || !near(e.Baseline, 0.5) {
+	if e := priorstest.Entry(t, res, "mem:day"); e.Support != 2 || !priorstest.Near(e.Baseline, 0.5) {
 		t.Errorf("day: support %d baseline %v", e.Support, e.Baseline)
 	}
-	if e := entry(t, res, "mem:big"); e.Support != 2 || !near(e.Baseline, 0.75) {
+	if e := priorstest.Entry(t, res, "mem:big"); e.Support != 2 || !priorstest.Near(e.Baseline, 0.75) {
 		t.Errorf("big: support %d baseline %v", e.Support, e.Baseline)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/priors/build"
+	"github.com/riskbatch/riskbatch/priors/internal/priorstest"
 )
 
 // catalogData is a test vector for Swanberg et al. 2025: known value a with
@@ -85,11 +86,11 @@ func TestCatalogJointConditional(t *testing.T) {
 		var res *build.Result
 		if count {
 			opts.CountColumn = "n"
-			res = buildCSV(t, "agg.csv", catalogData(true), opts)
+			res = priorstest.BuildCSV(t, "agg.csv", catalogData(true), opts)
 		} else {
-			res = buildCSV(t, "cat.csv", text, opts)
+			res = priorstest.BuildCSV(t, "cat.csv", text, opts)
 		}
-		e := entry(t, res, "cat:U1,U2|K")
+		e := priorstest.Entry(t, res, "cat:U1,U2|K")
 		n := map[float64]int64{}
 		for rp := range e.PriorRows() {
 			n[rp.P] += rp.Targets
@@ -100,20 +101,20 @@ func TestCatalogJointConditional(t *testing.T) {
 		if n[0.6] != 50 || n[0.5] != 50 || len(n) != 2 {
 			t.Errorf("count %v: targets by p %v, want 50 at 0.6 and 50 at 0.5", count, n)
 		}
-		if !near(e.Baseline, 0.55) || e.MaxP != 0.6 || e.Support != 3 || e.Cells != 2 {
+		if !priorstest.Near(e.Baseline, 0.55) || e.MaxP != 0.6 || e.Support != 3 || e.Cells != 2 {
 			t.Errorf("count %v: baseline %v max %v support %d cells %d", count, e.Baseline, e.MaxP, e.Support, e.Cells)
 		}
 		// The per-column conditionals are the per-column maxima.
 		for i, c := range []string{"U1", "U2"} {
-			ce := entry(t, res, "cat:"+c+"|K")
+			ce := priorstest.Entry(t, res, "cat:"+c+"|K")
 			for d := range ce.CellDistributions() {
-				if w := maxFrac(col[i][d.Known[0]]); !near(d.P, w) {
+				if w := maxFrac(col[i][d.Known[0]]); !priorstest.Near(d.P, w) {
 					t.Errorf("%s given K = %s: p = %v, want %v", c, d.Known[0], d.P, w)
 				}
 			}
 		}
 		// The joint marginal: 35 (L,L), 35 (L,R), 30 (R,R) → p = 0.35.
-		m := entry(t, res, "cat:U1,U2")
+		m := priorstest.Entry(t, res, "cat:U1,U2")
 		if m.Baseline != 0.35 || m.Records != 100 {
 			t.Errorf("count %v: joint marginal %v over %d", count, m.Baseline, m.Records)
 		}
@@ -126,20 +127,20 @@ func TestCatalogJointConditional(t *testing.T) {
 func TestSmoothing(t *testing.T) {
 	text := "k,u\nx,A\nx,A\nx,B\ny,C\n"
 	const alpha = 0.5
-	res := buildCSV(t, "s.csv", text, build.Options{Columns: []string{"u"}, Given: []string{"k"}, Smoothing: alpha})
-	e := entry(t, res, "s:u|k")
+	res := priorstest.BuildCSV(t, "s.csv", text, build.Options{Columns: []string{"u"}, Given: []string{"k"}, Smoothing: alpha})
+	e := priorstest.Entry(t, res, "s:u|k")
 	// m = 3 (A, B, C). Cell x: n = 3, best A: (2 + .5)/(3 + 1.5). Cell y: (1 + .5)/(1 + 1.5).
 	want := map[string]float64{"x": 2.5 / 4.5, "y": 1.5 / 2.5}
 	for rp := range e.PriorRows() {
-		if !near(rp.P, want[rp.Known[0]]) {
+		if !priorstest.Near(rp.P, want[rp.Known[0]]) {
 			t.Errorf("row %d: p = %v, want %v", rp.Row, rp.P, want[rp.Known[0]])
 		}
 	}
 	if !e.Smoothed || !strings.Contains(strings.Join(res.Notes, " "), "not safe upper bounds") {
 		t.Errorf("smoothing not flagged: %v", res.Notes)
 	}
-	m := entry(t, res, "s:u")
-	if !near(m.Baseline, 2.5/5.5) { // (2 + .5)/(4 + 1.5)
+	m := priorstest.Entry(t, res, "s:u")
+	if !priorstest.Near(m.Baseline, 2.5/5.5) { // (2 + .5)/(4 + 1.5)
 		t.Errorf("smoothed marginal %v", m.Baseline)
 	}
 	// The frequency table lists every value of the support in every cell.
@@ -157,7 +158,7 @@ func TestSmoothing(t *testing.T) {
 	}
 	wantFreq := map[string]float64{"x/A": 2.5 / 4.5, "x/B": 1.5 / 4.5, "x/C": 0.5 / 4.5, "y/C": 1.5 / 2.5, "y/A": 0.5 / 2.5, "y/B": 0.5 / 2.5}
 	for k, w := range wantFreq {
-		if !near(got[k], w) {
+		if !priorstest.Near(got[k], w) {
 			t.Errorf("frequency %s = %v, want %v", k, got[k], w)
 		}
 	}
@@ -175,8 +176,8 @@ func TestSmallCells(t *testing.T) {
 		fmt.Fprintf(&b, "big,%d\n", i%2)
 	}
 	b.WriteString("small,1\nsmall,1\nsmall,0\n")
-	res := buildCSV(t, "c.csv", b.String(), build.Options{Columns: []string{"u"}, Given: []string{"k"}})
-	e := entry(t, res, "c:u|k")
+	res := priorstest.BuildCSV(t, "c.csv", b.String(), build.Options{Columns: []string{"u"}, Given: []string{"k"}})
+	e := priorstest.Entry(t, res, "c:u|k")
 	if e.SmallCells != 1 || e.SmallCellRecords != 3 || len(e.Warnings) != 1 || !strings.Contains(e.Warnings[0], "fewer than 5") {
 		t.Errorf("small cells %d records %d warnings %q", e.SmallCells, e.SmallCellRecords, e.Warnings)
 	}
@@ -187,7 +188,7 @@ func TestSmallCells(t *testing.T) {
 		}
 		if rp.Warning != "" {
 			flagged++
-			if !near(rp.P, 2.0/3) || rp.CellRecords != 3 {
+			if !priorstest.Near(rp.P, 2.0/3) || rp.CellRecords != 3 {
 				t.Errorf("row %d: p %v cell %d", rp.Row, rp.P, rp.CellRecords)
 			}
 		}
@@ -195,8 +196,8 @@ func TestSmallCells(t *testing.T) {
 	if flagged != 3 {
 		t.Errorf("%d records flagged, want 3", flagged)
 	}
-	res = buildCSV(t, "c.csv", b.String(), build.Options{Columns: []string{"u"}, Given: []string{"k"}, MinCellCount: -1})
-	if e := entry(t, res, "c:u|k"); e.SmallCells != 0 || len(e.Warnings) != 0 {
+	res = priorstest.BuildCSV(t, "c.csv", b.String(), build.Options{Columns: []string{"u"}, Given: []string{"k"}, MinCellCount: -1})
+	if e := priorstest.Entry(t, res, "c:u|k"); e.SmallCells != 0 || len(e.Warnings) != 0 {
 		t.Errorf("MinCellCount < 0 still flags: %v", e.Warnings)
 	}
 }

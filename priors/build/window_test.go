@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/priors/build"
+	"github.com/riskbatch/riskbatch/priors/internal/priorstest"
 )
 
 // Windows built from data: the marginal and, per record, the window of the
@@ -33,7 +34,7 @@ func TestBuildWindows(t *testing.T) {
 		}
 	}
 	for _, e := range []float64{0, 1, 2.5, 9} {
-		res := buildCSV(t, "ages.csv", b.String(), build.Options{Columns: []string{"group"}, Given: []string{"group"}, Ordinal: []string{"age"}, Tolerance: e})
+		res := priorstest.BuildCSV(t, "ages.csv", b.String(), build.Options{Columns: []string{"group"}, Given: []string{"group"}, Ordinal: []string{"age"}, Tolerance: e})
 		// Direct: the values of every record, and of each group.
 		var all, allW []float64
 		byGroup := map[string][]float64{}
@@ -44,12 +45,12 @@ func TestBuildWindows(t *testing.T) {
 				byGroup[r.g] = append(byGroup[r.g], r.age)
 			}
 		}
-		m := entry(t, res, fmt.Sprintf("ages:age~%v", e))
-		if want := bruteWindow(all, allW, e); !near(m.Baseline, want) || m.Records != int64(len(all)) {
+		m := priorstest.Entry(t, res, fmt.Sprintf("ages:age~%v", e))
+		if want := priorstest.BruteWindow(all, allW, e); !priorstest.Near(m.Baseline, want) || m.Records != int64(len(all)) {
 			t.Errorf("E = %v: marginal p* = %v (%d records), want %v (%d)", e, m.Baseline, m.Records, want, len(all))
 		}
-		c := entry(t, res, fmt.Sprintf("ages:age~%v|group", e))
-		ps, _ := rowPs(c)
+		c := priorstest.Entry(t, res, fmt.Sprintf("ages:age~%v|group", e))
+		ps, _ := priorstest.RowPs(c)
 		if len(ps) != len(all) {
 			t.Fatalf("E = %v: %d prior rows, want %d", e, len(ps), len(all))
 		}
@@ -59,7 +60,7 @@ func TestBuildWindows(t *testing.T) {
 			for j := range ones {
 				ones[j] = 1
 			}
-			wantByGroup[g] = bruteWindow(vals, ones, e)
+			wantByGroup[g] = priorstest.BruteWindow(vals, ones, e)
 		}
 		for i, r := range recs {
 			if !r.ok {
@@ -68,7 +69,7 @@ func TestBuildWindows(t *testing.T) {
 				}
 				continue
 			}
-			if want := wantByGroup[r.g]; !near(ps[i+2], want) {
+			if want := wantByGroup[r.g]; !priorstest.Near(ps[i+2], want) {
 				t.Errorf("E = %v row %d (group %s): p = %v, want %v", e, i+2, r.g, ps[i+2], want)
 			}
 		}

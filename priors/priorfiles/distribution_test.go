@@ -11,6 +11,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/priors/build"
+	"github.com/riskbatch/riskbatch/priors/internal/priorstest"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
 )
@@ -64,7 +65,7 @@ func TestLoadDistributions(t *testing.T) {
 						t.Fatalf("%s #%d: records %d values %d, want %d %d", tc.key, i, got.Records, len(got.P), w.Records, len(w.P))
 					}
 					for j := range w.P {
-						if !near(got.P[j], w.P[j]) {
+						if !priorstest.Near(got.P[j], w.P[j]) {
 							t.Errorf("%s #%d: P[%d] = %v, want %v", tc.key, i, j, got.P[j], w.P[j])
 						}
 					}

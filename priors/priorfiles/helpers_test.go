@@ -5,21 +5,11 @@ import (
 
 	"github.com/riskbatch/riskbatch/priors"
 	"github.com/riskbatch/riskbatch/priors/build"
-	"github.com/riskbatch/riskbatch/priors/internal/priorstest"
-	"github.com/riskbatch/riskbatch/priors/internal/priorstest/csvtest"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 )
 
 // penguinsPath is the sample data set of samples/PENGUINS.md.
 const penguinsPath = "../../samples/penguins.csv"
-
-// Functions shared with the tests of priors and priors/build.
-var (
-	buildCSV = csvtest.BuildCSV
-	entry    = priorstest.Entry
-	rowPs    = priorstest.RowPs
-	near     = priorstest.Near
-)
 
 // mustLoad is priorfiles.Load of paths, failing the test on an error.
 func mustLoad(t testing.TB, paths []string) *priors.Tables {

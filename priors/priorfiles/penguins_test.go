@@ -9,6 +9,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 	"github.com/riskbatch/riskbatch/priors/build"
+	"github.com/riskbatch/riskbatch/priors/internal/priorstest"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
 )
@@ -83,7 +84,7 @@ func TestPenguinsConditionals(t *testing.T) {
 			wantPs, cells, marginal := directConditional(header, rows, tc.target, tc.given)
 
 			// The marginal: frequencies, baseline, support, entropy.
-			m := entry(t, res, "penguins:"+tc.target)
+			m := priorstest.Entry(t, res, "penguins:"+tc.target)
 			total := 0
 			for _, c := range marginal {
 				total += c
@@ -93,7 +94,7 @@ func TestPenguinsConditionals(t *testing.T) {
 			}
 			best, h := 0, 0.0
 			for _, f := range m.Frequencies() {
-				if marginal[f.Value] != int(f.Count) || !near(f.P, float64(f.Count)/float64(total)) {
+				if marginal[f.Value] != int(f.Count) || !priorstest.Near(f.P, float64(f.Count)/float64(total)) {
 					t.Errorf("marginal %q: count %d p %v, want %d", f.Value, f.Count, f.P, marginal[f.Value])
 				}
 			}
@@ -102,12 +103,12 @@ func TestPenguinsConditionals(t *testing.T) {
 				q := float64(c) / float64(total)
 				h -= q * math.Log2(q)
 			}
-			if !near(m.Baseline, float64(best)/float64(total)) || !near(m.EntropyBits, h) || marginal[m.BestGuess] != best {
+			if !priorstest.Near(m.Baseline, float64(best)/float64(total)) || !priorstest.Near(m.EntropyBits, h) || marginal[m.BestGuess] != best {
 				t.Errorf("marginal baseline %v entropy %v guess %q, want %v %v", m.Baseline, m.EntropyBits, m.BestGuess, float64(best)/float64(total), h)
 			}
 
 			// The conditional: cells, per-record p_i, population baseline.
-			e := entry(t, res, tc.key)
+			e := priorstest.Entry(t, res, tc.key)
 			if e.Cells != len(cells) || e.Records != int64(total) {
 				t.Errorf("cells %d records %d, want %d %d", e.Cells, e.Records, len(cells), total)
 			}
@@ -117,25 +118,25 @@ func TestPenguinsConditionals(t *testing.T) {
 					t.Errorf("cell %q: %d values, want %d", d.Known, len(d.Values), len(want))
 				}
 				for _, f := range d.Values {
-					if want[f.Value] != int(f.Count) || !near(f.P, float64(f.Count)/float64(d.Records)) {
+					if want[f.Value] != int(f.Count) || !priorstest.Near(f.P, float64(f.Count)/float64(d.Records)) {
 						t.Errorf("cell %q value %q: %d (p %v), want %d", d.Known, f.Value, f.Count, f.P, want[f.Value])
 					}
 				}
 			}
-			gotPs, order := rowPs(e)
+			gotPs, order := priorstest.RowPs(e)
 			if len(gotPs) != len(wantPs) || !slices.IsSorted(order) {
 				t.Fatalf("%d prior rows (sorted %v), want %d in row order", len(gotPs), slices.IsSorted(order), len(wantPs))
 			}
 			sum := 0.0
 			maxP := 0.0
 			for row, want := range wantPs {
-				if got, ok := gotPs[row]; !ok || !near(got, want) {
+				if got, ok := gotPs[row]; !ok || !priorstest.Near(got, want) {
 					t.Errorf("row %d: p = %v, want %v", row, got, want)
 				}
 				sum += want
 				maxP = max(maxP, want)
 			}
-			if !near(e.Baseline, sum/float64(len(wantPs))) || !near(e.MaxP, maxP) {
+			if !priorstest.Near(e.Baseline, sum/float64(len(wantPs))) || !priorstest.Near(e.MaxP, maxP) {
 				t.Errorf("population baseline %v max %v, want %v %v", e.Baseline, e.MaxP, sum/float64(len(wantPs)), maxP)
 			}
 
@@ -154,7 +155,7 @@ func TestPenguinsConditionals(t *testing.T) {
 				t.Errorf("loaded p vector differs: %d values, want %d", len(got), len(want))
 			}
 			pm, err := tables.Lookup("penguins:" + tc.target)
-			if err != nil || pm.Targets() != total || !near(pm.Max(), float64(best)/float64(total)) {
+			if err != nil || pm.Targets() != total || !priorstest.Near(pm.Max(), float64(best)/float64(total)) {
 				t.Errorf("loaded marginal: %d targets max %v (%v), want %d %v", pm.Targets(), pm.Max(), err, total, float64(best)/float64(total))
 			}
 		})

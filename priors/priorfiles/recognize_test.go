@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/priors/build"
+	"github.com/riskbatch/riskbatch/priors/internal/priorstest/csvtest"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 )
 
@@ -14,7 +15,7 @@ import (
 // with known columns inserted (a conditional prior), are recognised; the
 // header of a data file or a release table is not.
 func TestWrittenHeader(t *testing.T) {
-	res := buildCSV(t, "d.csv", "zip,age,sex\n1,30,f\n1,31,m\n2,30,f\n", build.Options{Columns: []string{"sex"}, Given: []string{"zip", "age"}})
+	res := csvtest.BuildCSV(t, "d.csv", "zip,age,sex\n1,30,f\n1,31,m\n2,30,f\n", build.Options{Columns: []string{"sex"}, Given: []string{"zip", "age"}})
 	dir := t.TempDir()
 	out := filepath.Join(dir, "p.csv")
 	if err := priorfiles.WriteResult(out, res, ""); err != nil {

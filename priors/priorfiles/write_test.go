@@ -8,6 +8,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 	"github.com/riskbatch/riskbatch/priors/build"
+	"github.com/riskbatch/riskbatch/priors/internal/priorstest/csvtest"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
 )
@@ -116,7 +117,7 @@ func countRows(t *testing.T, path string) int {
 // A known column named like a column of the prior table is renamed so that
 // the loader still finds prior and p.
 func TestKnownColumnRenamed(t *testing.T) {
-	res := buildCSV(t, "r.csv", "p,u\n1,A\n1,B\n2,A\n", build.Options{Columns: []string{"u"}, Given: []string{"p"}})
+	res := csvtest.BuildCSV(t, "r.csv", "p,u\n1,A\n1,B\n2,A\n", build.Options{Columns: []string{"u"}, Given: []string{"p"}})
 	var cols []string
 	for _, c := range res.Outputs()[0].Columns {
 		cols = append(cols, c.Name)

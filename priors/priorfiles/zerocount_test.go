@@ -11,6 +11,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/priors/build"
+	"github.com/riskbatch/riskbatch/priors/internal/priorstest"
 	"github.com/riskbatch/riskbatch/priors/priorfiles"
 	"github.com/riskbatch/riskbatch/readers"
 )
@@ -73,7 +74,7 @@ func TestZeroCountRowsNotValues(t *testing.T) {
 				q := float64(c) / float64(records)
 				h -= q * math.Log2(q)
 			}
-			if e.Records != records || e.Support != len(want) || e.BestGuess != "b" || e.Baseline != 0.75 || !near(e.EntropyBits, h) {
+			if e.Records != records || e.Support != len(want) || e.BestGuess != "b" || e.Baseline != 0.75 || !priorstest.Near(e.EntropyBits, h) {
 				t.Errorf("records %d, support %d, best %q, baseline %v, entropy %v; want %d, %d, \"b\", 0.75, %v",
 					e.Records, e.Support, e.BestGuess, e.Baseline, e.EntropyBits, records, len(want), h)
 			}

@@ -5,12 +5,12 @@
 package approx
 
 import (
-	"encoding/csv"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/internal/testfiles/readback"
 )
 
 // Near reports whether got is within abs of want, or within rel relative.
@@ -66,26 +66,11 @@ func CheckCatalog(t *testing.T, what string, got float64, s string) {
 	}
 }
 
-// ReadCSV reads a whole reference file.
-func ReadCSV(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return recs
-}
-
 // ReadTable reads a whole reference file with a header line and returns
 // its data records and the index of each column named in the header.
 func ReadTable(t *testing.T, path string) (recs [][]string, col map[string]int) {
 	t.Helper()
-	all := ReadCSV(t, path)
+	all := readback.ReadCSV(t, path, 0)
 	if len(all) == 0 {
 		t.Fatalf("%s: no header line", path)
 	}

@@ -1,7 +1,8 @@
 // Package readback reads back what a test checks, independently of the
-// code under test: CSV files as encoding/csv reads them, and the rows of
-// any table to its end. It links no file format (no Arrow, no excelize),
-// so the tests of packages that read tables in memory may use it.
+// code under test: a file's bytes, CSV files as encoding/csv reads them,
+// and the rows of any table to its end. It links no file format (no
+// Arrow, no excelize), so the tests of packages that read tables in memory
+// may use it.
 package readback
 
 import (
@@ -14,6 +15,17 @@ import (
 
 	"github.com/riskbatch/riskbatch/table"
 )
+
+// ReadFile returns the bytes of the file at path, failing the test when it
+// cannot be read.
+func ReadFile(t testing.TB, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
 
 // ReadCSV reads back every record of the delimited file at path as
 // encoding/csv reads it, with comma as the delimiter (',' when 0),

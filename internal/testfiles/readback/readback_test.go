@@ -10,7 +10,7 @@ import (
 	"github.com/riskbatch/riskbatch/table"
 )
 
-func TestReadCSV(t *testing.T) {
+func TestReadFileAndCSV(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name, text string
@@ -26,6 +26,9 @@ func TestReadCSV(t *testing.T) {
 		}
 		if got := ReadCSV(t, path, tc.comma); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+		if got := ReadFile(t, path); string(got) != tc.text {
+			t.Errorf("%s: ReadFile %q, want %q", tc.name, got, tc.text)
 		}
 	}
 }
