@@ -76,7 +76,7 @@ func (b *Binding) Member(cells []table.Cell, readErr error, where string) Member
 	problems := b.readCells(cells, &in)
 	var r *Release
 	if len(problems) == 0 {
-		r = b.resolve(&in, &problems)
+		r = b.resolveMember(&in, &problems, &m)
 	}
 	b.memberOf(&m, &in, r)
 	return m
@@ -128,6 +128,7 @@ func (b *Binding) memberOf(m *Member, in *inputs, r *Release) {
 		}
 	}
 	m.Stages, m.Cannot = memberStages(r)
+	b.memberGoal(m, in)
 }
 
 // memberStages is a row's releases as stages (Release.Stages: its own
@@ -167,6 +168,8 @@ func (e *Evaluator) EvaluateTotal(t *Total, dst []table.Cell) []InputCell {
 		why = "not computed: rows " + cannot + " cannot be composed (" + cannotWhy + ")"
 	case t.TooLarge() != "":
 		why = "not computed: " + t.TooLarge()
+	case t.Unsolved() != "":
+		why = "not computed: " + t.Unsolved()
 	case t.Composed == 0:
 		why = "not computed: no row of the dataset could be composed"
 	}

@@ -131,7 +131,7 @@ func outputColumns(confidences []float64) []OutputColumn {
 		reroColumns(), conversionColumns(), dpsgdColumns(), adpColumns(),
 		gbColumns(), fanoColumns(), pmpColumns(),
 		onerunColumns(), onerunTailColumns(), onerunLeakColumns(),
-		datasetColumns(),
+		datasetColumns(), goalSeekColumns(),
 	} {
 		cols = append(cols, family...)
 	}

@@ -32,6 +32,9 @@ func (b *Binding) resolveInto(r *Release, in *inputs, problems *rowError) *Relea
 	if !b.checkAuditOnly(in, problems) {
 		return nil
 	}
+	if !b.checkGoalSeek(in, problems) {
+		return nil
+	}
 	spec := b.mechanism(in, problems)
 	if spec == nil || !b.checkColumns(spec, in, problems) {
 		return nil
