@@ -27,6 +27,10 @@ type plannedColumn struct {
 	noise       bool
 }
 
+// plannedMargin is how many floats a planned parameter is moved to the
+// safe side of its scaled value (a relative 2e-15 or so).
+const plannedMargin = 8
+
 func plannedColumns() []plannedColumn {
 	return []plannedColumn{
 		{"planned_sigma", "sigma", FieldSigma, true},
@@ -145,10 +149,13 @@ func (b *Binding) EvaluatePlanned(cells []table.Cell, dst []table.Cell, s float6
 			if p.field != f || !(v > 0) {
 				continue
 			}
+			// A few floats to the safe side, so that typed in, where the
+			// row divides them by its sensitivity or inverts them, they
+			// still give at least the noise of the scaled total.
 			if p.noise {
-				b.setOutput(dst, p.name, numeric.MulUp(v, s))
+				b.setOutput(dst, p.name, numeric.UlpsAway(numeric.MulUp(v, s), plannedMargin))
 			} else {
-				b.setOutput(dst, p.name, dataset.DivDown(v, s))
+				b.setOutput(dst, p.name, numeric.UlpsAway(dataset.DivDown(v, s), -plannedMargin))
 			}
 		}
 	})

@@ -125,7 +125,7 @@ func (g *datasetGroups) solveUnknown(gt *groupTotal, u *dataset.Unknown, target 
 	risk := g.riskFunc(gt, target, gt.StagesAt, &last)
 	x, ok := g.closedForm(gt, u, target, risk)
 	if !ok {
-		sol, err := dataset.Solve(dataset.Problem{Target: target, Risk: risk, Increasing: u.Increasing, Integer: u.Integer, Lo: u.Lo, Hi: u.Hi, Start: u.Start})
+		sol, err := dataset.SolveSmooth(dataset.Problem{Target: target, Risk: risk, Increasing: u.Increasing, Integer: u.Integer, Lo: u.Lo, Hi: u.Hi, Start: u.Start})
 		if err != nil {
 			gt.seek.why = unmetWhy(u.Column, err, last)
 			gt.SetUnsolved(u.Column + " not solved: " + gt.seek.why)
@@ -208,7 +208,7 @@ func (g *datasetGroups) solveScale(gt *groupTotal, target dataset.Target) {
 		s, ok = checkedBoundary(guess, false, target, risk)
 	}
 	if !ok {
-		sol, err := dataset.Solve(dataset.Problem{Target: target, Risk: risk, Lo: 1e-6, Hi: 1e6, Start: 1})
+		sol, err := dataset.SolveSmooth(dataset.Problem{Target: target, Risk: risk, Lo: 1e-6, Hi: 1e6, Start: 1})
 		if err != nil {
 			gt.seek.why = unmetWhy(DatasetNoiseScaleName, err, last)
 			return
@@ -225,12 +225,12 @@ const DatasetNoiseScaleName = evaluate.DatasetNoiseScale
 
 // unmetWhy says why no value of what was found.
 func unmetWhy(what string, err error, last error) string {
-	var acc *evaluate.AccountantError
-	if errors.As(last, &acc) {
-		return acc.Error()
-	}
 	var unmet *dataset.UnmetError
 	if errors.As(err, &unmet) && math.IsInf(unmet.Reached, 1) && last != nil {
+		var acc *evaluate.AccountantError
+		if errors.As(last, &acc) {
+			return acc.Error()
+		}
 		return "no " + what + " meets the target: the total cannot be computed at the safest value tried (" + last.Error() + ")"
 	}
 	return "no " + what + " meets the target: " + err.Error()

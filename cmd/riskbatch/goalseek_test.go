@@ -1,0 +1,328 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
+)
+
+// The goal seek of a dataset (docs/datasets.md): each test runs eval on a
+// CSV table and reads its output back; a solved value is checked by
+// typing it into the table and running again, as a user would.
+
+// goalOut is an output table read back: its rows by id.
+type goalOut map[string]map[string]string
+
+// goalEval runs eval on csv (a table's text) and returns the output rows
+// by id and the exit status; extra are more flags.
+func goalEval(t *testing.T, csv string, extra ...string) (goalOut, int) {
+	t.Helper()
+	dir := t.TempDir()
+	in := writeFile(t, filepath.Join(dir, "in.csv"), csv)
+	out := filepath.Join(dir, "out.csv")
+	code, stderr := riskbatch(t, append([]string{"eval", in, "-o", out, "-q"}, extra...)...)
+	if code != exitOK && code != exitRowErrors {
+		t.Fatalf("eval: exit %d: %s", code, stderr)
+	}
+	header, rows := readAll(t, out)
+	res := goalOut{}
+	for _, r := range rows {
+		m := map[string]string{}
+		for i, h := range header {
+			if i < len(r) {
+				m[h] = r[i]
+			}
+		}
+		res[m["id"]] = m
+	}
+	return res, code
+}
+
+// num reads a number cell of a row; an empty cell is 0 (an empty
+// fdp_composition_error: no accountant).
+func (o goalOut) num(t *testing.T, id, col string) float64 {
+	t.Helper()
+	s := o[id][col]
+	if s == "" {
+		return 0
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("row %s: %s = %q: %v", id, col, s, err)
+	}
+	return v
+}
+
+// normQuantile is Φ⁻¹(p) = √2·erfinv(2p − 1), independent of the
+// package's own inverse.
+func normQuantile(p float64) float64 { return math.Sqrt2 * math.Erfinv(2*p-1) }
+
+// gaussianDelta is δ(ε) of G_μ: Φ(−ε/μ + μ/2) − e^ε·Φ(−ε/μ − μ/2) (Balle &
+// Wang 2018, Thm 8).
+func gaussianDelta(mu, eps float64) float64 {
+	phi := func(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
+	return phi(-eps/mu+mu/2) - math.Exp(eps)*phi(-eps/mu-mu/2)
+}
+
+// census is a census whose synthetic microdata (μ = 0.3) is out and
+// whose twelve tables (L2 sensitivity 2) are planned, with a target on
+// the dataset; %s is the target's column and %s its value.
+const census = `id,dataset,mechanism,sigma,mu,sensitivity,compositions,delta,baseline,%s,solve
+microdata,census,gdp,,0.3,,,1e-6,0.01,%s,
+tables,census,gaussian,%s,,2,12,1e-6,0.01,,%s
+`
+
+// TestGoalSeekGaussian: a Gaussian-only dataset's σ is the closed form
+// σ = Δ·√c/√(M² − μ_microdata²) with M the largest μ_total meeting the
+// target (Dong, Roth & Su 2022, Cor. 3.3): for an advantage η,
+// M = 2Φ⁻¹((1 + η)/2) (Kulynych et al. 2025, Thm 3.4); for a success s at
+// baseline b, M = Φ⁻¹(s) − Φ⁻¹(b) (Thm 3.2); for ε at δ, the μ whose
+// δ(ε) is δ (Balle & Wang 2018, Thm 8), found here by bisection. The
+// total meets the target at σ typed in, and not one float below.
+func TestGoalSeekGaussian(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		column, measure string
+		value, tol      float64
+		largestMu       func() float64
+	}{
+		{"dataset_target_advantage", "fdp_worst_advantage", 0.2, 1e-12, func() float64 { return 2 * normQuantile(1.2/2) }},
+		{"dataset_target_success", "fdp_success", 0.03, 1e-12, func() float64 { return normQuantile(0.03) - normQuantile(0.01) }},
+		// ε at δ: δ(ε) is computed with a relative error of about 1e-14
+		// and inverted; the tolerance allows for that.
+		{"dataset_target_epsilon", "eps_at_delta", 2, 1e-10, func() float64 {
+			lo, hi := 0.01, 10.0
+			for range 200 {
+				mid := (lo + hi) / 2
+				if gaussianDelta(mid, 2) > 1e-6 {
+					hi = mid
+				} else {
+					lo = mid
+				}
+			}
+			return lo
+		}},
+	} {
+		t.Run(c.column, func(t *testing.T) {
+			target := strconv.FormatFloat(c.value, 'g', -1, 64)
+			out, _ := goalEval(t, fmt.Sprintf(census, c.column, target, "", "sigma"))
+			m := c.largestMu()
+			want := 2 * math.Sqrt(12) / math.Sqrt(m*m-0.09)
+			got := out.num(t, "tables", "solved_value")
+			if math.Abs(got-want) > c.tol*want {
+				t.Fatalf("σ = %.17g; the closed form is %.17g (relative %.3g)", got, want, (got-want)/want)
+			}
+			if out["tables"]["status"] != "ok" || out["census"]["status"] != "total" || out.num(t, "census", "solved_value") != got {
+				t.Errorf("the row %q, the total %q, its solved_value %q", out["tables"]["status"], out["census"]["status"], out["census"]["solved_value"])
+			}
+			if r := out.num(t, "census", c.measure); r > c.value {
+				t.Errorf("the total's %s %.17g is above the target %g", c.measure, r, c.value)
+			}
+			// Typed in: the same total; one float less noise misses.
+			typed, _ := goalEval(t, fmt.Sprintf(census, c.column, target, strconv.FormatFloat(got, 'g', -1, 64), ""))
+			if r := typed.num(t, "census", c.measure); r > c.value || typed.num(t, "tables", "fdp_worst_advantage") != out.num(t, "tables", "fdp_worst_advantage") {
+				t.Errorf("σ = %.17g typed in: the total's %s is %.17g, above the target %g", got, c.measure, r, c.value)
+			}
+			less := math.Nextafter(got, 0)
+			typed, _ = goalEval(t, fmt.Sprintf(census, c.column, target, strconv.FormatFloat(less, 'g', -1, 64), ""))
+			if r := typed.num(t, "census", c.measure); !(r > c.value) {
+				t.Errorf("σ = %.17g (a float less) typed in: the total's %s is %.17g, within the target %g", less, c.measure, r, c.value)
+			}
+		})
+	}
+}
+
+// mixed is a dataset of every kind of stage: Gaussian queries, Laplace
+// counts, a pure ε release, and a DP-SGD model; %s are the model's
+// noise_multiplier and epochs and the solve cell.
+const mixed = `id,dataset,mechanism,sigma,laplace_scale,epsilon,noise_multiplier,batch_size,dataset_size,epochs,compositions,dataset_target_advantage,solve
+queries,lab,gaussian,20,,,,,,,3,0.3,
+counts,lab,laplace,,50,,,,,,4,,
+survey,lab,pure,,,0.02,,,,,2,,
+model,lab,dpsgd,,,,%s,256,6000,%s,,,%s
+`
+
+// meets is the test of a target: the total's bound plus its accountant's
+// error, rounded up, at most the target.
+func meets(out goalOut, t *testing.T, total string, target float64) bool {
+	return numeric.AddUp(out.num(t, total, "fdp_worst_advantage"), out.num(t, total, "fdp_composition_error")) <= target
+}
+
+// TestGoalSeekMixed: in a dataset of Gaussian, Laplace, pure and DP-SGD
+// releases (the PLD accountant, its error counted against the target),
+// the solved epochs meet the target typed in and one more epoch does not;
+// a solved noise multiplier meets it and 1e-9 less does not.
+func TestGoalSeekMixed(t *testing.T) {
+	t.Parallel()
+	t.Run("epochs", func(t *testing.T) {
+		out, _ := goalEval(t, fmt.Sprintf(mixed, "1.1", "", "epochs"))
+		e := out.num(t, "model", "solved_value")
+		if !(e >= 1 && e == math.Trunc(e)) || out["model"]["status"] == "error" {
+			t.Fatalf("epochs %v, status %q (%s)", e, out["model"]["status"], out["model"]["message"])
+		}
+		typed, _ := goalEval(t, fmt.Sprintf(mixed, "1.1", strconv.Itoa(int(e)), ""))
+		if !meets(typed, t, "lab", 0.3) {
+			t.Errorf("%v epochs typed in: the total reaches %s + %s, above 0.3", e, typed["lab"]["fdp_worst_advantage"], typed["lab"]["fdp_composition_error"])
+		}
+		typed, _ = goalEval(t, fmt.Sprintf(mixed, "1.1", strconv.Itoa(int(e)+1), ""))
+		if meets(typed, t, "lab", 0.3) {
+			t.Errorf("%v epochs typed in: the total reaches %s + %s, within 0.3", e+1, typed["lab"]["fdp_worst_advantage"], typed["lab"]["fdp_composition_error"])
+		}
+	})
+	t.Run("noise_multiplier", func(t *testing.T) {
+		out, _ := goalEval(t, fmt.Sprintf(mixed, "", "20", "noise_multiplier"))
+		nm := out.num(t, "model", "solved_value")
+		if !(nm > 0) || out["model"]["status"] == "error" {
+			t.Fatalf("noise multiplier %v, status %q (%s)", nm, out["model"]["status"], out["model"]["message"])
+		}
+		typed, _ := goalEval(t, fmt.Sprintf(mixed, strconv.FormatFloat(nm, 'g', -1, 64), "20", ""))
+		if !meets(typed, t, "lab", 0.3) {
+			t.Errorf("noise multiplier %v typed in: the total reaches %s + %s, above 0.3", nm, typed["lab"]["fdp_worst_advantage"], typed["lab"]["fdp_composition_error"])
+		}
+		less := nm * (1 - 1e-9)
+		typed, _ = goalEval(t, fmt.Sprintf(mixed, strconv.FormatFloat(less, 'g', -1, 64), "20", ""))
+		if meets(typed, t, "lab", 0.3) {
+			t.Errorf("noise multiplier %v typed in: the total reaches %s + %s, within 0.3", less, typed["lab"]["fdp_worst_advantage"], typed["lab"]["fdp_composition_error"])
+		}
+	})
+	t.Run("dataset_noise_scale", func(t *testing.T) {
+		out, _ := goalEval(t, fmt.Sprintf(mixed, "1.1", "20", ""))
+		s := out.num(t, "lab", "dataset_noise_scale")
+		for _, id := range []string{"queries", "counts", "survey", "model"} {
+			if out.num(t, id, "dataset_noise_scale") != s || out[id]["status"] == "error" {
+				t.Errorf("row %s: dataset_noise_scale %q, status %q; want %v on every row", id, out[id]["dataset_noise_scale"], out[id]["status"], s)
+			}
+		}
+		planned := func(id, col string) string { return out[id]["planned_"+col] }
+		typedIn := func(sigma, b, eps, nm string) string {
+			return strings.NewReplacer("gaussian,20,", "gaussian,"+sigma+",", "laplace,,50,", "laplace,,"+b+",", "pure,,,0.02,", "pure,,,"+eps+",", "dpsgd,,,,1.1,", "dpsgd,,,,"+nm+",").
+				Replace(fmt.Sprintf(mixed, "1.1", "20", ""))
+		}
+		typed, _ := goalEval(t, typedIn(planned("queries", "sigma"), planned("counts", "laplace_scale"), planned("survey", "epsilon"), planned("model", "noise_multiplier")))
+		if !meets(typed, t, "lab", 0.3) {
+			t.Errorf("the planned parameters typed in: the total reaches %s + %s, above 0.3", typed["lab"]["fdp_worst_advantage"], typed["lab"]["fdp_composition_error"])
+		}
+		if typed.num(t, "lab", "dataset_noise_scale") > 1 {
+			t.Errorf("the planned parameters typed in: dataset_noise_scale %s, above 1", typed["lab"]["dataset_noise_scale"])
+		}
+		less := s * (1 - 2e-9)
+		f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+		typed, _ = goalEval(t, typedIn(f(20*less), f(50*less), f(0.02/less), f(1.1*less)))
+		if meets(typed, t, "lab", 0.3) {
+			t.Errorf("the noise at %v: the total reaches %s + %s, within 0.3", less, typed["lab"]["fdp_worst_advantage"], typed["lab"]["fdp_composition_error"])
+		}
+	})
+}
+
+// TestGoalSeekBadInputs: every misuse of the goal-seek inputs is an error
+// row naming the column, and the other rows are evaluated as without
+// them.
+func TestGoalSeekBadInputs(t *testing.T) {
+	t.Parallel()
+	const header = "id,dataset,mechanism,sigma,mu,noise_multiplier,compositions,delta,dataset_target_advantage,dataset_target_epsilon,solve\n"
+	const plain = "a,D,gaussian,4,,,,1e-5,,,\nb,D,gdp,,0.3,,,1e-5,,,\nc,D,gaussian,,,,3,1e-5,,,\n"
+	base, _ := goalEval(t, header+strings.Replace(plain, "c,D,gaussian,,", "c,D,gaussian,6,", 1))
+	for _, c := range []struct {
+		name, rows string
+		bad        []string // the error rows
+		says       []string // in each error row's message
+	}{
+		{"two targets in a row", "a,D,gaussian,4,,,,1e-5,0.3,2,\nb,D,gdp,,0.3,,,1e-5,,,\nc,D,gaussian,6,,,3,1e-5,,,\n",
+			[]string{"a"}, []string{"dataset_target_advantage", "dataset_target_epsilon", "one target per dataset"}},
+		{"conflicting targets", "a,D,gaussian,4,,,,1e-5,0.3,,\nb,D,gdp,,0.3,,,1e-5,0.4,,\nc,D,gaussian,6,,,3,1e-5,,,\n",
+			[]string{"a", "b"}, []string{"dataset_target_advantage", "0.3", "0.4"}},
+		{"conflicting kinds of target", "a,D,gaussian,4,,,,1e-5,0.3,,\nb,D,gdp,,0.3,,,1e-5,,2,\nc,D,gaussian,6,,,3,1e-5,,,\n",
+			[]string{"a", "b"}, []string{"dataset_target_advantage", "0.3", "dataset_target_epsilon", " 2"}},
+		{"two solve rows", "a,D,gaussian,,,,,1e-5,0.3,,sigma\nb,D,gdp,,0.3,,,1e-5,,,\nc,D,gaussian,,,,3,1e-5,,,sigma\n",
+			[]string{"a", "c"}, []string{"solve", "one unknown"}},
+		{"solve naming a column the mechanism does not use", "a,D,gaussian,4,,,,1e-5,0.3,,\nb,D,gdp,,0.3,,,1e-5,,,\nc,D,gaussian,6,,,3,1e-5,,,noise_multiplier\n",
+			[]string{"c"}, []string{"solve", "does not use noise_multiplier"}},
+		{"solve naming no parameter", "a,D,gaussian,4,,,,1e-5,0.3,,\nb,D,gdp,,0.3,,,1e-5,,,\nc,D,gaussian,6,,,3,1e-5,,,baseline\n",
+			[]string{"c"}, []string{"solve", "expected the name of the parameter"}},
+		{"solve naming a filled column", "a,D,gaussian,4,,,,1e-5,0.3,,\nb,D,gdp,,0.3,,,1e-5,,,\nc,D,gaussian,6,,,3,1e-5,,,sigma\n",
+			[]string{"c"}, []string{"solve", "sigma is filled"}},
+		{"solve without a dataset", "a,D,gaussian,4,,,,1e-5,0.3,,\nb,D,gdp,,0.3,,,1e-5,,,\nc,,gaussian,,,,3,1e-5,,,sigma\n",
+			[]string{"c"}, []string{"solve", "no dataset"}},
+		{"solve without a target", "a,D,gaussian,4,,,,1e-5,,,\nb,D,gdp,,0.3,,,1e-5,,,\nc,D,gaussian,,,,3,1e-5,,,sigma\n",
+			[]string{"c"}, []string{"solve", "no target"}},
+		{"a target already exceeded", "a,D,gaussian,4,,,,1e-5,0.1,,\nb,D,gdp,,0.3,,,1e-5,,,\nc,D,gaussian,,,,3,1e-5,,,sigma\n",
+			[]string{"c"}, []string{"solve", "cannot meet the target worst-case advantage 0.1", "(by "}},
+		{"a target of 0", "a,D,gaussian,4,,,,1e-5,0,,\nb,D,gdp,,0.3,,,1e-5,,,\nc,D,gaussian,6,,,3,1e-5,,,\n",
+			[]string{"a"}, []string{"dataset_target_advantage", "(0, 1)"}},
+		{"a target of 1", "a,D,gaussian,4,,,,1e-5,1,,\nb,D,gdp,,0.3,,,1e-5,,,\nc,D,gaussian,6,,,3,1e-5,,,\n",
+			[]string{"a"}, []string{"dataset_target_advantage", "(0, 1)"}},
+		{"a target of ε 0", "a,D,gaussian,4,,,,1e-5,,0,\nb,D,gdp,,0.3,,,1e-5,,,\nc,D,gaussian,6,,,3,1e-5,,,\n",
+			[]string{"a"}, []string{"dataset_target_epsilon", "> 0"}},
+		{"a target without a dataset", "a,,gaussian,4,,,,1e-5,0.3,,\nb,D,gdp,,0.3,,,1e-5,,,\nc,D,gaussian,6,,,3,1e-5,,,\n",
+			[]string{"a"}, []string{"dataset_target_advantage", "no dataset"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, _ := goalEval(t, header+c.rows)
+			for _, id := range []string{"a", "b", "c"} {
+				bad := false
+				for _, b := range c.bad {
+					bad = bad || b == id
+				}
+				r := out[id]
+				if !bad {
+					if r["status"] != base[id]["status"] || r["fdp_worst_advantage"] != base[id]["fdp_worst_advantage"] {
+						t.Errorf("row %s: status %q, fdp_worst_advantage %q (%s); want %q and %q as without a goal seek", id, r["status"], r["fdp_worst_advantage"], r["message"], base[id]["status"], base[id]["fdp_worst_advantage"])
+					}
+					continue
+				}
+				if r["status"] != "error" {
+					t.Errorf("row %s: status %q (%s); want error", id, r["status"], r["message"])
+				}
+				for _, s := range c.says {
+					if !strings.Contains(r["message"], s) {
+						t.Errorf("row %s: message %q; want it to say %q", id, r["message"], s)
+					}
+				}
+			}
+			if out["D"]["status"] != "total" {
+				t.Errorf("the total: status %q", out["D"]["status"])
+			}
+		})
+	}
+}
+
+// TestGoalSeekSorted: with --sorted-groups a row is written before its
+// dataset is complete, so a solve row is an error that says why; a
+// dataset without one gets its noise scale on its total.
+func TestGoalSeekSorted(t *testing.T) {
+	t.Parallel()
+	out, _ := goalEval(t, fmt.Sprintf(census, "dataset_target_advantage", "0.2", "", "sigma"), "--sorted-groups")
+	if r := out["tables"]; r["status"] != "error" || !strings.Contains(r["message"], "solve") || !strings.Contains(r["message"], "--sorted-groups") {
+		t.Errorf("the solve row with --sorted-groups: status %q, message %q", r["status"], r["message"])
+	}
+	out, _ = goalEval(t, fmt.Sprintf(census, "dataset_target_advantage", "0.2", "8", ""), "--sorted-groups")
+	// μ_total = √(12/4² + 0.09) = √0.84; s = μ_total/M.
+	want := math.Sqrt(12.0/16+0.09) / (2 * normQuantile(0.6))
+	if s := out.num(t, "census", "dataset_noise_scale"); math.Abs(s-want) > 1e-12*want {
+		t.Errorf("the total's dataset_noise_scale %v; want μ_total/M = %.17g", s, want)
+	}
+}
+
+// TestGoalSeekEpsilonAccountant: an ε target at δ = 1e-5 beside 1500
+// DP-SGD steps cannot be certified, since the PLD accountant's error
+// (about 2e-5 here), counted against δ, reaches it: the solve row says so
+// rather than give a value the accountant cannot vouch for.
+func TestGoalSeekEpsilonAccountant(t *testing.T) {
+	t.Parallel()
+	out, _ := goalEval(t, `id,dataset,mechanism,noise_multiplier,sample_rate,steps,delta,dataset_target_epsilon,solve
+old,M,dpsgd,1.2,0.01,500,1e-5,3,
+new,M,dpsgd,,0.01,1000,1e-5,,noise_multiplier
+`)
+	r := out["new"]
+	if r["status"] != "error" || !strings.Contains(r["message"], "solve: noise_multiplier not solved: the PLD accountant's error") || !strings.Contains(r["message"], "δ = 1e-05") {
+		t.Errorf("status %q, message %q; want an error saying the accountant's error reaches δ", r["status"], r["message"])
+	}
+	if out["old"]["status"] == "error" || !strings.Contains(out["M"]["message"], "not computed: noise_multiplier not solved") {
+		t.Errorf("the other row %q, the total %q", out["old"]["status"], out["M"]["message"])
+	}
+}
