@@ -40,6 +40,9 @@ type goalSeek struct {
 	// scale is the group's noise scale, without an unknown.
 	scale    float64
 	hasScale bool
+	// achieved is the total's measure at the value found, as riskText
+	// writes it.
+	achieved string
 	// why is why the goal seek found no value (no target, a conflict, a
 	// target no value meets, …).
 	why string
@@ -142,7 +145,7 @@ func (g *datasetGroups) solveUnknown(gt *groupTotal, u *dataset.Unknown, target 
 		return
 	}
 	r, _ := risk(x)
-	gt.seek.solved, gt.seek.hasSolved = x, true
+	gt.seek.solved, gt.seek.hasSolved, gt.seek.achieved = x, true, riskText(r)
 	if gt.seek.note == "" {
 		gt.seek.note = u.Column + " = " + formatValue(x) + " meets " + g.targetText(gt) + " (the total reaches " + riskText(r) + ")"
 	}
@@ -216,7 +219,7 @@ func (g *datasetGroups) solveScale(gt *groupTotal, target dataset.Target) {
 		s = sol.Value
 	}
 	r, _ := risk(s)
-	gt.seek.scale, gt.seek.hasScale = s, true
+	gt.seek.scale, gt.seek.hasScale, gt.seek.achieved = s, true, riskText(r)
 	gt.seek.note = DatasetNoiseScaleName + " " + formatValue(s) + ": the dataset's noise times " + formatValue(s) + " meets " + g.targetText(gt) + " (the total reaches " + riskText(r) + ")"
 }
 
@@ -354,4 +357,25 @@ func (g *datasetGroups) hasGoal() bool {
 		}
 	}
 	return false
+}
+
+// goalSummary is a group's goal seek on the Summary sheet: its target,
+// what its total achieves, and the value solved (or why none was).
+func (g *datasetGroups) goalSummary(gt *groupTotal) [3]string {
+	s := &gt.seek
+	if !s.active {
+		return [3]string{}
+	}
+	target := "none"
+	if _, _, ok := gt.TargetStated(); ok {
+		target = g.targetText(gt)
+	}
+	u, from, _, _ := gt.Unknown()
+	switch {
+	case s.hasSolved:
+		return [3]string{target, s.achieved, u.Column + " = " + formatValue(s.solved) + " (row " + from + ")"}
+	case s.hasScale:
+		return [3]string{target, s.achieved, DatasetNoiseScaleName + " = " + formatValue(s.scale)}
+	}
+	return [3]string{target, "", "none: " + s.why}
 }

@@ -329,7 +329,7 @@ func (g *datasetGroups) writeTotal(gt *groupTotal, emit emitFunc) error {
 		g.evaluate(gt)
 	}
 	if g.sum != nil {
-		g.sum.addGroup(gt.Total)
+		g.sum.addGroup(gt.Total, g.goalSummary(gt))
 	}
 	return emit(gt.row, evaluate.StatusTotal)
 }

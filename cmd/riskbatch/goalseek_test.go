@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
+	"github.com/riskbatch/riskbatch/internal/testfiles"
 )
 
 // The goal seek of a dataset (docs/datasets.md): each test runs eval on a
@@ -324,5 +326,36 @@ new,M,dpsgd,,0.01,1000,1e-5,,noise_multiplier
 	}
 	if out["old"]["status"] == "error" || !strings.Contains(out["M"]["message"], "not computed: noise_multiplier not solved") {
 		t.Errorf("the other row %q, the total %q", out["old"]["status"], out["M"]["message"])
+	}
+}
+
+// TestGoalSeekSummary: the workbook's Summary lists each dataset's
+// target, what its total achieves and the value solved.
+func TestGoalSeekSummary(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	in := writeFile(t, filepath.Join(dir, "in.csv"), fmt.Sprintf(census, "dataset_target_advantage", "0.2", "", "sigma"))
+	out := filepath.Join(dir, "out.xlsx")
+	mustRun(t, exitOK, "eval", in, "-o", out, "-q")
+	rows, err := testfiles.OpenXLSX(t, out).GetRows("Summary")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var header, line []string
+	for _, r := range rows {
+		switch {
+		case len(r) > 0 && r[0] == "dataset":
+			header = r
+		case len(r) > 0 && r[0] == "census":
+			line = r
+		}
+	}
+	want := []string{"dataset", "rows", "composed", "fdp_worst_advantage", "target", "achieved", "solved"}
+	if !slices.Equal(header, want) || len(line) != len(want) {
+		t.Fatalf("the Summary's datasets: header %q, census %q", header, line)
+	}
+	achieved, err := strconv.ParseFloat(line[5], 64)
+	if line[4] != "dataset_target_advantage 0.2" || err != nil || achieved > 0.2 || !strings.HasPrefix(line[6], "sigma = 16.96688038") || !strings.HasSuffix(line[6], "(row tables)") {
+		t.Errorf("the Summary's census line %q", line)
 	}
 }
