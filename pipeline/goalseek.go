@@ -236,6 +236,9 @@ func unmetWhy(what string, err error, last error) string {
 		}
 		return "no " + what + " meets the target: the total cannot be computed at the safest value tried (" + last.Error() + ")"
 	}
+	if unmet != nil {
+		return err.Error() // "cannot meet the target …: … (by …)"
+	}
 	return "no " + what + " meets the target: " + err.Error()
 }
 

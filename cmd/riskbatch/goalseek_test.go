@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
+	"github.com/riskbatch/riskbatch/internal/testenv"
 	"github.com/riskbatch/riskbatch/internal/testfiles"
 )
 
@@ -357,5 +358,64 @@ func TestGoalSeekSummary(t *testing.T) {
 	achieved, err := strconv.ParseFloat(line[5], 64)
 	if line[4] != "dataset_target_advantage 0.2" || err != nil || achieved > 0.2 || !strings.HasPrefix(line[6], "sigma = 16.96688038") || !strings.HasSuffix(line[6], "(row tables)") {
 		t.Errorf("the Summary's census line %q", line)
+	}
+}
+
+// docBlock returns the indented block of a documentation page that
+// follows the first line containing after, unindented.
+func docBlock(t *testing.T, page, after string) string {
+	t.Helper()
+	var b strings.Builder
+	found := false
+	for _, l := range strings.Split(readRepoFile(t, page), "\n") {
+		switch {
+		case !found:
+			found = strings.Contains(l, after)
+		case strings.HasPrefix(l, "    "):
+			b.WriteString(strings.TrimPrefix(l, "    ") + "\n")
+		case b.Len() > 0:
+			return b.String()
+		}
+	}
+	t.Fatalf("%s: no indented block after %q", page, after)
+	return ""
+}
+
+// TestGoalSeekDocs: the worked examples of docs/datasets.md are what
+// riskbatch writes: the census's table, each number to the digits it is
+// printed with, and (a long test: 3 s) the clinic model's 74 epochs and
+// its noise scale of 0.6155.
+func TestGoalSeekDocs(t *testing.T) {
+	t.Parallel()
+	const page = "docs/datasets.md"
+	out, _ := goalEval(t, docBlock(t, page, "The census (its rows as a CSV file)"))
+	header, lines := docTable(t, page, "solved_value")
+	if len(lines) != 3 {
+		t.Fatalf("%s: the census's table has %d rows, want 3", page, len(lines))
+	}
+	for _, l := range lines {
+		for j, name := range header[1:] {
+			got, want := l[j+1], out[l[0]][name]
+			if g, err := parseFloat(got); err == nil && want != "" {
+				w, _ := parseFloat(want)
+				if rounded := roundSignificant(w, significantDigits(got)); math.Abs(g-rounded) > 1e-9*math.Abs(rounded) {
+					t.Errorf("%s: %s %s = %s, riskbatch writes %s", page, l[0], name, got, want)
+				}
+			} else if got != want {
+				t.Errorf("%s: %s %s = %q, riskbatch writes %q", page, l[0], name, got, want)
+			}
+		}
+	}
+	if !testenv.Long() {
+		return
+	}
+	clinic := docBlock(t, page, "how many epochs may it train?")
+	out, _ = goalEval(t, clinic)
+	if out["clinic-model"]["solved_value"] != "74" || out["clinic-model"]["derived_steps"] != "17344" {
+		t.Errorf("the clinic's model: solved_value %q, derived_steps %q; the page says 74 and 17344", out["clinic-model"]["solved_value"], out["clinic-model"]["derived_steps"])
+	}
+	out, _ = goalEval(t, strings.Replace(strings.Replace(clinic, "1.0,256,60000,,", "1.0,256,60000,10,", 1), ",epochs\n", ",\n", 1))
+	if s := out["clinic"]["dataset_noise_scale"]; !strings.HasPrefix(s, "0.6155") || !strings.HasPrefix(out["clinic-stats"]["planned_sigma"], "6.155") {
+		t.Errorf("the clinic's noise scale %q, planned_sigma %q; the page says 0.6155 and 6.155", s, out["clinic-stats"]["planned_sigma"])
 	}
 }
