@@ -27,9 +27,14 @@ type plannedColumn struct {
 	noise       bool
 }
 
-// plannedMargin is how many floats a planned parameter is moved to the
-// safe side of its scaled value (a relative 2e-15 or so).
-const plannedMargin = 8
+// plannedSlack is how much more noise the planned parameters have than
+// the noise scale gives, relatively: typed in, a row rounds them (b to
+// ε = Δ/b, σ to σ/Δ) where the scaled total did not, and the PLD
+// accountant's bound and error are not monotone in the last bits of its
+// inputs (by about 1e-14 of the risk); 4e-9 more noise lowers the risk
+// by far more than that, and keeps the planned parameters within 4e-9 of
+// the scale that meets the target exactly.
+const plannedSlack = 4e-9
 
 func plannedColumns() []plannedColumn {
 	return []plannedColumn{
@@ -70,9 +75,9 @@ func goalSeekColumns() []OutputColumn {
 		},
 	}
 	for _, p := range plannedColumns() {
-		how := "times dataset_noise_scale, rounded up"
+		how := "times dataset_noise_scale·(1 + 4e-9), rounded up"
 		if !p.noise {
-			how = "divided by dataset_noise_scale, rounded down"
+			how = "divided by dataset_noise_scale·(1 + 4e-9), rounded down"
 		}
 		round := RoundUp
 		if !p.noise {
@@ -112,7 +117,7 @@ func (e *Evaluator) setOutput(dst []table.Cell, name string, v float64) {
 
 // EvaluatePlanned is Evaluate of a row of a dataset whose noise must be
 // scaled by s to meet its target: the row's own parameter at that scale
-// goes to its planned_* column (the one it states its release by: sigma
+// (times 1 + plannedSlack) goes to its planned_* column (the one it states its release by: sigma
 // for gaussian and marginals rows, also when calibrated from ε and δ; mu;
 // laplace_scale, or epsilon for a laplace row stated by ε; epsilon for
 // pure, approx, rr and exponential rows; noise_multiplier), and s to
@@ -149,13 +154,11 @@ func (b *Binding) EvaluatePlanned(cells []table.Cell, dst []table.Cell, s float6
 			if p.field != f || !(v > 0) {
 				continue
 			}
-			// A few floats to the safe side, so that typed in, where the
-			// row divides them by its sensitivity or inverts them, they
-			// still give at least the noise of the scaled total.
+			planned := numeric.MulUp(s, 1+plannedSlack)
 			if p.noise {
-				b.setOutput(dst, p.name, numeric.UlpsAway(numeric.MulUp(v, s), plannedMargin))
+				b.setOutput(dst, p.name, numeric.MulUp(v, planned))
 			} else {
-				b.setOutput(dst, p.name, numeric.UlpsAway(dataset.DivDown(v, s), -plannedMargin))
+				b.setOutput(dst, p.name, dataset.DivDown(v, planned))
 			}
 		}
 	})

@@ -147,7 +147,7 @@ const mixed = `id,dataset,mechanism,sigma,laplace_scale,epsilon,noise_multiplier
 queries,lab,gaussian,20,,,,,,,3,0.3,
 counts,lab,laplace,,50,,,,,,4,,
 survey,lab,pure,,,0.02,,,,,2,,
-model,lab,dpsgd,,,,%s,256,6000,%s,,,%s
+model,lab,dpsgd,,,,%s,256,3000,%s,,,%s
 `
 
 // meets is the test of a target: the total's bound plus its accountant's
@@ -311,18 +311,18 @@ func TestGoalSeekSorted(t *testing.T) {
 	}
 }
 
-// TestGoalSeekEpsilonAccountant: an ε target at δ = 1e-5 beside 1500
+// TestGoalSeekEpsilonAccountant: an ε target at δ = 1e-6 beside 400
 // DP-SGD steps cannot be certified, since the PLD accountant's error
-// (about 2e-5 here), counted against δ, reaches it: the solve row says so
+// (about 1e-5 here), counted against δ, reaches it: the solve row says so
 // rather than give a value the accountant cannot vouch for.
 func TestGoalSeekEpsilonAccountant(t *testing.T) {
 	t.Parallel()
 	out, _ := goalEval(t, `id,dataset,mechanism,noise_multiplier,sample_rate,steps,delta,dataset_target_epsilon,solve
-old,M,dpsgd,1.2,0.01,500,1e-5,3,
-new,M,dpsgd,,0.01,1000,1e-5,,noise_multiplier
+old,M,dpsgd,1.2,0.01,200,1e-6,3,
+new,M,dpsgd,,0.01,200,1e-6,,noise_multiplier
 `)
 	r := out["new"]
-	if r["status"] != "error" || !strings.Contains(r["message"], "solve: noise_multiplier not solved: the PLD accountant's error") || !strings.Contains(r["message"], "δ = 1e-05") {
+	if r["status"] != "error" || !strings.Contains(r["message"], "solve: noise_multiplier not solved: the PLD accountant's error") || !strings.Contains(r["message"], "δ = 1e-06") {
 		t.Errorf("status %q, message %q; want an error saying the accountant's error reaches δ", r["status"], r["message"])
 	}
 	if out["old"]["status"] == "error" || !strings.Contains(out["M"]["message"], "not computed: noise_multiplier not solved") {
