@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -417,5 +418,88 @@ func TestGoalSeekDocs(t *testing.T) {
 	out, _ = goalEval(t, strings.Replace(strings.Replace(clinic, "1.0,256,60000,,", "1.0,256,60000,10,", 1), ",epochs\n", ",\n", 1))
 	if s := out["clinic"]["dataset_noise_scale"]; !strings.HasPrefix(s, "0.6155") || !strings.HasPrefix(out["clinic-stats"]["planned_sigma"], "6.155") {
 		t.Errorf("the clinic's noise scale %q, planned_sigma %q; the page says 0.6155 and 6.155", s, out["clinic-stats"]["planned_sigma"])
+	}
+}
+
+// twentyRows is a dataset of 20 rows: eight Gaussian and six Laplace
+// releases, four pure ε, a DP-SGD model of 500 steps and one of 1000
+// whose cell of column unknown is left to solve (or, with solve "",
+// filled with known).
+func twentyRows(unknown, known, solve string) string {
+	var b strings.Builder
+	b.WriteString("id,dataset,mechanism,sigma,laplace_scale,epsilon,noise_multiplier,sample_rate,steps,compositions,dataset_target_advantage,solve\n")
+	for i := range 8 {
+		fmt.Fprintf(&b, "g%d,ml,gaussian,%d,,,,,,2,0.35,\n", i, 30+i)
+	}
+	for i := range 6 {
+		fmt.Fprintf(&b, "l%d,ml,laplace,,%d,,,,,3,,\n", i, 200+10*i)
+	}
+	for i := range 4 {
+		fmt.Fprintf(&b, "p%d,ml,pure,,,0.005,,,,,,\n", i)
+	}
+	b.WriteString("old,ml,dpsgd,,,,1.2,0.01,500,,,\n")
+	row := map[string]string{"noise_multiplier": ",0.01,1000", "steps": "0.7,0.01,"}[unknown]
+	if solve == "" {
+		row = map[string]string{"noise_multiplier": known + ",0.01,1000", "steps": "0.7,0.01," + known}[unknown]
+	}
+	fmt.Fprintf(&b, "new,ml,dpsgd,,,,%s,,,%s\n", row, solve)
+	return b.String()
+}
+
+// BenchmarkGoalSeek: a run over a 20-row dataset that solves one DP-SGD
+// unknown (about 15 compositions by the PLD accountant), the same run
+// with the value typed in, and a Gaussian-only census solved in closed
+// form against the same census typed in.
+func BenchmarkGoalSeek(b *testing.B) {
+	dir := b.TempDir()
+	for _, c := range []struct{ name, csv string }{
+		{"dpsgd-noise_multiplier-solved", twentyRows("noise_multiplier", "", "noise_multiplier")},
+		{"dpsgd-noise_multiplier-typed", twentyRows("noise_multiplier", "0.6458", "")},
+		{"dpsgd-steps-solved", twentyRows("steps", "", "steps")},
+		{"gaussian-solved", fmt.Sprintf(census, "dataset_target_advantage", "0.2", "", "sigma")},
+		{"gaussian-typed", fmt.Sprintf(census, "dataset_target_advantage", "", "16.97", "")},
+	} {
+		in := filepath.Join(dir, c.name+".csv")
+		if err := os.WriteFile(in, []byte(c.csv), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if code, stderr := riskbatch(b, "eval", in, "-o", filepath.Join(dir, "out.csv"), "-q", "--force"); code != exitOK && code != exitRowErrors {
+					b.Fatalf("exit %d: %s", code, stderr)
+				}
+			}
+		})
+	}
+}
+
+// TestGoalSeekFormats: the solved value and the noise scale reach an
+// XLSX and a Parquet output as they reach a CSV one.
+func TestGoalSeekFormats(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	solve := writeFile(t, filepath.Join(dir, "solve.csv"), fmt.Sprintf(census, "dataset_target_advantage", "0.2", "", "sigma"))
+	scale := writeFile(t, filepath.Join(dir, "scale.csv"), fmt.Sprintf(census, "dataset_target_advantage", "0.2", "8", ""))
+	for _, ext := range []string{"csv", "xlsx", "parquet"} {
+		got := map[string]string{}
+		for _, in := range []string{solve, scale} {
+			out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(in), ".csv")+"-out."+ext)
+			mustRun(t, exitOK, "eval", in, "-o", out, "-q")
+			header, rows := readAll(t, out)
+			col := columnsOf(header)
+			for _, r := range rows {
+				for _, name := range []string{"solved_value", "dataset_noise_scale", "planned_sigma"} {
+					if v := r[col[name]]; v != "" {
+						got[r[col["id"]]+" "+name] = v
+					}
+				}
+			}
+		}
+		for _, k := range []string{"tables solved_value", "census solved_value", "tables dataset_noise_scale", "microdata dataset_noise_scale", "census dataset_noise_scale", "tables planned_sigma"} {
+			v, err := strconv.ParseFloat(got[k], 64)
+			if err != nil || !(v > 0) {
+				t.Errorf("%s: %s = %q; want a number", ext, k, got[k])
+			}
+		}
 	}
 }
