@@ -95,10 +95,10 @@ func (g *datasetGroups) targetProblem(gt *groupTotal, err error) string {
 			voc.Column(b.Field).Name + " " + formatValue(b.Num) + " (row " + bFrom + "); one target per dataset"
 	}
 	var ge *dataset.GoalError
-	if errors.As(err, &ge) {
+	switch {
+	case errors.As(err, &ge):
 		return voc.Column(ge.Field).Name + ": " + ge.Why
-	}
-	if !func() bool { _, _, ok := gt.TargetStated(); return ok }() {
+	case errors.Is(err, dataset.ErrNoTarget):
 		return "the dataset states no target: fill dataset_target_advantage, dataset_target_success or dataset_target_epsilon on its rows"
 	}
 	return err.Error()
@@ -213,18 +213,18 @@ func (g *datasetGroups) solveScale(gt *groupTotal, target dataset.Target) {
 	if !ok {
 		sol, err := dataset.SolveSmooth(dataset.Problem{Target: target, Risk: risk, Lo: 1e-6, Hi: 1e6, Start: 1})
 		if err != nil {
-			gt.seek.why = unmetWhy(DatasetNoiseScaleName, err, last)
+			gt.seek.why = unmetWhy(noiseScaleColumn, err, last)
 			return
 		}
 		s = sol.Value
 	}
 	r, _ := risk(s)
 	gt.seek.scale, gt.seek.hasScale, gt.seek.achieved = s, true, riskText(r)
-	gt.seek.note = DatasetNoiseScaleName + " " + formatValue(s) + ": the dataset's noise times " + formatValue(s) + " meets " + g.targetText(gt) + " (the total reaches " + riskText(r) + ")"
+	gt.seek.note = noiseScaleColumn + " " + formatValue(s) + ": the dataset's noise times " + formatValue(s) + " meets " + g.targetText(gt) + " (the total reaches " + riskText(r) + ")"
 }
 
-// DatasetNoiseScaleName is the noise scale's column.
-const DatasetNoiseScaleName = evaluate.DatasetNoiseScale
+// noiseScaleColumn is the noise scale's column.
+const noiseScaleColumn = evaluate.DatasetNoiseScale
 
 // unmetWhy says why no value of what was found.
 func unmetWhy(what string, err error, last error) string {
@@ -378,7 +378,7 @@ func (g *datasetGroups) goalSummary(gt *groupTotal) [3]string {
 	case s.hasSolved:
 		return [3]string{target, s.achieved, u.Column + " = " + formatValue(s.solved) + " (row " + from + ")"}
 	case s.hasScale:
-		return [3]string{target, s.achieved, DatasetNoiseScaleName + " = " + formatValue(s.scale)}
+		return [3]string{target, s.achieved, noiseScaleColumn + " = " + formatValue(s.scale)}
 	}
 	return [3]string{target, "", "none: " + s.why}
 }

@@ -130,9 +130,9 @@ func (t *Total) TargetConflict() (first FieldValue, firstFrom string, second Fie
 func (t *Total) Target() (Target, error) {
 	switch {
 	case !t.hasTarget:
-		return Target{}, errNoTarget
+		return Target{}, ErrNoTarget
 	case t.conflict:
-		return Target{}, errConflict
+		return Target{}, ErrTargetConflict
 	}
 	tg := Target{Kind: targetKind(t.target.Field), Value: t.target.Num}
 	switch tg.Kind {
@@ -168,9 +168,10 @@ type GoalError struct {
 
 func (e *GoalError) Error() string { return e.Why }
 
+// The errors of Total.Target for a dataset without one target.
 var (
-	errNoTarget = errors.New("the dataset states no target")
-	errConflict = errors.New("the dataset's rows state different targets")
+	ErrNoTarget       = errors.New("the dataset states no target")
+	ErrTargetConflict = errors.New("the dataset's rows state different targets")
 )
 
 // agreed is the number of an agreed attack field of the total.

@@ -78,7 +78,7 @@ func TestTotalTarget(t *testing.T) {
 	target := func(f release.Field, v float64) []FieldValue { return []FieldValue{{Field: f, Num: v}} }
 	attack := func(f release.Field, v float64) []FieldValue { return []FieldValue{{Field: f, Num: v}} }
 	tot := NewTotal("d")
-	if _, err := tot.Target(); !errors.Is(err, errNoTarget) {
+	if _, err := tot.Target(); !errors.Is(err, ErrNoTarget) {
 		t.Errorf("no target: %v", err)
 	}
 	tot.Add(Member{Dataset: "d", Name: "a", Targets: target(release.FieldDatasetTargetSuccess, 0.05), Attack: attack(release.FieldCandidates, 100)})
@@ -93,7 +93,7 @@ func TestTotalTarget(t *testing.T) {
 	}
 	tot.Add(Member{Dataset: "d", Name: "e", Targets: target(release.FieldDatasetTargetEpsilon, 1), Attack: attack(release.FieldCandidates, 100)})
 	a, aFrom, b, bFrom, ok := tot.TargetConflict()
-	if _, err := tot.Target(); !ok || !errors.Is(err, errConflict) || a.Num != 0.05 || aFrom != "a" || b.Field != release.FieldDatasetTargetEpsilon || bFrom != "e" {
+	if _, err := tot.Target(); !ok || !errors.Is(err, ErrTargetConflict) || a.Num != 0.05 || aFrom != "a" || b.Field != release.FieldDatasetTargetEpsilon || bFrom != "e" {
 		t.Errorf("conflicting targets: %v %q %v %q %v, %v", a, aFrom, b, bFrom, ok, err)
 	}
 	eps := NewTotal("e")
