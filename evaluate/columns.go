@@ -44,3 +44,10 @@ const (
 	HeadlineSaysColumn = registry.HeadlineSaysColumn
 	MaxHeadlineSays    = registry.MaxHeadlineSays
 )
+
+// The goal-seek columns: the value solved for a dataset's unknown, and the
+// factor on all its noise that meets its target.
+const (
+	SolvedValue       = registry.SolvedValue
+	DatasetNoiseScale = registry.DatasetNoiseScale
+)

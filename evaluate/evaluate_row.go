@@ -100,7 +100,7 @@ func (b *Binding) evaluateInto(r *resolve.Release, cells []table.Cell, out rowOu
 	var in resolve.Inputs
 	problems := b.h.ReadCells(cells, &in)
 	if len(problems) == 0 {
-		r = b.h.ResolveInto(r, &in, &problems)
+		r = b.resolveInto(r, &in, &problems)
 	} else {
 		r = nil
 	}

@@ -75,7 +75,7 @@ func (b *Binding) Member(cells []table.Cell, readErr error, where string) Member
 	problems := b.h.ReadCells(cells, &in)
 	var r *resolve.Release
 	if len(problems) == 0 {
-		r = b.h.Resolve(&in, &problems)
+		r = b.resolveMember(&in, &problems, &m)
 	}
 	b.memberOf(&m, &in, r)
 	return m
@@ -127,6 +127,7 @@ func (b *Binding) memberOf(m *Member, in *resolve.Inputs, r *resolve.Release) {
 		}
 	}
 	m.Stages, m.Cannot = memberStages(r)
+	b.memberGoal(m, in)
 }
 
 // memberStages is a row's releases as stages (Release.Stages: its own
@@ -166,6 +167,8 @@ func (e *Evaluator) EvaluateTotal(t *Total, dst []table.Cell) []InputCell {
 		why = "not computed: rows " + cannot + " cannot be composed (" + cannotWhy + ")"
 	case t.TooLarge() != "":
 		why = "not computed: " + t.TooLarge()
+	case t.Unsolved() != "":
+		why = "not computed: " + t.Unsolved()
 	case t.Composed == 0:
 		why = "not computed: no row of the dataset could be composed"
 	}

@@ -21,7 +21,7 @@ func TestPercentOnlyForProbabilities(t *testing.T) {
 			percent = append(percent, c.Name)
 		}
 	}
-	if got := strings.Join(percent, " "); got != "delta sample_rate baseline confidence target_advantage w significance report_delta" {
+	if got := strings.Join(percent, " "); got != "delta sample_rate baseline confidence target_advantage w significance report_delta dataset_target_advantage dataset_target_success" {
 		t.Errorf("columns that take percentages: %s", got)
 	}
 }

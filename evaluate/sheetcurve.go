@@ -55,7 +55,7 @@ func successCurve(b *Binding, outputs []registry.OutputColumn, cells []table.Cel
 		return nil, errors.New("evaluate: the row has an invalid input cell")
 	}
 	var problems resolve.RowError
-	r := b.h.Resolve(&in, &problems)
+	r := b.resolve(&in, &problems)
 	if r == nil {
 		return nil, fmt.Errorf("evaluate: %w", problems)
 	}

@@ -79,8 +79,8 @@ func (lay *evalLayout) planColumns(tables []readers.Table, w writers.Writer) *co
 // (nil: a writer that takes no arrays) as arrays of float64s: every
 // bound column is a number or empty, and cw takes such an array for each.
 func (lay *evalLayout) numbersTo(cw writers.ColumnsWriter) bool {
-	if cw == nil || lay.passThrough {
-		return false
+	if cw == nil || lay.passThrough || lay.groups.hasGoal() {
+		return false // a goal seek writes its columns as cells (evaluateGoal)
 	}
 	for j := lay.Inputs() + evaluate.HeadWidth; j < lay.Width(); j++ {
 		if !cw.TakesArray(j, arrow.PrimitiveTypes.Float64) {
@@ -177,6 +177,11 @@ func (lay *evalLayout) fill(tc *tableColumns, b *batch, i int, out []table.Cell,
 		}
 		out[lay.Inputs()] = table.TextCell(string(evaluate.StatusOK))
 		return evaluate.StatusOK, nil
+	}
+	if g := lay.groups; g != nil && !g.sorted && b.errs[i] == nil && !tc.numbers {
+		if st, ok := g.evaluateGoal(lay, b, i, out); ok { // a dataset's goal seek
+			return st, nil
+		}
 	}
 	if tc.numbers {
 		in := lay.Inputs()

@@ -64,6 +64,8 @@ type datasetGroups struct {
 type groupTotal struct {
 	*evaluate.Total
 	row []table.Cell
+	// seek is the group's goal seek (goalseek.go).
+	seek goalSeek
 }
 
 // groupOrderError is a dataset met again after its total was written in a
@@ -122,6 +124,7 @@ func planGroups(opts Options, ev *evaluate.Evaluator, lay *evalLayout, tables []
 		}
 	}
 	for _, gt := range g.order {
+		g.seekGoal(gt)
 		g.evaluate(gt)
 	}
 	return g, nil
@@ -144,7 +147,7 @@ func (g *datasetGroups) collect(tableNo int, t readers.Table) error {
 		if g.previousTotal(tableNo, row.Cells) {
 			continue
 		}
-		g.add(b.Member(row.Cells, err, rowName(row.Pos, g.several)))
+		g.add(b.Member(row.Cells, err, rowName(row.Pos, g.several)), tableNo, row.Pos.Row)
 	}
 }
 
@@ -181,12 +184,13 @@ func (g *datasetGroups) collectFields(tableNo int, t readers.Table, fr readers.F
 			continue
 		}
 		pos := table.Position{File: t.File(), Sheet: t.Sheet(), Row: row}
-		g.add(b.Member(cells, err, rowName(pos, g.several)))
+		g.add(b.Member(cells, err, rowName(pos, g.several)), tableNo, row)
 	}
 }
 
-// add adds a member to its group, which it starts if need be.
-func (g *datasetGroups) add(m evaluate.Member) {
+// add adds a member to its group, which it starts if need be; the member
+// is row row of table tableNo.
+func (g *datasetGroups) add(m evaluate.Member, tableNo, row int) {
 	if m.Dataset == "" {
 		return
 	}
@@ -197,6 +201,9 @@ func (g *datasetGroups) add(m evaluate.Member) {
 		g.order = append(g.order, gt)
 	}
 	gt.Add(m)
+	if m.Unknown != nil && !gt.seek.hasUnknownRow {
+		gt.seek.unknownRow, gt.seek.hasUnknownRow = rowKey{tableNo, row}, true
+	}
 }
 
 // previousTotal reports whether a row of table tableNo is a total row a
@@ -232,6 +239,7 @@ func (g *datasetGroups) evaluate(gt *groupTotal) {
 			out[j] = c.Cell
 		}
 	}
+	g.markTotal(gt, out[g.lay.Inputs():])
 	gt.row = out
 }
 
@@ -318,10 +326,11 @@ func (g *datasetGroups) finish(emit emitFunc) error {
 // and lists the group on the Summary sheet.
 func (g *datasetGroups) writeTotal(gt *groupTotal, emit emitFunc) error {
 	if gt.row == nil {
+		g.seekGoal(gt)
 		g.evaluate(gt)
 	}
 	if g.sum != nil {
-		g.sum.addGroup(gt.Total)
+		g.sum.addGroup(gt.Total, g.goalSummary(gt))
 	}
 	return emit(gt.row, evaluate.StatusTotal)
 }

@@ -37,6 +37,13 @@ type Member struct {
 	Cannot string
 	// Attack is what the row says of the attack (AgreedFields).
 	Attack []FieldValue
+	// Targets are the dataset targets the row fills (TargetFields): at
+	// most one, which every row of the dataset that fills one repeats.
+	Targets []FieldValue
+	// Unknown is the row's parameter to solve for (its solve cell), nil
+	// for a row without one; its Stages are then empty until it is
+	// solved (Total.Solve).
+	Unknown *Unknown
 }
 
 // FieldValue is a row's value of one input field, as read.

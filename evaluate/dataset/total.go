@@ -31,6 +31,7 @@ type Total struct {
 	differ    []release.Field // agreed fields the rows differ on
 	// worst is the total's fdp_worst_advantage once evaluated.
 	worst table.Cell
+	goal
 }
 
 // names are the first few names of a list of rows, and the count of all.
@@ -79,29 +80,42 @@ func (t *Total) Add(m Member) {
 		t.agree(m.Attack)
 	}
 	t.Composed++
+	t.addGoal(m)
 	for _, s := range m.Stages {
 		t.addStage(s)
 	}
 }
 
-// addStage merges one stage into the total's.
+// addStage merges one stage into the total's: into its stages, or, after
+// the row of its unknown, into those that follow it (see Total.after).
 func (t *Total) addStage(s pld.Stage) {
-	for i := range t.stages {
-		u := &t.stages[i]
+	if t.unknown != nil {
+		t.after = t.mergeStage(t.after, s)
+		return
+	}
+	t.stages = t.mergeStage(t.stages, s)
+}
+
+// mergeStage merges one stage into a list of distinct stages: identical
+// stages add their steps. Past the limits of a row, it records why
+// (tooLarge) and leaves the list as it is.
+func (t *Total) mergeStage(stages []pld.Stage, s pld.Stage) []pld.Stage {
+	for i := range stages {
+		u := &stages[i]
 		if sameStage(*u, s) {
 			if u.Steps+s.Steps > release.MaxStageSteps {
 				t.tooLarge = "its stages add up to more than 2^40 steps"
-				return
+				return stages
 			}
 			u.Steps += s.Steps
-			return
+			return stages
 		}
 	}
-	if len(t.stages) > release.MaxExtraStages {
+	if len(stages) > release.MaxExtraStages {
 		t.tooLarge = "its rows have more than " + strconv.Itoa(release.MaxExtraStages+1) + " distinct stages"
-		return
+		return stages
 	}
-	t.stages = append(t.stages, s)
+	return append(stages, s)
 }
 
 // agree drops from the total's attack every field a member does not have

@@ -60,6 +60,12 @@ const (
 	FieldEpochs
 	FieldDataset
 	FieldReportDelta
+	// The goal seek of a dataset (docs/datasets.md): a target on its
+	// total, and the one parameter of a member row to solve for.
+	FieldDatasetTargetAdvantage
+	FieldDatasetTargetSuccess
+	FieldDatasetTargetEpsilon
+	FieldSolve
 	// NumFields is the number of input fields: not a field, the bound of
 	// the enumeration (a Field f is one when 0 <= f < NumFields).
 	NumFields
@@ -190,6 +196,14 @@ func InputColumns() []InputColumn {
 		{Field: FieldDataset, Name: "dataset", Brief: "rows that touch the same people: every group of rows with one `dataset` value is composed into a `total` row appended after the input's rows (see [Several releases of one dataset](datasets.md)); empty: the row is in no group", Aliases: []string{"composes_with"}, Text: true, Meaning: "the dataset the release is about: rows with the same dataset are composed, and riskbatch appends one total row per dataset (status total, bounds of the composition of its rows) and fills dataset_worst_advantage on every row of the group; empty: the row is in no group"},
 		{Field: FieldReportDelta, Name: "report_delta", Brief: "the δ at which the whole release's ε is reported (`eps_at_delta` and every ε-based column), for every mechanism alike, in place of the default of `delta` (see [What δ means](#what-δ-means)); it must leave a valid (ε, δ) guarantee: below the δ that a row's own (ε, δ) steps leave unbounded, 1 − (1 − δ)^compositions, no ε is certified and the row says so", Aliases: []string{"target_delta"}, Domain: Domain{Min: 0, Max: 1, MaxOpen: true}, Percent: true,
 			Meaning: "the δ at which the whole release (all its compositions and extra_stages) reports its ε, for every mechanism alike, in place of the default that delta gives; on approx rows it must be at least 1 − (1 − δ)^compositions, the δ their own (ε, δ) steps leave unbounded, else no ε is certified"},
+		{Field: FieldDatasetTargetAdvantage, Name: "dataset_target_advantage", Brief: inputDatasetTargetBrief, Domain: Domain{Min: 0, Max: 1, MinOpen: true, MaxOpen: true}, Percent: true,
+			Meaning: "the worst-case advantage η (fdp_worst_advantage) the row's dataset total may reach at most: riskbatch solves the dataset's solve row against it, or gives every row dataset_noise_scale; every row of the dataset that fills a target must fill the same one"},
+		{Field: FieldDatasetTargetSuccess, Name: "dataset_target_success", Brief: inputDatasetTargetBrief, Domain: Domain{Min: 0, Max: 1, MinOpen: true, MaxOpen: true}, Percent: true,
+			Meaning: "the success (fdp_success) at the dataset's shared baseline that the row's dataset total may reach at most; as dataset_target_advantage"},
+		{Field: FieldDatasetTargetEpsilon, Name: "dataset_target_epsilon", Brief: inputDatasetTargetBrief, Domain: Domain{Min: 0, Max: math.Inf(1), MinOpen: true, MaxOpen: true},
+			Meaning: "the ε (eps_at_delta) at the dataset's reporting δ (its shared report_delta, else delta) that the row's dataset total may reach at most, the accountant's error counted against δ; as dataset_target_advantage"},
+		{Field: FieldSolve, Name: "solve", Brief: "the one parameter of a dataset's row to solve for against the dataset's target, left empty: `sigma`, `mu`, `laplace_scale`, `epsilon`, `noise_multiplier`, `steps`, `epochs` or `compositions`; riskbatch writes the value that meets the target with the least noise (the most ε, steps, epochs, compositions) in `solved_value` and evaluates the row and the total with it (see [Goal seek](datasets.md#goal-seek-how-much-noise-may-each-release-have))", Text: true, Choices: SolveChoices(),
+			Meaning: "the name of the row's one empty parameter to solve for against its dataset's target (sigma, mu, laplace_scale, epsilon, noise_multiplier, steps, epochs or compositions): the row is evaluated, and its dataset composed, with the solved value (solved_value)"},
 	}
 }
 
@@ -306,6 +320,8 @@ const (
 	inputRecordsBrief = "dataset size and predicate weight for singling out"
 	// canaries, guesses and correct
 	inputCanariesBrief = "the outcome of a one-run audit (Steinke et al. 2023, Algorithm 1): m canaries randomized (abstentions included), r guesses made, v of them right"
+	// dataset_target_advantage, dataset_target_success and dataset_target_epsilon
+	inputDatasetTargetBrief = "a target for the row's dataset total, one per dataset: its worst-case advantage η, its success at the dataset's shared `baseline`, or its ε at the dataset's reporting δ; with a `solve` row riskbatch solves that row's parameter, without one every row gets `dataset_noise_scale` and its `planned_*` parameter (see [Goal seek](datasets.md#goal-seek-how-much-noise-may-each-release-have))"
 	// batch_size, dataset_size and epochs
 	inputBatchSizeBrief = "DP-SGD stated as TensorFlow Privacy and Opacus state it, in place of `sample_rate` and `steps`: q = batch_size/dataset_size and steps = ⌈epochs·dataset_size/batch_size⌉ (TensorFlow Privacy's `compute_dp_sgd_privacy`), shown in `derived_sample_rate` and `derived_steps`; a row that also fills `sample_rate` or `steps` must agree"
 )
@@ -313,3 +329,9 @@ const (
 // GaussianCalibrations returns the values of the calibration column:
 // analytic (the default) and classic.
 func GaussianCalibrations() []string { return []string{"analytic", "classic"} }
+
+// SolveChoices returns the values of the solve column: the parameters a
+// dataset's goal seek solves for.
+func SolveChoices() []string {
+	return []string{"sigma", "mu", "laplace_scale", "epsilon", "noise_multiplier", "steps", "epochs", "compositions"}
+}

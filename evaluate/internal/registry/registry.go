@@ -104,7 +104,7 @@ func OutputColumns(confidences []float64) []OutputColumn {
 		reroColumns(), conversionColumns(), dpsgdColumns(), adpColumns(),
 		gbColumns(), fanoColumns(), pmpColumns(),
 		onerunColumns(), onerunTailColumns(), onerunLeakColumns(),
-		datasetColumns(),
+		datasetColumns(), goalSeekColumns(),
 	} {
 		cols = append(cols, family...)
 	}

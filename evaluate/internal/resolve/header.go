@@ -221,17 +221,17 @@ func (h *Header) ReadCells(cells []table.Cell, in *Inputs) RowError {
 		v, err := cellNumber(cells[i], h.format(bf.percent))
 		if err != nil {
 			if number.IsLocaleError(err) {
-				problems.addErr(h.Name(f), cells[i].String(), err)
+				problems.AddErr(h.Name(f), cells[i].String(), err)
 			} else if msg := err.Error(); utf8.RuneCountInString(msg) > 60 {
 				// A long cell: quote its start, not all of it.
-				problems.add(h.Name(f), cells[i].String(), "%s is not a number; expected %s", release.QuoteClipped(cells[i].String()), bf.domain)
+				problems.Add(h.Name(f), cells[i].String(), "%s is not a number; expected %s", release.QuoteClipped(cells[i].String()), bf.domain)
 			} else {
-				problems.add(h.Name(f), cells[i].String(), "%s; expected %s", msg, bf.domain)
+				problems.Add(h.Name(f), cells[i].String(), "%s; expected %s", msg, bf.domain)
 			}
 			continue
 		}
 		if !bf.domain.Contains(v) {
-			problems.add(h.Name(f), FormatNumber(v), "%s is out of range; expected %s", FormatNumber(v), bf.domain)
+			problems.Add(h.Name(f), FormatNumber(v), "%s is out of range; expected %s", FormatNumber(v), bf.domain)
 			continue
 		}
 		in.Num[f], in.Set[f] = v, true

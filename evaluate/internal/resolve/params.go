@@ -23,7 +23,7 @@ func (in *Inputs) Has(f release.Field) bool { return in.Set[f] }
 
 // value is the field's value as a message writes it: the text, or the
 // number ("" when the row leaves it empty).
-func (in *Inputs) value(f release.Field) string {
+func (in *Inputs) Value(f release.Field) string {
 	switch {
 	case !in.Set[f]:
 		return ""
@@ -34,7 +34,7 @@ func (in *Inputs) value(f release.Field) string {
 }
 
 // numOr returns the field's number, or def when the row leaves it empty.
-func (in *Inputs) numOr(f release.Field, def float64) float64 {
+func (in *Inputs) NumOr(f release.Field, def float64) float64 {
 	if in.Has(f) {
 		return in.Num[f]
 	}
@@ -103,7 +103,7 @@ type renyiParams struct {
 // reason in pldWhy) and the run's cache of noise calibrations.
 type dpsgdParams struct {
 	DPSGD       curve.DPSGD
-	extraStages []pld.Stage
+	ExtraStages []pld.Stage
 	extraRDP    curve.RDP // the extra stages' composed RDP (empty without them)
 	RDPWhy      string    // why the composed release has no RDP curve (an (ε, δ > 0) stage), or ""
 	PLD         *pld.PLD
@@ -232,17 +232,17 @@ func (e *CellError) Unwrap() error { return e.Err }
 type RowError []*CellError
 
 // add records a problem of a column's cell (value, as written, may be "").
-func (e *RowError) add(column, value, format string, args ...any) {
+func (e *RowError) Add(column, value, format string, args ...any) {
 	*e = append(*e, &CellError{Column: column, Value: value, Reason: fmt.Sprintf(format, args...)})
 }
 
 // addErr records a problem that an error states.
-func (e *RowError) addErr(column, value string, err error) {
+func (e *RowError) AddErr(column, value string, err error) {
 	*e = append(*e, &CellError{Column: column, Value: value, Reason: err.Error(), Err: err})
 }
 
 // addProblem records a problem made elsewhere.
-func (e *RowError) addProblem(p *CellError) { *e = append(*e, p) }
+func (e *RowError) AddProblem(p *CellError) { *e = append(*e, p) }
 
 // texts returns the problems' texts, as the message gives them.
 func (e RowError) Texts() []string {

@@ -127,7 +127,7 @@ func (r *Release) EpsilonDelta() (eps, delta float64, why string) {
 		r.EpsState, r.epsWhy, r.noDelta = -1, "no delta: fill delta (e.g. 1e-5) to convert mechanism "+string(r.Mechanism)+" to (ε, δ)-DP", true
 		return 0, 0, r.epsWhy
 	}
-	r.Epsilon = r.epsilonAtDelta(r.Delta)
+	r.Epsilon = r.EpsilonAtDelta(r.Delta)
 	if math.IsNaN(r.Epsilon) || math.IsInf(r.Epsilon, 1) {
 		r.EpsState, r.epsWhy = -1, "no finite ε at this delta: the mechanism is not (ε, δ)-DP for any ε at δ = "+FormatNumber(r.Delta)
 		return 0, 0, r.epsWhy
@@ -138,7 +138,7 @@ func (r *Release) EpsilonDelta() (eps, delta float64, why string) {
 
 // epsilonAtDelta converts the mechanism to (ε, δ) at δ: epsilonAt, or the
 // ε(δ) of its Gaussian curve through the run's cache (gaussianEps).
-func (r *Release) epsilonAtDelta(delta float64) float64 {
+func (r *Release) EpsilonAtDelta(delta float64) float64 {
 	if r.epsilonAt == nil && r.gaussianEps != nil {
 		return r.gaussianEps.GaussianEpsilonAt(r.Mu, delta)
 	}

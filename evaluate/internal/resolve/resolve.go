@@ -39,9 +39,9 @@ func (b *Header) ResolveInto(r *Release, in *Inputs, problems *RowError) *Releas
 	if spec == nil || !b.checkColumns(spec, in, problems) {
 		return nil
 	}
-	c := in.numOr(release.FieldCompositions, 1)
+	c := in.NumOr(release.FieldCompositions, 1)
 	if c > curve.MaxCompositions && release.NativeEpsilon(spec.Name) {
-		problems.add(b.Name(release.FieldCompositions), FormatNumber(c), "%s is more than the %d compositions riskbatch composes for mechanism %s; expected a whole number from 1 to %d",
+		problems.Add(b.Name(release.FieldCompositions), FormatNumber(c), "%s is more than the %d compositions riskbatch composes for mechanism %s; expected a whole number from 1 to %d",
 			FormatNumber(c), curve.MaxCompositions, spec.Name, curve.MaxCompositions)
 		return nil
 	}
@@ -54,16 +54,16 @@ func (b *Header) ResolveInto(r *Release, in *Inputs, problems *RowError) *Releas
 	if in.Has(release.FieldExtraStages) {
 		extra, err := release.ParseStages(in.Text[release.FieldExtraStages], b.specs, b.mechIndex)
 		if err != nil {
-			problems.addErr(b.Name(release.FieldExtraStages), in.Text[release.FieldExtraStages], err)
+			problems.AddErr(b.Name(release.FieldExtraStages), in.Text[release.FieldExtraStages], err)
 			return nil
 		}
-		r.extraStages = extra
+		r.ExtraStages = extra
 	}
 	if !b.resolveCurve(r, in, c, problems) {
 		return nil
 	}
 	b.setOwnStage(r, in)
-	if len(r.extraStages) > 0 && r.Mechanism != release.MechanismDPSGD && !b.composeExtra(r, in, problems) {
+	if len(r.ExtraStages) > 0 && r.Mechanism != release.MechanismDPSGD && !b.composeExtra(r, in, problems) {
 		return nil
 	}
 	if in.Has(release.FieldReportDelta) {
@@ -84,12 +84,12 @@ func (b *Header) checkColumns(spec *release.MechanismSpec, in *Inputs, problems 
 			continue
 		}
 		if bf.param && !slices.Contains(spec.Defines, f) && !slices.Contains(spec.Modifiers, f) {
-			problems.add(b.Name(f), in.value(f), "filled, but mechanism %s does not use it; clear it or correct mechanism", spec.Name)
+			problems.Add(b.Name(f), in.Value(f), "filled, but mechanism %s does not use it; clear it or correct mechanism", spec.Name)
 		}
 	}
 	for _, f := range spec.Required {
 		if !in.Has(f) {
-			problems.add(b.Name(f), "", "empty, but mechanism %s needs it; expected %s", spec.Name, b.vocab.Column(f).Domain)
+			problems.Add(b.Name(f), "", "empty, but mechanism %s needs it; expected %s", spec.Name, b.vocab.Column(f).Domain)
 		}
 	}
 	return len(*problems) == 0
@@ -103,7 +103,7 @@ func (b *Header) resolvePMP(r *Release, in *Inputs, problems *RowError) bool {
 	r.pmpFrom = celldata.Source{File: b.source, Loader: b.data}
 	if _, err := r.pmp.Table(celldata.Ref{File: b.source, Ref: r.PMPPath}, r.pmpFrom); err != nil {
 		if ref, ok := errors.AsType[*celldata.RefError](err); ok {
-			problems.addErr(b.Name(release.FieldPMPData), r.PMPPath, ref.Err)
+			problems.AddErr(b.Name(release.FieldPMPData), r.PMPPath, ref.Err)
 			return false
 		}
 	}
@@ -113,12 +113,12 @@ func (b *Header) resolvePMP(r *Release, in *Inputs, problems *RowError) bool {
 // resolveCurve reads the parameters of the row's mechanism, composed c
 // times, into its curve and its family's parameters.
 func (b *Header) resolveCurve(r *Release, in *Inputs, c float64, problems *RowError) bool {
-	sens := in.numOr(release.FieldSensitivity, 1)
+	sens := in.NumOr(release.FieldSensitivity, 1)
 	switch r.Mechanism {
 	case release.MechanismPure, release.MechanismExponential:
 		// With extra_stages, δ is where the mixture's (ε, δ) view is read.
-		if r.Delta != 0 && len(r.extraStages) == 0 {
-			problems.add(b.Name(release.FieldDelta), FormatNumber(r.Delta), "%s, but mechanism %s means δ = 0; expected empty or 0, or mechanism approx", FormatNumber(r.Delta), r.Mechanism)
+		if r.Delta != 0 && len(r.ExtraStages) == 0 {
+			problems.Add(b.Name(release.FieldDelta), FormatNumber(r.Delta), "%s, but mechanism %s means δ = 0; expected empty or 0, or mechanism approx", FormatNumber(r.Delta), r.Mechanism)
 			return false
 		}
 		eps := in.Num[release.FieldEpsilon]
@@ -142,7 +142,7 @@ func (b *Header) resolveCurve(r *Release, in *Inputs, c float64, problems *RowEr
 		r.setPure(eps, c)
 	case release.MechanismRR:
 		if kf := in.Num[release.FieldRRCategories]; kf > release.MaxStageCategories {
-			problems.add(b.Name(release.FieldRRCategories), FormatNumber(kf), "%s", release.TooManyCategories(kf))
+			problems.Add(b.Name(release.FieldRRCategories), FormatNumber(kf), "%s", release.TooManyCategories(kf))
 			return false
 		}
 		eps, k := in.Num[release.FieldEpsilon], int(in.Num[release.FieldRRCategories])
@@ -160,7 +160,7 @@ func (b *Header) resolveCurve(r *Release, in *Inputs, c float64, problems *RowEr
 	case release.MechanismRDP:
 		rdp := curve.RDP{Orders: []float64{in.Num[release.FieldRDPOrder]}, Epsilons: []float64{c * in.Num[release.FieldRDPEpsilon]}}
 		if err := rdp.Validate(); err != nil {
-			problems.addErr(b.Name(release.FieldRDPOrder)+", "+b.Name(release.FieldRDPEpsilon), "", err)
+			problems.AddErr(b.Name(release.FieldRDPOrder)+", "+b.Name(release.FieldRDPEpsilon), "", err)
 			return false
 		}
 		r.Curve, r.epsilonAt = rdp, rdp.EpsilonAt
@@ -180,7 +180,7 @@ func (b *Header) composedPure(r *Release, one curve.Curve, eps float64, problems
 	}
 	c, err := curve.ComposeApprox(eps, 0, r.Compositions)
 	if err != nil {
-		problems.addErr(b.Name(release.FieldCompositions), strconv.Itoa(r.Compositions), err)
+		problems.AddErr(b.Name(release.FieldCompositions), strconv.Itoa(r.Compositions), err)
 		return nil
 	}
 	return c
@@ -196,7 +196,7 @@ func (b *Header) composedExactly(r *Release, one curve.Curve, st pld.Stage, prob
 	}
 	c, err := curve.Compose([]pld.Stage{st}, b.plds.Accountant)
 	if err != nil {
-		problems.addErr(b.Name(release.FieldCompositions), strconv.Itoa(r.Compositions), err)
+		problems.AddErr(b.Name(release.FieldCompositions), strconv.Itoa(r.Compositions), err)
 		return nil
 	}
 	r.comp = c
@@ -231,7 +231,7 @@ func (b *Header) resolveApprox(r *Release, eps, c float64, problems *RowError) b
 	}
 	composed, err := curve.NewComposedApprox(eps, delta, r.Compositions)
 	if err != nil {
-		problems.addErr(b.Name(release.FieldCompositions), strconv.Itoa(r.Compositions), err)
+		problems.AddErr(b.Name(release.FieldCompositions), strconv.Itoa(r.Compositions), err)
 		return false
 	}
 	r.Curve = composed
@@ -283,7 +283,7 @@ func (b *Header) resolveGaussian(r *Release, in *Inputs, sens, c float64, proble
 	if sigma > 0 {
 		fromSigma := sens / sigma
 		if in.Has(release.FieldMu) && math.Abs(mu-fromSigma) > 1e-9*math.Max(mu, fromSigma) {
-			problems.add(b.Name(release.FieldMu), FormatNumber(mu), "%s disagrees with sensitivity/sigma = %s; fill one or the other", FormatNumber(mu), FormatNumber(fromSigma))
+			problems.Add(b.Name(release.FieldMu), FormatNumber(mu), "%s disagrees with sensitivity/sigma = %s; fill one or the other", FormatNumber(mu), FormatNumber(fromSigma))
 			return false
 		}
 		mu = fromSigma
@@ -307,7 +307,7 @@ func (b *Header) resolveMarginals(r *Release, in *Inputs, c float64, problems *R
 	total := b.Name(release.FieldColumnsTotal)
 	for _, f := range []release.Field{release.FieldMarginalK, release.FieldColumnsUnknown} {
 		if v := in.Num[f]; v > d {
-			problems.add(b.Name(f), FormatNumber(v), "%s is more than %s = %s; expected a whole number from 1 to %s", FormatNumber(v), total, FormatNumber(d), total)
+			problems.Add(b.Name(f), FormatNumber(v), "%s is more than %s = %s; expected a whole number from 1 to %s", FormatNumber(v), total, FormatNumber(d), total)
 		}
 	}
 	if len(*problems) > 0 {
@@ -316,7 +316,7 @@ func (b *Header) resolveMarginals(r *Release, in *Inputs, c float64, problems *R
 	queries := curve.MarginalQueries(int(d), int(kw), int(du))
 	if queries == 0 {
 		// K is 0 only for d′ = 0.
-		problems.add(b.Name(release.FieldColumnsUnknown), FormatNumber(du), "%s leaves no marginal on an unknown column (K = 0), so there is nothing to bound; expected a whole number from 1 to %s = %s",
+		problems.Add(b.Name(release.FieldColumnsUnknown), FormatNumber(du), "%s leaves no marginal on an unknown column (K = 0), so there is nothing to bound; expected a whole number from 1 to %s = %s",
 			FormatNumber(du), total, FormatNumber(d))
 		return false
 	}
@@ -342,16 +342,16 @@ func gaussianRho(mu float64) float64 { return numeric.DivUp(numeric.MulUp(mu, mu
 // resolveDPSGD reads a dpsgd row: its steps and extra stages, accounted by
 // a PLD accountant, or by RDP where the PLD cannot represent them.
 func (b *Header) resolveDPSGD(r *Release, in *Inputs, problems *RowError) bool {
-	q, steps, ok := b.dpsgdSchedule(r, in, problems)
+	q, steps, ok := b.DPSGDSchedule(r, in, problems)
 	if !ok {
 		return false
 	}
 	r.DPSGD = curve.DPSGD{NoiseMultiplier: in.Num[release.FieldNoiseMultiplier], SampleRate: q, Steps: steps}
-	stages := curve.DPSGDStages(r.DPSGD, r.extraStages)
+	stages := curve.DPSGDStages(r.DPSGD, r.ExtraStages)
 	r.stages, r.stagesMade = stages, true // the row's releases (Stages), built once
-	r.extraRDP = b.stagesRDP(r.extraStages)
+	r.extraRDP = b.stagesRDP(r.ExtraStages)
 	r.RDP, r.HasRDP = b.stagesRDP(stages), true
-	r.RDPWhy = noRDPWhy(r.extraStages)
+	r.RDPWhy = noRDPWhy(r.ExtraStages)
 	r.noise = b.noise
 	if p, err := b.plds.Accountant(stages); err == nil {
 		c := curve.DPSGDCurve{PLD: curve.PLDCurve{PLD: p}, RDP: r.RDP}
@@ -371,7 +371,7 @@ func (b *Header) Mechanism(in *Inputs, problems *RowError) *release.MechanismSpe
 	if in.Has(release.FieldMechanism) {
 		spec, err := release.LookupMechanism(b.specs, b.mechIndex, in.Text[release.FieldMechanism])
 		if err != nil {
-			problems.addErr(b.Name(release.FieldMechanism), in.Text[release.FieldMechanism], err)
+			problems.AddErr(b.Name(release.FieldMechanism), in.Text[release.FieldMechanism], err)
 			return nil
 		}
 		return spec
@@ -381,7 +381,7 @@ func (b *Header) Mechanism(in *Inputs, problems *RowError) *release.MechanismSpe
 	case 1:
 		return found[0]
 	case 0:
-		problems.add("", "", "no privacy parameters: fill epsilon (and delta), sigma, mu or another mechanism's columns; see riskbatch columns")
+		problems.Add("", "", "no privacy parameters: fill epsilon (and delta), sigma, mu or another mechanism's columns; see riskbatch columns")
 		return nil
 	}
 	var filled []string
@@ -392,7 +392,7 @@ func (b *Header) Mechanism(in *Inputs, problems *RowError) *release.MechanismSpe
 			}
 		}
 	}
-	problems.add(b.Name(release.FieldMechanism), "", "empty, and the filled columns %s describe different mechanisms; fill mechanism to say which one the release uses", strings.Join(filled, ", "))
+	problems.Add(b.Name(release.FieldMechanism), "", "empty, and the filled columns %s describe different mechanisms; fill mechanism to say which one the release uses", strings.Join(filled, ", "))
 	return nil
 }
 

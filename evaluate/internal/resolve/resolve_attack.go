@@ -31,7 +31,7 @@ func (b *Header) resolveAttack(r *Release, in *Inputs, problems *RowError) bool 
 	r.Records, r.Weight, r.HasWeight = int(in.Num[release.FieldRecords]), in.Num[release.FieldPredicateWeight], in.Has(release.FieldPredicateWeight)
 	if r.HasWeight && r.Records > 0 && r.Weight > 1/float64(r.Records) {
 		records := b.Name(release.FieldRecords)
-		problems.add(b.Name(release.FieldPredicateWeight), FormatNumber(r.Weight), "%s is more than 1/%s = %s; expected a singling-out predicate's weight, from 0 to 1/%s", FormatNumber(r.Weight), records, FormatNumber(1/float64(r.Records)), records)
+		problems.Add(b.Name(release.FieldPredicateWeight), FormatNumber(r.Weight), "%s is more than 1/%s = %s; expected a singling-out predicate's weight, from 0 to 1/%s", FormatNumber(r.Weight), records, FormatNumber(1/float64(r.Records)), records)
 		return false
 	}
 	switch {
@@ -55,7 +55,7 @@ func (b *Header) resolveBaseline(r *Release, in *Inputs, problems *RowError) boo
 	case in.Has(release.FieldBaseline) && in.Has(release.FieldCandidates):
 		base, m := in.Num[release.FieldBaseline], in.Num[release.FieldCandidates]
 		if math.Abs(base-1/m) > 1e-12*math.Max(base, 1/m) {
-			problems.add(b.Name(release.FieldBaseline), FormatNumber(base), "%s disagrees with %s = %s (1/%s = %s); fill one or the other", FormatNumber(base), b.Name(release.FieldCandidates), FormatNumber(m), FormatNumber(m), FormatNumber(1/m))
+			problems.Add(b.Name(release.FieldBaseline), FormatNumber(base), "%s disagrees with %s = %s (1/%s = %s); fill one or the other", FormatNumber(base), b.Name(release.FieldCandidates), FormatNumber(m), FormatNumber(m), FormatNumber(1/m))
 			return false
 		}
 		r.Baseline, r.HasBaseline = base, true
@@ -71,16 +71,16 @@ func (b *Header) resolveBaseline(r *Release, in *Inputs, problems *RowError) boo
 // row's targets, which it must have.
 func (b *Header) resolveSuccesses(r *Release, in *Inputs, problems *RowError) bool {
 	r.Successes, r.HasSuccesses = int(in.Num[release.FieldSuccesses]), true
-	name, value := b.Name(release.FieldSuccesses), in.value(release.FieldSuccesses)
+	name, value := b.Name(release.FieldSuccesses), in.Value(release.FieldSuccesses)
 	switch {
 	case r.Targets == 0:
-		problems.add(name, value, "filled, but the row has no targets: fill targets (with baseline) or a prior")
+		problems.Add(name, value, "filled, but the row has no targets: fill targets (with baseline) or a prior")
 		return false
 	case r.Successes > r.Targets && r.HasPrior:
-		problems.add(name, value, "%d is more than the %d targets of prior %q; expected 0 ≤ %s ≤ %d", r.Successes, r.Targets, r.Prior.Key(), name, r.Targets)
+		problems.Add(name, value, "%d is more than the %d targets of prior %q; expected 0 ≤ %s ≤ %d", r.Successes, r.Targets, r.Prior.Key(), name, r.Targets)
 		return false
 	case r.Successes > r.Targets:
-		problems.add(name, value, "%d is more than the %d targets; expected 0 ≤ %s ≤ %s", r.Successes, r.Targets, name, b.Name(release.FieldTargets))
+		problems.Add(name, value, "%d is more than the %d targets; expected 0 ≤ %s ≤ %s", r.Successes, r.Targets, name, b.Name(release.FieldTargets))
 		return false
 	}
 	return true
@@ -93,11 +93,11 @@ func (b *Header) joinPrior(r *Release, in *Inputs, problems *RowError) bool {
 	name := b.Name
 	p, err := b.priors.Resolve(in.Text[release.FieldPrior])
 	if err != nil {
-		problems.addProblem(priorProblem(name(release.FieldPrior), in.Text[release.FieldPrior], err))
+		problems.AddProblem(priorProblem(name(release.FieldPrior), in.Text[release.FieldPrior], err))
 		return false
 	}
 	if p.Targets() == 0 {
-		problems.add(name(release.FieldPrior), in.Text[release.FieldPrior], "%s describes no targets", release.QuoteClipped(in.Text[release.FieldPrior]))
+		problems.Add(name(release.FieldPrior), in.Text[release.FieldPrior], "%s describes no targets", release.QuoteClipped(in.Text[release.FieldPrior]))
 		return false
 	}
 	base := p.Max()
@@ -106,11 +106,11 @@ func (b *Header) joinPrior(r *Release, in *Inputs, problems *RowError) bool {
 		if !in.Has(release.FieldBaseline) {
 			what = name(release.FieldCandidates)
 		}
-		problems.add(what, FormatNumber(r.Baseline), "%s disagrees with prior %q, whose largest p is %s; fill one or the other", FormatNumber(r.Baseline), in.Text[release.FieldPrior], FormatNumber(base))
+		problems.Add(what, FormatNumber(r.Baseline), "%s disagrees with prior %q, whose largest p is %s; fill one or the other", FormatNumber(r.Baseline), in.Text[release.FieldPrior], FormatNumber(base))
 		return false
 	}
 	if in.Has(release.FieldTargets) && int(in.Num[release.FieldTargets]) != p.Targets() {
-		problems.add(name(release.FieldTargets), FormatNumber(in.Num[release.FieldTargets]), "%s disagrees with prior %q, which has %s; fill one or the other", FormatNumber(in.Num[release.FieldTargets]), in.Text[release.FieldPrior], countOf(p.Targets(), "target", "targets"))
+		problems.Add(name(release.FieldTargets), FormatNumber(in.Num[release.FieldTargets]), "%s disagrees with prior %q, which has %s; fill one or the other", FormatNumber(in.Num[release.FieldTargets]), in.Text[release.FieldPrior], countOf(p.Targets(), "target", "targets"))
 		return false
 	}
 	r.Prior, r.HasPrior = p, true

@@ -87,7 +87,7 @@ func (r *Release) profileEpsilonAt(in *Inputs) func(float64) float64 {
 // ε at every δ > 0. A row with extra_stages reads its composed curve,
 // which says so itself (no finite ε).
 func (r *Release) stepFloor(in *Inputs) float64 {
-	if r.Mechanism != release.MechanismApprox || len(r.extraStages) > 0 {
+	if r.Mechanism != release.MechanismApprox || len(r.ExtraStages) > 0 {
 		return 0
 	}
 	floor := -math.Expm1(float64(r.Compositions) * math.Log1p(-in.Num[release.FieldDelta]))

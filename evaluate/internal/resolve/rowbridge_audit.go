@@ -127,7 +127,7 @@ func (b *Header) checkAuditOnly(in *Inputs, problems *RowError) bool {
 	if len(names) > 1 {
 		them = "them"
 	}
-	problems.add(strings.Join(names, ", "), "", "filled, but only audit rows use %s; fill %s (membership, membership_fdp, reconstruction or prior) or clear %s",
+	problems.Add(strings.Join(names, ", "), "", "filled, but only audit rows use %s; fill %s (membership, membership_fdp, reconstruction or prior) or clear %s",
 		them, b.Name(release.FieldAudit), them)
 	return false
 }
@@ -163,7 +163,7 @@ func auditRequires(m audit.Method) []release.Field {
 func (b *Header) resolveAudit(r *Release, in *Inputs, problems *RowError) *Release {
 	method, err := parseAuditMethod(in.Text[release.FieldAudit])
 	if err != nil {
-		problems.addErr(b.Name(release.FieldAudit), in.Text[release.FieldAudit], err)
+		problems.AddErr(b.Name(release.FieldAudit), in.Text[release.FieldAudit], err)
 		return nil
 	}
 	if !b.checkAuditColumns(method, in, problems) {
@@ -177,9 +177,9 @@ func (b *Header) resolveAudit(r *Release, in *Inputs, problems *RowError) *Relea
 	if in.Has(release.FieldSignificance) {
 		sig = in.Num[release.FieldSignificance] // as written: 1 − (1 − s) may not be s
 	}
-	beta, err := audit.PerTest(sig, int(in.numOr(release.FieldNumTests, 1)))
+	beta, err := audit.PerTest(sig, int(in.NumOr(release.FieldNumTests, 1)))
 	if err != nil {
-		problems.addErr(b.Name(release.FieldNumTests), in.value(release.FieldNumTests), err)
+		problems.AddErr(b.Name(release.FieldNumTests), in.Value(release.FieldNumTests), err)
 		return nil
 	}
 	r.Mechanism, r.Compositions = MechanismAudit, 1
@@ -220,17 +220,17 @@ func (b *Header) checkAuditColumns(m audit.Method, in *Inputs, problems *RowErro
 		if releaseRow {
 			fix = fmt.Sprintf("clear %s, or clear %s if the row is a release", them, b.Name(release.FieldAudit))
 		}
-		problems.add(strings.Join(extra, ", "), "", "filled, but audit %s does not use %s; %s", m, them, fix)
+		problems.Add(strings.Join(extra, ", "), "", "filled, but audit %s does not use %s; %s", m, them, fix)
 		return false
 	}
 	for _, f := range auditRequires(m) {
 		if !in.Has(f) {
-			problems.add(b.Name(f), "", "empty, but audit %s needs it; expected %s", m, b.vocab.Column(f).Domain)
+			problems.Add(b.Name(f), "", "empty, but audit %s needs it; expected %s", m, b.vocab.Column(f).Domain)
 		}
 	}
 	if in.Has(release.FieldOptions) && m != audit.Reconstruction && in.Num[release.FieldOptions] != 2 {
-		problems.add(b.Name(release.FieldOptions), in.value(release.FieldOptions), "%s, but audit %s has 2 options (in or out); expected 2, or audit reconstruction for k options",
-			in.value(release.FieldOptions), m)
+		problems.Add(b.Name(release.FieldOptions), in.Value(release.FieldOptions), "%s, but audit %s has 2 options (in or out); expected 2, or audit reconstruction for k options",
+			in.Value(release.FieldOptions), m)
 	}
 	return len(*problems) == 0
 }
@@ -240,14 +240,14 @@ func (b *Header) checkAuditColumns(m audit.Method, in *Inputs, problems *RowErro
 func (b *Header) resolveAuditCounts(a *AuditRow, in *Inputs, problems *RowError) bool {
 	c := audit.Counts{Canaries: int(in.Num[release.FieldCanaries]), Guesses: int(in.Num[release.FieldGuesses]), Correct: int(in.Num[release.FieldCorrect])}
 	if c.Guesses > c.Canaries {
-		problems.add(b.Name(release.FieldGuesses), in.value(release.FieldGuesses), "%d is more than %s = %d; expected 0 ≤ %s ≤ %s",
+		problems.Add(b.Name(release.FieldGuesses), in.Value(release.FieldGuesses), "%d is more than %s = %d; expected 0 ≤ %s ≤ %s",
 			c.Guesses, b.Name(release.FieldCanaries), c.Canaries, b.Name(release.FieldGuesses), b.Name(release.FieldCanaries))
 	}
 	if c.Correct > c.Guesses {
-		problems.add(b.Name(release.FieldCorrect), in.value(release.FieldCorrect), "%d is more than %s = %d; expected 0 ≤ %s ≤ %s",
+		problems.Add(b.Name(release.FieldCorrect), in.Value(release.FieldCorrect), "%d is more than %s = %d; expected 0 ≤ %s ≤ %s",
 			c.Correct, b.Name(release.FieldGuesses), c.Guesses, b.Name(release.FieldCorrect), b.Name(release.FieldGuesses))
 	}
-	a.Counts, a.Options = c, int(in.numOr(release.FieldOptions, 2))
+	a.Counts, a.Options = c, int(in.NumOr(release.FieldOptions, 2))
 	return len(*problems) == 0
 }
 
@@ -266,16 +266,16 @@ func (b *Header) resolveAuditPriors(r *Release, a *AuditRow, in *Inputs, problem
 	case in.Has(release.FieldTargets) && r.HasBaseline:
 		r.Targets = int(in.Num[release.FieldTargets])
 	case in.Has(release.FieldTargets):
-		problems.add(b.Name(release.FieldBaseline), "", "empty, but audit prior needs the targets' prior success; fill %s (or %s), or %s instead of %s",
+		problems.Add(b.Name(release.FieldBaseline), "", "empty, but audit prior needs the targets' prior success; fill %s (or %s), or %s instead of %s",
 			b.Name(release.FieldBaseline), b.Name(release.FieldCandidates), b.Name(release.FieldPrior), b.Name(release.FieldTargets))
 		return false
 	default:
-		problems.add(b.Name(release.FieldPrior), "", "empty, but audit prior needs the targets and their prior success; fill %s, or %s with %s (or %s)",
+		problems.Add(b.Name(release.FieldPrior), "", "empty, but audit prior needs the targets and their prior success; fill %s, or %s with %s (or %s)",
 			b.Name(release.FieldPrior), b.Name(release.FieldTargets), b.Name(release.FieldBaseline), b.Name(release.FieldCandidates))
 		return false
 	}
 	if r.Targets > maxTailTargets {
-		problems.add(b.Name(release.FieldPrior), in.value(release.FieldPrior), "%d targets are more than the %d an audit evaluates", r.Targets, maxTailTargets)
+		problems.Add(b.Name(release.FieldPrior), in.Value(release.FieldPrior), "%d targets are more than the %d an audit evaluates", r.Targets, maxTailTargets)
 		return false
 	}
 	if !b.resolveSuccesses(r, in, problems) {
@@ -283,11 +283,11 @@ func (b *Header) resolveAuditPriors(r *Release, a *AuditRow, in *Inputs, problem
 	}
 	which, err := parseAuditBound(in.Text[release.FieldAuditBound], r.Delta)
 	if err != nil {
-		problems.addErr(b.Name(release.FieldAuditBound), in.Text[release.FieldAuditBound], err)
+		problems.AddErr(b.Name(release.FieldAuditBound), in.Text[release.FieldAuditBound], err)
 		return false
 	}
 	if which == audit.Thm32 && r.Delta > 0 {
-		problems.add(b.Name(release.FieldAuditBound), in.Text[release.FieldAuditBound], "thm32 is for pure ε-DP, but %s = %s; expected cor34 or thm35, or %s 0",
+		problems.Add(b.Name(release.FieldAuditBound), in.Text[release.FieldAuditBound], "thm32 is for pure ε-DP, but %s = %s; expected cor34 or thm35, or %s 0",
 			b.Name(release.FieldDelta), FormatNumber(r.Delta), b.Name(release.FieldDelta))
 		return false
 	}
@@ -307,13 +307,13 @@ func (b *Header) resolveAuditPriors(r *Release, a *AuditRow, in *Inputs, problem
 // significance, or the evaluator's; a row with both must agree.
 func (b *Header) rowConfidence(in *Inputs, problems *RowError) (float64, bool) {
 	if !in.Has(release.FieldSignificance) {
-		return in.numOr(release.FieldConfidence, b.Confidence()), true
+		return in.NumOr(release.FieldConfidence, b.Confidence()), true
 	}
 	sig := in.Num[release.FieldSignificance]
 	if in.Has(release.FieldConfidence) {
 		conf := in.Num[release.FieldConfidence]
 		if math.Abs(1-conf-sig) > 1e-12 {
-			problems.add(b.Name(release.FieldSignificance), in.value(release.FieldSignificance), "%s disagrees with %s = %s (1 − %s = %s); fill one or the other",
+			problems.Add(b.Name(release.FieldSignificance), in.Value(release.FieldSignificance), "%s disagrees with %s = %s (1 − %s = %s); fill one or the other",
 				FormatNumber(sig), b.Name(release.FieldConfidence), FormatNumber(conf), b.Name(release.FieldConfidence), FormatNumber(1-conf))
 			return 0, false
 		}

@@ -26,12 +26,12 @@ func (b *Header) composeExtra(r *Release, in *Inputs, problems *RowError) bool {
 	column, text := b.Name(release.FieldExtraStages), in.Text[release.FieldExtraStages]
 	stages, ok := r.Stages()
 	if !ok {
-		problems.add(column, text, "filled, but mechanism %s has no privacy-loss distribution to compose the stages with; clear extra_stages, or state the row as one of its stages", r.Mechanism)
+		problems.Add(column, text, "filled, but mechanism %s has no privacy-loss distribution to compose the stages with; clear extra_stages, or state the row as one of its stages", r.Mechanism)
 		return false
 	}
 	comp, err := curve.Compose(stages, b.plds.Accountant)
 	if err != nil {
-		problems.addErr(column, text, err)
+		problems.AddErr(column, text, err)
 		return false
 	}
 	r.comp = comp
@@ -90,11 +90,11 @@ func (r *Release) Stages() ([]pld.Stage, bool) {
 	if !r.stagesMade {
 		switch r.ownState {
 		case ownDPSGD:
-			r.stages = curve.DPSGDStages(r.DPSGD, r.extraStages)
+			r.stages = curve.DPSGDStages(r.DPSGD, r.ExtraStages)
 		case ownNone:
-			r.stages = append([]pld.Stage{}, r.extraStages...)
+			r.stages = append([]pld.Stage{}, r.ExtraStages...)
 		case ownStaged:
-			r.stages = append([]pld.Stage{r.own}, r.extraStages...)
+			r.stages = append([]pld.Stage{r.own}, r.ExtraStages...)
 		}
 		r.stagesMade = true
 	}
@@ -106,7 +106,7 @@ func (r *Release) Stages() ([]pld.Stage, bool) {
 // one family of mechanisms (those with Applies.Mechanisms), whose
 // parameters describe the row's own mechanism alone, do not apply to it;
 // the columns of its composed curve and (ε, δ) view do.
-func (r *Release) Mixed() bool { return r.comp != nil && len(r.extraStages) > 0 }
+func (r *Release) Mixed() bool { return r.comp != nil && len(r.ExtraStages) > 0 }
 
 // ownStage returns the stage of the row's own mechanism, composed over its
 // compositions; ok is false for a mechanism without a privacy-loss
@@ -122,7 +122,7 @@ func (b *Header) ownStage(r *Release, in *Inputs) (st pld.Stage, ok, none bool) 
 	case release.MechanismLaplace:
 		eps := in.Num[release.FieldEpsilon] // a row stated by ε (laplaceEpsilon: b = Δ/ε)
 		if in.Has(release.FieldLaplaceScale) {
-			eps = in.numOr(release.FieldSensitivity, 1) / in.Num[release.FieldLaplaceScale]
+			eps = in.NumOr(release.FieldSensitivity, 1) / in.Num[release.FieldLaplaceScale]
 		}
 		return pld.Stage{Mechanism: pld.Laplace, Epsilon: eps, Steps: c}, true, false
 	case release.MechanismRR:
@@ -138,7 +138,7 @@ func (b *Header) ownStage(r *Release, in *Inputs) (st pld.Stage, ok, none bool) 
 		nm := math.Sqrt(float64(c)) / r.Mu
 		switch {
 		case in.Has(release.FieldSigma) && r.Mechanism == release.MechanismGaussian:
-			nm = in.Num[release.FieldSigma] / in.numOr(release.FieldSensitivity, 1)
+			nm = in.Num[release.FieldSigma] / in.NumOr(release.FieldSensitivity, 1)
 		case in.Has(release.FieldMu) && r.Mechanism != release.MechanismMarginals:
 			nm = 1 / in.Num[release.FieldMu]
 		}

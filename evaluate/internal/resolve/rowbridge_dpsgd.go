@@ -158,7 +158,7 @@ func (r *Release) NoiseForTarget(useRDP bool) (float64, Skip) {
 	if r.Target <= 0 {
 		return 0, Skip{Why: "only infinite noise meets a target_advantage of 0"}
 	}
-	key := noiseKey{stages: release.StagesKey(r.extraStages), q: r.DPSGD.SampleRate, steps: r.DPSGD.Steps, target: r.Target, rdp: true}
+	key := noiseKey{stages: release.StagesKey(r.ExtraStages), q: r.DPSGD.SampleRate, steps: r.DPSGD.Steps, target: r.Target, rdp: true}
 	b := math.NaN()
 	if r.HasBaseline {
 		b, key.baseline = r.Baseline, r.Baseline
@@ -179,7 +179,7 @@ func (r *Release) NoiseForTarget(useRDP bool) (float64, Skip) {
 		if !(start > 0) {
 			start = 1
 		}
-		sigma, err := curve.NoiseForTargetPLD(curve.DPSGDStages(r.DPSGD, r.extraStages), r.Target, b, start)
+		sigma, err := curve.NoiseForTargetPLD(curve.DPSGDStages(r.DPSGD, r.ExtraStages), r.Target, b, start)
 		return sigma, noiseWhy(err)
 	})
 	// Each σ is certified by its own accountant, so the smaller one is:

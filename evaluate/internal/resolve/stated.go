@@ -43,7 +43,7 @@ func (b *Header) laplaceEpsilon(r *Release, in *Inputs, sens float64, problems *
 	case hasScale && hasEps:
 		fromScale, eps := sens/in.Num[release.FieldLaplaceScale], in.Num[release.FieldEpsilon]
 		if !agree(fromScale, eps) {
-			problems.add(b.Name(release.FieldLaplaceScale)+", "+b.Name(release.FieldEpsilon), "", "%s = %s gives ε = %s/%s = %s, but %s = %s; fill one or the other",
+			problems.Add(b.Name(release.FieldLaplaceScale)+", "+b.Name(release.FieldEpsilon), "", "%s = %s gives ε = %s/%s = %s, but %s = %s; fill one or the other",
 				b.Name(release.FieldLaplaceScale), FormatNumber(in.Num[release.FieldLaplaceScale]), b.sensitivityName(in), b.Name(release.FieldLaplaceScale), FormatNumber(fromScale), b.Name(release.FieldEpsilon), FormatNumber(eps))
 			return 0, false
 		}
@@ -55,7 +55,7 @@ func (b *Header) laplaceEpsilon(r *Release, in *Inputs, sens float64, problems *
 		r.DerivedScale, r.HasDerivedScale = sens/eps, true
 		return eps, true
 	}
-	problems.add(b.Name(release.FieldLaplaceScale), "", "empty, but mechanism laplace needs it (or %s, with b = sensitivity/ε); expected %s",
+	problems.Add(b.Name(release.FieldLaplaceScale), "", "empty, but mechanism laplace needs it (or %s, with b = sensitivity/ε); expected %s",
 		b.Name(release.FieldEpsilon), b.vocab.Column(release.FieldLaplaceScale).Domain)
 	return 0, false
 }
@@ -78,10 +78,10 @@ func (b *Header) gaussianSigma(r *Release, in *Inputs, sens float64, problems *R
 	if !hasEps {
 		switch {
 		case in.Has(release.FieldCalibration):
-			problems.add(calName, in.Text[release.FieldCalibration], "filled, but the row states sigma, not epsilon and delta, so there is nothing to calibrate; clear it, or fill epsilon and delta in place of sigma")
+			problems.Add(calName, in.Text[release.FieldCalibration], "filled, but the row states sigma, not epsilon and delta, so there is nothing to calibrate; clear it, or fill epsilon and delta in place of sigma")
 			return 0, false
 		case !hasSigma:
-			problems.add(b.Name(release.FieldSigma), "", "empty, but mechanism gaussian needs it (or %s and %s, to calibrate it); expected %s",
+			problems.Add(b.Name(release.FieldSigma), "", "empty, but mechanism gaussian needs it (or %s and %s, to calibrate it); expected %s",
 				b.Name(release.FieldEpsilon), b.Name(release.FieldDelta), b.vocab.Column(release.FieldSigma).Domain)
 			return 0, false
 		}
@@ -93,22 +93,22 @@ func (b *Header) gaussianSigma(r *Release, in *Inputs, sens float64, problems *R
 	}
 	eps, delta := in.Num[release.FieldEpsilon], in.Num[release.FieldDelta]
 	if !(delta > 0) {
-		problems.add(b.Name(release.FieldDelta), in.value(release.FieldDelta), "%s, but a Gaussian mechanism stated by %s needs δ > 0 (no σ gives δ = 0); expected a number in (0, 1)",
-			emptyOr(in.value(release.FieldDelta)), b.Name(release.FieldEpsilon))
+		problems.Add(b.Name(release.FieldDelta), in.Value(release.FieldDelta), "%s, but a Gaussian mechanism stated by %s needs δ > 0 (no σ gives δ = 0); expected a number in (0, 1)",
+			emptyOr(in.Value(release.FieldDelta)), b.Name(release.FieldEpsilon))
 		return 0, false
 	}
 	if cal == curve.ClassicCalibration && eps == 0 {
-		problems.add(b.Name(release.FieldEpsilon), "0", "0, but the classic calibration σ = sensitivity·√(2 ln(1.25/δ))/ε has no σ for ε = 0; expected ε > 0, or %s analytic", calName)
+		problems.Add(b.Name(release.FieldEpsilon), "0", "0, but the classic calibration σ = sensitivity·√(2 ln(1.25/δ))/ε has no σ for ε = 0; expected ε > 0, or %s analytic", calName)
 		return 0, false
 	}
 	sigma, err := curve.GaussianSigma(cal, eps, delta, sens)
 	if err != nil {
-		problems.addErr(b.Name(release.FieldEpsilon)+", "+b.Name(release.FieldDelta), "", err)
+		problems.AddErr(b.Name(release.FieldEpsilon)+", "+b.Name(release.FieldDelta), "", err)
 		return 0, false
 	}
 	if hasSigma {
 		if !agree(in.Num[release.FieldSigma], sigma) {
-			problems.add(b.Name(release.FieldSigma)+", "+b.Name(release.FieldEpsilon), "", "%s = %s, but the %s calibration of %s = %s, %s = %s gives σ = %s; fill one or the other",
+			problems.Add(b.Name(release.FieldSigma)+", "+b.Name(release.FieldEpsilon), "", "%s = %s, but the %s calibration of %s = %s, %s = %s gives σ = %s; fill one or the other",
 				b.Name(release.FieldSigma), FormatNumber(in.Num[release.FieldSigma]), calibrationName(cal), b.Name(release.FieldEpsilon), FormatNumber(eps), b.Name(release.FieldDelta), FormatNumber(delta), FormatNumber(sigma))
 			return 0, false
 		}
@@ -144,7 +144,7 @@ func (b *Header) calibration(in *Inputs, problems *RowError) (curve.GaussianCali
 	case "classic", "classical", "dwork_roth":
 		return curve.ClassicCalibration, true
 	}
-	problems.add(b.Name(release.FieldCalibration), in.Text[release.FieldCalibration], "%s is not a calibration; expected analytic (Balle & Wang 2018, the default) or classic (Dwork & Roth 2014, Thm A.1)",
+	problems.Add(b.Name(release.FieldCalibration), in.Text[release.FieldCalibration], "%s is not a calibration; expected analytic (Balle & Wang 2018, the default) or classic (Dwork & Roth 2014, Thm A.1)",
 		release.QuoteClipped(in.Text[release.FieldCalibration]))
 	return 0, false
 }
@@ -172,34 +172,34 @@ func emptyOr(v string) string {
 // q = batch_size / n; steps = int(math.ceil(epochs * n / batch_size))),
 // here in exact rational arithmetic. A row that states either both ways
 // must agree.
-func (b *Header) dpsgdSchedule(r *Release, in *Inputs, problems *RowError) (q float64, steps int, ok bool) {
+func (b *Header) DPSGDSchedule(r *Release, in *Inputs, problems *RowError) (q float64, steps int, ok bool) {
 	hasB, hasN, hasE := in.Has(release.FieldBatchSize), in.Has(release.FieldDatasetSize), in.Has(release.FieldEpochs)
 	bName, nName, eName := b.Name(release.FieldBatchSize), b.Name(release.FieldDatasetSize), b.Name(release.FieldEpochs)
 	switch {
 	case hasB && !hasN:
 		if b.countHeader != "" {
-			problems.add(nName, "", "empty, but %s needs it (q = %s/%s); the column %s is not read: name it %s", bName, bName, nName, b.countHeader, nName)
+			problems.Add(nName, "", "empty, but %s needs it (q = %s/%s); the column %s is not read: name it %s", bName, bName, nName, b.countHeader, nName)
 			return 0, 0, false
 		}
-		problems.add(nName, "", "empty, but %s needs it: the sample rate is q = %s/%s; expected %s", bName, bName, nName, b.vocab.Column(release.FieldDatasetSize).Domain)
+		problems.Add(nName, "", "empty, but %s needs it: the sample rate is q = %s/%s; expected %s", bName, bName, nName, b.vocab.Column(release.FieldDatasetSize).Domain)
 		return 0, 0, false
 	case hasN && !hasB:
-		problems.add(bName, "", "empty, but %s needs it: the sample rate is q = %s/%s; expected %s", nName, bName, nName, b.vocab.Column(release.FieldBatchSize).Domain)
+		problems.Add(bName, "", "empty, but %s needs it: the sample rate is q = %s/%s; expected %s", nName, bName, nName, b.vocab.Column(release.FieldBatchSize).Domain)
 		return 0, 0, false
 	case hasE && !hasB:
-		problems.add(eName, in.value(release.FieldEpochs), "filled, but the steps of epochs are ⌈%s·%s/%s⌉: fill %s and %s, or steps in place of %s", eName, nName, bName, bName, nName, eName)
+		problems.Add(eName, in.Value(release.FieldEpochs), "filled, but the steps of epochs are ⌈%s·%s/%s⌉: fill %s and %s, or steps in place of %s", eName, nName, bName, bName, nName, eName)
 		return 0, 0, false
 	}
 	q, steps = in.Num[release.FieldSampleRate], int(in.Num[release.FieldSteps])
 	if hasB {
 		batch, n := in.Num[release.FieldBatchSize], in.Num[release.FieldDatasetSize]
 		if batch > n {
-			problems.add(bName, FormatNumber(batch), "%s is more than %s = %s; expected a batch of at most the dataset's records", FormatNumber(batch), nName, FormatNumber(n))
+			problems.Add(bName, FormatNumber(batch), "%s is more than %s = %s; expected a batch of at most the dataset's records", FormatNumber(batch), nName, FormatNumber(n))
 			return 0, 0, false
 		}
 		derived := batch / n
 		if in.Has(release.FieldSampleRate) && !agree(q, derived) {
-			problems.add(b.Name(release.FieldSampleRate)+", "+bName+", "+nName, "", "%s = %s, but %s/%s = %s/%s = %s; fill one or the other",
+			problems.Add(b.Name(release.FieldSampleRate)+", "+bName+", "+nName, "", "%s = %s, but %s/%s = %s/%s = %s; fill one or the other",
 				b.Name(release.FieldSampleRate), FormatNumber(q), bName, nName, FormatNumber(batch), FormatNumber(n), FormatNumber(derived))
 			return 0, 0, false
 		}
@@ -208,12 +208,12 @@ func (b *Header) dpsgdSchedule(r *Release, in *Inputs, problems *RowError) (q fl
 	if hasE {
 		derived, fits := EpochSteps(in.Num[release.FieldEpochs], in.Num[release.FieldDatasetSize], in.Num[release.FieldBatchSize])
 		if !fits {
-			problems.add(eName, in.value(release.FieldEpochs), "%s epochs of %s/%s batches are more steps than riskbatch counts; expected fewer epochs", in.value(release.FieldEpochs), nName, bName)
+			problems.Add(eName, in.Value(release.FieldEpochs), "%s epochs of %s/%s batches are more steps than riskbatch counts; expected fewer epochs", in.Value(release.FieldEpochs), nName, bName)
 			return 0, 0, false
 		}
 		if in.Has(release.FieldSteps) && steps != derived {
-			problems.add(b.Name(release.FieldSteps)+", "+eName, "", "%s = %d, but ⌈%s·%s/%s⌉ = ⌈%s·%s/%s⌉ = %d; fill one or the other",
-				b.Name(release.FieldSteps), steps, eName, nName, bName, in.value(release.FieldEpochs), FormatNumber(in.Num[release.FieldDatasetSize]), FormatNumber(in.Num[release.FieldBatchSize]), derived)
+			problems.Add(b.Name(release.FieldSteps)+", "+eName, "", "%s = %d, but ⌈%s·%s/%s⌉ = ⌈%s·%s/%s⌉ = %d; fill one or the other",
+				b.Name(release.FieldSteps), steps, eName, nName, bName, in.Value(release.FieldEpochs), FormatNumber(in.Num[release.FieldDatasetSize]), FormatNumber(in.Num[release.FieldBatchSize]), derived)
 			return 0, 0, false
 		}
 		steps, r.DerivedSteps = derived, derived
@@ -224,7 +224,7 @@ func (b *Header) dpsgdSchedule(r *Release, in *Inputs, problems *RowError) (q fl
 			if f == release.FieldSteps {
 				alt = eName + " with " + bName + " and " + nName
 			}
-			problems.add(b.Name(f), "", "empty, but mechanism dpsgd needs it (or %s); expected %s", alt, b.vocab.Column(f).Domain)
+			problems.Add(b.Name(f), "", "empty, but mechanism dpsgd needs it (or %s); expected %s", alt, b.vocab.Column(f).Domain)
 		}
 	}
 	return q, steps, len(*problems) == 0

@@ -1,0 +1,83 @@
+package dataset
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestSolveSmoothAgrees: SolveSmooth on a Gaussian dataset finds the
+// closed form's σ to within RelativeStep (on the safe side up to the
+// last bits of the risk, which is not monotone in them), with Solve's
+// guarantees (the answer meets the target, the next value 1e-9 more
+// aggressive does not), in fewer evaluations than Solve.
+func TestSolveSmoothAgrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 7))
+	var smooth, plain int
+	for i := range 200 {
+		c := randomGaussianCase(rng)
+		want, err := SolveGaussianSigma(c.target, c.others, c.sensitivity, c.steps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := Problem{Target: c.target, Risk: gaussianRiskOf(c.target, c.others, c.steps, c.sensitivity), Lo: 1e-6, Hi: 1e9}
+		if i%2 == 0 {
+			p.Start = want * (0.5 + rng.Float64())
+		}
+		sol, err := SolveSmooth(p)
+		if err != nil {
+			t.Fatalf("case %d: %v", i, err)
+		}
+		ref, err := Solve(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		smooth += sol.Evaluations
+		plain += ref.Evaluations
+		// The risk is monotone up to its last bits: below the closed
+		// form by a few ulps a float may meet the target too.
+		if !(sol.Value >= want*(1-1e-14) && sol.Value <= want*(1+1.01*RelativeStep)) {
+			t.Errorf("case %d: σ = %.17g, closed form %.17g (relative %.3g)", i, sol.Value, want, (sol.Value-want)/want)
+		}
+		if !(sol.Next < sol.Value && sol.Value-sol.Next <= RelativeStep*sol.Value) || sol.AtLimit {
+			t.Errorf("case %d: next %.17g not within 1e-9 below %.17g", i, sol.Next, sol.Value)
+		}
+		if !c.target.Meets(sol.Risk.Bound, 0) || c.target.Meets(sol.NextRisk.Bound, 0) {
+			t.Errorf("case %d: risk %g at the answer, %g at the next, target %g", i, sol.Risk.Bound, sol.NextRisk.Bound, c.target.Value)
+		}
+	}
+	if smooth >= plain {
+		t.Errorf("SolveSmooth took %d evaluations in all, Solve %d", smooth, plain)
+	}
+	t.Logf("%.1f evaluations a solve (Solve: %.1f)", float64(smooth)/200, float64(plain)/200)
+}
+
+// TestSolveSmoothIncreasing: an unknown whose risk grows with it (a μ),
+// and the cases SolveSmooth leaves to Solve: a bracket that meets the
+// target throughout (AtLimit), one that never does (*UnmetError).
+func TestSolveSmoothIncreasing(t *testing.T) {
+	target := Target{Kind: TargetAdvantage, Value: 0.3}
+	risk := func(mu float64) (Risk, error) { return Risk{Bound: target.GaussianRisk(mu)}, nil }
+	m, err := target.LargestMu()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sol, err := SolveSmooth(Problem{Target: target, Risk: risk, Increasing: true, Lo: 1e-6, Hi: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(sol.Value <= m && sol.Value >= m*(1-1.01*RelativeStep)) || !(sol.Next > sol.Value) {
+		t.Errorf("μ = %.17g, next %.17g; the largest μ meeting the target is %.17g", sol.Value, sol.Next, m)
+	}
+	if sol, err := SolveSmooth(Problem{Target: target, Risk: risk, Increasing: true, Lo: 1e-6, Hi: m / 2}); err != nil || !sol.AtLimit || sol.Value != m/2 {
+		t.Errorf("a bracket below the boundary: %+v, %v; want AtLimit at its end", sol, err)
+	}
+	_, err = SolveSmooth(Problem{Target: target, Risk: risk, Increasing: true, Lo: 2 * m, Hi: 100})
+	if unmet, ok := errors.AsType[*UnmetError](err); !ok || !(unmet.Excess() > 0) {
+		t.Errorf("a bracket above the boundary: %v; want an *UnmetError with the excess", err)
+	}
+	if math.IsNaN(sol.Value) {
+		t.Error("NaN")
+	}
+}
