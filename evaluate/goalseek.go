@@ -197,13 +197,7 @@ func (e *Evaluator) TotalRisk(t *Total, target dataset.Target, stages []pld.Stag
 	if !ok {
 		return dataset.Risk{}, errors.New("its stages are all (ε, δ) guarantees with δ > 0, which no row can state as its own mechanism")
 	}
-	cols := make([]table.Column, len(row))
-	cells := make([]table.Cell, len(row))
-	for i, c := range row {
-		cols[i] = table.Column{Name: e.rows.Vocabulary().Column(c.Field).Name}
-		cells[i] = c.Cell
-	}
-	b, err := e.BindTable(cols, DecimalPoint)
+	b, cells, err := e.bindRow(row)
 	if err != nil {
 		return dataset.Risk{}, err
 	}

@@ -180,13 +180,7 @@ func (e *Evaluator) EvaluateTotal(t *Total, dst []table.Cell) []InputCell {
 		}
 	}
 	if why == "" {
-		cols := make([]table.Column, len(row))
-		cells := make([]table.Cell, len(row))
-		for i, c := range row {
-			cols[i] = table.Column{Name: e.rows.Vocabulary().Column(c.Field).Name}
-			cells[i] = c.Cell
-		}
-		b, err := e.BindTable(cols, DecimalPoint)
+		b, cells, err := e.bindRow(row)
 		if err != nil {
 			why = "not computed: " + err.Error()
 		} else {
@@ -248,4 +242,18 @@ func (b *Binding) MemberColumns() []int {
 	cols := b.InputColumns()
 	slices.Sort(cols)
 	return cols
+}
+
+// bindRow binds a row that a dataset's total writes (Total.Synthetic): its
+// input cells, each named by its field, as a table of one row with the
+// contract's headers and the decimal point.
+func (e *Evaluator) bindRow(row []InputCell) (*Binding, []table.Cell, error) {
+	cols := make([]table.Column, len(row))
+	cells := make([]table.Cell, len(row))
+	for i, c := range row {
+		cols[i] = table.Column{Name: e.rows.Vocabulary().Column(c.Field).Name}
+		cells[i] = c.Cell
+	}
+	b, err := e.BindTable(cols, DecimalPoint)
+	return b, cells, err
 }

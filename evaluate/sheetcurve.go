@@ -26,13 +26,7 @@ func (s *SheetBinding) TotalSuccessCurve(t *Total, grid []float64) ([]float64, e
 	if len(t.Evaluated()) == 0 {
 		return nil, errors.New("evaluate: the total was not computed")
 	}
-	cols := make([]table.Column, len(t.Evaluated()))
-	cells := make([]table.Cell, len(t.Evaluated()))
-	for i, c := range t.Evaluated() {
-		cols[i] = table.Column{Name: s.b.Vocabulary().Column(c.Field).Name}
-		cells[i] = c.Cell
-	}
-	b, err := s.b.BindTable(cols, DecimalPoint)
+	b, cells, err := s.b.bindRow(t.Evaluated())
 	if err != nil {
 		return nil, fmt.Errorf("evaluate: %w", err)
 	}
