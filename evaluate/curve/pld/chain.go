@@ -166,6 +166,13 @@ func (c *chain) selfCompose(n int, budget float64) (*lossPMF, error) {
 			}
 		}
 	}
+	return c.squaredCompose(n, budget)
+}
+
+// squaredCompose returns the PLD of n compositions of the chain's step as
+// the product of the powers x^(2^j) (level) for the set bits j of n (see
+// selfCompose).
+func (c *chain) squaredCompose(n int, budget float64) (*lossPMF, error) {
 	per := budget / float64(bits.Len(uint(n)))
 	var result *lossPMF
 	for j := 0; n > 0; j, n = j+1, n>>1 {

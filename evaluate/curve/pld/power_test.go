@@ -98,3 +98,49 @@ func TestComplexPow(t *testing.T) {
 		want *= c
 	}
 }
+
+// At the sizes of real compositions (too large for direct convolution),
+// the exponentiation and the repeated squaring are two computations of the
+// same discrete n-fold composition with independent error bounds. Without
+// its slack, each profile is within its slack (the round-off bound) below
+// the exact discrete one's, and above it by at most its mass at +∞ and
+// the budget of the tails it moved, so the two may differ by no more than
+// the sum of those at any ε ≥ 0. A bound
+// that misses the exponentiation's actual error, or a window that drops
+// mass, shows as a larger gap.
+func TestPowerAgainstSquaring(t *testing.T) {
+	t.Parallel()
+	cases := []Stage{sg(1, 0.004, 3000), sg(0.6, 0.01, 1000), sg(2, 0.001, 10000), sg(0.8, 0.2, 300), sg(3, 1, 50)}
+	for _, st := range cases {
+		h, _ := autoGridStep([]Stage{st}, DefaultTailMass)
+		for _, d := range []direction{remove, add} {
+			c := newChain(NewChains(), newConvolver(), st, d, h, DefaultTailMass/2)
+			x, err := c.level(0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			budget := DefaultTailMass / 8
+			p := c.cv.power(x, st.Steps, budget)
+			if p == nil {
+				t.Fatalf("%+v %v: the exponentiation declined", st, d)
+			}
+			s, err := c.squaredCompose(st.Steps, budget)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pp, sp := p.positivePart(), s.positivePart()
+			pProf, sProf := newProfile([2]*lossPMF{pp, pp}, h), newProfile([2]*lossPMF{sp, sp}, h)
+			allowed := p.slack + p.inf + s.slack + s.inf + 2*budget
+			var gap float64
+			last := max(pp.offset+len(pp.probs), sp.offset+len(sp.probs))
+			for k := 0; k <= last; k += 3 {
+				eps := float64(k) * h
+				gap = math.Max(gap, math.Abs((pProf.deltaAt(eps)-p.slack)-(sProf.deltaAt(eps)-s.slack)))
+			}
+			if gap > allowed {
+				t.Errorf("%+v %v: profiles differ by %.3g, more than the bounds allow (%.3g)", st, d, gap, allowed)
+			}
+			t.Logf("%+v %v: %d / %d points, largest gap %.3g, slack and +∞ %.3g and %.3g", st, d, len(p.probs), len(s.probs), gap, p.slack+p.inf, s.slack+s.inf)
+		}
+	}
+}
