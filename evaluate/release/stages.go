@@ -25,8 +25,9 @@ import (
 const MaxExtraStages = 64
 
 // MaxStageSteps bounds the steps of one stage (the PLD's self-composition
-// is by repeated squaring, so the cost grows as log(steps); the bound keeps
-// steps an exact int and the loss's range representable).
+// is one FFT exponentiation, whose cost grows with the width of the
+// composed loss, not with the steps; the bound keeps steps an exact int
+// and the loss's range representable).
 const MaxStageSteps = 1 << 40
 
 // stageForms lists the mechanisms a stage may name, with their

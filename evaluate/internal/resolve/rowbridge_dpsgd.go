@@ -20,9 +20,9 @@ import (
 // pldCache remembers the PLD accountants of a run by their stages:
 // building one takes from a few to a few hundred milliseconds. It is
 // bounded by the grid points it holds (each costs about 50 bytes with its
-// error estimate). Its accountants share the powers of their steps' PLDs
+// error estimate). Its accountants share their steps' discretised PLDs
 // (chains, bounded apart: about 32 MB), so that a sweep over the steps of
-// one noise multiplier and sample rate squares its step's PLD once.
+// one noise multiplier and sample rate discretises its step's PLD once.
 type pldCache struct {
 	*memo.Cache[string, pldEntry]
 	chains *pld.Chains
