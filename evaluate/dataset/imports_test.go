@@ -11,6 +11,6 @@ import (
 // and bound's tails need evaluate/poibin): it knows nothing of the
 // registry, the evaluator or files.
 func TestImports(t *testing.T) {
-	testenv.Imports(t, "evaluate/release", "evaluate/curve", "evaluate/curve/pld", "evaluate/bound", "evaluate/poibin", "evaluate/numeric", "evaluate/number", "internal/editdist", "table")
+	testenv.Imports(t, "evaluate/release", "evaluate/curve", "evaluate/curve/pld", "evaluate/bound", "evaluate/poibin", "evaluate/numeric", "evaluate/number", "evaluate/internal/enum", "internal/editdist", "table")
 	testenv.NoImports(t, "github.com/apache/", "github.com/xuri/", "github.com/urfave/")
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate/bound"
 	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/internal/enum"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
 )
 
@@ -28,15 +29,7 @@ const (
 )
 
 func (k TargetKind) String() string {
-	switch k {
-	case TargetAdvantage:
-		return "worst-case advantage"
-	case TargetSuccess:
-		return "success"
-	case TargetEpsilon:
-		return "ε"
-	}
-	return fmt.Sprintf("TargetKind(%d)", uint8(k))
+	return enum.Name("TargetKind", int(k), int(TargetAdvantage), "worst-case advantage", "success", "ε")
 }
 
 // Target is what a dataset's total must meet: its measure (Kind) at most

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate/curve"
+	"github.com/riskbatch/riskbatch/evaluate/internal/enum"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
 )
@@ -87,39 +88,24 @@ const (
 	numAsks // the number of Asks: askSet holds one bit for each
 )
 
-// String names the inputs in words, as Text writes them.
+// String names the inputs in words, as Text writes them (in the order of
+// the constants).
 func (a Ask) String() string {
-	switch a {
-	case AskTarget:
-		return "target_advantage"
-	case AskWeight:
-		return "w"
-	case AskRecords:
-		return "records and w"
-	case AskSuccesses:
-		return "successes"
-	case AskTargets:
-		return "targets or prior"
-	case AskCandidates:
-		return "candidates"
-	case AskDistribution:
-		return "candidates or a prior with its frequency table"
-	case AskPMPData:
-		return "pmp_data"
-	case AskBinary:
-		return "a baseline of at least 0.5"
-	case AskClaim:
-		return "a claimed epsilon"
-	case AskStatedScale:
-		return "epsilon in place of laplace_scale"
-	case AskStatedSigma:
-		return "epsilon and delta in place of sigma"
-	case AskBatchSize:
-		return "batch_size and dataset_size"
-	case AskEpochs:
-		return "epochs"
-	}
-	return ""
+	return enum.Name("Ask", int(a), int(AskedAlways), "",
+		"target_advantage",
+		"w",
+		"records and w",
+		"successes",
+		"targets or prior",
+		"candidates",
+		"candidates or a prior with its frequency table",
+		"pmp_data",
+		"a baseline of at least 0.5",
+		"a claimed epsilon",
+		"epsilon in place of laplace_scale",
+		"epsilon and delta in place of sigma",
+		"batch_size and dataset_size",
+		"epochs")
 }
 
 // asked reports whether the row has the input that asks for the column.
@@ -182,23 +168,16 @@ const (
 	OnlyAuditFDP
 )
 
-// String states the condition in words, as Text writes it.
+// String states the condition in words, as Text writes it (in the order
+// of the constants).
 func (c Condition) String() string {
-	switch c {
-	case OnlyPure:
-		return "(approx rows only with delta empty or 0 and one composition)"
-	case OnlyPureRow:
-		return "whose delta is empty or 0 (approx rows: also one composition)"
-	case OnlyOneComposition:
-		return "of one composition"
-	case OnlyRenyiView:
-		return "(approx rows only with delta empty or 0 and one composition, rr rows only with one composition)"
-	case OnlyAuditTest:
-		return "of the methods membership and prior"
-	case OnlyAuditFDP:
-		return "of the methods membership_fdp and reconstruction"
-	}
-	return ""
+	return enum.Name("Condition", int(c), int(Anywhere), "",
+		"(approx rows only with delta empty or 0 and one composition)",
+		"whose delta is empty or 0 (approx rows: also one composition)",
+		"of one composition",
+		"(approx rows only with delta empty or 0 and one composition, rr rows only with one composition)",
+		"of the methods membership and prior",
+		"of the methods membership_fdp and reconstruction")
 }
 
 // holds reports whether the row meets the condition (OnlyRenyiView: see
