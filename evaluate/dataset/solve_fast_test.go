@@ -16,15 +16,7 @@ func TestSolveSmoothAgrees(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 7))
 	var smooth, plain int
 	for i := range 200 {
-		c := randomGaussianCase(rng)
-		want, err := SolveGaussianSigma(c.target, c.others, c.sensitivity, c.steps)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := Problem{Target: c.target, Risk: gaussianRiskOf(c.target, c.others, c.steps, c.sensitivity), Lo: 1e-6, Hi: 1e9}
-		if i%2 == 0 {
-			p.Start = want * (0.5 + rng.Float64())
-		}
+		c, p, want := randomGaussianProblem(t, rng, i%2 == 0)
 		sol, err := SolveSmooth(p)
 		if err != nil {
 			t.Fatalf("case %d: %v", i, err)

@@ -26,15 +26,7 @@ func TestSolveGaussianAgrees(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 5))
 	var calls int
 	for i := range 200 {
-		c := randomGaussianCase(rng)
-		want, err := SolveGaussianSigma(c.target, c.others, c.sensitivity, c.steps)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := Problem{Target: c.target, Risk: gaussianRiskOf(c.target, c.others, c.steps, c.sensitivity), Lo: 1e-6, Hi: 1e9}
-		if i%2 == 0 {
-			p.Start = want * (0.5 + rng.Float64())
-		}
+		c, p, want := randomGaussianProblem(t, rng, i%2 == 0)
 		sol, err := Solve(p)
 		if err != nil {
 			t.Fatalf("case %d: %v", i, err)
@@ -254,4 +246,22 @@ func TestSolveWideBracket(t *testing.T) {
 		}
 		t.Logf("[%g, %g]: %d evaluations", tc.lo, tc.hi, sol.Evaluations)
 	}
+}
+
+// randomGaussianProblem is the problem of solving for σ on a random
+// Gaussian dataset (randomGaussianCase), with a starting point near the
+// closed form's answer when start is true: the case, the problem and
+// the closed form's answer (SolveGaussianSigma).
+func randomGaussianProblem(t *testing.T, rng *rand.Rand, start bool) (gaussianCase, Problem, float64) {
+	t.Helper()
+	c := randomGaussianCase(rng)
+	want, err := SolveGaussianSigma(c.target, c.others, c.sensitivity, c.steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Problem{Target: c.target, Risk: gaussianRiskOf(c.target, c.others, c.steps, c.sensitivity), Lo: 1e-6, Hi: 1e9}
+	if start {
+		p.Start = want * (0.5 + rng.Float64())
+	}
+	return c, p, want
 }
