@@ -1,11 +1,7 @@
 package pld
 
 import (
-	"bufio"
 	"math"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -20,30 +16,10 @@ import (
 // error; dp_accounting drops tails of about 10⁻¹⁵, the slack allowed).
 func TestAgainstDPAccounting(t *testing.T) {
 	t.Parallel()
-	f, err := os.Open("testdata/dp_accounting_1e-5.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	eps := []float64{0, 0.5, 1, 2}
 	rows := 0
 	var above, below float64 // the largest (ours − theirs)/stated, and (theirs − ours)/stated
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fields := strings.Split(line, ",")
-		if len(fields) != 8 {
-			t.Fatalf("bad reference line %q", line)
-		}
-		v := make([]float64, len(fields))
-		for i, s := range fields {
-			if v[i], err = strconv.ParseFloat(s, 64); err != nil {
-				t.Fatalf("bad reference line %q: %v", line, err)
-			}
-		}
+	for _, v := range referenceRows(t, "testdata/dp_accounting_1e-5.csv", 8) {
 		rows++
 		st := sg(v[0], v[1], int(v[2]))
 		p := mustDPSGD(t, st)
@@ -55,9 +31,6 @@ func TestAgainstDPAccounting(t *testing.T) {
 			}
 			above, below = math.Max(above, (got-ref)/stated), math.Max(below, (ref-got)/stated)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	if rows != 20 {
 		t.Errorf("%d reference configurations, want 20", rows)

@@ -1,12 +1,12 @@
 package pld
 
 import (
-	"bufio"
 	"math"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // TestReferenceExact checks both directions of the privacy profile against
@@ -17,30 +17,10 @@ import (
 // must be an upper bound and within the stated error.
 func TestReferenceExact(t *testing.T) {
 	t.Parallel()
-	f, err := os.Open("testdata/subsampled_gaussian_delta.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	accountants := map[Stage]*PLD{}
 	rows := 0
 	var worstRel float64
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fields := strings.Fields(line)
-		if len(fields) != 6 {
-			t.Fatalf("bad reference line %q", line)
-		}
-		v := make([]float64, 6)
-		for i, s := range fields {
-			if v[i], err = strconv.ParseFloat(s, 64); err != nil {
-				t.Fatalf("bad reference line %q: %v", line, err)
-			}
-		}
+	for _, v := range referenceRows(t, "testdata/subsampled_gaussian_delta.txt", 6) {
 		st := Stage{NoiseMultiplier: v[0], SampleRate: v[1], Steps: int(v[2])}
 		p := accountants[st]
 		if p == nil {
@@ -66,11 +46,38 @@ func TestReferenceExact(t *testing.T) {
 		}
 		rows++
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
 	if rows < 50 {
 		t.Fatalf("only %d reference rows", rows)
 	}
 	t.Logf("%d reference rows; largest relative excess over the exact δ (δ > 1e-9): %.3g", rows, worstRel)
+}
+
+// referenceRows reads a file of reference values: one row of width numbers
+// a line, separated by commas or spaces, with empty lines and lines that
+// start with # (comments) left out.
+func referenceRows(t *testing.T, path string, width int) [][]float64 {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]float64
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fields := strings.FieldsFunc(line, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
+		if len(fields) != width {
+			t.Fatalf("%s: bad reference line %q: %d numbers, want %d", path, line, len(fields), width)
+		}
+		v := make([]float64, width)
+		for i, s := range fields {
+			if v[i], err = strconv.ParseFloat(s, 64); err != nil {
+				t.Fatalf("%s: bad reference line %q: %v", path, line, err)
+			}
+		}
+		rows = append(rows, v)
+	}
+	return rows
 }
