@@ -12,6 +12,7 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate/internal/registry"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/release"
+	"github.com/riskbatch/riskbatch/internal/editdist"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -68,7 +69,11 @@ func (b *Binding) goalInputs(in *resolve.Inputs, problems *resolve.RowError) (re
 	text := strings.TrimSpace(in.Text[release.FieldSolve])
 	f, known := b.h.Vocabulary().Lookup(text)
 	if !known || !slices.Contains(solvable, f) {
-		problems.Add(name, text, "expected the name of the parameter to solve for: one of %s", strings.Join(release.SolveChoices(), ", "))
+		if near := editdist.Closest(text, release.SolveChoices(), 1); len(near) > 0 {
+			problems.Add(name, text, "%s is not a parameter riskbatch solves for; did you mean %s?", release.QuoteClipped(text), near[0])
+		} else {
+			problems.Add(name, text, "expected the name of the parameter to solve for: one of %s", strings.Join(release.SolveChoices(), ", "))
+		}
 		return -1, false
 	}
 	switch {

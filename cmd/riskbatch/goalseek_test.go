@@ -248,6 +248,8 @@ func TestGoalSeekBadInputs(t *testing.T) {
 			[]string{"c"}, []string{"solve", "does not use noise_multiplier"}},
 		{"solve naming no parameter", "a,D,gaussian,4,,,,1e-5,0.3,,\nb,D,gdp,,0.3,,,1e-5,,,\nc,D,gaussian,6,,,3,1e-5,,,baseline\n",
 			[]string{"c"}, []string{"solve", "expected the name of the parameter"}},
+		{"solve misspelling a parameter", "a,D,gaussian,4,,,,1e-5,0.3,,\nb,D,gdp,,0.3,,,1e-5,,,\nc,D,gaussian,,,,3,1e-5,,,sgima\n",
+			[]string{"c"}, []string{"solve", `"sgima" is not a parameter`, "did you mean sigma?"}},
 		{"solve naming a filled column", "a,D,gaussian,4,,,,1e-5,0.3,,\nb,D,gdp,,0.3,,,1e-5,,,\nc,D,gaussian,6,,,3,1e-5,,,sigma\n",
 			[]string{"c"}, []string{"solve", "sigma is filled"}},
 		{"solve without a dataset", "a,D,gaussian,4,,,,1e-5,0.3,,\nb,D,gdp,,0.3,,,1e-5,,,\nc,,gaussian,,,,3,1e-5,,,sigma\n",
