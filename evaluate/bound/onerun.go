@@ -102,13 +102,9 @@ const (
 
 // String returns the bound's name in the paper.
 func (b OneRunBound) String() string {
-	switch b {
-	case OneRunPure:
-		return "Thm 3.2"
-	case OneRunCor34:
-		return "Cor 3.4"
-	case OneRunThm35:
-		return "Thm 3.5"
+	names := [...]string{"Thm 3.2", "Cor 3.4", "Thm 3.5"} // in the order of the constants
+	if b >= 0 && int(b) < len(names) {
+		return names[b]
 	}
 	return fmt.Sprintf("OneRunBound(%d)", int(b))
 }

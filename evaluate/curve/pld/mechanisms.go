@@ -29,15 +29,9 @@ const (
 )
 
 func (k Kind) String() string {
-	switch k {
-	case SubsampledGaussian:
-		return "subsampled Gaussian"
-	case Laplace:
-		return "Laplace"
-	case RandomizedResponse:
-		return "randomized response"
-	case EpsilonDelta:
-		return "(ε, δ)"
+	names := [...]string{"subsampled Gaussian", "Laplace", "randomized response", "(ε, δ)"} // in the order of the constants
+	if int(k) < len(names) {
+		return names[k]
 	}
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
