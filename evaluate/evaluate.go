@@ -56,13 +56,17 @@ const (
 // caches: of DP-SGD accounting results, of Gaussian ε(δ), of Fano bounds
 // over M candidates, and of pmp_data tables and results.
 type Evaluator struct {
-	rows      *resolve.Resolver // reads rows into Releases
-	config    resolve.Config    // what the options set, New reads
-	cachesOf  *Evaluator
+	rows     *resolve.Resolver // reads rows into Releases
+	config   resolve.Config    // what the options set, New reads
+	cachesOf *Evaluator        // whose caches to share (WithCachesOf), until New
+	// The output columns, in output order, and what New makes of them
+	// once: the columns of each mechanism (registry.NewPlans), the
+	// headline rule's steps, and the inputs only some mechanisms' columns
+	// use.
 	outputs   []registry.OutputColumn
-	plans     *registry.Plans // the outputs of each mechanism (planColumns)
+	plans     *registry.Plans
 	headlines []registry.HeadlineStep
-	unused    []registry.UnusedInput // inputs only some mechanisms' columns use
+	unused    []registry.UnusedInput
 }
 
 // Option configures an Evaluator.
