@@ -1,27 +1,27 @@
 package formula
 
-// maxSheetExp is the largest exponent a formula passes to EXP: e^700 ≈
+// MaxExp is the largest exponent a formula passes to EXP: e^700 ≈
 // 1e304 still fits a double, e^710 does not.
 const MaxExp = 700
 
-// Gaussian baselines outside [minSheetQuantile, 1 − maxSheetQuantileGap]
+// Gaussian baselines outside [MinQuantile, 1 − MaxQuantileGap]
 // are beyond what NORMSINV accepts or resolves.
 const (
 	MinQuantile    = 1e-300
 	MaxQuantileGap = 1e-15
 )
 
-// minSheetGap bounds 1 − x from below where a formula divides by 1 − x
+// MinGap bounds 1 − x from below where a formula divides by 1 − x
 // (1 − baseline, 1 − target_advantage): the cancellation in 1 − x then
 // costs at most ~1e-10 absolute. (LibreOffice even rounds a difference of
 // nearly equal numbers to 0: 1 − (1 − 1e-15) is 0 there.)
 const MinGap = 1e-6
 
-// maxSheetRecords bounds records in pso_baseline's (1 − w)^(records − 1),
+// MaxRecords bounds records in pso_baseline's (1 − w)^(records − 1),
 // whose relative error grows as records × 1e-16.
 const MaxRecords = 1e6
 
-// SheetForm says how an output column is written in a workbook besides its
+// Form says how an output column is written in a workbook besides its
 // value.
 type Form struct {
 	// Advantage marks a bound on an attack's advantage (success beyond the
@@ -32,9 +32,9 @@ type Form struct {
 	// note; empty for a column that is always written as a value because
 	// it needs numerical work (root finding, optimisation, convolution).
 	Rows string
-	// formula returns the column's spreadsheet formula for one row,
+	// Formula returns the column's spreadsheet formula for one row,
 	// without the leading "=", in terms of the row's quantities (see
-	// sheetRow), which refer to the row's cells by column name; a failed
+	// Row), which refer to the row's cells by column name; a failed
 	// requirement of x makes it void.
 	Formula func(x *Row) string
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// term is a piece of a formula: its text, which is a reference to a cell of
+// Term is a piece of a formula: its text, which is a reference to a cell of
 // the row, a number, a function call or a parenthesised expression (so that it can be
 // an operand as it is), and its value for the row.
 type Term struct {
@@ -21,10 +21,10 @@ type Term struct {
 	Value float64
 }
 
-// lit is a constant term.
+// Lit is a constant term.
 func Lit(v float64) Term { return Term{strconv.FormatFloat(v, 'G', -1, 64), v} }
 
-// form fills a formula template: $1 … $9 stand for the terms' texts.
+// Fill fills a formula template: $1 … $9 stand for the terms' texts.
 func Fill(tmpl string, args ...Term) string {
 	var b strings.Builder
 	b.Grow(len(tmpl) + 8*len(args))
@@ -40,7 +40,7 @@ func Fill(tmpl string, args ...Term) string {
 	return b.String()
 }
 
-// sheetRow is one row as the formulas see it: its quantities (ε, δ, μ, ρ,
+// Row is one row as the formulas see it: its quantities (ε, δ, μ, ρ,
 // the baseline, …) as terms over its input cells. Each accessor checks that
 // the row's value of the quantity is exactly what the term computes; when
 // it is not, it clears ok and the formula being built is void.
@@ -94,7 +94,7 @@ func (x *Row) Formula(f func(x *Row) string) (string, bool) {
 // Mechanism returns the row's mechanism.
 func (x *Row) Mechanism() release.Mechanism { return x.mech }
 
-// need voids the formula unless cond holds.
+// Need voids the formula unless cond holds.
 func (x *Row) Need(cond bool) {
 	if !cond {
 		x.ok = false
@@ -103,10 +103,10 @@ func (x *Row) Need(cond bool) {
 
 func (x *Row) Has(f release.Field) bool { return x.in.Set[f] }
 
-// zero reports whether the field is empty or 0 (δ of a pure release).
+// Zero reports whether the field is empty or 0 (δ of a pure release).
 func (x *Row) Zero(f release.Field) bool { return !x.in.Set[f] || x.in.Num[f] == 0 }
 
-// ref is the cell of an input field on this row; it must hold a number.
+// Ref is the cell of an input field on this row; it must hold a number.
 func (x *Row) Ref(f release.Field) Term {
 	i := x.t.Column[f]
 	if i < 0 || !x.in.Set[f] {
@@ -133,7 +133,7 @@ func (x *Row) Ref(f release.Field) Term {
 	return Term{x.t.Ref[f], x.in.Num[f]}
 }
 
-// output is the cell of an earlier output column of the row, which must be
+// Output is the cell of an earlier output column of the row, which must be
 // a live formula itself (so that the two follow the same edits).
 func (x *Row) Output(name string) Term {
 	for k, o := range x.t.Outputs {
@@ -147,7 +147,7 @@ func (x *Row) Output(name string) Term {
 	return Term{"0", 0}
 }
 
-// orOne is the cell of an input whose empty value means 1 (sensitivity).
+// OrOne is the cell of an input whose empty value means 1 (sensitivity).
 func (x *Row) OrOne(f release.Field) Term {
 	if !x.Has(f) {
 		return Lit(1)
@@ -155,7 +155,7 @@ func (x *Row) OrOne(f release.Field) Term {
 	return x.Ref(f)
 }
 
-// composed is t·compositions when the row has compositions (the k-fold ε
+// Composed is t·compositions when the row has compositions (the k-fold ε
 // of a pure guarantee, the k-fold ρ or ε_α), computed as riskbatch does.
 func (x *Row) Composed(t Term) Term {
 	if !x.Has(release.FieldCompositions) {
@@ -165,13 +165,13 @@ func (x *Row) Composed(t Term) Term {
 	return Term{"(" + t.Text + "*" + c.Text + ")", c.Value * t.Value}
 }
 
-// laplaceEps is ε = sensitivity/laplace_scale of a Laplace row.
+// LaplaceEps is ε = sensitivity/laplace_scale of a Laplace row.
 func (x *Row) LaplaceEps() Term {
 	sens, scale := x.OrOne(release.FieldSensitivity), x.Ref(release.FieldLaplaceScale)
 	return Term{"(" + sens.Text + "/" + scale.Text + ")", sens.Value / scale.Value}
 }
 
-// eps is the ε of the row's (ε, δ) view (eps_at_delta) where it is the
+// Eps is the ε of the row's (ε, δ) view (eps_at_delta) where it is the
 // row's own: pure, laplace and rr rows with δ empty (k·ε), approx rows of
 // one composition.
 func (x *Row) Eps() Term {
@@ -194,13 +194,13 @@ func (x *Row) Eps() Term {
 	return e
 }
 
-// pureEps is the ε of a pure guarantee (pure, laplace, rr with δ empty).
+// PureEps is the ε of a pure guarantee (pure, laplace, rr with δ empty).
 func (x *Row) PureEps() Term {
 	x.Need(x.mech != release.MechanismApprox)
 	return x.Eps()
 }
 
-// delta is the δ of the row's (ε, δ) view: the delta cell, which a
+// Delta is the δ of the row's (ε, δ) view: the delta cell, which a
 // spreadsheet reads as 0 when it is empty (the literal 0 where the table
 // has no delta column), except for approx rows of several compositions
 // (k·δ).
@@ -223,7 +223,7 @@ func (x *Row) Delta() Term {
 	return Lit(0)
 }
 
-// mu is μ of a Gaussian curve: sensitivity/sigma (gaussian), mu (gdp),
+// Mu is μ of a Gaussian curve: sensitivity/sigma (gaussian), mu (gdp),
 // √K·√2/sigma (marginals, K = C(d, k) − C(d − d′, k)), times
 // √compositions.
 func (x *Row) Mu() Term {
@@ -252,7 +252,7 @@ func (x *Row) Mu() Term {
 	return m
 }
 
-// rho is the zCDP ρ: rho·compositions (zcdp) or μ²/2 (Gaussian rows).
+// Rho is the zCDP ρ: rho·compositions (zcdp) or μ²/2 (Gaussian rows).
 func (x *Row) Rho() Term {
 	if x.mech == release.MechanismZCDP {
 		return x.Composed(x.Ref(release.FieldRho))
@@ -261,7 +261,7 @@ func (x *Row) Rho() Term {
 	return Term{"(" + m.Text + "^2/2)", m.Value * m.Value / 2}
 }
 
-// base is the baseline: the baseline cell, or 1/candidates; not a prior's.
+// Base is the baseline: the baseline cell, or 1/candidates; not a prior's.
 func (x *Row) Base() Term {
 	x.Need(!x.Has(release.FieldPrior))
 	switch {
@@ -275,7 +275,7 @@ func (x *Row) Base() Term {
 	return Term{"0", 0}
 }
 
-// candidates is M of the candidates cell (not of a uniform prior).
+// Candidates is M of the candidates cell (not of a uniform prior).
 func (x *Row) Candidates() Term {
 	x.Need(!x.Has(release.FieldPrior))
 	m := x.Ref(release.FieldCandidates)
@@ -283,7 +283,7 @@ func (x *Row) Candidates() Term {
 	return m
 }
 
-// confidence is the row's confidence cell, else the run's default level.
+// Confidence is the row's confidence cell, else the run's default level.
 func (x *Row) Confidence() Term {
 	if x.Has(release.FieldConfidence) {
 		return x.Ref(release.FieldConfidence)
@@ -291,7 +291,7 @@ func (x *Row) Confidence() Term {
 	return Lit(x.t.Confidence)
 }
 
-// curveKind names the trade-off curves a spreadsheet evaluates.
+// CurveKind names the trade-off curves a spreadsheet evaluates.
 type CurveKind int
 
 const (
@@ -301,13 +301,13 @@ const (
 	curveRR
 )
 
-// sheetCurve is the row's trade-off curve f in closed form.
+// Curve is the row's trade-off curve f in closed form.
 type Curve struct {
 	kind       CurveKind
 	e, d, m, k Term // ε, δ (EpsDelta); μ (Gaussian); ε (Laplace); ε, k (rr)
 }
 
-// curve is the row's trade-off curve where it has a closed form: f_{ε,δ}
+// Curve is the row's trade-off curve where it has a closed form: f_{ε,δ}
 // (pure and approx), G_μ, Laplace and k-ary randomized response, each of
 // one composition (Gaussian curves compose to G_{μ√k}).
 func (x *Row) Curve() Curve {
@@ -332,7 +332,7 @@ func (x *Row) Curve() Curve {
 	return c
 }
 
-// success is 1 − f(b), the success bound of Kulynych et al. Thm 3.2 at
+// Success is 1 − f(b), the success bound of Kulynych et al. Thm 3.2 at
 // baseline b (see each curve's Advantage).
 func (x *Row) Success(c Curve, b Term) Term {
 	var f string
@@ -352,7 +352,7 @@ func (x *Row) Success(c Curve, b Term) Term {
 	return Term{Text: f}
 }
 
-// worst is η = max_α 1 − f(α) − α, Kulynych et al. Thm 3.4.
+// Worst is η = max_α 1 − f(α) − α, Kulynych et al. Thm 3.4.
 func (x *Row) Worst(c Curve) string {
 	switch c.kind {
 	case curveEpsDelta:
@@ -368,7 +368,7 @@ func (x *Row) Worst(c Curve) string {
 	return ""
 }
 
-// binarySuccess is 1 − R_f(π), Kulynych et al. Thm D.1, with the closed
+// BinarySuccess is 1 − R_f(π), Kulynych et al. Thm D.1, with the closed
 // forms of BayesRisk; λ = ln(π/(1 − π)).
 func (x *Row) BinarySuccess(c Curve, pi Term) string {
 	switch c.kind {
@@ -385,7 +385,7 @@ func (x *Row) BinarySuccess(c Curve, pi Term) string {
 	return ""
 }
 
-// reroZCDP is Balle et al.'s bound for ρ-zCDP, Kulynych et al. Cor. B.1:
+// ReroZCDP is Balle et al.'s bound for ρ-zCDP, Kulynych et al. Cor. B.1:
 // exp(−(√ln(1/b) − √ρ)²) when ρ < ln(1/b), else 1. (Spreadsheets give
 // unary minus precedence over ^, hence 0 − (…)^2.)
 func (x *Row) ReroZCDP() string {
@@ -394,7 +394,7 @@ func (x *Row) ReroZCDP() string {
 	return Fill("IF($1>=-LN($2),1,EXP(0-(SQRT(-LN($2))-SQRT($1))^2))", rho, b)
 }
 
-// reroRDP is Balle et al.'s bound for one (t, ε_α)-RDP guarantee,
+// ReroRDP is Balle et al.'s bound for one (t, ε_α)-RDP guarantee,
 // Kulynych et al. Thm B.2: min(1, (b·e^{ε_α})^{(t−1)/t}); other rows with a
 // zCDP view use reroZCDP.
 func (x *Row) ReroRDP() string {

@@ -158,7 +158,7 @@ const (
 	OnlyOneComposition
 	// OnlyRenyiView: a Rényi or mutual-information view of the mechanism.
 	// The Fano columns' function checks it, since the order of its reasons
-	// depends on the prior (see Release.fano).
+	// depends on the prior (see Release.Fano).
 	OnlyRenyiView
 	// OnlyAuditTest: an audit by a test with a p-value (membership,
 	// prior).
@@ -180,7 +180,7 @@ func (c Condition) String() string {
 		"of the methods membership_fdp and reconstruction")
 }
 
-// holds reports whether the row meets the condition (OnlyRenyiView: see
+// Holds reports whether the row meets the condition (OnlyRenyiView: see
 // there).
 func (c Condition) Holds(r *resolve.Release) bool {
 	switch c {
@@ -202,7 +202,7 @@ func (c Condition) Holds(r *resolve.Release) bool {
 	return true
 }
 
-// mechanismBit is a mechanism's bit in a set of mechanisms (mechanismSet).
+// MechanismBit is a mechanism's bit in a set of mechanisms (MechanismSet).
 // It is a switch, not a search of MechanismNames, because every row asks.
 func MechanismBit(m release.Mechanism) uint32 {
 	switch m {
@@ -234,7 +234,7 @@ func MechanismBit(m release.Mechanism) uint32 {
 	return 0
 }
 
-// mechanismSet returns the set of mechanisms as bits; nil is every
+// MechanismSet returns the set of mechanisms as bits; nil is every
 // mechanism of a release (not audit rows, which describe no release).
 func MechanismSet(ms []release.Mechanism) uint32 {
 	if ms == nil {
@@ -303,7 +303,7 @@ func (a Applies) deltaText() string {
 	return "delta > 0 on " + AndList(without) + " rows"
 }
 
-// andList joins words as a person writes a list: "a", "a and b",
+// AndList joins words as a person writes a list: "a", "a and b",
 // "a, b and c".
 func AndList(words []string) string {
 	switch len(words) {
@@ -315,7 +315,7 @@ func AndList(words []string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
-// unusedInput is an input field whose only use is to ask for some output
+// UnusedInput is an input field whose only use is to ask for some output
 // columns (Applies.AskedBy), with the mechanisms those columns apply to.
 type UnusedInput struct {
 	Field      release.Field
@@ -323,7 +323,7 @@ type UnusedInput struct {
 	Users      string // those mechanisms, for a message: "gaussian and exponential"
 }
 
-// unusedInputs lists the fields that ask for columns of some mechanisms
+// UnusedInputs lists the fields that ask for columns of some mechanisms
 // only, so that a row of another mechanism that fills one is told.
 func UnusedInputs(outputs []OutputColumn) []UnusedInput {
 	var us []UnusedInput

@@ -119,7 +119,7 @@ type HeadlineCase struct {
 	Says    func(r *resolve.Release, column string, v float64) string
 }
 
-// headlineCases is the headline rule, in order: the first case that holds
+// HeadlineCases is the headline rule, in order: the first case that holds
 // and whose column has a value gives the row's headline.
 func HeadlineCases() []HeadlineCase {
 	return []HeadlineCase{
@@ -233,14 +233,14 @@ type Headline struct {
 	Says   string
 }
 
-// headlineStep is a headlineCase with the output index of each of its
+// HeadlineStep is a headlineCase with the output index of each of its
 // columns (-1 where the evaluator has none).
 type HeadlineStep struct {
 	HeadlineCase
 	At []int
 }
 
-// headlineSteps are the headline rule's cases for the outputs.
+// HeadlineSteps are the headline rule's cases for the outputs.
 func HeadlineSteps(outputs []OutputColumn) []HeadlineStep {
 	var steps []HeadlineStep
 	for _, c := range HeadlineCases() {
@@ -259,7 +259,7 @@ func HeadlineSteps(outputs []OutputColumn) []HeadlineStep {
 	return steps
 }
 
-// significant writes v with 4 significant digits, without exponent where
+// Significant writes v with 4 significant digits, without exponent where
 // it is between 0.001 and 10⁶.
 func Significant(v float64) string {
 	var buf [32]byte

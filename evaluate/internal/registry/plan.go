@@ -11,9 +11,9 @@ import (
 // has about 35 of the 60 registered columns by its mechanism, and asks for
 // fewer than half of those: the evaluator goes through each mechanism's
 // list of columns, made once with the evaluator, and reads what the row
-// asks for from the list before it computes a column (OutputColumn.valueAsked).
+// asks for from the list before it computes a column (OutputColumn.ValueAsked).
 
-// planColumn is an output column of a mechanism's list: its index in the
+// PlanColumn is an output column of a mechanism's list: its index in the
 // evaluator's outputs and what asks for it.
 type PlanColumn struct {
 	Index int
@@ -21,16 +21,16 @@ type PlanColumn struct {
 	Only  Condition
 }
 
-// columnPlans are the lists of output columns, in output order: one per
-// mechanism (by the index of its mechanismBit), and that of a row
-// composed with extra_stages of other mechanisms (Release.mixed), whose
+// Plans are the lists of output columns, in output order: one per
+// mechanism (by the index of its MechanismBit), and that of a row
+// composed with extra_stages of other mechanisms (Release.Mixed), whose
 // columns are those of every mechanism.
 type Plans struct {
 	byMechanism [32][]PlanColumn
 	mixed       []PlanColumn
 }
 
-// planColumns makes the lists of the output columns outputs.
+// NewPlans makes the lists of the output columns outputs.
 func NewPlans(outputs []OutputColumn) *Plans {
 	p := new(Plans)
 	for k := range outputs {
@@ -47,7 +47,7 @@ func NewPlans(outputs []OutputColumn) *Plans {
 	return p
 }
 
-// of returns the list of output columns of the row r.
+// Of returns the list of output columns of the row r.
 func (p *Plans) Of(r *resolve.Release) []PlanColumn {
 	if r.Mixed() {
 		return p.mixed
@@ -59,7 +59,7 @@ func (p *Plans) Of(r *resolve.Release) []PlanColumn {
 	return p.byMechanism[bits.TrailingZeros32(bit)]
 }
 
-// askSet remembers, for one row, which inputs that ask for columns (Ask)
+// AskSet remembers, for one row, which inputs that ask for columns (Ask)
 // it has: a row's columns share a few of them, each read once.
 type AskSet struct{ known, has uint32 }
 
@@ -69,7 +69,7 @@ type AskSet struct{ known, has uint32 }
 // more than 32.
 const _ uint32 = 1 << (numAsks - 1)
 
-// asked reports whether the row r has the input a (Ask.asked).
+// Asked reports whether the row r has the input a (Ask.asked).
 func (s *AskSet) Asked(a Ask, r *resolve.Release) bool {
 	if a == AskedAlways {
 		return true

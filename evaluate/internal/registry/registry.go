@@ -42,20 +42,20 @@ type OutputColumn struct {
 	Format  table.Format
 	// Sheet is how the column is written in a workbook: the spreadsheet
 	// formula that recomputes it from the row's inputs where its bound has
-	// a closed form, and whether it is an advantage (see SheetForm).
+	// a closed form, and whether it is an advantage (see formula.Form).
 	Sheet formula.Form
 	// Round is the direction in which the evaluator rounds every value of
 	// the column, where it is the same for every row (see Rounding);
 	// columns whose rounding depends on the row round in compute.
 	Round resolve.Rounding
-	// compute computes the column for a row that Applies admits: it may
+	// Compute computes the column for a row that Applies admits: it may
 	// count on the inputs Applies.Requires.
 	Compute func(r *resolve.Release) (float64, resolve.Skip)
 	// fromEps computes, in place of compute, a column of the row's (ε, δ)
 	// view (Release.EpsilonDelta): the evaluator reports a row without
 	// one, as the view says why.
 	fromEps       func(r *resolve.Release, eps, delta float64) (float64, resolve.Skip)
-	MechanismBits uint32 // Applies.Mechanisms as a set (mechanismSet)
+	MechanismBits uint32 // Applies.Mechanisms as a set (MechanismSet)
 }
 
 // Reasons shared by several columns, so that a row's message names them once.
@@ -93,7 +93,7 @@ const (
 	epsView         = "ε is the row's epsilon (pure, approx, laplace, rr); for the other mechanisms, eps_at_delta: their ε at the row's delta"
 )
 
-// outputColumns is the registry, in output order: the families one after
+// OutputColumns is the registry, in output order: the families one after
 // another. confidences are the levels of the one-run success upper bound
 // (see WithConfidence).
 func OutputColumns(confidences []float64) []OutputColumn {
@@ -122,7 +122,7 @@ func OutputColumns(confidences []float64) []OutputColumn {
 	return cols
 }
 
-// value computes the column for a row of one of its mechanisms, as its
+// Value computes the column for a row of one of its mechanisms, as its
 // declaration says: empty without a message when the row does not ask for
 // it or fails its condition (Applies.Asks, Applies.Only), partial when it
 // lacks an input the column requires, with a message when its baseline is
@@ -136,7 +136,7 @@ func (o *OutputColumn) Value(r *resolve.Release) (float64, resolve.Skip) {
 	return o.ValueAsked(r)
 }
 
-// valueAsked is value for a row that asks for the column and meets its
+// ValueAsked is value for a row that asks for the column and meets its
 // condition (Applies.Asks and Only), as the caller has checked.
 func (o *OutputColumn) ValueAsked(r *resolve.Release) (float64, resolve.Skip) {
 	a := &o.Applies

@@ -131,7 +131,7 @@ func (e *SelectError) Error() string {
 	return fmt.Sprintf("no output column, group or paper matches %s", strings.Join(q, ", "))
 }
 
-// selectedUnused keeps the unused-input checks (see unusedInputs) of the
+// SelectedUnused keeps the unused-input checks (see UnusedInputs) of the
 // fields that ask for a selected column: a field that asks only for
 // columns left out is no concern of the selection's rows. Which mechanisms
 // use a field stays as the whole registry says.

@@ -40,7 +40,7 @@ func NewEpsCache() *epsCache {
 	return &epsCache{memo.New[[2]float64, float64](epsCacheSize, nil)}
 }
 
-// gaussianEpsilonAt returns curve.Gaussian{μ}.EpsilonAt(δ) through the cache.
+// GaussianEpsilonAt returns curve.Gaussian{μ}.EpsilonAt(δ) through the cache.
 func (c *epsCache) GaussianEpsilonAt(mu, delta float64) float64 {
 	return c.Get([2]float64{mu, delta}, func() float64 { return curve.Gaussian{Mu: mu}.EpsilonAt(delta) })
 }

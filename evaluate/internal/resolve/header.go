@@ -85,7 +85,7 @@ func (r *Resolver) LookupMechanism(name string) (*release.MechanismSpec, error) 
 // Confidences returns the levels of the one-run success upper bound.
 func (r *Resolver) Confidences() []float64 { return r.confidences }
 
-// confidence is the default confidence of a row: the highest level.
+// Confidence is the default confidence of a row: the highest level.
 func (r *Resolver) Confidence() float64 {
 	c := r.confidences[0]
 	for _, x := range r.confidences[1:] {
@@ -201,7 +201,7 @@ func (h *Header) InputColumns() []int {
 	return cols
 }
 
-// readCells reads the row's cells of the table's input columns: a text as
+// ReadCells reads the row's cells of the table's input columns: a text as
 // it is, a number by the table's number format and within its column's
 // domain, into in, which must be zero (the inputs of a row are over a
 // kilobyte: filled in place, not returned). A cell that is neither is a
@@ -239,7 +239,7 @@ func (h *Header) ReadCells(cells []table.Cell, in *Inputs) RowError {
 	return problems
 }
 
-// parseInputs reads a row's input cells as readCells does; false when a
+// ParseInputs reads a row's input cells as ReadCells does; false when a
 // cell is not a valid number (such a row is an error row anyway).
 func (h *Header) ParseInputs(cells []table.Cell) (Inputs, bool) {
 	var in Inputs

@@ -12,7 +12,7 @@ import (
 	"github.com/riskbatch/riskbatch/priors"
 )
 
-// inputs holds one row's parsed input cells.
+// Inputs holds one row's parsed input cells.
 type Inputs struct {
 	Num  [release.NumFields]float64
 	Text [release.NumFields]string
@@ -21,7 +21,7 @@ type Inputs struct {
 
 func (in *Inputs) Has(f release.Field) bool { return in.Set[f] }
 
-// value is the field's value as a message writes it: the text, or the
+// Value is the field's value as a message writes it: the text, or the
 // number ("" when the row leaves it empty).
 func (in *Inputs) Value(f release.Field) string {
 	switch {
@@ -33,7 +33,7 @@ func (in *Inputs) Value(f release.Field) string {
 	return FormatNumber(in.Num[f])
 }
 
-// numOr returns the field's number, or def when the row leaves it empty.
+// NumOr returns the field's number, or def when the row leaves it empty.
 func (in *Inputs) NumOr(f release.Field, def float64) float64 {
 	if in.Has(f) {
 		return in.Num[f]
@@ -55,10 +55,10 @@ type epsDeltaView struct {
 	epsWhy         string // why it is unavailable
 	noDelta        bool   // unavailable for want of a δ > 0
 	HasDelta       bool
-	// reported marks a δ set by report_delta (resolveReport), which
+	// Reported marks a δ set by report_delta (resolveReport), which
 	// messages then name.
 	Reported bool
-	// stepDelta is the δ of each step of an approx row (its delta), 0
+	// StepDelta is the δ of each step of an approx row (its delta), 0
 	// for the other rows.
 	StepDelta float64
 	// epsilonAt converts the mechanism to (ε, δ) at the row's δ; nil when
@@ -78,7 +78,7 @@ type pureParams struct {
 	HasPure bool
 }
 
-// gaussianParams are the parameters of a Gaussian curve G_μ (gaussian,
+// GaussianParams are the parameters of a Gaussian curve G_μ (gaussian,
 // gdp, marginals), composed over the compositions.
 type GaussianParams struct {
 	Mu          float64
@@ -228,23 +228,23 @@ func (e *CellError) Error() string {
 // Unwrap returns the error the reason comes from.
 func (e *CellError) Unwrap() error { return e.Err }
 
-// rowError collects the problems of a row, each naming its column.
+// RowError collects the problems of a row, each naming its column.
 type RowError []*CellError
 
-// add records a problem of a column's cell (value, as written, may be "").
+// Add records a problem of a column's cell (value, as written, may be "").
 func (e *RowError) Add(column, value, format string, args ...any) {
 	*e = append(*e, &CellError{Column: column, Value: value, Reason: fmt.Sprintf(format, args...)})
 }
 
-// addErr records a problem that an error states.
+// AddErr records a problem that an error states.
 func (e *RowError) AddErr(column, value string, err error) {
 	*e = append(*e, &CellError{Column: column, Value: value, Reason: err.Error(), Err: err})
 }
 
-// addProblem records a problem made elsewhere.
+// AddProblem records a problem made elsewhere.
 func (e *RowError) AddProblem(p *CellError) { *e = append(*e, p) }
 
-// texts returns the problems' texts, as the message gives them.
+// Texts returns the problems' texts, as the message gives them.
 func (e RowError) Texts() []string {
 	s := make([]string, len(e))
 	for i, p := range e {

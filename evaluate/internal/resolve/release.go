@@ -17,7 +17,7 @@ import (
 type Release struct {
 	Mechanism release.Mechanism
 	Curve     curve.Curve
-	// compositions is k of the compositions column (1 without).
+	// Compositions is k of the compositions column (1 without).
 	Compositions int
 
 	epsDeltaView
@@ -30,12 +30,12 @@ type Release struct {
 	derivedParams
 	Attack
 	rowResults
-	// audit is the audit of an audit row (Mechanism MechanismAudit), nil
+	// Audit is the audit of an audit row (Mechanism MechanismAudit), nil
 	// on release rows.
 	Audit *AuditRow
 }
 
-// priorDistributions returns the distributions of the row's prior over
+// PriorDistributions returns the distributions of the row's prior over
 // its attribute's values (a prior table with its frequency table), or nil.
 func (r *Release) PriorDistributions() *priors.Distributions {
 	if !r.HasPrior {
@@ -52,7 +52,7 @@ func paddedPrior(d priors.Distribution, domain int) []float64 {
 	return p
 }
 
-// advantage returns 1 − f(baseline) − baseline, computed once per row:
+// Advantage returns 1 − f(baseline) − baseline, computed once per row:
 // several columns need it, and for numerical curves (zCDP, RDP) it is the
 // costly part of the row.
 func (r *Release) Advantage() float64 {
@@ -62,7 +62,7 @@ func (r *Release) Advantage() float64 {
 	return r.adv
 }
 
-// rowDelta is the δ of the row's own (ε, δ) guarantee (0 for pure rows).
+// RowDelta is the δ of the row's own (ε, δ) guarantee (0 for pure rows).
 func (r *Release) RowDelta() float64 { return r.Delta }
 
 // maxTailTargets bounds n for the tail bounds: the dominating distribution
@@ -136,7 +136,7 @@ func (r *Release) EpsilonDelta() (eps, delta float64, why string) {
 	return r.Epsilon, r.Delta, ""
 }
 
-// epsilonAtDelta converts the mechanism to (ε, δ) at δ: epsilonAt, or the
+// EpsilonAtDelta converts the mechanism to (ε, δ) at δ: epsilonAt, or the
 // ε(δ) of its Gaussian curve through the run's cache (gaussianEps).
 func (r *Release) EpsilonAtDelta(delta float64) float64 {
 	if r.epsilonAt == nil && r.gaussianEps != nil {
@@ -145,7 +145,7 @@ func (r *Release) EpsilonAtDelta(delta float64) float64 {
 	return r.epsilonAt(delta)
 }
 
-// epsDelta is EpsilonDelta for the output columns: a row of a mechanism
+// EpsDelta is EpsilonDelta for the output columns: a row of a mechanism
 // without a native ε that has no δ > 0 lacks an input (NeedDelta); any
 // other reason is the row's values'.
 func (r *Release) EpsDelta() (eps, delta float64, s Skip) {
@@ -159,5 +159,5 @@ func (r *Release) EpsDelta() (eps, delta float64, s Skip) {
 	return 0, 0, Skip{Why: why}
 }
 
-// formatNumber prints a value in a message.
+// FormatNumber prints a value in a message.
 func FormatNumber(v float64) string { return release.FormatNumber(v) }

@@ -20,7 +20,7 @@ const maxFanoCandidates = 1 << 53
 // up to about a millisecond over the grid of other curves).
 const maxFanoDistributions = 256
 
-// fano computes the Fano bounds of Guo et al. once per row: Algorithm 1 and
+// Fano computes the Fano bounds of Guo et al. once per row: Algorithm 1 and
 // the order-optimised Algorithm 2, from the mechanism's Rényi (or
 // mutual-information) view, for a uniform prior over the row's candidates
 // or, for a prior with distributions, for each distinct distribution of

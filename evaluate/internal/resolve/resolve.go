@@ -15,7 +15,7 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate/release"
 )
 
-// resolve turns parsed inputs into a Release, or explains why it cannot:
+// Resolve turns parsed inputs into a Release, or explains why it cannot:
 // the mechanism and its columns, then the mechanism's parameters (its
 // curve), then what the row says of the attack. A row with audit filled is
 // an audit row instead (resolveAudit); a release row must not fill the
@@ -24,9 +24,9 @@ func (b *Header) Resolve(in *Inputs, problems *RowError) *Release {
 	return b.ResolveInto(new(Release), in, problems)
 }
 
-// resolveInto is resolve into r, which must be zero: it returns r, or nil
+// ResolveInto is resolve into r, which must be zero: it returns r, or nil
 // with the problems. Evaluate resolves into a Release it reuses row after
-// row (Binding.releases), a row's largest allocation.
+// row (the evaluator's Binding.releases), a row's largest allocation.
 func (b *Header) ResolveInto(r *Release, in *Inputs, problems *RowError) *Release {
 	r.fanos = b.fanos
 	if in.Has(release.FieldAudit) {
@@ -365,7 +365,7 @@ func (b *Header) resolveDPSGD(r *Release, in *Inputs, problems *RowError) bool {
 	return true
 }
 
-// mechanism returns the row's mechanism: the one named in its mechanism
+// Mechanism returns the row's mechanism: the one named in its mechanism
 // column, or the one its filled columns imply.
 func (b *Header) Mechanism(in *Inputs, problems *RowError) *release.MechanismSpec {
 	if in.Has(release.FieldMechanism) {

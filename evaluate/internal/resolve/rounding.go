@@ -24,7 +24,7 @@ const (
 	RoundDown
 )
 
-// apply rounds v in the direction, clamped to the range of the column's
+// Apply rounds v in the direction, clamped to the range of the column's
 // format: [0, 1] for a probability, [0, +∞] for a real.
 func (d Rounding) Apply(v float64, f table.Format) float64 {
 	hi := math.Inf(1)

@@ -19,7 +19,7 @@ import (
 // apply to it; the release columns stay empty without a message.
 const MechanismAudit release.Mechanism = "audit"
 
-// auditRow is the audit of an audit row: the method with its inputs, the
+// AuditRow is the audit of an audit row: the method with its inputs, the
 // claimed ε (epsilon), and the lower bounds, computed once for the columns
 // that share them.
 type AuditRow struct {
@@ -36,18 +36,18 @@ type lowerBound struct {
 	s    Skip
 }
 
-// fdp reports whether the method is the f-DP recursion (no p-value, a μ
+// FDP reports whether the method is the f-DP recursion (no p-value, a μ
 // bound).
 func (a *AuditRow) FDP() bool {
 	return a.Method == audit.MembershipFDP || a.Method == audit.Reconstruction
 }
 
-// epsilon returns the ε lower bound (audit_eps_lb), computed once.
+// Epsilon returns the ε lower bound (audit_eps_lb), computed once.
 func (a *AuditRow) Epsilon() (audit.LowerBound, Skip) {
 	return a.eps.get(a.EpsilonLowerBound)
 }
 
-// muBound returns the μ lower bound (audit_mu_lb), computed once.
+// MuBound returns the μ lower bound (audit_mu_lb), computed once.
 func (a *AuditRow) MuBound() (audit.LowerBound, Skip) {
 	return a.mu.get(a.MuLowerBound)
 }
@@ -60,7 +60,7 @@ func (l *lowerBound) get(f func() (audit.LowerBound, error)) (audit.LowerBound, 
 	return l.lb, l.s
 }
 
-// auditSkip turns an error of the audit package into the reason a column
+// AuditSkip turns an error of the audit package into the reason a column
 // is empty: resolve checks the inputs, so that it is a defect or a limit
 // of the search, reported as a fault of the row.
 func AuditSkip(err error) Skip {
@@ -70,7 +70,7 @@ func AuditSkip(err error) Skip {
 	return Skip{Why: err.Error(), Fault: true}
 }
 
-// warningsNote is the message note of a lower bound's warnings: too few
+// WarningsNote is the message note of a lower bound's warnings: too few
 // canaries, or targets for audit prior (which implies that nothing is
 // certified), nothing certified, a large δ term.
 func (a *AuditRow) WarningsNote(ws []audit.Warning) string {
@@ -92,7 +92,7 @@ func (a *AuditRow) WarningsNote(ws []audit.Warning) string {
 	return strings.Join(notes, "; ")
 }
 
-// deltaTerm returns the constant of the δ term the method's test adds to
+// DeltaTerm returns the constant of the δ term the method's test adds to
 // its p-value: 2·m·δ for membership (Steinke et al., times α ≤ 1), n·δ for
 // prior with Cor 3.4 (times α ≤ 1 with Thm 3.5), 0 with Thm 3.2.
 func (a *AuditRow) DeltaTerm() float64 {
@@ -159,7 +159,7 @@ func auditRequires(m audit.Method) []release.Field {
 // resolveAudit turns the inputs of an audit row (audit filled) into a
 // Release of mechanism MechanismAudit, or explains why it cannot: the
 // method, the inputs it uses and needs, the significance of its test, and
-// its counts or priors. r must be zero (see resolveInto).
+// its counts or priors. r must be zero (see ResolveInto).
 func (b *Header) resolveAudit(r *Release, in *Inputs, problems *RowError) *Release {
 	method, err := parseAuditMethod(in.Text[release.FieldAudit])
 	if err != nil {

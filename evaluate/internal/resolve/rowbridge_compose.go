@@ -101,7 +101,7 @@ func (r *Release) Stages() ([]pld.Stage, bool) {
 	return r.stages, r.stages != nil
 }
 
-// mixed reports whether the row composes its own releases with
+// Mixed reports whether the row composes its own releases with
 // extra_stages of other mechanisms (not a dpsgd row): the output columns of
 // one family of mechanisms (those with Applies.Mechanisms), whose
 // parameters describe the row's own mechanism alone, do not apply to it;
@@ -165,7 +165,7 @@ func pureTotal(stages []pld.Stage) (float64, bool) {
 	return eps, !math.IsInf(eps, 0)
 }
 
-// compositionError returns the fdp_composition_error of a row: the error
+// CompositionError returns the fdp_composition_error of a row: the error
 // bound of its composed curve (Composition.Error), that of its PLD
 // accountant for a dpsgd row, 0 for the other compositions (closed forms
 // and the optimal composition theorem, exact up to upward rounding), and

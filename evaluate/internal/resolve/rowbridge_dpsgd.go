@@ -140,7 +140,7 @@ func noRDPWhy(extra []pld.Stage) string {
 	return ""
 }
 
-// rdpComparison computes a dpsgd row's RDP comparison column, or skips it
+// RDPComparison computes a dpsgd row's RDP comparison column, or skips it
 // with the reason the row has no RDP curve.
 func RDPComparison(f func(r *Release) float64) func(*Release) (float64, Skip) {
 	return func(r *Release) (float64, Skip) {
@@ -151,7 +151,7 @@ func RDPComparison(f func(r *Release) float64) func(*Release) (float64, Skip) {
 	}
 }
 
-// noiseForTarget returns the calibrated noise multiplier of a dpsgd row
+// NoiseForTarget returns the calibrated noise multiplier of a dpsgd row
 // under PLD accounting, or under RDP accounting with useRDP, through the
 // run's cache.
 func (r *Release) NoiseForTarget(useRDP bool) (float64, Skip) {

@@ -12,7 +12,7 @@ import (
 // The row side of the PMP bounds (bound/pmp.go): the row's ε̃ from its
 // pmp_data table, through the run's cache.
 
-// pmpFromData returns the row's PMP parameter ε̃ with respect to its
+// PMPFromData returns the row's PMP parameter ε̃ with respect to its
 // pmp_data parent set and the δ it holds at, or why there is none.
 func (r *Release) PMPFromData() (eps, delta float64, why string) {
 	if r.pmpDone {

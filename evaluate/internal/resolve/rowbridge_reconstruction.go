@@ -10,7 +10,7 @@ import (
 // The row side of the reconstruction bounds (bound/reconstruction.go):
 // the worst case over the distributions of a row's prior.
 
-// gbWorstOverPrior returns the largest value of f over the distinct
+// GBWorstOverPrior returns the largest value of f over the distinct
 // distributions of the row's prior (GBPriorStats of each, over the
 // attribute's whole domain): the bound of the riskiest target.
 func (r *Release) GBWorstOverPrior(f func(bound.GBPrior) float64) (float64, Skip) {

@@ -13,7 +13,7 @@ const (
 	NeedDelta
 )
 
-// skip says why a column is empty for a row, in one of the ways Applies
+// Skip says why a column is empty for a row, in one of the ways Applies
 // describes: silent (the column does not apply, or the row did not ask for
 // it), need (the row lacks an input it requires: partial), fault (an input
 // the row has cannot be used: partial), or why alone (the bound is not
@@ -23,14 +23,14 @@ type Skip struct {
 	Silent bool
 	Need   Need
 	Fault  bool
-	// unused marks a why about an input the row filled that the column
+	// Unused marks a why about an input the row filled that the column
 	// cannot use for this row (pmp_data with compositions): the status is
 	// unchanged, and the message gives it early.
 	Unused bool
-	// bare marks a why or note that names the input it is about
+	// Bare marks a why or note that names the input it is about
 	// ("pmp_data: …"): the message gives it without the column names.
 	Bare bool
-	// note is a warning about a value that is written: the row keeps its
+	// Note is a warning about a value that is written: the row keeps its
 	// status and the message says it, once for the columns that share it.
 	Note string
 }

@@ -164,7 +164,7 @@ func emptyOr(v string) string {
 	return v
 }
 
-// dpsgdSchedule returns the sample rate and steps of a dpsgd row: its
+// DPSGDSchedule returns the sample rate and steps of a dpsgd row: its
 // sample_rate and steps, or q = batch_size/dataset_size and steps =
 // ⌈epochs·dataset_size/batch_size⌉, as TensorFlow Privacy's
 // compute_dp_sgd_privacy computes them
@@ -234,7 +234,7 @@ func (b *Header) DPSGDSchedule(r *Release, in *Inputs, problems *RowError) (q fl
 // int on every platform.
 const maxEpochSteps = 1 << 31
 
-// epochSteps is ⌈epochs·n/batch⌉, exactly (epochs, n and batch are
+// EpochSteps is ⌈epochs·n/batch⌉, exactly (epochs, n and batch are
 // float64 values, each an exact rational); false when it exceeds
 // maxEpochSteps.
 func EpochSteps(epochs, n, batch float64) (int, bool) {
