@@ -223,6 +223,49 @@ func TestGoalSeekMixed(t *testing.T) {
 	})
 }
 
+// mixedEpsilon is a dataset of Gaussian, Laplace, pure and DP-SGD releases
+// with an ε target at report_delta 1e-4 (the model's epochs and solve, and
+// every row's report_delta, filled in).
+const mixedEpsilon = `id,dataset,mechanism,sigma,laplace_scale,epsilon,noise_multiplier,batch_size,dataset_size,epochs,compositions,report_delta,dataset_target_epsilon,solve
+queries,lab,gaussian,20,,,,,,,3,%[3]s,4,
+counts,lab,laplace,,50,,,,,,4,%[3]s,,
+survey,lab,pure,,,0.02,,,,,2,%[3]s,,
+model,lab,dpsgd,,,,1.1,256,3000,%[1]s,,%[3]s,,%[2]s
+`
+
+// TestGoalSeekMixedEpsilon: an ε target on a mixed dataset is met at the
+// reporting δ less the accountant's error (the total's
+// fdp_composition_error): with the solved epochs typed in, the total's
+// eps_at_delta at that δ is within the target, and with one more epoch it
+// is not.
+func TestGoalSeekMixedEpsilon(t *testing.T) {
+	t.Parallel()
+	out, _ := goalEval(t, fmt.Sprintf(mixedEpsilon, "", "epochs", "1e-4"))
+	e := out.num(t, "model", "solved_value")
+	if !(e >= 1 && e == math.Trunc(e)) || out["model"]["status"] == "error" {
+		t.Fatalf("epochs %v, status %q (%s)", e, out["model"]["status"], out["model"]["message"])
+	}
+	epsAt := func(epochs float64) float64 {
+		t.Helper()
+		// The δ at which the target's ε is read: the reporting δ less
+		// the error of this composition, which the run at these epochs
+		// reports.
+		run, _ := goalEval(t, fmt.Sprintf(mixedEpsilon, strconv.Itoa(int(epochs)), "", "1e-4"))
+		delta := 1e-4 - run.num(t, "lab", "fdp_composition_error")
+		if !(delta > 0) {
+			t.Fatalf("%v epochs: the accountant's error %s reaches δ", epochs, run["lab"]["fdp_composition_error"])
+		}
+		at, _ := goalEval(t, fmt.Sprintf(mixedEpsilon, strconv.Itoa(int(epochs)), "", strconv.FormatFloat(delta, 'g', -1, 64)))
+		return at.num(t, "lab", "eps_at_delta")
+	}
+	if got := epsAt(e); !(got <= 4) {
+		t.Errorf("%v epochs typed in: the total's ε at δ less the error is %v, above the target 4", e, got)
+	}
+	if got := epsAt(e + 1); got <= 4 {
+		t.Errorf("%v epochs typed in: the total's ε at δ less the error is %v, within the target 4", e+1, got)
+	}
+}
+
 // TestGoalSeekBadInputs: every misuse of the goal-seek inputs is an error
 // row naming the column, and the other rows are evaluated as without
 // them.
