@@ -105,16 +105,7 @@ func SolveGaussianSigma(t Target, others []pld.Stage, sensitivity float64, steps
 		return math.NaN(), err
 	}
 	guess := sensitivity * math.Sqrt(float64(steps)) / math.Sqrt(m*m-s)
-	meets := func(sigma float64) bool {
-		mu, _ := GaussianMu(withStage(others, pld.Stage{NoiseMultiplier: sigma / sensitivity, SampleRate: 1, Steps: steps}))
-		return t.Meets(t.GaussianRisk(mu), 0)
-	}
-	sigma := extremeMeeting(meets, guess, false)
-	if !meets(sigma) {
-		mu, _ := GaussianMu(others)
-		return math.NaN(), &UnmetError{Target: t, At: math.NaN(), Reached: t.GaussianRisk(mu)}
-	}
-	return sigma, nil
+	return solveOwnGaussian(t, others, steps, guess, false, func(sigma float64) float64 { return sigma / sensitivity })
 }
 
 // SolveGDPMu returns the largest μ of a gdp row of steps releases (its
@@ -131,16 +122,25 @@ func SolveGDPMu(t Target, others []pld.Stage, steps int) (float64, error) {
 		return math.NaN(), err
 	}
 	guess := math.Sqrt((m*m - s) / float64(steps))
-	meets := func(mu float64) bool {
-		total, _ := GaussianMu(withStage(others, pld.Stage{NoiseMultiplier: 1 / mu, SampleRate: 1, Steps: steps}))
-		return t.Meets(t.GaussianRisk(total), 0)
+	return solveOwnGaussian(t, others, steps, guess, true, func(mu float64) float64 { return 1 / mu })
+}
+
+// solveOwnGaussian returns the extreme x (the smallest, or the largest when
+// increasing: the risk grows with x) at which a row's own stage
+// gaussian(noise(x))×steps, composed with the other rows' stages, meets the
+// target, narrowed from guess to adjacent floats (extremeMeeting); an
+// *UnmetError where no x meets it (the others alone reach the target).
+func solveOwnGaussian(t Target, others []pld.Stage, steps int, guess float64, increasing bool, noise func(x float64) float64) (float64, error) {
+	meets := func(x float64) bool {
+		mu, _ := GaussianMu(withStage(others, pld.Stage{NoiseMultiplier: noise(x), SampleRate: 1, Steps: steps}))
+		return t.Meets(t.GaussianRisk(mu), 0)
 	}
-	mu := extremeMeeting(meets, guess, true)
-	if !meets(mu) {
-		total, _ := GaussianMu(others)
-		return math.NaN(), &UnmetError{Target: t, At: math.NaN(), Reached: t.GaussianRisk(total)}
+	x := extremeMeeting(meets, guess, increasing)
+	if !meets(x) {
+		mu, _ := GaussianMu(others)
+		return math.NaN(), &UnmetError{Target: t, At: math.NaN(), Reached: t.GaussianRisk(mu)}
 	}
-	return mu, nil
+	return x, nil
 }
 
 // GaussianNoiseScale returns the one factor s by which every stage's noise
