@@ -59,7 +59,7 @@ func goalSeekColumns() []OutputColumn {
 			Citation: goalSeekCitation,
 			Needs:    "dataset, solve, and one of dataset_target_advantage, dataset_target_success, dataset_target_epsilon on the dataset's rows",
 			Assumes:  "the dataset's rows are releases about the same people, composed adaptively; as fdp_success",
-			Compute:  silent,
+			Compute:  silent, ByDataset: true,
 		},
 		{
 			Name: DatasetNoiseScale, Family: "fdp", Format: table.Real, Round: resolve.RoundUp,
@@ -70,7 +70,7 @@ func goalSeekColumns() []OutputColumn {
 			Citation: goalSeekCitation,
 			Needs:    "dataset, and one of dataset_target_advantage, dataset_target_success, dataset_target_epsilon on the dataset's rows",
 			Assumes:  "as solved_value; rounded up (more noise)",
-			Compute:  silent,
+			Compute:  silent, ByDataset: true,
 		},
 	}
 	for _, p := range PlannedColumns() {
@@ -91,7 +91,7 @@ func goalSeekColumns() []OutputColumn {
 			Citation: goalSeekCitation,
 			Needs:    "as dataset_noise_scale; a row stating " + p.Param,
 			Assumes:  "as dataset_noise_scale",
-			Compute:  silent,
+			Compute:  silent, ByDataset: true,
 		})
 	}
 	return cols

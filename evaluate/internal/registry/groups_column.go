@@ -24,6 +24,7 @@ func datasetColumns() []OutputColumn {
 		Compute: func(*resolve.Release) (float64, resolve.Skip) {
 			return 0, resolve.Skip{Silent: true}
 		},
+		ByDataset: true,
 	}}
 }
 

@@ -35,6 +35,9 @@ func NewPlans(outputs []OutputColumn) *Plans {
 	p := new(Plans)
 	for k := range outputs {
 		o := &outputs[k]
+		if o.ByDataset {
+			continue
+		}
 		c := PlanColumn{Index: k, Asks: o.Applies.Asks, Only: o.Applies.Only}
 		for set := o.MechanismBits; set != 0; set &= set - 1 {
 			i := bits.TrailingZeros32(set)

@@ -51,6 +51,10 @@ type OutputColumn struct {
 	// Compute computes the column for a row that Applies admits: it may
 	// count on the inputs Applies.Requires.
 	Compute func(r *resolve.Release) (float64, resolve.Skip)
+	// ByDataset marks a column that the run composing a row's dataset
+	// fills (the goal seek's), not the row: no row's plan goes through
+	// it, and its Compute leaves it empty.
+	ByDataset bool
 	// fromEps computes, in place of compute, a column of the row's (ε, δ)
 	// view (Release.EpsilonDelta): the evaluator reports a row without
 	// one, as the view says why.
