@@ -40,8 +40,8 @@ type goalSeek struct {
 	// scale is the group's noise scale, without an unknown.
 	scale    float64
 	hasScale bool
-	// achieved is the total's measure at the value found, as riskText
-	// writes it.
+	// achieved is the total's measure as riskText writes it: at the
+	// value solved for, or, with a noise scale, as the dataset stands.
 	achieved string
 	// why is why the goal seek found no value (no target, a conflict, a
 	// target no value meets, …).
@@ -219,7 +219,13 @@ func (g *datasetGroups) solveScale(gt *groupTotal, target dataset.Target) {
 		s = sol.Value
 	}
 	r, _ := risk(s)
-	gt.seek.scale, gt.seek.hasScale, gt.seek.achieved = s, true, riskText(r)
+	// The Summary's "achieved" is what the dataset reaches as it stands
+	// (its noise times 1); the note says what it reaches at the scale.
+	now, err := risk(1)
+	if err != nil {
+		now = r
+	}
+	gt.seek.scale, gt.seek.hasScale, gt.seek.achieved = s, true, riskText(now)
 	gt.seek.note = noiseScaleColumn + " " + formatValue(s) + ": the dataset's noise times " + formatValue(s) + " meets " + g.targetText(gt) + " (the total reaches " + riskText(r) + ")"
 }
 

@@ -381,29 +381,46 @@ new,M,dpsgd,,0.01,200,1e-6,,noise_multiplier
 func TestGoalSeekSummary(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	in := writeFile(t, filepath.Join(dir, "in.csv"), fmt.Sprintf(census, "dataset_target_advantage", "0.2", "", "sigma"))
+	// The census solves the tables' σ; the clinic, without an unknown,
+	// gets a noise scale.
+	in := writeFile(t, filepath.Join(dir, "in.csv"), fmt.Sprintf(census, "dataset_target_advantage", "0.2", "", "sigma")+
+		"stats,clinic,gaussian,10,,,4,1e-5,0.01,0.3,\ncounts,clinic,gaussian,8,,,2,1e-5,0.01,,\n")
 	out := filepath.Join(dir, "out.xlsx")
 	mustRun(t, exitOK, "eval", in, "-o", out, "-q")
 	rows, err := testfiles.OpenXLSX(t, out).GetRows("Summary")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var header, line []string
+	var header []string
+	lines := map[string][]string{}
 	for _, r := range rows {
 		switch {
 		case len(r) > 0 && r[0] == "dataset":
 			header = r
-		case len(r) > 0 && r[0] == "census":
-			line = r
+		case len(r) > 0 && (r[0] == "census" || r[0] == "clinic"):
+			lines[r[0]] = r
 		}
 	}
 	want := []string{"dataset", "rows", "composed", "fdp_worst_advantage", "target", "achieved", "solved"}
-	if !slices.Equal(header, want) || len(line) != len(want) {
-		t.Fatalf("the Summary's datasets: header %q, census %q", header, line)
+	if !slices.Equal(header, want) || len(lines["census"]) != len(want) || len(lines["clinic"]) != len(want) {
+		t.Fatalf("the Summary's datasets: header %q, census %q, clinic %q", header, lines["census"], lines["clinic"])
 	}
+	// The census: the closed form (TestGoalSeekGaussian) σ = Δ·√c/√(M² − μ₀²)
+	// with M = 2Φ⁻¹(1.2/2), Δ = 2, c = 12, μ₀ = 0.3, as the Summary prints it.
+	m := 2 * normQuantile(1.2/2)
+	sigma := strconv.FormatFloat(2*math.Sqrt(12)/math.Sqrt(m*m-0.09), 'g', 10, 64)
+	line := lines["census"]
 	achieved, err := strconv.ParseFloat(line[5], 64)
-	if line[4] != "dataset_target_advantage 0.2" || err != nil || achieved > 0.2 || !strings.HasPrefix(line[6], "sigma = 16.96688038") || !strings.HasSuffix(line[6], "(row tables)") {
-		t.Errorf("the Summary's census line %q", line)
+	if line[4] != "dataset_target_advantage 0.2" || err != nil || achieved > 0.2 || !strings.HasPrefix(line[6], "sigma = "+sigma[:len(sigma)-1]) || !strings.HasSuffix(line[6], "(row tables)") {
+		t.Errorf("the Summary's census line %q; want σ ≈ %s", line, sigma)
+	}
+	// The clinic: what it reaches as it stands (its total's
+	// fdp_worst_advantage, to the 10 digits printed), and the scale.
+	line = lines["clinic"]
+	total, err1 := strconv.ParseFloat(line[3], 64)
+	achieved, err2 := strconv.ParseFloat(line[5], 64)
+	if err1 != nil || err2 != nil || math.Abs(achieved-total) > 1e-9*total || total >= 0.3 || !strings.HasPrefix(line[6], "dataset_noise_scale = ") {
+		t.Errorf("the Summary's clinic line %q: achieved should be the total's fdp_worst_advantage as it stands", line)
 	}
 }
 
