@@ -244,7 +244,8 @@
     const st = table.header.indexOf("status");
     const head = el("tr");
     for (const i of cols) {
-      const th = el("th", {}, table.header[i]);
+      // A column of numbers has its header over them, on the right.
+      const th = el("th", { class: numericColumn(i) ? "num" : "" }, table.header[i]);
       const c = byName[table.header[i]];
       if (c) th.title = c.meaning;
       head.appendChild(th);
@@ -271,6 +272,18 @@
     $("counts").textContent = Object.keys(counts).map((k) => counts[k] + " " + k).join(", ");
     const pages = Math.max(1, Math.ceil(table.rows.length / pageSize));
     $("page").textContent = "page " + (pageNo + 1) + " of " + pages + " (" + table.rows.length + " rows)";
+  }
+  // numericColumn reports whether column i holds numbers: some cell of the
+  // table does, and every cell that is not empty is one.
+  function numericColumn(i) {
+    let any = false;
+    for (const r of table.rows) {
+      const v = r[i] === undefined ? "" : r[i];
+      if (v === "") continue;
+      if (isNaN(Number(v))) return false;
+      any = true;
+    }
+    return any;
   }
   function formatNumber(v) {
     const x = Number(v);
