@@ -59,6 +59,11 @@ type Evaluator struct {
 	rows     *resolve.Resolver // reads rows into Releases
 	config   resolve.Config    // what the options set, New reads
 	cachesOf *Evaluator        // whose caches to share (WithCachesOf), until New
+	// all is the evaluator of every registered column that Select made
+	// this one from (nil: this one has them all). A dataset's total is
+	// measured with it whatever is selected: dataset_worst_advantage and
+	// the goal seek read fdp_worst_advantage and fdp_success.
+	all *Evaluator
 	// The output columns, in output order, and what New makes of them
 	// once: the columns of each mechanism (registry.NewPlans), the
 	// headline rule's steps, and the inputs only some mechanisms' columns

@@ -221,12 +221,13 @@ func (e *Evaluator) TotalRisk(t *Total, target dataset.Target, stages []pld.Stag
 	} else if !s.Silent {
 		return dataset.Risk{}, errors.New(s.Why)
 	}
+	every := e.everyColumn() // the measure is the full registry's, whatever --columns selects
 	column := func(name string) (float64, error) {
-		k := e.outputIndex(name)
+		k := every.outputIndex(name)
 		if k < 0 {
 			return 0, errors.New("no column " + name)
 		}
-		v, s := e.outputs[k].ValueAsked(r)
+		v, s := every.outputs[k].ValueAsked(r)
 		switch {
 		case s.Need&resolve.NeedBaseline != 0:
 			return 0, errors.New("the dataset's rows share no baseline")

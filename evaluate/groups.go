@@ -209,11 +209,29 @@ func (e *Evaluator) EvaluateTotal(t *Total, dst []table.Cell) []InputCell {
 	}
 	dst[0] = table.TextCell(string(StatusTotal))
 	dst[1] = table.TextCell(strings.Join(msg, "; "))
+	var worst table.Cell
 	if k := e.outputIndex("fdp_worst_advantage"); k >= 0 {
-		t.SetWorst(dst[HeadWidth+k])
-		e.MarkMember(dst, dst[HeadWidth+k])
+		worst = dst[HeadWidth+k]
+	} else if why == "" {
+		worst = e.everyColumn().totalWorst(row)
 	}
+	t.SetWorst(worst)
+	e.MarkMember(dst, worst)
 	return shown
+}
+
+// totalWorst is the fdp_worst_advantage cell of a total's row, for an
+// evaluator that does not write that column (--columns without it): what
+// dataset_worst_advantage and the Summary show.
+func (e *Evaluator) totalWorst(row []InputCell) table.Cell {
+	k := e.outputIndex("fdp_worst_advantage")
+	b, cells, err := e.bindRow(row)
+	if k < 0 || err != nil {
+		return table.Cell{}
+	}
+	dst := make([]table.Cell, e.Width())
+	b.Evaluate(cells, dst)
+	return dst[HeadWidth+k]
 }
 
 // MarkMember writes a group's total advantage into the

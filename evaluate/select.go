@@ -81,6 +81,7 @@ func (e *Evaluator) Select(selectors ...string) (*Evaluator, error) {
 		return nil, &registry.SelectError{Selectors: unmatched}
 	}
 	s := *e
+	s.all = e.everyColumn()
 	s.outputs = nil
 	for i, o := range e.outputs {
 		if keep[i] {
@@ -102,4 +103,13 @@ func (e *Evaluator) Registered() []string {
 		names = append(names, o.Name)
 	}
 	return names
+}
+
+// everyColumn returns the evaluator of every registered column: e, or the
+// one Select made e from.
+func (e *Evaluator) everyColumn() *Evaluator {
+	if e.all != nil {
+		return e.all
+	}
+	return e
 }

@@ -266,6 +266,28 @@ func TestGoalSeekMixedEpsilon(t *testing.T) {
 	}
 }
 
+// TestGoalSeekSelectedColumns: --columns selects what is written, not how
+// a dataset's total is measured: the σ solved and dataset_worst_advantage
+// are those of the run without --columns.
+func TestGoalSeekSelectedColumns(t *testing.T) {
+	t.Parallel()
+	in := fmt.Sprintf(census, "dataset_target_advantage", "0.25", "", "sigma")
+	all, _ := goalEval(t, in)
+	for _, sel := range []string{"solved_value", "dataset_worst_advantage", "eps_at_delta,solved_value,dataset_worst_advantage"} {
+		out, _ := goalEval(t, in, "--columns", sel)
+		for _, c := range strings.Split(sel, ",") {
+			for _, id := range []string{"microdata", "tables", "census"} {
+				if got, want := out[id][c], all[id][c]; got != want {
+					t.Errorf("--columns %s: row %s, %s = %q; without --columns %q (%s)", sel, id, c, got, want, out[id]["message"])
+				}
+			}
+		}
+	}
+	if all["tables"]["solved_value"] == "" || all["microdata"]["dataset_worst_advantage"] == "" {
+		t.Fatalf("without --columns: solved_value %q, dataset_worst_advantage %q", all["tables"]["solved_value"], all["microdata"]["dataset_worst_advantage"])
+	}
+}
+
 // TestGoalSeekBadInputs: every misuse of the goal-seek inputs is an error
 // row naming the column, and the other rows are evaluated as without
 // them.
