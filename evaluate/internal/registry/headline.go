@@ -131,7 +131,7 @@ func HeadlineCases() []HeadlineCase {
 				if v == 0 {
 					return "the attack's guesses certify no ε above 0: they are consistent with no leak at all"
 				}
-				return "the attack's guesses certify that the release's ε is at least " + Significant(v)
+				return "the attack's guesses certify that the release's ε is at least " + significant(v, down)
 			},
 		},
 		{
@@ -149,9 +149,9 @@ func HeadlineCases() []HeadlineCase {
 				// written for every row that has a baseline.
 				b := make([]byte, 0, 128)
 				b = append(b, "an attacker who guesses right "...)
-				b = appendPercent(b, r.Baseline)
+				b = appendPercent(b, r.Baseline, nearest)
 				b = append(b, " of the time without the release guesses right at most "...)
-				b = appendPercent(b, v)
+				b = appendPercent(b, v, up)
 				b = append(b, " with it"...)
 				return string(b)
 			},
@@ -175,22 +175,22 @@ func targetSays(r *resolve.Release, column string, v float64) string {
 	own, meets, has := 0.0, false, false
 	switch column {
 	case "fdp_eps_for_target":
-		s = "ε ≤ " + Significant(v)
+		s = "ε ≤ " + significant(v, down)
 		// The column applies to rows of one composition, whose (ε, δ)
 		// view is the row's own ε.
 		if eps, _, why := r.EpsilonDelta(); why == "" {
 			own, meets, has = eps, eps <= v, true
 		}
 	case "fdp_sigma_for_target":
-		s = "noise σ ≥ " + Significant(v)
+		s = "noise σ ≥ " + significant(v, up)
 		own, meets, has = r.Sigma, r.Sigma >= v, r.Sigma > 0
 	case "fdp_noise_for_target":
-		s = "noise multiplier ≥ " + Significant(v)
+		s = "noise multiplier ≥ " + significant(v, up)
 		own, meets, has = r.DPSGD.NoiseMultiplier, r.DPSGD.NoiseMultiplier >= v, r.DPSGD.NoiseMultiplier > 0
 	default:
-		s = "μ ≤ " + Significant(v)
+		s = "μ ≤ " + significant(v, down)
 	}
-	s += " keeps the advantage ≤ " + Significant(r.Target)
+	s += " keeps the advantage ≤ " + significant(r.Target, up)
 	if r.HasBaseline {
 		s += " at baseline " + Significant(r.Baseline)
 	} else {
@@ -259,32 +259,59 @@ func HeadlineSteps(outputs []OutputColumn) []HeadlineStep {
 	return steps
 }
 
-// Significant writes v with 4 significant digits, without exponent where
-// it is between 0.001 and 10⁶.
-func Significant(v float64) string {
+// The directions in which a sentence's number is rounded to its 4
+// significant digits: an upper bound up, a lower bound (or the largest ε
+// that meets a target) down, so that the sentence stays true; a value
+// that only describes the row to the nearest.
+const (
+	nearest = 0
+	up      = 1
+	down    = -1
+)
+
+// Significant writes v with 4 significant digits, to the nearest, without
+// exponent where it is between 0.001 and 10⁶.
+func Significant(v float64) string { return significant(v, nearest) }
+
+// significant is Significant rounded in the direction dir.
+func significant(v float64, dir int) string {
 	var buf [32]byte
-	return string(appendSignificant(buf[:0], v))
+	return string(appendSignificant(buf[:0], v, dir))
 }
 
-// appendSignificant appends v as Significant writes it.
-func appendSignificant(dst []byte, v float64) []byte {
-	a := math.Abs(v)
+// appendSignificant appends v as significant writes it: 4 significant
+// digits in the direction dir ('g' format rounds to the nearest; where that
+// is on the wrong side of v, the last digit moves by one), in plain
+// decimals between 0.001 and 10⁶.
+func appendSignificant(dst []byte, v float64, dir int) []byte {
 	n := len(dst)
 	dst = strconv.AppendFloat(dst, v, 'g', 4, 64)
-	if a != 0 && (a < 1e-3 || a >= 1e6) {
+	p, err := strconv.ParseFloat(string(dst[n:]), 64)
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		return dst
+	}
+	if dir != nearest && p != 0 && (dir == up && p < v || dir == down && p > v) {
+		unit := math.Pow(10, math.Floor(math.Log10(math.Abs(p)))-3)
+		p += float64(dir) * unit
+		dst = strconv.AppendFloat(dst[:n], p, 'g', 4, 64)
+		p, _ = strconv.ParseFloat(string(dst[n:]), 64)
+	}
+	if a := math.Abs(p); a != 0 && (a < 1e-3 || a >= 1e6) {
 		return dst
 	}
 	if bytes.IndexByte(dst[n:], 'e') >= 0 {
-		dst = strconv.AppendFloat(dst[:n], v, 'f', -1, 64)
+		// 1.235e+04: the same 4 digits written out (12350).
+		dst = strconv.AppendFloat(dst[:n], p, 'f', -1, 64)
 	}
 	return dst
 }
 
 // appendPercent appends a probability as a percentage, 4 significant
-// digits.
-func appendPercent(dst []byte, p float64) []byte {
-	return append(appendSignificant(dst, 100*p), '%')
+// digits, rounded in the direction dir.
+func appendPercent(dst []byte, p float64, dir int) []byte {
+	return append(appendSignificant(dst, 100*p, dir), '%')
 }
 
-// points writes a difference of probabilities in percentage points.
-func points(d float64) string { return Significant(100 * d) }
+// points writes an upper bound on a difference of probabilities in
+// percentage points.
+func points(d float64) string { return significant(100*d, up) }
