@@ -35,9 +35,6 @@ type Question = registry.Question
 // Questions lists the questions and the column that answers each.
 func Questions() []Question { return registry.Questions() }
 
-// A Headline is a row's headline: the value of Column and what it says.
-type Headline = registry.Headline
-
 // The headline columns and their notes.
 const (
 	HeadlineColumn     = registry.HeadlineColumn

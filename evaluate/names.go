@@ -6,7 +6,7 @@ import (
 	num "github.com/riskbatch/riskbatch/evaluate/number"
 )
 
-// Names of the row machinery (package row) that a program evaluating rows
+// Names of the row machinery (packages number, celldata and resolve) that a program evaluating rows
 // uses: numbers as tables write them, the tables cells name, and the
 // audit methods.
 

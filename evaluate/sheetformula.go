@@ -80,7 +80,7 @@ func (s *SheetBinding) NumberColumns() []int {
 }
 
 // Advantages returns the header indexes of the output columns that bound an
-// attack's advantage (SheetForm.Advantage).
+// attack's advantage (formula.Form.Advantage).
 func (s *SheetBinding) Advantages() []int {
 	var cols []int
 	for k, o := range s.outputs {

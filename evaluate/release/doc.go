@@ -4,6 +4,6 @@
 // mechanisms with the columns that define each (Mechanism, MechanismSpec),
 // and the extra_stages cell read into the stages of a composed release
 // (ParseStages).
-// It knows nothing of output columns, bounds or files; package evaluate
+// It knows nothing of output columns, bounds or files; evaluate/internal/resolve
 // reads rows with it.
 package release

@@ -85,7 +85,7 @@ const (
 	AskBatchSize               // batch_size and dataset_size
 	AskEpochs                  // epochs
 
-	numAsks // the number of Asks: askSet holds one bit for each
+	numAsks // the number of Asks: AskSet holds one bit for each
 )
 
 // String names the inputs in words, as Text writes them (in the order of

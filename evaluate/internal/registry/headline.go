@@ -16,7 +16,7 @@ import (
 // own paper's bound, one of them is the answer to quote and the others are
 // comparisons (Question): the rule quotes answers only.
 
-// Names of the headline columns (see Columns).
+// Names of the headline columns (see the evaluator's Columns).
 const (
 	HeadlineColumn     = "headline"
 	HeadlineSaysColumn = "headline_says"
@@ -110,7 +110,7 @@ func (o OutputColumn) AnswerText() string {
 	return ""
 }
 
-// A headlineCase is one step of the headline rule: where the row has
+// A HeadlineCase is one step of the headline rule: where the row has
 // what when says, the first of columns it has a value for is its headline.
 type HeadlineCase struct {
 	When    string

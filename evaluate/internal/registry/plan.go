@@ -66,7 +66,7 @@ func (p *Plans) Of(r *resolve.Release) []PlanColumn {
 // it has: a row's columns share a few of them, each read once.
 type AskSet struct{ known, has uint32 }
 
-// Every Ask has its bit in an askSet's uint32 (a shift past it would give
+// Every Ask has its bit in an AskSet's uint32 (a shift past it would give
 // 0, and asked would say false, dropping the columns it asks for): this
 // constant overflows, and the package does not compile, when there are
 // more than 32.

@@ -52,8 +52,9 @@ type OutputColumn struct {
 	// count on the inputs Applies.Requires.
 	Compute func(r *resolve.Release) (float64, resolve.Skip)
 	// ByDataset marks a column that the run composing a row's dataset
-	// fills (the goal seek's), not the row: no row's plan goes through
-	// it, and its Compute leaves it empty.
+	// fills (dataset_worst_advantage, the goal seek's), not the row: no
+	// row's plan goes through it, it has no Compute, and its value for a
+	// row alone is empty.
 	ByDataset bool
 	// fromEps computes, in place of compute, a column of the row's (ε, δ)
 	// view (Release.EpsilonDelta): the evaluator reports a row without
@@ -143,6 +144,9 @@ func (o *OutputColumn) Value(r *resolve.Release) (float64, resolve.Skip) {
 // ValueAsked is value for a row that asks for the column and meets its
 // condition (Applies.Asks and Only), as the caller has checked.
 func (o *OutputColumn) ValueAsked(r *resolve.Release) (float64, resolve.Skip) {
+	if o.ByDataset {
+		return 0, resolve.Skip{Silent: true}
+	}
 	a := &o.Applies
 	need := a.lacks(r)
 	if need&resolve.NeedBaseline != 0 {

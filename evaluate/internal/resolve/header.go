@@ -243,22 +243,6 @@ func (h *Header) ReadCells(cells []table.Cell, in *Inputs) RowError {
 // cell is not a valid number (such a row is an error row anyway).
 func (h *Header) ParseInputs(cells []table.Cell) (Inputs, bool) {
 	var in Inputs
-	for f := release.Field(0); f < release.NumFields; f++ {
-		i := h.index[f]
-		if i < 0 || i >= len(cells) || cells[i].IsEmpty() {
-			continue
-		}
-		col := h.vocab.Column(f)
-		if col.Text {
-			in.Text[f] = strings.TrimSpace(cells[i].String())
-			in.Set[f] = true
-			continue
-		}
-		v, err := cellNumber(cells[i], h.format(col.Percent))
-		if err != nil || !col.Domain.Contains(v) {
-			return in, false
-		}
-		in.Num[f], in.Set[f] = v, true
-	}
-	return in, true
+	ok := len(h.ReadCells(cells, &in)) == 0
+	return in, ok
 }

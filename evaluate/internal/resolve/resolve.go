@@ -330,7 +330,7 @@ func (b *Header) resolveMarginals(r *Release, in *Inputs, c float64, problems *R
 func (b *Header) setGaussian(r *Release, mu, c float64) {
 	mu = numeric.MulUp(mu, numeric.SqrtUp(c))
 	r.Curve = curve.Gaussian{Mu: mu}
-	r.gaussianEps = b.epsilons // ε(δ) of G_μ through the run's cache: see epsilonAtDelta
+	r.gaussianEps = b.epsilons // ε(δ) of G_μ through the run's cache: see EpsilonAtDelta
 	r.Mu, r.HasMu = mu, true
 	r.Rho, r.HasRho = gaussianRho(mu), true
 }
