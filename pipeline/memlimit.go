@@ -14,12 +14,10 @@ import (
 // collection, so the heap, made mostly of row-group buffers and batches
 // let go of, peaked at over 200 MB; with the limit the collector runs
 // before it passes the limit, for some more CPU (10⁶ rows Parquet →
-// Parquet: 196 MB peak RSS without it, 133 MB with 100 MiB). At 100 MiB
-// a 10⁷-row Parquet → Parquet run peaked at 153 MB, at 90 MiB at 142 MB.
-// Since the bounds go to the writer as arrays of float64s, a row group's
-// bounds are held as such arrays until it is written, and a 10⁷-row run
-// peaked at 153 MB at 90 MiB (82 s, 157 s of CPU); at 80 MiB it peaks at
-// 145 MB (89 s, 171 s of CPU). The limit is set
+// Parquet: 196 MB peak RSS without it, 133 MB with 100 MiB). A row
+// group's bounds are held as arrays of float64s until it is written: a
+// 10⁷-row Parquet → Parquet run peaks at 153 MB at 90 MiB (82 s, 157 s of
+// CPU) and at 145 MB at 80 MiB (89 s, 171 s of CPU). The limit is set
 // above what the process holds when the stream starts (prior tables, files
 // named in cells, caches), so that a run holding much already does not
 // collect garbage without end; a run that needs more still gets it: the

@@ -52,7 +52,7 @@ func cellAt(file, sheet string, row, col int, name string) table.Position {
 func TestXLSXFormulasWithoutCachedValues(t *testing.T) {
 	path, got := corpusEntries(t, "formulas.xlsx", 13)
 	s := "Releases"
-	// =2*5 → 10, the value the issue found read as empty.
+	// =2*5 → 10, a value once read as empty.
 	wantRow(t, got[0], pos(path, s, 2), cells(txt("const"), num(0.5), formula(num(10), "2*5"), num(1e-6), empty()))
 	wantRow(t, got[1], pos(path, s, 3), cells(txt("ref"), num(2), formula(num(6), "B3*3"), num(1e-6), empty()))
 	// The shared formula B4*2 of C4:C6, moved to C5 and C6.

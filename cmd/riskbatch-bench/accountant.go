@@ -17,7 +17,7 @@ type accountantCase struct {
 	kind    benchinput.Kind
 	rows    int
 	columns string
-	target  time.Duration // the most a row may take (issue's target), 0 for none
+	target  time.Duration // the most a row may take (the target: 25 ms a sweep configuration, 0.15 s a calibration), 0 for none
 	// reference: dp_accounting is run on the same rows too (the sweep).
 	reference bool
 }
@@ -44,7 +44,7 @@ func accountantCases(calibrationRows int) []accountantCase {
 // is printed before and after. With dpAccounting (the python/dp_accounting
 // folder of google/differential-privacy's sources, run by python), each
 // round also runs dp_accounting's PLD accountant on the sweep's rows, and
-// the table gives its times per row and the ratios (the target:
+// the table gives its times per row and the ratios (the target:
 // 20×).
 func onlyAccountant(calibrationRows, repeat int, bin, dir, python, dpAccounting string) error {
 	dir, bin, cleanup, err := prepare(dir, bin)

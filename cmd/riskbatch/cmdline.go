@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskbatch/riskbatch/internal/editdist"
 	"github.com/urfave/cli/v2"
 )
 
@@ -312,7 +313,7 @@ func unknownCommand(app *cli.App, name string) error {
 	}
 	names = append(names, "help")
 	msg := fmt.Sprintf("unknown command %q", name)
-	if s := closest(name, names, 2); len(s) > 0 {
+	if s := editdist.Closest(name, names, 2); len(s) > 0 {
 		msg += didYouMean(s, strconv.Quote)
 	} else if strings.ContainsAny(name, "./\\") {
 		msg += fmt.Sprintf("; to evaluate a file: riskbatch eval %s", name)
@@ -327,7 +328,7 @@ func unknownFlag(cmd, flag string, names []string) error {
 	if cmd != "" {
 		prefix = cmd + ": "
 	}
-	return usagef(cmd, "%sunknown flag %s%s", prefix, flag, didYouMean(closest(flag, names, 2), dashed))
+	return usagef(cmd, "%sunknown flag %s%s", prefix, flag, didYouMean(editdist.Closest(flag, names, 2), dashed))
 }
 
 // flagNames lists the names of the visible flags, with help and version:

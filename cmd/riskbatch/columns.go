@@ -11,6 +11,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/evaluate/release"
+	"github.com/riskbatch/riskbatch/internal/editdist"
 )
 
 // printColumns prints the column reference generated from the registry the
@@ -278,7 +279,7 @@ func closestSelectors(sel string, rows [][]string) []string {
 		}
 	}
 	var out []string
-	for _, n := range closest(sel, names, 10) {
+	for _, n := range editdist.Closest(sel, names, 10) {
 		if s := display[n]; !slices.Contains(out, s) && len(out) < 3 {
 			out = append(out, s)
 		}

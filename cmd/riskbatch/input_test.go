@@ -423,7 +423,7 @@ func TestXLSXPassThroughRoundTrip(t *testing.T) {
 	}
 }
 
-// TestXLSXFormulaEvaluated runs the row the issue reports: compositions
+// TestXLSXFormulaEvaluated runs a row once misread: compositions
 // given as =2*5 without a cached value (openpyxl) is evaluated with 10
 // compositions, as the same row with compositions 10 typed in, and the
 // formula survives in the output workbook.

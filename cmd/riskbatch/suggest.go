@@ -2,15 +2,7 @@ package main
 
 import (
 	"strings"
-
-	"github.com/riskbatch/riskbatch/internal/editdist"
 )
-
-// closest returns up to n of the candidates that look like a misspelling
-// of word, closest first (editdist.Closest).
-func closest(word string, candidates []string, n int) []string {
-	return editdist.Closest(word, candidates, n)
-}
 
 // didYouMean is "; did you mean X?" (or "X or Y?") for the suggestions,
 // each quoted by quote, or "" when there are none.
