@@ -199,13 +199,13 @@ func (s *Server) readEvalForm(r *http.Request, form *evalForm) (int, string) {
 			if _, ok := formats[form.format]; !ok && v != "" {
 				return http.StatusBadRequest, fmt.Sprintf("format %s: the formats are xlsx, csv, tsv and parquet", clip(v))
 			}
-		case slices.Contains(evalFlagNames, flag):
+		case slices.Contains(EvalFlags(), flag):
 			if v != "" {
 				form.flags = append(form.flags, "--"+flag+"="+v)
 			}
 		default:
 			return http.StatusBadRequest, fmt.Sprintf("unknown field %s; the fields are file, priors (repeatable), data (repeatable: files pmp_data cells name), format, and these flags of riskbatch eval: %s",
-				clip(field), strings.Join(evalFlagNames, ", "))
+				clip(field), strings.Join(EvalFlags(), ", "))
 		}
 	}
 	if form.input == "" {

@@ -300,3 +300,20 @@ func TestServeCommand(t *testing.T) {
 		t.Fatal("serve did not stop")
 	}
 }
+
+// TestServeEvalFlagsExist: every eval flag a request to the page may set
+// as a form field (serve.EvalFlags) is a flag of riskbatch eval, so that a
+// renamed flag cannot leave the page accepting a field eval refuses.
+func TestServeEvalFlagsExist(t *testing.T) {
+	names := map[string]bool{}
+	for _, f := range evalFlags() {
+		for _, n := range f.Names() {
+			names[n] = true
+		}
+	}
+	for _, n := range serve.EvalFlags() {
+		if !names[n] {
+			t.Errorf("serve.EvalFlags names %q, which is not a flag of riskbatch eval", n)
+		}
+	}
+}
