@@ -9,6 +9,7 @@ import (
 	"github.com/riskbatch/riskbatch/evaluate/curve/pld"
 	"github.com/riskbatch/riskbatch/evaluate/dataset"
 	"github.com/riskbatch/riskbatch/evaluate/release"
+	"github.com/riskbatch/riskbatch/internal/numtext"
 	"github.com/riskbatch/riskbatch/table"
 )
 
@@ -256,9 +257,10 @@ func (g *datasetGroups) targetText(gt *groupTotal) string {
 
 // riskText is a total's Risk, with its error where it has one.
 func riskText(r dataset.Risk) string {
-	s := formatValue(r.Bound)
+	// Both are upper bounds: rounded up as written.
+	s := numtext.FormatSignificant(r.Bound, 10, 1)
 	if r.Error > 0 {
-		s += " + accountant's error " + strconv.FormatFloat(r.Error, 'g', 3, 64)
+		s += " + accountant's error " + numtext.FormatSignificant(r.Error, 3, 1)
 	}
 	return s
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/riskbatch/riskbatch/evaluate"
 	"github.com/riskbatch/riskbatch/evaluate/release"
+	"github.com/riskbatch/riskbatch/internal/numtext"
 	"github.com/riskbatch/riskbatch/layout"
 	"github.com/riskbatch/riskbatch/table"
 	"github.com/riskbatch/riskbatch/writers"
@@ -144,18 +145,19 @@ func rankText(i int) string { return "#" + strconv.Itoa(i+1) }
 // as the data sheet shows probabilities.
 const titleDigits = 4
 
-// significant formats x with the given significant digits, except that a
-// value below 1 is never shown as 1 (nor one above 0 as 0): 0.99991 is
-// "0.9999", 0.999995 "0.999995", never "1", since a bound of 1 means no
+// significant formats an upper bound x with the given significant digits,
+// rounded up (numtext.FormatSignificant: a bound shown rounded stays a
+// bound), except that a value below 1 is never shown as 1: 0.99991 is
+// "0.99991", 0.999995 "0.999995", never "1", since a bound of 1 means no
 // protection at all.
 func significant(x float64, digits int) string {
-	s := strconv.FormatFloat(x, 'g', digits, 64)
+	s := numtext.FormatSignificant(x, digits, 1)
 	for d := digits + 1; d <= 17; d++ {
 		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || (x < 1) == (v < 1) && (x > 0) == (v > 0) {
+		if err != nil || (x < 1) == (v < 1) {
 			break
 		}
-		s = strconv.FormatFloat(x, 'g', d, 64)
+		s = numtext.FormatSignificant(x, d, 1)
 	}
 	return s
 }

@@ -7,12 +7,13 @@ import (
 	"github.com/riskbatch/riskbatch/table"
 )
 
-// A chart title shows a bound with 4 significant digits, and never rounds
-// one below 1 to 1 (the sample's canary-9-digit has 0.999909).
+// A chart title shows a bound with 4 significant digits rounded up (the
+// next 4-digit decimal above it where 4 digits do not write it), and never
+// one below 1 as 1 (the sample's canary-9-digit has 0.999909).
 func TestSignificant(t *testing.T) {
 	for x, want := range map[float64]string{
-		0.9999092042625951: "0.9999", 0.99999: "0.99999", 0.9999999999: "0.9999999999", 1: "1",
-		0.46211715726000976: "0.4621", 2.2026465794806748e-05: "2.203e-05", 0: "0", 1e-300: "1e-300",
+		0.9999092042625951: "0.99991", 0.99999: "0.99999", 0.9999999999: "0.9999999999", 1: "1",
+		0.46211715726000976: "0.4622", 2.2026465794806748e-05: "2.203e-05", 0: "0", 1e-300: "1e-300",
 	} {
 		if got := significant(x, titleDigits); got != want {
 			t.Errorf("significant(%v) = %q, want %q", x, got, want)

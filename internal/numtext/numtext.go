@@ -24,3 +24,32 @@ func Plain(s string) (float64, bool) {
 	}
 	return v, true
 }
+
+// FormatSignificant writes x with the given significant digits ('g'
+// format) rounded in the direction dir: to the nearest where dir is 0, else
+// to the decimal of that many digits at or above x (dir > 0) or at or
+// below it (dir < 0), so that a bound written rounded stays a bound.
+func FormatSignificant(x float64, digits, dir int) string {
+	var buf [32]byte
+	return string(AppendSignificant(buf[:0], x, digits, dir))
+}
+
+// AppendSignificant appends x as FormatSignificant writes it: 'g' rounds
+// to the nearest, and where that is on the wrong side of x the last digit
+// moves by one.
+func AppendSignificant(dst []byte, x float64, digits, dir int) []byte {
+	n := len(dst)
+	dst = strconv.AppendFloat(dst, x, 'g', digits, 64)
+	if dir == 0 || x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return dst
+	}
+	p, err := strconv.ParseFloat(string(dst[n:]), 64)
+	if err != nil || !(dir > 0 && p < x || dir < 0 && p > x) {
+		return dst
+	}
+	unit := math.Pow(10, math.Floor(math.Log10(math.Abs(p)))-float64(digits-1))
+	if dir < 0 {
+		unit = -unit
+	}
+	return strconv.AppendFloat(dst[:n], p+unit, 'g', digits, 64)
+}

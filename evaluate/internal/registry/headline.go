@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
+	"github.com/riskbatch/riskbatch/internal/numtext"
 )
 
 // The answer at a glance: of the many bounds a row gets, the one its
@@ -280,23 +281,13 @@ func significant(v float64, dir int) string {
 }
 
 // appendSignificant appends v as significant writes it: 4 significant
-// digits in the direction dir ('g' format rounds to the nearest; where that
-// is on the wrong side of v, the last digit moves by one), in plain
+// digits in the direction dir (numtext.AppendSignificant), in plain
 // decimals between 0.001 and 10⁶.
 func appendSignificant(dst []byte, v float64, dir int) []byte {
 	n := len(dst)
-	dst = strconv.AppendFloat(dst, v, 'g', 4, 64)
+	dst = numtext.AppendSignificant(dst, v, 4, dir)
 	p, err := strconv.ParseFloat(string(dst[n:]), 64)
-	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-		return dst
-	}
-	if dir != nearest && p != 0 && (dir == up && p < v || dir == down && p > v) {
-		unit := math.Pow(10, math.Floor(math.Log10(math.Abs(p)))-3)
-		p += float64(dir) * unit
-		dst = strconv.AppendFloat(dst[:n], p, 'g', 4, 64)
-		p, _ = strconv.ParseFloat(string(dst[n:]), 64)
-	}
-	if a := math.Abs(p); a != 0 && (a < 1e-3 || a >= 1e6) {
+	if a := math.Abs(p); err != nil || a != 0 && (a < 1e-3 || a >= 1e6) {
 		return dst
 	}
 	if bytes.IndexByte(dst[n:], 'e') >= 0 {
