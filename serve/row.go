@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -100,7 +101,8 @@ func (s *Server) readRow(w http.ResponseWriter, r *http.Request) (rowRequest, in
 // evaluation slot and evaluates the row with the façade of package
 // evaluate, as eval evaluates a row of a table: out holds status, message
 // and every output column. Where it answers the request itself (a bad
-// row, no slot, a header that does not bind) it returns ok false;
+// row, no slot, a header that does not bind, the time limit) it returns
+// ok false;
 // otherwise the caller holds the slot and must release it.
 func (s *Server) evaluateRow(w http.ResponseWriter, r *http.Request) (ev *evaluate.Evaluator, req rowRequest, out []table.Cell, ok bool) {
 	req, status, msg := s.readRow(w, r)
@@ -119,7 +121,9 @@ func (s *Server) evaluateRow(w http.ResponseWriter, r *http.Request) (ev *evalua
 		return nil, req, nil, false
 	}
 	out = make([]table.Cell, ev.Width())
-	b.Evaluate(req.cells, out)
+	if !s.within(w, r, func(context.Context) { b.Evaluate(req.cells, out) }) {
+		return nil, req, nil, false
+	}
 	return ev, req, out, true
 }
 

@@ -223,3 +223,37 @@ func (s *Server) acquire(w http.ResponseWriter, r *http.Request) bool {
 }
 
 func (s *Server) release() { <-s.slots }
+
+// within runs one request's evaluation, which holds a slot (acquire),
+// under the time limit of Config.Timeout; eval may stop early once its
+// context is done (a sweep between its points). It reports whether eval
+// finished in time. When the limit passes first, the request is answered
+// 503 and the slot is released when eval ends (a row's evaluation cannot
+// be stopped midway): the caller must not release it.
+func (s *Server) within(w http.ResponseWriter, r *http.Request, eval func(ctx context.Context)) bool {
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.Timeout)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		eval(ctx)
+	}()
+	select {
+	case <-done:
+		timedOut := ctx.Err() != nil && r.Context().Err() == nil
+		cancel()
+		if !timedOut {
+			return true
+		}
+		s.release()
+	case <-ctx.Done():
+		cancel()
+		go func() {
+			<-done
+			s.release()
+		}()
+	}
+	if r.Context().Err() == nil {
+		s.fail(w, r, http.StatusServiceUnavailable, "the evaluation was stopped at the time limit of %s per request; evaluate this row with riskbatch eval", s.cfg.Timeout)
+	}
+	return false
+}

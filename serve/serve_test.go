@@ -680,6 +680,7 @@ func TestSweep(t *testing.T) {
 		X             []float64
 		Y             []*float64
 	}
+	check(t, "a column of text", sweep("input=mu&column=headline_says", `{"mu": 1, "baseline": 0.01}`), 400, "column headline_says: not a column of numbers, which a sweep draws\n")
 	var got result
 	w := sweep("input=mu&column=fdp_success", `{"mu": 1, "baseline": 0.01}`)
 	if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil || w.Code != 200 {
@@ -718,5 +719,33 @@ func TestSweep(t *testing.T) {
 		{"input=mu&column=fdp_success", `{"mu": "x"}`, 422, "mu must be a positive number to vary it\n"},
 	} {
 		check(t, tc.query+" "+tc.body, sweep(tc.query, tc.body), tc.status, tc.want)
+	}
+}
+
+// TestRowTimeLimit: /api/row and /api/sweep answer 503 once a row's
+// evaluation passes the time limit, and the slot comes back once the
+// evaluation ends (a row's cannot be stopped midway); a sweep stops
+// between its points.
+func TestRowTimeLimit(t *testing.T) {
+	s, _ := newTest(t, &fake{}, Config{Workers: 2, Timeout: time.Millisecond})
+	// A DP-SGD row of 3,000 steps: its accountant takes far longer than
+	// a millisecond.
+	const slow = `{"noise_multiplier": %v, "sample_rate": 0.01, "steps": 3000, "baseline": 0.01}`
+	const limit = "the evaluation was stopped at the time limit of 1ms per request; evaluate this row with riskbatch eval\n"
+	check(t, "row past the limit", do(s, postRow(fmt.Sprintf(slow, 1.37))), 503, limit)
+	r := postRow(fmt.Sprintf(slow, 1.41))
+	r.URL.Path, r.URL.RawQuery = "/api/sweep", "input=noise_multiplier&column=fdp_success"
+	check(t, "sweep past the limit", do(s, r), 503, limit)
+	// Both slots come back once the two evaluations end.
+	deadline := time.Now().Add(30 * time.Second)
+	for len(s.slots) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d slots still held 30 s after the time limits", len(s.slots))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.cfg.Timeout = time.Minute
+	if w := do(s, postRow(`{"mu": 1}`)); w.Code != 200 {
+		t.Errorf("a row after the time limits: %d %s", w.Code, w.Body)
 	}
 }

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"math"
 	"net/http"
 	"slices"
@@ -44,6 +45,10 @@ func (s *Server) handleSweep(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, "column %s: not an output column (see /api/columns)", clip(colName))
 		return
 	}
+	if ev.Columns()[col].Kind != table.Number {
+		s.fail(w, r, http.StatusBadRequest, "column %s: not a column of numbers, which a sweep draws", clip(colName))
+		return
+	}
 	at := -1
 	for i, c := range req.cols {
 		if f, ok := ev.Vocabulary().Lookup(c.Name); ok && f == field {
@@ -59,13 +64,12 @@ func (s *Server) handleSweep(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusUnprocessableEntity, "%s must be a positive number to vary it", in.Name)
 		return
 	}
-	if !s.acquire(w, r) {
-		return
-	}
-	defer s.release()
 	b, err := ev.Bind(req.cols)
 	if err != nil {
 		s.fail(w, r, http.StatusUnprocessableEntity, "%v", err)
+		return
+	}
+	if !s.acquire(w, r) {
 		return
 	}
 	resp := struct {
@@ -77,25 +81,34 @@ func (s *Server) handleSweep(w http.ResponseWriter, r *http.Request) {
 	}{Input: in.Name, Column: colName, Value: v}
 	cells := slices.Clone(req.cells)
 	out := make([]table.Cell, ev.Width())
-	for _, f := range sweepSteps() {
-		x := v * f
-		if in.Domain.Integer {
-			x = math.Max(1, math.Round(x))
+	finished := s.within(w, r, func(ctx context.Context) {
+		for _, f := range sweepSteps() {
+			x := v * f
+			if in.Domain.Integer {
+				x = math.Max(1, math.Round(x))
+			}
+			if n := len(resp.X); n > 0 && resp.X[n-1] == x {
+				continue
+			}
+			if ctx.Err() != nil {
+				return // the time limit, or the page asked again
+			}
+			cells[at] = table.NumberCell(x)
+			b.Evaluate(cells, out)
+			resp.X = append(resp.X, x)
+			var y *float64
+			if c := out[col]; c.Kind == table.Number && !math.IsNaN(c.Num) && !math.IsInf(c.Num, 0) {
+				y = &c.Num
+			}
+			resp.Y = append(resp.Y, y)
 		}
-		if n := len(resp.X); n > 0 && resp.X[n-1] == x {
-			continue
-		}
-		if r.Context().Err() != nil {
-			return // the page asked again; nobody reads this answer
-		}
-		cells[at] = table.NumberCell(x)
-		b.Evaluate(cells, out)
-		resp.X = append(resp.X, x)
-		var y *float64
-		if c := out[col]; c.Kind == table.Number && !math.IsNaN(c.Num) && !math.IsInf(c.Num, 0) {
-			y = &c.Num
-		}
-		resp.Y = append(resp.Y, y)
+	})
+	if !finished {
+		return
+	}
+	defer s.release()
+	if r.Context().Err() != nil {
+		return // the page asked again; nobody reads this answer
 	}
 	writeJSON(w, resp)
 }
