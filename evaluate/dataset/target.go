@@ -141,8 +141,9 @@ func (t Target) measure(c profile) float64 {
 // counted against the target (the total row shows it as
 // fdp_composition_error): for an advantage or a success it is the Risk's
 // Error, added to the bound; for ε at δ, where it bounds the excess of
-// δ(ε), the ε is read at δ − error instead (+Inf when the error reaches
-// δ), which meets ε_target only if δ(ε_target) + error ≤ δ.
+// δ(ε), the ε is read at δ − error instead, rounded down (rounded to
+// nearest it may lie above the exact difference; +Inf when the error
+// reaches δ), which meets ε_target only if δ(ε_target) + error ≤ δ.
 func (t Target) ComposedRisk(c *curve.Composition) (Risk, error) {
 	e, err := c.Error()
 	if err != nil {
@@ -155,7 +156,7 @@ func (t Target) ComposedRisk(c *curve.Composition) (Risk, error) {
 		return Risk{Bound: math.Inf(1)}, nil
 	}
 	at := t
-	at.Delta = t.Delta - e
+	at.Delta = numeric.SubDown(t.Delta, e)
 	return Risk{Bound: at.measure(c)}, nil
 }
 
