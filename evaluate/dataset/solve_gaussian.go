@@ -54,19 +54,6 @@ func GaussianMu(stages []pld.Stage) (float64, bool) {
 	return numeric.SqrtUp(sum), true
 }
 
-// withStage returns others with s merged as Total.Add merges it (identical
-// stages add their steps), in a new slice.
-func withStage(others []pld.Stage, s pld.Stage) []pld.Stage {
-	all := slices.Clone(others)
-	for i := range all {
-		if sameStage(all[i], s) {
-			all[i].Steps += s.Steps
-			return all
-		}
-	}
-	return append(all, s)
-}
-
 // gaussianOthers checks the known stages and the target, and returns the
 // target's M = LargestMu and the others' S = Σ c_i/m_i², or the error: a
 // stage that is not a plain Gaussian, a *TargetError, or a
@@ -131,11 +118,22 @@ func SolveGDPMu(t Target, others []pld.Stage, steps int) (float64, error) {
 // target, narrowed from guess to adjacent floats (extremeMeeting); an
 // *UnmetError where no x meets it (the others alone reach the target).
 func solveOwnGaussian(t Target, others []pld.Stage, steps int, guess float64, increasing bool, noise func(x float64) float64) (float64, error) {
+	var mergeErr error // the first merge past a row's limits (mergeChecked)
 	meets := func(x float64) bool {
-		mu, _ := GaussianMu(withStage(others, pld.Stage{NoiseMultiplier: noise(x), SampleRate: 1, Steps: steps}))
+		all, err := mergeChecked(slices.Clone(others), pld.Stage{NoiseMultiplier: noise(x), SampleRate: 1, Steps: steps})
+		if err != nil {
+			if mergeErr == nil {
+				mergeErr = err
+			}
+			return false
+		}
+		mu, _ := GaussianMu(all)
 		return t.Meets(t.GaussianRisk(mu), 0)
 	}
 	x := extremeMeeting(meets, guess, increasing)
+	if mergeErr != nil {
+		return math.NaN(), mergeErr
+	}
 	if !meets(x) {
 		mu, _ := GaussianMu(others)
 		return math.NaN(), &UnmetError{Target: t, At: math.NaN(), Reached: t.GaussianRisk(mu)}

@@ -254,7 +254,7 @@ func TestGaussianSolveMonotone(t *testing.T) {
 			t.Errorf("case %d: one step more → σ %g, not above %g (%v)", i, s2, sigma, err)
 		}
 		if len(c.others) > 0 {
-			noisier := withStage(nil, c.others[0])
+			noisier := []pld.Stage{c.others[0]}
 			noisier[0].NoiseMultiplier *= 1.5
 			noisier = append(noisier, c.others[1:]...)
 			if s2, err := SolveGaussianSigma(c.target, noisier, c.sensitivity, c.steps); err != nil || !(s2 < sigma) {
