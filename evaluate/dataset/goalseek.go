@@ -306,12 +306,9 @@ func Scaled(stages []pld.Stage, s float64) []pld.Stage {
 		case pld.SubsampledGaussian:
 			st.NoiseMultiplier = numeric.MulUp(st.NoiseMultiplier, s)
 		default:
-			st.Epsilon = DivDown(st.Epsilon, s)
+			st.Epsilon = numeric.DivDown(st.Epsilon, s)
 		}
 		out[i] = st
 	}
 	return out
 }
-
-// DivDown is a/b rounded towards −∞: at most the exact quotient.
-func DivDown(a, b float64) float64 { return -numeric.DivUp(-a, b) }

@@ -144,8 +144,8 @@ func solveOwnGaussian(t Target, others []pld.Stage, steps int, guess float64, in
 // GaussianNoiseScale returns the one factor s by which every stage's noise
 // multiplier (every σ_i) is multiplied so that the total meets the target
 // exactly: μ_total scales as 1/s, so s = μ_now/M, rounded up to the float
-// at which the total of the stages of noise multipliers m_i·s meets the
-// target and at the float below does not. Below 1 the dataset has room to
+// at which the total of the stages Scaled(stages, s) (noise multipliers
+// m_i·s rounded up) meets the target and at the float below does not. Below 1 the dataset has room to
 // spare. The error is a *TargetError, or one naming a stage that is not a
 // plain Gaussian.
 func GaussianNoiseScale(t Target, stages []pld.Stage) (float64, error) {
@@ -160,13 +160,10 @@ func GaussianNoiseScale(t Target, stages []pld.Stage) (float64, error) {
 	if err != nil {
 		return math.NaN(), err
 	}
-	scaled := make([]pld.Stage, len(stages))
+	// The stages as the dataset's total is checked at s (Scaled, the
+	// products rounded up).
 	meets := func(s float64) bool {
-		for i, st := range stages {
-			st.NoiseMultiplier *= s
-			scaled[i] = st
-		}
-		mu, _ := GaussianMu(scaled)
+		mu, _ := GaussianMu(Scaled(stages, s))
 		return t.Meets(t.GaussianRisk(mu), 0)
 	}
 	return extremeMeeting(meets, now/m, false), nil

@@ -214,10 +214,10 @@ func TestGaussianNoiseScale(t *testing.T) {
 		if rel := math.Abs(s-want) / want; !(rel <= 1e-12) {
 			t.Errorf("case %d: s = %.17g, closed form %.17g (relative %.3g)", i, s, want, rel)
 		}
+		// The members' stages at f as the pipeline scales them (Scaled).
 		scaled := func(f float64) [][]pld.Stage {
 			var members [][]pld.Stage
-			for _, st := range stages {
-				st.NoiseMultiplier *= f
+			for _, st := range Scaled(stages, f) {
 				members = append(members, []pld.Stage{st})
 			}
 			return members
@@ -227,6 +227,15 @@ func TestGaussianNoiseScale(t *testing.T) {
 		}
 		if at := totalRisk(t, target, scaled(s*(1-1e-9))...); at <= target.Value {
 			t.Errorf("case %d: the total scaled by s·(1 − 1e-9) still meets the target", i)
+		}
+		// s is the smallest float at which the stages as the dataset's
+		// total checks them (Scaled: the products rounded up) meet.
+		meetsAt := func(f float64) bool {
+			mu, _ := GaussianMu(Scaled(stages, f))
+			return target.Meets(target.GaussianRisk(mu), 0)
+		}
+		if below := math.Nextafter(s, 0); !meetsAt(s) || meetsAt(below) {
+			t.Errorf("case %d: Scaled at s = %.17g meets: %v; at the float below: %v; want true, false", i, s, meetsAt(s), meetsAt(below))
 		}
 	}
 }

@@ -66,6 +66,9 @@ func DivUp(a, b float64) float64 {
 	return q
 }
 
+// DivDown returns a/b rounded towards −∞: −((−a)/b) rounded up.
+func DivDown(a, b float64) float64 { return -DivUp(-a, b) }
+
 // SqrtUp returns √x rounded towards +∞ (NaN for x < 0).
 func SqrtUp(x float64) float64 {
 	r := math.Sqrt(x)

@@ -25,7 +25,7 @@ func downward(op func(z, x, y *big.Float) *big.Float, x, y float64) float64 {
 	return f
 }
 
-// AddUp, SubDown, MulUp, DivUp and SqrtUp agree bit for bit with math/big rounded
+// AddUp, SubDown, MulUp, DivUp, DivDown and SqrtUp agree bit for bit with math/big rounded
 // towards +∞ on random operands of both signs and wide exponents, and
 // leave exact results where they are.
 func TestDirectedUp(t *testing.T) {
@@ -50,6 +50,9 @@ func TestDirectedUp(t *testing.T) {
 		}
 		if got, want := DivUp(a, b), upward((*big.Float).Quo, a, b); got != want {
 			t.Fatalf("DivUp(%g, %g) = %.17g, math/big rounded up: %.17g", a, b, got, want)
+		}
+		if got, want := DivDown(a, b), downward((*big.Float).Quo, a, b); got != want {
+			t.Fatalf("DivDown(%g, %g) = %.17g, math/big rounded down: %.17g", a, b, got, want)
 		}
 		x := math.Abs(a)
 		// big.Float.Sqrt does not promise a correctly rounded result at
