@@ -57,7 +57,8 @@ func GaussianMu(stages []pld.Stage) (float64, bool) {
 // gaussianOthers checks the known stages and the target, and returns the
 // target's M = LargestMu and the others' S = Σ c_i/m_i², or the error: a
 // stage that is not a plain Gaussian, a *TargetError, or a
-// *UnmetError when S ≥ M².
+// *UnmetError when S ≥ M² (compared as √S ≥ M, √S rounded up: M² underflows
+// for M below about 1e-154, an advantage target below about 4e-155).
 func gaussianOthers(t Target, others []pld.Stage) (m, s float64, err error) {
 	for i, st := range others {
 		if !plainGaussian(st) || !(st.NoiseMultiplier > 0) || st.Steps < 1 {
@@ -68,7 +69,7 @@ func gaussianOthers(t Target, others []pld.Stage) (m, s float64, err error) {
 	if m, err = t.LargestMu(); err != nil {
 		return 0, 0, err
 	}
-	if s >= m*m {
+	if numeric.SqrtUp(s) >= m {
 		return 0, 0, &UnmetError{Target: t, At: math.NaN(), Reached: t.GaussianRisk(numeric.SqrtUp(s))}
 	}
 	return m, s, nil
@@ -91,7 +92,7 @@ func SolveGaussianSigma(t Target, others []pld.Stage, sensitivity float64, steps
 	if err != nil {
 		return math.NaN(), err
 	}
-	guess := sensitivity * math.Sqrt(float64(steps)) / math.Sqrt(m*m-s)
+	guess := sensitivity * math.Sqrt(float64(steps)) / roomLeft(m, s)
 	return solveOwnGaussian(t, others, steps, guess, false, func(sigma float64) float64 { return sigma / sensitivity })
 }
 
@@ -108,7 +109,7 @@ func SolveGDPMu(t Target, others []pld.Stage, steps int) (float64, error) {
 	if err != nil {
 		return math.NaN(), err
 	}
-	guess := math.Sqrt((m*m - s) / float64(steps))
+	guess := roomLeft(m, s) / math.Sqrt(float64(steps))
 	return solveOwnGaussian(t, others, steps, guess, true, func(mu float64) float64 { return 1 / mu })
 }
 
@@ -130,15 +131,26 @@ func solveOwnGaussian(t Target, others []pld.Stage, steps int, guess float64, in
 		mu, _ := GaussianMu(all)
 		return t.Meets(t.GaussianRisk(mu), 0)
 	}
-	x := extremeMeeting(meets, guess, increasing)
+	x, ok := extremeMeeting(meets, guess, increasing)
 	if mergeErr != nil {
 		return math.NaN(), mergeErr
 	}
-	if !meets(x) {
-		mu, _ := GaussianMu(others)
-		return math.NaN(), &UnmetError{Target: t, At: math.NaN(), Reached: t.GaussianRisk(mu)}
+	if !ok {
+		// No float meets it: a total of so small a μ is not representable
+		// (the sum of c/m² of GaussianMu reaches no lower than the smallest
+		// float).
+		all, _ := mergeChecked(slices.Clone(others), pld.Stage{NoiseMultiplier: noise(x), SampleRate: 1, Steps: steps})
+		mu, _ := GaussianMu(all)
+		return math.NaN(), &UnmetError{Target: t, At: x, Reached: t.GaussianRisk(mu)}
 	}
 	return x, nil
+}
+
+// roomLeft returns √(M² − S) for 0 ≤ S < M², as √(M − √S)·√(M + √S), which
+// neither underflows nor overflows where M² would.
+func roomLeft(m, s float64) float64 {
+	r := math.Sqrt(s)
+	return math.Sqrt(m-r) * math.Sqrt(m+r)
 }
 
 // GaussianNoiseScale returns the one factor s by which every stage's noise
@@ -146,8 +158,10 @@ func solveOwnGaussian(t Target, others []pld.Stage, steps int, guess float64, in
 // exactly: μ_total scales as 1/s, so s = μ_now/M, rounded up to the float
 // at which the total of the stages Scaled(stages, s) (noise multipliers
 // m_i·s rounded up) meets the target and at the float below does not. Below 1 the dataset has room to
-// spare. The error is a *TargetError, or one naming a stage that is not a
-// plain Gaussian.
+// spare. The error is a *TargetError, an *UnmetError where no float s
+// meets the target (a target so small that the μ it needs is below what
+// GaussianMu's sum of c/m² can represent), or one naming a stage that is
+// not a plain Gaussian.
 func GaussianNoiseScale(t Target, stages []pld.Stage) (float64, error) {
 	if len(stages) == 0 {
 		return math.NaN(), errors.New("the dataset has no stages to scale")
@@ -166,5 +180,10 @@ func GaussianNoiseScale(t Target, stages []pld.Stage) (float64, error) {
 		mu, _ := GaussianMu(Scaled(stages, s))
 		return t.Meets(t.GaussianRisk(mu), 0)
 	}
-	return extremeMeeting(meets, now/m, false), nil
+	s, ok := extremeMeeting(meets, now/m, false)
+	if !ok {
+		mu, _ := GaussianMu(Scaled(stages, s))
+		return math.NaN(), &UnmetError{Target: t, At: s, Reached: t.GaussianRisk(mu)}
+	}
+	return s, nil
 }

@@ -406,3 +406,50 @@ func TestSyntheticGaussianMu(t *testing.T) {
 		t.Errorf("the synthetic row's μ differs from GaussianMu's %.17g", mu)
 	}
 }
+
+// TestGaussianExtremeTargets: at an advantage target of 1e-300, M =
+// LargestMu ≈ 2.5e-300 (M² underflows to 0) and no noise meets the target
+// as the total row computes it (GaussianMu's sum of c/m² reaches no lower
+// than the smallest float, μ ≈ 2.2e-162, advantage ≈ 8.9e-163): every
+// solver returns an *UnmetError naming the safest value tried and what
+// the total reaches there, not a value that does not meet the target (the
+// noise scale was 1.797e308 with no error; σ and μ were unmet "by
+// −1e-300" as if the others alone reached it). At 1e-150 (M² ≈ 6e-300,
+// no underflow) and 1e-160 (M² ≈ 6e-320, subnormal), the answers still
+// meet the target, and M is found with no other stages.
+func TestGaussianExtremeTargets(t *testing.T) {
+	one := gaussianStage(1, 1)
+	tiny := Target{Kind: TargetAdvantage, Value: 1e-300}
+	if m, err := tiny.LargestMu(); err != nil || !(m > 2.5e-300 && m < 2.51e-300) {
+		t.Errorf("LargestMu at 1e-300: %g, %v; want about 2.5066e-300", m, err)
+	}
+	unmet := func(name string, err error) {
+		t.Helper()
+		u, ok := errors.AsType[*UnmetError](err)
+		if !ok || !(u.Excess() > 0) || math.IsNaN(u.At) {
+			t.Errorf("%s at 1e-300: %v; want an *UnmetError at the safest value tried, with a positive excess", name, err)
+		}
+	}
+	s, err := GaussianNoiseScale(tiny, one)
+	unmet("GaussianNoiseScale", err)
+	if err == nil {
+		t.Errorf("GaussianNoiseScale at 1e-300: %g", s)
+	}
+	_, err = SolveGaussianSigma(tiny, nil, 1, 1)
+	unmet("SolveGaussianSigma", err)
+	_, err = SolveGDPMu(tiny, nil, 1)
+	unmet("SolveGDPMu", err)
+	for _, v := range []float64{1e-150, 1e-160} {
+		target := Target{Kind: TargetAdvantage, Value: v}
+		meets := func(stages []pld.Stage) bool {
+			mu, _ := GaussianMu(stages)
+			return target.Meets(target.GaussianRisk(mu), 0)
+		}
+		if s, err := GaussianNoiseScale(target, one); err != nil || !meets(Scaled(one, s)) {
+			t.Errorf("GaussianNoiseScale at %g: %g, %v; want a scale that meets it", v, s, err)
+		}
+		if sigma, err := SolveGaussianSigma(target, nil, 1, 1); err != nil || !meets(gaussianStage(sigma, 1)) {
+			t.Errorf("SolveGaussianSigma at %g: %g, %v; want a σ that meets it", v, sigma, err)
+		}
+	}
+}
