@@ -3,7 +3,6 @@ package evaluate
 import (
 	"math"
 
-	"github.com/riskbatch/riskbatch/evaluate/dataset"
 	"github.com/riskbatch/riskbatch/evaluate/internal/registry"
 	"github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 	"github.com/riskbatch/riskbatch/evaluate/numeric"
@@ -73,7 +72,7 @@ func (b *Binding) EvaluatePlanned(cells []table.Cell, dst []table.Cell, s float6
 			if p.Noise {
 				b.setOutput(dst, p.Name, numeric.MulUp(v, planned))
 			} else {
-				b.setOutput(dst, p.Name, dataset.DivDown(v, planned))
+				b.setOutput(dst, p.Name, numeric.DivDown(v, planned))
 			}
 		}
 	})

@@ -231,23 +231,32 @@ func (t *Total) StagesAt(x float64) ([]pld.Stage, error) {
 	return all, nil
 }
 
-// mergeChecked merges a stage into stages as Total.Add does, or says why
-// the result overflows a row.
+// mergeChecked merges a stage into a list of distinct stages (identical
+// stages add their steps, in place), as Total.Add does, or returns a
+// *stageLimitError, the list unchanged, where the result would overflow a
+// row.
 func mergeChecked(stages []pld.Stage, s pld.Stage) ([]pld.Stage, error) {
 	for i := range stages {
 		if sameStage(stages[i], s) {
 			if stages[i].Steps+s.Steps > release.MaxStageSteps {
-				return nil, errors.New("the stages add up to more than 2^40 steps")
+				return nil, &stageLimitError{what: "stages add up to more than 2^40 steps"}
 			}
 			stages[i].Steps += s.Steps
 			return stages, nil
 		}
 	}
 	if len(stages) > release.MaxExtraStages {
-		return nil, fmt.Errorf("the rows have more than %d distinct stages", release.MaxExtraStages+1)
+		return nil, &stageLimitError{what: fmt.Sprintf("rows have more than %d distinct stages", release.MaxExtraStages+1)}
 	}
 	return append(stages, s), nil
 }
+
+// stageLimitError says why merged stages overflow a row.
+type stageLimitError struct {
+	what string // "stages add up to …" or "rows have more than …", of the total
+}
+
+func (e *stageLimitError) Error() string { return "the " + e.what }
 
 // Others returns the total's stages without the unknown's own stage: the
 // stages before its row, its extra stages and those after. It is what the
@@ -297,12 +306,9 @@ func Scaled(stages []pld.Stage, s float64) []pld.Stage {
 		case pld.SubsampledGaussian:
 			st.NoiseMultiplier = numeric.MulUp(st.NoiseMultiplier, s)
 		default:
-			st.Epsilon = DivDown(st.Epsilon, s)
+			st.Epsilon = numeric.DivDown(st.Epsilon, s)
 		}
 		out[i] = st
 	}
 	return out
 }
-
-// DivDown is a/b rounded towards −∞: at most the exact quotient.
-func DivDown(a, b float64) float64 { return -numeric.DivUp(-a, b) }

@@ -1,6 +1,10 @@
 package dataset
 
-import "math"
+import (
+	"math"
+
+	"github.com/riskbatch/riskbatch/evaluate/numeric"
+)
 
 // SolveSmooth is Solve for a real unknown whose risk is a smooth function
 // of it (the composed total's measure is), in fewer evaluations: from
@@ -10,8 +14,10 @@ import "math"
 // evaluations where bisection takes 25), and hands the narrow bracket to
 // Solve, which settles it to RelativeStep as it always does: the Solution
 // keeps Solve's guarantees (Value meets the target, Next does not).
-// Values it evaluates twice are computed once. An integer Problem, or one
-// whose bracket holds no boundary, is Solve's alone.
+// Values it evaluates twice are computed once. Where its walk reaches an
+// end of the bracket still on Start's side, it decides at that end as
+// Solve would (AtLimit at the aggressive end, or an *UnmetError at the
+// safe end) without Solve's walk. An integer Problem is Solve's alone.
 func SolveSmooth(p Problem) (Solution, error) {
 	if p.Integer || p.Risk == nil {
 		return Solve(p)
@@ -83,7 +89,7 @@ func SolveSmooth(p Problem) (Solution, error) {
 	if h0 > 0 {
 		step = -step // t0 fails: step to the safe side
 	}
-	found := false
+	found, clamped := false, false
 	for range 12 {
 		t := clampT(tGood + step)
 		if h0 > 0 {
@@ -100,6 +106,7 @@ func SolveSmooth(p Problem) (Solution, error) {
 				tBad, hBad = t, h
 			}
 			if t == tLo || t == tHi {
+				clamped = true
 				break
 			}
 			step *= 2
@@ -112,6 +119,28 @@ func SolveSmooth(p Problem) (Solution, error) {
 		}
 		found = true
 		break
+	}
+	if !found && clamped {
+		// The walk reached an end of the bracket still on start's side:
+		// the whole bracket meets the target (the aggressive end, exactly,
+		// is the answer) or none of it does (the safe end reaches more).
+		// Decided at the end itself, as Solve would, rather than by Solve
+		// walking the bracket again: exp(log x) need not be x.
+		end := p.Lo
+		if (h0 <= 0) == p.Increasing {
+			end = p.Hi
+		}
+		r, err := risk(end)
+		if err != nil {
+			return fallback()
+		}
+		met := p.Target.Meets(r.Bound, r.Error)
+		switch {
+		case h0 <= 0 && met:
+			return Solution{Value: end, Risk: r, Next: math.NaN(), AtLimit: true, Evaluations: calls}, nil
+		case h0 > 0 && !met:
+			return Solution{}, &UnmetError{Target: p.Target, At: end, Reached: numeric.AddUp(r.Bound, math.Max(r.Error, 0))}
+		}
 	}
 	if !found {
 		return fallback() // no boundary within reach: Solve says why

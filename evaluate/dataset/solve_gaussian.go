@@ -54,23 +54,11 @@ func GaussianMu(stages []pld.Stage) (float64, bool) {
 	return numeric.SqrtUp(sum), true
 }
 
-// withStage returns others with s merged as Total.Add merges it (identical
-// stages add their steps), in a new slice.
-func withStage(others []pld.Stage, s pld.Stage) []pld.Stage {
-	all := slices.Clone(others)
-	for i := range all {
-		if sameStage(all[i], s) {
-			all[i].Steps += s.Steps
-			return all
-		}
-	}
-	return append(all, s)
-}
-
 // gaussianOthers checks the known stages and the target, and returns the
 // target's M = LargestMu and the others' S = Σ c_i/m_i², or the error: a
 // stage that is not a plain Gaussian, a *TargetError, or a
-// *UnmetError when S ≥ M².
+// *UnmetError when S ≥ M² (compared as √S ≥ M, √S rounded up: M² underflows
+// for M below about 1e-154, an advantage target below about 4e-155).
 func gaussianOthers(t Target, others []pld.Stage) (m, s float64, err error) {
 	for i, st := range others {
 		if !plainGaussian(st) || !(st.NoiseMultiplier > 0) || st.Steps < 1 {
@@ -81,7 +69,7 @@ func gaussianOthers(t Target, others []pld.Stage) (m, s float64, err error) {
 	if m, err = t.LargestMu(); err != nil {
 		return 0, 0, err
 	}
-	if s >= m*m {
+	if numeric.SqrtUp(s) >= m {
 		return 0, 0, &UnmetError{Target: t, At: math.NaN(), Reached: t.GaussianRisk(numeric.SqrtUp(s))}
 	}
 	return m, s, nil
@@ -104,7 +92,7 @@ func SolveGaussianSigma(t Target, others []pld.Stage, sensitivity float64, steps
 	if err != nil {
 		return math.NaN(), err
 	}
-	guess := sensitivity * math.Sqrt(float64(steps)) / math.Sqrt(m*m-s)
+	guess := sensitivity * math.Sqrt(float64(steps)) / roomLeft(m, s)
 	return solveOwnGaussian(t, others, steps, guess, false, func(sigma float64) float64 { return sigma / sensitivity })
 }
 
@@ -121,7 +109,7 @@ func SolveGDPMu(t Target, others []pld.Stage, steps int) (float64, error) {
 	if err != nil {
 		return math.NaN(), err
 	}
-	guess := math.Sqrt((m*m - s) / float64(steps))
+	guess := roomLeft(m, s) / math.Sqrt(float64(steps))
 	return solveOwnGaussian(t, others, steps, guess, true, func(mu float64) float64 { return 1 / mu })
 }
 
@@ -131,25 +119,49 @@ func SolveGDPMu(t Target, others []pld.Stage, steps int) (float64, error) {
 // target, narrowed from guess to adjacent floats (extremeMeeting); an
 // *UnmetError where no x meets it (the others alone reach the target).
 func solveOwnGaussian(t Target, others []pld.Stage, steps int, guess float64, increasing bool, noise func(x float64) float64) (float64, error) {
+	var mergeErr error // the first merge past a row's limits (mergeChecked)
 	meets := func(x float64) bool {
-		mu, _ := GaussianMu(withStage(others, pld.Stage{NoiseMultiplier: noise(x), SampleRate: 1, Steps: steps}))
+		all, err := mergeChecked(slices.Clone(others), pld.Stage{NoiseMultiplier: noise(x), SampleRate: 1, Steps: steps})
+		if err != nil {
+			if mergeErr == nil {
+				mergeErr = err
+			}
+			return false
+		}
+		mu, _ := GaussianMu(all)
 		return t.Meets(t.GaussianRisk(mu), 0)
 	}
-	x := extremeMeeting(meets, guess, increasing)
-	if !meets(x) {
-		mu, _ := GaussianMu(others)
-		return math.NaN(), &UnmetError{Target: t, At: math.NaN(), Reached: t.GaussianRisk(mu)}
+	x, ok := extremeMeeting(meets, guess, increasing)
+	if mergeErr != nil {
+		return math.NaN(), mergeErr
+	}
+	if !ok {
+		// No float meets it: a total of so small a μ is not representable
+		// (the sum of c/m² of GaussianMu reaches no lower than the smallest
+		// float).
+		all, _ := mergeChecked(slices.Clone(others), pld.Stage{NoiseMultiplier: noise(x), SampleRate: 1, Steps: steps})
+		mu, _ := GaussianMu(all)
+		return math.NaN(), &UnmetError{Target: t, At: x, Reached: t.GaussianRisk(mu)}
 	}
 	return x, nil
+}
+
+// roomLeft returns √(M² − S) for 0 ≤ S < M², as √(M − √S)·√(M + √S), which
+// neither underflows nor overflows where M² would.
+func roomLeft(m, s float64) float64 {
+	r := math.Sqrt(s)
+	return math.Sqrt(m-r) * math.Sqrt(m+r)
 }
 
 // GaussianNoiseScale returns the one factor s by which every stage's noise
 // multiplier (every σ_i) is multiplied so that the total meets the target
 // exactly: μ_total scales as 1/s, so s = μ_now/M, rounded up to the float
-// at which the total of the stages of noise multipliers m_i·s meets the
-// target and at the float below does not. Below 1 the dataset has room to
-// spare. The error is a *TargetError, or one naming a stage that is not a
-// plain Gaussian.
+// at which the total of the stages Scaled(stages, s) (noise multipliers
+// m_i·s rounded up) meets the target and at the float below does not. Below 1 the dataset has room to
+// spare. The error is a *TargetError, an *UnmetError where no float s
+// meets the target (a target so small that the μ it needs is below what
+// GaussianMu's sum of c/m² can represent), or one naming a stage that is
+// not a plain Gaussian.
 func GaussianNoiseScale(t Target, stages []pld.Stage) (float64, error) {
 	if len(stages) == 0 {
 		return math.NaN(), errors.New("the dataset has no stages to scale")
@@ -162,14 +174,16 @@ func GaussianNoiseScale(t Target, stages []pld.Stage) (float64, error) {
 	if err != nil {
 		return math.NaN(), err
 	}
-	scaled := make([]pld.Stage, len(stages))
+	// The stages as the dataset's total is checked at s (Scaled, the
+	// products rounded up).
 	meets := func(s float64) bool {
-		for i, st := range stages {
-			st.NoiseMultiplier *= s
-			scaled[i] = st
-		}
-		mu, _ := GaussianMu(scaled)
+		mu, _ := GaussianMu(Scaled(stages, s))
 		return t.Meets(t.GaussianRisk(mu), 0)
 	}
-	return extremeMeeting(meets, now/m, false), nil
+	s, ok := extremeMeeting(meets, now/m, false)
+	if !ok {
+		mu, _ := GaussianMu(Scaled(stages, s))
+		return math.NaN(), &UnmetError{Target: t, At: s, Reached: t.GaussianRisk(mu)}
+	}
+	return s, nil
 }

@@ -214,10 +214,10 @@ func TestGaussianNoiseScale(t *testing.T) {
 		if rel := math.Abs(s-want) / want; !(rel <= 1e-12) {
 			t.Errorf("case %d: s = %.17g, closed form %.17g (relative %.3g)", i, s, want, rel)
 		}
+		// The members' stages at f as the pipeline scales them (Scaled).
 		scaled := func(f float64) [][]pld.Stage {
 			var members [][]pld.Stage
-			for _, st := range stages {
-				st.NoiseMultiplier *= f
+			for _, st := range Scaled(stages, f) {
 				members = append(members, []pld.Stage{st})
 			}
 			return members
@@ -227,6 +227,15 @@ func TestGaussianNoiseScale(t *testing.T) {
 		}
 		if at := totalRisk(t, target, scaled(s*(1-1e-9))...); at <= target.Value {
 			t.Errorf("case %d: the total scaled by s·(1 − 1e-9) still meets the target", i)
+		}
+		// s is the smallest float at which the stages as the dataset's
+		// total checks them (Scaled: the products rounded up) meet.
+		meetsAt := func(f float64) bool {
+			mu, _ := GaussianMu(Scaled(stages, f))
+			return target.Meets(target.GaussianRisk(mu), 0)
+		}
+		if below := math.Nextafter(s, 0); !meetsAt(s) || meetsAt(below) {
+			t.Errorf("case %d: Scaled at s = %.17g meets: %v; at the float below: %v; want true, false", i, s, meetsAt(s), meetsAt(below))
 		}
 	}
 }
@@ -254,7 +263,7 @@ func TestGaussianSolveMonotone(t *testing.T) {
 			t.Errorf("case %d: one step more → σ %g, not above %g (%v)", i, s2, sigma, err)
 		}
 		if len(c.others) > 0 {
-			noisier := withStage(nil, c.others[0])
+			noisier := []pld.Stage{c.others[0]}
 			noisier[0].NoiseMultiplier *= 1.5
 			noisier = append(noisier, c.others[1:]...)
 			if s2, err := SolveGaussianSigma(c.target, noisier, c.sensitivity, c.steps); err != nil || !(s2 < sigma) {
@@ -395,5 +404,52 @@ func TestSyntheticGaussianMu(t *testing.T) {
 	}
 	if got := totalRisk(t, Target{Kind: TargetAdvantage, Value: 0.5}, stages); got != numeric.RoundUp(curve.Gaussian{Mu: mu}.WorstAdvantage(), 0, 1) {
 		t.Errorf("the synthetic row's μ differs from GaussianMu's %.17g", mu)
+	}
+}
+
+// TestGaussianExtremeTargets: at an advantage target of 1e-300, M =
+// LargestMu ≈ 2.5e-300 (M² underflows to 0) and no noise meets the target
+// as the total row computes it (GaussianMu's sum of c/m² reaches no lower
+// than the smallest float, μ ≈ 2.2e-162, advantage ≈ 8.9e-163): every
+// solver returns an *UnmetError naming the safest value tried and what
+// the total reaches there, not a value that does not meet the target (the
+// noise scale was 1.797e308 with no error; σ and μ were unmet "by
+// −1e-300" as if the others alone reached it). At 1e-150 (M² ≈ 6e-300,
+// no underflow) and 1e-160 (M² ≈ 6e-320, subnormal), the answers still
+// meet the target, and M is found with no other stages.
+func TestGaussianExtremeTargets(t *testing.T) {
+	one := gaussianStage(1, 1)
+	tiny := Target{Kind: TargetAdvantage, Value: 1e-300}
+	if m, err := tiny.LargestMu(); err != nil || !(m > 2.5e-300 && m < 2.51e-300) {
+		t.Errorf("LargestMu at 1e-300: %g, %v; want about 2.5066e-300", m, err)
+	}
+	unmet := func(name string, err error) {
+		t.Helper()
+		u, ok := errors.AsType[*UnmetError](err)
+		if !ok || !(u.Excess() > 0) || math.IsNaN(u.At) {
+			t.Errorf("%s at 1e-300: %v; want an *UnmetError at the safest value tried, with a positive excess", name, err)
+		}
+	}
+	s, err := GaussianNoiseScale(tiny, one)
+	unmet("GaussianNoiseScale", err)
+	if err == nil {
+		t.Errorf("GaussianNoiseScale at 1e-300: %g", s)
+	}
+	_, err = SolveGaussianSigma(tiny, nil, 1, 1)
+	unmet("SolveGaussianSigma", err)
+	_, err = SolveGDPMu(tiny, nil, 1)
+	unmet("SolveGDPMu", err)
+	for _, v := range []float64{1e-150, 1e-160} {
+		target := Target{Kind: TargetAdvantage, Value: v}
+		meets := func(stages []pld.Stage) bool {
+			mu, _ := GaussianMu(stages)
+			return target.Meets(target.GaussianRisk(mu), 0)
+		}
+		if s, err := GaussianNoiseScale(target, one); err != nil || !meets(Scaled(one, s)) {
+			t.Errorf("GaussianNoiseScale at %g: %g, %v; want a scale that meets it", v, s, err)
+		}
+		if sigma, err := SolveGaussianSigma(target, nil, 1, 1); err != nil || !meets(gaussianStage(sigma, 1)) {
+			t.Errorf("SolveGaussianSigma at %g: %g, %v; want a σ that meets it", v, sigma, err)
+		}
 	}
 }

@@ -141,8 +141,9 @@ func (t Target) measure(c profile) float64 {
 // counted against the target (the total row shows it as
 // fdp_composition_error): for an advantage or a success it is the Risk's
 // Error, added to the bound; for ε at δ, where it bounds the excess of
-// δ(ε), the ε is read at δ − error instead (+Inf when the error reaches
-// δ), which meets ε_target only if δ(ε_target) + error ≤ δ.
+// δ(ε), the ε is read at δ − error instead, rounded down (rounded to
+// nearest it may lie above the exact difference; +Inf when the error
+// reaches δ), which meets ε_target only if δ(ε_target) + error ≤ δ.
 func (t Target) ComposedRisk(c *curve.Composition) (Risk, error) {
 	e, err := c.Error()
 	if err != nil {
@@ -155,7 +156,7 @@ func (t Target) ComposedRisk(c *curve.Composition) (Risk, error) {
 		return Risk{Bound: math.Inf(1)}, nil
 	}
 	at := t
-	at.Delta = t.Delta - e
+	at.Delta = numeric.SubDown(t.Delta, e)
 	return Risk{Bound: at.measure(c)}, nil
 }
 
@@ -170,7 +171,8 @@ func (t Target) ComposedRisk(c *curve.Composition) (Risk, error) {
 //	           (Balle & Wang 2018, Alg. 1; curve.GaussianSigma)
 //
 // and narrows it to adjacent floats against GaussianRisk, the bound as the
-// total row computes it. The error is a *TargetError.
+// total row computes it. The error is a *TargetError, or an *UnmetError
+// where not even the smallest float μ meets the target.
 func (t Target) LargestMu() (float64, error) {
 	if err := t.Check(); err != nil {
 		return math.NaN(), err
@@ -190,7 +192,11 @@ func (t Target) LargestMu() (float64, error) {
 		guess = 1
 	}
 	meets := func(mu float64) bool { return t.Meets(t.GaussianRisk(mu), 0) }
-	return extremeMeeting(meets, guess, true), nil
+	mu, ok := extremeMeeting(meets, guess, true)
+	if !ok {
+		return math.NaN(), &UnmetError{Target: t, At: math.NaN(), Reached: t.GaussianRisk(mu)}
+	}
+	return mu, nil
 }
 
 // extremeMeeting returns, for a predicate meets on (0, ∞) that holds on one
@@ -201,41 +207,46 @@ func (t Target) LargestMu() (float64, error) {
 // doubling where it does not hold the boundary, then narrowed to adjacent
 // floats (numeric.BracketFloats). It returns +Inf (larger) or 0 (not
 // larger) where meets holds up to the largest float or down to the
-// smallest, and the smallest float (larger) or the largest (not larger)
-// where it never holds.
-func extremeMeeting(meets func(float64) bool, guess float64, larger bool) float64 {
+// smallest. Where meets holds nowhere it reports false, with the safest
+// value tried (the smallest float when larger, else the largest), which
+// does not meet. A guess that is not a finite positive number starts
+// from 1.
+func extremeMeeting(meets func(float64) bool, guess float64, larger bool) (float64, bool) {
+	if !(guess > 0) || math.IsInf(guess, 1) {
+		guess = 1
+	}
 	lo, hi := guess*(1-1e-6), guess*(1+1e-6)
 	if !larger {
 		// meets holds above the boundary: bracket [fail, meet].
 		for !meets(hi) {
 			if hi > math.MaxFloat64/2 {
-				return math.MaxFloat64
+				return math.MaxFloat64, meets(math.MaxFloat64)
 			}
 			lo, hi = hi, 2*hi
 		}
 		for meets(lo) {
 			if lo < 2*math.SmallestNonzeroFloat64 {
-				return 0
+				return 0, true
 			}
 			hi, lo = lo, lo/2
 		}
 		_, x := numeric.BracketFloats(func(x float64) bool { return !meets(x) }, lo, hi)
-		return x
+		return x, true
 	}
 	for !meets(lo) {
 		if lo < 2*math.SmallestNonzeroFloat64 {
-			return math.SmallestNonzeroFloat64
+			return math.SmallestNonzeroFloat64, meets(math.SmallestNonzeroFloat64)
 		}
 		hi, lo = lo, lo/2
 	}
 	for meets(hi) {
 		if hi > math.MaxFloat64/2 {
-			return math.Inf(1)
+			return math.Inf(1), true
 		}
 		lo, hi = hi, 2*hi
 	}
 	x, _ := numeric.BracketFloats(meets, lo, hi)
-	return x
+	return x, true
 }
 
 func formatValue(v float64) string { return fmt.Sprintf("%.6g", v) }

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -96,26 +97,16 @@ func (t *Total) addStage(s pld.Stage) {
 	t.stages = t.mergeStage(t.stages, s)
 }
 
-// mergeStage merges one stage into a list of distinct stages: identical
-// stages add their steps. Past the limits of a row, it records why
-// (tooLarge) and leaves the list as it is.
+// mergeStage merges one stage into a list of distinct stages
+// (mergeChecked). Past the limits of a row, it records why (tooLarge) and
+// leaves the list as it is.
 func (t *Total) mergeStage(stages []pld.Stage, s pld.Stage) []pld.Stage {
-	for i := range stages {
-		u := &stages[i]
-		if sameStage(*u, s) {
-			if u.Steps+s.Steps > release.MaxStageSteps {
-				t.tooLarge = "its stages add up to more than 2^40 steps"
-				return stages
-			}
-			u.Steps += s.Steps
-			return stages
-		}
-	}
-	if len(stages) > release.MaxExtraStages {
-		t.tooLarge = "its rows have more than " + strconv.Itoa(release.MaxExtraStages+1) + " distinct stages"
+	merged, err := mergeChecked(stages, s)
+	if limit, ok := errors.AsType[*stageLimitError](err); ok {
+		t.tooLarge = "its " + limit.what
 		return stages
 	}
-	return append(stages, s)
+	return merged
 }
 
 // agree drops from the total's attack every field a member does not have

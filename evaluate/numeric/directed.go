@@ -2,7 +2,8 @@ package numeric
 
 import "math"
 
-// Directed arithmetic: the four operations rounded towards +∞ rather than
+// Directed arithmetic: the four operations rounded towards +∞ (and a
+// difference towards −∞) rather than
 // to nearest, for upper bounds built from a few exact-input operations
 // (a sum of products, a square root of a sum). Each result is the
 // rounded-to-nearest one, moved one ulp up exactly when that fell below
@@ -31,6 +32,9 @@ func AddUp(a, b float64) float64 {
 	}
 	return s
 }
+
+// SubDown returns a − b rounded towards −∞: −((−a) + b) rounded up.
+func SubDown(a, b float64) float64 { return -AddUp(-a, b) }
 
 // MulUp returns a·b rounded towards +∞.
 func MulUp(a, b float64) float64 {
@@ -61,6 +65,9 @@ func DivUp(a, b float64) float64 {
 	}
 	return q
 }
+
+// DivDown returns a/b rounded towards −∞: −((−a)/b) rounded up.
+func DivDown(a, b float64) float64 { return -DivUp(-a, b) }
 
 // SqrtUp returns √x rounded towards +∞ (NaN for x < 0).
 func SqrtUp(x float64) float64 {

@@ -17,7 +17,15 @@ func upward(op func(z, x, y *big.Float) *big.Float, x, y float64) float64 {
 	return f
 }
 
-// AddUp, MulUp, DivUp and SqrtUp agree bit for bit with math/big rounded
+// downward is upward rounded towards −∞.
+func downward(op func(z, x, y *big.Float) *big.Float, x, y float64) float64 {
+	z := new(big.Float).SetPrec(53).SetMode(big.ToNegativeInf)
+	op(z, new(big.Float).SetFloat64(x), new(big.Float).SetFloat64(y))
+	f, _ := z.Float64()
+	return f
+}
+
+// AddUp, SubDown, MulUp, DivUp, DivDown and SqrtUp agree bit for bit with math/big rounded
 // towards +∞ on random operands of both signs and wide exponents, and
 // leave exact results where they are.
 func TestDirectedUp(t *testing.T) {
@@ -34,11 +42,17 @@ func TestDirectedUp(t *testing.T) {
 		if got, want := AddUp(a, b), upward((*big.Float).Add, a, b); got != want {
 			t.Fatalf("AddUp(%g, %g) = %.17g, math/big rounded up: %.17g", a, b, got, want)
 		}
+		if got, want := SubDown(a, b), downward((*big.Float).Sub, a, b); got != want {
+			t.Fatalf("SubDown(%g, %g) = %.17g, math/big rounded down: %.17g", a, b, got, want)
+		}
 		if got, want := MulUp(a, b), upward((*big.Float).Mul, a, b); got != want {
 			t.Fatalf("MulUp(%g, %g) = %.17g, math/big rounded up: %.17g", a, b, got, want)
 		}
 		if got, want := DivUp(a, b), upward((*big.Float).Quo, a, b); got != want {
 			t.Fatalf("DivUp(%g, %g) = %.17g, math/big rounded up: %.17g", a, b, got, want)
+		}
+		if got, want := DivDown(a, b), downward((*big.Float).Quo, a, b); got != want {
+			t.Fatalf("DivDown(%g, %g) = %.17g, math/big rounded down: %.17g", a, b, got, want)
 		}
 		x := math.Abs(a)
 		// big.Float.Sqrt does not promise a correctly rounded result at
@@ -48,6 +62,13 @@ func TestDirectedUp(t *testing.T) {
 		if want, _ := z.Float64(); SqrtUp(x) != want {
 			t.Fatalf("SqrtUp(%g) = %.17g, math/big rounded up: %.17g", x, SqrtUp(x), want)
 		}
+	}
+	// δ less an accountant's error: 1e-5 − 3.3e-12 rounds up to nearest
+	// (math/big), so SubDown is one float below it.
+	// (variables: a constant expression would be exact before rounding).
+	delta, e := 1e-5, 3.3e-12
+	if near, down := delta-e, downward((*big.Float).Sub, delta, e); !(down < near) || SubDown(delta, e) != down {
+		t.Errorf("SubDown(1e-5, 3.3e-12) = %.17g, want %.17g below %.17g", SubDown(delta, e), down, near)
 	}
 	// Exact results stay: 3·0.5, 1 + 2, 6/4, √(9/16).
 	if MulUp(3, 0.5) != 1.5 || AddUp(1, 2) != 3 || DivUp(6, 4) != 1.5 || SqrtUp(0.5625) != 0.75 {

@@ -14,11 +14,13 @@ import (
 // them by more than our stated error, and not above them by more than it
 // either (both are above the exact value, ours by at most the stated
 // error; dp_accounting drops tails of about 10⁻¹⁵, the slack allowed).
+// Its ε(10⁻⁵) likewise: ours within EpsilonError(10⁻⁵) of it either way.
 func TestAgainstDPAccounting(t *testing.T) {
 	t.Parallel()
 	eps := []float64{0, 0.5, 1, 2}
 	rows := 0
 	var above, below float64 // the largest (ours − theirs)/stated, and (theirs − ours)/stated
+	var epsAbove, epsBelow float64
 	for _, v := range referenceRows(t, "testdata/dp_accounting_1e-5.csv", 8) {
 		rows++
 		st := sg(v[0], v[1], int(v[2]))
@@ -31,9 +33,22 @@ func TestAgainstDPAccounting(t *testing.T) {
 			}
 			above, below = math.Max(above, (got-ref)/stated), math.Max(below, (ref-got)/stated)
 		}
+		// ε(10⁻⁵), column 8, within the stated ε error (EpsilonError: the
+		// change of ε when the grid step doubles) either way.
+		const delta = 1e-5
+		epsStated, err := p.EpsilonError(delta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ref := p.Epsilon(delta), v[7]; math.Abs(got-ref) > epsStated {
+			t.Errorf("%s: ε(%g) = %.12g, dp_accounting %.12g, stated error %.3g", fmtStage(rows, st), delta, got, ref, epsStated)
+		} else if epsStated > 0 {
+			epsAbove, epsBelow = math.Max(epsAbove, (got-ref)/epsStated), math.Max(epsBelow, (ref-got)/epsStated)
+		}
 	}
 	if rows != 20 {
 		t.Errorf("%d reference configurations, want 20", rows)
 	}
 	t.Logf("δ above dp_accounting's by up to %.3g of the stated error, below by up to %.3g", above, below)
+	t.Logf("ε(1e-5) above dp_accounting's by up to %.3g of the stated ε error, below by up to %.3g", epsAbove, epsBelow)
 }
