@@ -128,6 +128,7 @@ func (g *datasetGroups) solveUnknown(gt *groupTotal, u *dataset.Unknown, target 
 	var last error
 	risk := g.riskFunc(gt, target, gt.StagesAt, &last)
 	x, ok := g.closedForm(gt, u, target, risk)
+	uncertified := ""
 	if !ok {
 		sol, err := dataset.SolveSmooth(dataset.Problem{Target: target, Risk: risk, Increasing: u.Increasing, Integer: u.Integer, Lo: u.Lo, Hi: u.Hi, Start: u.Start})
 		if err != nil {
@@ -139,6 +140,7 @@ func (g *datasetGroups) solveUnknown(gt *groupTotal, u *dataset.Unknown, target 
 		if sol.AtLimit {
 			gt.seek.note = "every " + u.Column + " up to " + formatValue(x) + ", the end of the range searched, meets the target"
 		}
+		uncertified = g.uncertifiedNext(u, sol, risk, &last)
 	}
 	if err := gt.Solve(x); err != nil {
 		gt.seek.why = err.Error()
@@ -148,8 +150,29 @@ func (g *datasetGroups) solveUnknown(gt *groupTotal, u *dataset.Unknown, target 
 	r, _ := risk(x)
 	gt.seek.solved, gt.seek.hasSolved, gt.seek.achieved = x, true, riskText(r)
 	if gt.seek.note == "" {
-		gt.seek.note = u.Column + " = " + formatValue(x) + " meets " + g.targetText(gt) + " (the total reaches " + riskText(r) + ")"
+		gt.seek.note = u.Column + " = " + formatValue(x) + " meets " + g.targetText(gt) + " (the total reaches " + riskText(r) + ")" + uncertified
 	}
+}
+
+// uncertifiedNext says, where the value next to a solution (one step more
+// aggressive) fails the target not by its measure but because its total
+// cannot be computed or certified (the PLD accountant's error reaching the
+// target's δ, say), that the answer is where that stops and not
+// necessarily the boundary of the target: the accountant's error need not
+// be monotone in the unknown, so a more aggressive value may meet the
+// target too. "" otherwise.
+func (g *datasetGroups) uncertifiedNext(u *dataset.Unknown, sol dataset.Solution, risk func(float64) (dataset.Risk, error), last *error) string {
+	if sol.AtLimit || !math.IsInf(sol.NextRisk.Bound, 1) {
+		return ""
+	}
+	*last = nil
+	risk(sol.Next) // again, for why (the accountant's results are cached)
+	why := "its total cannot be computed"
+	var acc *evaluate.AccountantError
+	if errors.As(*last, &acc) {
+		why = "the accountant's error reaches δ"
+	}
+	return "; the next, " + formatValue(sol.Next) + ", is not certified (" + why + "): a more aggressive " + u.Column + " may meet the target too"
 }
 
 // closedForm is the closed-form answer of a Gaussian-only dataset's σ or

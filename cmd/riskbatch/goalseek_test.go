@@ -288,6 +288,27 @@ func TestGoalSeekSelectedColumns(t *testing.T) {
 	}
 }
 
+// TestGoalSeekUncertifiedNext: where the next value beyond the one solved
+// fails not by its measure but because the accountant cannot certify its
+// total (its error reaching the target's δ, which need not grow with the
+// unknown: two pure releases at report_delta 1e-6), the message says so
+// rather than present the value as the boundary of the target; where the
+// next value fails by its measure (the mixed dataset's epochs), it does not.
+func TestGoalSeekUncertifiedNext(t *testing.T) {
+	t.Parallel()
+	out, _ := goalEval(t, `id,dataset,mechanism,epsilon,report_delta,dataset_target_epsilon,solve
+a,D,pure,,1e-6,,epsilon
+b,D,pure,1,1e-6,3,
+`)
+	if m := out["a"]["message"]; out["a"]["solved_value"] == "" || !strings.Contains(m, "is not certified (the accountant's error reaches δ): a more aggressive epsilon may meet the target too") {
+		t.Errorf("solved_value %q, message %q", out["a"]["solved_value"], m)
+	}
+	mixedOut, _ := goalEval(t, fmt.Sprintf(mixed, "1.1", "", "epochs"))
+	if m := mixedOut["model"]["message"]; strings.Contains(m, "not certified") {
+		t.Errorf("the mixed dataset's epochs: %q", m)
+	}
+}
+
 // TestGoalSeekBadInputs: every misuse of the goal-seek inputs is an error
 // row naming the column, and the other rows are evaluated as without
 // them.
