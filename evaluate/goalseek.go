@@ -167,13 +167,15 @@ func (b *Binding) unknown(r *resolve.Release, in *resolve.Inputs, f release.Fiel
 		at.Num[f] = x
 		var problems resolve.RowError
 		if r.Mechanism == release.MechanismDPSGD {
-			// resolveDPSGD's stages, without the accountant of the row
-			// alone it builds next.
-			q, steps, ok := b.h.DPSGDSchedule(new(resolve.Release), &at, &problems)
+			// The row's stages as resolve reads them, without the
+			// accountant of the row alone that it builds next.
+			rx := new(resolve.Release)
+			rx.ExtraStages = extra
+			stages, ok := b.h.DPSGDStages(rx, &at, &problems)
 			if !ok {
 				return nil, problems
 			}
-			return curve.DPSGDStages(curve.DPSGD{NoiseMultiplier: at.Num[release.FieldNoiseMultiplier], SampleRate: q, Steps: steps}, extra), nil
+			return stages, nil
 		}
 		rx := b.resolve(&at, &problems)
 		if rx == nil {

@@ -342,12 +342,10 @@ func gaussianRho(mu float64) float64 { return numeric.DivUp(numeric.MulUp(mu, mu
 // resolveDPSGD reads a dpsgd row: its steps and extra stages, accounted by
 // a PLD accountant, or by RDP where the PLD cannot represent them.
 func (b *Header) resolveDPSGD(r *Release, in *Inputs, problems *RowError) bool {
-	q, steps, ok := b.DPSGDSchedule(r, in, problems)
+	stages, ok := b.DPSGDStages(r, in, problems)
 	if !ok {
 		return false
 	}
-	r.DPSGD = curve.DPSGD{NoiseMultiplier: in.Num[release.FieldNoiseMultiplier], SampleRate: q, Steps: steps}
-	stages := curve.DPSGDStages(r.DPSGD, r.ExtraStages)
 	r.stages, r.stagesMade = stages, true // the row's releases (Stages), built once
 	r.extraRDP = b.stagesRDP(r.ExtraStages)
 	r.RDP, r.HasRDP = b.stagesRDP(stages), true
@@ -363,6 +361,17 @@ func (b *Header) resolveDPSGD(r *Release, in *Inputs, problems *RowError) bool {
 		r.Curve, r.epsilonAt = r.RDP, r.RDP.EpsilonAt
 	}
 	return true
+}
+
+// DPSGDStages reads a dpsgd row's schedule (DPSGDSchedule) into r.DPSGD
+// and returns its releases as stages: its steps, then r.ExtraStages.
+func (b *Header) DPSGDStages(r *Release, in *Inputs, problems *RowError) ([]pld.Stage, bool) {
+	q, steps, ok := b.DPSGDSchedule(r, in, problems)
+	if !ok {
+		return nil, false
+	}
+	r.DPSGD = curve.DPSGD{NoiseMultiplier: in.Num[release.FieldNoiseMultiplier], SampleRate: q, Steps: steps}
+	return curve.DPSGDStages(r.DPSGD, r.ExtraStages), true
 }
 
 // Mechanism returns the row's mechanism: the one named in its mechanism
