@@ -161,6 +161,9 @@ func TestParquetWriteColumns(t *testing.T) {
 	// Runs of one and two rows in row groups of 128: the columns' small
 	// chunks are merged (coalesce), the values the same.
 	sameRunTables(t, dir, newColumnsCase(t, 300, specs), 128, 1, 2)
+	// Runs as long as a batch (kept as they come, not merged), and runs
+	// that end a row group within them.
+	sameRunTables(t, dir, newColumnsCase(t, 1500, specs), 1024, largeChunkRows, 300)
 }
 
 // sameRunTables checks that c written in runs of each length of runs, in row
@@ -202,6 +205,44 @@ func TestParquetChunksCoalesce(t *testing.T) {
 	}
 	if most > coalesceChunks {
 		t.Errorf("a column of 1,000 runs of one row held %d arrays, want at most %d", most, coalesceChunks)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestParquetLongChunksKept checks that runs as long as a batch of rows
+// are held as the arrays given, not copied into merged ones: their values
+// are the given arrays' own buffers until the row group is written.
+func TestParquetLongChunksKept(t *testing.T) {
+	w := mustCreate(t, filepath.Join(t.TempDir(), "long.parquet"), Options{}).(*parquetWriter)
+	cols := []table.Column{{Name: "ratio", Kind: table.Number}}
+	if err := w.WriteHeader(cols); err != nil {
+		t.Fatal(err)
+	}
+	var given [][]byte
+	for r := range 2 * coalesceChunks {
+		b := array.NewFloat64Builder(memory.DefaultAllocator)
+		rows := make([][]table.Cell, largeChunkRows)
+		for i := range rows {
+			b.Append(float64(r*largeChunkRows + i))
+			rows[i] = []table.Cell{{}}
+		}
+		arr := b.NewArray()
+		given = append(given, arr.Data().Buffers()[1].Bytes())
+		if err := w.WriteColumns(rows, []arrow.Array{arr}); err != nil {
+			t.Fatal(err)
+		}
+		arr.Release()
+	}
+	chunks := w.columns[0].chunks
+	if len(chunks) != len(given) {
+		t.Fatalf("%d runs held as %d arrays, want one each", len(given), len(chunks))
+	}
+	for i, c := range chunks {
+		if got := c.Data().Buffers()[1].Bytes(); &got[0] != &given[i][0] {
+			t.Errorf("run %d was copied", i)
+		}
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)

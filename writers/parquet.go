@@ -122,18 +122,30 @@ type columnBuilder struct {
 // record batches, and a file of row groups of ten rows gave each column
 // 6,500 chunks of ten values each per row group, an Arrow array each (300
 // MB for 60 columns of bounds, against 110 MB for its pass-through).
+// A chunk of largeChunkRows or more that comes after no small ones is
+// not small: it is held as it came, at most rowGroupRows/largeChunkRows
+// arrays a column (256 a row group).
 const (
 	coalesceChunks = 32
 	coalescedRows  = 16384
+	largeChunkRows = 256
 )
 
 // coalesce merges the column's small chunks into one when there are
 // coalesceChunks of them, so that a row group holds at most about
 // coalesceChunks + rowGroupRows/coalescedRows arrays a column whatever
-// the length of the runs. Runs of 512 rows are copied once; runs of a
+// the length of the runs. Runs of largeChunkRows or more (an evaluated
+// batch's) are not copied: merging the bound columns' batches of 512 rows
+// copied every value once, 800 MB for 10⁶ rows of every column; runs of a
 // few rows are copied again as the merged chunk grows to coalescedRows.
 // Dictionary, extension and nested arrays are left as they come.
 func (col *columnBuilder) coalesce() error {
+	if last := col.chunks[len(col.chunks)-1]; col.merged == len(col.chunks)-1 && last.Len() >= largeChunkRows {
+		// A chunk as long as a batch of rows is not copied: it is
+		// written as it came.
+		col.merged = len(col.chunks)
+		return nil
+	}
 	small := col.chunks[col.merged:]
 	if len(small) < coalesceChunks {
 		return nil
