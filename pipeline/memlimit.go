@@ -8,21 +8,23 @@ import (
 // The soft memory limit of a stream that writes runs of rows (Parquet).
 
 // parquetMemoryLimit is the soft memory limit of a run that writes
-// Parquet (unless GOMEMLIMIT sets one). Such a run holds about 60 MB: the
-// batches in flight and the row group being written. Go collects garbage
-// once the heap has grown by as much as it held after the last
+// Parquet (unless GOMEMLIMIT sets one). Such a run holds the batches in
+// flight and the row group being written: 64 Ki rows of every bound
+// column are about 60 MB of float64s before they are encoded. Go collects
+// garbage once the heap has grown by as much as it held after the last
 // collection, so the heap, made mostly of row-group buffers and batches
 // let go of, peaked at over 200 MB; with the limit the collector runs
-// before it passes the limit, for some more CPU (10⁶ rows Parquet →
-// Parquet: 196 MB peak RSS without it, 133 MB with 100 MiB). A row
-// group's bounds are held as arrays of float64s until it is written: a
-// 10⁷-row Parquet → Parquet run peaks at 153 MB at 90 MiB (82 s, 157 s of
-// CPU) and at 145 MB at 80 MiB (89 s, 171 s of CPU). The limit is set
-// above what the process holds when the stream starts (prior tables, files
-// named in cells, caches), so that a run holding much already does not
-// collect garbage without end; a run that needs more still gets it: the
-// limit is soft.
-const parquetMemoryLimit = 80 << 20
+// before it passes the limit. Too close to what a row group holds, it
+// runs without end and the runtime returns memory to the system only to
+// fault it back in: 10⁶ rows CSV → Parquet, every column, took 4.0 s
+// (7.4 s of CPU, 1.6 s of it in the kernel, 470,000 page faults) at 80
+// MiB and peaked at 153 MB; at 120 MiB 2.9 s (5.5 s of CPU) and 161 MB;
+// at 160 MiB 2.5–2.7 s (4.6–4.9 s of CPU) and 200 MB; at 200 MiB no
+// faster (2.6–2.8 s) and 225 MB. The limit is set above what the process
+// holds when the stream starts (prior tables, files named in cells,
+// caches), so that a run holding much already does not collect garbage
+// without end; a run that needs more still gets it: the limit is soft.
+const parquetMemoryLimit = 160 << 20
 
 // streamMemoryLimit returns parquetMemoryLimit above the memory the Go
 // runtime holds now (mapped and not returned to the system).
