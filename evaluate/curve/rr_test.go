@@ -139,10 +139,9 @@ func TestRandomizedResponseProfile(t *testing.T) {
 // tiny ε, and do not overflow for ε beyond 709.
 func TestRandomizedResponsePrecision(t *testing.T) {
 	for _, c := range []struct {
-		eps  float64
-		k    int
-		b    float64
-		want float64
+		eps     float64
+		k       int
+		b, want float64
 	}{
 		{1, 5, 1e-300, 1e-300 * math.Expm1(1)},
 		{1, 5, 3e-320, 3e-320 * math.Expm1(1)},
