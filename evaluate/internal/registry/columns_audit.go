@@ -96,9 +96,7 @@ func auditColumns() []OutputColumn {
 			Citation: steinke + ", Thm 3; " + swanberg + ", Cor 3.4 and Thm 3.5",
 			Needs:    auditNeeds,
 			Assumes:  auditAssumes,
-			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
-				return r.Audit.DeltaTerm(), resolve.Skip{}
-			},
+			Compute:  alwaysDefined(func(r *resolve.Release) float64 { return r.Audit.DeltaTerm() }),
 		},
 	}
 }

@@ -49,9 +49,9 @@ func onerunColumns() []OutputColumn {
 			Citation: swanberg + ", Thm 3.5 with one target (tighter than Cor. 3.4's β + δ); advantage as in Cherubin 2017",
 			Needs:    mechanismParams + "; baseline or candidates (below 1); delta for gaussian and gdp",
 			Assumes:  "(ε, δ)-DP under replace-one neighbours",
-			fromEps: func(r *resolve.Release, eps, delta float64) (float64, resolve.Skip) {
-				return bound.OneRunAdvantage(eps, delta, r.Baseline), resolve.Skip{}
-			},
+			fromEps: alwaysDefinedFromEps(func(r *resolve.Release, eps, delta float64) float64 {
+				return bound.OneRunAdvantage(eps, delta, r.Baseline)
+			}),
 		},
 		{
 			Name: "onerun_eps_protect", Family: "onerun", Format: table.Real, Round: resolve.RoundDown,
@@ -155,10 +155,9 @@ func onerunTailColumns() []OutputColumn {
 // onerunLeakColumns are the bit-leakage bound of Swanberg et al. and the
 // Narcissus comparator.
 func onerunLeakColumns() []OutputColumn {
-	return []OutputColumn{
+	return sharing("onerun", onerunLeakBrief, onerunLeakSource, []OutputColumn{
 		{
-			Name: "onerun_bits_leaked", Family: "onerun", Format: table.Real, Round: resolve.RoundUp,
-			Brief: onerunLeakBrief, Source: onerunLeakSource,
+			Name: "onerun_bits_leaked", Format: table.Real, Round: resolve.RoundUp,
 			Applies: Applies{Requires: resolve.NeedDelta},
 			Sheet: formula.Form{Rows: formula.RowsEps, Formula: func(x *formula.Row) string {
 				e, d, c := x.Eps(), x.Delta(), x.Confidence()
@@ -184,8 +183,7 @@ func onerunLeakColumns() []OutputColumn {
 			},
 		},
 		{
-			Name: "onerun_narcissus", Family: "onerun", Format: table.Probability,
-			Brief: onerunLeakBrief, Source: onerunLeakSource,
+			Name: "onerun_narcissus", Format: table.Probability,
 			Applies: Applies{Requires: resolve.NeedBaseline | resolve.NeedDelta},
 			Sheet: formula.Form{Rows: formula.RowsEps, Formula: func(x *formula.Row) string {
 				return formula.Fill("MIN(1,EXP($1)*$2+$3)", x.Eps(), x.Base(), x.Delta())
@@ -203,7 +201,7 @@ func onerunLeakColumns() []OutputColumn {
 				return v, resolve.Skip{}
 			},
 		},
-	}
+	})
 }
 
 // fromTail computes a column from the row's dominating distribution
