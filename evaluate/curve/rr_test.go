@@ -1,9 +1,10 @@
 package curve
 
 import (
-	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 	"math"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 )
 
 // rrOutputs returns the output distributions of k-ary randomized response
