@@ -19,9 +19,9 @@ import (
 // fdpColumns are the bounds of Kulynych et al. from the trade-off curve at
 // the row's baseline, and the baseline-free worst case.
 func fdpColumns() []OutputColumn {
-	return []OutputColumn{
+	return inFamily("fdp", []OutputColumn{
 		{
-			Name: "fdp_success", Family: "fdp", Format: table.Probability,
+			Name: "fdp_success", Format: table.Probability,
 			Brief: "1 − f(baseline): bound on re-identification, attribute-inference and reconstruction success", Source: "Kulynych et al. 2025, Thm 3.2",
 			Applies: Applies{Requires: resolve.NeedBaseline},
 			Sheet: formula.Form{Rows: formula.RowsCurve, Formula: func(x *formula.Row) string {
@@ -41,7 +41,7 @@ func fdpColumns() []OutputColumn {
 			},
 		},
 		{
-			Name: "fdp_advantage", Family: "fdp", Format: table.Probability,
+			Name: "fdp_advantage", Format: table.Probability,
 			Brief: "1 − f(baseline) − baseline", Source: "Kulynych et al. 2025, Thm 3.3",
 			Applies: Applies{Requires: resolve.NeedBaseline},
 			Sheet: formula.Form{Advantage: true, Rows: formula.RowsCurve, Formula: func(x *formula.Row) string {
@@ -55,7 +55,7 @@ func fdpColumns() []OutputColumn {
 			Compute:  alwaysDefined(func(r *resolve.Release) float64 { return numeric.RoundUp(r.Advantage(), 0, 1-r.Baseline) }),
 		},
 		{
-			Name: "fdp_worst_advantage", Family: "fdp", Format: table.Probability, Round: resolve.RoundUp,
+			Name: "fdp_worst_advantage", Format: table.Probability, Round: resolve.RoundUp,
 			Brief: "η = max_α(1 − f(α) − α), the baseline-free bound", Source: "Kulynych et al. 2025, Thm 3.4, Prop. A.1",
 			Sheet: formula.Form{Advantage: true, Rows: formula.RowsCurve, Formula: func(x *formula.Row) string {
 				return x.Worst(x.Curve())
@@ -68,7 +68,7 @@ func fdpColumns() []OutputColumn {
 			Compute:  alwaysDefined(func(r *resolve.Release) float64 { return r.Curve.WorstAdvantage() }),
 		},
 		{
-			Name: "fdp_norm_advantage", Family: "fdp", Format: table.Probability,
+			Name: "fdp_norm_advantage", Format: table.Probability,
 			Brief: "(success − baseline)/(1 − baseline)", Source: "Kulynych et al. 2025, Thm 3.3",
 			Applies: Applies{Requires: resolve.NeedBaseline, BelowOne: true},
 			Sheet: formula.Form{Advantage: true, Rows: formula.RowsCurve, Formula: func(x *formula.Row) string {
@@ -84,7 +84,7 @@ func fdpColumns() []OutputColumn {
 			Compute:  alwaysDefined(func(r *resolve.Release) float64 { return bound.NormalizedAdvantage(r.Advantage(), r.Baseline) }),
 		},
 		{
-			Name: "fdp_binary_success", Family: "fdp", Format: table.Probability,
+			Name: "fdp_binary_success", Format: table.Probability,
 			Brief: "binary attribute with prior π = baseline ≥ 0.5: 1 − R_f(π)", Source: "Kulynych et al. 2025, Thm D.1",
 			Applies: Applies{Asks: AskBinary},
 			Sheet: formula.Form{Rows: formula.RowsBinary, Formula: func(x *formula.Row) string {
@@ -97,7 +97,7 @@ func fdpColumns() []OutputColumn {
 			Assumes:  "f-DP under replace-one neighbours; two candidate values",
 			Compute:  alwaysDefined(func(r *resolve.Release) float64 { return bound.BinarySuccess(r.Curve, r.Baseline) }),
 		},
-	}
+	})
 }
 
 // fdpTargetColumns invert the advantage bounds of Kulynych et al.: the

@@ -1,3 +1,5 @@
+// Helpers the column declarations of the columns_*.go files share.
+
 package registry
 
 import "github.com/riskbatch/riskbatch/evaluate/internal/resolve"
@@ -18,4 +20,13 @@ func alwaysDefinedFromEps(f func(r *resolve.Release, eps, delta float64) float64
 	return func(r *resolve.Release, eps, delta float64) (float64, resolve.Skip) {
 		return f(r, eps, delta), resolve.Skip{}
 	}
+}
+
+// inFamily gives cols the Family they share: the paper family a function of
+// this package declares, one column after another.
+func inFamily(family string, cols []OutputColumn) []OutputColumn {
+	for i := range cols {
+		cols[i].Family = family
+	}
+	return cols
 }
