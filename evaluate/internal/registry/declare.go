@@ -5,8 +5,8 @@ package registry
 import "github.com/riskbatch/riskbatch/evaluate/internal/resolve"
 
 // alwaysDefined makes a column's Compute of a bound that is defined on
-// every row the column's Applies admits: f's value is the cell, and the
-// column is never skipped with a reason of its own.
+// every row the column's Applies admits: f's value is the cell (rounded as
+// the column's Round says), never skipped with a reason of its own.
 func alwaysDefined(f func(r *resolve.Release) float64) func(*resolve.Release) (float64, resolve.Skip) {
 	return func(r *resolve.Release) (float64, resolve.Skip) {
 		return f(r), resolve.Skip{}
