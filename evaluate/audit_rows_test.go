@@ -55,12 +55,10 @@ func lowerNear(t *testing.T, what string, got, x, tol float64) {
 // package; num_tests divides β.
 func TestAuditRowsClosedForm(t *testing.T) {
 	for _, tc := range []struct {
-		r            int
-		confidence   string
-		numTests     int
-		significance string
+		r, numTests              int
+		confidence, significance string
 	}{
-		{100, "0.95", 1, ""}, {10, "0.95", 1, ""}, {1000, "0.99", 1, ""}, {37, "", 4, "0.05"}, {5000, "", 1, "1e-6"}, {100, "95%", 1, ""},
+		{100, 1, "0.95", ""}, {10, 1, "0.95", ""}, {1000, 1, "0.99", ""}, {37, 4, "", "0.05"}, {5000, 1, "", "1e-6"}, {100, 1, "95%", ""},
 	} {
 		row := map[string]string{"audit": "membership", "canaries": strconv.Itoa(tc.r), "guesses": strconv.Itoa(tc.r), "correct": strconv.Itoa(tc.r),
 			"num_tests": strconv.Itoa(tc.numTests)}

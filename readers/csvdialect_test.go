@@ -131,9 +131,8 @@ func TestDialectNote(t *testing.T) {
 // clearly the file's.
 func TestDetectDelimiter(t *testing.T) {
 	for _, c := range []struct {
-		text string
-		def  byte
-		want byte
+		text      string
+		def, want byte
 	}{
 		{"id,epsilon\na,1\n", ',', ','},
 		{"id;epsilon\na;1,5\nb;2,5\n", ',', ';'},

@@ -3,12 +3,12 @@ package writers
 import (
 	"bytes"
 	"encoding/csv"
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/riskbatch/riskbatch/table"
 )
 

@@ -1,10 +1,10 @@
 package audit
 
 import (
-	"github.com/riskbatch/riskbatch/evaluate/internal/enum"
-
 	"errors"
 	"fmt"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/enum"
 )
 
 // Method names an audit method, in the vocabulary of the `audit` column.

@@ -147,10 +147,9 @@ func TestReferenceSwanberg(t *testing.T) {
 // 4e-9, so agreement is asked to 5e-9.
 func TestReferencePublishedAudits(t *testing.T) {
 	for _, tc := range []struct {
-		where string
-		c     Counts
-		beta  float64
-		eps   float64
+		where     string
+		c         Counts
+		beta, eps float64
 	}{
 		{"dp3 loss, 0.05", Counts{500, 100, 60}, 0.05, 0.05073561053723097},
 		{"dp8 loss, 0.05", Counts{500, 35, 23}, 0.05, 0.014548719860613346},

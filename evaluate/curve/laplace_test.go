@@ -2,9 +2,10 @@ package curve
 
 import (
 	"fmt"
-	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 	"math"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 )
 
 // The Laplace curve (Dong, Roth & Su 2022; used by Kulynych et al. 2025),

@@ -1,9 +1,10 @@
 package curve
 
 import (
-	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 	"math"
 	"testing"
+
+	"github.com/riskbatch/riskbatch/evaluate/internal/approx"
 )
 
 // rrOutputs returns the output distributions of k-ary randomized response
@@ -139,10 +140,9 @@ func TestRandomizedResponseProfile(t *testing.T) {
 // tiny ε, and do not overflow for ε beyond 709.
 func TestRandomizedResponsePrecision(t *testing.T) {
 	for _, c := range []struct {
-		eps  float64
-		k    int
-		b    float64
-		want float64
+		eps     float64
+		k       int
+		b, want float64
 	}{
 		{1, 5, 1e-300, 1e-300 * math.Expm1(1)},
 		{1, 5, 3e-320, 3e-320 * math.Expm1(1)},

@@ -11,15 +11,21 @@ import (
 	"github.com/riskbatch/riskbatch/internal/testenv"
 )
 
-// composedRisk composes stages (curve.Compose with its own accountant)
-// and returns the target's Risk of the total.
-func composedRisk(t *testing.T, target Target, stages []pld.Stage) Risk {
-	t.Helper()
+// stagesRisk composes stages (curve.Compose with its own accountant) and
+// returns the target's Risk of the total: the Risk of a Problem whose
+// unknown is a parameter of one of the stages.
+func stagesRisk(target Target, stages []pld.Stage) (Risk, error) {
 	c, err := curve.Compose(stages, nil)
 	if err != nil {
-		t.Fatal(err)
+		return Risk{}, err
 	}
-	r, err := target.ComposedRisk(c)
+	return target.ComposedRisk(c)
+}
+
+// composedRisk is stagesRisk for a test that cannot go on without it.
+func composedRisk(t *testing.T, target Target, stages []pld.Stage) Risk {
+	t.Helper()
+	r, err := stagesRisk(target, stages)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,13 +101,7 @@ func TestSolveMixedPure(t *testing.T) {
 	}
 	for _, target := range []Target{{Kind: TargetAdvantage, Value: 0.3}, {Kind: TargetSuccess, Value: 0.05, Baseline: 0.01}} {
 		sol, err := Solve(Problem{Target: target, Integer: true, Increasing: true, Lo: 0, Hi: 1 << 20, Start: 10,
-			Risk: func(k float64) (Risk, error) {
-				c, err := curve.Compose(stagesWith(int(k)), nil)
-				if err != nil {
-					return Risk{}, err
-				}
-				return target.ComposedRisk(c)
-			}})
+			Risk: func(k float64) (Risk, error) { return stagesRisk(target, stagesWith(int(k))) }})
 		if err != nil {
 			t.Fatalf("%+v: %v", target, err)
 		}
@@ -127,16 +127,9 @@ func TestSolveMixedDPSGD(t *testing.T) {
 	}
 	with := func(st pld.Stage) []pld.Stage { return append([]pld.Stage{st}, others...) }
 	target := Target{Kind: TargetAdvantage, Value: 0.25}
-	risk := func(st pld.Stage) (Risk, error) {
-		c, err := curve.Compose(with(st), nil)
-		if err != nil {
-			return Risk{}, err
-		}
-		return target.ComposedRisk(c)
-	}
 	steps, err := Solve(Problem{Target: target, Integer: true, Increasing: true, Lo: 1, Hi: 1 << 30, Start: 100,
 		Risk: func(k float64) (Risk, error) {
-			return risk(pld.Stage{NoiseMultiplier: 1, SampleRate: 0.01, Steps: int(k)})
+			return stagesRisk(target, with(pld.Stage{NoiseMultiplier: 1, SampleRate: 0.01, Steps: int(k)}))
 		}})
 	if err != nil {
 		t.Fatal(err)
@@ -152,18 +145,14 @@ func TestSolveMixedDPSGD(t *testing.T) {
 	// ε at δ = 1e-3: the accountant's error at 1000 steps is about 1e-4,
 	// so at δ = 1e-5 no noise multiplier meets an ε target (the error
 	// counted against it exceeds δ: ComposedRisk's +Inf).
-	sigma, err := Solve(Problem{Target: Target{Kind: TargetEpsilon, Value: 2, Delta: 1e-3}, Lo: 0.3, Hi: 100, Start: 1,
+	eps := Target{Kind: TargetEpsilon, Value: 2, Delta: 1e-3}
+	sigma, err := Solve(Problem{Target: eps, Lo: 0.3, Hi: 100, Start: 1,
 		Risk: func(s float64) (Risk, error) {
-			c, err := curve.Compose(with(pld.Stage{NoiseMultiplier: s, SampleRate: 0.01, Steps: 1000}), nil)
-			if err != nil {
-				return Risk{}, err
-			}
-			return Target{Kind: TargetEpsilon, Value: 2, Delta: 1e-3}.ComposedRisk(c)
+			return stagesRisk(eps, with(pld.Stage{NoiseMultiplier: s, SampleRate: 0.01, Steps: 1000}))
 		}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	eps := Target{Kind: TargetEpsilon, Value: 2, Delta: 1e-3}
 	at = composedRisk(t, eps, with(pld.Stage{NoiseMultiplier: sigma.Value, SampleRate: 0.01, Steps: 1000}))
 	less := sigma.Value * (1 - 1e-9)
 	next = composedRisk(t, eps, with(pld.Stage{NoiseMultiplier: less, SampleRate: 0.01, Steps: 1000}))

@@ -30,9 +30,9 @@ const (
 // They apply to audit rows only; the release columns do not apply to them.
 func auditColumns() []OutputColumn {
 	audits := []release.Mechanism{resolve.MechanismAudit}
-	return []OutputColumn{
+	return inFamily("audit", []OutputColumn{
 		{
-			Name: "audit_eps_lb", Family: "audit", Format: table.Real, Round: resolve.RoundDown,
+			Name: "audit_eps_lb", Format: table.Real, Round: resolve.RoundDown,
 			Brief: "certified lower bound on ε: every (ε′, δ)-DP claim with ε′ below it is refuted at the significance", Source: auditSource,
 			Applies:  Applies{Mechanisms: audits},
 			Meaning:  "the largest ε the observed guesses refute at the significance (1 − confidence)/num_tests: a lower bound, with that confidence, on the ε of any (ε, δ)-DP guarantee the audited run can have at the row's delta; 0 when nothing above 0 is refuted (the message says so)",
@@ -43,7 +43,7 @@ func auditColumns() []OutputColumn {
 			Compute:  fromLowerBound((*resolve.AuditRow).Epsilon),
 		},
 		{
-			Name: "audit_mu_lb", Family: "audit", Format: table.Real, Round: resolve.RoundDown,
+			Name: "audit_mu_lb", Format: table.Real, Round: resolve.RoundDown,
 			Brief: "certified lower bound on μ of μ-GDP (membership_fdp, reconstruction); an ε derived from it is not a lower bound on (ε, δ)-DP, so none is printed", Source: "Mahloujifar et al. 2025",
 			Applies:  Applies{Mechanisms: audits, Only: OnlyAuditFDP},
 			Meaning:  "the largest μ the observed guesses refute at the significance: a lower bound on the μ of any μ-GDP guarantee of the run. An ε derived from this μ (as some reference code reports) is not a lower bound on general (ε, δ)-DP, only on mechanisms whose whole trade-off curve is Gaussian, so riskbatch does not print one: audit_eps_lb is the (ε, δ) lower bound",
@@ -54,7 +54,7 @@ func auditColumns() []OutputColumn {
 			Compute:  fromLowerBound((*resolve.AuditRow).MuBound),
 		},
 		{
-			Name: "audit_p_value", Family: "audit", Format: table.Probability, Round: resolve.RoundUp,
+			Name: "audit_p_value", Format: table.Probability, Round: resolve.RoundUp,
 			Brief: "p-value of the claim \"(epsilon, delta)-DP\" given the guesses (membership, prior)", Source: "Steinke et al. 2023, Thm 3; Swanberg et al. 2025",
 			Applies:  Applies{Mechanisms: audits, Only: OnlyAuditTest, Asks: AskClaim},
 			Meaning:  "the p-value of the claim that the run is (epsilon, delta)-DP, given the observed guesses: how likely so many correct guesses are under the claim, at most (rounded up). The f-DP recursion of membership_fdp and reconstruction is a decision without a p-value: see audit_claim_refuted",
@@ -68,7 +68,7 @@ func auditColumns() []OutputColumn {
 			},
 		},
 		{
-			Name: "audit_claim_refuted", Family: "audit", Format: table.Count,
+			Name: "audit_claim_refuted", Format: table.Count,
 			Brief: "1 when the audit refutes the claimed epsilon at the significance (p-value below it), else 0", Source: auditSource,
 			Applies:  Applies{Mechanisms: audits, Asks: AskClaim},
 			Meaning:  "1 when the observed guesses refute the claim \"(epsilon, delta)-DP\" at the significance (1 − confidence)/num_tests, 0 when they do not (which does not confirm the claim)",
@@ -88,7 +88,7 @@ func auditColumns() []OutputColumn {
 			},
 		},
 		{
-			Name: "audit_delta_term", Family: "audit", Format: table.Real,
+			Name: "audit_delta_term", Format: table.Real,
 			Brief: "what delta adds to the test's p-value, at most: 2·m·δ (membership), n·δ (prior with cor34 or thm35), 0 (thm32); compare it with the significance", Source: "Steinke et al. 2023, Thm 3; Swanberg et al. 2025, Cor 3.4, Thm 3.5",
 			Applies:  Applies{Mechanisms: audits, Only: OnlyAuditTest},
 			Meaning:  "the δ term of the test, the most that delta adds to its p-value: 2·m·δ for membership (m canaries, abstentions included), n·δ for prior with cor34 (n targets) and thm35 (times α ≤ 1), 0 for thm32 (the default audit_bound at delta 0; thm35 otherwise). When it is not small against the significance, δ alone uses up the evidence, and the message says so",
@@ -96,11 +96,9 @@ func auditColumns() []OutputColumn {
 			Citation: steinke + ", Thm 3; " + swanberg + ", Cor 3.4 and Thm 3.5",
 			Needs:    auditNeeds,
 			Assumes:  auditAssumes,
-			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
-				return r.Audit.DeltaTerm(), resolve.Skip{}
-			},
+			Compute:  alwaysDefined(func(r *resolve.Release) float64 { return r.Audit.DeltaTerm() }),
 		},
-	}
+	})
 }
 
 // fromLowerBound computes a lower-bound column from the row's audit: the

@@ -51,9 +51,7 @@ func derivedColumns() []OutputColumn {
 			Citation: "TensorFlow Privacy, compute_dp_sgd_privacy_lib.compute_dp_sgd_privacy (q = batch_size / n); Abadi et al. 2016",
 			Needs:    "batch_size, dataset_size",
 			Assumes:  "Poisson sampling with the expected batch size, add/remove neighbours (Opacus's default sampler takes q = 1/len(data_loader): fill sample_rate if it differs)",
-			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
-				return r.DerivedSampleRate, resolve.Skip{}
-			},
+			Compute:  alwaysDefined(func(r *resolve.Release) float64 { return r.DerivedSampleRate }),
 		},
 		{
 			Name: "derived_steps", Format: table.Count,
@@ -63,9 +61,7 @@ func derivedColumns() []OutputColumn {
 			Citation: "TensorFlow Privacy, compute_dp_sgd_privacy_lib.compute_dp_sgd_privacy (steps = int(math.ceil(epochs * n / batch_size)))",
 			Needs:    "epochs, batch_size, dataset_size",
 			Assumes:  "every epoch has dataset_size/batch_size steps in expectation, rounded up over the run (the pessimistic side)",
-			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
-				return float64(r.DerivedSteps), resolve.Skip{}
-			},
+			Compute:  alwaysDefined(func(r *resolve.Release) float64 { return float64(r.DerivedSteps) }),
 		},
 	})
 }

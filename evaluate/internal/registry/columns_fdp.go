@@ -19,9 +19,9 @@ import (
 // fdpColumns are the bounds of Kulynych et al. from the trade-off curve at
 // the row's baseline, and the baseline-free worst case.
 func fdpColumns() []OutputColumn {
-	return []OutputColumn{
+	return inFamily("fdp", []OutputColumn{
 		{
-			Name: "fdp_success", Family: "fdp", Format: table.Probability,
+			Name: "fdp_success", Format: table.Probability,
 			Brief: "1 − f(baseline): bound on re-identification, attribute-inference and reconstruction success", Source: "Kulynych et al. 2025, Thm 3.2",
 			Applies: Applies{Requires: resolve.NeedBaseline},
 			Sheet: formula.Form{Rows: formula.RowsCurve, Formula: func(x *formula.Row) string {
@@ -41,7 +41,7 @@ func fdpColumns() []OutputColumn {
 			},
 		},
 		{
-			Name: "fdp_advantage", Family: "fdp", Format: table.Probability,
+			Name: "fdp_advantage", Format: table.Probability,
 			Brief: "1 − f(baseline) − baseline", Source: "Kulynych et al. 2025, Thm 3.3",
 			Applies: Applies{Requires: resolve.NeedBaseline},
 			Sheet: formula.Form{Advantage: true, Rows: formula.RowsCurve, Formula: func(x *formula.Row) string {
@@ -52,12 +52,10 @@ func fdpColumns() []OutputColumn {
 			Citation: kulynych + ", Thm 3.3, Eq. (11)",
 			Needs:    mechanismParams + "; baseline or candidates",
 			Assumes:  "as fdp_success",
-			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
-				return numeric.RoundUp(r.Advantage(), 0, 1-r.Baseline), resolve.Skip{}
-			},
+			Compute:  alwaysDefined(func(r *resolve.Release) float64 { return numeric.RoundUp(r.Advantage(), 0, 1-r.Baseline) }),
 		},
 		{
-			Name: "fdp_worst_advantage", Family: "fdp", Format: table.Probability, Round: resolve.RoundUp,
+			Name: "fdp_worst_advantage", Format: table.Probability, Round: resolve.RoundUp,
 			Brief: "η = max_α(1 − f(α) − α), the baseline-free bound", Source: "Kulynych et al. 2025, Thm 3.4, Prop. A.1",
 			Sheet: formula.Form{Advantage: true, Rows: formula.RowsCurve, Formula: func(x *formula.Row) string {
 				return x.Worst(x.Curve())
@@ -67,12 +65,10 @@ func fdpColumns() []OutputColumn {
 			Citation: kulynych + ", Thm 3.4, Eq. (12); Prop. A.1",
 			Needs:    mechanismParams,
 			Assumes:  "as fdp_success",
-			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
-				return r.Curve.WorstAdvantage(), resolve.Skip{}
-			},
+			Compute:  alwaysDefined(func(r *resolve.Release) float64 { return r.Curve.WorstAdvantage() }),
 		},
 		{
-			Name: "fdp_norm_advantage", Family: "fdp", Format: table.Probability,
+			Name: "fdp_norm_advantage", Format: table.Probability,
 			Brief: "(success − baseline)/(1 − baseline)", Source: "Kulynych et al. 2025, Thm 3.3",
 			Applies: Applies{Requires: resolve.NeedBaseline, BelowOne: true},
 			Sheet: formula.Form{Advantage: true, Rows: formula.RowsCurve, Formula: func(x *formula.Row) string {
@@ -85,12 +81,10 @@ func fdpColumns() []OutputColumn {
 			Citation: kulynych + ", Thm 3.3 with the normalisation of Guo et al. 2023 (§3.3, after Eq. (11))",
 			Needs:    mechanismParams + "; baseline or candidates (below 1)",
 			Assumes:  "as fdp_success",
-			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
-				return bound.NormalizedAdvantage(r.Advantage(), r.Baseline), resolve.Skip{}
-			},
+			Compute:  alwaysDefined(func(r *resolve.Release) float64 { return bound.NormalizedAdvantage(r.Advantage(), r.Baseline) }),
 		},
 		{
-			Name: "fdp_binary_success", Family: "fdp", Format: table.Probability,
+			Name: "fdp_binary_success", Format: table.Probability,
 			Brief: "binary attribute with prior π = baseline ≥ 0.5: 1 − R_f(π)", Source: "Kulynych et al. 2025, Thm D.1",
 			Applies: Applies{Asks: AskBinary},
 			Sheet: formula.Form{Rows: formula.RowsBinary, Formula: func(x *formula.Row) string {
@@ -101,11 +95,9 @@ func fdpColumns() []OutputColumn {
 			Citation: kulynych + ", Thm D.1 (App. D), Def. D.1",
 			Needs:    mechanismParams + "; baseline ≥ 0.5 (binary attribute)",
 			Assumes:  "f-DP under replace-one neighbours; two candidate values",
-			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
-				return bound.BinarySuccess(r.Curve, r.Baseline), resolve.Skip{}
-			},
+			Compute:  alwaysDefined(func(r *resolve.Release) float64 { return bound.BinarySuccess(r.Curve, r.Baseline) }),
 		},
-	}
+	})
 }
 
 // fdpTargetColumns invert the advantage bounds of Kulynych et al.: the
@@ -271,9 +263,9 @@ func psoColumns() []OutputColumn {
 			Citation: kulynych + ", Thm 3.2 for SPSO (Def. 3.2; base = w, §4.1)",
 			Needs:    mechanismParams + "; w",
 			Assumes:  "as fdp_success",
-			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
-				return numeric.RoundUp(r.Weight+r.Curve.Advantage(r.Weight), r.Weight, 1), resolve.Skip{}
-			},
+			Compute: alwaysDefined(func(r *resolve.Release) float64 {
+				return numeric.RoundUp(r.Weight+r.Curve.Advantage(r.Weight), r.Weight, 1)
+			}),
 		},
 		{
 			Name: "pso_baseline", Format: table.Probability,
@@ -288,9 +280,7 @@ func psoColumns() []OutputColumn {
 			Citation: kulynych + ", Eq. (5), §4.1 (after Cohen & Nissim 2020)",
 			Needs:    "records; w",
 			Assumes:  "i.i.d. records",
-			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
-				return bound.PSOBaseline(r.Records, r.Weight), resolve.Skip{}
-			},
+			Compute:  alwaysDefined(func(r *resolve.Release) float64 { return bound.PSOBaseline(r.Records, r.Weight) }),
 		},
 		{
 			Name: "pso_cohen_nissim", Format: table.Probability,
@@ -305,9 +295,9 @@ func psoColumns() []OutputColumn {
 			Citation: kulynych + ", Thm B.1, Eqs. (21)–(22) (Cohen & Nissim 2020)",
 			Needs:    mechanismParams + "; records; w",
 			Assumes:  "(ε, δ)-DP under replace-one neighbours; w ≤ 1/records",
-			fromEps: func(r *resolve.Release, eps, delta float64) (float64, resolve.Skip) {
-				return bound.PSOCohenNissim(eps, delta, r.Records, r.Weight), resolve.Skip{}
-			},
+			fromEps: alwaysDefinedFromEps(func(r *resolve.Release, eps, delta float64) float64 {
+				return bound.PSOCohenNissim(eps, delta, r.Records, r.Weight)
+			}),
 		},
 		{
 			Name: "pso_fdp", Format: table.Probability,
@@ -320,9 +310,7 @@ func psoColumns() []OutputColumn {
 			Citation: kulynych + ", Thm F.2, Eq. (48)",
 			Needs:    mechanismParams + "; records; w",
 			Assumes:  "f-DP under replace-one neighbours; predicates of weight exactly w ≤ 1/records",
-			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
-				return bound.PSOFDP(r.Curve, r.Records, r.Weight), resolve.Skip{}
-			},
+			Compute:  alwaysDefined(func(r *resolve.Release) float64 { return bound.PSOFDP(r.Curve, r.Records, r.Weight) }),
 		},
 	})
 }

@@ -30,16 +30,12 @@ func reroColumns() []OutputColumn {
 			Citation: "Balle, Cherubin & Hayes 2022; " + kulynych + ", App. B",
 			Needs:    "epsilon (pure) or laplace_scale or rr; baseline or candidates",
 			Assumes:  "pure ε-DP",
-			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
-				return bound.ReRoPure(r.PureEps, r.Baseline), resolve.Skip{}
-			},
+			Compute:  alwaysDefined(func(r *resolve.Release) float64 { return bound.ReRoPure(r.PureEps, r.Baseline) }),
 		},
 		{
 			Name: "rero_rdp", Format: table.Probability,
-			Applies: Applies{Mechanisms: []release.Mechanism{release.MechanismGaussian, release.MechanismGDP, release.MechanismZCDP, release.MechanismRDP, release.MechanismDPSGD, release.MechanismMarginals}, Requires: resolve.NeedBaseline},
-			Sheet: formula.Form{Rows: formula.RowsRDP, Formula: func(x *formula.Row) string {
-				return x.ReroRDP()
-			}},
+			Applies:  Applies{Mechanisms: []release.Mechanism{release.MechanismGaussian, release.MechanismGDP, release.MechanismZCDP, release.MechanismRDP, release.MechanismDPSGD, release.MechanismMarginals}, Requires: resolve.NeedBaseline},
+			Sheet:    formula.Form{Rows: formula.RowsRDP, Formula: (*formula.Row).ReroRDP},
 			Meaning:  "comparator: Balle et al.'s reconstruction-robustness bound from Rényi DP, at the row's order (rdp) or minimised over the orders of its RDP curve",
 			Formula:  "min over orders t of min(1, (baseline·e^{ε(t)})^{(t−1)/t}); for zCDP-like rows ε(t) = ρt, whose minimum is rero_zcdp",
 			Citation: "Balle, Cherubin & Hayes 2022; " + kulynych + ", Thm B.2 and Cor. B.2",
@@ -57,18 +53,14 @@ func reroColumns() []OutputColumn {
 		},
 		{
 			Name: "rero_zcdp", Format: table.Probability,
-			Applies: Applies{Mechanisms: []release.Mechanism{release.MechanismGaussian, release.MechanismGDP, release.MechanismZCDP, release.MechanismMarginals}, Requires: resolve.NeedBaseline},
-			Sheet: formula.Form{Rows: formula.RowsRho, Formula: func(x *formula.Row) string {
-				return x.ReroZCDP()
-			}},
+			Applies:  Applies{Mechanisms: []release.Mechanism{release.MechanismGaussian, release.MechanismGDP, release.MechanismZCDP, release.MechanismMarginals}, Requires: resolve.NeedBaseline},
+			Sheet:    formula.Form{Rows: formula.RowsRho, Formula: (*formula.Row).ReroZCDP},
 			Meaning:  "comparator: Balle et al.'s reconstruction-robustness bound for ρ-zCDP (ρ = μ²/2 for Gaussian rows)",
 			Formula:  "exp(−(√ln(1/baseline) − √ρ)²) when ρ < ln(1/baseline), else 1",
 			Citation: "Balle, Cherubin & Hayes 2022; " + kulynych + ", Cor. B.1, Eq. (24)",
 			Needs:    "rho, or sigma/mu; baseline or candidates",
 			Assumes:  "ρ-zCDP under either neighbouring relation",
-			Compute: func(r *resolve.Release) (float64, resolve.Skip) {
-				return bound.ReRoZCDP(r.Rho, r.Baseline), resolve.Skip{}
-			},
+			Compute:  alwaysDefined(func(r *resolve.Release) float64 { return bound.ReRoZCDP(r.Rho, r.Baseline) }),
 		},
 	})
 }
@@ -95,9 +87,7 @@ func conversionColumns() []OutputColumn {
 			Citation: "Balle & Wang 2018; Balle, Barthe, Gaboardi, Hsu & Sato 2020; Kairouz, Oh & Viswanath 2015",
 			Needs:    mechanismParams + "; delta for mechanisms without a native ε",
 			Assumes:  "the neighbouring relation of the mechanism's parameters; rounded up",
-			fromEps: func(r *resolve.Release, eps, delta float64) (float64, resolve.Skip) {
-				return eps, resolve.Skip{}
-			},
+			fromEps:  alwaysDefinedFromEps(func(r *resolve.Release, eps, delta float64) float64 { return eps }),
 		},
 	}
 }
@@ -115,9 +105,9 @@ func adpColumns() []OutputColumn {
 			Citation: "Kairouz, Oh & Viswanath 2015; as restated in " + kulynych + ", Prop. A.1",
 			Needs:    "epsilon (and delta); for gaussian and gdp: sigma or mu, and delta",
 			Assumes:  "(ε, δ)-DP under the neighbouring relation the parameters were stated for",
-			fromEps: func(r *resolve.Release, eps, delta float64) (float64, resolve.Skip) {
-				return curve.EpsDelta{Epsilon: eps, Delta: delta}.WorstAdvantage(), resolve.Skip{}
-			},
+			fromEps: alwaysDefinedFromEps(func(r *resolve.Release, eps, delta float64) float64 {
+				return curve.EpsDelta{Epsilon: eps, Delta: delta}.WorstAdvantage()
+			}),
 		},
 	}
 }

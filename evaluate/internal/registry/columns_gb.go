@@ -71,9 +71,7 @@ func gbColumns() []OutputColumn {
 			Citation: guerraBalboa + ", Thm 4.9 (Humphries et al. 2023)",
 			Needs:    mechanismParams,
 			Assumes:  "(ε, δ)-DP under replace-one neighbours",
-			fromEps: func(r *resolve.Release, eps, delta float64) (float64, resolve.Skip) {
-				return bound.GBMIAHumphries(eps, delta), resolve.Skip{}
-			},
+			fromEps:  alwaysDefinedFromEps(func(r *resolve.Release, eps, delta float64) float64 { return bound.GBMIAHumphries(eps, delta) }),
 		},
 	}
 }

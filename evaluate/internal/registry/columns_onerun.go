@@ -16,9 +16,9 @@ import (
 // onerunColumns are the single-target bounds of Swanberg et al.: posterior,
 // advantage and the ε that protects a target.
 func onerunColumns() []OutputColumn {
-	return []OutputColumn{
+	return inFamily("onerun", []OutputColumn{
 		{
-			Name: "onerun_posterior", Family: "onerun", Format: table.Probability,
+			Name: "onerun_posterior", Format: table.Probability,
 			Brief: "β = e^ε/(e^ε − 1 + 1/p)", Source: "Swanberg et al. 2025, Thm 3.2",
 			Applies: Applies{Requires: resolve.NeedBaseline | resolve.NeedDelta},
 			Sheet: formula.Form{Rows: formula.RowsEps, Formula: func(x *formula.Row) string {
@@ -38,7 +38,7 @@ func onerunColumns() []OutputColumn {
 			},
 		},
 		{
-			Name: "onerun_advantage", Family: "onerun", Format: table.Probability, Round: resolve.RoundUp,
+			Name: "onerun_advantage", Format: table.Probability, Round: resolve.RoundUp,
 			Brief: "(min(1, β + (1 − β)δ) − p)/(1 − p)", Source: "Swanberg et al. 2025, Thm 3.5 with one target",
 			Applies: Applies{Requires: resolve.NeedBaseline | resolve.NeedDelta, BelowOne: true},
 			Sheet: formula.Form{Advantage: true, Rows: formula.RowsEps, Formula: func(x *formula.Row) string {
@@ -49,12 +49,12 @@ func onerunColumns() []OutputColumn {
 			Citation: swanberg + ", Thm 3.5 with one target (tighter than Cor. 3.4's β + δ); advantage as in Cherubin 2017",
 			Needs:    mechanismParams + "; baseline or candidates (below 1); delta for gaussian and gdp",
 			Assumes:  "(ε, δ)-DP under replace-one neighbours",
-			fromEps: func(r *resolve.Release, eps, delta float64) (float64, resolve.Skip) {
-				return bound.OneRunAdvantage(eps, delta, r.Baseline), resolve.Skip{}
-			},
+			fromEps: alwaysDefinedFromEps(func(r *resolve.Release, eps, delta float64) float64 {
+				return bound.OneRunAdvantage(eps, delta, r.Baseline)
+			}),
 		},
 		{
-			Name: "onerun_eps_protect", Family: "onerun", Format: table.Real, Round: resolve.RoundDown,
+			Name: "onerun_eps_protect", Format: table.Real, Round: resolve.RoundDown,
 			Brief: "largest ε with `onerun_advantage` ≤ `target_advantage`", Source: "Swanberg et al. 2025, §5.3",
 			Applies: Applies{Asks: AskTarget, Requires: resolve.NeedBaseline | resolve.NeedDelta, BelowOne: true},
 			Sheet: formula.Form{Rows: formula.RowsDelta, Formula: func(x *formula.Row) string {
@@ -78,16 +78,16 @@ func onerunColumns() []OutputColumn {
 				return eps, resolve.Skip{}
 			},
 		},
-	}
+	})
 }
 
 // onerunTailColumns are the multi-target bounds of Swanberg et al. for one
 // run of the mechanism: the tail of the number of successes and its upper
 // bound.
 func onerunTailColumns() []OutputColumn {
-	return []OutputColumn{
+	return inFamily("onerun", []OutputColumn{
 		{
-			Name: "onerun_tail_prob", Family: "onerun", Format: table.Probability,
+			Name: "onerun_tail_prob", Format: table.Probability,
 			Brief: "bound on Pr[at least `successes` of the n targets are reconstructed]", Source: "Swanberg et al. 2025, Thm 3.2 / Thm 3.5",
 			Applies:  Applies{Asks: AskSuccesses, Requires: resolve.NeedBaseline | resolve.NeedDelta},
 			Meaning:  "upper bound on the probability that the attack succeeds on at least `successes` of the row's targets (one run of the mechanism)",
@@ -113,7 +113,7 @@ func onerunTailColumns() []OutputColumn {
 			}),
 		},
 		{
-			Name: "onerun_tail_log10", Family: "onerun", Format: table.Real,
+			Name: "onerun_tail_log10", Format: table.Real,
 			Brief: "log10 of `onerun_tail_prob`, exact where the probability is too small to print (below 1e-300)", Source: "Swanberg et al. 2025, Thm 3.2 / Thm 3.5",
 			Applies:  Applies{Asks: AskSuccesses, Requires: resolve.NeedBaseline | resolve.NeedDelta},
 			Meaning:  "log10 of onerun_tail_prob, exact where the probability itself is too small to print (below 1e-300)",
@@ -137,7 +137,7 @@ func onerunTailColumns() []OutputColumn {
 		},
 		successesColumn("onerun_successes_ub", -1),
 		{
-			Name: "onerun_expected_successes", Family: "onerun", Format: table.Real,
+			Name: "onerun_expected_successes", Format: table.Real,
 			Brief: onerunLeakBrief, Source: onerunLeakSource,
 			Applies:  Applies{Asks: AskTargets, Requires: resolve.NeedBaseline | resolve.NeedDelta},
 			Meaning:  "expected number of targets the dominating attack gets right: an upper bound on the expected successes for δ = 0 (add n·δ for δ > 0)",
@@ -149,16 +149,15 @@ func onerunTailColumns() []OutputColumn {
 				return numeric.RoundUp(t.ExpectedSuccesses(), 0, float64(t.Len())), resolve.Skip{}
 			}),
 		},
-	}
+	})
 }
 
 // onerunLeakColumns are the bit-leakage bound of Swanberg et al. and the
 // Narcissus comparator.
 func onerunLeakColumns() []OutputColumn {
-	return []OutputColumn{
+	return sharing("onerun", onerunLeakBrief, onerunLeakSource, []OutputColumn{
 		{
-			Name: "onerun_bits_leaked", Family: "onerun", Format: table.Real, Round: resolve.RoundUp,
-			Brief: onerunLeakBrief, Source: onerunLeakSource,
+			Name: "onerun_bits_leaked", Format: table.Real, Round: resolve.RoundUp,
 			Applies: Applies{Requires: resolve.NeedDelta},
 			Sheet: formula.Form{Rows: formula.RowsEps, Formula: func(x *formula.Row) string {
 				e, d, c := x.Eps(), x.Delta(), x.Confidence()
@@ -184,8 +183,7 @@ func onerunLeakColumns() []OutputColumn {
 			},
 		},
 		{
-			Name: "onerun_narcissus", Family: "onerun", Format: table.Probability,
-			Brief: onerunLeakBrief, Source: onerunLeakSource,
+			Name: "onerun_narcissus", Format: table.Probability,
 			Applies: Applies{Requires: resolve.NeedBaseline | resolve.NeedDelta},
 			Sheet: formula.Form{Rows: formula.RowsEps, Formula: func(x *formula.Row) string {
 				return formula.Fill("MIN(1,EXP($1)*$2+$3)", x.Eps(), x.Base(), x.Delta())
@@ -203,7 +201,7 @@ func onerunLeakColumns() []OutputColumn {
 				return v, resolve.Skip{}
 			},
 		},
-	}
+	})
 }
 
 // fromTail computes a column from the row's dominating distribution

@@ -16,10 +16,9 @@ import (
 // pmpColumns are the practical membership-privacy bounds of Lowy et al.,
 // from (ε, δ) and from the pmp_data table.
 func pmpColumns() []OutputColumn {
-	return []OutputColumn{
+	return append(sharing("pmp", pmpMIABrief, pmpMIASource, []OutputColumn{
 		{
-			Name: "pmp_mia_success", Family: "pmp", Format: table.Probability,
-			Brief: pmpMIABrief, Source: pmpMIASource,
+			Name: "pmp_mia_success", Format: table.Probability,
 			Applies: Applies{Requires: resolve.NeedDelta},
 			Sheet: formula.Form{Rows: formula.RowsEps, Formula: func(x *formula.Row) string {
 				return formula.Fill("(EXP($1)+$2)/(1+EXP($1))", x.Eps(), x.Delta())
@@ -37,8 +36,7 @@ func pmpColumns() []OutputColumn {
 			},
 		},
 		{
-			Name: "pmp_eps_for_target", Family: "pmp", Format: table.Real,
-			Brief: pmpMIABrief, Source: pmpMIASource,
+			Name: "pmp_eps_for_target", Format: table.Real,
 			Applies: Applies{Asks: AskTarget, Requires: resolve.NeedDelta},
 			Sheet: formula.Form{Rows: formula.RowsEps, Formula: func(x *formula.Row) string {
 				switch x.Mechanism() {
@@ -61,6 +59,7 @@ func pmpColumns() []OutputColumn {
 			Assumes:  "(ε, δ)-DP under replace-one neighbours, at the row's δ (δ_total = compositions·δ for approx rows, or report_delta); per step through the optimal composition of (ε, δ) steps (of (ε, 0) steps for laplace, rr, pure and exponential rows, whose exact compositions are no looser); rounded down",
 			Compute:  pmpEpsForTarget,
 		},
+	}),
 		pmpDataColumn("pmp_data_eps", table.Real,
 			"the practical-membership-privacy parameter ε̃ of the release with respect to the attacker's parent set X in the pmp_data table: the smallest ε̃ such that the release is (ε̃, δ)-PMP for X (gaussian rows, at the row's δ) or ε̃-PMP (exponential rows); compare with the DP ε",
 			func(eps, _ float64) float64 { return eps }),
@@ -72,7 +71,7 @@ func pmpColumns() []OutputColumn {
 				}
 				return bound.PMPSuccess(eps)
 			}),
-	}
+	)
 }
 
 // pmpEpsForTarget is pmp_eps_for_target: the inverse of pmp_mia_success's

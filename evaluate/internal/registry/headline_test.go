@@ -42,10 +42,9 @@ func TestHeadlineSaysFits(t *testing.T) {
 // strings are the 4-digit decimals next to each value on its side.
 func TestSignificantDirection(t *testing.T) {
 	for _, c := range []struct {
-		v        float64
-		dir      int
-		want     string
-		describe string
+		v              float64
+		dir            int
+		want, describe string
 	}{
 		{27.18281828459045, up, "27.19", "e·10 %: 1 − f at ε = 1, baseline 0.1"},
 		{27.18281828459045, down, "27.18", ""},
