@@ -122,9 +122,9 @@ type columnBuilder struct {
 // record batches, and a file of row groups of ten rows gave each column
 // 6,500 chunks of ten values each per row group, an Arrow array each (300
 // MB for 60 columns of bounds, against 110 MB for its pass-through).
-// A chunk of largeChunkRows or more that comes after no small ones is
-// not small: it is held as it came, at most rowGroupRows/largeChunkRows
-// arrays a column (256 a row group).
+// A chunk of largeChunkRows or more is not small: it is held as it came,
+// with the small ones before it, at most 2·rowGroupRows/largeChunkRows
+// arrays a column (512 a row group).
 const (
 	coalesceChunks = 32
 	coalescedRows  = 16384
@@ -140,9 +140,10 @@ const (
 // few rows are copied again as the merged chunk grows to coalescedRows.
 // Dictionary, extension and nested arrays are left as they come.
 func (col *columnBuilder) coalesce() error {
-	if last := col.chunks[len(col.chunks)-1]; col.merged == len(col.chunks)-1 && last.Len() >= largeChunkRows {
+	if col.chunks[len(col.chunks)-1].Len() >= largeChunkRows {
 		// A chunk as long as a batch of rows is not copied: it is
-		// written as it came.
+		// written as it came, and so are the small ones before it (at
+		// most one for each long one).
 		col.merged = len(col.chunks)
 		return nil
 	}
