@@ -20,7 +20,9 @@ func (b *Binding) headline(r *resolve.Release, out rowOut) (registry.Headline, b
 			}
 			if v, ok := out.value(k); ok {
 				says := c.Says(r, name, v)
-				if utf8.RuneCountInString(says) > registry.MaxHeadlineSays {
+				// A text of no more bytes than the limit has no more
+				// characters either: most are counted without a scan.
+				if len(says) > registry.MaxHeadlineSays && utf8.RuneCountInString(says) > registry.MaxHeadlineSays {
 					says = string([]rune(says)[:registry.MaxHeadlineSays-1]) + "…"
 				}
 				return registry.Headline{Column: name, Value: v, Says: says}, true
