@@ -47,6 +47,8 @@ func benchRatios(bin, dir, in string, rows, repeat int) error {
 	best := make([]result, len(cases))
 	cpu := make([]time.Duration, len(cases)) // the least CPU time of each case's runs
 	var duck, duckCPU float64
+	walls := make([][]time.Duration, len(cases)) // every run's wall time, for the medians
+	var duckWalls []time.Duration
 	copyTo := fmt.Sprintf("COPY (SELECT * FROM read_csv(%s)) TO %s (FORMAT parquet)", sqlString(in), sqlString(filepath.Join(dir, "duckdb.parquet")))
 	loadBefore := loadAverage()
 	for round := range max(repeat, 1) {
@@ -54,6 +56,7 @@ func benchRatios(bin, dir, in string, rows, repeat int) error {
 		if err != nil {
 			return err
 		}
+		duckWalls = append(duckWalls, time.Duration(d*float64(time.Second)))
 		if round == 0 || d < duck {
 			duck = d
 		}
@@ -66,6 +69,7 @@ func benchRatios(bin, dir, in string, rows, repeat int) error {
 			if err != nil {
 				return err
 			}
+			walls[i] = append(walls[i], r.elapsed)
 			if round == 0 || r.elapsed < best[i].elapsed {
 				best[i] = r
 			}
@@ -92,6 +96,23 @@ func benchRatios(bin, dir, in string, rows, repeat int) error {
 		}
 		fmt.Printf("| %s | %.3f | %.0f | %.0f | %s | %s | ≤ %g× | %.2f%s | %s |\n", c.name, r.elapsed.Seconds(), float64(rows)/r.elapsed.Seconds(), r.rssMB, ds, ratio, c.target, cpu[i].Seconds(), dc, cratio)
 	}
+	// The medians, which a burst of other load moves less than the best.
+	fmt.Printf("\nMedians of the %d rounds:", max(repeat, 1))
+	if duck > 0 {
+		fmt.Printf(" DuckDB %.3f s;", median(duckWalls).Seconds())
+	}
+	for i, c := range cases {
+		m := median(walls[i]).Seconds()
+		fmt.Printf(" %s %.3f s (%.0f rows/s", c.name, m, float64(rows)/m)
+		if duck > 0 {
+			fmt.Printf(", %.2f×", m/median(duckWalls).Seconds())
+		}
+		fmt.Print(")")
+		if i < len(cases)-1 {
+			fmt.Print(";")
+		}
+	}
+	fmt.Println()
 	return nil
 }
 
