@@ -230,27 +230,60 @@ func (lay *evalLayout) numberArrays(b *batch) {
 	}
 	n, k := len(b.rows), lay.bounds()
 	first := lay.Inputs() + evaluate.HeadWidth
-	// One block of values and one of validity bits for all the columns.
-	w := (n + 7) / 8
-	allVals, allValid := make([]float64, k*n), make([]byte, k*w)
+	cols := transposeNumbers(b.nums, n, k)
 	for c := range k {
-		vals, valid := allVals[c*n:(c+1)*n:(c+1)*n], allValid[c*w:(c+1)*w:(c+1)*w]
-		nulls := 0
-		for i := range n {
-			v := b.nums[i*k+c]
-			if v != v { // NaN: no value
-				nulls++
-				continue
-			}
-			vals[i] = v
-			valid[i/8] |= 1 << (i % 8)
-		}
 		var bitmap *memory.Buffer
-		if nulls > 0 {
-			bitmap = memory.NewBufferBytes(valid)
+		if cols.nulls[c] > 0 {
+			bitmap = memory.NewBufferBytes(cols.valid(c))
 		}
-		data := array.NewData(arrow.PrimitiveTypes.Float64, n, []*memory.Buffer{bitmap, memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(vals))}, nil, nulls, 0)
+		data := array.NewData(arrow.PrimitiveTypes.Float64, n, []*memory.Buffer{bitmap, memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(cols.values(c)))}, nil, cols.nulls[c], 0)
 		b.arrays[first+c] = array.NewFloat64Data(data)
 		data.Release()
 	}
+}
+
+// numberColumns are the k columns of n values each that transposeNumbers
+// makes of n rows of k values: the values of column c (0 where a row has
+// none), its validity bits (Arrow's: bit i%8 of byte i/8 set where row i
+// has a value) and its count of rows without one.
+type numberColumns struct {
+	n, k  int
+	vals  []float64 // column after column
+	bits  []byte    // column after column, (n+7)/8 bytes each
+	nulls []int
+}
+
+func (m numberColumns) values(c int) []float64 { return m.vals[c*m.n : (c+1)*m.n : (c+1)*m.n] }
+
+func (m numberColumns) valid(c int) []byte {
+	w := (m.n + 7) / 8
+	return m.bits[c*w : (c+1)*w : (c+1)*w]
+}
+
+// transposeNumbers turns n rows of k values (row after row, NaN for none)
+// into k columns, each in new memory. It goes through the rows eight at a
+// time, the rows of one byte of validity bits: their values are a few
+// kilobytes read again for every column, where one row at a time read a
+// value from each of n rows, 8k bytes apart, for every column.
+func transposeNumbers(nums []float64, n, k int) numberColumns {
+	w := (n + 7) / 8
+	m := numberColumns{n: n, k: k, vals: make([]float64, k*n), bits: make([]byte, k*w), nulls: make([]int, k)}
+	for i0 := 0; i0 < n; i0 += 8 {
+		rows := nums[i0*k : min(i0+8, n)*k]
+		for c := range k {
+			col := m.vals[c*n+i0:]
+			var bits byte
+			for j := 0; j*k+c < len(rows); j++ {
+				v := rows[j*k+c]
+				if v != v { // NaN: no value
+					m.nulls[c]++
+					continue
+				}
+				col[j] = v
+				bits |= 1 << j
+			}
+			m.bits[c*w+i0/8] = bits
+		}
+	}
+	return m
 }
