@@ -221,9 +221,14 @@ func (b *batch) numbersOf(i int) []float64 {
 }
 
 // numberArrays hands a batch's bound values to the writer as one array of
-// float64s per bound column, a null where the value is NaN (none). The
-// arrays are the writer's to keep (the Parquet writer holds a row group's
-// arrays until it writes it): each is new, not a recycled buffer.
+// float64s per bound column, a null where the value is NaN (none), and as
+// the batch's array of nulls (type Null, see nullTails) a column without
+// a value on any row of the batch: most bound columns of a batch are, as
+// each mechanism has its own (50 of 67 in a row group of the closed-form
+// sweep), and the writers take such a run as they take empty cells,
+// without a buffer of values or validity bits. The arrays are the
+// writer's to keep (the Parquet writer holds a row group's arrays until
+// it writes it): each is new, not a recycled buffer.
 func (lay *evalLayout) numberArrays(b *batch) {
 	if len(b.arrays) == 0 {
 		b.arrays = append(b.arrays, make([]arrow.Array, lay.Width())...)
@@ -232,6 +237,13 @@ func (lay *evalLayout) numberArrays(b *batch) {
 	first := lay.Inputs() + evaluate.HeadWidth
 	cols := transposeNumbers(b.nums, n, k)
 	for c := range k {
+		if cols.nulls[c] == n {
+			if b.nulls == nil {
+				b.nulls = array.NewNull(n)
+			}
+			b.arrays[first+c] = b.nulls
+			continue
+		}
 		var bitmap *memory.Buffer
 		if cols.nulls[c] > 0 {
 			bitmap = memory.NewBufferBytes(cols.valid(c))
@@ -244,45 +256,74 @@ func (lay *evalLayout) numberArrays(b *batch) {
 
 // numberColumns are the k columns of n values each that transposeNumbers
 // makes of n rows of k values: the values of column c (0 where a row has
-// none), its validity bits (Arrow's: bit i%8 of byte i/8 set where row i
-// has a value) and its count of rows without one.
+// none; nil for a column with no value on any row), its validity bits
+// (Arrow's: bit i%8 of byte i/8 set where row i has a value) and its count
+// of rows without one.
 type numberColumns struct {
-	n, k  int
-	vals  []float64 // column after column
-	bits  []byte    // column after column, (n+7)/8 bytes each
+	n     int
+	at    []int     // where column c's values and bits start, in columns; -1 for none
+	vals  []float64 // the columns with a value, one after another
+	bits  []byte    // their validity bits, (n+7)/8 bytes each
 	nulls []int
 }
 
-func (m numberColumns) values(c int) []float64 { return m.vals[c*m.n : (c+1)*m.n : (c+1)*m.n] }
+func (m numberColumns) values(c int) []float64 {
+	j := m.at[c]
+	if j < 0 {
+		return nil
+	}
+	return m.vals[j*m.n : (j+1)*m.n : (j+1)*m.n]
+}
 
 func (m numberColumns) valid(c int) []byte {
-	w := (m.n + 7) / 8
-	return m.bits[c*w : (c+1)*w : (c+1)*w]
+	j, w := m.at[c], (m.n+7)/8
+	if j < 0 {
+		return nil
+	}
+	return m.bits[j*w : (j+1)*w : (j+1)*w]
 }
 
 // transposeNumbers turns n rows of k values (row after row, NaN for none)
-// into k columns, each in new memory. It goes through the rows eight at a
+// into k columns, each in new memory but those without a value, which
+// take none (a first pass counts each column's NaNs). It goes through the rows eight at a
 // time, the rows of one byte of validity bits: their values are a few
 // kilobytes read again for every column, where one row at a time read a
 // value from each of n rows, 8k bytes apart, for every column.
 func transposeNumbers(nums []float64, n, k int) numberColumns {
+	m := numberColumns{n: n, at: make([]int, k), nulls: make([]int, k)}
+	for i := range n {
+		for c, v := range nums[i*k : (i+1)*k] {
+			if v != v { // NaN: no value
+				m.nulls[c]++
+			}
+		}
+	}
+	filled := 0
+	for c := range k {
+		m.at[c] = -1
+		if m.nulls[c] < n {
+			m.at[c] = filled
+			filled++
+		}
+	}
 	w := (n + 7) / 8
-	m := numberColumns{n: n, k: k, vals: make([]float64, k*n), bits: make([]byte, k*w), nulls: make([]int, k)}
+	m.vals, m.bits = make([]float64, filled*n), make([]byte, filled*w)
 	for i0 := 0; i0 < n; i0 += 8 {
 		rows := nums[i0*k : min(i0+8, n)*k]
 		for c := range k {
-			col := m.vals[c*n+i0:]
+			at := m.at[c]
+			if at < 0 {
+				continue
+			}
+			col := m.vals[at*n+i0:]
 			var bits byte
 			for j := 0; j*k+c < len(rows); j++ {
-				v := rows[j*k+c]
-				if v != v { // NaN: no value
-					m.nulls[c]++
-					continue
+				if v := rows[j*k+c]; v == v {
+					col[j] = v
+					bits |= 1 << j
 				}
-				col[j] = v
-				bits |= 1 << j
 			}
-			m.bits[c*w+i0/8] = bits
+			m.bits[at*w+i0/8] = bits
 		}
 	}
 	return m

@@ -10,16 +10,30 @@ import (
 // column, as numberArrays did: the reference the blocked one must match.
 func naiveColumns(nums []float64, n, k int) numberColumns {
 	w := (n + 7) / 8
-	m := numberColumns{n: n, k: k, vals: make([]float64, k*n), bits: make([]byte, k*w), nulls: make([]int, k)}
+	m := numberColumns{n: n, at: make([]int, k), nulls: make([]int, k)}
 	for c := range k {
 		for i := range n {
-			v := nums[i*k+c]
-			if math.IsNaN(v) {
+			if math.IsNaN(nums[i*k+c]) {
 				m.nulls[c]++
-				continue
 			}
-			m.vals[c*n+i] = v
-			m.bits[c*w+i/8] |= 1 << (i % 8)
+		}
+	}
+	filled := 0
+	for c := range k {
+		m.at[c] = -1
+		if m.nulls[c] < n {
+			m.at[c] = filled
+			filled++
+		}
+	}
+	m.vals, m.bits = make([]float64, filled*n), make([]byte, filled*w)
+	for c := range k {
+		j := m.at[c]
+		for i := range n {
+			if v := nums[i*k+c]; j >= 0 && !math.IsNaN(v) {
+				m.vals[j*n+i] = v
+				m.bits[j*w+i/8] |= 1 << (i % 8)
+			}
 		}
 	}
 	return m
@@ -56,7 +70,10 @@ func TestTransposeNumbers(t *testing.T) {
 					t.Errorf("n=%d k=%d column %d: %d nulls, want %d", n, k, c, got.nulls[c], want.nulls[c])
 				}
 				gv, wv := got.values(c), want.values(c)
-				for i := range n {
+				if (gv == nil) != (want.nulls[c] == n) || len(gv) != len(wv) {
+					t.Fatalf("n=%d k=%d column %d (%d nulls): %d values, want %d", n, k, c, want.nulls[c], len(gv), len(wv))
+				}
+				for i := range gv {
 					if math.Float64bits(gv[i]) != math.Float64bits(wv[i]) {
 						t.Errorf("n=%d k=%d column %d row %d: %v, want %v", n, k, c, i, gv[i], wv[i])
 					}
