@@ -212,47 +212,75 @@ func TestParquetChunksCoalesce(t *testing.T) {
 }
 
 // TestParquetLongChunksKept checks that runs as long as a batch of rows
-// are held as the arrays given, not copied into merged ones: their values
-// are the given arrays' own buffers until the row group is written.
+// are held as the arrays given, not copied into merged ones (their values
+// are the given arrays' own buffers until the row group is written), and
+// that the short runs before one (a row group's end cuts a batch so) are
+// merged into one array: five short runs, a long one, a short one, long
+// ones. The file reads back as the runs' values in order.
 func TestParquetLongChunksKept(t *testing.T) {
-	w := mustCreate(t, filepath.Join(t.TempDir(), "long.parquet"), Options{}).(*parquetWriter)
+	path := filepath.Join(t.TempDir(), "long.parquet")
+	w := mustCreate(t, path, Options{}).(*parquetWriter)
 	cols := []table.Column{{Name: "ratio", Kind: table.Number}}
 	if err := w.WriteHeader(cols); err != nil {
 		t.Fatal(err)
 	}
-	var given [][]byte
-	// A short run first (a row group's end cuts a batch so), then long
-	// ones: the short one is not merged with those after it.
-	for r := range 2 * coalesceChunks {
-		n := largeChunkRows
-		if r == 0 {
-			n = 10
-		}
+	runs := []int{10, 10, 10, 10, 10, largeChunkRows, 7}
+	for range 2 * coalesceChunks {
+		runs = append(runs, largeChunkRows)
+	}
+	all := array.NewFloat64Builder(memory.DefaultAllocator)
+	defer all.Release()
+	var long [][]byte // the buffers of the long runs, in order
+	for _, n := range runs {
 		b := array.NewFloat64Builder(memory.DefaultAllocator)
 		rows := make([][]table.Cell, n)
 		for i := range rows {
-			b.Append(float64(r*largeChunkRows + i))
+			v := float64(all.Len())
+			b.Append(v)
+			all.Append(v)
 			rows[i] = []table.Cell{{}}
 		}
 		arr := b.NewArray()
-		given = append(given, arr.Data().Buffers()[1].Bytes())
+		if n >= largeChunkRows {
+			long = append(long, arr.Data().Buffers()[1].Bytes())
+		}
 		if err := w.WriteColumns(rows, []arrow.Array{arr}); err != nil {
 			t.Fatal(err)
 		}
 		arr.Release()
 	}
 	chunks := w.columns[0].chunks
-	if len(chunks) != len(given) {
-		t.Fatalf("%d runs held as %d arrays, want one each", len(given), len(chunks))
+	// The five short runs merged, the long one, the short one, the long ones.
+	if want := 1 + 1 + 1 + 2*coalesceChunks; len(chunks) != want {
+		t.Fatalf("%d runs held as %d arrays, want %d", len(runs), len(chunks), want)
 	}
-	for i, c := range chunks {
-		if got := c.Data().Buffers()[1].Bytes(); &got[0] != &given[i][0] {
-			t.Errorf("run %d was copied", i)
+	if chunks[0].Len() != 50 {
+		t.Errorf("the short runs before the first long one held as %d values, want 50 in one array", chunks[0].Len())
+	}
+	var held [][]byte
+	for _, c := range chunks {
+		if c.Len() >= largeChunkRows {
+			held = append(held, c.Data().Buffers()[1].Bytes())
+		}
+	}
+	if len(held) != len(long) {
+		t.Fatalf("%d long arrays held, want %d", len(held), len(long))
+	}
+	for i := range long {
+		if &held[i][0] != &long[i][0] {
+			t.Errorf("long run %d was copied", i)
 		}
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := all.NewArray()
+	defer want.Release()
+	checkValues(t, data, want)
 }
 
 // parquetTable writes c to a Parquet file at path (see writeColumns), with

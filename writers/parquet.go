@@ -123,8 +123,8 @@ type columnBuilder struct {
 // 6,500 chunks of ten values each per row group, an Arrow array each (300
 // MB for 60 columns of bounds, against 110 MB for its pass-through).
 // A chunk of largeChunkRows or more is not small: it is held as it came,
-// with the small ones before it, at most 2·rowGroupRows/largeChunkRows
-// arrays a column (512 a row group).
+// the small ones before it merged into one, at most
+// 2·rowGroupRows/largeChunkRows arrays a column (512 a row group).
 const (
 	coalesceChunks = 32
 	coalescedRows  = 16384
@@ -136,19 +136,36 @@ const (
 // coalesceChunks + rowGroupRows/coalescedRows arrays a column whatever
 // the length of the runs. Runs of largeChunkRows or more (an evaluated
 // batch's) are not copied: merging the bound columns' batches of 512 rows
-// copied every value once, 800 MB for 10⁶ rows of every column; runs of a
-// few rows are copied again as the merged chunk grows to coalescedRows.
-// Dictionary, extension and nested arrays are left as they come.
+// copied every value once, 800 MB for 10⁶ rows of every column; the small
+// ones before such a run are merged into one, and runs of a few rows are
+// copied again as the merged chunk grows to coalescedRows.
 func (col *columnBuilder) coalesce() error {
-	if col.chunks[len(col.chunks)-1].Len() >= largeChunkRows {
-		// A chunk as long as a batch of rows is not copied: it is
-		// written as it came, and so are the small ones before it (at
-		// most one for each long one).
+	end := len(col.chunks)
+	if col.chunks[end-1].Len() >= largeChunkRows {
+		if err := col.merge(end - 1); err != nil {
+			return err
+		}
 		col.merged = len(col.chunks)
 		return nil
 	}
-	small := col.chunks[col.merged:]
-	if len(small) < coalesceChunks {
+	if end-col.merged < coalesceChunks {
+		return nil
+	}
+	if err := col.merge(end); err != nil {
+		return err
+	}
+	if last := col.chunks[len(col.chunks)-1]; col.merged == len(col.chunks)-1 && last.Len() >= coalescedRows {
+		col.merged = len(col.chunks)
+	}
+	return nil
+}
+
+// merge replaces the small chunks from col.merged up to end by one array
+// of their values, the chunks after end kept after it. Dictionary,
+// extension and nested arrays are left as they come.
+func (col *columnBuilder) merge(end int) error {
+	small := col.chunks[col.merged:end]
+	if len(small) < 2 {
 		return nil
 	}
 	switch small[0].DataType().(type) {
@@ -162,11 +179,10 @@ func (col *columnBuilder) coalesce() error {
 	for _, c := range small {
 		c.Release()
 	}
-	clear(small)
-	col.chunks = append(col.chunks[:col.merged], one)
-	if one.Len() >= coalescedRows {
-		col.merged = len(col.chunks)
-	}
+	col.chunks[col.merged] = one
+	n := col.merged + 1 + copy(col.chunks[col.merged+1:], col.chunks[end:])
+	clear(col.chunks[n:])
+	col.chunks = col.chunks[:n]
 	return nil
 }
 
