@@ -285,10 +285,11 @@ func (m numberColumns) valid(c int) []byte {
 
 // transposeNumbers turns n rows of k values (row after row, NaN for none)
 // into k columns, each in new memory but those without a value, which
-// take none (a first pass counts each column's NaNs). It goes through the rows eight at a
-// time, the rows of one byte of validity bits: their values are a few
-// kilobytes read again for every column, where one row at a time read a
-// value from each of n rows, 8k bytes apart, for every column.
+// take none (a first pass counts each column's NaNs). It goes through the
+// rows eight at a time, the rows of one byte of validity bits: their
+// values are a few kilobytes read again for every column, where one row
+// at a time read a value from each of n rows, 8k bytes apart, for every
+// column.
 func transposeNumbers(nums []float64, n, k int) numberColumns {
 	m := numberColumns{n: n, at: make([]int, k), nulls: make([]int, k)}
 	for i := range n {

@@ -6,37 +6,35 @@ import (
 	"testing"
 )
 
-// naiveColumns is transposeNumbers one value at a time, column after
-// column, as numberArrays did: the reference the blocked one must match.
-func naiveColumns(nums []float64, n, k int) numberColumns {
-	w := (n + 7) / 8
-	m := numberColumns{n: n, at: make([]int, k), nulls: make([]int, k)}
-	for c := range k {
-		for i := range n {
-			if math.IsNaN(nums[i*k+c]) {
-				m.nulls[c]++
-			}
+// naiveColumn is column c of n rows of k values taken one value at a
+// time, the reference for transposeNumbers: its values (0 where a row has
+// none; nil when no row has one), its validity bits and its count of rows
+// without a value.
+func naiveColumn(nums []float64, n, k, c int) (vals []float64, bits []byte, nulls int) {
+	vals, bits = make([]float64, n), make([]byte, (n+7)/8)
+	for i := range n {
+		if v := nums[i*k+c]; math.IsNaN(v) {
+			nulls++
+		} else {
+			vals[i] = v
+			bits[i/8] |= 1 << (i % 8)
 		}
 	}
-	filled := 0
-	for c := range k {
-		m.at[c] = -1
-		if m.nulls[c] < n {
-			m.at[c] = filled
-			filled++
-		}
+	if nulls == n {
+		return nil, nil, nulls
 	}
-	m.vals, m.bits = make([]float64, filled*n), make([]byte, filled*w)
+	return vals, bits, nulls
+}
+
+// naiveColumns is transposeNumbers' result made with naiveColumn, for the
+// benchmark: one value at a time, column after column, as numberArrays
+// did.
+func naiveColumns(nums []float64, n, k int) [][]float64 {
+	cols := make([][]float64, k)
 	for c := range k {
-		j := m.at[c]
-		for i := range n {
-			if v := nums[i*k+c]; j >= 0 && !math.IsNaN(v) {
-				m.vals[j*n+i] = v
-				m.bits[j*w+i/8] |= 1 << (i % 8)
-			}
-		}
+		cols[c], _, _ = naiveColumn(nums, n, k, c)
 	}
-	return m
+	return cols
 }
 
 // randomRows returns n rows of k values, about a third of them NaN, and
@@ -64,21 +62,22 @@ func TestTransposeNumbers(t *testing.T) {
 	for _, n := range []int{1, 7, 8, 9, 13, 64, 511, 512} {
 		for _, k := range []int{1, 3, 8, 61} {
 			nums := randomRows(rng, n, k)
-			got, want := transposeNumbers(nums, n, k), naiveColumns(nums, n, k)
+			got := transposeNumbers(nums, n, k)
 			for c := range k {
-				if got.nulls[c] != want.nulls[c] {
-					t.Errorf("n=%d k=%d column %d: %d nulls, want %d", n, k, c, got.nulls[c], want.nulls[c])
+				wv, wbits, wnulls := naiveColumn(nums, n, k, c)
+				if got.nulls[c] != wnulls {
+					t.Errorf("n=%d k=%d column %d: %d nulls, want %d", n, k, c, got.nulls[c], wnulls)
 				}
-				gv, wv := got.values(c), want.values(c)
-				if (gv == nil) != (want.nulls[c] == n) || len(gv) != len(wv) {
-					t.Fatalf("n=%d k=%d column %d (%d nulls): %d values, want %d", n, k, c, want.nulls[c], len(gv), len(wv))
+				gv := got.values(c)
+				if (gv == nil) != (wv == nil) || len(gv) != len(wv) {
+					t.Fatalf("n=%d k=%d column %d (%d nulls): %d values, want %d", n, k, c, wnulls, len(gv), len(wv))
 				}
 				for i := range gv {
 					if math.Float64bits(gv[i]) != math.Float64bits(wv[i]) {
 						t.Errorf("n=%d k=%d column %d row %d: %v, want %v", n, k, c, i, gv[i], wv[i])
 					}
 				}
-				if g, w := string(got.valid(c)), string(want.valid(c)); g != w {
+				if g, w := string(got.valid(c)), string(wbits); g != w {
 					t.Errorf("n=%d k=%d column %d: validity %x, want %x", n, k, c, g, w)
 				}
 			}
@@ -96,8 +95,11 @@ func BenchmarkTransposeNumbers(b *testing.B) {
 	nums := randomRows(rand.New(rand.NewSource(1)), n, k)
 	for _, c := range []struct {
 		name string
-		f    func([]float64, int, int) numberColumns
-	}{{"blocked", transposeNumbers}, {"value-at-a-time", naiveColumns}} {
+		f    func([]float64, int, int)
+	}{
+		{"blocked", func(nums []float64, n, k int) { transposeNumbers(nums, n, k) }},
+		{"value-at-a-time", func(nums []float64, n, k int) { naiveColumns(nums, n, k) }},
+	} {
 		b.Run(c.name, func(b *testing.B) {
 			for range b.N {
 				c.f(nums, n, k)
