@@ -98,14 +98,15 @@ func benchRatios(bin, dir, in string, rows, repeat int) error {
 	}
 	// The medians, which a burst of other load moves less than the best.
 	fmt.Printf("\nMedians of the %d rounds:", max(repeat, 1))
+	duckMedian := median(duckWalls).Seconds()
 	if duck > 0 {
-		fmt.Printf(" DuckDB %.3f s;", median(duckWalls).Seconds())
+		fmt.Printf(" DuckDB %.3f s;", duckMedian)
 	}
 	for i, c := range cases {
 		m := median(walls[i]).Seconds()
 		fmt.Printf(" %s %.3f s (%.0f rows/s", c.name, m, float64(rows)/m)
 		if duck > 0 {
-			fmt.Printf(", %.2f×", m/median(duckWalls).Seconds())
+			fmt.Printf(", %.2f×", m/duckMedian)
 		}
 		fmt.Print(")")
 		if i < len(cases)-1 {
