@@ -47,7 +47,9 @@ func AppendSignificant(dst []byte, x float64, digits, dir int) []byte {
 	if err != nil || !(dir > 0 && p < x || dir < 0 && p > x) {
 		return dst
 	}
-	unit := math.Pow(10, math.Floor(math.Log10(math.Abs(p)))-float64(digits-1))
+	// The last digit of x's own decade: 0.99996 down is 0.9999, where the
+	// nearest, 1, is a decade higher (and its last digit, 0.001, too wide).
+	unit := math.Pow(10, math.Floor(math.Log10(math.Abs(x)))-float64(digits-1))
 	if dir < 0 {
 		unit = -unit
 	}

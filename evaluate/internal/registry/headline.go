@@ -284,8 +284,13 @@ func significant(v float64, dir int) string {
 // digits in the direction dir (numtext.AppendSignificant), in plain
 // decimals between 0.001 and 10⁶.
 func appendSignificant(dst []byte, v float64, dir int) []byte {
+	return appendDigits(dst, v, 4, dir)
+}
+
+// appendDigits is appendSignificant with the given significant digits.
+func appendDigits(dst []byte, v float64, digits, dir int) []byte {
 	n := len(dst)
-	dst = numtext.AppendSignificant(dst, v, 4, dir)
+	dst = numtext.AppendSignificant(dst, v, digits, dir)
 	p, err := strconv.ParseFloat(string(dst[n:]), 64)
 	if a := math.Abs(p); err != nil || a != 0 && (a < 1e-3 || a >= 1e6) {
 		return dst
@@ -298,10 +303,28 @@ func appendSignificant(dst []byte, v float64, dir int) []byte {
 }
 
 // appendPercent appends a probability as a percentage, 4 significant
-// digits, rounded in the direction dir.
+// digits, rounded in the direction dir. A probability below 1 that 4
+// digits would write as 100% (0.99994 rounded up, or to the nearest) gets
+// as many more as keep it below 100%, up to maxPercentDigits: "at most
+// 100%" reads as certain, and says nothing an upper bound of 99.995% does
+// not.
 func appendPercent(dst []byte, p float64, dir int) []byte {
-	return append(appendSignificant(dst, 100*p, dir), '%')
+	n := len(dst)
+	for digits := 4; ; digits++ {
+		dst = appendDigits(dst[:n], 100*p, digits, dir)
+		if !(p > 0 && p < 1) || digits == maxPercentDigits {
+			break
+		}
+		if v, err := strconv.ParseFloat(string(dst[n:]), 64); err != nil || v < 100 {
+			break
+		}
+	}
+	return append(dst, '%')
 }
+
+// maxPercentDigits is the most significant digits appendPercent gives a
+// probability just below 1: within 1e-10 of 1, it writes 100%.
+const maxPercentDigits = 12
 
 // points writes an upper bound on a difference of probabilities in
 // percentage points.

@@ -55,7 +55,7 @@ func TestSignificantDirection(t *testing.T) {
 		{0.25, up, "0.25", "exact in 4 digits"},
 		{0.25, down, "0.25", ""},
 		{9.99949, up, "10", "up across a power of ten"},
-		{0.99996, down, "0.999", "down across a power of ten"},
+		{0.99996, down, "0.9999", "down across a power of ten: the last digit of its own decade"},
 		{1.2344e-5, up, "1.235e-05", "with exponent"},
 	} {
 		got := significant(c.v, c.dir)
@@ -65,6 +65,29 @@ func TestSignificantDirection(t *testing.T) {
 		p, err := strconv.ParseFloat(got, 64)
 		if err != nil || c.dir == up && p < c.v || c.dir == down && p > c.v {
 			t.Errorf("significant(%v, %d) = %q is on the wrong side of the value", c.v, c.dir, got)
+		}
+	}
+}
+
+// A probability below 1 is never written as 100%: it gets the digits that
+// keep it below (the values are 100·p written by hand to those digits, on
+// the side asked for), up to maxPercentDigits; 1 itself is 100%.
+func TestPercentBelowOne(t *testing.T) {
+	for _, c := range []struct {
+		p    float64
+		dir  int
+		want string
+	}{
+		{0.9999425737514527, up, "99.995%"}, // 4 digits up would be 100%
+		{0.99999, nearest, "99.999%"},
+		{0.9999999, up, "99.999991%"}, // 100·p is 99.99999000000001 in float64, above 99.99999
+		{0.5, up, "50%"},
+		{0.123456, up, "12.35%"},
+		{1, up, "100%"},
+		{1 - 1e-14, up, "100%"}, // beyond maxPercentDigits
+	} {
+		if got := string(appendPercent(nil, c.p, c.dir)); got != c.want {
+			t.Errorf("appendPercent(%v, %d) = %q, want %q", c.p, c.dir, got, c.want)
 		}
 	}
 }
