@@ -323,7 +323,8 @@ func appendPercent(dst []byte, p float64, dir int) []byte {
 }
 
 // maxPercentDigits is the most significant digits appendPercent gives a
-// probability just below 1: within 1e-10 of 1, it writes 100%.
+// probability just below 1: within about 1e-12 of 1 (the last of 12
+// digits of a percentage near 100), it writes 100%.
 const maxPercentDigits = 12
 
 // points writes an upper bound on a difference of probabilities in

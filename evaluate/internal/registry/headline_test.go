@@ -84,7 +84,7 @@ func TestPercentBelowOne(t *testing.T) {
 		{0.5, up, "50%"},
 		{0.123456, up, "12.35%"},
 		{1, up, "100%"},
-		{1 - 1e-14, up, "100%"}, // beyond maxPercentDigits
+		{1 - 1e-14, up, "100%"}, // within 1e-12 of 1: beyond maxPercentDigits
 	} {
 		if got := string(appendPercent(nil, c.p, c.dir)); got != c.want {
 			t.Errorf("appendPercent(%v, %d) = %q, want %q", c.p, c.dir, got, c.want)
